@@ -1,0 +1,93 @@
+// Lint rules, including the import boundaries of design.md §2:
+// lib/topology is pure (nothing of ours outside itself, no framework, no I/O),
+// only lib/k8s talks to @kubernetes/client-node, components never see client-node objects.
+import js from '@eslint/js';
+import nextPlugin from '@next/eslint-plugin-next';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises',
+  'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers',
+  'tls', 'url', 'util', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/**', '.next/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', '.sim/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: {
+      globals: {
+        console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        setInterval: 'readonly', clearInterval: 'readonly', Buffer: 'readonly', fetch: 'readonly', Response: 'readonly',
+        Request: 'readonly', Headers: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly',
+        TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', performance: 'readonly',
+        window: 'readonly', document: 'readonly', navigator: 'readonly', localStorage: 'readonly',
+        queueMicrotask: 'readonly', setImmediate: 'readonly', URLSearchParams: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': ['error', { paths: [], patterns: [] }],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
+    plugins: { '@next/next': nextPlugin, 'react-hooks': reactHooks },
+    rules: {
+      ...nextPlugin.configs.recommended.rules,
+      ...nextPlugin.configs['core-web-vitals'].rules,
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['lib/topology/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: nodeBuiltins.map((name) => ({ name, message: 'lib/topology is pure: no I/O.' })),
+        patterns: [
+          { group: ['../*', '@/*'], message: 'lib/topology may import nothing of ours outside lib/topology.' },
+          { group: ['node:*'], message: 'lib/topology is pure: no Node built-ins.' },
+          { group: ['react', 'react-dom', 'react/*', 'next', 'next/*', '@kubernetes/*', 'recharts', 'server-only'], message: 'lib/topology imports no framework.' },
+        ],
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'Date', message: 'lib/topology has no clock.' },
+        { name: 'fetch', message: 'lib/topology is pure: no I/O.' },
+        { name: 'process', message: 'lib/topology is pure: no environment.' },
+        { name: 'setTimeout', message: 'lib/topology has no clock.' },
+      ],
+      'no-restricted-properties': ['error',
+        { object: 'Math', property: 'random', message: 'lib/topology uses no unseeded randomness; take a seeded generator.' },
+        { object: 'Date', property: 'now', message: 'lib/topology has no clock.' },
+        { object: 'performance', property: 'now', message: 'lib/topology has no clock.' },
+      ],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/data/**/*.ts', 'lib/topology/**/*.ts', 'sim/**/*.ts', 'scripts/**/*.ts'],
+    // Tests may drive a server with client-node directly (real wires, no mocks).
+    ignores: ['lib/topology/**/*.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['@kubernetes/*'], message: 'Only lib/k8s talks to @kubernetes/client-node.' }],
+      }],
+    },
+  },
+  {
+    files: ['components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['@kubernetes/*'], message: 'Components never see client-node objects.' },
+          { group: ['@/lib/k8s/*', '@/lib/k8s'], message: 'Components get view data from lib/data, not lib/k8s.' },
+        ],
+      }],
+    },
+  },
+);
