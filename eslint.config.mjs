@@ -36,6 +36,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+  },
+  {
     files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}'],
     plugins: { '@next/next': nextPlugin, 'react-hooks': reactHooks },
     rules: {
