@@ -1,0 +1,138 @@
+/**
+ * The simulator's control endpoints under `/__sim/` (JSON in, JSON out; errors are
+ * `{"error": "..."}` with 400/404/405):
+ *
+ * | method + path                 | body                                                    | answer |
+ * |-------------------------------|---------------------------------------------------------|--------|
+ * | `GET /__sim/stats`            |                                                         | {@link StatsSnapshot} + `resourceVersion`, `objects` per resource |
+ * | `POST /__sim/stats/reset`     |                                                         | `{ok: true}` |
+ * | `GET /__sim/faults`           |                                                         | `{rules, seed}` |
+ * | `POST /__sim/faults`          | `{rules: FaultRuleInput[], replace?, seed?}`            | `{ids, rules, seed}` |
+ * | `DELETE /__sim/faults[/<id>]` |                                                         | `{rules, seed}` |
+ * | `GET /__sim/rbac`             |                                                         | `RbacConfig` |
+ * | `POST /__sim/rbac`            | `{user?, deny: RbacRuleInput[], allow?: RbacRuleInput[]}` (replaces) | `RbacConfig` |
+ * | `DELETE /__sim/rbac`          |                                                         | the start configuration |
+ * | `POST /__sim/watches/drop`    | `{resource?, abrupt?}`                                  | `{dropped}` |
+ * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?}` (each default true) | `{ok: true, resourceVersion}` |
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { SimFaults } from './faults';
+import { dropWatchesRequestSchema, faultsRequestSchema, rbacRequestSchema } from './faults';
+import { readBody, sendJson } from './http';
+import { RESOURCE_KEYS } from './resources';
+import type { SimStats, StatsSnapshot } from './stats';
+import type { ObjectStore } from './store';
+
+/** Body of `POST /__sim/reset`. */
+export const resetRequestSchema = z.object({
+  objects: z.boolean().default(true),
+  faults: z.boolean().default(true),
+  rbac: z.boolean().default(true),
+  stats: z.boolean().default(true),
+});
+
+/** What to reset. */
+export type ResetOptions = z.infer<typeof resetRequestSchema>;
+
+/** What the control endpoints act on. */
+export interface ControlDeps {
+  store: ObjectStore;
+  faults: SimFaults;
+  stats: SimStats;
+  reset: (options: ResetOptions) => void;
+}
+
+/** Statistics plus store facts, as `GET /__sim/stats` returns them. */
+export interface ControlStats extends StatsSnapshot {
+  resourceVersion: string;
+  objects: Record<string, number>;
+}
+
+/** Current statistics and object counts. */
+export function controlStats(deps: Pick<ControlDeps, 'store' | 'stats'>): ControlStats {
+  const objects: Record<string, number> = {};
+  for (const key of RESOURCE_KEYS) objects[key] = deps.store.count(key);
+  return { ...deps.stats.snapshot(), resourceVersion: String(deps.store.resourceVersion), objects };
+}
+
+class ControlError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function jsonBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+  const text = (await readBody(req)).toString('utf8').trim();
+  let raw: unknown = {};
+  if (text !== '') {
+    try {
+      raw = JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new ControlError(400, `body is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ControlError(400, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+/** Handles one `/__sim/...` request. */
+export async function handleControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const path = url.pathname.replace(/\/+$/, '');
+  const faultsView = (): Record<string, unknown> => ({ rules: deps.faults.list(), seed: deps.faults.currentSeed });
+  try {
+    if (path === '/__sim/stats' && method === 'GET') {
+      sendJson(res, 200, controlStats(deps));
+    } else if (path === '/__sim/stats/reset' && method === 'POST') {
+      deps.stats.reset();
+      sendJson(res, 200, { ok: true });
+    } else if (path === '/__sim/faults' && method === 'GET') {
+      sendJson(res, 200, faultsView());
+    } else if (path === '/__sim/faults' && method === 'POST') {
+      const body = await jsonBody(req, faultsRequestSchema);
+      if (body.replace) deps.faults.clear();
+      if (body.seed !== undefined) deps.faults.setSeed(body.seed);
+      const ids = body.rules.map((rule) => deps.faults.add(rule));
+      sendJson(res, 200, { ids, ...faultsView() });
+    } else if (path === '/__sim/faults' && method === 'DELETE') {
+      deps.faults.clear();
+      sendJson(res, 200, faultsView());
+    } else if (path.startsWith('/__sim/faults/') && method === 'DELETE') {
+      const id = decodeURIComponent(path.slice('/__sim/faults/'.length));
+      if (!deps.faults.remove(id)) throw new ControlError(404, `no fault rule ${id}`);
+      sendJson(res, 200, faultsView());
+    } else if (path === '/__sim/rbac' && method === 'GET') {
+      sendJson(res, 200, deps.faults.rbac);
+    } else if (path === '/__sim/rbac' && method === 'POST') {
+      const body = await jsonBody(req, rbacRequestSchema);
+      deps.faults.setRbac(body);
+      sendJson(res, 200, deps.faults.rbac);
+    } else if (path === '/__sim/rbac' && method === 'DELETE') {
+      deps.faults.resetRbac();
+      sendJson(res, 200, deps.faults.rbac);
+    } else if (path === '/__sim/watches/drop' && method === 'POST') {
+      const body = await jsonBody(req, dropWatchesRequestSchema);
+      sendJson(res, 200, { dropped: deps.faults.dropWatches(body.resource, body.abrupt) });
+    } else if (path === '/__sim/reset' && method === 'POST') {
+      const body = await jsonBody(req, resetRequestSchema);
+      deps.reset(body);
+      sendJson(res, 200, { ok: true, resourceVersion: String(deps.store.resourceVersion) });
+    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset'].includes(path)) {
+      throw new ControlError(405, `${method} is not supported on ${path}`);
+    } else {
+      throw new ControlError(404, `unknown control endpoint ${path}`);
+    }
+  } catch (error) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof ControlError) sendJson(res, error.code, { error: error.message });
+    else sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+  }
+}

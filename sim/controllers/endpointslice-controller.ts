@@ -1,0 +1,398 @@
+/**
+ * The simulator's EndpointSlice controller: keeps one set of EndpointSlices per selector-based
+ * Service in step with its Pods, and sets topology hints exactly as upstream would, by running
+ * `lib/topology`'s reconciler (topology-mode / legacy annotation / trafficDistribution) with a
+ * TopologyCache fed by the Nodes. Records the same TopologyAwareHints* Events on the Service,
+ * aggregated like client-go's event recorder (count and lastTimestamp).
+ *
+ * Simplifications, stated: one address family (IPv4); at most 100 endpoints per slice; slices are
+ * rewritten whole when their membership changes (hints dropped, as upstream does for rebuilt
+ * endpoints); node changes re-queue only overloaded Services, as upstream does.
+ */
+import { endpointFromWire, hintsToWire, isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/project';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/constants';
+import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../lib/topology/reconciler';
+import type { SliceInfo } from '../../lib/topology/slice-info';
+import { TopologyCache } from '../../lib/topology/topology-cache';
+import type { EndpointSlice, TopologyEvent, TopologyNode } from '../../lib/topology/types';
+import type { FeatureGates, KubeMinor } from '../../lib/topology/version';
+import { MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor, resolveFeatureGates } from '../../lib/topology/version';
+import type { SimChange, SimContext, SimController } from '../controller';
+import type { KubeObject, ReadonlyKubeObject } from '../types';
+
+/** The value upstream puts in `endpointslice.kubernetes.io/managed-by`. */
+export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
+/** Upstream's default `--max-endpoints-per-slice`. */
+export const MAX_ENDPOINTS_PER_SLICE = 100;
+
+/** Options of {@link createEndpointSliceController}. */
+export interface EndpointSliceControllerOptions {
+  /** Release to emulate; defaults to the simulator's served version. */
+  minor?: KubeMinor;
+  /** Feature-gate overrides on top of the release defaults. */
+  featureGates?: Record<string, boolean>;
+}
+
+type WireEndpoint = Record<string, unknown>;
+
+interface DesiredEndpoint {
+  readonly address: string;
+  readonly wire: WireEndpoint;
+  /** JSON of the endpoint without hints, to compare with what a slice holds. */
+  readonly signature: string;
+}
+
+function toTopologyNode(raw: ReadonlyKubeObject): TopologyNode {
+  const node = projectNode(raw);
+  const labels = stringMap(obj(raw.metadata).labels);
+  return { name: node.name, zone: node.zone, allocatableCpu: node.allocatableCpu, ready: node.ready, labels };
+}
+
+function podReady(pod: ReadonlyKubeObject): boolean {
+  const conditions = obj(pod.status).conditions;
+  return Array.isArray(conditions) && conditions.some((c) => isJsonObject(c) && c.type === 'Ready' && c.status === 'True');
+}
+
+function selects(selector: Record<string, string>, labels: Record<string, string>): boolean {
+  const entries = Object.entries(selector);
+  return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
+}
+
+function withoutHints(endpoint: unknown): WireEndpoint {
+  const copy: WireEndpoint = { ...obj(endpoint) };
+  delete copy.hints;
+  return copy;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** Creates the controller. */
+export function createEndpointSliceController(options: EndpointSliceControllerOptions = {}): SimController & {
+  /** Runs every queued sync now (tests and the scenario builder use it to settle). */
+  flush(): void;
+} {
+  let ctx: SimContext | null = null;
+  let minor: KubeMinor = MAX_MODELLED_MINOR;
+  let gates: FeatureGates = resolveFeatureGates(minor);
+  let cache: TopologyCache | null = null;
+  let nodes = new Map<string, TopologyNode>();
+  const queue = new Set<string>();
+  let scheduled: ReturnType<typeof setImmediate> | null = null;
+  /** True while this controller writes slices: their change notifications are its own. */
+  let writingSlices = false;
+  let sliceCounter = 0;
+
+  const enqueue = (key: string) => {
+    queue.add(key);
+    if (scheduled === null && ctx !== null) scheduled = setImmediate(flush);
+  };
+
+  function recomputeTopology(): void {
+    if (!ctx) return;
+    for (const key of checkNodeTopologyDistribution(cache, [...nodes.values()])) enqueue(key);
+  }
+
+  function flush(): void {
+    scheduled = null;
+    // Syncs may enqueue more work (e.g. events); loop until quiet.
+    for (let round = 0; round < 5 && queue.size > 0; round++) {
+      const keys = [...queue].sort();
+      queue.clear();
+      for (const key of keys) syncService(key);
+    }
+  }
+
+  function managedSlices(namespace: string, serviceName: string): ReadonlyKubeObject[] {
+    if (!ctx) return [];
+    return ctx.store
+      .list('endpointslices', namespace)
+      .filter((slice) => {
+        const labels = stringMap(obj(slice.metadata).labels);
+        return labels[LABEL_SERVICE_NAME] === serviceName && labels[LABEL_MANAGED_BY] === CONTROLLER_NAME;
+      })
+      .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  }
+
+  function desiredEndpoints(service: ReadonlyKubeObject, selector: Record<string, string>): DesiredEndpoint[] {
+    if (!ctx) return [];
+    const namespace = service.metadata.namespace ?? 'default';
+    const out: DesiredEndpoint[] = [];
+    for (const pod of ctx.store.list('pods', namespace)) {
+      const labels = stringMap(obj(pod.metadata).labels);
+      if (!selects(selector, labels)) continue;
+      const status = obj(pod.status);
+      const phase = str(status.phase);
+      const podIP = str(status.podIP);
+      if (phase === 'Succeeded' || phase === 'Failed' || podIP === null) continue;
+      const nodeName = str(obj(pod.spec).nodeName);
+      const zone = nodeName === null ? null : (nodes.get(nodeName)?.zone ?? null);
+      const terminating = typeof pod.metadata.deletionTimestamp === 'string';
+      const ready = podReady(pod);
+      const wire: WireEndpoint = {
+        addresses: [podIP],
+        conditions: { ready: ready && !terminating, serving: ready, terminating },
+        targetRef: { kind: 'Pod', namespace, name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+      };
+      if (nodeName !== null) wire.nodeName = nodeName;
+      if (zone !== null && zone !== '') wire.zone = zone;
+      out.push({ address: podIP, wire, signature: stableJson(wire) });
+    }
+    return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  }
+
+  function servicePorts(service: ReadonlyKubeObject): unknown[] {
+    const ports = obj(service.spec).ports;
+    if (!Array.isArray(ports)) return [];
+    return ports.map((raw) => {
+      const p = obj(raw);
+      const target = typeof p.targetPort === 'number' ? p.targetPort : typeof p.port === 'number' ? p.port : null;
+      const port: Record<string, unknown> = { name: str(p.name) ?? '', protocol: str(p.protocol) ?? 'TCP' };
+      if (target !== null) port.port = target;
+      return port;
+    });
+  }
+
+  function syncService(key: string): void {
+    if (!ctx) return;
+    const [namespace = '', name = ''] = key.split('/');
+    const service = ctx.store.get('services', namespace, name);
+    const existing = managedSlices(namespace, name);
+    const selector = service && isJsonObject(obj(service.spec).selector) ? stringMap(obj(service.spec).selector) : {};
+    if (!service || obj(service.spec).type === 'ExternalName' || Object.keys(selector).length === 0) {
+      for (const slice of existing) ctx.system.delete('endpointslices', namespace, slice.metadata.name);
+      cache?.removeHints(key, 'IPv4');
+      return;
+    }
+    const ports = servicePorts(service);
+    const desired = desiredEndpoints(service, selector);
+    const desiredByAddress = new Map(desired.map((d) => [d.address, d]));
+    const placed = new Set<string>();
+
+    // 1. Existing slices: unchanged when every endpoint is still desired as it is; else rebuilt.
+    const unchanged: { name: string; raw: ReadonlyKubeObject }[] = [];
+    const rebuilt: { name: string; endpoints: WireEndpoint[]; raw: ReadonlyKubeObject }[] = [];
+    const toDelete: string[] = [];
+    const portsJson = stableJson(ports);
+    for (const slice of existing) {
+      const endpoints = Array.isArray(slice.endpoints) ? (slice.endpoints as unknown[]) : [];
+      const intact =
+        stableJson(slice.ports ?? []) === portsJson &&
+        endpoints.length > 0 &&
+        endpoints.every((e) => {
+          const address = str(obj(e).addresses && Array.isArray(obj(e).addresses) ? (obj(e).addresses as unknown[])[0] : null);
+          const want = address === null ? undefined : desiredByAddress.get(address);
+          return want !== undefined && !placed.has(want.address) && stableJson(withoutHints(e)) === want.signature;
+        });
+      if (intact) {
+        for (const e of endpoints) placed.add(String((obj(e).addresses as unknown[])[0]));
+        unchanged.push({ name: slice.metadata.name, raw: slice });
+        continue;
+      }
+      const keep: WireEndpoint[] = [];
+      for (const e of endpoints) {
+        const address = Array.isArray(obj(e).addresses) ? str((obj(e).addresses as unknown[])[0]) : null;
+        const want = address === null ? undefined : desiredByAddress.get(address);
+        if (want && !placed.has(want.address)) {
+          placed.add(want.address);
+          keep.push(want.wire);
+        }
+      }
+      if (keep.length === 0) toDelete.push(slice.metadata.name);
+      else rebuilt.push({ name: slice.metadata.name, endpoints: keep, raw: slice });
+    }
+    // 2. New endpoints fill rebuilt slices with room, then new slices.
+    const fresh: WireEndpoint[][] = [];
+    for (const d of desired) {
+      if (placed.has(d.address)) continue;
+      const target = rebuilt.find((r) => r.endpoints.length < MAX_ENDPOINTS_PER_SLICE);
+      if (target) target.endpoints.push(d.wire);
+      else {
+        let last = fresh[fresh.length - 1];
+        if (!last || last.length >= MAX_ENDPOINTS_PER_SLICE) {
+          last = [];
+          fresh.push(last);
+        }
+        last.push(d.wire);
+      }
+      placed.add(d.address);
+    }
+    // A Service without endpoints still gets one empty slice, as upstream keeps a placeholder.
+    if (desired.length === 0 && existing.length === toDelete.length && fresh.length === 0 && rebuilt.length === 0) {
+      if (toDelete.length > 0) {
+        const first = toDelete.shift();
+        const raw = existing.find((s) => s.metadata.name === first);
+        if (first !== undefined && raw) rebuilt.push({ name: first, endpoints: [], raw });
+      } else {
+        fresh.push([]);
+      }
+    }
+
+    // 3. Hints, exactly as the upstream reconciler computes them.
+    const names = new Map<number, string>();
+    const toEngine = (sliceName: string, endpoints: readonly unknown[]): EndpointSlice => ({
+      name: sliceName,
+      addressType: 'IPv4',
+      endpoints: endpoints.map(endpointFromWire),
+    });
+    fresh.forEach((_, i) => names.set(i, `${name}-${(++sliceCounter).toString(36).padStart(5, '0')}`));
+    const info: SliceInfo = {
+      serviceKey: key,
+      addressType: 'IPv4',
+      toCreate: fresh.map((endpoints, i) => toEngine(names.get(i) ?? '', endpoints)),
+      toUpdate: rebuilt.map((r) => toEngine(r.name, r.endpoints)),
+      unchanged: unchanged.map((u) => toEngine(u.name, Array.isArray(u.raw.endpoints) ? (u.raw.endpoints as unknown[]) : [])),
+    };
+    const metadata = obj(service.metadata);
+    const spec = obj(service.spec);
+    const result = reconcileTopologyHints(
+      { key, annotations: stringMap(metadata.annotations), trafficDistribution: str(spec.trafficDistribution) },
+      info,
+      cache,
+      minor,
+      gates,
+    );
+
+    // 4. Write: wire endpoints (by address) with the engine's hints.
+    const wireByAddress = new Map<string, WireEndpoint>();
+    for (const r of rebuilt) for (const e of r.endpoints) wireByAddress.set(String((e.addresses as unknown[])[0]), e);
+    for (const f of fresh) for (const e of f) wireByAddress.set(String((e.addresses as unknown[])[0]), e);
+    for (const u of unchanged) for (const e of (u.raw.endpoints as unknown[]) ?? []) wireByAddress.set(String((obj(e).addresses as unknown[])[0]), withoutHints(e));
+    const toWire = (slice: EndpointSlice): KubeObject => ({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: {
+        name: slice.name ?? '',
+        namespace,
+        generateName: `${name}-`,
+        labels: { [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: CONTROLLER_NAME },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
+      },
+      addressType: 'IPv4',
+      endpoints: slice.endpoints.map((e) => {
+        const base = { ...(wireByAddress.get(e.addresses[0] ?? '') ?? {}) };
+        const hints = hintsToWire(e.hints);
+        if (hints) base.hints = hints;
+        else delete base.hints;
+        return base;
+      }),
+      ports,
+    });
+    writingSlices = true;
+    try {
+      for (const sliceName of toDelete) ctx.system.delete('endpointslices', namespace, sliceName);
+      for (const slice of result.toCreate) ctx.system.create('endpointslices', toWire(slice));
+      for (const slice of result.toUpdate) ctx.system.upsert('endpointslices', toWire(slice));
+    } finally {
+      writingSlices = false;
+    }
+    for (const event of result.events) recordEvent(service, event);
+  }
+
+  function recordEvent(service: ReadonlyKubeObject, event: TopologyEvent): void {
+    if (!ctx) return;
+    const namespace = service.metadata.namespace ?? 'default';
+    const now = ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const same = ctx.store
+      .list('events', namespace)
+      .find((e) => {
+        const involved = obj(e.involvedObject);
+        return involved.kind === 'Service' && involved.name === service.metadata.name && e.reason === event.reason && e.message === event.message;
+      });
+    if (same) {
+      const updated: KubeObject = JSON.parse(JSON.stringify(same)) as KubeObject;
+      updated.count = (typeof same.count === 'number' ? same.count : 1) + 1;
+      updated.lastTimestamp = now;
+      updated.metadata.resourceVersion = '';
+      ctx.system.update('events', updated);
+      return;
+    }
+    const suffix = Math.floor(ctx.random() * 0xffffffff).toString(16).padStart(8, '0');
+    ctx.system.create('events', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${service.metadata.name}.${suffix}`, namespace },
+      involvedObject: { kind: 'Service', apiVersion: 'v1', namespace, name: service.metadata.name, uid: service.metadata.uid ?? '', resourceVersion: service.metadata.resourceVersion ?? '' },
+      reason: event.reason,
+      message: event.message,
+      type: event.type,
+      source: { component: CONTROLLER_NAME },
+      reportingComponent: CONTROLLER_NAME,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    });
+  }
+
+  function servicesSelecting(namespace: string, labelSets: Record<string, string>[]): string[] {
+    if (!ctx) return [];
+    const keys: string[] = [];
+    for (const service of ctx.store.list('services', namespace)) {
+      const selector = stringMap(obj(service.spec).selector);
+      if (labelSets.some((labels) => selects(selector, labels))) keys.push(`${namespace}/${service.metadata.name}`);
+    }
+    return keys;
+  }
+
+  function onChange(change: SimChange): void {
+    if (!ctx) return;
+    const { object, previous } = change;
+    const namespace = object.metadata.namespace ?? 'default';
+    switch (change.resource) {
+      case 'services':
+        enqueue(`${namespace}/${object.metadata.name}`);
+        break;
+      case 'pods': {
+        const labelSets = [stringMap(obj(object.metadata).labels)];
+        if (previous) labelSets.push(stringMap(obj(previous.metadata).labels));
+        for (const key of servicesSelecting(namespace, labelSets)) enqueue(key);
+        break;
+      }
+      case 'nodes': {
+        const next = toTopologyNode(object);
+        if (change.type === 'DELETED') nodes.delete(next.name);
+        else nodes.set(next.name, next);
+        const before = previous ? toTopologyNode(previous) : null;
+        if (change.type !== 'MODIFIED' || !before || nodeUpdateRequiresRecompute(before, next)) recomputeTopology();
+        break;
+      }
+      case 'endpointslices': {
+        const labels = stringMap(obj(object.metadata).labels);
+        const serviceName = labels[LABEL_SERVICE_NAME];
+        const ours = labels[LABEL_MANAGED_BY] === CONTROLLER_NAME;
+        // Someone else changed a slice this controller manages: re-sync the Service, as upstream does.
+        if (serviceName && ours && !writingSlices) enqueue(`${namespace}/${serviceName}`);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  return {
+    name: 'endpointslice-controller',
+    start(context) {
+      ctx = context;
+      const served = parseKubeMinor(context.serverVersion) ?? MAX_MODELLED_MINOR;
+      minor = Math.min(MAX_MODELLED_MINOR, Math.max(MIN_MODELLED_MINOR, options.minor ?? served));
+      gates = resolveFeatureGates(minor, options.featureGates ?? {});
+      cache = gates.TopologyAwareHints ? new TopologyCache(minor) : null;
+      nodes = new Map(context.store.list('nodes').map((n) => [n.metadata.name, toTopologyNode(n)]));
+      cache?.setNodes([...nodes.values()]);
+      for (const resource of ['services', 'pods', 'nodes', 'endpointslices'] as const) context.subscribe(resource, onChange);
+      for (const service of context.store.list('services')) enqueue(`${service.metadata.namespace ?? 'default'}/${service.metadata.name}`);
+      flush();
+    },
+    stop() {
+      if (scheduled !== null) clearImmediate(scheduled);
+      scheduled = null;
+      queue.clear();
+      ctx = null;
+    },
+    flush,
+  };
+}
+

@@ -1,0 +1,264 @@
+/**
+ * The resources the simulator serves: storage kinds (what the store keeps) and API endpoints
+ * (group/version/plural as clients address them). Several endpoints may share one storage kind,
+ * as `v1 events` and `events.k8s.io/v1 events` do on a real API server.
+ */
+import type { KubeObject } from './types';
+import { pathValue } from './types';
+
+/** Storage key of every kind the store keeps (the plural resource name). */
+export type ResourceKey =
+  | 'namespaces'
+  | 'nodes'
+  | 'services'
+  | 'pods'
+  | 'events'
+  | 'configmaps'
+  | 'endpointslices'
+  | 'deployments'
+  | 'replicasets'
+  | 'daemonsets'
+  | 'horizontalpodautoscalers';
+
+/** Every storage key, in a stable order. */
+export const RESOURCE_KEYS: readonly ResourceKey[] = [
+  'namespaces',
+  'nodes',
+  'services',
+  'pods',
+  'events',
+  'configmaps',
+  'endpointslices',
+  'deployments',
+  'replicasets',
+  'daemonsets',
+  'horizontalpodautoscalers',
+];
+
+/** Reads the value a field selector compares for one supported field label. */
+export type FieldGetter = (object: KubeObject) => string;
+
+/** How the store keeps one kind. */
+export interface StorageDef {
+  readonly key: ResourceKey;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** Field labels usable in `fieldSelector` (besides `metadata.name` / `metadata.namespace`). */
+  readonly fields: Readonly<Record<string, FieldGetter>>;
+  /** Subresources with their own endpoints. */
+  readonly subresources: readonly ('status' | 'scale')[];
+  /** Whether upstream tracks metadata.generation for the kind (bumped when anything but metadata/status changes). */
+  readonly generation: boolean;
+}
+
+/** One API endpoint family (`/apis/<group>/<version>/[namespaces/<ns>/]<plural>`). */
+export interface ApiResource {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly verbs: readonly string[];
+  /** Storage kind behind it; `undefined` for virtual resources (SelfSubjectAccessReview). */
+  readonly storage: ResourceKey | undefined;
+  readonly subresources: readonly ('status' | 'scale')[];
+  /** Converts a stored object to this endpoint's wire form (identity when absent). */
+  readonly toWire?: (stored: KubeObject) => KubeObject;
+  /** Converts this endpoint's wire form to the stored form (identity when absent). */
+  readonly fromWire?: (wire: KubeObject) => KubeObject;
+  /** Renames field-selector labels of this endpoint to the storage's labels. */
+  readonly fieldAliases?: Readonly<Record<string, string>>;
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+function str(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+function field(...path: string[]): FieldGetter {
+  return (object) => str(pathValue(object, path));
+}
+
+const EVENT_FIELDS: Record<string, FieldGetter> = {
+  'involvedObject.kind': field('involvedObject', 'kind'),
+  'involvedObject.namespace': field('involvedObject', 'namespace'),
+  'involvedObject.name': field('involvedObject', 'name'),
+  'involvedObject.uid': field('involvedObject', 'uid'),
+  'involvedObject.apiVersion': field('involvedObject', 'apiVersion'),
+  'involvedObject.resourceVersion': field('involvedObject', 'resourceVersion'),
+  'involvedObject.fieldPath': field('involvedObject', 'fieldPath'),
+  reason: field('reason'),
+  reportingComponent: field('reportingComponent'),
+  source: (object) => str(pathValue(object, ['source', 'component'])) || str(object.reportingComponent),
+  type: field('type'),
+};
+
+/** Storage definitions by key. */
+export const STORAGE: Readonly<Record<ResourceKey, StorageDef>> = {
+  namespaces: {
+    key: 'namespaces', generation: false, group: '', version: 'v1', kind: 'Namespace', namespaced: false,
+    fields: { 'status.phase': field('status', 'phase') }, subresources: ['status'],
+  },
+  nodes: {
+    key: 'nodes', generation: false, group: '', version: 'v1', kind: 'Node', namespaced: false,
+    fields: { 'spec.unschedulable': (o) => str(pathValue(o, ['spec', 'unschedulable'])) || 'false' },
+    subresources: ['status'],
+  },
+  services: {
+    key: 'services', generation: false, group: '', version: 'v1', kind: 'Service', namespaced: true,
+    fields: { 'spec.clusterIP': field('spec', 'clusterIP'), 'spec.type': field('spec', 'type') },
+    subresources: ['status'],
+  },
+  pods: {
+    key: 'pods', generation: false, group: '', version: 'v1', kind: 'Pod', namespaced: true,
+    fields: {
+      'spec.nodeName': field('spec', 'nodeName'),
+      'spec.restartPolicy': field('spec', 'restartPolicy'),
+      'spec.schedulerName': field('spec', 'schedulerName'),
+      'spec.serviceAccountName': field('spec', 'serviceAccountName'),
+      'spec.hostNetwork': (o) => str(pathValue(o, ['spec', 'hostNetwork'])) || 'false',
+      'status.phase': field('status', 'phase'),
+      'status.podIP': field('status', 'podIP'),
+      'status.nominatedNodeName': field('status', 'nominatedNodeName'),
+    },
+    subresources: ['status'],
+  },
+  events: { key: 'events', generation: false, group: '', version: 'v1', kind: 'Event', namespaced: true, fields: EVENT_FIELDS, subresources: [] },
+  configmaps: { key: 'configmaps', generation: false, group: '', version: 'v1', kind: 'ConfigMap', namespaced: true, fields: {}, subresources: [] },
+  endpointslices: {
+    key: 'endpointslices', generation: true, group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', namespaced: true,
+    fields: { addressType: field('addressType') }, subresources: [],
+  },
+  deployments: {
+    key: 'deployments', generation: true, group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true, fields: {},
+    subresources: ['status', 'scale'],
+  },
+  replicasets: {
+    key: 'replicasets', generation: true, group: 'apps', version: 'v1', kind: 'ReplicaSet', namespaced: true,
+    fields: { 'status.replicas': (o) => str(pathValue(o, ['status', 'replicas'])) || '0' },
+    subresources: ['status', 'scale'],
+  },
+  daemonsets: {
+    key: 'daemonsets', generation: true, group: 'apps', version: 'v1', kind: 'DaemonSet', namespaced: true, fields: {},
+    subresources: ['status'],
+  },
+  horizontalpodautoscalers: {
+    key: 'horizontalpodautoscalers', generation: true, group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler',
+    namespaced: true, fields: {}, subresources: ['status'],
+  },
+};
+
+/** Core v1 Event → events.k8s.io/v1 Event (the same conversion the API server applies). */
+export function coreEventToEventsV1(stored: KubeObject): KubeObject {
+  const out: KubeObject = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: stored.metadata };
+  const map: [string, string][] = [
+    ['eventTime', 'eventTime'], ['series', 'series'], ['reportingComponent', 'reportingController'],
+    ['reportingInstance', 'reportingInstance'], ['action', 'action'], ['reason', 'reason'],
+    ['involvedObject', 'regarding'], ['related', 'related'], ['message', 'note'], ['type', 'type'],
+    ['source', 'deprecatedSource'], ['firstTimestamp', 'deprecatedFirstTimestamp'],
+    ['lastTimestamp', 'deprecatedLastTimestamp'], ['count', 'deprecatedCount'],
+  ];
+  for (const [core, v1] of map) if (stored[core] !== undefined) out[v1] = stored[core];
+  if (out.eventTime === undefined) out.eventTime = null;
+  return out;
+}
+
+/** events.k8s.io/v1 Event → core v1 Event. */
+export function eventsV1ToCoreEvent(wire: KubeObject): KubeObject {
+  const out: KubeObject = { apiVersion: 'v1', kind: 'Event', metadata: wire.metadata };
+  const map: [string, string][] = [
+    ['eventTime', 'eventTime'], ['series', 'series'], ['reportingController', 'reportingComponent'],
+    ['reportingInstance', 'reportingInstance'], ['action', 'action'], ['reason', 'reason'],
+    ['regarding', 'involvedObject'], ['related', 'related'], ['note', 'message'], ['type', 'type'],
+    ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'],
+    ['deprecatedLastTimestamp', 'lastTimestamp'], ['deprecatedCount', 'count'],
+  ];
+  for (const [v1, core] of map) if (wire[v1] !== undefined && wire[v1] !== null) out[core] = wire[v1];
+  if (out.involvedObject === undefined) out.involvedObject = {};
+  return out;
+}
+
+function served(
+  storage: ResourceKey,
+  singular: string,
+  shortNames: string[],
+  categories: string[] = ['all'],
+  extra: Partial<ApiResource> = {},
+): ApiResource {
+  const def = STORAGE[storage];
+  return {
+    group: def.group, version: def.version, plural: storage, singular, kind: def.kind, listKind: `${def.kind}List`,
+    namespaced: def.namespaced, shortNames, categories, verbs: ALL_VERBS, storage, subresources: def.subresources,
+    ...extra,
+  };
+}
+
+/** Every API endpoint family the simulator serves. */
+export const API_RESOURCES: readonly ApiResource[] = [
+  served('namespaces', 'namespace', ['ns'], [], { verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
+  served('nodes', 'node', ['no'], []),
+  served('services', 'service', ['svc']),
+  served('pods', 'pod', ['po']),
+  served('events', 'event', ['ev'], []),
+  served('configmaps', 'configmap', ['cm'], []),
+  served('endpointslices', 'endpointslice', [], []),
+  served('deployments', 'deployment', ['deploy']),
+  served('replicasets', 'replicaset', ['rs']),
+  served('daemonsets', 'daemonset', ['ds']),
+  served('horizontalpodautoscalers', 'horizontalpodautoscaler', ['hpa']),
+  served('events', 'event', ['ev'], [], {
+    group: 'events.k8s.io', version: 'v1', shortNames: [], toWire: coreEventToEventsV1, fromWire: eventsV1ToCoreEvent,
+    fieldAliases: {
+      'regarding.kind': 'involvedObject.kind', 'regarding.namespace': 'involvedObject.namespace',
+      'regarding.name': 'involvedObject.name', 'regarding.uid': 'involvedObject.uid',
+      'regarding.apiVersion': 'involvedObject.apiVersion', 'regarding.resourceVersion': 'involvedObject.resourceVersion',
+      'regarding.fieldPath': 'involvedObject.fieldPath', reportingController: 'reportingComponent',
+      'deprecatedSource.component': 'source',
+    },
+  }),
+  {
+    group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
+    kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', namespaced: false, shortNames: [],
+    categories: [], verbs: ['create'], storage: undefined, subresources: [],
+  },
+];
+
+/** `apiVersion` string of a group/version pair. */
+export function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+/** Finds the endpoint family for a URL's group, version and plural. */
+export function findApiResource(group: string, version: string, plural: string): ApiResource | undefined {
+  return API_RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);
+}
+
+/** Finds the endpoint family whose wire form has this apiVersion and kind. */
+export function apiResourceForKind(apiVersion: string, kind: string): ApiResource | undefined {
+  return API_RESOURCES.find((r) => r.storage !== undefined && apiVersionOf(r.group, r.version) === apiVersion && r.kind === kind);
+}
+
+/** Group/version pairs served, grouped as discovery lists them (preferred version first). */
+export function servedGroups(): { group: string; versions: string[] }[] {
+  const groups = new Map<string, string[]>();
+  for (const r of API_RESOURCES) {
+    const versions = groups.get(r.group) ?? [];
+    if (!versions.includes(r.version)) versions.push(r.version);
+    groups.set(r.group, versions);
+  }
+  return [...groups].map(([group, versions]) => ({ group, versions }));
+}
+
+/** `"services"` or `"deployments.apps"`, as API error messages name a resource. */
+export function groupResource(group: string, plural: string): string {
+  return group === '' ? plural : `${plural}.${group}`;
+}

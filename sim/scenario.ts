@@ -1,0 +1,306 @@
+/**
+ * Scenario (snapshot) loading: YAML (multi-document) or JSON files whose documents are single
+ * objects or `List` / `*List` documents with `items` — e.g. the output of
+ * `kubectl get nodes,services,endpointslices,pods,deployments,replicasets,hpa,events -A -o yaml`.
+ *
+ * A `zonescope.dev/v1 ServerVersion` document may name the Kubernetes version to serve.
+ *
+ * Objects keep their own fields; server-assigned ones (resourceVersion, uid) are reassigned when
+ * the simulator loads them, with uid references (ownerReferences, event involvedObject,
+ * EndpointSlice targetRef) rewritten to match. Malformed input fails as a whole with a
+ * {@link ScenarioError} naming the file, the document and what is wrong; kinds the simulator does
+ * not serve are reported as warnings (or errors with `unknownKinds: 'error'`).
+ */
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+import type { ResourceKey } from './resources';
+import { API_RESOURCES, apiResourceForKind, apiVersionOf, STORAGE } from './resources';
+import { storeKey } from './store';
+import type { KubeObject } from './types';
+import { arrayField, asKubeObject, cloneJson, isRecord, kubeObjectProblem } from './types';
+
+/** Where a problem was found. */
+export interface ScenarioLocation {
+  file: string;
+  /** 1-based document number in the file (0: the file as a whole). */
+  document: number;
+  /** 1-based item number inside a List document. */
+  item?: number;
+}
+
+/** One problem (or warning) with its location. */
+export interface ScenarioProblem extends ScenarioLocation {
+  message: string;
+}
+
+/** Formats a location as `file, document 2, item 5` (just the file for whole-file problems, document 0). */
+export function formatLocation(location: ScenarioLocation): string {
+  if (location.document === 0) return location.file;
+  return `${location.file}, document ${location.document}${location.item !== undefined ? `, item ${location.item}` : ''}`;
+}
+
+/** Malformed scenario input; nothing of it was loaded. */
+export class ScenarioError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly ScenarioProblem[],
+  ) {
+    const shown = problems.slice(0, 20).map((p) => `  ${formatLocation(p)}: ${p.message}`);
+    const more = problems.length > 20 ? [`  ... and ${problems.length - 20} more`] : [];
+    super([`invalid scenario ${file}:`, ...shown, ...more].join('\n'));
+    this.name = 'ScenarioError';
+  }
+}
+
+/**
+ * A scenario document naming the Kubernetes version to serve:
+ * `{apiVersion: zonescope.dev/v1, kind: ServerVersion, gitVersion: v1.31.4}`.
+ */
+export const SERVER_VERSION_API = 'zonescope.dev/v1';
+
+/** A parsed scenario. */
+export interface Scenario {
+  /** The objects, in file order, as written (wire form). */
+  objects: KubeObject[];
+  /** The version a `zonescope.dev/v1 ServerVersion` document names, if any. */
+  serverVersion?: string;
+  /** Skipped documents (unknown kinds). */
+  warnings: ScenarioProblem[];
+  /** Where it came from. */
+  source: string;
+}
+
+/** Options of the scenario parsers. */
+export interface ScenarioOptions {
+  /** What to do with kinds the simulator does not serve (default: `warn`, skipping them). */
+  unknownKinds?: 'warn' | 'error';
+}
+
+function servedKindsText(kind: string): string {
+  const versions = API_RESOURCES.filter((r) => r.kind === kind && r.storage !== undefined).map((r) => apiVersionOf(r.group, r.version));
+  return versions.join(', ');
+}
+
+/**
+ * Parses scenario text. `file` only names the source in messages (its extension `.json` selects
+ * JSON; otherwise text starting with `{` or `[` is JSON and anything else YAML).
+ * @throws ScenarioError listing every problem.
+ */
+export function parseScenario(text: string, file: string, options: ScenarioOptions = {}): Scenario {
+  const problems: ScenarioProblem[] = [];
+  const warnings: ScenarioProblem[] = [];
+  const documents: { index: number; value: unknown }[] = [];
+
+  // 1. Documents.
+  const trimmed = text.trimStart();
+  if (file.endsWith('.json') || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (Array.isArray(value)) documents.push({ index: 1, value: { apiVersion: 'v1', kind: 'List', items: value } });
+      else documents.push({ index: 1, value });
+    } catch (error) {
+      throw new ScenarioError(file, [{ file, document: 1, message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
+    }
+  } else {
+    const parsed = parseAllDocuments(text, { prettyErrors: true });
+    const docs = Array.isArray(parsed) ? parsed : [];
+    docs.forEach((doc, i) => {
+      const index = i + 1;
+      if (doc.errors.length > 0) {
+        for (const error of doc.errors) {
+          const line = error.linePos?.[0];
+          const where = line ? ` (line ${line.line}, column ${line.col})` : '';
+          problems.push({ file, document: index, message: `YAML syntax error${where}: ${error.message.split('\n')[0] ?? ''}` });
+        }
+        return;
+      }
+      const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+      if (value === null || value === undefined) return; // empty document (e.g. a trailing ---)
+      documents.push({ index, value });
+    });
+  }
+
+  // 2. Objects, with List documents expanded.
+  const objects: KubeObject[] = [];
+  const seen = new Map<string, ScenarioLocation>();
+  let serverVersion: string | undefined;
+  const check = (value: unknown, location: ScenarioLocation): void => {
+    if (isRecord(value) && value.apiVersion === SERVER_VERSION_API && value.kind === 'ServerVersion') {
+      const version = value.gitVersion;
+      if (typeof version !== 'string' || !/^v\d+\.\d+\.\d+/.test(version)) {
+        problems.push({ ...location, message: `ServerVersion.gitVersion must look like v1.31.4, got ${JSON.stringify(version ?? null)}` });
+      } else if (serverVersion !== undefined) {
+        problems.push({ ...location, message: 'a second ServerVersion document' });
+      } else {
+        serverVersion = version;
+      }
+      return;
+    }
+    const problem = kubeObjectProblem(value);
+    if (problem !== undefined) {
+      problems.push({ ...location, message: problem });
+      return;
+    }
+    const object = asKubeObject(cloneJson(value));
+    if (object === undefined) return;
+    const resource = apiResourceForKind(object.apiVersion, object.kind);
+    if (resource?.storage === undefined) {
+      const served = servedKindsText(object.kind);
+      if (served !== '') {
+        problems.push({ ...location, message: `${object.kind} is served as ${served}, not ${object.apiVersion}` });
+      } else if (options.unknownKinds === 'error') {
+        problems.push({ ...location, message: `unknown kind ${object.apiVersion} ${object.kind}` });
+      } else {
+        warnings.push({ ...location, message: `skipped unknown kind ${object.apiVersion} ${object.kind} "${object.metadata.name}"` });
+      }
+      return;
+    }
+    if (object.metadata.name === '') {
+      problems.push({ ...location, message: `${object.kind} has no metadata.name` });
+      return;
+    }
+    if (resource.namespaced && !object.metadata.namespace) object.metadata.namespace = 'default';
+    if (!resource.namespaced) delete object.metadata.namespace;
+    const key = `${resource.storage}:${storeKey(resource.namespaced, object.metadata.namespace, object.metadata.name)}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push({ ...location, message: `duplicate ${object.kind} "${object.metadata.name}" (first at ${formatLocation(first)})` });
+      return;
+    }
+    seen.set(key, location);
+    objects.push(object);
+  };
+  for (const { index, value } of documents) {
+    const location: ScenarioLocation = { file, document: index };
+    const kind = isRecord(value) ? value.kind : undefined;
+    if (isRecord(value) && typeof kind === 'string' && kind.endsWith('List') && 'items' in value) {
+      if (!Array.isArray(value.items)) {
+        problems.push({ ...location, message: `${kind}.items is not a list` });
+        continue;
+      }
+      arrayField(value, 'items').forEach((item, i) => check(item, { ...location, item: i + 1 }));
+    } else {
+      check(value, location);
+    }
+  }
+  if (problems.length > 0) throw new ScenarioError(file, problems);
+  return { objects, warnings, source: file, ...(serverVersion !== undefined ? { serverVersion } : {}) };
+}
+
+/**
+ * Reads and parses a scenario file.
+ * @throws ScenarioError when the file cannot be read or is malformed.
+ */
+export async function loadScenarioFile(file: string, options: ScenarioOptions = {}): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ScenarioError(file, [{ file, document: 0, message: `cannot read the file: ${reason}` }]);
+  }
+  return parseScenario(text, file, options);
+}
+
+/** The project's `fixtures/` folder. */
+export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+/** Names of the bundled scenarios (`fixtures/*.yaml`). */
+export async function listScenarios(fixturesDir = FIXTURES_DIR): Promise<string[]> {
+  try {
+    const files = await readdir(fixturesDir);
+    return files.filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => f.replace(/\.(ya?ml|json)$/, '')).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Loads the bundled scenario `fixtures/<name>.yaml` (or `.yml` / `.json`).
+ * @throws ScenarioError for unknown names and malformed files.
+ */
+export async function loadScenario(name: string, options: ScenarioOptions & { fixturesDir?: string } = {}): Promise<Scenario> {
+  const dir = options.fixturesDir ?? FIXTURES_DIR;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new ScenarioError(name, [{ file: name, document: 0, message: 'a scenario name may contain only letters, digits, ".", "_" and "-"' }]);
+  }
+  const available = await listScenarios(dir);
+  for (const ext of ['yaml', 'yml', 'json']) {
+    const file = path.join(dir, `${name}.${ext}`);
+    const isFile = await stat(file).then((s) => s.isFile(), () => false);
+    if (isFile) return loadScenarioFile(file, options);
+  }
+  throw new ScenarioError(path.join(dir, `${name}.yaml`), [
+    {
+      file: path.join(dir, `${name}.yaml`),
+      document: 0,
+      message: `unknown scenario "${name}"; available: ${available.length > 0 ? available.join(', ') : '(none)'}`,
+    },
+  ]);
+}
+
+/** Namespaces every cluster has. */
+export const DEFAULT_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** An object ready for the store. */
+export interface StoreEntry {
+  resource: ResourceKey;
+  object: KubeObject;
+}
+
+function remapUid(value: unknown, uids: ReadonlyMap<string, string>): void {
+  if (isRecord(value) && typeof value.uid === 'string') {
+    const mapped = uids.get(value.uid);
+    if (mapped !== undefined) value.uid = mapped;
+  }
+}
+
+/**
+ * Turns scenario objects into store entries: converts to the stored form (events.k8s.io Events
+ * become core Events), drops resourceVersions, assigns fresh uids and rewrites references to the
+ * old ones, and adds the default namespaces plus every namespace an object lives in.
+ * The input is not modified.
+ * @throws Error for kinds the simulator does not serve.
+ */
+export function scenarioEntries(objects: readonly KubeObject[], newUid: () => string = randomUUID): StoreEntry[] {
+  const entries: StoreEntry[] = [];
+  const uids = new Map<string, string>();
+  for (const original of objects) {
+    const resource = apiResourceForKind(original.apiVersion, original.kind);
+    if (resource?.storage === undefined) throw new Error(`the simulator does not serve ${original.apiVersion} ${original.kind}`);
+    const copy = cloneJson(original);
+    const object = resource.fromWire ? resource.fromWire(copy) : copy;
+    delete object.metadata.resourceVersion;
+    delete object.metadata.selfLink;
+    const fresh = newUid();
+    if (object.metadata.uid) uids.set(object.metadata.uid, fresh);
+    object.metadata.uid = fresh;
+    if (resource.namespaced && !object.metadata.namespace) object.metadata.namespace = 'default';
+    entries.push({ resource: resource.storage, object });
+  }
+  for (const { object } of entries) {
+    for (const ref of object.metadata.ownerReferences ?? []) remapUid(ref, uids);
+    remapUid(object.involvedObject, uids);
+    remapUid(object.related, uids);
+    for (const endpoint of arrayField(object, 'endpoints')) remapUid(isRecord(endpoint) ? endpoint.targetRef : undefined, uids);
+  }
+  const namespaces = new Set(entries.filter((e) => e.resource === 'namespaces').map((e) => e.object.metadata.name));
+  const wanted = new Set<string>(DEFAULT_NAMESPACES);
+  for (const { resource, object } of entries) if (STORAGE[resource].namespaced && object.metadata.namespace) wanted.add(object.metadata.namespace);
+  for (const name of wanted) {
+    if (namespaces.has(name)) continue;
+    entries.unshift({
+      resource: 'namespaces',
+      object: {
+        apiVersion: 'v1', kind: 'Namespace',
+        metadata: { name, uid: newUid(), labels: { 'kubernetes.io/metadata.name': name } },
+        spec: { finalizers: ['kubernetes'] },
+        status: { phase: 'Active' },
+      },
+    });
+  }
+  return entries;
+}

@@ -1,0 +1,117 @@
+/**
+ * Small object builders and helpers for the simulator's tests (no client-node here: only test
+ * files may import it).
+ */
+import type { KubeObject } from './types';
+import { isRecord } from './types';
+
+/** A Ready node in a zone with allocatable CPU. */
+export function node(name: string, zone: string | undefined, cpu = '4'): KubeObject {
+  const labels: Record<string, string> = { 'kubernetes.io/hostname': name };
+  if (zone !== undefined) labels['topology.kubernetes.io/zone'] = zone;
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels },
+    spec: {},
+    status: {
+      allocatable: { cpu, memory: '16Gi', pods: '110' },
+      capacity: { cpu, memory: '16Gi', pods: '110' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+      nodeInfo: { kubeletVersion: 'v1.31.4' },
+    },
+  };
+}
+
+/** A ClusterIP Service selecting `app=<name>`. */
+export function service(name: string, namespace = 'default', labels: Record<string, string> = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace, labels: { app: name, ...labels } },
+    spec: { selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] },
+  };
+}
+
+/** A running pod on a node. */
+export function pod(name: string, namespace: string, labels: Record<string, string>, nodeName: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels },
+    spec: { nodeName, containers: [{ name: 'app', image: 'nginx' }] },
+    status: { phase: 'Running', podIP: '10.0.0.1', containerStatuses: [{ name: 'app', ready: true, restartCount: 0 }] },
+  };
+}
+
+/** A Deployment selecting `app=<name>`. */
+export function deployment(name: string, namespace = 'default', replicas = 3): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels: { app: name } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+    },
+    status: { replicas, readyReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas },
+  };
+}
+
+/** An EndpointSlice of a Service with one endpoint per (address, zone). */
+export function endpointSlice(name: string, namespace: string, serviceName: string, endpoints: [string, string][]): KubeObject {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name, namespace, labels: { 'kubernetes.io/service-name': serviceName, 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' } },
+    addressType: 'IPv4',
+    ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+    endpoints: endpoints.map(([address, zone]) => ({ addresses: [address], conditions: { ready: true }, zone })),
+  };
+}
+
+/** A core Event about an object. */
+export function event(name: string, namespace: string, involved: { kind: string; name: string; uid?: string }, reason: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace },
+    involvedObject: { kind: involved.kind, name: involved.name, namespace, ...(involved.uid ? { uid: involved.uid } : {}) },
+    reason,
+    message: `${reason} happened`,
+    type: 'Normal',
+    source: { component: 'endpoint-slice-controller' },
+    count: 1,
+  };
+}
+
+/** The fields of a `kind: Status` body tests look at. */
+export interface StatusBody {
+  kind: unknown;
+  code: unknown;
+  reason: unknown;
+  message: unknown;
+  details: unknown;
+}
+
+/** Parses a Status body (client-node's `ApiException.body` is the raw string). */
+export function parseStatus(body: unknown): StatusBody {
+  const value: unknown = typeof body === 'string' ? JSON.parse(body) : body;
+  if (!isRecord(value)) throw new Error(`not a Status: ${String(body)}`);
+  return { kind: value.kind, code: value.code, reason: value.reason, message: value.message, details: value.details };
+}
+
+/** Resolves after `ms`. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes. */
+export async function waitFor(check: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(10);
+  }
+}
