@@ -1,0 +1,208 @@
+/**
+ * Informer behaviour with a scripted connection: malformed watch lines, ERROR events, bounded
+ * backoff while the server is unreachable, unknown event types. (The real-HTTP cases are in
+ * cluster-state.int.test.ts.)
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeConnection, KubeHttpRequest, KubeHttpResponse, OpenStreamResult } from './connection';
+import { ResourceInformer } from './informer';
+import { RESOURCES } from './resources';
+
+interface OpenedStream {
+  readonly request: KubeHttpRequest;
+  push(line: string): void;
+  end(): void;
+}
+
+/** A connection whose list answers and watch streams the test drives. */
+class ScriptedConnection implements KubeConnection {
+  readonly kubeConfig = undefined as never;
+  readonly contextName = 'test';
+  readonly serverUrl = 'http://test';
+  readonly source = 'kubeconfig' as const;
+  readonly requestTimeoutMs = 1000;
+  readonly requests: KubeHttpRequest[] = [];
+  readonly streams: OpenedStream[] = [];
+  listAnswer: () => KubeHttpResponse | Promise<KubeHttpResponse> = () => list('10', ['a', 'b']);
+  streamAnswer: ((request: KubeHttpRequest) => OpenStreamResult | Error | null) | null = null;
+
+  async request(request: KubeHttpRequest): Promise<KubeHttpResponse> {
+    this.requests.push(request);
+    return this.listAnswer();
+  }
+
+  async openStream(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult> {
+    this.requests.push(request);
+    const scripted = this.streamAnswer?.(request) ?? null;
+    if (scripted instanceof Error) throw scripted;
+    if (scripted !== null) return scripted;
+    let resolve: (value: Error | null) => void = () => undefined;
+    const done = new Promise<Error | null>((r) => {
+      resolve = r;
+    });
+    let closed = false;
+    const end = (): void => {
+      if (closed) return;
+      closed = true;
+      resolve(null);
+    };
+    this.streams.push({ request, push: (line) => !closed && onLine(line), end });
+    return { ok: true, stream: { done, close: end } };
+  }
+}
+
+function service(name: string, rv: string): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default', resourceVersion: rv }, spec: { selector: { app: name } } };
+}
+
+function list(rv: string, names: readonly string[]): KubeHttpResponse {
+  return {
+    status: 200,
+    headers: {},
+    body: JSON.stringify({ kind: 'ServiceList', apiVersion: 'v1', metadata: { resourceVersion: rv }, items: names.map((n) => service(n, rv)) }),
+  };
+}
+
+function event(type: string, object: unknown): string {
+  return JSON.stringify({ type, object });
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const informers: ResourceInformer<'services'>[] = [];
+afterEach(async () => {
+  await Promise.all(informers.splice(0).map((i) => i.stop()));
+});
+
+function start(connection: ScriptedConnection, options: ConstructorParameters<typeof ResourceInformer>[3] = {}): ResourceInformer<'services'> {
+  const informer = new ResourceInformer(connection, RESOURCES.services, () => undefined, { backoff: { initialMs: 10, maxMs: 50 }, random: () => 0.5, ...options });
+  informers.push(informer);
+  informer.start();
+  return informer;
+}
+
+const names = (informer: ResourceInformer<'services'>): string[] => informer.items().map((s) => s.name).sort();
+
+describe('ResourceInformer', () => {
+  it('lists with limit=500 and the field selector, then watches from the list resourceVersion with bookmarks', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch');
+    expect(connection.requests[0]).toMatchObject({ path: '/api/v1/services', query: { limit: 500 } });
+    expect(connection.streams[0]?.request.query).toMatchObject({ watch: 1, resourceVersion: '10', allowWatchBookmarks: true });
+    const timeout = Number(connection.streams[0]?.request.query?.timeoutSeconds);
+    expect(timeout).toBeGreaterThanOrEqual(300);
+    expect(timeout).toBeLessThanOrEqual(600);
+    expect(names(informer)).toEqual(['a', 'b']);
+    expect(informer.status()).toMatchObject({ health: 'synced', resourceVersion: '10', count: 2, lists: 1, watches: 1 });
+  });
+
+  it('applies events and bookmarks, and resumes after a malformed line from the last good resourceVersion', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch');
+    const first = connection.streams[0];
+    first?.push(event('ADDED', service('c', '11')));
+    first?.push(event('BOOKMARK', { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: '15' } }));
+    first?.push('{"type": "MODIFIED", "object": {"metadata": '); // cut in the middle
+    first?.push(event('DELETED', service('a', '16'))); // ignored: the stream is being restarted
+    await until(() => connection.streams.length === 2, 'second watch');
+    expect(connection.streams[1]?.request.query?.resourceVersion).toBe('15');
+    expect(names(informer)).toEqual(['a', 'b', 'c']);
+    connection.streams[1]?.push(event('DELETED', service('a', '16')));
+    await until(() => names(informer).join() === 'b,c', 'delete');
+    expect(informer.status().lists).toBe(1);
+  });
+
+  it('re-lists on an ERROR event with code 410 and replaces the cache', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch');
+    connection.listAnswer = () => list('40', ['b', 'z']);
+    connection.streams[0]?.push(event('ERROR', { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version: 10 (30)' }));
+    await until(() => connection.streams.length === 2, 're-watch');
+    expect(names(informer)).toEqual(['b', 'z']);
+    expect(informer.status()).toMatchObject({ lists: 2, resourceVersion: '40', health: 'synced' });
+    expect(connection.streams[1]?.request.query?.resourceVersion).toBe('40');
+  });
+
+  it('re-lists on an HTTP 410 when opening the watch', async () => {
+    const connection = new ScriptedConnection();
+    let calls = 0;
+    connection.streamAnswer = () =>
+      ++calls === 1
+        ? { ok: false, response: { status: 410, headers: {}, body: JSON.stringify({ kind: 'Status', code: 410, reason: 'Gone', message: 'gone' }) } }
+        : null;
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch after re-list');
+    expect(informer.status().lists).toBe(2);
+  });
+
+  it('does not storm when every watch expires at once (history shorter than a list)', async () => {
+    const connection = new ScriptedConnection();
+    connection.streamAnswer = () => ({ ok: false, response: { status: 410, headers: {}, body: '' } });
+    const informer = start(connection, { backoff: { initialMs: 20, maxMs: 50 } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const lists = informer.status().lists;
+    expect(lists).toBeGreaterThanOrEqual(3);
+    expect(lists).toBeLessThanOrEqual(15);
+  });
+
+  it('backs off boundedly while the server is unreachable, then recovers with its cache intact', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection, { backoff: { initialMs: 20, maxMs: 80 } });
+    await until(() => connection.streams.length === 1, 'watch');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    connection.streamAnswer = () => refused;
+    const before = connection.requests.length;
+    connection.streams[0]?.end();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const attempts = connection.requests.length - before;
+    // 20, 40, 80, 80, … ms (random 0.5 → 75 % of each): never a storm, never a stall.
+    expect(attempts).toBeGreaterThanOrEqual(3);
+    expect(attempts).toBeLessThanOrEqual(14);
+    expect(informer.status()).toMatchObject({ health: 'stale', error: { kind: 'unavailable' }, count: 2 });
+    expect(informer.status().staleSince).not.toBeNull();
+    connection.streamAnswer = null;
+    await until(() => informer.status().health === 'synced', 'recovered');
+    expect(informer.status()).toMatchObject({ staleSince: null, error: null, lists: 1 });
+  });
+
+  it('treats an unknown event type as a broken stream and resumes', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch');
+    connection.streams[0]?.push(event('WHATEVER', service('q', '12')));
+    await until(() => connection.streams.length === 2, 're-watch');
+    expect(names(informer)).toEqual(['a', 'b']);
+    expect(connection.streams[1]?.request.query?.resourceVersion).toBe('10');
+  });
+
+  it('reports a list that is not a JSON list as stale and retries', async () => {
+    const connection = new ScriptedConnection();
+    let calls = 0;
+    connection.listAnswer = () => (++calls <= 3 ? { status: 200, headers: {}, body: '<html>' } : list('5', ['a']));
+    const informer = start(connection);
+    await until(() => informer.status().health === 'stale', 'stale');
+    expect(informer.status().error?.message).toMatch(/not a JSON list/);
+    await until(() => informer.status().health === 'synced', 'synced');
+    expect(names(informer)).toEqual(['a']);
+  });
+
+  it('stop() ends the watch and the loop; the cache stays readable', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch');
+    await informer.stop();
+    const requests = connection.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(connection.requests.length).toBe(requests);
+    expect(names(informer)).toEqual(['a', 'b']);
+  });
+});
