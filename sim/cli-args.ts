@@ -19,7 +19,8 @@ export interface CliOptions {
 /** The CLI's usage text. */
 export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot FILE) [--port N] [--kubeconfig FILE] [--server-version vX.Y.Z]
 
-  --scenario NAME        serve the bundled scenario fixtures/NAME.yaml
+  --scenario NAME        serve the bundled scenario fixtures/NAME.yaml, or a generated cluster:
+                         generated:S|M|L or generated:nodes=N,services=N,pods=N[,hpas=N,zones=N,namespaces=N,seed=N]
   --snapshot FILE        serve a snapshot (kubectl get ... -o yaml/json output, multi-document YAML or JSON)
   --port N               listen on 127.0.0.1:N (default 0: a free port)
   --kubeconfig FILE      write the kubeconfig here (default .sim/kubeconfig in the project)

@@ -10,7 +10,10 @@ import { parseCliArgs, USAGE } from './cli-args';
 import { defaultControllers } from './default-controllers';
 import type { Scenario } from './scenario';
 import { formatLocation, loadScenario, loadScenarioFile, ScenarioError } from './scenario';
+import { generateCluster, parseGeneratorSpec } from './scenarios/generator';
 import { startSimulator } from './server';
+
+const GENERATED_PREFIX = 'generated:';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,6 +36,14 @@ async function main(argv: readonly string[]): Promise<number> {
     if (options.snapshot !== undefined) {
       scenario = await loadScenarioFile(options.snapshot);
       label = `snapshot ${options.snapshot}`;
+    } else if (options.scenario?.startsWith(GENERATED_PREFIX)) {
+      const params = parseGeneratorSpec(options.scenario.slice(GENERATED_PREFIX.length));
+      if (typeof params === 'string') {
+        console.error(`sim: ${params}\n\n${USAGE}`);
+        return 2;
+      }
+      scenario = { objects: generateCluster(params), warnings: [], source: options.scenario, serverVersion: 'v1.31.4-eks-2d98532' };
+      label = `generated cluster ${options.scenario.slice(GENERATED_PREFIX.length)}`;
     } else {
       const name = options.scenario ?? '';
       scenario = await loadScenario(name);

@@ -41,6 +41,8 @@ export interface NodeGroupSpec {
   /** Kubelet version shown in nodeInfo. */
   kubeletVersion?: string;
   namePrefix?: string;
+  /** Zone in `spec.providerID` when it differs from the label (e.g. an unlabeled node). */
+  providerZone?: string;
 }
 
 /** Builds scenario objects in order. */
@@ -88,7 +90,7 @@ export class ScenarioBuilder {
         kind: 'Node',
         metadata: { name, uid: this.uid(), labels, annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
         spec: {
-          providerID: `aws:///${spec.zone ?? region}/i-0${Math.floor(this.random() * 2 ** 52).toString(16).padStart(16, '0')}`,
+          providerID: `aws:///${spec.providerZone ?? spec.zone ?? `${region}a`}/i-0${Math.floor(this.random() * 2 ** 52).toString(16).padStart(16, '0')}`,
           ...(spec.controlPlane ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } : {}),
         },
         status: {

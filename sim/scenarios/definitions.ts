@@ -114,7 +114,7 @@ const missingZoneLabel: ScenarioDefinition = {
     b.nodes({ zone: A, count: 2, cpu: '3920m' });
     b.nodes({ zone: B, count: 2, cpu: '3920m' });
     b.nodes({ zone: C, count: 2, cpu: '3920m' });
-    b.nodes({ zone: null, count: 1, cpu: '3920m', namePrefix: 'self-managed-node' });
+    b.nodes({ zone: null, count: 1, cpu: '3920m', namePrefix: 'self-managed-node', providerZone: B });
     b.namespace('shop');
     b.kubeProxyConfig('iptables');
     const web = b.deployment({ namespace: 'shop', name: 'web', podsPerZone: { [A]: 3, [B]: 3, [C]: 3 } });

@@ -1,0 +1,321 @@
+/**
+ * View composition for pages and route handlers: one data path. Everything here reads the
+ * memoised analysis of the current cluster generation; nothing calls the API server.
+ */
+import 'server-only';
+
+import type { ResourceStatus } from '../k8s/informer';
+import type { ServiceRecord } from '../topology/cluster-model';
+import { objectKey } from '../topology/cluster-model';
+import type { AnalysisOptions } from '../topology/cluster-context';
+import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../topology/analysis';
+import { analyzeServiceIn } from '../topology/analysis';
+import { clusterAnalysis, preparedWith, source } from './analysis';
+
+/** `ZONESCOPE_READ_ONLY=1` hides every write control and refuses writes. */
+export function isReadOnly(): boolean {
+  const value = process.env.ZONESCOPE_READ_ONLY;
+  return value === '1' || value === 'true';
+}
+
+/** Data freshness for the header: syncing progress, stale or forbidden types. */
+export interface Freshness {
+  readonly synced: boolean;
+  /** Earliest `staleSince` of any stale type (ISO), `null` when all are current. */
+  readonly staleSince: string | null;
+  readonly stale: readonly { readonly title: string; readonly since: string | null; readonly message: string | null }[];
+  readonly forbidden: readonly { readonly title: string; readonly message: string | null }[];
+  readonly syncing: readonly { readonly title: string; readonly listed: number }[];
+  readonly problems: readonly string[];
+}
+
+/** What the header shows about the cluster. */
+export interface HeaderView {
+  readonly mode: 'live' | 'snapshot';
+  readonly contextName: string | null;
+  readonly serverUrl: string | null;
+  readonly snapshotPath: string | null;
+  readonly gitVersion: string | null;
+  readonly release: string;
+  readonly platform: string | null;
+  readonly readOnly: boolean;
+  readonly freshness: Freshness;
+}
+
+function freshness(statuses: readonly ResourceStatus[], synced: boolean, problems: readonly string[]): Freshness {
+  const stale = statuses.filter((s) => s.health === 'stale');
+  const since = stale.map((s) => s.staleSince).filter((s): s is string => s !== null).sort()[0] ?? null;
+  return {
+    synced,
+    staleSince: since,
+    stale: stale.map((s) => ({ title: s.title, since: s.staleSince, message: s.error?.message ?? null })),
+    forbidden: statuses.filter((s) => s.health === 'forbidden').map((s) => ({ title: s.title, message: s.error?.message ?? null })),
+    syncing: statuses.filter((s) => s.health === 'syncing').map((s) => ({ title: s.title, listed: s.listed })),
+    problems,
+  };
+}
+
+/** Header data (cheap; no analysis). */
+export function getHeader(): HeaderView {
+  const state = source();
+  const version = state.serverVersion();
+  const analysis = state.isSynced() ? clusterAnalysis() : null;
+  return {
+    mode: state.mode,
+    contextName: state.contextName,
+    serverUrl: state.serverUrl,
+    snapshotPath: state.snapshotPath,
+    gitVersion: version?.gitVersion ?? null,
+    release: analysis?.kubernetes.release ?? (version?.minor !== null && version?.minor !== undefined ? `1.${version.minor}` : 'unknown'),
+    platform: version?.platform ?? null,
+    readOnly: isReadOnly() || state.mode !== 'live',
+    freshness: freshness(state.statuses(), state.isSynced(), state.problems()),
+  };
+}
+
+/** `null` while the first sync is still running (pages render a "syncing" panel then). */
+export function getClusterAnalysis(): ClusterAnalysis | null {
+  const state = source();
+  if (!state.isSynced()) return null;
+  return clusterAnalysis();
+}
+
+/** One row of the Services table (slim, so 10,000 rows travel cheaply). */
+export interface ServiceRow {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: ServiceReport['type'];
+  readonly mechanism: ServiceReport['mechanism'];
+  readonly hintsExpected: boolean;
+  readonly hintsObserved: 'all' | 'some' | 'none';
+  /** Why hints are off (upstream event message) or what needs attention, `null` when fine. */
+  readonly reason: string | null;
+  readonly attention: ServiceReport['needsAttention'];
+  readonly endpointsByZone: Readonly<Record<string, number>>;
+  readonly readyEndpoints: number;
+  readonly crossZoneFraction: number;
+  readonly crossZoneFractionIfAuto: number;
+}
+
+function toRow(report: ServiceReport): ServiceRow {
+  const observed = report.observed;
+  const hinted = Object.values(observed.hintCountsByZone).reduce((a, b) => a + b, 0);
+  return {
+    namespace: report.namespace,
+    name: report.name,
+    type: report.type,
+    mechanism: report.mechanism,
+    hintsExpected: report.expected.hintsEnabled,
+    hintsObserved: hinted === 0 ? 'none' : observed.readyEndpointsWithoutHints === 0 ? 'all' : 'some',
+    reason: report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null),
+    attention: report.needsAttention,
+    endpointsByZone: Object.fromEntries(Object.entries(observed.endpointsByZone).map(([zone, counts]) => [zone, counts.ready])),
+    readyEndpoints: observed.readyEndpoints,
+    crossZoneFraction: report.traffic.crossZoneFraction,
+    crossZoneFractionIfAuto: report.traffic.crossZoneFractionIfAuto,
+  };
+}
+
+const ROWS = new WeakMap<ClusterAnalysis, readonly ServiceRow[]>();
+
+/** Every Service as a table row (memoised per analysis). */
+export function getServiceRows(): readonly ServiceRow[] | null {
+  const analysis = getClusterAnalysis();
+  if (!analysis) return null;
+  let rows = ROWS.get(analysis);
+  if (!rows) {
+    rows = analysis.services.map(toRow);
+    ROWS.set(analysis, rows);
+  }
+  return rows;
+}
+
+/** Sortable columns of the Services table and API. */
+export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'endpoints', 'crossZone'] as const;
+export type ServiceSortKey = (typeof SERVICE_SORT_KEYS)[number];
+
+/** A Services query (validated by the caller). */
+export interface ServiceQuery {
+  readonly q?: string;
+  readonly namespace?: string;
+  readonly attention?: boolean;
+  readonly sort?: ServiceSortKey;
+  readonly order?: 'asc' | 'desc';
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+const COMPARE: Record<ServiceSortKey, (a: ServiceRow, b: ServiceRow) => number> = {
+  name: (a, b) => a.name.localeCompare(b.name) || a.namespace.localeCompare(b.namespace),
+  namespace: (a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name),
+  mechanism: (a, b) => a.mechanism.localeCompare(b.mechanism),
+  hints: (a, b) => Number(a.hintsExpected) - Number(b.hintsExpected),
+  endpoints: (a, b) => a.readyEndpoints - b.readyEndpoints,
+  crossZone: (a, b) => a.crossZoneFraction - b.crossZoneFraction,
+};
+
+/** Filters, sorts and pages the Service rows; stable, with namespace/name as the tie-break. */
+export function queryServiceRows(rows: readonly ServiceRow[], query: ServiceQuery): { total: number; items: ServiceRow[] } {
+  const q = query.q?.trim().toLowerCase() ?? '';
+  let filtered = rows.filter(
+    (row) =>
+      (query.namespace === undefined || row.namespace === query.namespace) &&
+      (!query.attention || row.attention !== null) &&
+      (q === '' || `${row.namespace}/${row.name}`.toLowerCase().includes(q)),
+  );
+  const sort = query.sort ?? 'namespace';
+  const direction = query.order === 'desc' ? -1 : 1;
+  filtered = [...filtered].sort((a, b) => direction * (COMPARE[sort](a, b) || COMPARE.namespace(a, b)));
+  const offset = Math.max(0, query.offset ?? 0);
+  const limit = Math.min(500, Math.max(1, query.limit ?? 100));
+  return { total: filtered.length, items: filtered.slice(offset, offset + limit) };
+}
+
+/** Namespaces that have Services, sorted. */
+export function serviceNamespaces(rows: readonly ServiceRow[]): string[] {
+  return [...new Set(rows.map((row) => row.namespace))].sort();
+}
+
+/** The Service view: the analysis detail plus the object's own state for the toggle. */
+export interface ServiceView {
+  readonly detail: ServiceDetail;
+  readonly service: ServiceRecord;
+  readonly release: string;
+  readonly minor: number;
+  readonly readOnly: boolean;
+}
+
+/**
+ * One Service with every panel; `null` when the cluster has no such Service, `'syncing'` before
+ * the first sync. `options` override traffic per zone, GB/month and $/GB.
+ */
+export function getServiceView(namespace: string, name: string, options: AnalysisOptions = {}): ServiceView | null | 'syncing' {
+  const state = source();
+  if (!state.isSynced()) return 'syncing';
+  const service = state.index().servicesByKey.get(objectKey(namespace, name));
+  if (!service) return null;
+  const prepared = preparedWith(options);
+  const detail = analyzeServiceIn(prepared, namespace, name);
+  if (!detail) return null;
+  return {
+    detail,
+    service,
+    release: prepared.kubernetes.release,
+    minor: prepared.kubernetes.minor,
+    readOnly: isReadOnly() || state.mode !== 'live',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dashboard view helpers
+
+/** What a page shows instead of its panels until the data is there (never thrown). */
+export type ClusterStatusView =
+  | { readonly state: 'ready' }
+  | {
+      readonly state: 'syncing';
+      /** Objects listed so far over every type. */
+      readonly listed: number;
+      readonly types: readonly { readonly title: string; readonly listed: number; readonly done: boolean; readonly forbidden: boolean }[];
+    }
+  | {
+      readonly state: 'unavailable';
+      /** Safe message saying why (no credentials, no raw API bodies). */
+      readonly reason: string;
+      readonly since: string | null;
+      /** Live sources keep retrying in the background. */
+      readonly retrying: boolean;
+    };
+
+/** Whether pages can render their panels, and if not, why (syncing progress or the source's problem). */
+export function getClusterStatus(): ClusterStatusView {
+  const state = source();
+  if (state.isSynced()) return { state: 'ready' };
+  const statuses = state.statuses();
+  const problems = state.problems();
+  const failed = statuses.filter((s) => s.health === 'stale' && s.syncedAt === null);
+  if (failed.length > 0 || (problems.length > 0 && statuses.every((s) => s.health !== 'syncing'))) {
+    const reason = failed.find((s) => s.error)?.error?.message ?? problems[0] ?? 'The cluster cannot be read.';
+    const since = failed.map((s) => s.staleSince).filter((s): s is string => s !== null).sort()[0] ?? null;
+    return { state: 'unavailable', reason, since, retrying: state.mode === 'live' && state.connection !== null };
+  }
+  return {
+    state: 'syncing',
+    listed: statuses.reduce((sum, s) => sum + s.listed, 0),
+    types: statuses.map((s) => ({ title: s.title, listed: s.listed, done: s.syncedAt !== null, forbidden: s.health === 'forbidden' })),
+  };
+}
+
+/**
+ * One Services-table row as a tuple, so 10,000 rows travel to the browser in about 1 MB:
+ * `[namespace, name, type, mechanism, hintsExpected (0/1), hintsObserved, reason index (-1 none),
+ *   attention reason, ready endpoints per zone (aligned with `zones`), ready endpoints,
+ *   cross-zone fraction now, cross-zone fraction with topology mode Auto]`.
+ */
+export type SlimServiceRow = readonly [
+  namespace: string,
+  name: string,
+  type: ServiceRow['type'],
+  mechanism: ServiceRow['mechanism'],
+  hintsExpected: 0 | 1,
+  hintsObserved: ServiceRow['hintsObserved'],
+  reason: number,
+  attention: NonNullable<ServiceRow['attention']>['reason'] | null,
+  endpointsByZone: readonly number[],
+  readyEndpoints: number,
+  crossZone: number,
+  crossZoneIfAuto: number,
+];
+
+/** The Services table's data: slim rows plus the interned zone names and reason texts. */
+export interface ServiceTableData {
+  readonly zones: readonly string[];
+  /** Distinct reason texts; rows point into this list (many Services share one message). */
+  readonly reasons: readonly string[];
+  readonly namespaces: readonly string[];
+  readonly rows: readonly SlimServiceRow[];
+}
+
+const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
+
+/** Every Service as a slim table row (memoised per analysis); `null` before the first sync. */
+export function getServiceTable(): ServiceTableData | null {
+  const rows = getServiceRows();
+  if (!rows) return null;
+  const cached = TABLES.get(rows);
+  if (cached) return cached;
+  const zoneSet = new Set<string>((getClusterAnalysis()?.cluster.zones ?? []).map((zone) => zone.name));
+  for (const row of rows) for (const zone of Object.keys(row.endpointsByZone)) zoneSet.add(zone);
+  const zones = [...zoneSet].sort((a, b) => (a === '(no zone)' ? 1 : b === '(no zone)' ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  const reasonIndex = new Map<string, number>();
+  const reasons: string[] = [];
+  const round = (value: number) => Math.round(value * 10000) / 10000;
+  const slim = rows.map((row): SlimServiceRow => {
+    let reason = -1;
+    if (row.reason !== null) {
+      reason = reasonIndex.get(row.reason) ?? -1;
+      if (reason < 0) {
+        reason = reasons.length;
+        reasons.push(row.reason);
+        reasonIndex.set(row.reason, reason);
+      }
+    }
+    return [
+      row.namespace,
+      row.name,
+      row.type,
+      row.mechanism,
+      row.hintsExpected ? 1 : 0,
+      row.hintsObserved,
+      reason,
+      row.attention?.reason ?? null,
+      zones.map((zone) => row.endpointsByZone[zone] ?? 0),
+      row.readyEndpoints,
+      round(row.crossZoneFraction),
+      round(row.crossZoneFractionIfAuto),
+    ];
+  });
+  const table: ServiceTableData = { zones, reasons, namespaces: serviceNamespaces(rows), rows: slim };
+  TABLES.set(rows, table);
+  return table;
+}

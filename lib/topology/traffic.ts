@@ -1,0 +1,350 @@
+/**
+ * Expected traffic of a Service: which share of its requests goes from each client zone to each
+ * endpoint zone under kube-proxy's endpoint selection, how loaded each endpoint is relative to a
+ * fair share, the cross-zone fraction, and what that costs per month.
+ *
+ * Model:
+ * - Clients are spread over the client nodes (ready workers with zone and CPU). A zone's share of
+ *   the Service's traffic is its CPU share by default — the controller's own assumption — and can
+ *   be overridden per zone. Inside a zone, traffic is spread over nodes in proportion to their CPU.
+ * - Every client node runs kube-proxy's `CategorizeEndpoints` for the Service with its own zone
+ *   and name; in-cluster traffic uses the cluster set (or the local set with
+ *   `internalTrafficPolicy: Local`), and each selected endpoint gets an equal share of the node's
+ *   traffic (iptables' random rules and IPVS round robin both spread connections evenly).
+ * - A node whose selection is empty drops its traffic (counted as dropped, not cross-zone).
+ * - Nodes of a zone get the same selection unless the choice depends on the node itself
+ *   (`internalTrafficPolicy: Local`, or node hints); only then are nodes hosting endpoints
+ *   evaluated one by one, which keeps large Services cheap.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go
+ * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#how-it-works
+ */
+import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, TopologyMode } from './proxy-topology';
+import { categorizeEndpoints, topologyModeForService } from './proxy-topology';
+import type { Endpoint, EndpointSlice, ValueByZone } from './types';
+
+/** Column used for endpoints whose zone is unknown (a label value can never look like this). */
+export const UNKNOWN_ZONE = '(no zone)';
+
+/** An endpoint as the traffic model sees it: kube-proxy's view plus where it runs. */
+export interface TrafficEndpoint extends ProxyEndpoint {
+  /** Zone of the endpoint (its `zone` field, else its node's zone), `null` when unknown. */
+  readonly zone: string | null;
+  readonly nodeName: string | null;
+  readonly podName: string | null;
+}
+
+/** The client nodes of one zone and the zone's share of the Service's traffic. */
+export interface TrafficClientZone {
+  readonly zone: string;
+  /** Share of all client traffic originating in this zone (shares sum to 1). */
+  readonly share: number;
+  /** Client nodes with a relative weight inside the zone (e.g. their CPU). */
+  readonly nodes: readonly { readonly weight: number; readonly proxyNode: ProxyNode }[];
+  /** Σ weight of `nodes`, when the caller has it already (saves a pass over large zones). */
+  readonly totalWeight?: number;
+}
+
+/** Input of {@link computeTrafficMatrix}. */
+export interface TrafficInput {
+  readonly endpoints: readonly TrafficEndpoint[];
+  readonly service: ProxyServicePort;
+  readonly release: ProxyRelease;
+  readonly clients: readonly TrafficClientZone[];
+  /** `false` when the Service dataplane ignores hints (e.g. Cilium without service topology). */
+  readonly honoursHints: boolean;
+  /** `false` for headless Services: clients resolve pod IPs through DNS and use any ready one. */
+  readonly proxied: boolean;
+  /** Sort `endpointLoads` by zone and address (default); `false` keeps slice order, which is cheaper. */
+  readonly sortLoads?: boolean;
+}
+
+/** Load of one endpoint. */
+export interface EndpointLoad {
+  readonly endpoint: string;
+  readonly zone: string;
+  readonly nodeName: string | null;
+  readonly podName: string | null;
+  /** Share of the Service's total traffic it receives. */
+  readonly load: number;
+  /** Load divided by the fair share (delivered traffic / ready endpoints); 1 = fair. */
+  readonly relativeLoad: number;
+}
+
+/** What kube-proxy did on a zone's nodes. */
+export interface ZoneSelection {
+  readonly zone: string;
+  /** Mode on the zone's representative node; `local` with internalTrafficPolicy Local, `dns` for headless. */
+  readonly mode: TopologyMode | 'local' | 'dns';
+  readonly message: string;
+  /** Endpoints the representative node selects (what it programs for in-cluster traffic). */
+  readonly selectedEndpoints: number;
+  /** Share of this zone's traffic that is dropped (no endpoint selected). */
+  readonly droppedShare: number;
+}
+
+/** Result of {@link computeTrafficMatrix}. All fractions are of the Service's total traffic. */
+export interface TrafficMatrix {
+  readonly clientZones: readonly string[];
+  /** Endpoint zones (sorted; {@link UNKNOWN_ZONE} last when present). */
+  readonly endpointZones: readonly string[];
+  readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  /** client zone → endpoint zone → fraction. A row plus its dropped share equals the zone's share. */
+  readonly matrix: Readonly<ValueByZone<ValueByZone<number>>>;
+  readonly droppedByZone: Readonly<ValueByZone<number>>;
+  readonly deliveredFraction: number;
+  readonly droppedFraction: number;
+  /** Traffic delivered to an endpoint in another (known) zone. */
+  readonly crossZoneFraction: number;
+  readonly sameZoneFraction: number;
+  /** Traffic delivered to endpoints of unknown zone. */
+  readonly unknownZoneFraction: number;
+  readonly endpointLoads: readonly EndpointLoad[];
+  readonly maxRelativeLoad: number;
+  readonly selectionByZone: readonly ZoneSelection[];
+}
+
+/**
+ * kube-proxy's view of the endpoints in `slices` (topology-semantics §11.1): ready and serving are
+ * "absent or true", terminating "present and true"; identity is the first address; duplicates keep
+ * the first copy. The zone falls back to the endpoint's node zone.
+ */
+export function toTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint[] {
+  const seen = new Set<string>();
+  const out: TrafficEndpoint[] = [];
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const address = endpoint.addresses[0];
+      if (address === undefined || seen.has(address)) continue;
+      seen.add(address);
+      out.push(toTrafficEndpoint(endpoint, address, nodeZoneByName));
+    }
+  }
+  return out;
+}
+
+function toTrafficEndpoint(endpoint: Endpoint, address: string, nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint {
+  const zone =
+    endpoint.zone !== null && endpoint.zone !== '' ? endpoint.zone : endpoint.nodeName === null ? null : (nodeZoneByName.get(endpoint.nodeName) ?? null);
+  return {
+    endpoint: address,
+    zoneHints: endpoint.hints?.forZones ?? null,
+    nodeHints: endpoint.hints?.forNodes ?? null,
+    ready: endpoint.ready !== false,
+    serving: endpoint.serving !== false,
+    terminating: endpoint.terminating === true,
+    isLocal: false,
+    zone,
+    nodeName: endpoint.nodeName,
+    podName: endpoint.podName ?? null,
+  };
+}
+
+function withoutHints(endpoint: TrafficEndpoint): TrafficEndpoint {
+  return { ...endpoint, zoneHints: null, nodeHints: null };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sorts zones by name with {@link UNKNOWN_ZONE} last. */
+function zoneSortKey(zone: string): string {
+  return zone === UNKNOWN_ZONE ? '\uffff' : zone;
+}
+
+function sortZones(zones: Iterable<string>): string[] {
+  return [...zones].sort((a, b) => compareText(zoneSortKey(a), zoneSortKey(b)));
+}
+
+/**
+ * The client zone → endpoint zone traffic matrix of one Service under kube-proxy's selection
+ * (model in this file's header), with per-endpoint load, dropped and cross-zone fractions.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go (CategorizeEndpoints)
+ */
+export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
+  const { service, release } = input;
+  const endpoints = input.honoursHints && input.proxied ? input.endpoints : input.endpoints.map(withoutHints);
+  const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
+  const hostNodes = new Set<string>();
+  let hasNodeHints = false;
+  for (const endpoint of endpoints) {
+    if (endpoint.nodeName !== null) hostNodes.add(endpoint.nodeName);
+    if (endpoint.nodeHints && endpoint.nodeHints.length > 0) {
+      hasNodeHints = true;
+      for (const name of endpoint.nodeHints) hostNodes.add(name);
+    }
+  }
+  const perNode = input.proxied && (internalLocal || hasNodeHints);
+
+  const matrix: ValueByZone<ValueByZone<number>> = {};
+  const droppedByZone: ValueByZone<number> = {};
+  const clientShareByZone: ValueByZone<number> = {};
+  const loadByEndpoint = new Map<string, number>();
+  const selectionByZone: ZoneSelection[] = [];
+  const endpointZone = (endpoint: TrafficEndpoint) => endpoint.zone ?? UNKNOWN_ZONE;
+  const endpointZones = new Set<string>(endpoints.filter((e) => e.ready).map(endpointZone));
+
+  // 1. Walk client zones; evaluate each distinct node situation once. Without any hint the
+  //    selection is the same on every node, so it is computed once and its load added at the end.
+  const zoneIndependent = !perNode && endpoints.every((e) => (e.zoneHints?.length ?? 0) === 0 && (e.nodeHints?.length ?? 0) === 0);
+  type Selection = { selected: readonly TrafficEndpoint[]; selection: Omit<ZoneSelection, 'droppedShare' | 'selectedEndpoints'>; selectedByZone: Map<string, number> };
+  let shared: Selection | null = null;
+  let sharedLoad = 0;
+  const select = (node: ProxyNode, zone: string): Selection => {
+    let selected: readonly TrafficEndpoint[];
+    let selection: Selection['selection'];
+    if (!input.proxied) {
+      selected = endpoints.filter((e) => e.ready);
+      selection = { zone, mode: 'dns', message: 'headless: clients pick any ready pod IP from DNS' };
+    } else {
+      // isLocal only changes the local set, which only node-by-node evaluation reads.
+      const local = perNode ? endpoints.map((e) => (e.nodeName === node.name ? { ...e, isLocal: true } : e)) : endpoints;
+      const categorized = categorizeEndpoints(local, service, node, release);
+      selected = (internalLocal ? categorized.localEndpoints : categorized.clusterEndpoints) ?? [];
+      if (internalLocal) {
+        selection = { zone, mode: 'local', message: 'internalTrafficPolicy: Local — only endpoints on the client node' };
+      } else {
+        const decision = topologyModeForService(local, service, node, release);
+        selection = { zone, mode: decision.mode, message: decision.message };
+      }
+    }
+    const selectedByZone = new Map<string, number>();
+    for (const endpoint of selected) {
+      const z = endpointZone(endpoint);
+      endpointZones.add(z);
+      selectedByZone.set(z, (selectedByZone.get(z) ?? 0) + 1);
+    }
+    return { selected, selection, selectedByZone };
+  };
+  for (const client of [...input.clients].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0))) {
+    clientShareByZone[client.zone] = client.share;
+    const row: ValueByZone<number> = {};
+    matrix[client.zone] = row;
+    droppedByZone[client.zone] = 0;
+    const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
+    if (client.nodes.length === 0 || client.share === 0) {
+      selectionByZone.push({ zone: client.zone, mode: 'none', message: 'no client traffic from this zone', selectedEndpoints: 0, droppedShare: 0 });
+      continue;
+    }
+    const groups: { node: ProxyNode; weight: number }[] = [];
+    if (perNode) {
+      let rest: { node: ProxyNode; weight: number } | null = null;
+      for (const node of client.nodes) {
+        if (hostNodes.has(node.proxyNode.name)) groups.push({ node: node.proxyNode, weight: node.weight });
+        else if (rest) rest.weight += node.weight;
+        else rest = { node: node.proxyNode, weight: node.weight };
+      }
+      if (rest) groups.unshift(rest);
+    } else {
+      const first = client.nodes[0];
+      if (first) groups.push({ node: first.proxyNode, weight: totalWeight });
+    }
+    let zoneDropped = 0;
+    let representative: ZoneSelection | null = null;
+    for (const group of groups) {
+      const share = client.share * (totalWeight > 0 ? group.weight / totalWeight : 1 / groups.length);
+      const current: Selection = zoneIndependent && shared ? shared : select(group.node, client.zone);
+      if (zoneIndependent) shared = current;
+      const { selected, selection, selectedByZone } = current;
+      if (!representative) representative = { zone: client.zone, mode: selection.mode, message: selection.message, selectedEndpoints: selected.length, droppedShare: 0 };
+      if (selected.length === 0) {
+        zoneDropped += share;
+        continue;
+      }
+      const each = share / selected.length;
+      for (const [zone, count] of selectedByZone) row[zone] = (row[zone] ?? 0) + each * count;
+      if (zoneIndependent) sharedLoad += each;
+      else for (const endpoint of selected) loadByEndpoint.set(endpoint.endpoint, (loadByEndpoint.get(endpoint.endpoint) ?? 0) + each);
+    }
+    droppedByZone[client.zone] = zoneDropped;
+    if (representative) {
+      selectionByZone.push({
+        zone: representative.zone,
+        mode: representative.mode,
+        message: representative.message,
+        selectedEndpoints: representative.selectedEndpoints,
+        droppedShare: client.share > 0 ? zoneDropped / client.share : 0,
+      });
+    }
+  }
+
+  if (shared) for (const endpoint of shared.selected) loadByEndpoint.set(endpoint.endpoint, sharedLoad);
+
+  // 2. Totals.
+  let delivered = 0;
+  let cross = 0;
+  let same = 0;
+  let unknown = 0;
+  for (const [clientZone, row] of Object.entries(matrix)) {
+    for (const [zone, value] of Object.entries(row)) {
+      delivered += value;
+      if (zone === UNKNOWN_ZONE) unknown += value;
+      else if (zone === clientZone) same += value;
+      else cross += value;
+    }
+  }
+  const totalShare = Object.values(clientShareByZone).reduce((s, v) => s + v, 0);
+  const dropped = Object.values(droppedByZone).reduce((s, v) => s + v, 0);
+  const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
+
+  // 3. Per-endpoint load against a fair share.
+  const candidates = endpoints.filter((e) => e.ready);
+  const pool = candidates.length > 0 ? candidates : endpoints.filter((e) => loadByEndpoint.has(e.endpoint));
+  const fair = pool.length > 0 ? delivered / pool.length : 0;
+  const endpointLoads: EndpointLoad[] = pool.map((e) => {
+    const load = norm(loadByEndpoint.get(e.endpoint) ?? 0);
+    return { endpoint: e.endpoint, zone: endpointZone(e), nodeName: e.nodeName, podName: e.podName, load, relativeLoad: fair > 0 ? (loadByEndpoint.get(e.endpoint) ?? 0) / fair : 0 };
+  });
+  if (input.sortLoads !== false) endpointLoads.sort((a, b) => compareText(zoneSortKey(a.zone), zoneSortKey(b.zone)) || compareText(a.endpoint, b.endpoint));
+
+  return {
+    clientZones: Object.keys(matrix).sort(),
+    endpointZones: sortZones(endpointZones),
+    clientShareByZone,
+    matrix,
+    droppedByZone,
+    deliveredFraction: norm(delivered),
+    droppedFraction: norm(dropped),
+    crossZoneFraction: norm(cross),
+    sameZoneFraction: norm(same),
+    unknownZoneFraction: norm(unknown),
+    endpointLoads,
+    maxRelativeLoad: endpointLoads.reduce((m, e) => Math.max(m, e.relativeLoad), 0),
+    selectionByZone,
+  };
+}
+
+function clamp01(value: number): number {
+  return value < 0 ? 0 : value > 1 ? 1 : value;
+}
+
+/** Monthly cost of a Service's cross-zone traffic. */
+export interface CrossZoneCost {
+  readonly gbPerMonth: number;
+  /** Price per GB in each direction. */
+  readonly pricePerGb: number;
+  readonly crossZoneGbPerMonth: number;
+  /** USD per month: cross-zone GB × price × 2 (charged leaving one zone and entering the other). */
+  readonly monthlyCost: number;
+  readonly formula: string;
+}
+
+/**
+ * Monthly cost of the cross-zone part of `gbPerMonth`: each cross-zone GB is charged once leaving
+ * the source zone and once entering the destination zone, so it costs `2 × pricePerGb`.
+ *
+ * @see https://aws.amazon.com/ec2/pricing/on-demand/#Data_Transfer_within_the_same_AWS_Region
+ */
+export function crossZoneCost(crossZoneFraction: number, gbPerMonth: number, pricePerGb: number): CrossZoneCost {
+  const crossZoneGbPerMonth = gbPerMonth * crossZoneFraction;
+  const monthlyCost = crossZoneGbPerMonth * pricePerGb * 2;
+  return {
+    gbPerMonth,
+    pricePerGb,
+    crossZoneGbPerMonth,
+    monthlyCost,
+    formula: `${gbPerMonth} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × $${pricePerGb}/GB × 2 directions = $${monthlyCost.toFixed(2)}/month`,
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * The `analyze` command: the analysis of a snapshot or a live cluster as text, JSON or Markdown,
+ * with `--fail-on` thresholds for CI gating. `main()` takes argv and streams so tests can run it
+ * in-process; `scripts/analyze.ts` is the executable entry.
+ */
+import { createClusterState } from '../lib/k8s/cluster-state';
+import { formatProblem, loadSnapshot } from '../lib/k8s/snapshot';
+import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/analysis';
+import { analyzeClusterIn, analyzeServiceIn, prepareAnalysis } from '../lib/topology/analysis';
+import type { AnalysisOptions } from '../lib/topology/cluster-context';
+import type { ClusterIndex } from '../lib/topology/cluster-model';
+import { indexCluster } from '../lib/topology/cluster-model';
+
+export const USAGE = `usage: npm run analyze -- (--snapshot PATH | --context NAME) [options]
+
+  --snapshot PATH          a kubectl dump (file or folder of .yaml/.yml/.json); repeatable
+  --context NAME           a live cluster: this kubeconfig context (KUBECONFIG or ~/.kube/config)
+  --service NS/NAME        only this Service, with every detail
+  --format text|json|markdown   output format (default text)
+  --fail-on RULE           exit 1 when RULE holds; repeatable. Rules:
+                             cross-zone>F          any Service's cross-zone fraction now > F (0–1)
+                             cross-zone-if-auto>F  the same, with topology mode Auto
+                             hints-off             an Auto/legacy-annotated Service whose hints are expected off
+                             attention>N           more than N Services need attention
+                             ineligible            the cluster cannot use Topology Aware Routing
+  --kubernetes-version V   model release V (e.g. 1.30) instead of the cluster's
+  --gb-per-month N         traffic per Service per month for cost figures (default 1000)
+  --price-per-gb N         USD per cross-zone GB in each direction (default 0.01)
+  --traffic ZONE=SHARE[,ZONE=SHARE…]   client traffic share per zone (0–1; others split the rest by CPU)
+  --timeout SECONDS        live sync timeout (default 60)
+
+exit codes: 0 ok, 1 a --fail-on rule held, 2 bad arguments, 3 the cluster could not be read`;
+
+/** Where output goes (stdout/stderr in the CLI, buffers in tests). */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+type FailRule = { kind: 'cross-zone' | 'cross-zone-if-auto' | 'attention'; threshold: number } | { kind: 'hints-off' | 'ineligible' };
+
+interface Args {
+  snapshots: string[];
+  context: string | null;
+  service: { namespace: string; name: string } | null;
+  format: 'text' | 'json' | 'markdown';
+  failOn: FailRule[];
+  options: AnalysisOptions;
+  timeoutSeconds: number;
+}
+
+function parseRule(text: string): FailRule | string {
+  if (text === 'hints-off' || text === 'ineligible') return { kind: text };
+  const match = /^(cross-zone|cross-zone-if-auto|attention)>(\d+(?:\.\d+)?)$/.exec(text);
+  if (!match) return `unknown --fail-on rule "${text}"`;
+  const kind = match[1] as 'cross-zone' | 'cross-zone-if-auto' | 'attention';
+  const threshold = Number(match[2]);
+  if (kind !== 'attention' && threshold > 1) return `--fail-on ${kind} takes a fraction from 0 to 1, got ${threshold}`;
+  return { kind, threshold };
+}
+
+function positive(flag: string, value: string): number | string {
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : `${flag} needs a non-negative number, got "${value}"`;
+}
+
+/** Parses arguments; returns a message on error. */
+export function parseArgs(argv: readonly string[]): Args | string {
+  const args: Args = { snapshots: [], context: null, service: null, format: 'text', failOn: [], options: {}, timeoutSeconds: 60 };
+  const options: { -readonly [K in keyof AnalysisOptions]: AnalysisOptions[K] } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] ?? '';
+    if (flag === '--') continue;
+    const value = argv[i + 1];
+    const need = () => (value === undefined || value.startsWith('--') ? `${flag} needs a value` : null);
+    const missing = ['--snapshot', '--context', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-month', '--price-per-gb', '--traffic', '--timeout'].includes(flag) ? need() : null;
+    if (missing) return missing;
+    const v = value ?? '';
+    switch (flag) {
+      case '--snapshot': args.snapshots.push(v); break;
+      case '--context': args.context = v; break;
+      case '--service': {
+        const [namespace, name, extra] = v.split('/');
+        if (!namespace || !name || extra !== undefined) return `--service needs NAMESPACE/NAME, got "${v}"`;
+        args.service = { namespace, name };
+        break;
+      }
+      case '--format':
+        if (v !== 'text' && v !== 'json' && v !== 'markdown') return `--format must be text, json or markdown, got "${v}"`;
+        args.format = v;
+        break;
+      case '--fail-on': {
+        const rule = parseRule(v);
+        if (typeof rule === 'string') return rule;
+        args.failOn.push(rule);
+        break;
+      }
+      case '--kubernetes-version': options.kubernetesVersion = v; break;
+      case '--gb-per-month': {
+        const n = positive(flag, v);
+        if (typeof n === 'string') return n;
+        options.gbPerMonth = n;
+        break;
+      }
+      case '--price-per-gb': {
+        const n = positive(flag, v);
+        if (typeof n === 'string') return n;
+        options.pricePerGb = n;
+        break;
+      }
+      case '--traffic': {
+        const shares: Record<string, number> = {};
+        for (const part of v.split(',')) {
+          const [zone, share] = part.split('=');
+          const n = Number(share);
+          if (!zone || share === undefined || !Number.isFinite(n) || n < 0 || n > 1) return `--traffic needs ZONE=SHARE with SHARE from 0 to 1, got "${part}"`;
+          shares[zone] = n;
+        }
+        options.trafficByZone = shares;
+        break;
+      }
+      case '--timeout': {
+        const n = positive(flag, v);
+        if (typeof n === 'string') return n;
+        args.timeoutSeconds = n;
+        break;
+      }
+      default:
+        return `unknown argument "${flag}"`;
+    }
+    i++;
+  }
+  if ((args.snapshots.length > 0) === (args.context !== null)) return 'give exactly one of --snapshot or --context';
+  args.options = options;
+  return args;
+}
+
+async function readCluster(args: Args, io: Io): Promise<ClusterIndex | null> {
+  if (args.snapshots.length > 0) {
+    const result = await loadSnapshot(args.snapshots);
+    if (!result.ok) {
+      io.err(`analyze: cannot load the snapshot:\n${result.errors.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
+      return null;
+    }
+    return indexCluster(result.snapshot);
+  }
+  const state = createClusterState({ ...process.env, ZONESCOPE_SNAPSHOT: '', ZONESCOPE_CONTEXT: args.context ?? '' });
+  if (state.mode !== 'live') {
+    io.err(`analyze: cannot reach the cluster: ${state.problems().join('; ') || 'no kubeconfig'}\n`);
+    return null;
+  }
+  state.start();
+  try {
+    const synced = await state.waitForSync(args.timeoutSeconds * 1000);
+    const problems = state.statuses().filter((s) => s.health !== 'synced');
+    if (!synced) {
+      io.err(`analyze: the cluster did not sync within ${args.timeoutSeconds} s: ${problems.map((s) => `${s.title}: ${s.error?.message ?? s.health}`).join('; ')}\n`);
+      return null;
+    }
+    for (const s of problems) io.err(`analyze: warning: ${s.title} ${s.health}${s.error ? `: ${s.error.message}` : ''}\n`);
+    return state.index();
+  } finally {
+    await state.stop();
+  }
+}
+
+const pct = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
+
+function hintsText(report: ServiceReport): string {
+  const counts = Object.entries(report.observed.hintCountsByZone);
+  return counts.length === 0 ? 'no hints' : counts.map(([zone, n]) => `${zone}:${n}`).join(' ');
+}
+
+function serviceLine(report: ServiceReport): string {
+  const expected = report.expected.hintsEnabled ? 'on' : 'off';
+  const why = report.expected.event && !report.expected.hintsEnabled ? ` — ${report.expected.event.message}` : '';
+  const attention = report.needsAttention ? `\n      ! ${report.needsAttention.message}` : '';
+  return `  ${report.namespace}/${report.name}  [${report.mechanism}] hints expected ${expected}, observed ${hintsText(report)}; cross-zone now ${pct(report.traffic.crossZoneFraction)}, if Auto ${pct(report.traffic.crossZoneFractionIfAuto)}, none ${pct(report.traffic.crossZoneFractionIfNone)}${why}${attention}`;
+}
+
+function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null): string {
+  const { cluster, kubernetes } = analysis;
+  const lines = [
+    `Kubernetes ${kubernetes.release} (${kubernetes.gitVersion ?? 'version unknown'}${kubernetes.platform ? `, ${kubernetes.platform}` : ''}), kube-proxy mode ${cluster.proxyMode}`,
+    `Eligible for Topology Aware Routing: ${cluster.eligible ? 'yes' : 'NO'} — ${cluster.verdict}`,
+    ...cluster.ineligibleNodes.flatMap((n) => [`  ${n.description}`, ...n.commands.map((c) => `    ${c}`)]),
+    'Zones:',
+    ...cluster.zones.map((z) => `  ${z.name.padEnd(20)} ${String(z.cpuMillis).padStart(9)}m CPU  ratio ${(z.cpuRatio ?? 0).toFixed(4)}`),
+    ...analysis.assumptions.map((a) => `Assumption: ${a}`),
+    '',
+  ];
+  const services = detail ? [detail] : analysis.services;
+  lines.push(`Services (${services.length}):`, ...services.map(serviceLine));
+  if (detail) {
+    if (detail.minimumTable) {
+      lines.push('', `Per-zone minimum: ${detail.minimumTable.formula}`);
+      for (const row of detail.minimumTable.rows) lines.push(`  ${row.zone.padEnd(20)} ready ${row.readyEndpoints}  minimum ${row.minimum}  desired ${row.desired.toFixed(2)}  maximum ${row.maximum}`);
+      lines.push(`  ${detail.minimumTable.sumCheck}`);
+    }
+    for (const lint of detail.lints) lines.push(`Lint (${lint.severity}): ${lint.message}`);
+    for (const fix of detail.fixes) lines.push(`${fix.primary ? 'Fix' : 'Alternative'}: ${fix.title} — ${fix.description}${fix.commands.length > 0 ? `\n    ${fix.commands.join('\n    ')}` : ''}`);
+  }
+  if (!detail && cluster.needsAttention.length > 0) {
+    lines.push('', `Needs attention (${cluster.needsAttention.length}):`, ...cluster.needsAttention.map((a) => `  ${a.namespace}/${a.name}: ${a.message}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function formatMarkdown(analysis: ClusterAnalysis, detail: ServiceDetail | null): string {
+  const { cluster, kubernetes } = analysis;
+  const esc = (s: string) => s.replaceAll('|', '\\|');
+  const services = detail ? [detail] : analysis.services;
+  return [
+    `# zonescope analysis`,
+    '',
+    `Kubernetes **${kubernetes.release}**, kube-proxy **${cluster.proxyMode}**. Eligible: **${cluster.eligible ? 'yes' : 'no'}** — ${esc(cluster.verdict)}`,
+    '',
+    '| zone | CPU (m) | ratio |',
+    '|---|---:|---:|',
+    ...cluster.zones.map((z) => `| ${z.name} | ${z.cpuMillis} | ${z.cpuRatio === null ? 'n/a' : z.cpuRatio.toFixed(4)} |`),
+    '',
+    '| Service | mechanism | hints expected | hints observed | cross-zone now | if Auto | note |',
+    '|---|---|---|---|---:|---:|---|',
+    ...services.map(
+      (r) =>
+        `| ${r.namespace}/${r.name} | ${r.mechanism} | ${r.expected.hintsEnabled ? 'on' : 'off'} | ${hintsText(r)} | ${pct(r.traffic.crossZoneFraction)} | ${pct(r.traffic.crossZoneFractionIfAuto)} | ${esc(r.needsAttention?.message ?? (r.expected.hintsEnabled ? '' : (r.expected.event?.message ?? '')))} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+/** The rules that held, as messages. */
+export function evaluateRules(analysis: ClusterAnalysis, services: readonly ServiceReport[], rules: readonly FailRule[]): string[] {
+  const failures: string[] = [];
+  for (const rule of rules) {
+    switch (rule.kind) {
+      case 'cross-zone':
+      case 'cross-zone-if-auto': {
+        const key = rule.kind === 'cross-zone' ? 'crossZoneFraction' : 'crossZoneFractionIfAuto';
+        const over = services.filter((s) => s.traffic[key] > rule.threshold);
+        if (over.length > 0) failures.push(`${rule.kind}>${rule.threshold}: ${over.map((s) => `${s.namespace}/${s.name} (${pct(s.traffic[key])})`).join(', ')}`);
+        break;
+      }
+      case 'hints-off': {
+        const off = services.filter((s) => s.mechanism === 'topology-mode' || s.mechanism === 'legacy-annotation').filter((s) => !s.expected.hintsEnabled);
+        if (off.length > 0) failures.push(`hints-off: ${off.map((s) => `${s.namespace}/${s.name}`).join(', ')}`);
+        break;
+      }
+      case 'attention': {
+        const n = analysis.cluster.needsAttention.length;
+        if (n > rule.threshold) failures.push(`attention>${rule.threshold}: ${n} Services need attention`);
+        break;
+      }
+      case 'ineligible':
+        if (!analysis.cluster.eligible) failures.push(`ineligible: ${analysis.cluster.verdict}`);
+        break;
+    }
+  }
+  return failures;
+}
+
+/** Runs the command; resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    io.err(`analyze: ${args}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const index = await readCluster(args, io);
+  if (!index) return 3;
+  const prepared = prepareAnalysis(index, args.options);
+  const analysis = analyzeClusterIn(prepared);
+  let detail: ServiceDetail | null = null;
+  if (args.service) {
+    detail = analyzeServiceIn(prepared, args.service.namespace, args.service.name);
+    if (!detail) {
+      io.err(`analyze: no Service ${args.service.namespace}/${args.service.name} in this cluster\n`);
+      return 3;
+    }
+  }
+  if (args.format === 'json') {
+    io.out(`${JSON.stringify(detail ? { ...analysis, services: [detail] } : analysis, null, 2)}\n`);
+  } else if (args.format === 'markdown') {
+    io.out(formatMarkdown(analysis, detail));
+  } else {
+    io.out(formatText(analysis, detail));
+  }
+  const failures = evaluateRules(analysis, detail ? [detail] : analysis.services, args.failOn);
+  for (const failure of failures) io.err(`analyze: fail-on ${failure}\n`);
+  return failures.length > 0 ? 1 : 0;
+}
