@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+import { RESOURCES } from '../lib/k8s/resources';
+
+type Obj = { kind: string; metadata: { name: string; namespace?: string }; [key: string]: unknown };
+type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+
+function load(dir: string): Obj[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+    .flatMap((f) => parseAllDocuments(readFileSync(join(dir, f), 'utf8')).map((d) => d.toJS() as Obj));
+}
+
+const base = load('deploy/kubernetes/base');
+const writer = load('deploy/kubernetes/writer');
+const named = (objects: Obj[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+/** `group/resource` → verbs granted, expanded from rules. */
+function grants(rules: Rule[]): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>();
+  for (const rule of rules) for (const group of rule.apiGroups) for (const resource of rule.resources) {
+    const key = `${group}/${resource}`;
+    const verbs = map.get(key) ?? new Set<string>();
+    for (const verb of rule.verbs) verbs.add(verb);
+    map.set(key, verbs);
+  }
+  return map;
+}
+
+/** What lib/k8s reads: `group/resource` and whether it is read in kube-system only. */
+function readByZonescope(): { key: string; kubeSystem: boolean }[] {
+  return Object.values(RESOURCES).map((descriptor) => {
+    const path = descriptor.paths[0] ?? '';
+    const match = /^\/(?:api\/v1|apis\/([^/]+)\/[^/]+)\/(?:namespaces\/[^/]+\/)?([^/]+)$/.exec(path);
+    if (!match) throw new Error(`unexpected path ${path}`);
+    return { key: `${match[1] ?? ''}/${match[2] ?? ''}`, kubeSystem: descriptor.namespace === 'kube-system' };
+  });
+}
+
+describe('deployment manifests', () => {
+  it('parse, and every object has a kind and a name', () => {
+    for (const object of [...base, ...writer]) {
+      expect(typeof object.kind).toBe('string');
+      expect(object.metadata.name).toMatch(/^[a-z0-9.-]+$/);
+    }
+  });
+
+  it('the read-only ClusterRole grants list/watch on exactly the cluster-wide types zonescope reads (get only on services)', () => {
+    const role = named(base, 'ClusterRole', 'zonescope-read') as unknown as { rules: Rule[] };
+    const granted = grants(role.rules);
+    const expected = readByZonescope().filter((r) => !r.kubeSystem).map((r) => r.key);
+    expect([...granted.keys()].sort()).toEqual([...new Set(expected)].sort());
+    for (const [key, verbs] of granted) {
+      expect([...verbs].sort()).toEqual(key === '/services' ? ['get', 'list', 'watch'] : ['list', 'watch']);
+    }
+  });
+
+  it('kube-system ConfigMaps and DaemonSets are read through a Role in kube-system only', () => {
+    const role = named(base, 'Role', 'zonescope-read-dataplane') as unknown as { metadata: { namespace: string }; rules: Rule[] };
+    expect(role.metadata.namespace).toBe('kube-system');
+    const expected = readByZonescope().filter((r) => r.kubeSystem).map((r) => r.key);
+    expect([...grants(role.rules).keys()].sort()).toEqual(expected.sort());
+    for (const verbs of grants(role.rules).values()) expect([...verbs].sort()).toEqual(['list', 'watch']);
+  });
+
+  it('the opt-in writer grants only patch on services and the SelfSubjectAccessReview', () => {
+    const role = named(writer, 'ClusterRole', 'zonescope-topology-mode-writer') as unknown as { rules: Rule[] };
+    const granted = grants(role.rules);
+    expect(Object.fromEntries([...granted].map(([k, v]) => [k, [...v]]))).toEqual({
+      '/services': ['patch'],
+      'authorization.k8s.io/selfsubjectaccessreviews': ['create'],
+    });
+    expect(base.some((o) => o.kind.endsWith('Role') && JSON.stringify(o).includes('"patch"'))).toBe(false);
+  });
+
+  it('the Deployment runs non-root on a read-only root filesystem, read-only by default, with probes', () => {
+    const deployment = named(base, 'Deployment', 'zonescope') as unknown as {
+      spec: { template: { spec: { securityContext: Record<string, unknown>; containers: Record<string, unknown>[] } } };
+    };
+    const pod = deployment.spec.template.spec;
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    const container = pod.containers[0] as {
+      securityContext: Record<string, unknown>;
+      env: { name: string; value: string }[];
+      readinessProbe: { httpGet: { path: string } };
+      livenessProbe: { httpGet: { path: string } };
+      image: string;
+    };
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(container.env.find((e) => e.name === 'ZONESCOPE_READ_ONLY')?.value).toBe('1');
+    expect(container.readinessProbe.httpGet.path).toBe('/api/health/ready');
+    expect(existsSync('app/api/health/ready/route.ts')).toBe(true);
+    expect(existsSync('app/api/health/live/route.ts')).toBe(true);
+    expect(container.image).not.toMatch(/:latest$/);
+  });
+
+  it('the Service is ClusterIP (no public exposure)', () => {
+    expect((named(base, 'Service', 'zonescope') as unknown as { spec: { type: string } }).spec.type).toBe('ClusterIP');
+  });
+
+  it('the Dockerfile runs the standalone server as a non-root user', () => {
+    const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+    expect(dockerfile).toMatch(/^USER 65532:65532$/m);
+    expect(dockerfile).toContain('.next/standalone');
+    expect(readFileSync('next.config.js', 'utf8')).toMatch(/output:\s*'standalone'/);
+  });
+
+  it.runIf(existsSync('/usr/bin/kubectl'))('kustomize renders both variants; the writer variant turns the toggle on', () => {
+    const render = (dir: string) => execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+    expect(render('deploy/kubernetes/base')).toContain('value: "1"');
+    const writerOut = render('deploy/kubernetes/writer');
+    expect(writerOut).toMatch(/name: ZONESCOPE_READ_ONLY\n\s+value: "0"/);
+    expect(writerOut).toContain('zonescope-topology-mode-writer');
+  });
+});
