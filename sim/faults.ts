@@ -7,6 +7,7 @@
  * everything. Verbs are the Kubernetes verbs (`get list watch create update patch delete
  * deletecollection`).
  */
+import { createSeededRandom } from '../lib/topology/seeded-random';
 import { z } from 'zod';
 import type { AuthzAttributes, StatusReason } from './status';
 import { ApiError, errorForCode, STATUS_REASONS } from './status';
@@ -201,17 +202,8 @@ function rbacRuleMatches(rule: RbacRule, request: AuthzAttributes): boolean {
   );
 }
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small seeded PRNG returning floats in [0, 1) (shared with the analyses). */
+export const seededRandom: (seed: number) => () => number = createSeededRandom;
 
 function normaliseRbacRule(input: z.infer<typeof rbacRuleSchema>): RbacRule {
   const match = normaliseMatch(input);

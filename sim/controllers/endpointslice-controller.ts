@@ -18,6 +18,7 @@ import type { EndpointSlice, TopologyEvent, TopologyNode } from '../../lib/topol
 import type { FeatureGates, KubeMinor } from '../../lib/topology/version';
 import { MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor, resolveFeatureGates } from '../../lib/topology/version';
 import type { SimChange, SimContext, SimController } from '../controller';
+import { stableJson } from './stable-json';
 import type { KubeObject, ReadonlyKubeObject } from '../types';
 
 /** The value upstream puts in `endpointslice.kubernetes.io/managed-by`. */
@@ -64,11 +65,6 @@ function withoutHints(endpoint: unknown): WireEndpoint {
   return copy;
 }
 
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
-  return JSON.stringify(value);
-}
 
 /** Creates the controller. */
 export function createEndpointSliceController(options: EndpointSliceControllerOptions = {}): SimController & {

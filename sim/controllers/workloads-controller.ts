@@ -12,6 +12,7 @@
 import { isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/project';
 import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/constants';
 import type { SimChange, SimContext, SimController } from '../controller';
+import { stableJson } from './stable-json';
 import type { KubeObject, ReadonlyKubeObject } from '../types';
 
 /** Label the ReplicaSet controller adds to Pods and ReplicaSets. */
@@ -33,11 +34,6 @@ function hashText(text: string): string {
   return out;
 }
 
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
-  return JSON.stringify(value);
-}
 
 /** Whether a ReplicaSet's pod template is the Deployment's (ignoring the pod-template-hash label). */
 function sameTemplate(rsTemplate: Record<string, unknown>, deploymentTemplate: Record<string, unknown>): boolean {

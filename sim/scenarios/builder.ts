@@ -4,19 +4,11 @@
  * fixture script (`npm run fixtures`) turns each scenario into a `kubectl get -o yaml`-style file
  * under `fixtures/` after the simulator's controllers have settled.
  */
+import { createSeededRandom } from '../../lib/topology/seeded-random';
 import type { KubeObject } from '../types';
 
 /** Deterministic pseudo-random stream (mulberry32) for names and IPs. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded: (seed: number) => () => number = createSeededRandom;
 
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 

@@ -1,0 +1,8 @@
+import { isJsonObject } from '../../lib/k8s/project';
+
+/** JSON with object keys sorted, so equal objects give equal text whatever their key order. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (isJsonObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(',')}}`;
+  return JSON.stringify(value);
+}
