@@ -1,6 +1,10 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
+import { Suspense } from 'react';
 
+import { SiteHeader, SiteHeaderFallback } from '@/components/layout/site-header';
+import { THEME_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -8,22 +12,36 @@ export const metadata: Metadata = {
   description: 'How traffic moves between availability zones in your Kubernetes cluster, and why.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export const viewport: Viewport = {
+  colorScheme: 'light dark',
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The page CSP allows inline scripts only with the per-request nonce set by proxy.ts.
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Applies the saved theme before the first paint (no flash); see components/layout/theme-script.ts. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900">
+        <a
+          href="#main"
+          className="sr-only z-50 focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900 focus:shadow-lg"
+        >
           Skip to content
         </a>
-        <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <div className="mx-auto flex max-w-7xl items-center gap-4 px-4 py-3">
-            <span className="text-lg font-semibold tracking-tight">zonescope</span>
-            <span className="text-sm text-slate-500 dark:text-slate-400">Topology Aware Routing, explained</span>
-          </div>
-        </header>
-        <main id="main" className="mx-auto max-w-7xl px-4 py-8">
+        <Suspense fallback={<SiteHeaderFallback />}>
+          <SiteHeader />
+        </Suspense>
+        <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
           {children}
         </main>
+        <footer className="mx-auto max-w-7xl px-4 pb-8 pt-2 text-xs text-slate-600 dark:text-slate-400">
+          zonescope recomputes what the EndpointSlice controller and kube-proxy do; figures are predictions from the cluster&apos;s objects, not measured
+          traffic.
+        </footer>
       </body>
     </html>
   );

@@ -1,33 +1,117 @@
-import { MINIMUM_FACTOR, OVERLOAD_THRESHOLD } from '@/lib/topology/constants';
-import { MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, formatKubeMinor } from '@/lib/topology/version';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { connection } from 'next/server';
 
-export default function HomePage() {
+import { ClusterStatusPanel } from '@/components/topology/cluster-status';
+import { AttentionList } from '@/components/topology/attention-list';
+import { ClusterZoneMap } from '@/components/topology/cluster-zone-map';
+import { DataplaneCard } from '@/components/topology/dataplane-card';
+import { EligibilityVerdict } from '@/components/topology/eligibility';
+import { FlaggedNodes, ZoneRatioTable } from '@/components/topology/zone-table';
+import { formatCount } from '@/components/ui/format';
+import { PageTitle } from '@/components/ui/page-title';
+import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
+import { Badge } from '@/components/ui/status';
+import { getClusterAnalysis, getClusterStatus } from '@/lib/data/views';
+
+export const metadata: Metadata = { title: 'Overview' };
+
+export default async function OverviewPage() {
+  await connection();
+  const analysis = getClusterAnalysis();
+  const title = (
+    <PageTitle
+      title="Overview"
+      subtitle="Can Topology Aware Routing work in this cluster at all, and where does it fail?"
+      badges={
+        analysis ? (
+          <>
+            <Badge tone={analysis.cluster.eligible ? 'ok' : 'error'}>{analysis.cluster.eligible ? 'Cluster eligible for hints' : 'Hints off cluster-wide'}</Badge>
+            {analysis.cluster.dataplane.honoursHints ? null : <Badge tone="error">Dataplane ignores hints</Badge>}
+          </>
+        ) : null
+      }
+    />
+  );
+  if (!analysis) {
+    const status = getClusterStatus();
+    return (
+      <>
+        {title}
+        {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what="the overview" />}
+      </>
+    );
+  }
+  const { cluster, kubernetes } = analysis;
+  const s = cluster.summary;
   return (
-    <section aria-labelledby="shell-title" className="max-w-3xl space-y-4">
-      <h1 id="shell-title" className="text-2xl font-semibold">
-        zonescope
-      </h1>
-      <p>
-        zonescope recomputes what the Kubernetes EndpointSlice controller and kube-proxy do with Topology Aware Routing, and shows
-        why traffic stays in its zone or crosses zones.
-      </p>
-      <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-        <p className="font-medium">No cluster is connected yet.</p>
-        <p className="mt-1 text-sm">
-          This build contains the topology engine only. Cluster access, the simulated cluster and the dashboard views are still being
-          built; nothing on this page is cluster data.
-        </p>
+    <>
+      {title}
+      <div className="grid gap-5 lg:grid-cols-3">
+        <Panel id="eligibility" title="Eligibility" description="Whether the EndpointSlice controller can compute CPU ratios (SetNodes)." className="lg:col-span-2">
+          <EligibilityVerdict cluster={cluster} />
+          <ZoneRatioTable cluster={cluster} />
+        </Panel>
+        <Panel id="summary" title="Services">
+          <dl className="grid grid-cols-2 gap-2">
+            <Stat label="Services" value={formatCount(s.services)} />
+            <Stat
+              label="Need attention"
+              value={
+                <Link href="/services?attention=1" className={LINK}>
+                  {formatCount(s.needingAttention)}
+                </Link>
+              }
+            />
+            <Stat label="Hints expected on" value={formatCount(s.hintsExpectedOn)} formula="controller's next sync" />
+            <Stat label="Hints on slices now" value={formatCount(s.hintsObservedOn)} formula="observed on EndpointSlices" />
+          </dl>
+          <div>
+            <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">By mechanism on {kubernetes.release}</h3>
+            <ul className="space-y-1 text-sm">
+              {(
+                [
+                  ['topology-mode', 'topology-mode annotation'],
+                  ['legacy-annotation', 'legacy topology-aware-hints'],
+                  ['trafficDistribution', 'spec.trafficDistribution'],
+                  ['none', 'none (no hints asked for)'],
+                ] as const
+              ).map(([key, label]) => (
+                <li key={key} className="flex justify-between gap-2">
+                  <span>{label}</span>
+                  <span className="tabular-nums">{formatCount(s.byMechanism[key])}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          {analysis.assumptions.length > 0 ? (
+            <details className="text-xs text-slate-600 dark:text-slate-400">
+              <summary className="cursor-pointer">Assumptions behind the figures</summary>
+              <ul className="mt-1 list-disc space-y-0.5 pl-4">
+                {analysis.assumptions.map((a) => (
+                  <li key={a}>{a}</li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
+        </Panel>
+        <Panel
+          id="zone-map"
+          title="Zone map"
+          description="Zones as columns, nodes as tiles sized by allocatable CPU, as the EndpointSlice controller's topology cache sees them."
+          className="lg:col-span-3"
+        >
+          <ClusterZoneMap cluster={cluster} />
+          <FlaggedNodes cluster={cluster} />
+        </Panel>
+        <Panel id="attention" title={`Services needing attention (${formatCount(cluster.needsAttention.length)})`} description="Why each one does not keep traffic in-zone as intended." className="lg:col-span-2">
+          <AttentionList items={cluster.needsAttention} />
+        </Panel>
+        <Panel id="dataplane" title="Dataplane" description={`Will the Service proxy honour hints on ${kubernetes.release}?`}>
+          <DataplaneCard dataplane={cluster.dataplane} compact />
+          <Formula>Kubernetes {kubernetes.gitVersion ?? kubernetes.release} (modelled release {kubernetes.release}, {kubernetes.source}).</Formula>
+        </Panel>
       </div>
-      <h2 className="pt-4 text-lg font-semibold">What the engine reproduces</h2>
-      <ul className="list-disc space-y-1 pl-6 text-sm">
-        <li>
-          Kubernetes releases {formatKubeMinor(MIN_MODELLED_MINOR)} to {formatKubeMinor(MAX_MODELLED_MINOR)}, including their feature-gate defaults.
-        </li>
-        <li>
-          Per-zone minimum endpoints: <code>ceil(endpoints × zone CPU ratio × {MINIMUM_FACTOR})</code>, i.e. 1 / (1 + {OVERLOAD_THRESHOLD}).
-        </li>
-        <li>The <code>Auto</code> heuristic, <code>spec.trafficDistribution</code>, and kube-proxy&apos;s endpoint selection per node.</li>
-      </ul>
-    </section>
+    </>
   );
 }

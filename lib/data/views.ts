@@ -11,6 +11,10 @@ import type { AnalysisOptions } from '../topology/cluster-context';
 import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../topology/analysis';
 import { analyzeServiceIn } from '../topology/analysis';
 import { clusterAnalysis, preparedWith, source } from './analysis';
+import { topologyAnnotationFor } from '../topology/analyze-dataplane';
+import { hintsAnnotationRule } from '../topology/proxy-topology';
+import type { HintsAnnotationRule } from '../topology/proxy-topology';
+import { defaultFeatureGates, formatKubeMinor, MAX_MODELLED_MINOR, MIN_MODELLED_MINOR } from '../topology/version';
 
 /** `ZONESCOPE_READ_ONLY=1` hides every write control and refuses writes. */
 export function isReadOnly(): boolean {
@@ -71,6 +75,23 @@ export function getHeader(): HeaderView {
     readOnly: isReadOnly() || state.mode !== 'live',
     freshness: freshness(state.statuses(), state.isSynced(), state.problems()),
   };
+}
+
+/** Why the cluster data cannot be served yet: no cluster at all, or the first sync still running. */
+export interface SourceProblem {
+  readonly kind: 'unavailable' | 'syncing';
+  /** Safe to show. */
+  readonly message: string;
+}
+
+/** `null` when the cluster data is ready to serve (first sync done), else why not. */
+export function getSourceProblem(): SourceProblem | null {
+  const state = source();
+  if (state.mode === 'live' && state.connection === null) {
+    return { kind: 'unavailable', message: state.problems()[0] ?? 'No cluster is connected.' };
+  }
+  if (!state.isSynced()) return { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' };
+  return null;
 }
 
 /** `null` while the first sync is still running (pages render a "syncing" panel then). */
@@ -318,4 +339,71 @@ export function getServiceTable(): ServiceTableData | null {
   const table: ServiceTableData = { zones, reasons, namespaces: serviceNamespaces(rows), rows: slim };
   TABLES.set(rows, table);
   return table;
+}
+
+/** `GET /api/v1/services/{namespace}/{name}`: the analyze per-Service object, the detail panels and the Service's resourceVersion. */
+export interface ServiceDetailView extends ServiceDetail {
+  /** The Service's resourceVersion (also the `ETag`; send it as `If-Match` to the toggle). */
+  readonly resourceVersion: string;
+  /** The modelled release (`"1.31"`). */
+  readonly release: string;
+  readonly readOnly: boolean;
+}
+
+/** Result of {@link getServiceDetailView}. */
+export type ServiceDetailResult =
+  | { readonly ok: true; readonly value: ServiceDetailView }
+  | { readonly ok: false; readonly error: { readonly kind: 'not-found' | 'bad-request' | 'syncing'; readonly message: string } };
+
+/**
+ * One Service with every panel and its resourceVersion, with optional traffic/cost overrides.
+ * `trafficByZone` naming a zone the cluster does not have is a `bad-request`.
+ */
+export function getServiceDetailView(namespace: string, name: string, options: AnalysisOptions = {}): ServiceDetailResult {
+  const analysis = getClusterAnalysis();
+  if (analysis === null) return { ok: false, error: { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' } };
+  const zones = new Set(analysis.cluster.zones.map((zone) => zone.name));
+  const unknownZone = Object.keys(options.trafficByZone ?? {}).find((zone) => !zones.has(zone));
+  if (unknownZone !== undefined) {
+    return { ok: false, error: { kind: 'bad-request', message: `traffic.${unknownZone}: the cluster has no zone "${unknownZone}" (zones: ${[...zones].join(', ') || 'none'}).` } };
+  }
+  const view = getServiceView(namespace, name, options);
+  if (view === 'syncing') return { ok: false, error: { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' } };
+  if (view === null) return { ok: false, error: { kind: 'not-found', message: `Service ${namespace}/${name} was not found.` } };
+  return { ok: true, value: { ...view.detail, resourceVersion: view.service.resourceVersion, release: view.release, readOnly: view.readOnly } };
+}
+
+/** Which annotation enables hints, and how kube-proxy treats it, over a range of releases. */
+export interface ReleaseAnnotationRow {
+  /** `1.21`, or a range `1.24–1.26`. */
+  readonly releases: string;
+  readonly firstMinor: number;
+  readonly lastMinor: number;
+  readonly key: string;
+  readonly value: string;
+  /** TopologyAwareHints is on by default (else it must be enabled on the controller and kube-proxy). */
+  readonly gateOnByDefault: boolean;
+  /** `spec.trafficDistribution` exists and is on by default. */
+  readonly trafficDistribution: boolean;
+  readonly kubeProxyRule: HintsAnnotationRule;
+}
+
+/**
+ * The annotation key per release (1.21–1.36, release defaults), grouped into ranges that behave
+ * the same: static knowledge from the engine, shown on the Dataplane view.
+ */
+export function getReleaseAnnotationTable(): readonly ReleaseAnnotationRow[] {
+  const rows: ReleaseAnnotationRow[] = [];
+  for (let minor = MIN_MODELLED_MINOR; minor <= MAX_MODELLED_MINOR; minor++) {
+    const gates = defaultFeatureGates(minor);
+    const { key, value } = topologyAnnotationFor(minor);
+    const row = { key, value, gateOnByDefault: gates.TopologyAwareHints, trafficDistribution: gates.ServiceTrafficDistribution, kubeProxyRule: hintsAnnotationRule({ minor, gates }) };
+    const last = rows[rows.length - 1];
+    if (last && last.key === row.key && last.value === row.value && last.gateOnByDefault === row.gateOnByDefault && last.trafficDistribution === row.trafficDistribution && last.kubeProxyRule === row.kubeProxyRule) {
+      rows[rows.length - 1] = { ...last, lastMinor: minor, releases: `${formatKubeMinor(last.firstMinor)}\u2013${formatKubeMinor(minor)}` };
+    } else {
+      rows.push({ ...row, firstMinor: minor, lastMinor: minor, releases: formatKubeMinor(minor) });
+    }
+  }
+  return rows;
 }

@@ -6,7 +6,8 @@
  *
  * Every function returns a value (`{ok: true, …}` or `{ok: false, error}` with a safe
  * {@link KubeError}); nothing throws. A timeout is `timeout` (the outcome is unknown: re-read with
- * {@link readServiceAnnotations}), never a success.
+ * {@link readServiceAnnotations}), never a success. Patch results carry the API server's `Audit-Id`
+ * response header as `auditId` when it sent one (for the mutation audit log).
  */
 import type { ConfigurationOptions, ObservableMiddleware, RequestContext, ResponseContext } from '@kubernetes/client-node';
 import { AuthorizationV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -17,8 +18,8 @@ import { isJsonObject, obj, str, stringMap } from './project';
 
 /** Result of a Service annotation patch. */
 export type PatchServiceResult =
-  | { readonly ok: true; readonly resourceVersion: string; readonly annotations: Readonly<Record<string, string>> }
-  | { readonly ok: false; readonly error: KubeError };
+  | { readonly ok: true; readonly resourceVersion: string; readonly annotations: Readonly<Record<string, string>>; readonly auditId?: string }
+  | { readonly ok: false; readonly error: KubeError; readonly auditId?: string };
 
 /** Result of an access review. */
 export type AccessReviewResult =
@@ -87,6 +88,22 @@ function withTimeout(ms: number, options?: ConfigurationOptions<ObservableMiddle
   return { ...options, middleware: [...(options?.middleware ?? []), middleware], middlewareMergeStrategy: 'append' };
 }
 
+const AUDIT_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** Records the API server's `Audit-Id` response header (well-formed values only) as a middleware. */
+function auditIdCapture(): { middleware: ObservableMiddleware; auditId: () => string | undefined } {
+  let auditId: string | undefined;
+  const middleware: ObservableMiddleware = {
+    pre: (context: RequestContext) => new Observable(Promise.resolve(context)),
+    post: (response: ResponseContext) => {
+      const value = response.headers['audit-id'];
+      if (typeof value === 'string' && AUDIT_ID.test(value)) auditId = value;
+      return new Observable(Promise.resolve(response));
+    },
+  };
+  return { middleware, auditId: () => auditId };
+}
+
 function metadataOf(value: unknown): { resourceVersion: string; annotations: Record<string, string> } {
   const metadata = obj(obj(value).metadata);
   return { resourceVersion: str(metadata.resourceVersion) ?? '', annotations: stringMap(metadata.annotations) };
@@ -116,16 +133,25 @@ export async function patchServiceAnnotations(
   }
   const body = { metadata: { resourceVersion: expectedResourceVersion, annotations: { ...annotations } } };
   const api = connection.kubeConfig.makeApiClient(CoreV1Api);
+  const capture = auditIdCapture();
+  const withAuditId = (result: PatchServiceResult): PatchServiceResult => {
+    const auditId = capture.auditId();
+    return auditId === undefined ? result : { ...result, auditId };
+  };
   try {
     const updated: unknown = await api.patchNamespacedService(
       { name, namespace, body, fieldManager: options.fieldManager ?? 'zonescope' },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch, withTimeout(options.timeoutMs ?? connection.requestTimeoutMs)),
+      setHeaderOptions(
+        'Content-Type',
+        PatchStrategy.MergePatch,
+        withTimeout(options.timeoutMs ?? connection.requestTimeoutMs, { middleware: [capture.middleware], middlewareMergeStrategy: 'append' }),
+      ),
     );
     const meta = metadataOf(updated);
-    if (meta.resourceVersion === '') return { ok: false, error: { kind: 'unknown', message: 'The API server answered the patch without a resourceVersion; re-read the Service.' } };
-    return { ok: true, resourceVersion: meta.resourceVersion, annotations: meta.annotations };
+    if (meta.resourceVersion === '') return withAuditId({ ok: false, error: { kind: 'unknown', message: 'The API server answered the patch without a resourceVersion; re-read the Service.' } });
+    return withAuditId({ ok: true, resourceVersion: meta.resourceVersion, annotations: meta.annotations });
   } catch (error) {
-    return { ok: false, error: errorFromException(error) };
+    return withAuditId({ ok: false, error: errorFromException(error) });
   }
 }
 

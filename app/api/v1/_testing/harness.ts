@@ -1,0 +1,139 @@
+/**
+ * Route-handler integration test support: the eks-demo scenario on the simulator over real HTTP,
+ * the process environment pointed at it, the process-wide cluster source reset and synced, and
+ * `Request` builders for same-origin and cross-site calls. Not a route (`_testing` is private).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
+import { defaultControllers } from '../../../../sim/default-controllers';
+import { loadScenario } from '../../../../sim/scenario';
+import type { Simulator } from '../../../../sim/server';
+import { startSimulator } from '../../../../sim/server';
+
+/** The origin the test requests pretend the dashboard is served at. */
+export const ORIGIN = 'http://localhost:3000';
+
+const ENV_KEYS = [
+  'KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_READ_ONLY',
+  'ZONESCOPE_TRUSTED_ORIGINS', 'ZONESCOPE_AUTH_PROXY', 'ZONESCOPE_WRITE_TIMEOUT_MS',
+] as const;
+
+/** A running simulator with the process's cluster source synced to it. */
+export interface ApiHarness {
+  readonly sim: Simulator;
+  readonly kubeconfig: string;
+  /** Points the environment back at the simulator, resets the source and waits for the sync. */
+  reconnect(): Promise<void>;
+  /** Stops the source and the simulator, restores the environment, removes temp files. */
+  stop(): Promise<void>;
+}
+
+/** Resets the process-wide source and waits for its first sync. */
+export async function syncSource(timeoutMs = 15_000): Promise<void> {
+  await resetClusterSource();
+  const synced = await getClusterSource().waitForSync(timeoutMs);
+  if (!synced) throw new Error('the cluster source did not sync');
+}
+
+/** Starts eks-demo (with the default controllers and its server version) and syncs the source to it. */
+export async function startApiHarness(): Promise<ApiHarness> {
+  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
+  const scenario = await loadScenario('eks-demo');
+  const sim = await startSimulator({
+    port: 0,
+    objects: scenario.objects,
+    controllers: defaultControllers(),
+    ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
+    log: () => undefined,
+  });
+  const dir = await mkdtemp(path.join(tmpdir(), 'zonescope-api-'));
+  const kubeconfig = await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
+  const reconnect = async (): Promise<void> => {
+    for (const key of ENV_KEYS) if (key !== 'HOME') Reflect.deleteProperty(process.env, key);
+    process.env.KUBECONFIG = kubeconfig;
+    await syncSource();
+  };
+  await reconnect();
+  return {
+    sim,
+    kubeconfig,
+    reconnect,
+    stop: async () => {
+      await resetClusterSource();
+      await sim.stop();
+      await rm(dir, { recursive: true, force: true });
+      for (const key of ENV_KEYS) {
+        const value = saved[key];
+        if (value === undefined) Reflect.deleteProperty(process.env, key);
+        else process.env[key] = value;
+      }
+    },
+  };
+}
+
+/** A GET (or other) request to `path` on {@link ORIGIN} with a matching Host header. */
+export function apiRequest(pathAndQuery: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Request {
+  return new Request(`${ORIGIN}${pathAndQuery}`, {
+    method: init.method ?? 'GET',
+    headers: { host: new URL(ORIGIN).host, ...init.headers },
+    ...(init.body !== undefined ? { body: init.body } : {}),
+  });
+}
+
+/** Headers of a same-origin `fetch` from the dashboard's own page. */
+export function sameOriginHeaders(ifMatch: string | null, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    origin: ORIGIN,
+    'sec-fetch-site': 'same-origin',
+    'content-type': 'application/json',
+    ...(ifMatch !== null ? { 'if-match': `"${ifMatch}"` } : {}),
+    ...extra,
+  };
+}
+
+/** The second argument Next.js passes to a dynamic route handler. */
+export function routeContext<T extends Record<string, string>>(params: T): { params: Promise<T> } {
+  return { params: Promise.resolve(params) };
+}
+
+/** Requests the simulator served that are not list/watch (reads, writes, reviews, discovery). */
+export function nonWatchRequests(sim: Simulator): number {
+  const snapshot = sim.stats.snapshot();
+  let count = snapshot.discovery;
+  for (const verbs of Object.values(snapshot.requests)) {
+    for (const [verb, n] of Object.entries(verbs)) if (verb !== 'list' && verb !== 'watch') count += n;
+  }
+  return count;
+}
+
+/** Polls `check` until it returns a truthy value. */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The invalid name classes every name-taking endpoint must refuse with 400 before any cluster call. */
+export const BAD_NAMES: readonly { readonly label: string; readonly namespace: string; readonly name: string }[] = [
+  { label: '".." namespace', namespace: '..', name: 'checkout' },
+  { label: '"." name', namespace: 'shop', name: '.' },
+  { label: '"a/b" name', namespace: 'shop', name: 'a/b' },
+  { label: '"%2e%2e" namespace', namespace: '%2e%2e', name: 'checkout' },
+  { label: 'empty name', namespace: 'shop', name: '' },
+  { label: 'over-long name', namespace: 'shop', name: `a${'b'.repeat(63)}` },
+  { label: 'uppercase name', namespace: 'shop', name: 'Checkout' },
+  { label: 'unicode namespace', namespace: 'shöp', name: 'checkout' },
+  { label: 'leading digit Service name', namespace: 'shop', name: '1checkout' },
+  { label: 'over-long namespace', namespace: 'n'.repeat(64), name: 'checkout' },
+];
+
+/** The parsed JSON body of a response, typed by the caller. */
+export async function readJson<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}

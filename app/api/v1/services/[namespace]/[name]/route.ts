@@ -1,0 +1,19 @@
+/** `GET /api/v1/services/{namespace}/{name}`: the analyze per-Service object plus the detail panels; `ETag` is the resourceVersion. */
+import { dataErrorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseServiceRef, parseTrafficOptions } from '@/lib/data/http';
+import { getServiceDetailView } from '@/lib/data/views';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const { namespace, name } = await context.params;
+  const ref = parseServiceRef(namespace, name, 'service');
+  if (!ref.ok) return ref.response;
+  const options = parseTrafficOptions(new URL(request.url).searchParams);
+  if (!options.ok) return options.response;
+  const result = getServiceDetailView(ref.value.namespace, ref.value.name, options.value);
+  if (result.ok) return jsonResponse(result.value, 200, { ETag: `"${result.value.resourceVersion}"` });
+  return result.error.kind === 'syncing' ? notReadyResponse('service') : dataErrorResponse('service', result.error);
+}
+
+const notAllowed = (): Response => methodNotAllowed('service', ['GET']);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, notAllowed as OPTIONS };

@@ -1,0 +1,463 @@
+/**
+ * The topology-mode toggle (`GET`/`PUT …/topology-mode`) against eks-demo on the simulator over
+ * real HTTP: state and permission, the version-aware guarded write and the controller's reaction,
+ * every refusal (body, precondition, cross-site, read-only, RBAC), concurrency (409, a
+ * concurrent label change, a double submit writing once), faults (hung PATCH → 504 resolved by
+ * re-reading, 429 with Retry-After, 5xx without leaks) and the audit log.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
+import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
+import type { ApiHarness } from '../../../../_testing/harness';
+import {
+  apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, startApiHarness,
+} from '../../../../_testing/harness';
+import { GET as getService } from '../route';
+import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
+
+const MODE = 'service.kubernetes.io/topology-mode';
+const LEGACY = 'service.kubernetes.io/topology-aware-hints';
+
+let harness: ApiHarness;
+let logged: string[] = [];
+
+beforeAll(async () => {
+  harness = await startApiHarness();
+}, 30_000);
+
+afterAll(async () => {
+  await harness.stop();
+});
+
+beforeEach(async () => {
+  harness.sim.reset();
+  await harness.reconnect();
+  logged = [];
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    logged.push(args.map(String).join(' '));
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const path = (namespace: string, name: string): string => `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/topology-mode`;
+
+async function state(namespace: string, name: string): Promise<TopologyModeResponse> {
+  const response = await GET(apiRequest(path(namespace, name)), routeContext({ namespace, name }));
+  expect(response.status).toBe(200);
+  const body = await readJson<TopologyModeResponse>(response);
+  expect(response.headers.get('etag')).toBe(`"${body.resourceVersion}"`);
+  return body;
+}
+
+function put(namespace: string, name: string, init: { body?: string; headers?: Record<string, string> }): Promise<Response> {
+  return PUT(apiRequest(path(namespace, name), { method: 'PUT', ...init }), routeContext({ namespace, name }));
+}
+
+function putMode(namespace: string, name: string, mode: string, ifMatch: string, extra: Record<string, string> = {}): Promise<Response> {
+  return put(namespace, name, { body: JSON.stringify({ mode }), headers: sameOriginHeaders(ifMatch, extra) });
+}
+
+async function expectError(response: Response, status: number, code: string): Promise<ApiErrorResponse> {
+  expect(response.status).toBe(status);
+  const body = await readJson<ApiErrorResponse>(response);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  return body;
+}
+
+const patches = (): number => harness.sim.stats.count('patch', 'services');
+const reviews = (): number => harness.sim.stats.count('create', 'selfsubjectaccessreviews');
+
+function auditLines(): Record<string, unknown>[] {
+  return logged.filter((line) => line.includes('"zonescope.audit"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Another client (kubectl, a controller) writing the Service directly. */
+async function otherClientPatch(namespace: string, name: string, body: unknown): Promise<void> {
+  const response = await fetch(`${harness.sim.url}/api/v1/namespaces/${namespace}/services/${name}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/merge-patch+json', authorization: 'Bearer zonescope-sim-token' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function simService(namespace: string, name: string): Promise<{ metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> } }> {
+  const response = await fetch(`${harness.sim.url}/api/v1/namespaces/${namespace}/services/${name}`, { headers: { authorization: 'Bearer zonescope-sim-token' } });
+  return (await response.json()) as { metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> } };
+}
+
+describe('GET …/topology-mode', () => {
+  it('shows a Service without annotation: allowed, the 1.27+ key, both edits and the prediction', async () => {
+    const body = await state('shop', 'recommendations');
+    expect(body).toMatchObject({
+      namespace: 'shop',
+      name: 'recommendations',
+      readOnly: false,
+      readOnlyReason: null,
+      canPatch: true,
+      notAllowedReason: null,
+      release: '1.31',
+      minor: 31,
+      key: MODE,
+      current: { effectiveKey: null, value: null, legacyKeyPresent: false, enabled: false, topologyMode: null, topologyAwareHints: null },
+      change: { enable: { set: { [MODE]: 'Auto' }, remove: [] }, disable: { set: { [MODE]: 'Disabled' }, remove: [] } },
+      prediction: { hintsEnabled: true },
+    });
+    expect(body.current.resourceVersion).toBe(body.resourceVersion);
+    expect(body.prediction.crossZoneFractionIfAuto).toBeLessThan(body.prediction.crossZoneFractionNow);
+    expect(Object.keys(body.prediction.hintCountsByZone).sort()).toEqual(['ap-northeast-2a', 'ap-northeast-2b', 'ap-northeast-2c']);
+    expect(body.prediction.monthlyCost.ifAuto.monthlyCost).toBeLessThan(body.prediction.monthlyCost.now.monthlyCost);
+  });
+
+  it('caches the SelfSubjectAccessReview per Service so page views do not storm the API server', async () => {
+    const before = reviews();
+    await state('shop', 'recommendations');
+    await state('shop', 'recommendations');
+    await Promise.all([state('shop', 'recommendations'), state('shop', 'recommendations')]);
+    expect(reviews() - before).toBe(1);
+    await state('shop', 'cart');
+    expect(reviews() - before).toBe(2);
+  });
+
+  it('shows the leftover legacy key, which wins on 1.27+, and the edit that removes it', async () => {
+    const body = await state('platform', 'auth');
+    expect(body.current).toMatchObject({ effectiveKey: LEGACY, value: 'auto', legacyKeyPresent: true, enabled: true, topologyMode: 'Disabled', topologyAwareHints: 'auto' });
+    expect(body.change.enable).toMatchObject({ set: { [MODE]: 'Auto' }, remove: [LEGACY] });
+    expect(body.change.enable.annotations).not.toHaveProperty(LEGACY);
+  });
+
+  it('says not permitted when RBAC denies patching the Service', async () => {
+    harness.sim.faults.deny({ verbs: ['patch'], resources: ['services'], namespaces: ['payments'] });
+    const body = await state('payments', 'fraud-check');
+    expect(body.canPatch).toBe(false);
+    expect(body.notAllowedReason).toMatch(/^Not permitted/);
+    expect((await state('shop', 'recommendations')).canPatch).toBe(true);
+  });
+
+  it('says the permission check failed when the review itself fails', async () => {
+    harness.sim.faults.add({ type: 'error', code: 500, verbs: ['create'], resources: ['selfsubjectaccessreviews'], count: 1 });
+    const body = await state('shop', 'recommendations');
+    expect(body.canPatch).toBe(false);
+    expect(body.notAllowedReason).toMatch(/^The permission check failed/);
+  });
+
+  it('answers 404 not-found:service for an unknown Service', async () => {
+    const response = await GET(apiRequest(path('shop', 'ghost')), routeContext({ namespace: 'shop', name: 'ghost' }));
+    await expectError(response, 404, 'not-found:service');
+  });
+
+  it.each(BAD_NAMES)('answers 400 for a $label (GET and PUT) before any cluster call', async ({ namespace, name }) => {
+    const before = nonWatchRequests(harness.sim);
+    await expectError(await GET(apiRequest('/api/v1/services/x/y/topology-mode'), routeContext({ namespace, name })), 400, 'bad-request:topology-mode');
+    await expectError(await putMode(namespace, name, 'Auto', '1'), 400, 'bad-request:topology-mode');
+    expect(nonWatchRequests(harness.sim)).toBe(before);
+  });
+});
+
+describe('PUT …/topology-mode', () => {
+  it('enables topology mode with one guarded patch, audits it, and the controller then writes hints', async () => {
+    const before = await state('shop', 'recommendations');
+    const response = await putMode('shop', 'recommendations', 'Auto', before.resourceVersion);
+    expect(response.status).toBe(200);
+    const body = await readJson<TopologyModePutResponse>(response);
+    expect(body).toEqual({
+      result: { status: 'applied', resourceVersion: expect.stringMatching(/^\d+$/), annotations: { [MODE]: 'Auto' }, mode: 'Auto', change: { set: { [MODE]: 'Auto' }, remove: [] } },
+    });
+    expect(body.result.resourceVersion).not.toBe(before.resourceVersion);
+    expect(response.headers.get('etag')).toBe(`"${body.result.resourceVersion}"`);
+    expect(auditLines()).toEqual([
+      {
+        ts: expect.any(String), type: 'zonescope.audit', action: 'set-topology-mode', user: 'anonymous', service: 'shop/recommendations', from: null,
+        to: `${MODE}=Auto`, ifMatch: before.resourceVersion, outcome: 'applied', resourceVersion: body.result.resourceVersion, auditId: null,
+      },
+    ]);
+    // The simulated EndpointSlice controller reacts as a real one: hints arrive on the slices.
+    const detail = await eventually(async () => {
+      const res = await getService(apiRequest('/api/v1/services/shop/recommendations'), routeContext({ namespace: 'shop', name: 'recommendations' }));
+      const service = await readJson<ServiceResponse>(res);
+      return Object.keys(service.observed.hintCountsByZone).length > 0 ? service : null;
+    }, 10_000, 'hints on the slices');
+    expect(detail.mechanism).toBe('topology-mode');
+    expect(detail.observed.hintsPresent).toBe(true);
+    expect(detail.resourceVersion).toBe(body.result.resourceVersion);
+  });
+
+  it('removes the leftover legacy key in the same patch, and disables again', async () => {
+    const before = await state('platform', 'auth');
+    const enabled = await readJson<TopologyModePutResponse>(await putMode('platform', 'auth', 'Auto', before.resourceVersion));
+    expect(enabled.result.annotations).toEqual({ [MODE]: 'Auto' });
+    expect(enabled.result.change).toEqual({ set: { [MODE]: 'Auto' }, remove: [LEGACY] });
+    expect((await simService('platform', 'auth')).metadata.annotations).not.toHaveProperty(LEGACY);
+    await eventually(async () => (await state('platform', 'auth')).resourceVersion === enabled.result.resourceVersion, 5000, 'the watch to deliver the write');
+    const disabled = await readJson<TopologyModePutResponse>(await putMode('platform', 'auth', 'Disabled', enabled.result.resourceVersion));
+    expect(disabled.result.annotations).toEqual({ [MODE]: 'Disabled' });
+    expect(auditLines().map((line) => [line.from, line.to, line.outcome])).toEqual([
+      [`${LEGACY}=auto`, `${MODE}=Auto`, 'applied'],
+      [`${MODE}=Auto`, `${MODE}=Disabled`, 'applied'],
+    ]);
+  });
+
+  it('gives the second of two writes from the same resourceVersion a 409 with the current value', async () => {
+    const seen = await state('shop', 'recommendations');
+    const first = await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion);
+    expect(first.status).toBe(200);
+    const winner = await readJson<TopologyModePutResponse>(first);
+    const second = await expectError(await putMode('shop', 'recommendations', 'Disabled', seen.resourceVersion), 409, 'conflict:topology-mode');
+    expect(second.current).toMatchObject({ resourceVersion: winner.result.resourceVersion, effectiveKey: MODE, value: 'Auto', enabled: true });
+    expect((await simService('shop', 'recommendations')).metadata.annotations?.[MODE]).toBe('Auto');
+    expect(auditLines().map((line) => line.outcome)).toEqual(['applied', 'conflict']);
+  });
+
+  it('lets exactly one of two concurrent conflicting writes win', async () => {
+    const seen = await state('shop', 'recommendations');
+    const responses = await Promise.all([
+      putMode('shop', 'recommendations', 'Auto', seen.resourceVersion),
+      putMode('shop', 'recommendations', 'Disabled', seen.resourceVersion),
+    ]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
+    const [winnerResponse, loserResponse] = responses[0]?.status === 200 ? responses : [...responses].reverse();
+    if (winnerResponse === undefined || loserResponse === undefined) throw new Error('two responses expected');
+    const loser = await readJson<ApiErrorResponse>(loserResponse);
+    const winner = await readJson<TopologyModePutResponse>(winnerResponse);
+    expect(loser.current?.value).toBe(winner.result.mode);
+  });
+
+  it('never clobbers a concurrent label change: 409 first, then the retry keeps the label', async () => {
+    const seen = await state('shop', 'recommendations');
+    await otherClientPatch('shop', 'recommendations', { metadata: { labels: { team: 'growth' } } });
+    const conflict = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 409, 'conflict:topology-mode');
+    const current = conflict.current;
+    expect(current?.resourceVersion).not.toBe(seen.resourceVersion);
+    expect(current?.value).toBeNull();
+    const retry = await putMode('shop', 'recommendations', 'Auto', current?.resourceVersion ?? '');
+    expect(retry.status).toBe(200);
+    const after = await simService('shop', 'recommendations');
+    expect(after.metadata.labels).toMatchObject({ team: 'growth', 'app.kubernetes.io/name': 'recommendations' });
+    expect(after.metadata.annotations?.[MODE]).toBe('Auto');
+  });
+
+  it('writes once for a double-clicked submit (identical requests in flight share one PATCH)', async () => {
+    const seen = await state('shop', 'recommendations');
+    const before = patches();
+    const responses = await Promise.all([
+      putMode('shop', 'recommendations', 'Auto', seen.resourceVersion),
+      putMode('shop', 'recommendations', 'Auto', seen.resourceVersion),
+      putMode('shop', 'recommendations', 'Auto', seen.resourceVersion),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+    const bodies = await Promise.all(responses.map((r) => readJson<TopologyModePutResponse>(r)));
+    expect(new Set(bodies.map((b) => b.result.resourceVersion)).size).toBe(1);
+    expect(patches() - before).toBe(1);
+    expect(auditLines()).toHaveLength(1);
+  });
+
+  it('answers 403 forbidden:topology-mode when RBAC denies the patch, and the state then says not permitted', async () => {
+    const seen = await state('shop', 'recommendations');
+    expect(seen.canPatch).toBe(true);
+    harness.sim.faults.deny({ verbs: ['patch'], resources: ['services'] });
+    const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 403, 'forbidden:topology-mode');
+    expect(body.error.message).toContain('cannot patch resource "services"');
+    expect(auditLines().map((line) => line.outcome)).toEqual(['forbidden']);
+    const after = await state('shop', 'recommendations');
+    expect(after.canPatch).toBe(false);
+    expect(after.notAllowedReason).toMatch(/^Not permitted/);
+  });
+
+  it('refuses writes with 403 read-only:topology-mode when ZONESCOPE_READ_ONLY=1 (and skips the permission check)', async () => {
+    process.env.ZONESCOPE_READ_ONLY = '1';
+    const reviewsBefore = reviews();
+    const seen = await state('shop', 'recommendations');
+    expect(seen).toMatchObject({ readOnly: true, canPatch: false, readOnlyReason: 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).' });
+    expect(seen.notAllowedReason).toBe(seen.readOnlyReason);
+    expect(reviews()).toBe(reviewsBefore);
+    const before = patches();
+    await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 403, 'read-only:topology-mode');
+    expect(patches()).toBe(before);
+  });
+
+  it('is read-only on a snapshot source', async () => {
+    process.env.ZONESCOPE_SNAPSHOT = new URL('../../../../../../../fixtures/eks-demo.yaml', import.meta.url).pathname;
+    await resetClusterSource();
+    expect(await getClusterSource().waitForSync(10_000)).toBe(true);
+    const seen = await state('shop', 'recommendations');
+    expect(seen).toMatchObject({ readOnly: true, canPatch: false });
+    expect(seen.readOnlyReason).toMatch(/snapshot/);
+    await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 403, 'read-only:topology-mode');
+  });
+
+  it('reports a hung PATCH as 504 "outcome unknown" with the re-read Service, never as success', async () => {
+    process.env.ZONESCOPE_WRITE_TIMEOUT_MS = '400';
+    const seen = await state('shop', 'recommendations');
+    harness.sim.faults.add({ type: 'hang', verbs: ['patch'], resources: ['services'], count: 1 });
+    const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
+    expect(body.error.message).toMatch(/outcome is unknown/);
+    expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
+    expect(auditLines().map((line) => line.outcome)).toEqual(['unknown']);
+    // Resolved by re-reading: nothing changed, so the same write can be retried.
+    expect((await state('shop', 'recommendations')).current.value).toBeNull();
+    expect((await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion)).status).toBe(200);
+  });
+
+  it('passes 429 Too Many Requests through with Retry-After', async () => {
+    const seen = await state('shop', 'recommendations');
+    harness.sim.faults.add({ type: 'error', code: 429, retryAfterSeconds: 7, verbs: ['patch'], resources: ['services'], count: 1 });
+    const response = await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion);
+    await expectError(response, 429, 'too-many-requests:topology-mode');
+    expect(response.headers.get('retry-after')).toBe('7');
+  });
+
+  it('maps an API server 500 to 502 upstream without leaking tokens, headers or stacks', async () => {
+    const seen = await state('shop', 'recommendations');
+    harness.sim.faults.add({
+      type: 'error', code: 500, verbs: ['patch'], resources: ['services'], count: 1,
+      message: 'etcd exploded; Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl token=hunter2',
+    });
+    const response = await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion);
+    const text = await response.clone().text();
+    const body = await expectError(response, 502, 'upstream:topology-mode');
+    expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
+    for (const secret of ['hunter2', 'eyJhbGci', 'zonescope-sim-token', 'Authorization: Bearer e', '    at ', 'content-type']) expect(text).not.toContain(secret);
+    expect(text).toContain('etcd exploded');
+  });
+
+  it.each([
+    [503, 503, 'unavailable:topology-mode'],
+    [422, 422, 'invalid:topology-mode'],
+  ])('maps an API server %i to %i %s with the re-read value', async (code, status, expected) => {
+    const seen = await state('shop', 'recommendations');
+    harness.sim.faults.add({ type: 'error', code, verbs: ['patch'], resources: ['services'], count: 1 });
+    const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), status, expected);
+    expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
+  });
+
+  it('answers 503 syncing:topology-mode before the first sync, without writing', async () => {
+    const seen = await state('shop', 'recommendations');
+    await resetClusterSource();
+    getClusterSource();
+    const before = patches();
+    await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 503, 'syncing:topology-mode');
+    expect(patches()).toBe(before);
+  });
+
+  it('answers 404 not-found:service when the Service does not exist', async () => {
+    await expectError(await putMode('shop', 'ghost', 'Auto', '1'), 404, 'not-found:service');
+  });
+
+  it('records the auth proxy user only when ZONESCOPE_AUTH_PROXY=1', async () => {
+    const seen = await state('shop', 'recommendations');
+    const first = await readJson<TopologyModePutResponse>(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion, { 'x-forwarded-user': 'mallory' }));
+    process.env.ZONESCOPE_AUTH_PROXY = '1';
+    await putMode('shop', 'recommendations', 'Disabled', first.result.resourceVersion, { 'x-auth-request-user': 'alice@example.com' });
+    expect(auditLines().map((line) => [line.user, line.unverifiedUser])).toEqual([
+      ['anonymous', 'mallory'],
+      ['alice@example.com', undefined],
+    ]);
+  });
+
+  describe('refuses malformed requests before any write', () => {
+    let before = 0;
+    beforeEach(() => {
+      before = patches();
+    });
+    afterEach(() => {
+      expect(patches()).toBe(before);
+      expect(auditLines()).toEqual([]);
+    });
+
+    it.each([
+      ['no Content-Type', undefined],
+      ['text/plain (a cross-site form)', 'text/plain'],
+      ['application/x-www-form-urlencoded (a cross-site form)', 'application/x-www-form-urlencoded'],
+      ['multipart/form-data', 'multipart/form-data; boundary=x'],
+      ['application/json with another charset', 'application/json; charset=latin1'],
+      ['application/merge-patch+json', 'application/merge-patch+json'],
+    ])('415 for %s', async (_label, contentType) => {
+      const headers = sameOriginHeaders('1');
+      if (contentType === undefined) delete headers['content-type'];
+      else headers['content-type'] = contentType;
+      await expectError(await put('shop', 'recommendations', { body: '{"mode":"Auto"}', headers }), 415, 'unsupported-media-type:topology-mode');
+    });
+
+    it('accepts application/json; charset=utf-8 (the write goes through to the precondition)', async () => {
+      const response = await put('shop', 'recommendations', { body: '{"mode":"Auto"}', headers: sameOriginHeaders(null, { 'content-type': 'application/json; charset=utf-8' }) });
+      await expectError(response, 428, 'precondition-required:topology-mode');
+    });
+
+    it('413 for a body over 1 KiB, by Content-Length or by what arrives', async () => {
+      const big = JSON.stringify({ mode: 'Auto', pad: 'x'.repeat(2000) });
+      await expectError(await put('shop', 'recommendations', { body: big, headers: sameOriginHeaders('1') }), 413, 'payload-too-large:topology-mode');
+      await expectError(await put('shop', 'recommendations', { body: '{}', headers: sameOriginHeaders('1', { 'content-length': '5000' }) }), 413, 'payload-too-large:topology-mode');
+    });
+
+    it.each([
+      ['an extra field', '{"mode":"Auto","force":true}'],
+      ['__proto__', '{"mode":"Auto","__proto__":{"admin":true}}'],
+      ['__proto__ alone', '{"__proto__":{"mode":"Auto"}}'],
+      ['a number mode', '{"mode":1}'],
+      ['a boolean mode', '{"mode":true}'],
+      ['a null mode', '{"mode":null}'],
+      ['an array mode', '{"mode":["Auto"]}'],
+      ['mode "auto"', '{"mode":"auto"}'],
+      ['mode "AUTO"', '{"mode":"AUTO"}'],
+      ['mode "Enabled"', '{"mode":"Enabled"}'],
+      ['mode " Auto"', '{"mode":" Auto"}'],
+      ['duplicate keys', '{"mode":"Disabled","mode":"Auto"}'],
+      ['an escaped key', '{"mod\\u0065":"Auto"}'],
+      ['an array body', '[{"mode":"Auto"}]'],
+      ['a string body', '"Auto"'],
+      ['null', 'null'],
+      ['an empty object', '{}'],
+      ['an empty body', ''],
+      ['not JSON', 'mode=Auto'],
+    ])('400 for %s', async (_label, body) => {
+      await expectError(await put('shop', 'recommendations', { body, headers: sameOriginHeaders('1') }), 400, 'bad-request:topology-mode');
+    });
+
+    it('428 without If-Match, 400 for a malformed one', async () => {
+      await expectError(await put('shop', 'recommendations', { body: '{"mode":"Auto"}', headers: sameOriginHeaders(null) }), 428, 'precondition-required:topology-mode');
+      for (const ifMatch of ['W/"1"', '*', '123', '"1", "2"', '"a b"']) {
+        const headers = { ...sameOriginHeaders(null), 'if-match': ifMatch };
+        await expectError(await put('shop', 'recommendations', { body: '{"mode":"Auto"}', headers }), 400, 'bad-request:topology-mode');
+      }
+    });
+
+    it.each([
+      ['no Origin', { origin: undefined }],
+      ['Origin: null', { origin: 'null' }],
+      ['a foreign Origin', { origin: 'https://evil.example' }],
+      ['another local port (same site, other origin)', { origin: 'http://localhost:8000' }],
+      ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+      ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+      ['an x-middleware-subrequest header', { 'x-middleware-subrequest': 'middleware:middleware:middleware:middleware:middleware' }],
+      ['a forged X-Forwarded-Host', { origin: 'http://evil.example', 'x-forwarded-host': 'evil.example' }],
+      ['DNS rebinding (foreign Host matching Origin)', { origin: 'http://evil.example:3000', host: 'evil.example:3000' }],
+    ])('403 cross-site:topology-mode for %s', async (_label, overrides: Record<string, string | undefined>) => {
+      const headers: Record<string, string> = sameOriginHeaders('1');
+      for (const [key, value] of Object.entries(overrides)) {
+        if (value === undefined) Reflect.deleteProperty(headers, key);
+        else headers[key] = value;
+      }
+      await expectError(await put('shop', 'recommendations', { body: '{"mode":"Auto"}', headers }), 403, 'cross-site:topology-mode');
+    });
+  });
+
+  it('accepts a proxied origin listed in ZONESCOPE_TRUSTED_ORIGINS', async () => {
+    process.env.ZONESCOPE_TRUSTED_ORIGINS = 'https://zonescope.example.com';
+    const seen = await state('shop', 'recommendations');
+    const response = await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion, { origin: 'https://zonescope.example.com', 'x-forwarded-host': 'zonescope.example.com' });
+    expect(response.status).toBe(200);
+    expect(new URL(ORIGIN).host).toBe('localhost:3000');
+  });
+
+  it('answers 405 with Allow: GET, PUT to other methods', async () => {
+    for (const handler of [POST, PATCH, DELETE, OPTIONS]) {
+      const response = handler();
+      await expectError(response, 405, 'method-not-allowed:topology-mode');
+      expect(response.headers.get('allow')).toBe('GET, PUT');
+    }
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * `GET …/topology-mode`: the toggle's state. `PUT …/topology-mode` with exactly
+ * `{"mode":"Auto"|"Disabled"}` and `If-Match: "<resourceVersion>"`: the guarded write
+ * (same-origin only; see docs/api.md for every status).
+ */
+import {
+  auditUser, dataErrorResponse, jsonResponse, methodNotAllowed, parseServiceRef, parseTopologyModeRequest, refuseCrossSite,
+} from '@/lib/data/http';
+import { getTopologyModeState, setTopologyMode } from '@/lib/data/topology-mode';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ namespace: string; name: string }> };
+
+export async function GET(_request: Request, context: Context): Promise<Response> {
+  const { namespace, name } = await context.params;
+  const ref = parseServiceRef(namespace, name, 'topology-mode');
+  if (!ref.ok) return ref.response;
+  const result = await getTopologyModeState(ref.value.namespace, ref.value.name);
+  return result.ok ? jsonResponse(result.value, 200, { ETag: `"${result.value.resourceVersion}"` }) : dataErrorResponse('topology-mode', result.error);
+}
+
+export async function PUT(request: Request, context: Context): Promise<Response> {
+  const { namespace, name } = await context.params;
+  const refused = refuseCrossSite(request, 'topology-mode');
+  if (refused) return refused;
+  const ref = parseServiceRef(namespace, name, 'topology-mode');
+  if (!ref.ok) return ref.response;
+  const body = await parseTopologyModeRequest(request);
+  if (!body.ok) return body.response;
+  const result = await setTopologyMode({ ...ref.value, ...body.value, user: auditUser(request.headers) });
+  return result.ok ? jsonResponse({ result: result.value }, 200, { ETag: `"${result.value.resourceVersion}"` }) : dataErrorResponse('topology-mode', result.error);
+}
+
+const notAllowed = (): Response => methodNotAllowed('topology-mode', ['GET', 'PUT']);
+export { notAllowed as POST, notAllowed as PATCH, notAllowed as DELETE, notAllowed as OPTIONS };

@@ -1,0 +1,112 @@
+/**
+ * `GET /api/v1/services` against eks-demo on the simulator: filters, sort, paging, the documented
+ * clamping of `limit`, and 400 for every malformed parameter (before any cluster call).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiErrorResponse, ServicesResponse } from '../../../../lib/data/api-types';
+import type { ApiHarness } from '../_testing/harness';
+import { apiRequest, nonWatchRequests, readJson, startApiHarness } from '../_testing/harness';
+import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
+
+let harness: ApiHarness;
+
+beforeAll(async () => {
+  harness = await startApiHarness();
+}, 30_000);
+
+afterAll(async () => {
+  await harness.stop();
+});
+
+async function list(query = ''): Promise<ServicesResponse> {
+  const response = GET(apiRequest(`/api/v1/services${query}`));
+  expect(response.status).toBe(200);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return readJson<ServicesResponse>(response);
+}
+
+describe('GET /api/v1/services', () => {
+  it('lists every Service as a row, sorted by namespace then name, with the namespaces', async () => {
+    const body = await list();
+    expect(Object.keys(body).sort()).toEqual(['items', 'limit', 'namespaces', 'offset', 'total']);
+    expect(body).toMatchObject({ offset: 0, limit: 100 });
+    expect(body.total).toBe(body.items.length);
+    expect(body.namespaces).toEqual(expect.arrayContaining(['payments', 'platform', 'shop']));
+    const keys = body.items.map((row) => `${row.namespace}/${row.name}`);
+    expect(keys).toEqual([...keys].sort((a, b) => a.localeCompare(b)));
+    const checkout = body.items.find((row) => row.namespace === 'shop' && row.name === 'checkout');
+    expect(checkout).toMatchObject({ type: 'ClusterIP', mechanism: 'topology-mode', hintsExpected: true, hintsObserved: 'all' });
+    expect(Object.keys(checkout ?? {}).sort()).toEqual([
+      'attention', 'crossZoneFraction', 'crossZoneFractionIfAuto', 'endpointsByZone', 'hintsExpected', 'hintsObserved', 'mechanism', 'name', 'namespace',
+      'readyEndpoints', 'reason', 'type',
+    ]);
+  });
+
+  it('filters by q, namespace and attention', async () => {
+    const byQuery = await list('?q=SHOP/CHECK');
+    expect(byQuery.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['shop/checkout']);
+    expect((await list('?q=check')).items.map((row) => row.name).sort()).toEqual(['checkout', 'fraud-check']);
+    const shop = await list('?namespace=shop');
+    expect(shop.items.length).toBeGreaterThan(3);
+    expect(shop.items.every((row) => row.namespace === 'shop')).toBe(true);
+    const attention = await list('?attention=true');
+    expect(attention.total).toBeGreaterThan(0);
+    expect(attention.items.every((row) => row.attention !== null)).toBe(true);
+    expect((await list('?attention=0')).total).toBe((await list()).total);
+    expect((await list('?namespace=nothing-here')).total).toBe(0);
+  });
+
+  it('sorts by every key in both orders', async () => {
+    const byEndpoints = await list('?sort=endpoints&order=desc');
+    const counts = byEndpoints.items.map((row) => row.readyEndpoints);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const byName = await list('?sort=name');
+    const names = byName.items.map((row) => row.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    for (const sort of ['namespace', 'mechanism', 'hints', 'crossZone']) {
+      for (const order of ['asc', 'desc']) expect((await list(`?sort=${sort}&order=${order}`)).total).toBe(byName.total);
+    }
+  });
+
+  it('pages with offset and limit, clamping limit to 1..500', async () => {
+    const all = await list();
+    const page = await list('?offset=2&limit=3');
+    expect(page).toMatchObject({ offset: 2, limit: 3, total: all.total });
+    expect(page.items).toEqual(all.items.slice(2, 5));
+    expect((await list('?limit=0')).limit).toBe(1);
+    expect((await list('?limit=-5')).items).toHaveLength(1);
+    expect((await list('?limit=100000')).limit).toBe(500);
+    expect((await list(`?offset=${all.total + 10}`)).items).toEqual([]);
+  });
+
+  it.each([
+    ['unknown parameter', '?color=red'],
+    ['repeated parameter', '?sort=name&sort=namespace'],
+    ['non-integer limit', '?limit=ten'],
+    ['fractional limit', '?limit=1.5'],
+    ['non-integer offset', '?offset=abc'],
+    ['negative offset', '?offset=-1'],
+    ['huge offset', '?offset=99999999999'],
+    ['unknown sort key', '?sort=color'],
+    ['bad order', '?order=up'],
+    ['bad attention', '?attention=yes'],
+    ['invalid namespace', '?namespace=Shop'],
+    ['over-long q', `?q=${'x'.repeat(201)}`],
+  ])('answers 400 bad-request:services for a %s, with no cluster call', async (_label, query) => {
+    const before = nonWatchRequests(harness.sim);
+    const response = GET(apiRequest(`/api/v1/services${query}`));
+    expect(response.status).toBe(400);
+    const body = await readJson<ApiErrorResponse>(response);
+    expect(body.error.code).toBe('bad-request:services');
+    expect(body.error.message.length).toBeGreaterThan(0);
+    expect(nonWatchRequests(harness.sim)).toBe(before);
+  });
+
+  it('answers 405 to other methods', async () => {
+    for (const handler of [POST, PUT, PATCH, DELETE, OPTIONS]) {
+      const response = handler();
+      expect(response.status).toBe(405);
+      expect((await readJson<ApiErrorResponse>(response)).error.code).toBe('method-not-allowed:services');
+    }
+  });
+});

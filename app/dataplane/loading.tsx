@@ -1,0 +1,5 @@
+import { DataplaneSkeleton } from '@/components/layout/skeletons';
+
+export default function Loading() {
+  return <DataplaneSkeleton />;
+}

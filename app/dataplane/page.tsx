@@ -1,0 +1,66 @@
+import type { Metadata } from 'next';
+import { connection } from 'next/server';
+
+import { ClusterStatusPanel } from '@/components/topology/cluster-status';
+import { CniNotes } from '@/components/topology/cni-notes';
+import { DataplaneCard, proxyModeText } from '@/components/topology/dataplane-card';
+import { IpvsSchedulers } from '@/components/topology/ipvs-schedulers';
+import { ReleaseTable } from '@/components/topology/release-table';
+import { RuleEstimatesView } from '@/components/topology/rule-estimates';
+import { PageTitle } from '@/components/ui/page-title';
+import { Panel } from '@/components/ui/panel';
+import { Badge } from '@/components/ui/status';
+import { getClusterAnalysis, getClusterStatus, getReleaseAnnotationTable } from '@/lib/data/views';
+
+export const metadata: Metadata = { title: 'Dataplane' };
+
+export default async function DataplanePage() {
+  await connection();
+  const analysis = getClusterAnalysis();
+  const title = (
+    <PageTitle
+      title="Dataplane"
+      subtitle="Will my proxy honour hints, and what does my proxy mode cost?"
+      badges={
+        analysis ? (
+          <>
+            <Badge tone={analysis.cluster.dataplane.honoursHints ? 'ok' : 'error'}>{analysis.cluster.dataplane.honoursHints ? 'hints honoured' : 'hints ignored'}</Badge>
+            <Badge tone="neutral">kube-proxy: {proxyModeText(analysis.cluster.dataplane)}</Badge>
+          </>
+        ) : null
+      }
+    />
+  );
+  if (!analysis) {
+    const status = getClusterStatus();
+    return (
+      <>
+        {title}
+        {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what="the dataplane" />}
+      </>
+    );
+  }
+  const d = analysis.cluster.dataplane;
+  return (
+    <>
+      {title}
+      <div className="grid gap-5 lg:grid-cols-2">
+        <Panel id="proxy" title="Service proxy" description={`Per the kube-proxy ConfigMap and CNI configuration, on Kubernetes ${d.release}.`} className="lg:col-span-2">
+          <DataplaneCard dataplane={d} />
+        </Panel>
+        <Panel id="rules" title="Rule counts per proxy mode" description="Estimated per-node kernel state for this cluster's Services and endpoints in iptables, IPVS and nftables mode." className="lg:col-span-2">
+          <RuleEstimatesView estimates={analysis.cluster.ruleEstimates} />
+        </Panel>
+        <Panel id="ipvs-schedulers" title="IPVS schedulers" description={d.proxyMode === 'ipvs' ? `This cluster uses ${d.ipvsScheduler?.name ?? 'rr'}.` : 'Only used in IPVS mode (this cluster is not).'} className="lg:col-span-2">
+          <IpvsSchedulers dataplane={d} />
+        </Panel>
+        <Panel id="cni" title="CNI notes" description="Whether the component that implements Services reads EndpointSlice hints." className="lg:col-span-2">
+          <CniNotes dataplane={d} />
+        </Panel>
+        <Panel id="annotation" title="Annotation key per release" description="Which annotation turns on the Auto heuristic, and whether kube-proxy needs it to use hints." className="lg:col-span-2">
+          <ReleaseTable rows={getReleaseAnnotationTable()} currentMinor={analysis.kubernetes.minor} />
+        </Panel>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { OverviewSkeleton } from '@/components/layout/skeletons';
+
+export default function Loading() {
+  return <OverviewSkeleton />;
+}

@@ -1,0 +1,5 @@
+import { ServiceSkeleton } from '@/components/layout/skeletons';
+
+export default function Loading() {
+  return <ServiceSkeleton />;
+}

@@ -1,0 +1,275 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+
+import { DistributionChart } from '@/components/charts/distribution-chart';
+import { ClusterStatusPanel } from '@/components/topology/cluster-status';
+import { EventsTimeline } from '@/components/topology/events-timeline';
+import { HintsDiff } from '@/components/topology/hints-diff';
+import { HpaPanel } from '@/components/topology/hpa-panel';
+import { ATTENTION } from '@/components/topology/labels';
+import { Lints } from '@/components/topology/lints';
+import { LoadBalancerPath } from '@/components/topology/load-balancer-path';
+import { MinimumTable } from '@/components/topology/minimum-table';
+import { ServiceVerdict } from '@/components/topology/service-verdict';
+import { NO_ZONE, ServiceZoneMap } from '@/components/topology/service-zone-map';
+import { TopologyModeToggle } from '@/components/topology/topology-mode-toggle';
+import { trafficScenarios } from '@/components/topology/traffic-data';
+import { TrafficPanel } from '@/components/topology/traffic-panel';
+import { formatPercent, mechanismLabel, serviceHref } from '@/components/ui/format';
+import { PageTitle } from '@/components/ui/page-title';
+import { Formula, LINK, Panel } from '@/components/ui/panel';
+import { Badge, Callout } from '@/components/ui/status';
+import { getClusterStatus, getServiceView } from '@/lib/data/views';
+
+type Params = { namespace: string; name: string };
+type Search = Record<string, string | string[] | undefined>;
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function nonNegative(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 && n <= 1e12 ? n : null;
+}
+
+export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
+  const { namespace, name } = await params;
+  return { title: `${decode(namespace)}/${decode(name)}` };
+}
+
+const SECTIONS = [
+  ['verdict', 'Verdict'],
+  ['topology-mode', 'Topology mode'],
+  ['endpoint-map', 'Endpoints by zone'],
+  ['distribution', 'Distribution'],
+  ['hints', 'Observed vs expected'],
+  ['events', 'Events'],
+  ['traffic', 'Traffic & cost'],
+  ['workload', 'HPA / workload'],
+  ['lints', 'Policy lints'],
+  ['load-balancer', 'Load balancer'],
+] as const;
+
+export default async function ServicePage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+  await connection();
+  const { namespace: rawNamespace, name: rawName } = await params;
+  const search = await searchParams;
+  const namespace = decode(rawNamespace);
+  const name = decode(rawName);
+  const view = getServiceView(namespace, name);
+  const breadcrumb = (
+    <>
+      <Link href="/services" className={LINK}>
+        Services
+      </Link>{' '}
+      / {namespace} / <span aria-current="page">{name}</span>
+    </>
+  );
+  if (view === 'syncing') {
+    const status = getClusterStatus();
+    return (
+      <>
+        <PageTitle title={`${namespace}/${name}`} breadcrumb={breadcrumb} />
+        {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what="this Service" />}
+      </>
+    );
+  }
+  if (view === null) notFound();
+
+  const { detail, service, release, readOnly } = view;
+  const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
+  const gb = nonNegative(one(search.gb)) ?? detail.traffic.monthlyCost.now.gbPerMonth;
+  const price = nonNegative(one(search.price)) ?? detail.traffic.monthlyCost.now.pricePerGb;
+  const zones = [...new Set([...detail.trafficMatrix.now.clientZones, ...(detail.minimumTable?.rows.map((r) => r.zone) ?? []), ...detail.endpoints.map((e) => e.zone ?? NO_ZONE)])]
+    .filter((z) => z !== NO_ZONE)
+    .sort();
+  const workload = detail.hpa ?? detail.workload;
+  const attention = detail.needsAttention;
+  const e = detail.expected;
+  const hintsBadge = e.hintsEnabled ? (
+    <Badge tone={e.donatedEndpoints > 0 ? 'warn' : 'ok'}>hints on{e.donatedEndpoints > 0 ? `, ${e.donatedEndpoints} donated` : ''}</Badge>
+  ) : detail.mechanism === 'none' ? (
+    <Badge tone="neutral">no hints asked for</Badge>
+  ) : (
+    <Badge tone="error">hints off</Badge>
+  );
+  const mapHref = (mode: 'observed' | 'expected') => {
+    const q = new URLSearchParams();
+    if (mode === 'expected') q.set('map', 'expected');
+    if (one(search.gb)) q.set('gb', String(gb));
+    if (one(search.price)) q.set('price', String(price));
+    const s = q.toString();
+    return `${serviceHref(namespace, name)}${s ? `?${s}` : ''}#endpoint-map`;
+  };
+
+  return (
+    <>
+      <PageTitle
+        title={
+          <>
+            <span className="text-slate-500 dark:text-slate-400">{namespace}/</span>
+            {name}
+          </>
+        }
+        breadcrumb={breadcrumb}
+        subtitle="Exactly what happens to this Service's traffic, and what is the smallest fix?"
+        badges={
+          <>
+            <Badge tone="neutral">{service.type}</Badge>
+            <Badge tone={detail.mechanism === 'none' ? 'neutral' : 'info'}>mechanism: {mechanismLabel(detail.mechanism)}</Badge>
+            {hintsBadge}
+            <Badge tone={detail.traffic.crossZoneFraction > 0.2 ? 'warn' : 'ok'}>{formatPercent(detail.traffic.crossZoneFraction)} cross-zone</Badge>
+            {attention && attention.reason !== 'hints-off' ? (
+              <Badge tone={ATTENTION[attention.reason].tone} title={attention.message}>
+                {ATTENTION[attention.reason].label}
+              </Badge>
+            ) : null}
+          </>
+        }
+      />
+      <nav aria-label="Panels on this page" className="mb-5 overflow-x-auto">
+        <ul className="flex flex-wrap gap-x-1 gap-y-1 text-sm">
+          {SECTIONS.filter(([id]) => (id === 'load-balancer' ? detail.loadBalancer !== null : id === 'topology-mode' ? !readOnly : true)).map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`} className="block rounded px-2 py-1 text-slate-700 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800">
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <div className="grid gap-5 lg:grid-cols-3">
+        <Panel id="verdict" title="Verdict and smallest fix" description={`What the EndpointSlice controller does on ${release}, in its own words.`} className={readOnly ? 'lg:col-span-3' : 'lg:col-span-2'}>
+          <ServiceVerdict detail={detail} />
+        </Panel>
+        {readOnly ? null : (
+          <Panel id="topology-mode" title="Topology mode" description="Enable or disable Auto, with the predicted outcome first.">
+            <TopologyModeToggle namespace={namespace} name={name} pageResourceVersion={service.resourceVersion} />
+          </Panel>
+        )}
+
+        <Panel
+          id="endpoint-map"
+          title="Endpoints by zone"
+          description="Each endpoint coloured by its zone hint; arrows show endpoints donated to another zone."
+          className="lg:col-span-3"
+          actions={
+            <div role="group" aria-label="Which hints to show" className="flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-600">
+              {(['observed', 'expected'] as const).map((mode) => (
+                <Link
+                  key={mode}
+                  href={mapHref(mode)}
+                  scroll={false}
+                  replace
+                  aria-current={mapMode === mode ? 'true' : undefined}
+                  className={`px-3 py-1 ${mapMode === mode ? 'bg-slate-900 font-semibold text-white dark:bg-slate-100 dark:text-slate-900' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+                >
+                  {mode === 'observed' ? 'On slices now' : 'Expected after sync'}
+                </Link>
+              ))}
+            </div>
+          }
+        >
+          {detail.endpoints.length === 0 ? (
+            <Callout tone="info" title="No endpoints">
+              <p>{service.type === 'ExternalName' ? 'ExternalName Services have no endpoints.' : 'The Service has no EndpointSlice endpoints: no ready pod matches its selector.'}</p>
+            </Callout>
+          ) : (
+            <ServiceZoneMap endpoints={detail.endpoints} zones={zones} mode={mapMode} />
+          )}
+        </Panel>
+
+        <Panel id="distribution" title="Endpoint distribution and per-zone minimums" description="Ready endpoints per zone against the controller's minimum, desired and maximum." className="lg:col-span-3">
+          {detail.minimumTable ? (
+            <div className="grid gap-5 lg:grid-cols-5">
+              <div className="lg:col-span-2">
+                <DistributionChart
+                  data={detail.minimumTable.rows.map((r) => ({ zone: r.zone, ready: r.readyEndpoints, minimum: r.minimum, desired: r.desired, maximum: r.maximum }))}
+                  fits={detail.minimumTable.fits}
+                />
+              </div>
+              <div className="lg:col-span-3">
+                <MinimumTable table={detail.minimumTable} />
+              </div>
+            </div>
+          ) : (
+            <div className="space-y-3">
+              <Callout tone="neutral" title="No per-zone minimums">
+                <p>
+                  {e.applicable
+                    ? 'The cluster has no CPU ratios (see the Overview\u2019s eligibility verdict), so the controller cannot allocate endpoints to zones.'
+                    : 'The EndpointSlice controller does not manage this Service\u2019s endpoints (no selector or ExternalName), so no allocation applies.'}
+                </p>
+              </Callout>
+              {detail.endpoints.length > 0 ? (
+                <DistributionChart
+                  data={Object.entries(detail.observed.endpointsByZone).map(([zone, c]) => ({ zone, ready: c.ready, minimum: null, desired: null, maximum: null }))}
+                  fits={null}
+                />
+              ) : null}
+            </div>
+          )}
+        </Panel>
+
+        <Panel id="hints" title="Observed vs expected hints" description="Hints on the EndpointSlices now against what the controller would write." className="lg:col-span-2">
+          <HintsDiff detail={detail} />
+        </Panel>
+        <Panel id="events" title="Events" description="TopologyAwareHints events and others recorded on the Service, oldest first.">
+          <EventsTimeline events={detail.events} />
+        </Panel>
+
+        <Panel id="traffic" title="Traffic and cost" description="Expected in-cluster traffic from each client zone to each endpoint zone under kube-proxy's endpoint selection." className="lg:col-span-3">
+          {detail.trafficMatrix.now.clientZones.length === 0 ? (
+            <Callout tone="neutral" title="No client zones">
+              <p>The cluster has no ready worker nodes with a zone and CPU, so no traffic model applies.</p>
+            </Callout>
+          ) : (
+            <>
+              <TrafficPanel scenarios={trafficScenarios(detail)} initialGb={gb} initialPrice={price} hintsOn={detail.observed.hintsPresent} />
+              <Formula>
+                Model: each zone sends traffic in proportion to its CPU (the controller&apos;s own assumption), spread over its nodes by CPU; every node runs
+                kube-proxy&apos;s endpoint selection and spreads evenly over what it selects. If most requests start in one zone, that zone&apos;s endpoints
+                take more than shown: Topology Aware Routing suits traffic that is spread over zones like the capacity.
+              </Formula>
+            </>
+          )}
+        </Panel>
+
+        <Panel
+          id="workload"
+          title={detail.hpa ? 'HPA and placement' : 'Workload and placement'}
+          description="Pods per zone against the minimum, replica counts where hints turn off, scale-down risk and spread."
+          className="lg:col-span-3"
+        >
+          {workload ? (
+            <HpaPanel analysis={workload} />
+          ) : (
+            <p className="text-sm text-slate-700 dark:text-slate-300">No Deployment found behind this Service (its pods are not owned by a Deployment&apos;s ReplicaSet, or it has no selector).</p>
+          )}
+        </Panel>
+
+        <Panel id="lints" title="Policy lints" description="Traffic policies, annotations and fields that override, shadow or disable hints." className={detail.loadBalancer ? 'lg:col-span-1' : 'lg:col-span-3'}>
+          <Lints lints={detail.lints} />
+        </Panel>
+        {detail.loadBalancer ? (
+          <Panel id="load-balancer" title="Load-balancer path" description="How external traffic reaches the pods, and where it can cross zones." className="lg:col-span-2">
+            <LoadBalancerPath lb={detail.loadBalancer} />
+          </Panel>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { ServicesSkeleton } from '@/components/layout/skeletons';
+
+export default function Loading() {
+  return <ServicesSkeleton />;
+}

@@ -1,0 +1,151 @@
+/**
+ * The header on every page: product, navigation, which cluster and release, data freshness, read-only
+ * mode and the theme switch; below it a banner when data is stale, forbidden or still syncing.
+ */
+import Link from 'next/link';
+import { connection } from 'next/server';
+import { getHeader } from '@/lib/data/views';
+import type { HeaderView } from '@/lib/data/views';
+import { formatCount, formatPlatform, formatTimestamp } from '../ui/format';
+import { LockIcon } from '../ui/icons';
+import { Badge, Callout } from '../ui/status';
+import { AutoRefresh, FreshnessWatcher } from './auto-refresh';
+import { NavLinks } from './nav-links';
+import { ThemeToggle } from './theme-toggle';
+
+function FreshnessBadge({ header }: { readonly header: HeaderView }) {
+  const f = header.freshness;
+  if (header.mode === 'snapshot') return <Badge tone="neutral" title={`Loaded from ${header.snapshotPath ?? 'a snapshot'}; it does not change.`}>Snapshot</Badge>;
+  if (f.stale.length > 0) return <Badge tone="warn">Stale since {formatTimestamp(f.staleSince).slice(11)}</Badge>;
+  if (!f.synced) {
+    const listed = f.syncing.reduce((sum, s) => sum + s.listed, 0);
+    return <Badge tone="info">Syncing: {formatCount(listed)} objects listed</Badge>;
+  }
+  if (f.forbidden.length > 0) return <Badge tone="warn">Synced, {f.forbidden.length} type(s) forbidden</Badge>;
+  return <Badge tone="ok" title="Every resource type is listed and watched; pages show the live cache.">Live, synced</Badge>;
+}
+
+function FreshnessBanner({ header }: { readonly header: HeaderView }) {
+  const f = header.freshness;
+  const items: React.ReactNode[] = [];
+  if (f.stale.length > 0) {
+    // Group types that failed the same way at the same time (an unreachable API server fails them all).
+    const groups = new Map<string, { titles: string[]; since: string | null; message: string | null }>();
+    for (const entry of f.stale) {
+      const key = entry.message ?? '';
+      const group = groups.get(key) ?? { titles: [], since: entry.since, message: entry.message };
+      group.titles.push(entry.title);
+      if (entry.since !== null && (group.since === null || entry.since < group.since)) group.since = entry.since;
+      groups.set(key, group);
+    }
+    const total = f.stale.length + f.syncing.length + f.forbidden.length;
+    const names = (titles: readonly string[]) => (titles.length >= total && total > 3 ? `every resource type (${titles.length})` : titles.join(', '));
+    items.push(
+      <Callout key="stale" tone="warn" role="status" title={`Data is stale since ${formatTimestamp(f.staleSince)}: the watch on ${names(f.stale.map((s) => s.title))} is down.`}>
+        <p>Pages show the last data received; zonescope keeps retrying in the background and this banner goes away on its own.</p>
+        <ul className="list-disc pl-5">
+          {[...groups.values()].map((g) => (
+            <li key={`${g.since}-${g.message}`}>
+              <strong>{names(g.titles)}</strong>
+              {g.since ? ` since ${formatTimestamp(g.since)}` : ''}
+              {g.message ? `: ${g.message}` : ''}
+            </li>
+          ))}
+        </ul>
+      </Callout>,
+    );
+  }
+  if (f.forbidden.length > 0) {
+    items.push(
+      <Callout key="forbidden" tone="warn" title={`Not permitted to read ${f.forbidden.map((s) => s.title).join(', ')}`}>
+        <p>Panels that depend on these types are incomplete. Grant list and watch on them to the identity zonescope runs as.</p>
+        <ul className="list-disc pl-5">
+          {f.forbidden.map((s) => (
+            <li key={s.title}>
+              <strong>{s.title}</strong>
+              {s.message ? `: ${s.message}` : ''}
+            </li>
+          ))}
+        </ul>
+      </Callout>,
+    );
+  }
+  if (f.problems.length > 0 && f.stale.length === 0) {
+    items.push(
+      <Callout key="problems" tone="warn" title="Problems with the data source">
+        <ul className="list-disc pl-5">
+          {f.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      </Callout>,
+    );
+  }
+  if (items.length === 0) return null;
+  return <div className="mx-auto max-w-7xl space-y-2 px-4 pt-3">{items}</div>;
+}
+
+export async function SiteHeader() {
+  await connection();
+  const header = getHeader();
+  const platform = formatPlatform(header.platform);
+  const where = header.mode === 'snapshot' ? `Snapshot ${header.snapshotPath ?? ''}` : (header.contextName ?? 'no context');
+  const settled = header.freshness.synced && header.freshness.stale.length === 0;
+  return (
+    <>
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+          <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
+            <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true">
+              <rect x="2" y="4" width="6" height="16" rx="1.5" className="fill-sky-600 dark:fill-sky-400" />
+              <rect x="9" y="4" width="6" height="16" rx="1.5" className="fill-emerald-600 dark:fill-emerald-400" />
+              <rect x="16" y="4" width="6" height="16" rx="1.5" className="fill-violet-600 dark:fill-violet-400" />
+            </svg>
+            zonescope
+          </Link>
+          <NavLinks />
+          <div className="ml-auto flex flex-wrap items-center gap-2">
+            <div className="text-right text-xs leading-tight">
+              <p className="max-w-[22rem] truncate font-medium" title={header.serverUrl ?? where}>
+                <span className="sr-only">Cluster: </span>
+                {where}
+              </p>
+              <p className="text-slate-600 dark:text-slate-400">
+                <span className="sr-only">Kubernetes version: </span>
+                {header.gitVersion ?? `Kubernetes ${header.release}`}
+                {header.gitVersion ? ` (modelled as ${header.release})` : ''}
+                {platform ? ` · ${platform}` : ''}
+              </p>
+            </div>
+            <FreshnessBadge header={header} />
+            {header.readOnly ? (
+              <span
+                className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-inset ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600"
+                title={header.mode === 'snapshot' ? 'A snapshot cannot be changed.' : 'ZONESCOPE_READ_ONLY is set: no write controls.'}
+              >
+                <LockIcon className="h-3.5 w-3.5" />
+                Read-only
+              </span>
+            ) : null}
+            <ThemeToggle />
+          </div>
+        </div>
+      </header>
+      <FreshnessBanner header={header} />
+      {settled || (header.mode === 'snapshot' && header.freshness.problems.length > 0) ? null : <AutoRefresh intervalMs={header.freshness.synced ? 10_000 : 2_000} />}
+      {header.mode === 'live' ? <FreshnessWatcher intervalMs={10_000} /> : null}
+    </>
+  );
+}
+
+/** Placeholder with the header's height while it renders. */
+export function SiteHeaderFallback() {
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <div className="mx-auto flex h-[52px] max-w-7xl items-center gap-4 px-4">
+        <span className="text-lg font-semibold tracking-tight">zonescope</span>
+        <NavLinks />
+      </div>
+    </header>
+  );
+}

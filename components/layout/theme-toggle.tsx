@@ -1,0 +1,43 @@
+'use client';
+
+/** Light/dark switch: toggles `.dark` on `<html>` and remembers the choice in localStorage. */
+import { useSyncExternalStore } from 'react';
+import { MoonIcon, SunIcon } from '../ui/icons';
+import { THEME_STORAGE_KEY } from './theme-script';
+
+function subscribe(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+  return () => observer.disconnect();
+}
+
+function isDark(): boolean {
+  return document.documentElement.classList.contains('dark');
+}
+
+export function ThemeToggle() {
+  const dark = useSyncExternalStore(subscribe, isDark, () => null);
+  const toggle = () => {
+    const next = !isDark();
+    document.documentElement.classList.toggle('dark', next);
+    document.documentElement.style.colorScheme = next ? 'dark' : 'light';
+    try {
+      localStorage.setItem(THEME_STORAGE_KEY, next ? 'dark' : 'light');
+    } catch {
+      // storage unavailable (private mode): the choice lasts for this page only
+    }
+  };
+  const label = dark === null ? 'Toggle colour theme' : dark ? 'Switch to light theme' : 'Switch to dark theme';
+  return (
+    <button
+      type="button"
+      onClick={toggle}
+      aria-label={label}
+      title={label}
+      className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-300 px-2 text-xs font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+    >
+      {dark ? <SunIcon className="h-4 w-4" /> : <MoonIcon className="h-4 w-4" />}
+      <span aria-hidden="true">{dark === null ? 'Theme' : dark ? 'Light' : 'Dark'}</span>
+    </button>
+  );
+}

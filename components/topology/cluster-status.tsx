@@ -1,0 +1,40 @@
+/**
+ * What a page shows while it cannot show its panels: the first sync in progress (with per-type
+ * progress) or an unavailable source with the reason. Expected states are rendered, never thrown.
+ */
+import type { ClusterStatusView } from '@/lib/data/views';
+import { formatCount, formatTimestamp } from '../ui/format';
+import { Badge, Callout } from '../ui/status';
+
+export function ClusterStatusPanel({ status, what }: { readonly status: Exclude<ClusterStatusView, { state: 'ready' }>; readonly what: string }) {
+  if (status.state === 'unavailable') {
+    return (
+      <Callout tone="error" role="alert" title={`The cluster cannot be read, so ${what} cannot be shown.`}>
+        <p>{status.reason}</p>
+        {status.since ? <p className="text-xs">Since {formatTimestamp(status.since)}.</p> : null}
+        <p className="text-xs">
+          {status.retrying
+            ? 'zonescope keeps retrying in the background; this page updates on its own once the API server answers.'
+            : 'Point zonescope at a cluster: set KUBECONFIG (and ZONESCOPE_CONTEXT), run it in a cluster, or set ZONESCOPE_SNAPSHOT to a kubectl dump.'}
+        </p>
+      </Callout>
+    );
+  }
+  const done = status.types.filter((t) => t.done || t.forbidden).length;
+  return (
+    <div className="space-y-3">
+      <Callout tone="info" role="status" title={`Syncing: ${formatCount(status.listed)} objects listed so far (${done} of ${status.types.length} resource types done).`}>
+        <p>This page fills in once every resource type has been listed. Large clusters take a few seconds per 10,000 objects; it updates on its own.</p>
+        <progress className="h-2 w-full max-w-md" max={status.types.length} value={done} aria-label="Resource types synced" />
+      </Callout>
+      <ul className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3 lg:grid-cols-4" aria-label="Resource types">
+        {status.types.map((t) => (
+          <li key={t.title} className="flex items-center justify-between gap-2 rounded border border-slate-200 px-2 py-1 dark:border-slate-800">
+            <span className="min-w-0 break-words">{t.title}</span>
+            {t.forbidden ? <Badge tone="warn">forbidden</Badge> : t.done ? <Badge tone="ok">{formatCount(t.listed)}</Badge> : <Badge tone="info">{formatCount(t.listed)}…</Badge>}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

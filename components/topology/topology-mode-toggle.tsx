@@ -1,0 +1,388 @@
+'use client';
+
+/**
+ * Enable / Disable topology mode for one Service, safely:
+ * 1. reads the toggle's state (`GET …/topology-mode`): permission, current annotations, the
+ *    version-aware edit and the predicted outcome — all shown BEFORE anything is written;
+ * 2. a confirm step names the exact annotation change and the prediction;
+ * 3. `PUT …/topology-mode` with body exactly `{"mode":"Auto"|"Disabled"}` and
+ *    `If-Match: "<resourceVersion the page rendered>"` (a concurrent edit is a 409, never a lost
+ *    update): 409 shows the server's current value and keeps the choice; 504 says "outcome unknown"
+ *    and re-reads; 403 says "not permitted" with the reason;
+ * 4. after a write, follows the cluster (polls `GET /api/v1/services/…` every second, up to 30 s)
+ *    until the controller's hints arrive, then refreshes the page data.
+ * Hidden entirely in read-only mode (the page does not render it).
+ */
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '@/lib/data/api-types';
+import type { TopologyModeCurrent } from '@/lib/data/topology-mode';
+import { formatPercent } from '../ui/format';
+import { Badge, Callout } from '../ui/status';
+
+type Mode = 'Auto' | 'Disabled';
+
+type Phase =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'confirm'; readonly mode: Mode }
+  | { readonly kind: 'writing'; readonly mode: Mode }
+  | { readonly kind: 'following'; readonly mode: Mode; readonly resourceVersion: string; readonly started: number; readonly elapsed: number; readonly progress: FollowProgress | null }
+  | { readonly kind: 'done'; readonly mode: Mode; readonly arrived: boolean; readonly progress: FollowProgress | null; readonly seconds: number }
+  | { readonly kind: 'conflict'; readonly mode: Mode; readonly message: string; readonly current: TopologyModeCurrent | null }
+  | { readonly kind: 'unknown'; readonly mode: Mode; readonly message: string; readonly current: TopologyModeCurrent | null }
+  | { readonly kind: 'error'; readonly mode: Mode; readonly status: number; readonly code: string; readonly message: string };
+
+interface FollowProgress {
+  readonly cacheUpdated: boolean;
+  readonly hinted: number;
+  readonly ready: number;
+  readonly inSync: boolean;
+  readonly hintsExpected: boolean;
+}
+
+const FOLLOW_MS = 30_000;
+const POLL_MS = 1_000;
+
+function apiBase(namespace: string, name: string): string {
+  return `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
+}
+
+function rvNewerOrEqual(a: string, b: string): boolean {
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return BigInt(a) >= BigInt(b);
+  return a === b;
+}
+
+function describeCurrent(current: TopologyModeCurrent): string {
+  if (current.effectiveKey === null) return 'no topology annotation';
+  return `${current.effectiveKey}: "${current.value ?? ''}"`;
+}
+
+async function readJson<T>(response: Response): Promise<T | null> {
+  try {
+    return (await response.json()) as T;
+  } catch {
+    return null;
+  }
+}
+
+export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { readonly namespace: string; readonly name: string; readonly pageResourceVersion: string }) {
+  const router = useRouter();
+  const [state, setState] = useState<TopologyModeResponse | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  /** The resourceVersion sent as If-Match: what the page rendered, or what a 409 re-read showed. */
+  const [ifMatch, setIfMatch] = useState(pageResourceVersion);
+  const cancelled = useRef(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const response = await fetch(`${apiBase(namespace, name)}/topology-mode`, { cache: 'no-store', headers: { Accept: 'application/json' } });
+      if (!response.ok) {
+        const body = await readJson<ApiErrorResponse>(response);
+        setLoadError(body?.error.message ?? `The toggle's state could not be read (HTTP ${response.status}).`);
+        return null;
+      }
+      const body = await readJson<TopologyModeResponse>(response);
+      setState(body);
+      setLoadError(null);
+      return body;
+    } catch {
+      setLoadError('The dashboard server did not answer.');
+      return null;
+    }
+  }, [namespace, name]);
+
+  useEffect(() => {
+    cancelled.current = false;
+    void load();
+    return () => {
+      cancelled.current = true;
+    };
+  }, [load]);
+
+  // A re-rendered page (router.refresh) brings a newer resourceVersion: use it unless a 409 is being shown.
+  useEffect(() => {
+    setIfMatch(pageResourceVersion);
+  }, [pageResourceVersion]);
+
+  useEffect(() => {
+    if (phase.kind === 'confirm') confirmRef.current?.focus();
+  }, [phase.kind]);
+
+  const follow = useCallback(
+    async (mode: Mode, resourceVersion: string) => {
+      const started = Date.now();
+      setPhase({ kind: 'following', mode, resourceVersion, started, elapsed: 0, progress: null });
+      let last: FollowProgress | null = null;
+      while (!cancelled.current && Date.now() - started < FOLLOW_MS) {
+        try {
+          const response = await fetch(apiBase(namespace, name), { cache: 'no-store', headers: { Accept: 'application/json' } });
+          if (response.ok) {
+            const detail = await readJson<ServiceResponse>(response);
+            if (detail) {
+              const hinted = Object.values(detail.observed.hintCountsByZone).reduce((a, b) => a + b, 0);
+              last = {
+                cacheUpdated: rvNewerOrEqual(detail.resourceVersion, resourceVersion),
+                hinted,
+                ready: detail.observed.readyEndpoints,
+                inSync: detail.diff.inSync,
+                hintsExpected: detail.expected.hintsEnabled,
+              };
+              if (last.cacheUpdated && last.inSync) {
+                setPhase({ kind: 'done', mode, arrived: true, progress: last, seconds: Math.round((Date.now() - started) / 1000) });
+                router.refresh();
+                void load();
+                return;
+              }
+            }
+          }
+        } catch {
+          // keep following; a transient failure is not the end
+        }
+        setPhase({ kind: 'following', mode, resourceVersion, started, elapsed: Date.now() - started, progress: last });
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      if (cancelled.current) return;
+      setPhase({ kind: 'done', mode, arrived: false, progress: last, seconds: Math.round(FOLLOW_MS / 1000) });
+      router.refresh();
+      void load();
+    },
+    [namespace, name, router, load],
+  );
+
+  const submit = async (mode: Mode) => {
+    setPhase({ kind: 'writing', mode });
+    let response: Response;
+    try {
+      response = await fetch(`${apiBase(namespace, name)}/topology-mode`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'If-Match': `"${ifMatch}"` },
+        body: JSON.stringify({ mode }),
+      });
+    } catch {
+      // The request may or may not have reached the API server.
+      const fresh = await load();
+      setPhase({ kind: 'unknown', mode, message: 'The dashboard server did not answer; the outcome is unknown.', current: fresh?.current ?? null });
+      return;
+    }
+    if (response.ok) {
+      const body = await readJson<TopologyModePutResponse>(response);
+      const rv = body?.result.resourceVersion ?? ifMatch;
+      setIfMatch(rv);
+      void follow(mode, rv);
+      return;
+    }
+    const body = await readJson<ApiErrorResponse>(response);
+    const message = body?.error.message ?? `HTTP ${response.status}`;
+    const code = body?.error.code ?? '';
+    if (response.status === 409) {
+      const current = body?.current ?? null;
+      if (current) setIfMatch(current.resourceVersion);
+      void load();
+      router.refresh();
+      setPhase({ kind: 'conflict', mode, message, current });
+      return;
+    }
+    if (response.status === 504) {
+      const fresh = await load();
+      setPhase({ kind: 'unknown', mode, message, current: body?.current ?? fresh?.current ?? null });
+      return;
+    }
+    setPhase({ kind: 'error', mode, status: response.status, code, message });
+    if (response.status === 403) void load();
+  };
+
+  if (!state) {
+    return loadError ? (
+      <Callout tone="warn" title="The topology-mode control is not available right now">
+        <p>{loadError}</p>
+        <button type="button" onClick={() => void load()} className="rounded border border-slate-300 px-2 py-1 text-xs dark:border-slate-600">
+          Try again
+        </button>
+      </Callout>
+    ) : (
+      <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+        Checking permission and current annotations…
+      </p>
+    );
+  }
+
+  const enabled = state.current.enabled;
+  const busy = phase.kind === 'writing' || phase.kind === 'following';
+  const disabledReason = state.canPatch ? null : (state.notAllowedReason ?? 'Not permitted.');
+  const p = state.prediction;
+  const reasonId = `topology-mode-reason-${namespace}-${name}`;
+  const changeFor = (mode: Mode) => (mode === 'Auto' ? state.change.enable : state.change.disable);
+
+  return (
+    <div className="space-y-3">
+      <div className="text-sm">
+        <p>
+          Current: <code className="font-mono text-xs">{describeCurrent(state.current)}</code>{' '}
+          <Badge tone={enabled ? 'ok' : 'neutral'}>{enabled ? 'topology mode on' : 'topology mode off'}</Badge>
+        </p>
+        {state.current.legacyKeyPresent && state.minor >= 27 ? (
+          <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">
+            The deprecated service.kubernetes.io/topology-aware-hints key is present and wins over topology-mode on {state.release}; the toggle removes it.
+          </p>
+        ) : null}
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          On {state.release} the toggle writes <code className="font-mono">{state.key}</code>. resourceVersion {ifMatch}
+          {state.resourceVersion !== pageResourceVersion ? ` (the cluster is at ${state.resourceVersion}; this page may be behind)` : ''}.
+        </p>
+      </div>
+
+      <div className="grid gap-2 sm:grid-cols-2">
+        <div className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
+          <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">If enabled (Auto)</p>
+          <p className="mt-1">
+            {p.hintsEnabled ? <Badge tone="ok">hints on</Badge> : <Badge tone="error">hints would stay off</Badge>} cross-zone {formatPercent(p.crossZoneFractionNow)} →{' '}
+            <strong>{formatPercent(p.crossZoneFractionIfAuto)}</strong>
+          </p>
+          {!p.hintsEnabled && p.reason ? <p className="mt-1 font-mono text-xs">{p.reason.message}</p> : null}
+          {p.hintsEnabled && p.donatedEndpoints > 0 ? <p className="mt-1 text-xs">{p.donatedEndpoints} endpoint(s) would be donated across zones.</p> : null}
+        </div>
+        <div className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
+          <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">If disabled</p>
+          <p className="mt-1">
+            <Badge tone="neutral">no Auto hints</Badge> cross-zone {formatPercent(p.crossZoneFractionNow)} → <strong>{formatPercent(p.crossZoneFractionIfNone)}</strong>
+          </p>
+        </div>
+      </div>
+
+      <div className="flex flex-wrap items-center gap-2">
+        <button
+          type="button"
+          disabled={busy || disabledReason !== null || enabled}
+          aria-describedby={disabledReason ? reasonId : undefined}
+          onClick={() => setPhase({ kind: 'confirm', mode: 'Auto' })}
+          className="rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-emerald-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600 dark:bg-emerald-700 dark:hover:bg-emerald-600 dark:disabled:bg-slate-700 dark:disabled:text-slate-400"
+        >
+          Enable topology mode{enabled ? ' (on)' : ''}
+        </button>
+        <button
+          type="button"
+          disabled={busy || disabledReason !== null || !enabled}
+          aria-describedby={disabledReason ? reasonId : undefined}
+          onClick={() => setPhase({ kind: 'confirm', mode: 'Disabled' })}
+          className="rounded-md border border-slate-400 px-3 py-1.5 text-sm font-semibold hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50 dark:border-slate-500 dark:hover:bg-slate-800"
+        >
+          Disable{!enabled ? ' (off)' : ''}
+        </button>
+      </div>
+      {disabledReason ? (
+        <p id={reasonId} className="flex items-start gap-1 text-sm text-amber-800 dark:text-amber-300">
+          <Badge tone="warn">not permitted</Badge> {disabledReason}
+        </p>
+      ) : null}
+
+      <div aria-live="polite" className="space-y-2">
+        {phase.kind === 'confirm' ? (
+          <div role="group" aria-label="Confirm the change" className="space-y-2 rounded-md border-2 border-sky-400 p-3 dark:border-sky-600">
+            <p className="text-sm font-semibold">{phase.mode === 'Auto' ? 'Enable topology mode?' : 'Disable topology mode?'}</p>
+            <ul className="list-disc pl-5 font-mono text-xs">
+              {Object.entries(changeFor(phase.mode).set).map(([key, value]) => (
+                <li key={key}>
+                  set {key}: {value}
+                </li>
+              ))}
+              {changeFor(phase.mode).remove.map((key) => (
+                <li key={key}>remove {key}</li>
+              ))}
+            </ul>
+            <p className="text-sm">
+              Predicted:{' '}
+              {phase.mode === 'Auto'
+                ? p.hintsEnabled
+                  ? `hints on, cross-zone ${formatPercent(p.crossZoneFractionNow)} → ${formatPercent(p.crossZoneFractionIfAuto)}.`
+                  : `hints stay off (${p.reason?.message ?? 'see the verdict'}); cross-zone stays ${formatPercent(p.crossZoneFractionIfAuto)}.`
+                : `no Auto hints, cross-zone ${formatPercent(p.crossZoneFractionNow)} → ${formatPercent(p.crossZoneFractionIfNone)}.`}
+            </p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">One merge patch of this annotation, only if the Service is still at resourceVersion {ifMatch}.</p>
+            <div className="flex gap-2">
+              <button ref={confirmRef} type="button" onClick={() => void submit(phase.mode)} className="rounded-md bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-sky-800 dark:bg-sky-700">
+                {phase.mode === 'Auto' ? 'Yes, enable' : 'Yes, disable'}
+              </button>
+              <button type="button" onClick={() => setPhase({ kind: 'idle' })} className="rounded-md border border-slate-400 px-3 py-1.5 text-sm dark:border-slate-500">
+                Cancel
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {phase.kind === 'writing' ? (
+          <p role="status" className="text-sm">
+            Writing {phase.mode === 'Auto' ? 'topology mode Auto' : 'Disabled'}…
+          </p>
+        ) : null}
+        {phase.kind === 'following' ? (
+          <Callout tone="info" role="status" title={`Written. Following the cluster until the controller's hints arrive (${Math.round(phase.elapsed / 1000)} s of ${FOLLOW_MS / 1000} s)…`}>
+            <progress max={FOLLOW_MS} value={phase.elapsed} className="h-2 w-full" aria-label="Time waited for the controller" />
+            <ol className="list-decimal pl-5 text-xs">
+              <li>Annotation written (resourceVersion {phase.resourceVersion}) ✓</li>
+              <li>Dashboard cache updated {phase.progress?.cacheUpdated ? '✓' : '…'}</li>
+              <li>
+                EndpointSlices rewritten by the controller {phase.progress?.cacheUpdated && phase.progress.inSync ? '✓' : '…'}
+                {phase.progress ? ` — ${phase.progress.hinted} of ${phase.progress.ready} ready endpoints hinted` : ''}
+              </li>
+            </ol>
+          </Callout>
+        ) : null}
+        {phase.kind === 'done' ? (
+          <Callout
+            tone={phase.arrived ? 'ok' : 'warn'}
+            role="status"
+            title={
+              phase.arrived
+                ? phase.mode === 'Auto'
+                  ? phase.progress?.hintsExpected
+                    ? `Hints arrived after ${phase.seconds} s: ${phase.progress.hinted} of ${phase.progress.ready} ready endpoints hinted.`
+                    : 'Topology mode is on, but the controller keeps hints off (see the verdict for why).'
+                  : `Topology mode disabled; the slices carry ${phase.progress?.hinted ?? 0} hints.`
+                : `The controller's hints did not arrive within ${phase.seconds} s.`
+            }
+          >
+            <p>{phase.arrived ? 'The page now shows the new state.' : 'The write succeeded; the controller may be slow. The page shows the current state and updates on reload.'}</p>
+          </Callout>
+        ) : null}
+        {phase.kind === 'conflict' ? (
+          <Callout tone="warn" role="alert" title="The Service changed since this page loaded (409 Conflict): nothing was written.">
+            <p>
+              Current value on the server:{' '}
+              <code className="font-mono text-xs">{phase.current ? `${describeCurrent(phase.current)} (resourceVersion ${phase.current.resourceVersion})` : 'could not be re-read'}</code>.
+            </p>
+            <p>Your choice is kept: review the current value, then confirm again.</p>
+            <button type="button" onClick={() => setPhase({ kind: 'confirm', mode: phase.mode })} className="rounded-md bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white dark:bg-sky-700">
+              {phase.mode === 'Auto' ? 'Review: enable topology mode' : 'Review: disable topology mode'}
+            </button>
+          </Callout>
+        ) : null}
+        {phase.kind === 'unknown' ? (
+          <Callout tone="warn" role="alert" title="Outcome unknown: the write timed out.">
+            <p>{phase.message}</p>
+            <p>
+              Re-read now: <code className="font-mono text-xs">{phase.current ? `${describeCurrent(phase.current)} (resourceVersion ${phase.current.resourceVersion})` : 'not available'}</code>.
+            </p>
+            <button
+              type="button"
+              onClick={() => {
+                void load();
+                router.refresh();
+                setPhase({ kind: 'idle' });
+              }}
+              className="rounded-md border border-slate-400 px-3 py-1.5 text-sm dark:border-slate-500"
+            >
+              Re-read and continue
+            </button>
+          </Callout>
+        ) : null}
+        {phase.kind === 'error' ? (
+          <Callout tone="error" role="alert" title={phase.status === 403 ? 'Not permitted' : phase.status === 429 ? 'Too many requests' : `The change was refused (HTTP ${phase.status})`}>
+            <p>{phase.message}</p>
+            {phase.code ? <p className="font-mono text-xs">{phase.code}</p> : null}
+          </Callout>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,299 @@
+'use client';
+
+/**
+ * Expected traffic of a Service: client zone → endpoint zone matrix with cross-zone %, kube-proxy's
+ * selection per zone, per-endpoint load against a fair share, and the monthly cross-zone cost with
+ * editable GB/month and $/GB.
+ *
+ * Cost is recomputed here from the matrices' cross-zone fractions (`GB × fraction × $/GB × 2`, the
+ * same formula as the engine's `crossZoneCost`): the fractions do not depend on GB or price, so
+ * there is nothing to fetch, and typing stays instant. The inputs live in the URL (`?gb=&price=`).
+ */
+import { useEffect, useState } from 'react';
+import { formatPercent, formatUsd } from '../ui/format';
+import type { ScenarioId, TrafficScenario } from './traffic-data';
+
+const CELL_LOW = 0.0005;
+
+function crossZoneCost(gbPerMonth: number, fraction: number, pricePerGb: number) {
+  const gb = gbPerMonth * fraction;
+  return { gb, cost: gb * pricePerGb * 2 };
+}
+
+function parseNumber(text: string): number | null {
+  if (text.trim() === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+function Matrix({ s }: { readonly s: TrafficScenario }) {
+  const anyDropped = s.droppedFraction > 0;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm">
+        <caption className="mb-1 text-left text-xs text-slate-600 dark:text-slate-400">
+          Share of the Service&apos;s total traffic from each client zone (rows) to each endpoint zone (columns). Same-zone cells are marked ✓.
+        </caption>
+        <thead>
+          <tr className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
+            <th scope="col" className="py-1.5 pr-3 text-left font-medium">
+              Client zone <span className="normal-case">(share)</span>
+            </th>
+            {s.endpointZones.map((zone) => (
+              <th key={zone} scope="col" className="whitespace-nowrap px-2 py-1.5 text-right font-mono font-medium normal-case">
+                → {zone}
+              </th>
+            ))}
+            {anyDropped ? (
+              <th scope="col" className="px-2 py-1.5 text-right font-medium">
+                Dropped
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {s.clientZones.map((client) => (
+            <tr key={client} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+              <th scope="row" className="whitespace-nowrap py-1.5 pr-3 text-left font-mono font-normal">
+                {client} <span className="text-xs text-slate-600 dark:text-slate-400">({formatPercent(s.clientShareByZone[client] ?? 0)})</span>
+              </th>
+              {s.endpointZones.map((zone) => {
+                const value = s.matrix[client]?.[zone] ?? 0;
+                const same = client === zone;
+                const cls =
+                  value < CELL_LOW
+                    ? 'text-slate-500 dark:text-slate-400'
+                    : same
+                      ? 'bg-emerald-50 text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-100'
+                      : 'bg-amber-50 text-amber-900 dark:bg-amber-950/60 dark:text-amber-100';
+                return (
+                  <td key={zone} className={`px-2 py-1.5 text-right tabular-nums ${cls}`}>
+                    {same && value >= CELL_LOW ? <span aria-hidden="true">✓ </span> : null}
+                    {formatPercent(value)}
+                    {same ? <span className="sr-only"> same zone</span> : value >= CELL_LOW ? <span className="sr-only"> cross-zone</span> : null}
+                  </td>
+                );
+              })}
+              {anyDropped ? <td className="px-2 py-1.5 text-right tabular-nums text-red-800 dark:text-red-300">{formatPercent(s.droppedByZone[client] ?? 0)}</td> : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Loads({ s }: { readonly s: TrafficScenario }) {
+  if (s.loadCount === 0) return <p className="text-sm text-slate-700 dark:text-slate-300">No endpoint receives traffic.</p>;
+  const scale = Math.max(2, s.maxRelativeLoad * 1.05);
+  return (
+    <div className="space-y-1">
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Load relative to a fair share (delivered traffic ÷ {s.loadCount} endpoints); 1.00× = fair. {s.loadCount > s.loads.length ? `The ${s.loads.length} busiest of ${s.loadCount} shown.` : ''}
+      </p>
+      <div className="max-h-72 overflow-auto" tabIndex={0} aria-label="Per-endpoint load">
+        <table className="w-full text-xs">
+          <caption className="sr-only">Per-endpoint load against the fair share</caption>
+          <thead className="sticky top-0 bg-white dark:bg-slate-900">
+            <tr className="text-left uppercase tracking-wide text-slate-600 dark:text-slate-400">
+              <th scope="col" className="py-1 pr-2 font-medium">Endpoint</th>
+              <th scope="col" className="py-1 pr-2 font-medium">Zone</th>
+              <th scope="col" className="py-1 pr-2 text-right font-medium">Share</th>
+              <th scope="col" className="w-2/5 py-1 font-medium">vs fair share</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.loads.map((load) => {
+              const over = load.relativeLoad > 1.2;
+              return (
+                <tr key={load.endpoint} className="border-t border-slate-100 dark:border-slate-800">
+                  <td className="py-1 pr-2 font-mono" title={load.podName ?? undefined}>
+                    {load.endpoint}
+                  </td>
+                  <td className="whitespace-nowrap py-1 pr-2 font-mono">{load.zone}</td>
+                  <td className="py-1 pr-2 text-right tabular-nums">{formatPercent(load.load)}</td>
+                  <td className="py-1">
+                    <div className="flex items-center gap-2">
+                      <div className="relative h-3 flex-1 rounded bg-slate-100 dark:bg-slate-800" aria-hidden="true">
+                        <div className={`h-3 rounded ${over ? 'bg-amber-500' : 'bg-sky-500'}`} style={{ width: `${Math.min(100, (load.relativeLoad / scale) * 100)}%` }} />
+                        <div className="absolute inset-y-[-2px] w-0.5 bg-slate-700 dark:bg-slate-200" style={{ left: `${(1 / scale) * 100}%` }} title="fair share" />
+                      </div>
+                      <span className={`w-14 text-right tabular-nums ${over ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}`}>
+                        {load.relativeLoad.toFixed(2)}×{over ? ' ▲' : ''}
+                      </span>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+export function TrafficPanel({ scenarios, initialGb, initialPrice, hintsOn }: { readonly scenarios: readonly TrafficScenario[]; readonly initialGb: number; readonly initialPrice: number; readonly hintsOn: boolean }) {
+  const [selected, setSelected] = useState<ScenarioId>('now');
+  const [gbText, setGbText] = useState(String(initialGb));
+  const [priceText, setPriceText] = useState(String(initialPrice));
+  const gb = parseNumber(gbText);
+  const price = parseNumber(priceText);
+
+  useEffect(() => {
+    if (gb === null || price === null) return;
+    const params = new URLSearchParams(window.location.search);
+    if (gb === initialGb && price === initialPrice && !params.has('gb') && !params.has('price')) return;
+    params.set('gb', String(gb));
+    params.set('price', String(price));
+    const search = `?${params.toString()}`;
+    if (window.location.search !== search) window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
+  }, [gb, price, initialGb, initialPrice]);
+
+  const s = scenarios.find((x) => x.id === selected) ?? scenarios[0];
+  if (!s) return null;
+  const byId = (id: ScenarioId) => scenarios.find((x) => x.id === id);
+  const none = byId('ifNone');
+  const now = byId('now');
+  const auto = byId('ifAuto');
+
+  return (
+    <div className="space-y-5">
+      <fieldset>
+        <legend className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">Scenario</legend>
+        <div className="flex flex-wrap gap-2">
+          {scenarios.map((x) => (
+            <label
+              key={x.id}
+              className={`cursor-pointer rounded-md border px-3 py-1.5 text-sm has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-sky-600 ${
+                selected === x.id ? 'border-slate-900 bg-slate-900 font-semibold text-white dark:border-slate-100 dark:bg-slate-100 dark:text-slate-900' : 'border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800'
+              }`}
+            >
+              <input type="radio" name="traffic-scenario" value={x.id} checked={selected === x.id} onChange={() => setSelected(x.id)} className="sr-only" />
+              {x.label}: {formatPercent(x.crossZoneFraction)} cross-zone
+            </label>
+          ))}
+        </div>
+        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{s.description}</p>
+      </fieldset>
+
+      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Cross-zone</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatPercent(s.crossZoneFraction)}</dd>
+        </div>
+        <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Same zone</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatPercent(s.sameZoneFraction)}</dd>
+        </div>
+        <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Dropped</dt>
+          <dd className={`text-xl font-semibold tabular-nums ${s.droppedFraction > 0 ? 'text-red-800 dark:text-red-300' : ''}`}>{formatPercent(s.droppedFraction)}</dd>
+        </div>
+        <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+          <dt className="text-xs text-slate-600 dark:text-slate-400">Busiest endpoint</dt>
+          <dd className="text-xl font-semibold tabular-nums">{s.maxRelativeLoad.toFixed(2)}× fair</dd>
+        </div>
+      </dl>
+      {s.unknownZoneFraction > 0 ? <p className="text-xs text-amber-800 dark:text-amber-300">{formatPercent(s.unknownZoneFraction)} goes to endpoints of unknown zone (counted neither same- nor cross-zone).</p> : null}
+
+      <Matrix s={s} />
+
+      <div>
+        <h3 className="mb-1 text-sm font-semibold">What kube-proxy selects per client zone</h3>
+        <ul className="space-y-0.5 text-sm">
+          {s.selectionByZone.map((sel) => (
+            <li key={sel.zone}>
+              <span className="font-mono">{sel.zone}</span>: {sel.message} ({sel.selectedEndpoints} endpoint{sel.selectedEndpoints === 1 ? '' : 's'}
+              {sel.droppedShare > 0 ? `, ${formatPercent(sel.droppedShare)} of this zone's traffic dropped` : ''})
+            </li>
+          ))}
+        </ul>
+      </div>
+
+      <Loads s={s} />
+
+      <div className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700">
+        <h3 className="text-sm font-semibold">Monthly cross-zone cost</h3>
+        <div className="flex flex-wrap items-end gap-3">
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
+            Traffic (GB / month)
+            <input
+              type="number"
+              min={0}
+              step="any"
+              inputMode="decimal"
+              value={gbText}
+              onChange={(e) => setGbText(e.target.value)}
+              aria-invalid={gb === null}
+              className="h-9 w-36 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+            />
+          </label>
+          <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
+            Price ($ / GB, each direction)
+            <input
+              type="number"
+              min={0}
+              step="any"
+              inputMode="decimal"
+              value={priceText}
+              onChange={(e) => setPriceText(e.target.value)}
+              aria-invalid={price === null}
+              className="h-9 w-36 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+            />
+          </label>
+          {gb === null || price === null ? (
+            <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+              Enter non-negative numbers.
+            </p>
+          ) : null}
+        </div>
+        {gb !== null && price !== null ? (
+          <>
+            <table className="w-full text-sm">
+              <caption className="sr-only">Monthly cross-zone cost per scenario</caption>
+              <thead>
+                <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
+                  <th scope="col" className="py-1 pr-3 font-medium">Scenario</th>
+                  <th scope="col" className="py-1 pr-3 text-right font-medium">Cross-zone</th>
+                  <th scope="col" className="py-1 pr-3 text-right font-medium">Cross-zone GB</th>
+                  <th scope="col" className="py-1 text-right font-medium">Cost / month</th>
+                </tr>
+              </thead>
+              <tbody>
+                {scenarios.map((x) => {
+                  const c = crossZoneCost(gb, x.crossZoneFraction, price);
+                  return (
+                    <tr key={x.id} className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${x.id === selected ? 'font-semibold' : ''}`}>
+                      <th scope="row" className="py-1 pr-3 text-left font-normal">
+                        {x.label}
+                      </th>
+                      <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(x.crossZoneFraction)}</td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{c.gb.toFixed(1)}</td>
+                      <td className="py-1 text-right tabular-nums">{formatUsd(c.cost)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            <p className="font-mono text-xs text-slate-600 dark:text-slate-400">
+              cost = {gb} GB × {formatPercent(s.crossZoneFraction)} cross-zone × ${price}/GB × 2 directions = {formatUsd(crossZoneCost(gb, s.crossZoneFraction, price).cost)}/month ({s.label})
+            </p>
+            {none && (hintsOn ? now : auto) ? (
+              <p className="text-sm">
+                <strong>Before/after hints:</strong> without hints {formatPercent(none.crossZoneFraction)} cross-zone ({formatUsd(crossZoneCost(gb, none.crossZoneFraction, price).cost)}/month);{' '}
+                {hintsOn && now
+                  ? `with the hints now ${formatPercent(now.crossZoneFraction)} (${formatUsd(crossZoneCost(gb, now.crossZoneFraction, price).cost)}/month)`
+                  : auto
+                    ? `with topology mode Auto ${formatPercent(auto.crossZoneFraction)} (${formatUsd(crossZoneCost(gb, auto.crossZoneFraction, price).cost)}/month)`
+                    : ''}
+                .
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        <p className="text-xs text-slate-600 dark:text-slate-400">GB/month is this Service&apos;s in-cluster traffic; AWS charges $0.01/GB in each direction between AZs in one region.</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * The JSON shapes of `/api/v1` (documented in `docs/api.md`), for clients such as the toggle
+ * component. Types only: import them with `import type`.
+ */
+import type { ClusterAnalysis } from '../topology/analysis';
+import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState } from './topology-mode';
+import type { Freshness, HeaderView, ServiceDetailView, ServiceRow } from './views';
+
+/** `GET /api/v1/cluster`. */
+export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kubernetes' | 'assumptions' | 'cluster'> {
+  readonly header: HeaderView;
+}
+
+/** `GET /api/v1/services`. */
+export interface ServicesResponse {
+  /** Rows matching the filters (before paging). */
+  readonly total: number;
+  readonly offset: number;
+  /** The page size used (after clamping to 1–500). */
+  readonly limit: number;
+  readonly items: readonly ServiceRow[];
+  /** Every namespace that has Services (for the filter), sorted. */
+  readonly namespaces: readonly string[];
+}
+
+/** `GET /api/v1/services/{namespace}/{name}`. */
+export type ServiceResponse = ServiceDetailView;
+
+/** `GET /api/v1/services/{namespace}/{name}/topology-mode`. */
+export type TopologyModeResponse = TopologyModeState;
+
+/** `PUT /api/v1/services/{namespace}/{name}/topology-mode` → 200. */
+export interface TopologyModePutResponse {
+  readonly result: TopologyModeApplied;
+}
+
+/** Every error: `code` is `kind:surface`, e.g. `conflict:topology-mode`. */
+export interface ApiErrorResponse {
+  readonly error: { readonly code: string; readonly message: string };
+  /** 409, 422, 5xx and 504 of the toggle: the Service as re-read (`null` when the re-read failed). */
+  readonly current?: TopologyModeCurrent | null;
+  /** 503 `syncing:*` / `unavailable:*`: what is still syncing, stale or forbidden. */
+  readonly progress?: Freshness;
+}

@@ -1,0 +1,455 @@
+/**
+ * The topology-mode toggle's backend, shared by the route handlers and (if they want) pages:
+ * what the toggle shows ({@link getTopologyModeState}) and the guarded write
+ * ({@link setTopologyMode}).
+ *
+ * The write is one JSON merge patch of the version-aware annotation (plus removal of a leftover
+ * legacy key) carrying the resourceVersion the user saw, so a concurrent edit is a 409 and never a
+ * lost update. Identical writes in flight (a double-clicked submit) share one PATCH. A timeout is
+ * "outcome unknown", resolved by re-reading, never a success. Every PATCH sent is audited as one
+ * JSON line on stdout.
+ *
+ * Results are values (`{ ok: true, value }` / `{ ok: false, error }`); nothing throws.
+ */
+import 'server-only';
+
+import type { ClusterState } from '../k8s/cluster-state';
+import type { KubeError } from '../k8s/errors';
+import { canPatchService, patchServiceAnnotations, readServiceAnnotations } from '../k8s/mutations';
+import type { CrossZoneCost } from '../topology/traffic';
+import { effectiveTopologyAnnotation, hintsEnabled } from '../topology/annotations';
+import { objectKey } from '../topology/cluster-model';
+import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../topology/constants';
+import type { TopologyAnnotationChange } from '../topology/service-mechanism';
+import { topologyAnnotationChange } from '../topology/service-mechanism';
+import type { TopologyEvent, ValueByZone } from '../topology/types';
+import { prepared, source } from './analysis';
+import type { AuditUser, TopologyModeValue } from './http';
+import { getServiceView, getSourceProblem, isReadOnly } from './views';
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+
+/** Why a toggle request failed; the route maps `kind` to the HTTP status (see `docs/api.md`). */
+export type TopologyModeErrorKind =
+  | 'syncing'
+  | 'unavailable'
+  | 'not-found'
+  | 'read-only'
+  | 'forbidden'
+  | 'conflict'
+  | 'timeout'
+  | 'too-many-requests'
+  | 'invalid'
+  | 'unauthorized'
+  | 'upstream';
+
+/** A failed toggle request (every field is safe to show). */
+export interface TopologyModeError {
+  readonly kind: TopologyModeErrorKind;
+  readonly message: string;
+  /** Seconds to wait before retrying (429). */
+  readonly retryAfterSeconds?: number;
+  /** The Service as re-read after a 409, a timeout, a 5xx or a 422 (`null` when the re-read failed too). */
+  readonly current?: TopologyModeCurrent | null;
+}
+
+/** A result of this module. */
+export type TopologyModeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: TopologyModeError };
+
+/** The Service's topology annotations as they are. */
+export interface TopologyModeCurrent {
+  readonly resourceVersion: string;
+  /** The key whose value counts on this release (the legacy key wins when present), `null` when none is set. */
+  readonly effectiveKey: string | null;
+  /** Its value, `null` when none is set. */
+  readonly value: string | null;
+  /** `service.kubernetes.io/topology-aware-hints` is present (on 1.27+ it shadows topology-mode). */
+  readonly legacyKeyPresent: boolean;
+  /** The controller runs the Auto heuristic for these annotations (value `Auto`/`auto`). */
+  readonly enabled: boolean;
+  /** `service.kubernetes.io/topology-mode`, `null` when absent. */
+  readonly topologyMode: string | null;
+  /** `service.kubernetes.io/topology-aware-hints`, `null` when absent. */
+  readonly topologyAwareHints: string | null;
+}
+
+/** What enabling (and disabling) would do, from the analysis. */
+export interface TopologyModePrediction {
+  /** Hints the controller would write with topology mode Auto. */
+  readonly hintsEnabled: boolean;
+  /** The event the controller would record (`null` when none). */
+  readonly event: TopologyEvent | null;
+  /** Upstream's decision in its words (why hints would stay off, or that they are on). */
+  readonly reason: TopologyEvent | null;
+  readonly hintCountsByZone: Readonly<ValueByZone<number>>;
+  readonly donatedEndpoints: number;
+  /** Cross-zone share of the Service's traffic now, with Auto, and with no hints (0–1). */
+  readonly crossZoneFractionNow: number;
+  readonly crossZoneFractionIfAuto: number;
+  readonly crossZoneFractionIfNone: number;
+  readonly monthlyCost: { readonly now: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
+}
+
+/** Everything the toggle shows. */
+export interface TopologyModeState {
+  readonly namespace: string;
+  readonly name: string;
+  /** `ZONESCOPE_READ_ONLY=1` or a snapshot source: the control is hidden and writes are refused. */
+  readonly readOnly: boolean;
+  readonly readOnlyReason: string | null;
+  /** SelfSubjectAccessReview `patch services` for this Service (cached ~30 s). */
+  readonly canPatch: boolean;
+  /** Why the control is disabled (read-only, RBAC, review failed), `null` when allowed. */
+  readonly notAllowedReason: string | null;
+  readonly current: TopologyModeCurrent;
+  /** Modelled release (`"1.31"`) and minor, which decide the key written. */
+  readonly release: string;
+  readonly minor: number;
+  /** The annotation key the toggle writes on this release. */
+  readonly key: string;
+  /** The resourceVersion to send back as `If-Match: "<resourceVersion>"`. */
+  readonly resourceVersion: string;
+  readonly change: { readonly enable: TopologyAnnotationChange; readonly disable: TopologyAnnotationChange };
+  readonly prediction: TopologyModePrediction;
+}
+
+/** A write request. */
+export interface SetTopologyModeInput {
+  readonly namespace: string;
+  readonly name: string;
+  readonly mode: TopologyModeValue;
+  /** The resourceVersion the user saw (`If-Match`). */
+  readonly ifMatch: string;
+  readonly user: AuditUser;
+}
+
+/** A successful write. */
+export interface TopologyModeApplied {
+  readonly status: 'applied';
+  /** The Service's resourceVersion after the write. */
+  readonly resourceVersion: string;
+  /** The Service's topology annotations after the write (`topology-mode`, `topology-aware-hints`; absent keys omitted). */
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly mode: TopologyModeValue;
+  /** The key and value written and the keys removed. */
+  readonly change: { readonly set: Readonly<Record<string, string>>; readonly remove: readonly string[] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+
+/** How long a permission answer is reused (page views must not storm the API server). */
+export const CAN_PATCH_TTL_MS = 30_000;
+const CAN_PATCH_ERROR_TTL_MS = 5_000;
+/** Default timeout of the PATCH and of the re-read (`ZONESCOPE_WRITE_TIMEOUT_MS`). */
+export const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
+
+function writeTimeoutMs(): number {
+  const value = Number(process.env.ZONESCOPE_WRITE_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 120_000) : DEFAULT_WRITE_TIMEOUT_MS;
+}
+
+const TOPOLOGY_KEYS = [ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Per-source memory (permission cache, writes in flight), dropped with the source
+
+interface PermissionEntry {
+  readonly expires: number;
+  readonly answer: Promise<{ allowed: boolean; reason: string | null }>;
+}
+
+interface SourceMemory {
+  readonly permissions: Map<string, PermissionEntry>;
+  readonly inFlight: Map<string, Promise<TopologyModeResult<TopologyModeApplied>>>;
+}
+
+const MEMORY_KEY = Symbol.for('zonescope.topologyModeMemory');
+type MemoryHolder = { [MEMORY_KEY]?: WeakMap<ClusterState, SourceMemory> };
+
+function memoryOf(state: ClusterState): SourceMemory {
+  const holder = globalThis as unknown as MemoryHolder;
+  const all = (holder[MEMORY_KEY] ??= new WeakMap());
+  let memory = all.get(state);
+  if (memory === undefined) {
+    memory = { permissions: new Map(), inFlight: new Map() };
+    all.set(state, memory);
+  }
+  return memory;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function readOnlyReason(state: ClusterState): string | null {
+  if (isReadOnly()) return 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).';
+  if (state.mode === 'snapshot') return 'The data comes from a snapshot file; there is no cluster to write to.';
+  return null;
+}
+
+/** The current topology annotations of a Service at release `minor`. */
+export function describeTopologyAnnotations(annotations: Readonly<Record<string, string>>, resourceVersion: string, minor: number): TopologyModeCurrent {
+  const effective = effectiveTopologyAnnotation(annotations, minor);
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(annotations, key);
+  return {
+    resourceVersion,
+    effectiveKey: effective?.key ?? null,
+    value: effective?.value ?? null,
+    legacyKeyPresent: has(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS),
+    enabled: hintsEnabled(annotations, minor),
+    topologyMode: has(ANNOTATION_TOPOLOGY_MODE) ? (annotations[ANNOTATION_TOPOLOGY_MODE] ?? '') : null,
+    topologyAwareHints: has(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS) ? (annotations[DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] ?? '') : null,
+  };
+}
+
+function topologyAnnotationsOnly(annotations: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of TOPOLOGY_KEYS) {
+    const value = annotations[key];
+    if (Object.prototype.hasOwnProperty.call(annotations, key) && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** Whether the identity may patch the Service (SelfSubjectAccessReview, cached per Service). */
+async function permission(state: ClusterState, namespace: string, name: string): Promise<{ allowed: boolean; reason: string | null }> {
+  const connection = state.connection;
+  if (connection === null) return { allowed: false, reason: 'No cluster is connected.' };
+  const memory = memoryOf(state);
+  const key = objectKey(namespace, name);
+  const now = Date.now();
+  const cached = memory.permissions.get(key);
+  if (cached !== undefined && cached.expires > now) return cached.answer;
+  const answer = canPatchService(connection, namespace, name, { timeoutMs: writeTimeoutMs() }).then((review) => {
+    if (!review.ok) {
+      memory.permissions.set(key, { expires: Date.now() + CAN_PATCH_ERROR_TTL_MS, answer: Promise.resolve({ allowed: false, reason: `The permission check failed: ${review.error.message}` }) });
+      return { allowed: false, reason: `The permission check failed: ${review.error.message}` };
+    }
+    if (review.allowed) return { allowed: true, reason: null };
+    return { allowed: false, reason: `Not permitted: your Kubernetes identity may not patch Services in "${namespace}"${review.reason ? ` (${review.reason})` : ''}.` };
+  });
+  memory.permissions.set(key, { expires: now + CAN_PATCH_TTL_MS, answer });
+  return answer;
+}
+
+function rememberPermission(state: ClusterState, namespace: string, name: string, answer: { allowed: boolean; reason: string | null }): void {
+  memoryOf(state).permissions.set(objectKey(namespace, name), { expires: Date.now() + CAN_PATCH_TTL_MS, answer: Promise.resolve(answer) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+/**
+ * What the toggle of one Service shows: read-only state, permission (SelfSubjectAccessReview,
+ * skipped when read-only, cached ~30 s per Service), the current annotations and resourceVersion
+ * from the cache, the version-aware edits for Enable and Disable, and the predicted outcome.
+ * Errors: `unavailable`, `syncing`, `not-found`.
+ */
+export async function getTopologyModeState(namespace: string, name: string): Promise<TopologyModeResult<TopologyModeState>> {
+  const state = source();
+  const problem = getSourceProblem();
+  if (problem) return { ok: false, error: problem };
+  const view = getServiceView(namespace, name);
+  if (view === 'syncing') return { ok: false, error: { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' } };
+  if (view === null) return { ok: false, error: { kind: 'not-found', message: `Service ${namespace}/${name} was not found.` } };
+  const readOnly = readOnlyReason(state);
+  const allowed = readOnly !== null ? { allowed: false, reason: readOnly } : await permission(state, namespace, name);
+  const { detail, service, minor, release } = view;
+  const enable = topologyAnnotationChange(service.annotations, minor, true);
+  return {
+    ok: true,
+    value: {
+      namespace,
+      name,
+      readOnly: readOnly !== null,
+      readOnlyReason: readOnly,
+      canPatch: allowed.allowed,
+      notAllowedReason: allowed.allowed ? null : allowed.reason,
+      current: describeTopologyAnnotations(service.annotations, service.resourceVersion, minor),
+      release,
+      minor,
+      key: Object.keys(enable.set)[0] ?? ANNOTATION_TOPOLOGY_MODE,
+      resourceVersion: service.resourceVersion,
+      change: { enable, disable: topologyAnnotationChange(service.annotations, minor, false) },
+      prediction: {
+        hintsEnabled: detail.ifAuto.hintsEnabled,
+        event: detail.ifAuto.event,
+        reason: detail.ifAuto.reason,
+        hintCountsByZone: detail.ifAuto.hintCountsByZone,
+        donatedEndpoints: detail.ifAuto.donatedEndpoints,
+        crossZoneFractionNow: detail.traffic.crossZoneFraction,
+        crossZoneFractionIfAuto: detail.traffic.crossZoneFractionIfAuto,
+        crossZoneFractionIfNone: detail.traffic.crossZoneFractionIfNone,
+        monthlyCost: detail.traffic.monthlyCost,
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Write
+
+function errorKind(error: KubeError): TopologyModeErrorKind {
+  switch (error.kind) {
+    case 'forbidden':
+      return 'forbidden';
+    case 'not-found':
+      return 'not-found';
+    case 'conflict':
+      return 'conflict';
+    case 'invalid':
+      return 'invalid';
+    case 'too-many-requests':
+      return 'too-many-requests';
+    case 'timeout':
+      return 'timeout';
+    case 'unavailable':
+      return 'unavailable';
+    case 'unauthorized':
+      return 'unauthorized';
+    default:
+      return 'upstream';
+  }
+}
+
+/**
+ * One audit line per PATCH sent, on stdout: `from` is `key=value`, `null` (no topology
+ * annotation) or `"unknown"` (the cache was not at the `If-Match` resourceVersion); `outcome` is
+ * `applied`, `unknown` (timeout) or the refusal kind.
+ */
+function audit(entry: {
+  user: AuditUser;
+  service: string;
+  from: { key: string | null; value: string | null } | 'unknown';
+  to: { key: string; value: string };
+  ifMatch: string;
+  outcome: string;
+  resourceVersion?: string;
+  auditId?: string;
+}): void {
+  const line = {
+    ts: new Date().toISOString(),
+    type: 'zonescope.audit',
+    action: 'set-topology-mode',
+    user: entry.user.user,
+    ...(entry.user.unverifiedUser !== null ? { unverifiedUser: entry.user.unverifiedUser } : {}),
+    service: entry.service,
+    from: entry.from === 'unknown' ? 'unknown' : entry.from.value === null ? null : `${entry.from.key}=${entry.from.value}`,
+    to: `${entry.to.key}=${entry.to.value}`,
+    ifMatch: entry.ifMatch,
+    outcome: entry.outcome,
+    resourceVersion: entry.resourceVersion ?? null,
+    auditId: entry.auditId ?? null,
+  };
+  console.log(JSON.stringify(line));
+}
+
+async function reRead(state: ClusterState, namespace: string, name: string, minor: number): Promise<TopologyModeCurrent | null> {
+  if (state.connection === null) return null;
+  const read = await readServiceAnnotations(state.connection, namespace, name, { timeoutMs: writeTimeoutMs() });
+  return read.ok ? describeTopologyAnnotations(read.annotations, read.resourceVersion, minor) : null;
+}
+
+async function write(state: ClusterState, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+  const { namespace, name, mode, ifMatch } = input;
+  const connection = state.connection;
+  if (connection === null) return { ok: false, error: { kind: 'unavailable', message: 'No cluster is connected.' } };
+  const kubernetes = prepared().kubernetes;
+  if (kubernetes.source === 'assumed') {
+    return { ok: false, error: { kind: 'syncing', message: 'The cluster version is not known yet, so the annotation key cannot be chosen; try again in a moment.' } };
+  }
+  const minor = kubernetes.minor;
+  const cached = state.index().servicesByKey.get(objectKey(namespace, name)) ?? null;
+
+  // 1. The version-aware edit, computed on the cached annotations. When the cache is not at the
+  //    user's resourceVersion, also remove the legacy key on 1.27+ (a no-op when it is absent).
+  const change = topologyAnnotationChange(cached?.annotations ?? {}, minor, mode === 'Auto');
+  const remove = new Set(change.remove);
+  if (minor >= 27 && (cached === null || cached.resourceVersion !== ifMatch)) remove.add(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS);
+  const patch: Record<string, string | null> = { ...change.set };
+  for (const key of remove) patch[key] = null;
+  const [toKey = ANNOTATION_TOPOLOGY_MODE, toValue = mode] = Object.entries(change.set)[0] ?? [];
+  // The previous value is known exactly when the cache is at the user's resourceVersion.
+  const fromKnown = cached !== null && cached.resourceVersion === ifMatch;
+  const from = fromKnown ? effectiveTopologyAnnotation(cached.annotations, minor) : null;
+  const auditBase = {
+    user: input.user,
+    service: objectKey(namespace, name),
+    from: fromKnown ? { key: from?.key ?? null, value: from?.value ?? null } : 'unknown' as const,
+    to: { key: toKey, value: toValue },
+    ifMatch,
+  };
+
+  // 2. One merge patch with the resourceVersion precondition.
+  const result = await patchServiceAnnotations(connection, namespace, name, patch, ifMatch, { timeoutMs: writeTimeoutMs() });
+  const auditId = result.auditId !== undefined ? { auditId: result.auditId } : {};
+  if (result.ok) {
+    audit({ ...auditBase, outcome: 'applied', resourceVersion: result.resourceVersion, ...auditId });
+    rememberPermission(state, namespace, name, { allowed: true, reason: null });
+    return {
+      ok: true,
+      value: {
+        status: 'applied',
+        resourceVersion: result.resourceVersion,
+        annotations: topologyAnnotationsOnly(result.annotations),
+        mode,
+        change: { set: change.set, remove: [...remove].sort() },
+      },
+    };
+  }
+
+  // 3. Refusals and unknown outcomes: a 409 and a timeout come with the re-read Service.
+  const kind = errorKind(result.error);
+  audit({ ...auditBase, outcome: kind === 'timeout' ? 'unknown' : kind, ...auditId });
+  if (kind === 'forbidden') {
+    const reason = `Not permitted: ${result.error.message}`;
+    rememberPermission(state, namespace, name, { allowed: false, reason });
+    return { ok: false, error: { kind, message: result.error.message } };
+  }
+  if (kind === 'conflict') {
+    const current = await reRead(state, namespace, name, minor);
+    return {
+      ok: false,
+      error: {
+        kind,
+        message: 'The Service changed since you loaded it (409 Conflict); nothing was written. Check its current value and try again.',
+        current,
+      },
+    };
+  }
+  if (kind === 'timeout') {
+    const current = await reRead(state, namespace, name, minor);
+    const seen = current === null ? 'The Service could not be re-read either.' : current.resourceVersion === ifMatch ? 'A re-read shows the Service unchanged so far.' : 'A re-read shows the Service has changed since.';
+    return { ok: false, error: { kind, message: `The write timed out; its outcome is unknown. ${seen} Re-read before trying again.`, current } };
+  }
+  if (kind === 'too-many-requests') {
+    // No re-read: the API server asked us to back off.
+    return { ok: false, error: { kind, message: result.error.message, ...(result.error.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.error.retryAfterSeconds } : {}) } };
+  }
+  if (kind === 'not-found' || kind === 'unauthorized') return { ok: false, error: { kind, message: result.error.message } };
+  // 5xx, unreachable, invalid: show the server's value so the form can keep the user's choice beside it.
+  return { ok: false, error: { kind, message: result.error.message, current: await reRead(state, namespace, name, minor) } };
+}
+
+/**
+ * Sets topology mode `Auto` or `Disabled` on a Service (`topology-aware-hints: auto` before
+ * 1.27), guarded by the `If-Match` resourceVersion. Refused as `read-only` when
+ * `ZONESCOPE_READ_ONLY=1` or the source is a snapshot, `unavailable`/`syncing` before the cluster
+ * is known. Identical requests (same Service, `If-Match` and mode) in flight share one PATCH and
+ * one result.
+ */
+export async function setTopologyMode(input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+  const state = source();
+  const readOnly = readOnlyReason(state);
+  if (readOnly !== null) return { ok: false, error: { kind: 'read-only', message: readOnly } };
+  const problem = getSourceProblem();
+  if (problem) return { ok: false, error: problem };
+  const memory = memoryOf(state);
+  const key = `${objectKey(input.namespace, input.name)}\u0000${input.ifMatch}\u0000${input.mode}`;
+  const pending = memory.inFlight.get(key);
+  if (pending !== undefined) return pending;
+  const promise = write(state, input).finally(() => memory.inFlight.delete(key));
+  memory.inFlight.set(key, promise);
+  return promise;
+}

@@ -1,0 +1,201 @@
+/**
+ * `npm run demo`: the dashboard's production build against the simulated `eks-demo` cluster.
+ *
+ * 1. Starts the simulator (`eks-demo`, its controllers and its Kubernetes version) on a free
+ *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`.
+ * 2. Runs `next build` when `.next/BUILD_ID` is missing or older than any source file
+ *    (app/, components/, lib/, public/, proxy.ts and the build configuration).
+ * 3. Runs `next start` on `PORT` (default 3000) and `ZONESCOPE_DEMO_HOST` (default 127.0.0.1)
+ *    with `KUBECONFIG` pointing at the simulator, waits until `/api/v1/cluster` answers 200 and
+ *    prints the URL.
+ * 4. Stops both on Ctrl-C / SIGTERM (and stops the simulator if the dashboard exits).
+ *
+ * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer).
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultControllers } from '../sim/default-controllers';
+import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
+import type { Simulator } from '../sim/server';
+import { startSimulator } from '../sim/server';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const KUBECONFIG = path.join(ROOT, '.sim', 'demo-kubeconfig');
+const SCENARIO = 'eks-demo';
+const READY_TIMEOUT_MS = 120_000;
+
+/** What the production build is made from. */
+const SOURCE_DIRS = ['app', 'components', 'lib', 'public'];
+const SOURCE_FILES = ['proxy.ts', 'next.config.js', 'package.json', 'package-lock.json', 'postcss.config.mjs', 'tsconfig.json'];
+
+function log(message: string): void {
+  console.log(`demo: ${message}`);
+}
+
+/** Newest modification time (ms) of the build's sources (tests excluded). */
+async function newestSourceMtime(): Promise<number> {
+  let newest = 0;
+  const visit = async (entry: string): Promise<void> => {
+    const info = await stat(entry).catch(() => null);
+    if (info === null) return;
+    if (info.isDirectory()) {
+      for (const child of await readdir(entry)) if (child !== 'node_modules' && !child.startsWith('.')) await visit(path.join(entry, child));
+    } else if (!/\.test\.tsx?$/.test(entry)) {
+      newest = Math.max(newest, info.mtimeMs);
+    }
+  };
+  for (const name of [...SOURCE_DIRS, ...SOURCE_FILES]) await visit(path.join(ROOT, name));
+  return newest;
+}
+
+/** Why a build is needed, or `null` when `.next/BUILD_ID` is newer than every source. */
+async function buildReason(): Promise<string | null> {
+  const buildId = await stat(path.join(ROOT, '.next', 'BUILD_ID')).catch(() => null);
+  if (buildId === null) return 'no production build yet (.next/BUILD_ID is missing)';
+  if ((await newestSourceMtime()) > buildId.mtimeMs) return 'sources changed since the last build';
+  return null;
+}
+
+function childEnv(port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' };
+  // The simulator's kubeconfig and its current context, nothing else.
+  delete env.ZONESCOPE_SNAPSHOT;
+  delete env.ZONESCOPE_CONTEXT;
+  return env;
+}
+
+function run(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [NEXT_BIN, ...args], { cwd: ROOT, env, stdio: 'inherit' });
+}
+
+function exited(child: ChildProcess): Promise<number> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+/** Polls the dashboard until `/api/v1/cluster` answers 200 (the cluster is synced). */
+async function waitUntilReady(url: string, child: ChildProcess): Promise<boolean> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    try {
+      const response = await fetch(`${url}/api/v1/cluster`, { signal: AbortSignal.timeout(5000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+function parsePort(value: string | undefined): number | null {
+  if (value === undefined || value === '') return 3000;
+  return /^\d{1,5}$/.test(value) && Number(value) > 0 && Number(value) < 65536 ? Number(value) : null;
+}
+
+async function main(): Promise<number> {
+  const port = parsePort(process.env.PORT);
+  if (port === null) {
+    console.error(`demo: PORT must be a port number, not "${process.env.PORT ?? ''}"`);
+    return 1;
+  }
+  const host = process.env.ZONESCOPE_DEMO_HOST || '127.0.0.1';
+  if (!existsSync(NEXT_BIN)) {
+    console.error('demo: next is not installed; run npm install first');
+    return 1;
+  }
+
+  // 1. The simulated cluster.
+  let sim: Simulator;
+  try {
+    const scenario = await loadScenario(SCENARIO);
+    for (const warning of scenario.warnings) console.error(`demo: warning: ${formatLocation(warning)}: ${warning.message}`);
+    sim = await startSimulator({
+      port: 0,
+      host: '127.0.0.1',
+      objects: scenario.objects,
+      controllers: defaultControllers(),
+      ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
+    });
+  } catch (error) {
+    console.error(`demo: cannot start the simulator: ${error instanceof ScenarioError || error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  await sim.writeKubeconfig(KUBECONFIG);
+  log(`simulated cluster "${SCENARIO}" (Kubernetes ${sim.version}) at ${sim.url}, kubeconfig ${path.relative(ROOT, KUBECONFIG)}`);
+
+  let child: ChildProcess | null = null;
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}, stopping the dashboard and the simulator`);
+    if (child !== null) await stopChild(child);
+    await sim.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', (signal) => void stop(signal));
+  process.once('SIGTERM', (signal) => void stop(signal));
+
+  // 2. The production build, when missing or stale.
+  const reason = await buildReason();
+  if (reason !== null) {
+    log(`running next build: ${reason}`);
+    child = run(['build'], childEnv(port));
+    const code = await exited(child);
+    child = null;
+    if (stopping) return 0;
+    if (code !== 0) {
+      console.error(`demo: next build failed (exit ${code})`);
+      await sim.stop();
+      return 1;
+    }
+  } else {
+    log('the production build is up to date');
+  }
+
+  // 3. The dashboard.
+  const url = `http://${host === '127.0.0.1' || host === '::1' || host === 'localhost' ? 'localhost' : host}:${port}`;
+  log(`starting next start on ${host}:${port}`);
+  child = run(['start', '-p', String(port), '-H', host], childEnv(port));
+  const dashboard = child;
+  const probeUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!(await waitUntilReady(probeUrl, dashboard))) {
+    if (stopping) return 0;
+    console.error(`demo: the dashboard did not answer on ${probeUrl} (is port ${port} taken? set PORT)`);
+    await stopChild(dashboard);
+    await sim.stop();
+    return 1;
+  }
+  log(`zonescope is ready: ${url}   (Ctrl-C stops the dashboard and the simulator)`);
+
+  // 4. Until stopped (or the dashboard exits on its own).
+  const code = await exited(dashboard);
+  if (stopping) return new Promise<number>(() => undefined); // stop() exits
+  console.error(`demo: the dashboard exited (code ${code}); stopping the simulator`);
+  await sim.stop();
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
