@@ -16,6 +16,8 @@ const securityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // A separate build folder per consumer (e2e suite, benchmark) so concurrent builds never clobber each other.
+  distDir: process.env.ZONESCOPE_DIST_DIR || '.next',
   reactStrictMode: true,
   output: 'standalone',
   serverExternalPackages: ['@kubernetes/client-node'],
