@@ -14,7 +14,7 @@ const nodeBuiltins = [
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', '.next/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', '.sim/**'],
+    ignores: ['node_modules/**', '.next/**', '.next-*/**', '.bench-tmp/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', '.sim/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.strict,
