@@ -24,8 +24,8 @@ export interface RouterDeps extends ApiDeps {
   serverAddress: () => string;
   /** Handles `/__sim/...`. */
   control: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
-  /** When set, requests must carry `Authorization: Bearer <token>`. */
-  requiredToken: string | undefined;
+  /** When it returns a token, requests must carry `Authorization: Bearer <token>` (read per request, so tokens can rotate). */
+  requiredToken: () => string | undefined;
   /** Requests held open by "hang" faults (ended on shutdown). */
   hanging: Set<ServerResponse>;
   log: (message: string) => void;
@@ -192,7 +192,8 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
   }
   const method = (req.method ?? 'GET').toUpperCase();
   try {
-    if (deps.requiredToken !== undefined && req.headers.authorization !== `Bearer ${deps.requiredToken}`) {
+    const requiredToken = deps.requiredToken();
+    if (requiredToken !== undefined && req.headers.authorization !== `Bearer ${requiredToken}`) {
       throw new ApiError(401, 'Unauthorized', 'Unauthorized');
     }
     let segments: string[];

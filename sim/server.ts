@@ -78,6 +78,11 @@ export interface Simulator {
   readonly faults: SimFaults;
   /** Request statistics. */
   readonly stats: SimStats;
+  /**
+   * Replaces the bearer token: from now on (with `requireToken`) only the new one is accepted, as
+   * when a service-account token is rotated. Kubeconfigs written afterwards carry the new token.
+   */
+  rotateToken(token: string): void;
   /** Kubeconfig YAML for this simulator (context `zonescope-sim`). */
   kubeconfig(): string;
   /** Writes the kubeconfig to a file (mode 0600) and returns its absolute path. */
@@ -107,7 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const now = options.now ?? (() => new Date());
   const log = options.log ?? ((message: string) => console.error(message));
   const seed = options.seed ?? 1;
-  const token = options.token ?? DEFAULT_TOKEN;
+  let token = options.token ?? DEFAULT_TOKEN;
   // Kept (not copied) for reset(): scenarioEntries copies on every load.
   const initialObjects = options.objects ?? [];
   const initialFaults = options.faults ?? [];
@@ -170,7 +175,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     createRouter({
       store, faults, hub, stats, allocator: new ServiceAllocator(), now, random: apiRandom, version, log, hanging,
       serverAddress: () => address,
-      requiredToken: options.requireToken ? token : undefined,
+      requiredToken: () => (options.requireToken ? token : undefined),
       control: (req, res, url) => handleControl({ store, faults, stats, reset }, req, res, url),
     }),
   );
@@ -204,6 +209,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     store,
     faults,
     stats,
+    rotateToken: (next) => {
+      token = next;
+    },
     kubeconfig: () => renderKubeconfig({ server: url, token }),
     writeKubeconfig: (file) => writeKubeconfig(file, { server: url, token }),
     reset,
