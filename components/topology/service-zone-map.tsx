@@ -90,7 +90,9 @@ export function ServiceZoneMap({ endpoints, zones, mode }: { readonly endpoints:
   let maxRows = 1;
   const hiddenByZone = new Map<string, number>();
   for (const [zone, tiles] of byZone) {
-    tiles.sort((a, b) => order[a.kind] - order[b.kind] || a.endpoint.address.localeCompare(b.endpoint.address));
+    // Donations to farther zones first (leftmost): their arrows arc higher, so arcs nest instead of crossing.
+    const reach = (tile: Tile) => Math.max(0, ...tile.targets.map((t) => Math.abs(columns.indexOf(t) - columns.indexOf(zone))));
+    tiles.sort((a, b) => order[a.kind] - order[b.kind] || reach(b) - reach(a) || a.endpoint.address.localeCompare(b.endpoint.address));
     const shown = Math.min(tiles.length, MAX_TILES);
     hiddenByZone.set(zone, tiles.length - shown);
     tiles.length = shown;
@@ -103,7 +105,7 @@ export function ServiceZoneMap({ endpoints, zones, mode }: { readonly endpoints:
   const anyHidden = [...hiddenByZone.values()].some((h) => h > 0);
   const height = HEADER + LANE + 8 + maxRows * (TILE + TILE_GAP) + PAD + (anyHidden ? 20 : 0);
   const colX = (zone: string) => columns.indexOf(zone) * (colWidth + GAP);
-  const arrows: { key: string; target: string; from: { x: number; y: number }; to: { x: number; y: number } }[] = [];
+  const arrows: { key: string; target: string; hops: number; from: { x: number; y: number }; to: { x: number; y: number } }[] = [];
   for (const [zone, tiles] of byZone) {
     for (const tile of tiles) {
       for (const target of tile.targets) {
@@ -112,7 +114,7 @@ export function ServiceZoneMap({ endpoints, zones, mode }: { readonly endpoints:
         const fy = tile.y;
         const tx = colX(target) + colWidth - PAD - 10 - (arrows.filter((a) => a.target === target).length % 4) * 12;
         const ty = HEADER + 24;
-        arrows.push({ key: `${tile.endpoint.address}->${target}`, target, from: { x: fx, y: fy }, to: { x: tx, y: ty } });
+        arrows.push({ key: `${tile.endpoint.address}->${target}`, target, hops: Math.abs(columns.indexOf(target) - columns.indexOf(zone)), from: { x: fx, y: fy }, to: { x: tx, y: ty } });
       }
     }
   }
@@ -206,7 +208,8 @@ export function ServiceZoneMap({ endpoints, zones, mode }: { readonly endpoints:
           })}
           {arrows.length <= MAX_ARROWS
             ? arrows.map((a) => {
-                const lane = HEADER + 12;
+                // Farther targets arc higher (never above the column header), so an arrow does not run through a nearer zone's arrowhead.
+                const lane = Math.max(HEADER, HEADER + 22 - 10 * a.hops);
                 return <path key={a.key} d={`M${a.from.x},${a.from.y} C${a.from.x},${lane} ${a.to.x},${lane} ${a.to.x},${a.to.y}`} fill="none" stroke="var(--map-arrow)" strokeWidth={2} markerEnd="url(#zs-arrow)" opacity={0.9} />;
               })
             : pairs.map((pair) => {

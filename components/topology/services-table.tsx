@@ -152,7 +152,7 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       id: 'reason',
       label: 'Reason / attention',
       header: 'Reason when off / attention',
-      width: 'w-[27%]',
+      width: 'w-[25%]',
       getValue: (row) => (row.attention ? `0${row.attention}` : `1${row.reason ?? ''}`),
       render: (row) =>
         row.reason || row.attention ? (
@@ -187,7 +187,7 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       id: 'crossZone',
       label: 'Expected cross-zone share',
       header: 'Cross-zone share',
-      width: 'w-[10%]',
+      width: 'w-[12%]',
       align: 'right',
       getValue: (row) => row.crossZone,
       render: (row) => (

@@ -74,6 +74,8 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
   const [ifMatch, setIfMatch] = useState(pageResourceVersion);
   const cancelled = useRef(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  const enableRef = useRef<HTMLButtonElement>(null);
+  const disableRef = useRef<HTMLButtonElement>(null);
 
   const load = useCallback(async () => {
     try {
@@ -214,6 +216,11 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
   const p = state.prediction;
   const reasonId = `topology-mode-reason-${namespace}-${name}`;
   const changeFor = (mode: Mode) => (mode === 'Auto' ? state.change.enable : state.change.disable);
+  /** Closes the confirm step and gives the focus back to the button that opened it (keyboard users carry on from there). */
+  const cancel = (mode: Mode) => {
+    setPhase({ kind: 'idle' });
+    (mode === 'Auto' ? enableRef : disableRef).current?.focus();
+  };
 
   return (
     <div className="space-y-3">
@@ -253,6 +260,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
 
       <div className="flex flex-wrap items-center gap-2">
         <button
+          ref={enableRef}
           type="button"
           disabled={busy || disabledReason !== null || enabled}
           aria-describedby={disabledReason ? reasonId : undefined}
@@ -262,6 +270,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
           Enable topology mode{enabled ? ' (on)' : ''}
         </button>
         <button
+          ref={disableRef}
           type="button"
           disabled={busy || disabledReason !== null || !enabled}
           aria-describedby={disabledReason ? reasonId : undefined}
@@ -279,7 +288,14 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
 
       <div aria-live="polite" className="space-y-2">
         {phase.kind === 'confirm' ? (
-          <div role="group" aria-label="Confirm the change" className="space-y-2 rounded-md border-2 border-sky-400 p-3 dark:border-sky-600">
+          <div
+            role="group"
+            aria-label="Confirm the change"
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') cancel(phase.mode);
+            }}
+            className="space-y-2 rounded-md border-2 border-sky-400 p-3 dark:border-sky-600"
+          >
             <p className="text-sm font-semibold">{phase.mode === 'Auto' ? 'Enable topology mode?' : 'Disable topology mode?'}</p>
             <ul className="list-disc pl-5 font-mono text-xs">
               {Object.entries(changeFor(phase.mode).set).map(([key, value]) => (
@@ -304,7 +320,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
               <button ref={confirmRef} type="button" onClick={() => void submit(phase.mode)} className="rounded-md bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-sky-800 dark:bg-sky-700">
                 {phase.mode === 'Auto' ? 'Yes, enable' : 'Yes, disable'}
               </button>
-              <button type="button" onClick={() => setPhase({ kind: 'idle' })} className="rounded-md border border-slate-400 px-3 py-1.5 text-sm dark:border-slate-500">
+              <button type="button" onClick={() => cancel(phase.mode)} className="rounded-md border border-slate-400 px-3 py-1.5 text-sm dark:border-slate-500">
                 Cancel
               </button>
             </div>

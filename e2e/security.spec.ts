@@ -1,0 +1,91 @@
+/**
+ * Web hardening as a browser meets it: the security headers on a page, and the topology-mode write
+ * refused when it does not come from the dashboard's own pages.
+ */
+import { expect, test } from './fixtures';
+import { getService, simStats } from './sim';
+
+const TOGGLE = '/api/v1/services/shop/recommendations/topology-mode';
+
+test('a page carries CSP (frame-ancestors none, script nonce), nosniff, Referrer-Policy, and no X-Powered-By', async ({ page }) => {
+  const response = await page.goto('/services/shop/recommendations');
+  if (response === null) throw new Error('no response for the page');
+  const headers = await response.allHeaders();
+  const csp = headers['content-security-policy'] ?? '';
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).not.toContain("'unsafe-eval'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('same-origin');
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['x-powered-by']).toBeUndefined();
+  // The page works under its own policy: no CSP violation while it hydrates and loads the toggle.
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Topology mode' }).getByText(/^Current:/)).toBeVisible();
+  expect(violations).toEqual([]);
+});
+
+test('API responses carry the locked-down policy too', async ({ request }) => {
+  const response = await request.get('/api/v1/cluster');
+  expect(response.ok()).toBe(true);
+  const headers = response.headers();
+  expect(headers['content-security-policy']).toContain("default-src 'none'");
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['x-powered-by']).toBeUndefined();
+  expect(headers['cache-control']).toContain('no-store');
+});
+
+test('a cross-site PUT to the toggle is refused before it reaches the cluster', async ({ page, request }) => {
+  // What the page itself would send, with the resourceVersion it rendered.
+  await page.goto('/services/shop/recommendations');
+  const { resourceVersion } = (await getService('shop', 'recommendations')).metadata;
+  const attempts: Record<string, string>[] = [
+    { Origin: 'http://evil.example' },
+    { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    { Origin: 'null' },
+    {},
+    { Origin: 'http://127.0.0.1:3210', 'Sec-Fetch-Site': 'cross-site' },
+    { Origin: 'http://127.0.0.1:3210', 'x-middleware-subrequest': 'middleware' },
+  ];
+  for (const extra of attempts) {
+    const response = await request.put(TOGGLE, {
+      headers: { 'Content-Type': 'application/json', 'If-Match': `"${resourceVersion}"`, ...extra },
+      data: '{"mode":"Auto"}',
+    });
+    expect(response.status(), JSON.stringify(extra)).toBe(403);
+    expect(((await response.json()) as { error: { code: string } }).error.code, JSON.stringify(extra)).toBe('cross-site:topology-mode');
+  }
+  // A form post from another site cannot even get past the content type.
+  const form = await request.put(TOGGLE, {
+    headers: { Origin: 'http://127.0.0.1:3210', 'Content-Type': 'application/x-www-form-urlencoded', 'If-Match': `"${resourceVersion}"` },
+    data: 'mode=Auto',
+  });
+  expect(form.status()).toBe(415);
+
+  // Nothing reached the API server: no PATCH, and the Service is unchanged.
+  expect((await simStats()).requests.services?.patch ?? 0).toBe(0);
+  const after = await getService('shop', 'recommendations');
+  expect(after.metadata.resourceVersion).toBe(resourceVersion);
+  expect(after.metadata.annotations ?? {}).not.toHaveProperty(['service.kubernetes.io/topology-mode']);
+});
+
+test('the page\'s own same-origin request is the one that is accepted', async ({ page }) => {
+  await page.goto('/services/shop/recommendations');
+  const { resourceVersion } = (await getService('shop', 'recommendations')).metadata;
+  // fetch() from the page: the browser sets Origin and Sec-Fetch-Site itself (same-origin).
+  const status = await page.evaluate(
+    async ([url, rv]) => {
+      const response = await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'If-Match': `"${rv}"` }, body: '{"mode":"Auto"}' });
+      return response.status;
+    },
+    [TOGGLE, resourceVersion] as const,
+  );
+  expect(status).toBe(200);
+  expect((await getService('shop', 'recommendations')).metadata.annotations?.['service.kubernetes.io/topology-mode']).toBe('Auto');
+});

@@ -1,0 +1,77 @@
+/**
+ * The Services table: search (name and reason), namespace filter, sortable columns, and the query
+ * string as the single source of the table's state (it survives a reload and can be linked).
+ */
+import { expect, test } from './fixtures';
+import { ServicesPage } from './pages/services-page';
+
+test('lists every Service, sorted by namespace/name', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await expect(services.heading).toHaveText('Services');
+  await expect(services.count).toHaveText('13 Services');
+  await expect(services.columnHeader(/^Service/)).toHaveAttribute('aria-sort', 'ascending');
+  const keys = await services.serviceKeys();
+  expect(keys).toHaveLength(13);
+  expect(keys.slice(0, 4)).toEqual(['kube-system/kube-dns', 'payments/fraud-check', 'payments/ledger', 'payments/notifier']);
+  expect(keys).toEqual([...keys].sort());
+});
+
+test('search matches names and reasons; no match offers to clear the filters', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.search.fill('checkout');
+  await expect(services.count).toHaveText('1 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['shop/checkout']);
+  await expect(page).toHaveURL(/\/services\?q=checkout$/);
+
+  // The reason text is searchable too: "Insufficient number of endpoints" is shop/cart's.
+  await services.search.fill('insufficient');
+  await expect(services.count).toHaveText('1 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['shop/cart']);
+  await expect(services.rows.first()).toContainText('Insufficient number of endpoints (2 endpoints, 3 zones), addressType: IPv4');
+
+  await services.search.fill('no-such-service');
+  await expect(services.table.getByText('No Service matches.')).toBeVisible();
+  await services.table.getByRole('button', { name: 'Clear the filters' }).click();
+  await expect(services.search).toHaveValue('');
+  await expect(services.count).toHaveText('13 Services');
+  await expect(page).toHaveURL(/\/services$/);
+});
+
+test('namespace filter and sort are kept in the URL and survive a reload', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.namespace.selectOption('payments');
+  await expect(services.count).toHaveText('3 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['payments/fraud-check', 'payments/ledger', 'payments/notifier']);
+
+  // Sort by cross-zone share: ascending, then descending (ties by name).
+  const crossZone = services.columnHeader(/Cross-zone share/);
+  await services.sortButton(/Cross-zone share/).click();
+  await expect(crossZone).toHaveAttribute('aria-sort', 'ascending');
+  expect(await services.serviceKeys()).toEqual(['payments/fraud-check', 'payments/notifier', 'payments/ledger']);
+  await services.sortButton(/Cross-zone share/).click();
+  await expect(crossZone).toHaveAttribute('aria-sort', 'descending');
+  expect(await services.serviceKeys()).toEqual(['payments/ledger', 'payments/fraud-check', 'payments/notifier']);
+  await expect(services.rows.first()).toContainText('27.8 %');
+  await expect(page).toHaveURL(/\/services\?ns=payments&sort=crossZone&order=desc$/);
+
+  await page.reload();
+  await expect(services.table).toBeVisible();
+  await expect(services.namespace).toHaveValue('payments');
+  await expect(crossZone).toHaveAttribute('aria-sort', 'descending');
+  await expect(services.count).toHaveText('3 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['payments/ledger', 'payments/fraud-check', 'payments/notifier']);
+});
+
+test('a shared link opens the table with its search, filters and sort', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto('?q=shop%2F&attention=1&sort=endpoints&order=asc');
+  await expect(services.search).toHaveValue('shop/');
+  await expect(services.attentionOnly).toBeChecked();
+  await expect(services.columnHeader(/Ready endpoints per zone/)).toHaveAttribute('aria-sort', 'ascending');
+  // shop Services needing attention, fewest ready endpoints first: cart (2), catalog (4), api-gateway (6), checkout (9).
+  await expect(services.count).toHaveText('4 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['shop/cart', 'shop/catalog', 'shop/api-gateway', 'shop/checkout']);
+});

@@ -1,0 +1,105 @@
+/**
+ * Control of the simulated cluster the e2e suite runs against (its `/__sim/` endpoints, see
+ * sim/control.ts and sim/faults.ts), and reads of its objects as another client would make them.
+ */
+import type { FaultRuleInput } from '../sim/faults';
+
+export const SIM_PORT = 6590;
+export const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
+/** The token the simulator writes into its kubeconfig (sim/server.ts DEFAULT_TOKEN). */
+const SIM_TOKEN = 'zonescope-sim-token';
+
+async function call(method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${SIM_URL}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`simulator ${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function kube<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${SIM_URL}${path}`, { ...init, headers: { Authorization: `Bearer ${SIM_TOKEN}`, ...init.headers } });
+  if (!response.ok) throw new Error(`simulator ${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** What to restore (sim/control.ts; each defaults to true). */
+export interface ResetOptions {
+  objects?: boolean;
+  faults?: boolean;
+  rbac?: boolean;
+  stats?: boolean;
+}
+
+/**
+ * Restores the scenario's objects, faults, RBAC and statistics. Restoring the objects drops every
+ * watch and compacts the history, so the dashboard re-lists (410) everything.
+ */
+export function resetSimulator(what: ResetOptions = {}): Promise<unknown> {
+  return call('POST', '/__sim/reset', what);
+}
+
+/** Denies one verb on one resource for the dashboard's user (replaces the RBAC configuration). */
+export function denyInSimulator(verb: string, resource: string): Promise<unknown> {
+  return call('POST', '/__sim/rbac', { deny: [{ verbs: [verb], resources: [resource] }] });
+}
+
+/** Adds fault rules (see sim/faults.ts). */
+export function addFaults(rules: FaultRuleInput[]): Promise<unknown> {
+  return call('POST', '/__sim/faults', { rules });
+}
+
+/** Removes every fault rule. */
+export function clearFaults(): Promise<unknown> {
+  return call('DELETE', '/__sim/faults');
+}
+
+/** Drops every open watch (the streams end; `abrupt` destroys the sockets instead). */
+export function dropWatches(abrupt = false): Promise<unknown> {
+  return call('POST', '/__sim/watches/drop', { abrupt });
+}
+
+/** Request statistics since the last reset, and the watches open now (sim/stats.ts). */
+export interface SimStats {
+  requests: Record<string, Record<string, number>>;
+  openWatches: Record<string, number>;
+  total: number;
+}
+
+/** Request statistics since the last reset (sim/stats.ts). */
+export async function simStats(): Promise<SimStats> {
+  return (await call('GET', '/__sim/stats')) as SimStats;
+}
+
+/** Merge-patches a Service's annotations as another client would (kubectl annotate). */
+export async function annotateService(namespace: string, name: string, annotations: Record<string, string | null>): Promise<void> {
+  await kube(`/api/v1/namespaces/${namespace}/services/${name}`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    body: JSON.stringify({ metadata: { annotations } }),
+  });
+}
+
+/** A Service as the API server has it. */
+export interface SimService {
+  metadata: { name: string; namespace: string; resourceVersion: string; annotations?: Record<string, string> };
+}
+
+/** Reads a Service from the simulator. */
+export function getService(namespace: string, name: string): Promise<SimService> {
+  return kube<SimService>(`/api/v1/namespaces/${namespace}/services/${name}`);
+}
+
+interface SliceList {
+  items: { endpoints?: { conditions?: { ready?: boolean }; hints?: { forZones?: { name: string }[] } }[] }[];
+}
+
+/** How many endpoints of a Service's EndpointSlices carry a zone hint (what the controller wrote). */
+export async function hintedEndpoints(namespace: string, name: string): Promise<number> {
+  const list = await kube<SliceList>(
+    `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${name}`)}`,
+  );
+  return list.items.flatMap((slice) => slice.endpoints ?? []).filter((e) => (e.hints?.forZones?.length ?? 0) > 0).length;
+}
