@@ -10,8 +10,20 @@
  * `./source` (`getClusterSource()`), which is server-only.
  */
 import path from 'node:path';
-import type { ClusterIndex, ClusterSnapshot, ServerVersionRecord } from '../topology/cluster-model';
-import { indexCluster } from '../topology/cluster-model';
+import type {
+  ClusterIndex,
+  ClusterSnapshot,
+  DeploymentRecord,
+  EndpointSliceRecord,
+  EventRecord,
+  HpaRecord,
+  NodeRecord,
+  PodRecord,
+  ReplicaSetRecord,
+  ServerVersionRecord,
+  ServiceRecord,
+} from '../topology/cluster-model';
+import { indexCluster, objectKey } from '../topology/cluster-model';
 import type { ConnectionEnv, KubeConnection } from './connection';
 import { connectionOptionsFromEnv, createConnection } from './connection';
 import type { KubeError } from './errors';
@@ -106,15 +118,94 @@ const EMPTY_SNAPSHOT: ClusterSnapshot = {
   cni: { cilium: null, calico: null, awsVpcCni: false },
 };
 
+/** Lookups that group records into lists (by Service or namespace). */
+const GROUPED_FIELDS: ReadonlySet<IndexField> = new Set<IndexField>(['slicesByService', 'podsByNamespace', 'eventsByService']);
+
+/** The key each lookup files a record under, exactly as {@link indexCluster} does (`null`: not filed). */
+const LOOKUP_KEYS: { readonly [F in IndexField]: (record: never) => string | null } = {
+  nodesByName: (node: NodeRecord) => node.name,
+  servicesByKey: (service: ServiceRecord) => objectKey(service.namespace, service.name),
+  slicesByService: (slice: EndpointSliceRecord) => (slice.serviceName === null ? null : objectKey(slice.namespace, slice.serviceName)),
+  podsByNamespace: (pod: PodRecord) => pod.namespace,
+  deploymentsByKey: (d: DeploymentRecord) => objectKey(d.namespace, d.name),
+  replicaSetsByKey: (r: ReplicaSetRecord) => objectKey(r.namespace, r.name),
+  hpasByTarget: (h: HpaRecord) => `${h.namespace}/${h.scaleTargetRef.kind}/${h.scaleTargetRef.name}`,
+  eventsByService: (event: EventRecord) =>
+    event.involvedObject.kind === 'Service' ? objectKey(event.involvedObject.namespace || event.namespace, event.involvedObject.name) : null,
+};
+
+/** At most this many replaced records are patched into a lookup; more, and it is rebuilt. */
+const PATCH_LIMIT = 64;
+
+function sameItems<T>(a: readonly T[] | undefined, b: readonly T[]): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The lookup `field` for `after`, from its lookup `before` over `prior` when `after` only replaced a
+ * few records of `prior` in place (same positions, same keys: informers replace a modified record
+ * where it was). Only the affected keys are recomputed; everything else, lists included, is kept.
+ * `null` when that does not hold (the caller rebuilds the lookup).
+ */
+function patchLookup(field: IndexField, before: ReadonlyMap<string, unknown>, prior: readonly unknown[], after: readonly unknown[]): Map<string, unknown> | null {
+  if (prior.length !== after.length) return null;
+  const keyOf = LOOKUP_KEYS[field] as (record: unknown) => string | null;
+  const affected = new Set<string>();
+  let changed = 0;
+  for (let i = 0; i < after.length; i++) {
+    if (prior[i] === after[i]) continue;
+    if (++changed > PATCH_LIMIT) return null;
+    const key = keyOf(after[i]);
+    if (key !== keyOf(prior[i])) return null;
+    if (key !== null) affected.add(key);
+  }
+  const patched = new Map(before);
+  const grouped = GROUPED_FIELDS.has(field);
+  for (const key of affected) {
+    if (grouped) {
+      // The group's records in list order, as a fresh grouping would list them.
+      const list: unknown[] = [];
+      for (const record of after) if (keyOf(record) === key) list.push(record);
+      patched.set(key, list);
+    } else {
+      // A fresh map keeps the last record with the key.
+      for (let i = after.length - 1; i >= 0; i--) {
+        if (keyOf(after[i]) === key) {
+          patched.set(key, after[i]);
+          break;
+        }
+      }
+    }
+  }
+  return patched;
+}
+
 /**
  * {@link indexCluster}, reusing the lookups of `previous` whose source array is the same object
- * (unchanged resource type). Equal to `indexCluster(snapshot)` in content.
+ * (unchanged resource type), and patching those where only a few records were replaced in place.
+ * Equal to `indexCluster(snapshot)` in content. In grouped lookups (slices by Service, pods by
+ * namespace, events by Service) a group whose records are the same objects as before keeps its
+ * previous list, so list identity tells consumers what changed.
  */
 export function indexIncrementally(snapshot: ClusterSnapshot, previous: ClusterIndex | null): ClusterIndex {
   const pick = <F extends IndexField>(field: F): ClusterIndex[F] => {
     const source = INDEX_SOURCES[field];
     if (previous !== null && previous.snapshot[source] === snapshot[source]) return previous[field];
-    return indexCluster({ ...EMPTY_SNAPSHOT, [source]: snapshot[source] })[field];
+    if (previous !== null) {
+      const patched = patchLookup(field, previous[field] as ReadonlyMap<string, unknown>, previous.snapshot[source] as readonly unknown[], snapshot[source] as readonly unknown[]);
+      if (patched !== null) return patched as unknown as ClusterIndex[F];
+    }
+    const fresh = indexCluster({ ...EMPTY_SNAPSHOT, [source]: snapshot[source] })[field];
+    if (previous === null || !GROUPED_FIELDS.has(field)) return fresh;
+    const before = previous[field] as ReadonlyMap<string, readonly unknown[]>;
+    const stable = new Map<string, readonly unknown[]>();
+    for (const [key, list] of fresh as ReadonlyMap<string, readonly unknown[]>) {
+      const old = before.get(key);
+      stable.set(key, old !== undefined && sameItems(old, list) ? old : list);
+    }
+    return stable as unknown as ClusterIndex[F];
   };
   return {
     snapshot,

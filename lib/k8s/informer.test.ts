@@ -206,3 +206,34 @@ describe('ResourceInformer', () => {
     expect(names(informer)).toEqual(['a', 'b']);
   });
 });
+
+describe('ResourceInformer: updates that change nothing the record keeps', () => {
+  it('a MODIFIED event with the same slim record changes nothing; a re-list keeps unchanged records', async () => {
+    const connection = new ScriptedConnection();
+    const informer = start(connection);
+    await until(() => connection.streams.length === 1, 'watch');
+    const before = informer.version;
+    const record = informer.records.get('default/a');
+    // Only fields the record does not keep differ (labels, managed fields, status).
+    const touched = { ...service('a', '10'), metadata: { name: 'a', namespace: 'default', resourceVersion: '10', labels: { touched: 'yes' } } };
+    connection.streams[0]?.push(event('MODIFIED', touched));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(informer.version).toBe(before);
+    expect(informer.records.get('default/a')).toBe(record);
+    // A real change replaces the record.
+    connection.streams[0]?.push(event('MODIFIED', service('a', '11')));
+    await until(() => informer.version !== before, 'change');
+    expect(informer.records.get('default/a')?.resourceVersion).toBe('11');
+    // After 410 the re-list keeps the record objects of unchanged objects.
+    const b = informer.records.get('default/b');
+    connection.listAnswer = () => list('20', ['a', 'b']);
+    connection.streams[0]?.push(event('ERROR', { kind: 'Status', code: 410, reason: 'Expired' }));
+    await until(() => connection.streams.length === 2, 're-watch');
+    expect(informer.records.get('default/b')).not.toBe(b); // resourceVersion changed with the list
+    connection.listAnswer = () => list('20', ['a', 'b']);
+    const kept = informer.records.get('default/b');
+    connection.streams[1]?.push(event('ERROR', { kind: 'Status', code: 410, reason: 'Expired' }));
+    await until(() => connection.streams.length === 3, 're-watch again');
+    expect(informer.records.get('default/b')).toBe(kept);
+  });
+});

@@ -378,7 +378,12 @@ export class ResourceInformer<Id extends ResourceId> {
         for (const item of page.items as unknown[]) {
           if (!isJsonObject(item)) continue;
           const record = this.descriptor.project(item);
-          if (record !== null) fresh.set(cacheKey(item), record);
+          if (record !== null) {
+            const key = cacheKey(item);
+            // An unchanged object keeps its record, so a re-list does not look like a change to everything.
+            const known = this.cache.get(key);
+            fresh.set(key, known !== undefined && sameRecord(known, record) ? known : record);
+          }
           this.listed++;
         }
         this.onChange(false);
@@ -474,8 +479,12 @@ export class ResourceInformer<Id extends ResourceId> {
         const key = cacheKey(object);
         const record = this.descriptor.project(object);
         if (record !== null) {
-          this.cache.set(key, record);
-          this.changed();
+          // Updates that touch nothing the record keeps (status heartbeats, managed fields…) change nothing.
+          const known = this.cache.get(key);
+          if (known === undefined || !sameRecord(known, record)) {
+            this.cache.set(key, record);
+            this.changed();
+          }
         } else if (this.cache.delete(key)) {
           this.changed();
         }
@@ -504,6 +513,26 @@ export class ResourceInformer<Id extends ResourceId> {
     this.dataVersion++;
     this.onChange(true);
   }
+}
+
+/** Structural equality of two slim records (plain data: objects, arrays, primitives). */
+export function sameRecord(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameRecord(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i] as string;
+    if (key !== keysB[i] || !sameRecord((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 function safeJson(text: string): unknown {

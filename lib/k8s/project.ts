@@ -25,6 +25,7 @@ import type {
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME, LABEL_TOPOLOGY_ZONE } from '../topology/constants';
 import type { AddressType, Endpoint, EndpointHints } from '../topology/types';
 import { parseKubeMinor } from '../topology/version';
+import { internNullable, internRecord, internString, internStringMap } from './intern';
 
 /** A JSON object as read from the wire. */
 export type Json = Record<string, unknown>;
@@ -98,13 +99,13 @@ export function projectNode(raw: unknown): NodeRecord {
   const allocatable = obj(status.allocatable);
   const cpu = allocatable.cpu;
   return {
-    name: str(metadata.name) ?? '',
-    zone: Object.prototype.hasOwnProperty.call(labels, LABEL_TOPOLOGY_ZONE) ? (labels[LABEL_TOPOLOGY_ZONE] ?? '') : null,
-    region: labels['topology.kubernetes.io/region'] ?? null,
-    allocatableCpu: typeof cpu === 'string' ? cpu : typeof cpu === 'number' ? String(cpu) : null,
+    name: internString(str(metadata.name) ?? ''),
+    zone: Object.prototype.hasOwnProperty.call(labels, LABEL_TOPOLOGY_ZONE) ? internString(labels[LABEL_TOPOLOGY_ZONE] ?? '') : null,
+    region: internNullable(labels['topology.kubernetes.io/region'] ?? null),
+    allocatableCpu: internNullable(typeof cpu === 'string' ? cpu : typeof cpu === 'number' ? String(cpu) : null),
     ready: readyCondition === undefined ? null : readyCondition.status === 'True',
     unschedulable: spec.unschedulable === true,
-    labels: kept,
+    labels: internStringMap(kept),
     providerID: str(spec.providerID),
   };
 }
@@ -113,6 +114,8 @@ function servicePort(raw: unknown): ServicePortRecord {
   const p = obj(raw);
   return { name: str(p.name) ?? '', protocol: str(p.protocol) ?? 'TCP', port: num(p.port) ?? 0, nodePort: num(p.nodePort) };
 }
+
+const stringList = (value: unknown): string[] => arr(value).map(str).filter((s): s is string => s !== null);
 
 const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'] as const;
 
@@ -129,25 +132,25 @@ export function projectService(raw: unknown): ServiceRecord {
   const type = SERVICE_TYPES.find((t) => t === spec.type) ?? 'ClusterIP';
   const selector = isJsonObject(spec.selector) ? stringMap(spec.selector) : null;
   return {
-    namespace: str(metadata.namespace) ?? 'default',
-    name: str(metadata.name) ?? '',
+    namespace: internString(str(metadata.namespace) ?? 'default'),
+    name: internString(str(metadata.name) ?? ''),
     uid: str(metadata.uid) ?? '',
     resourceVersion: str(metadata.resourceVersion) ?? '',
-    annotations: stringMap(metadata.annotations),
+    annotations: internStringMap(stringMap(metadata.annotations)),
     type,
-    selector: selector && Object.keys(selector).length > 0 ? selector : null,
+    selector: selector && Object.keys(selector).length > 0 ? internStringMap(selector) : null,
     clusterIP: str(spec.clusterIP),
     externalTrafficPolicy: policy(spec.externalTrafficPolicy),
     internalTrafficPolicy: policy(spec.internalTrafficPolicy),
-    trafficDistribution: str(spec.trafficDistribution),
-    ports: arr(spec.ports).map(servicePort),
-    externalIPs: arr(spec.externalIPs).map(str).filter((s): s is string => s !== null),
+    trafficDistribution: internNullable(str(spec.trafficDistribution)),
+    ports: internRecord(arr(spec.ports).map(servicePort)),
+    externalIPs: stringList(spec.externalIPs),
     loadBalancerIngress: arr(obj(status.loadBalancer).ingress)
       .map(obj)
       .map((ingress) => str(ingress.ip) ?? str(ingress.hostname))
       .filter((s): s is string => s !== null),
-    loadBalancerClass: str(spec.loadBalancerClass),
-    ipFamilies: arr(spec.ipFamilies).map(str).filter((s): s is string => s !== null),
+    loadBalancerClass: internNullable(str(spec.loadBalancerClass)),
+    ipFamilies: internRecord(stringList(spec.ipFamilies)),
   };
 }
 
@@ -167,13 +170,14 @@ export function endpointFromWire(raw: unknown): Endpoint {
     const h: { forZones?: string[]; forNodes?: string[] } = {};
     if (forZones !== undefined) h.forZones = forZones;
     if (forNodes !== undefined) h.forNodes = forNodes;
-    hints = h;
+    hints = internRecord(h);
   }
   const targetRef = obj(e.targetRef);
+  const addresses = Array.isArray(e.addresses) && e.addresses.length === 1 && typeof e.addresses[0] === 'string' ? [e.addresses[0]] : stringList(e.addresses);
   return {
-    addresses: arr(e.addresses).map(str).filter((s): s is string => s !== null),
-    zone: str(e.zone),
-    nodeName: str(e.nodeName),
+    addresses,
+    zone: internNullable(str(e.zone)),
+    nodeName: internNullable(str(e.nodeName)),
     ready: bool(conditions.ready),
     serving: bool(conditions.serving),
     terminating: bool(conditions.terminating),
@@ -199,13 +203,13 @@ export function projectEndpointSlice(raw: unknown): EndpointSliceRecord {
   const metadata = obj(o.metadata);
   const labels = stringMap(metadata.labels);
   return {
-    namespace: str(metadata.namespace) ?? 'default',
+    namespace: internString(str(metadata.namespace) ?? 'default'),
     name: str(metadata.name) ?? '',
     resourceVersion: str(metadata.resourceVersion) ?? '',
-    serviceName: labels[LABEL_SERVICE_NAME] ?? null,
-    managedBy: labels[LABEL_MANAGED_BY] ?? null,
+    serviceName: internNullable(labels[LABEL_SERVICE_NAME] ?? null),
+    managedBy: internNullable(labels[LABEL_MANAGED_BY] ?? null),
     addressType: ADDRESS_TYPES.find((t) => t === o.addressType) ?? 'IPv4',
-    ports: arr(o.ports).map(obj).map((p) => ({ name: str(p.name), port: num(p.port), protocol: str(p.protocol) })),
+    ports: internRecord(arr(o.ports).map(obj).map((p) => ({ name: str(p.name), port: num(p.port), protocol: str(p.protocol) }))),
     endpoints: arr(o.endpoints).map(endpointFromWire),
   };
 }
@@ -225,7 +229,7 @@ export function controllerOwner(metadata: Json): { readonly kind: string; readon
     if (ref.controller !== true) continue;
     const kind = str(ref.kind);
     const name = str(ref.name);
-    if (kind !== null && name !== null) return { kind, name };
+    if (kind !== null && name !== null) return internRecord({ kind, name });
   }
   return null;
 }
@@ -262,11 +266,11 @@ export function projectPod(raw: unknown): PodRecord {
     .map(obj)
     .some((condition) => condition.type === 'Ready' && condition.status === 'True');
   return {
-    namespace: str(metadata.namespace) ?? 'default',
+    namespace: internString(str(metadata.namespace) ?? 'default'),
     name: str(metadata.name) ?? '',
-    labels: stringMap(metadata.labels),
-    nodeName: str(spec.nodeName),
-    phase: str(status.phase),
+    labels: internStringMap(stringMap(metadata.labels)),
+    nodeName: internNullable(str(spec.nodeName)),
+    phase: internNullable(str(status.phase)),
     ready,
     terminating: timestamp(metadata.deletionTimestamp) !== null,
     podIP: str(status.podIP),
@@ -305,12 +309,12 @@ export function projectDeployment(raw: unknown): DeploymentRecord {
   const template = obj(spec.template);
   const podSpec = obj(template.spec);
   return {
-    namespace: str(metadata.namespace) ?? 'default',
-    name: str(metadata.name) ?? '',
+    namespace: internString(str(metadata.namespace) ?? 'default'),
+    name: internString(str(metadata.name) ?? ''),
     replicas: num(spec.replicas) ?? 1,
     readyReplicas: num(status.readyReplicas) ?? 0,
     selector: labelSelector(spec.selector) ?? { matchLabels: {}, matchExpressions: [] },
-    templateLabels: stringMap(obj(template.metadata).labels),
+    templateLabels: internStringMap(stringMap(obj(template.metadata).labels)),
     topologySpreadConstraints: arr(podSpec.topologySpreadConstraints).map(spreadConstraint),
     zoneAntiAffinity: hasZoneAntiAffinity(podSpec),
   };
@@ -321,8 +325,8 @@ export function projectReplicaSet(raw: unknown): ReplicaSetRecord {
   const o = obj(raw);
   const metadata = obj(o.metadata);
   return {
-    namespace: str(metadata.namespace) ?? 'default',
-    name: str(metadata.name) ?? '',
+    namespace: internString(str(metadata.namespace) ?? 'default'),
+    name: internString(str(metadata.name) ?? ''),
     replicas: num(obj(o.spec).replicas) ?? 1,
     owner: controllerOwner(metadata),
   };
@@ -336,9 +340,9 @@ export function projectHpa(raw: unknown): HpaRecord {
   const status = obj(o.status);
   const target = obj(spec.scaleTargetRef);
   return {
-    namespace: str(metadata.namespace) ?? 'default',
+    namespace: internString(str(metadata.namespace) ?? 'default'),
     name: str(metadata.name) ?? '',
-    scaleTargetRef: { kind: str(target.kind) ?? '', name: str(target.name) ?? '' },
+    scaleTargetRef: { kind: internString(str(target.kind) ?? ''), name: str(target.name) ?? '' },
     minReplicas: num(spec.minReplicas) ?? 1,
     maxReplicas: num(spec.maxReplicas) ?? 0,
     currentReplicas: num(status.currentReplicas),

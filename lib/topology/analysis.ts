@@ -9,14 +9,15 @@
  */
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import { analyzeDataplane } from './analyze-dataplane';
-import type { AddressTypeAnalysis, EndpointView, ExpectedHints, HintsDiff, IfAutoPrediction, MinimumTable, ObservedHints, ServiceHintSlices } from './analyze-service';
+import type { AddressTypeAnalysis, EndpointView, ExpectedHints, HintsDiff, IfAutoPrediction, MinimumTable, ObservedHints, ServiceHintsAnalysis } from './analyze-service';
 import { analyzeServiceHints } from './analyze-service';
 import type { NodeFix, NodeReport, ZoneAnalysis, ZoneReport } from './analyze-zones';
 import { analyzeZones } from './analyze-zones';
 import type { AnalysisOptions, ClusterContext, ReleaseInfo } from './cluster-context';
-import { buildClusterContext, serviceKey } from './cluster-context';
-import type { ClusterIndex, EventRecord, ProxyMode, ServiceRecord } from './cluster-model';
-import type { Fix } from './fixes';
+import { buildClusterContext, rebaseClusterContext, serviceKey } from './cluster-context';
+import type { AnalysisCache } from './analysis-cache';
+import type { ClusterIndex, EndpointSliceRecord, EventRecord, ProxyMode, ServiceRecord } from './cluster-model';
+import type { Fix, FixWorkload } from './fixes';
 import { findFixes } from './fixes';
 import type { HpaAnalysis } from './hpa';
 import { analyzeHpa, findServiceWorkload } from './hpa';
@@ -28,8 +29,9 @@ import type { RuleEstimates, RuleEstimateService } from './rule-estimates';
 import { estimateRules } from './rule-estimates';
 import type { MechanismAnalysis, ServiceLint, ServiceMechanism } from './service-mechanism';
 import { isExternallyAccessible } from './service-mechanism';
-import type { CrossZoneCost, TrafficClientZone, TrafficMatrix } from './traffic';
-import { computeTrafficMatrix, crossZoneCost, toTrafficEndpoints } from './traffic';
+import type { CrossZoneCost, TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from './traffic';
+import { sharedCrossZoneCost } from './shared-values';
+import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic';
 import type { EndpointSlice, ValueByZone } from './types';
 import type { FeatureGates } from './version';
 
@@ -157,10 +159,51 @@ export interface PreparedAnalysis {
   readonly clients: readonly TrafficClientZone[];
   readonly kubernetes: KubernetesReport;
   readonly assumptions: readonly string[];
+  /**
+   * Per-Service results of earlier generations (see {@link AnalysisCache}): when set,
+   * {@link analyzeClusterIn} and {@link analyzeServiceIn} reuse the results of Services whose
+   * inputs did not change. Results are the same with or without it.
+   */
+  readonly cache?: AnalysisCache;
 }
 
-/** Builds the per-cluster part of an analysis once (O(nodes)); reuse it for many Services. */
-export function prepareAnalysis(index: ClusterIndex, options: AnalysisOptions = {}): PreparedAnalysis {
+/** What a preparation was built from besides the nodes (compared to decide whether it can be reused). */
+const PREPARED_INPUTS = new WeakMap<PreparedAnalysis, string>();
+
+function preparedInputs(index: ClusterIndex, options: AnalysisOptions): string {
+  const { version, proxy, cni } = index.snapshot;
+  return JSON.stringify([version, proxy, cni, options]);
+}
+
+/**
+ * Builds the per-cluster part of an analysis once (O(nodes)); reuse it for many Services.
+ *
+ * With `previous` (an earlier preparation, typically of the previous cluster generation) whose
+ * nodes (same array), server version, dataplane and options are unchanged, the per-cluster work
+ * is reused and only the index is replaced — the result equals a fresh preparation — and
+ * `previous.cache` is carried over.
+ */
+export function prepareAnalysis(index: ClusterIndex, options: AnalysisOptions = {}, previous: PreparedAnalysis | null = null): PreparedAnalysis {
+  const inputs = preparedInputs(index, options);
+  if (previous !== null && previous.context.index.snapshot.nodes === index.snapshot.nodes && PREPARED_INPUTS.get(previous) === inputs) {
+    const rebased: PreparedAnalysis = { ...previous, context: rebaseClusterContext(previous.context, index) };
+    PREPARED_INPUTS.set(rebased, inputs);
+    return rebased;
+  }
+  const prepared = prepareFresh(index, options);
+  PREPARED_INPUTS.set(prepared, inputs);
+  return previous?.cache ? { ...prepared, cache: previous.cache } : prepared;
+}
+
+/** The preparation with `cache` attached (see {@link PreparedAnalysis.cache}). */
+export function withAnalysisCache(prepared: PreparedAnalysis, cache: AnalysisCache): PreparedAnalysis {
+  const attached = { ...prepared, cache };
+  const inputs = PREPARED_INPUTS.get(prepared);
+  if (inputs !== undefined) PREPARED_INPUTS.set(attached, inputs);
+  return attached;
+}
+
+function prepareFresh(index: ClusterIndex, options: AnalysisOptions): PreparedAnalysis {
   const context = buildClusterContext(index, options);
   const zones = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
   const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease);
@@ -239,27 +282,57 @@ function attentionFor(report: Omit<ServiceReport, 'needsAttention'>): ServiceAtt
   return null;
 }
 
-interface ServiceComputation {
-  readonly detail: ServiceDetail;
-  readonly slices: ServiceHintSlices;
+/** What both the full matrices and their figures carry. */
+type TrafficCommon = Pick<TrafficMatrix, 'crossZoneFraction' | 'droppedFraction' | 'maxRelativeLoad' | 'clientShareByZone' | 'selectionByZone'>;
+
+/** What the traffic step yields: full matrices (detail) or their figures (cluster-wide report). */
+interface TrafficScenarios<M extends TrafficCommon> {
+  readonly now: M;
+  readonly expected: M;
+  readonly ifAuto: M;
+  readonly ifNone: M;
 }
 
-function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean): ServiceComputation {
+/** A Service's report plus what the cluster summary needs from its traffic now. */
+interface ServiceComputation<M extends TrafficCommon> {
+  /** The report; in a cached cluster pass it carries `needsAttention` and lazy `hpa`/`workload` already. */
+  readonly report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null };
+  readonly needsAttention: ServiceAttention | null;
+  readonly analysis: ServiceHintsAnalysis;
+  readonly traffic: TrafficScenarios<M>;
+  /** The lazy workload cell of a cached cluster pass (`null` when the report was built eagerly). */
+  readonly cell: WorkloadCell | null;
+}
+
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix>;
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false): ServiceComputation<TrafficFigures>;
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean): ServiceComputation<TrafficCommon> {
   const { context, dataplane } = prepared;
   const key = serviceKey(service.namespace, service.name);
   const allSlices = context.index.slicesByService.get(key) ?? [];
 
   // 1. Hints: mechanism, lints, expected, observed, diff, if-Auto.
-  const { analysis, slices } = analyzeServiceHints(context, dataplane, service, allSlices, withDetail);
+  const { analysis, slices } = analyzeServiceHints(context, dataplane, service, allSlices, withDetail ? true : 'report');
 
-  // 2. Traffic in four scenarios.
+  // 2. Traffic in four scenarios (full matrices for the detail, their figures for a report).
   const proxied = service.type !== 'ExternalName' && service.clusterIP !== 'None';
-  const base = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: withDetail };
+  const base = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: withDetail, uniqueEndpoints: true };
   const svcNow = proxyServicePort(service, service.annotations, context);
   const endpointsOf = (sliceSet: readonly EndpointSlice[]) => (service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, context.nodeZoneByName));
-  const observedEndpoints = endpointsOf(slices.observed);
-  const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) =>
-    computeTrafficMatrix({ ...base, service: svc, endpoints: sliceSet === slices.observed ? observedEndpoints : endpointsOf(sliceSet) });
+  let observedEndpoints: TrafficEndpoint[] | null = null;
+  const endpointsFor = (sliceSet: readonly EndpointSlice[]) =>
+    sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
+  // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
+  // addresses: Services with the same shape share them (a bounded memo per clients and release).
+  const memo = withDetail ? null : figuresMemo(prepared);
+  const model = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon => {
+    const input = { ...base, honoursHints, service: svc };
+    if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
+    const key = memo ? trafficFiguresKey(service.type === 'ExternalName' ? [] : sliceSet, context.nodeZoneByName, input) : null;
+    if (memo === null || key === null) return computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
+    return memo.get(key, () => computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) }));
+  };
+  const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
   // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
   const svcAuto = proxyServicePort(service, analysis.ifAuto.change.annotations, context);
   const noNodeHints = !slices.observed.some((s) => s.endpoints.some((e) => (e.hints?.forNodes?.length ?? 0) > 0)) && analysis.mechanism.trafficDistributionHeuristic !== 'preferSameNode';
@@ -267,8 +340,7 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
   const expected = analysis.diff.inSync && noNodeHints ? now : matrix(slices.expected, svcNow);
   const ifAuto =
     analysis.mechanism.annotationActive && svcAuto.hintsAnnotation === svcNow.hintsAnnotation && analysis.ifAuto.change.remove.length === 0 ? expected : matrix(slices.ifAuto, svcAuto);
-  const ifNone = analysis.observed.hintsPresent ? computeTrafficMatrix({ ...base, honoursHints: false, service: svcNow, endpoints: observedEndpoints }) : now;
-  const { gbPerMonth, pricePerGb } = context.options;
+  const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
   const traffic: TrafficSummary = {
     crossZoneFraction: now.crossZoneFraction,
     crossZoneFractionExpected: expected.crossZoneFraction,
@@ -277,16 +349,15 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
     droppedFraction: now.droppedFraction,
     maxRelativeLoad: now.maxRelativeLoad,
     monthlyCost: {
-      now: crossZoneCost(now.crossZoneFraction, gbPerMonth, pricePerGb),
-      ifAuto: crossZoneCost(ifAuto.crossZoneFraction, gbPerMonth, pricePerGb),
-      ifNone: crossZoneCost(ifNone.crossZoneFraction, gbPerMonth, pricePerGb),
+      now: sharedCrossZoneCost(context, now.crossZoneFraction),
+      ifAuto: sharedCrossZoneCost(context, ifAuto.crossZoneFraction),
+      ifNone: sharedCrossZoneCost(context, ifNone.crossZoneFraction),
     },
     clientShareByZone: now.clientShareByZone,
   };
 
-  // 3. Workload and HPA.
-  const workload = service.selector !== null ? findServiceWorkload(context, service, allSlices) : null;
-  const workloadAnalysis = workload ? analyzeHpa(context, workload, key, analysis.ifAuto.donatedEndpoints) : null;
+  // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
+  const cell = new WorkloadCell(context, service, allSlices, key, analysis.ifAuto.donatedEndpoints);
 
   // 4. Fixes, load-balancer path.
   const fixes = findFixes({
@@ -297,19 +368,14 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
     managedSlices: slices.managed,
     expectedHintsEnabled: analysis.expected.hintsEnabled,
     ifAutoResult: slices.ifAutoResult,
-    workload: workload
-      ? {
-          deployment: workload.deployment.name,
-          replicas: workload.deployment.replicas,
-          hpa: workload.hpa ? { name: workload.hpa.name, minReplicas: workload.hpa.minReplicas, maxReplicas: workload.hpa.maxReplicas } : null,
-        }
-      : null,
+    workload: null,
+    workloadOf: () => cell.fixWorkload(),
   });
   const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
 
-  const { donated, ...expectedSummary } = analysis.expected;
-  const { entries, ...diffSummary } = analysis.diff;
-  const partial = {
+  const { donated: _donated, ...expectedSummary } = analysis.expected;
+  const { entries: _entries, ...diffSummary } = analysis.diff;
+  const common = {
     namespace: service.namespace,
     name: service.name,
     type: service.type,
@@ -321,37 +387,196 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
     diff: diffSummary,
     ifAuto: analysis.ifAuto,
     traffic,
-    hpa: workloadAnalysis?.autoscaler ? workloadAnalysis : null,
-    workload: workloadAnalysis && !workloadAnalysis.autoscaler ? workloadAnalysis : null,
+  };
+  const needsAttention = attentionFor({ ...common, hpa: null, workload: null, fixes, loadBalancer });
+  const lazy = !withDetail && prepared.cache !== undefined;
+  const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
+    ? lazyReport(common, cell, fixes, loadBalancer, needsAttention)
+    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes, loadBalancer };
+  return { report, needsAttention, analysis, traffic: { now, expected, ifAuto, ifNone }, cell: lazy ? cell : null };
+}
+
+/**
+ * A report whose `hpa` and `workload` are read from `cell` on first access. Built here, outside
+ * computeService, so its getters keep only the cell alive — not the engine results of the pass.
+ */
+function lazyReport(
+  common: Omit<ServiceReport, 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'needsAttention'>,
+  cell: WorkloadCell,
+  fixes: readonly Fix[],
+  loadBalancer: LoadBalancerAnalysis | null,
+  needsAttention: ServiceAttention | null,
+): ServiceReport {
+  return {
+    // Spelled out, not spread: compilers may move getters after spread properties, and the key order is part of the JSON.
+    namespace: common.namespace,
+    name: common.name,
+    type: common.type,
+    mechanism: common.mechanism,
+    mechanismDetail: common.mechanismDetail,
+    lints: common.lints,
+    expected: common.expected,
+    observed: common.observed,
+    diff: common.diff,
+    ifAuto: common.ifAuto,
+    traffic: common.traffic,
+    get hpa() {
+      return cell.hpa();
+    },
+    get workload() {
+      return cell.workloadOnly();
+    },
     fixes,
     loadBalancer,
-  };
-  const events = [...(context.index.eventsByService.get(key) ?? [])].sort((a, b) =>
-    (a.lastTimestamp ?? a.firstTimestamp ?? '') < (b.lastTimestamp ?? b.firstTimestamp ?? '') ? -1 : (a.lastTimestamp ?? a.firstTimestamp ?? '') > (b.lastTimestamp ?? b.firstTimestamp ?? '') ? 1 : 0,
-  );
-  return {
-    detail: {
-      ...partial,
-      needsAttention: attentionFor(partial),
-      byAddressType: analysis.byAddressType,
-      diffEntries: entries,
-      donatedEndpoints: donated,
-      minimumTable: analysis.minimumTable,
-      endpoints: analysis.endpoints,
-      trafficMatrix: { now, expected, ifAuto, ifNone },
-      events,
-    },
-    slices,
+    needsAttention,
   };
 }
 
-function toReport(detail: ServiceDetail): ServiceReport {
-  const { byAddressType: _b, diffEntries: _d, donatedEndpoints: _e, minimumTable: _m, endpoints: _p, trafficMatrix: _t, events: _v, ...report } = detail;
-  return report;
+/**
+ * The Deployment and HPA behind a Service, looked up and analysed once, when first needed. A cell
+ * held by an {@link AnalysisCache} is rebound to each newer context while its Service's inputs are
+ * unchanged (same results, and no older generation is kept alive); a cell of a replaced report
+ * keeps its own context, so a holder of an old analysis still reads that generation's values.
+ */
+export class WorkloadCell {
+  private context: ClusterContext;
+  private found: ReturnType<typeof findServiceWorkload> | undefined;
+  private analysed: HpaAnalysis | null | undefined;
+
+  constructor(
+    context: ClusterContext,
+    private readonly service: ServiceRecord,
+    private readonly slices: readonly EndpointSliceRecord[],
+    private readonly key: string,
+    private readonly donatedNow: number,
+  ) {
+    this.context = context;
+  }
+
+  /** Points an unevaluated cell at a newer context with the same inputs for this Service. */
+  rebind(context: ClusterContext): void {
+    if (this.analysed === undefined) this.context = context;
+  }
+
+  private workload(): ReturnType<typeof findServiceWorkload> {
+    if (this.found === undefined) this.found = this.service.selector !== null ? findServiceWorkload(this.context, this.service, this.slices) : null;
+    return this.found;
+  }
+
+  private analysis(): HpaAnalysis | null {
+    if (this.analysed === undefined) {
+      const workload = this.workload();
+      this.analysed = workload ? analyzeHpa(this.context, workload, this.key, this.donatedNow) : null;
+    }
+    return this.analysed;
+  }
+
+  /** `ServiceReport.hpa`. */
+  hpa(): HpaAnalysis | null {
+    const analysis = this.analysis();
+    return analysis?.autoscaler ? analysis : null;
+  }
+
+  /** `ServiceReport.workload`. */
+  workloadOnly(): HpaAnalysis | null {
+    const analysis = this.analysis();
+    return analysis && !analysis.autoscaler ? analysis : null;
+  }
+
+  /** What {@link findFixes} needs of the workload. */
+  fixWorkload(): FixWorkload | null {
+    const workload = this.workload();
+    return workload
+      ? {
+          deployment: workload.deployment.name,
+          replicas: workload.deployment.replicas,
+          hpa: workload.hpa ? { name: workload.hpa.name, minReplicas: workload.hpa.minReplicas, maxReplicas: workload.hpa.maxReplicas } : null,
+        }
+      : null;
+  }
+}
+
+function timestampOf(event: EventRecord): string {
+  return event.lastTimestamp ?? event.firstTimestamp ?? '';
+}
+
+const FIGURES_MEMOS = new WeakMap<readonly TrafficClientZone[], TrafficFiguresMemo>();
+
+/** The traffic figures memo of a preparation's clients (shared by the preparations rebased from it). */
+function figuresMemo(prepared: PreparedAnalysis): TrafficFiguresMemo {
+  let memo = FIGURES_MEMOS.get(prepared.clients);
+  if (!memo) {
+    memo = new TrafficFiguresMemo();
+    FIGURES_MEMOS.set(prepared.clients, memo);
+  }
+  return memo;
+}
+
+/** The Service view's detail: the report plus the panels. */
+function serviceDetail(prepared: PreparedAnalysis, service: ServiceRecord): ServiceDetail {
+  const { report, needsAttention, analysis, traffic } = computeService(prepared, service, true);
+  const events = [...(prepared.context.index.eventsByService.get(serviceKey(service.namespace, service.name)) ?? [])].sort((a, b) =>
+    timestampOf(a) < timestampOf(b) ? -1 : timestampOf(a) > timestampOf(b) ? 1 : 0,
+  );
+  return {
+    ...report,
+    needsAttention,
+    byAddressType: analysis.byAddressType,
+    diffEntries: analysis.diff.entries,
+    donatedEndpoints: analysis.expected.donated,
+    minimumTable: analysis.minimumTable,
+    endpoints: analysis.endpoints,
+    trafficMatrix: traffic,
+    events,
+  };
+}
+
+const KEYS = new WeakMap<ServiceRecord, string>();
+
+/** `namespace/name` of a Service record, built once per record (cluster passes run for every generation). */
+function keyOf(service: ServiceRecord): string {
+  let key = KEYS.get(service);
+  if (key === undefined) {
+    key = serviceKey(service.namespace, service.name);
+    KEYS.set(service, key);
+  }
+  return key;
+}
+
+/** A Service's share of a cluster pass: its report and its input to the rule estimates. */
+interface ClusterPassResult {
+  readonly report: ServiceReport;
+  readonly ruleInput: RuleEstimateService | null;
+  /** The report's lazy workload cell, rebound to each newer context while the entry is reused. */
+  readonly cell: WorkloadCell | null;
+  /** Its entry of `cluster.needsAttention`, `null` when it needs none. */
+  readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
+}
+
+function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord): ClusterPassResult {
+  const { report: partial, needsAttention, traffic, cell } = computeService(prepared, service, false);
+  // A lazy report is final as built (spreading it would evaluate its getters).
+  const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
+  const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
+  if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, attention };
+  const ready = traffic.now.loadedEndpoints;
+  return {
+    report,
+    cell,
+    attention,
+    ruleInput: {
+      ports: Math.max(1, service.ports.length),
+      nodePorts: service.ports.filter((p) => (p.nodePort ?? 0) !== 0).length,
+      externalAddresses: service.loadBalancerIngress.length + service.externalIPs.length,
+      externalTrafficPolicyLocal: service.externalTrafficPolicy === 'Local',
+      endpoints: ready,
+      endpointsPerNode: endpointsPerNode(traffic.now, ready),
+    },
+  };
 }
 
 /** Endpoints an average client node programs for the Service now (all, unless hints narrow the set). */
-function endpointsPerNode(matrixNow: TrafficMatrix, endpoints: number): number {
+function endpointsPerNode(matrixNow: TrafficFigures, endpoints: number): number {
   let weighted = 0;
   let totalShare = 0;
   for (const selection of matrixNow.selectionByZone) {
@@ -367,38 +592,39 @@ function endpointsPerNode(matrixNow: TrafficMatrix, endpoints: number): number {
  * (sorted by namespace and name) with the attention list.
  */
 export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
-  const { context } = prepared;
-  const services = [...context.index.snapshot.services].sort((a, b) =>
-    a.namespace === b.namespace ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.namespace < b.namespace ? -1 : 1,
-  );
+  const { context, cache } = prepared;
+  cache?.sync(context);
+  const compare = (a: ServiceRecord, b: ServiceRecord) =>
+    a.namespace === b.namespace ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.namespace < b.namespace ? -1 : 1;
+  const services = cache ? cache.sortedServices(context.index.snapshot.services, compare) : [...context.index.snapshot.services].sort(compare);
   const reports: ServiceReport[] = [];
   const ruleInputs: RuleEstimateService[] = [];
   const byMechanism: Record<ServiceMechanism, number> = { 'topology-mode': 0, 'legacy-annotation': 0, trafficDistribution: 0, none: 0 };
   let hintsExpectedOn = 0;
   let hintsObservedOn = 0;
+  let computed = 0;
+  const needsAttention: (ServiceAttention & { readonly namespace: string; readonly name: string })[] = [];
   for (const service of services) {
-    const { detail } = computeService(prepared, service, false);
-    reports.push(toReport(detail));
-    byMechanism[detail.mechanism]++;
-    if (detail.expected.hintsEnabled) hintsExpectedOn++;
-    if (detail.observed.hintsPresent) hintsObservedOn++;
-    if (service.type !== 'ExternalName' && service.clusterIP !== 'None') {
-      const ready = detail.trafficMatrix.now.endpointLoads.length;
-      ruleInputs.push({
-        ports: Math.max(1, service.ports.length),
-        nodePorts: service.ports.filter((p) => (p.nodePort ?? 0) !== 0).length,
-        externalAddresses: service.loadBalancerIngress.length + service.externalIPs.length,
-        externalTrafficPolicyLocal: service.externalTrafficPolicy === 'Local',
-        endpoints: ready,
-        endpointsPerNode: endpointsPerNode(detail.trafficMatrix.now, ready),
-      });
+    const key = keyOf(service);
+    const slices = context.index.slicesByService.get(key);
+    let result = cache?.report<ClusterPassResult>(key, service, slices);
+    if (result !== undefined) result.cell?.rebind(context);
+    else {
+      result = clusterPassResult(prepared, service);
+      computed++;
+      cache?.storeReport(key, service, slices, result);
     }
+    const { report, ruleInput, attention } = result;
+    reports.push(report);
+    if (attention) needsAttention.push(attention);
+    byMechanism[report.mechanism]++;
+    if (report.expected.hintsEnabled) hintsExpectedOn++;
+    if (report.observed.hintsPresent) hintsObservedOn++;
+    if (ruleInput) ruleInputs.push(ruleInput);
   }
-  const needsAttention = reports
-    .filter((r) => r.needsAttention !== null)
-    .map((r) => ({ namespace: r.namespace, name: r.name, ...(r.needsAttention as ServiceAttention) }));
+  if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(services.map(keyOf)));
   const zones = prepared.zones;
-  return {
+  const analysis: ClusterAnalysis = {
     schema: ANALYSIS_SCHEMA,
     kubernetes: prepared.kubernetes,
     assumptions: prepared.assumptions,
@@ -423,6 +649,8 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
     },
     services: reports,
   };
+  if (cache) cache.lastRun = { services: services.length, computed, reused: services.length - computed, full: cache.isFullPass };
+  return analysis;
 }
 
 /**
@@ -435,8 +663,19 @@ export function analyzeCluster(index: ClusterIndex, options: AnalysisOptions = {
 
 /** Analyzes one Service of a prepared cluster with every detail panel; `null` when it does not exist. */
 export function analyzeServiceIn(prepared: PreparedAnalysis, namespace: string, name: string): ServiceDetail | null {
-  const service = prepared.context.index.servicesByKey.get(serviceKey(namespace, name));
-  return service ? computeService(prepared, service, true).detail : null;
+  const { context, cache } = prepared;
+  const key = serviceKey(namespace, name);
+  const service = context.index.servicesByKey.get(key);
+  if (!service) return null;
+  if (!cache) return serviceDetail(prepared, service);
+  cache.sync(context);
+  const slices = context.index.slicesByService.get(key);
+  const events = context.index.eventsByService.get(key);
+  const cached = cache.detail<ServiceDetail>(key, service, slices, events);
+  if (cached) return cached;
+  const detail = serviceDetail(prepared, service);
+  cache.storeDetail(key, service, slices, events, detail);
+  return detail;
 }
 
 /**

@@ -20,10 +20,12 @@ import type { HintsMechanism } from './reconciler';
 import { hintsEnabled as annotationRequestsHints } from './annotations';
 import { canUseTrafficDistribution, reconcileTopologyHints } from './reconciler';
 import type { MechanismAnalysis, ServiceLint, TopologyAnnotationChange } from './service-mechanism';
-import { determineMechanism, lintService, topologyAnnotationChange } from './service-mechanism';
+import { lintService } from './service-mechanism';
+import { sharedAllocationTable, sharedEnableChange, sharedMechanism } from './shared-values';
 import type { SliceInfo } from './slice-info';
 import type { Allocation } from './topology-cache';
 import { computeAllocationTable, TopologyCache } from './topology-cache';
+import { sortedKeys, sortStrings } from './sorted';
 import { UNKNOWN_ZONE } from './traffic';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from './types';
 import type { FeatureGates, KubeMinor } from './version';
@@ -145,6 +147,19 @@ export function findDonatedEndpoints(slices: readonly EndpointSlice[]): DonatedE
     }
   }
   return donated.sort((a, b) => (a.fromZone === b.fromZone ? compareText(a.address, b.address) : compareText(a.fromZone, b.fromZone)));
+}
+
+/** Number of ready endpoints whose zone hints do not include their own zone (`findDonatedEndpoints(slices).length`, without building the list). */
+export function countDonatedEndpoints(slices: readonly EndpointSlice[]): number {
+  let count = 0;
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const forZones = endpoint.hints?.forZones;
+      if (endpoint.ready !== true || endpoint.zone === null || endpoint.zone === '' || !forZones || forZones.length === 0) continue;
+      if (!forZones.includes(endpoint.zone)) count++;
+    }
+  }
+  return count;
 }
 
 /** What the controller is expected to leave on the slices. */
@@ -300,7 +315,7 @@ function compareText(a: string, b: string): number {
 
 function sortedObject<T>(map: Map<string, T>): ValueByZone<T> {
   const out: ValueByZone<T> = {};
-  for (const key of [...map.keys()].sort()) out[key] = map.get(key) as T;
+  for (const key of sortStrings([...map.keys()])) out[key] = map.get(key) as T;
   return out;
 }
 
@@ -340,7 +355,7 @@ function observe(addressType: AddressType, slices: readonly EndpointSlice[]): Ob
     hintCountsByZone: countHintsByZone(slices),
     hintsPresent,
     readyEndpointsWithoutHints: hintsPresent ? readyWithoutHints : readyEndpoints,
-    donatedEndpoints: findDonatedEndpoints(slices).length,
+    donatedEndpoints: countDonatedEndpoints(slices),
   };
 }
 
@@ -402,7 +417,7 @@ export function buildMinimumTable(
   readyByZone: Readonly<ValueByZone<number>>,
 ): MinimumTable {
   const { allocations, minimumTotal } = computeAllocationTable(cpuRatiosByZone, readyEndpoints);
-  const zones = Object.keys(allocations).sort();
+  const zones = sortedKeys(allocations);
   const floatZones: string[] = [];
   const rows: MinimumTableRow[] = zones.map((zone) => {
     const allocation = allocations[zone] as Allocation;
@@ -424,10 +439,7 @@ export function buildMinimumTable(
     };
   });
   const fits = zones.length >= 2 && zones.length <= readyEndpoints && minimumTotal <= readyEndpoints;
-  const sum = `${rows.map((row) => row.minimum).join(' + ')} = ${minimumTotal}`;
-  let sumCheck: string;
-  if (zones.length > readyEndpoints) sumCheck = `${readyEndpoints} ready endpoints < ${zones.length} zones → hints off`;
-  else sumCheck = `${sum} ${minimumTotal <= readyEndpoints ? '≤' : '>'} ${readyEndpoints} ready endpoints → hints ${minimumTotal <= readyEndpoints ? 'can be on' : 'off'}`;
+  const sumCheck = minimumSumCheck(allocations, minimumTotal, readyEndpoints);
   return {
     formula: 'minimum = ceil(total ready endpoints × zone CPU ratio / 1.2); Σ minimum must not exceed the total',
     readyEndpoints,
@@ -442,17 +454,26 @@ export function buildMinimumTable(
   };
 }
 
+/** The sum check line of {@link buildMinimumTable} (`4 + 4 + 4 = 12 > 11 ready endpoints → hints off`). */
+function minimumSumCheck(allocations: Readonly<ValueByZone<Allocation>>, minimumTotal: number, readyEndpoints: number): string {
+  const zones = sortedKeys(allocations);
+  if (zones.length > readyEndpoints) return `${readyEndpoints} ready endpoints < ${zones.length} zones → hints off`;
+  const sum = `${zones.map((zone) => (allocations[zone] as Allocation).minimum).join(' + ')} = ${minimumTotal}`;
+  return `${sum} ${minimumTotal <= readyEndpoints ? '≤' : '>'} ${readyEndpoints} ready endpoints → hints ${minimumTotal <= readyEndpoints ? 'can be on' : 'off'}`;
+}
+
 function readyByZoneOf(slices: readonly EndpointSlice[]): ValueByZone<number> {
   const map = new Map<string, number>();
   for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true && e.zone) map.set(e.zone, (map.get(e.zone) ?? 0) + 1);
   return sortedObject(map);
 }
 
-function verdictFor(engine: HintsEngineResult | null, mechanism: MechanismAnalysis, donated: number, table: MinimumTable | null): string {
+function verdictFor(engine: HintsEngineResult | null, mechanism: MechanismAnalysis, donated: number, sumCheck: () => string | null): string {
   if (engine === null) return 'Not managed by the EndpointSlice controller (no selector): hints are whatever the slice owner writes.';
   if (engine.mechanism === 'topologyAnnotation') {
     if (!engine.hintsEnabled) return `Hints off: ${engine.reason?.message ?? 'the Auto heuristic could not allocate endpoints'}.`;
-    const sum = table ? ` (${table.sumCheck.replace(/ → .*/, '')})` : '';
+    const check = sumCheck();
+    const sum = check !== null ? ` (${check.replace(/ → .*/, '')})` : '';
     return `Hints on${sum}${donated > 0 ? `; ${donated} endpoint${donated === 1 ? ' is' : 's are'} donated to other zones, so some traffic still crosses zones` : ''}.`;
   }
   if (mechanism.mechanism === 'trafficDistribution') {
@@ -473,6 +494,13 @@ function addressTypesOf(service: ServiceRecord, slices: readonly EndpointSliceRe
 }
 
 /**
+ * How much {@link analyzeServiceHints} builds: `true` everything; `false` everything but the endpoint
+ * zone map; `'report'` only what a cluster-wide report keeps — no zone map, no per-zone minimum
+ * table (`minimumTable: null`) and no donated-endpoint lists (`donated: []`; the counts stay).
+ */
+export type ServiceHintsDetail = boolean | 'report';
+
+/**
  * Mechanism, lints, expected and observed hints, their diff, the "if Auto" prediction, the
  * per-zone minimum table and (with `withDetail`) the endpoint zone map of one Service.
  *
@@ -483,14 +511,15 @@ export function analyzeServiceHints(
   dataplane: Pick<DataplaneAnalysis, 'honoursHints' | 'honoursHintsReason'>,
   service: ServiceRecord,
   slices: readonly EndpointSliceRecord[],
-  withDetail = true,
+  withDetail: ServiceHintsDetail = true,
 ): { analysis: ServiceHintsAnalysis; slices: ServiceHintSlices } {
+  const reportOnly = withDetail === 'report';
   const { minor } = context.release;
   const key = `${service.namespace}/${service.name}`;
-  const mechanism = determineMechanism(service, minor, context.gates, context.topologyCacheEnabled);
+  const mechanism = sharedMechanism(context, service);
   const applicable = service.selector !== null && service.type !== 'ExternalName';
   const ratios = context.cpuRatiosByZone;
-  const change = topologyAnnotationChange(service.annotations, minor, true);
+  const change = sharedEnableChange(context, service.annotations);
   const engineBase = { serviceKey: key, cpuRatiosByZone: ratios, minor, gates: context.gates, topologyCacheEnabled: context.topologyCacheEnabled };
 
   // 1. Per address type: observed, expected (engine on the observed slices), diff.
@@ -508,10 +537,13 @@ export function analyzeServiceHints(
     const sameAsAuto = engine !== null && mechanism.annotationActive && change.remove.length === 0;
     const expectedSlices = engine ? [...engine.slices, ...typed.filter((s) => !isControllerManaged(s))] : typed;
     const ready = allManaged ? observed.readyEndpoints : observe(addressType, managed).readyEndpoints;
-    const table = ratios ? computeAllocationTable(ratios, ready) : null;
-    const donated = findDonatedEndpoints(expectedSlices);
-    const minimumTable = ratios ? buildMinimumTable(ratios, ready, readyByZoneOf(managed)) : null;
+    const table = ratios ? sharedAllocationTable(context, ratios, ready) : null;
+    const donated = reportOnly ? [] : findDonatedEndpoints(expectedSlices);
+    const donatedCount = reportOnly ? countDonatedEndpoints(expectedSlices) : donated.length;
+    const minimumTable = ratios && !reportOnly ? buildMinimumTable(ratios, ready, readyByZoneOf(managed)) : null;
     if (minimumTables.length === 0) minimumTables.push(minimumTable);
+    // buildMinimumTable(ratios, ready, …).sumCheck, computed from the same allocation table.
+    const sumCheck = () => (minimumTable ? minimumTable.sumCheck : table ? minimumSumCheck(table.allocations, table.minimumTotal, ready) : null);
     const expected: ExpectedHints = {
       addressType,
       applicable,
@@ -523,10 +555,10 @@ export function analyzeServiceHints(
       minimumTotal: table?.minimumTotal ?? null,
       readyEndpoints: ready,
       hintCountsByZone: countHintsByZone(expectedSlices),
-      donatedEndpoints: donated.length,
+      donatedEndpoints: donatedCount,
       donated,
       slicesToWrite: engine?.slicesToWrite ?? 0,
-      verdict: verdictFor(engine, mechanism, donated.length, minimumTable),
+      verdict: verdictFor(engine, mechanism, donatedCount, sumCheck),
     };
     // A sync that writes nothing leaves every hint as observed.
     const diff = engine && engine.slicesToWrite > 0 ? diffHints(typed, expectedSlices) : { inSync: true, missing: 0, unexpected: 0, stale: 0, entries: [] };
@@ -557,14 +589,15 @@ export function analyzeServiceHints(
     event: applicable ? sliceState.ifAutoResult.event : null,
     reason: applicable ? sliceState.ifAutoResult.reason : null,
     hintCountsByZone: countHintsByZone(sliceState.ifAuto),
-    donatedEndpoints: findDonatedEndpoints(sliceState.ifAuto).length,
+    donatedEndpoints: countDonatedEndpoints(sliceState.ifAuto),
   };
 
   // 3. Zone map of the primary address type's endpoints (detail only).
-  const expectedByAddress = withDetail ? hintsByAddress(sliceState.expected) : new Map<string, readonly string[] | null>();
+  const zoneMap = withDetail === true;
+  const expectedByAddress = zoneMap ? hintsByAddress(sliceState.expected) : new Map<string, readonly string[] | null>();
   const endpoints: EndpointView[] = [];
   const seen = new Set<string>();
-  for (const slice of withDetail ? sliceState.observed : []) {
+  for (const slice of zoneMap ? sliceState.observed : []) {
     for (const endpoint of slice.endpoints) {
       const address = endpoint.addresses[0];
       if (address === undefined || seen.has(address)) continue;

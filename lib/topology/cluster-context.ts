@@ -259,25 +259,7 @@ export function buildClusterContext(index: ClusterIndex, options: AnalysisOption
   const { shareByZone, source } = computeClientShareByZone(cpuMilliByZone, options.trafficByZone ?? null);
 
   // 3. Pods per namespace, on demand.
-  const podCache = new Map<string, NamespacePods>();
-  const podsIn = (namespace: string): NamespacePods => {
-    const cached = podCache.get(namespace);
-    if (cached) return cached;
-    const byName = new Map<string, PodRecord>();
-    const byOwner = new Map<string, PodRecord[]>();
-    for (const pod of index.podsByNamespace.get(namespace) ?? []) {
-      byName.set(pod.name, pod);
-      if (pod.owner) {
-        const key = `${pod.owner.kind}/${pod.owner.name}`;
-        const list = byOwner.get(key);
-        if (list) list.push(pod);
-        else byOwner.set(key, [pod]);
-      }
-    }
-    const pods = { byName, byOwner };
-    podCache.set(namespace, pods);
-    return pods;
-  };
+  const podsIn = namespacePodsLookup(index, null);
 
   const memoCache = new Map<string, unknown>();
   const memo = <T>(key: string, compute: () => T): T => {
@@ -311,6 +293,53 @@ export function buildClusterContext(index: ClusterIndex, options: AnalysisOption
     podsIn,
     memo,
   };
+}
+
+/** Namespace pod indexes a context built, with the pod list each was built from. */
+const POD_INDEXES = new WeakMap<ClusterContext['podsIn'], Map<string, { readonly source: readonly PodRecord[] | undefined; readonly pods: NamespacePods }>>();
+
+/**
+ * `podsIn` over `index`, indexing a namespace on first use. With `previous` (the lookup of an
+ * earlier context), a namespace whose pod list is the same array as then reuses that index.
+ */
+function namespacePodsLookup(index: ClusterIndex, previous: ClusterContext['podsIn'] | null): ClusterContext['podsIn'] {
+  const podCache = new Map<string, { readonly source: readonly PodRecord[] | undefined; readonly pods: NamespacePods }>();
+  const earlier = previous ? POD_INDEXES.get(previous) : undefined;
+  const podsIn = (namespace: string): NamespacePods => {
+    const cached = podCache.get(namespace);
+    if (cached) return cached.pods;
+    const source = index.podsByNamespace.get(namespace);
+    const reusable = earlier?.get(namespace);
+    if (reusable && reusable.source === source) {
+      podCache.set(namespace, reusable);
+      return reusable.pods;
+    }
+    const byName = new Map<string, PodRecord>();
+    const byOwner = new Map<string, PodRecord[]>();
+    for (const pod of source ?? []) {
+      byName.set(pod.name, pod);
+      if (pod.owner) {
+        const key = `${pod.owner.kind}/${pod.owner.name}`;
+        const list = byOwner.get(key);
+        if (list) list.push(pod);
+        else byOwner.set(key, [pod]);
+      }
+    }
+    const pods = { byName, byOwner };
+    podCache.set(namespace, { source, pods });
+    return pods;
+  };
+  POD_INDEXES.set(podsIn, podCache);
+  return podsIn;
+}
+
+/**
+ * The context of `previous` over a newer `index` whose nodes, version and dataplane are unchanged
+ * (the caller checks): the per-cluster facts and the memo are shared; pod indexes are rebuilt only
+ * for namespaces whose pod list changed (lists are compared by identity).
+ */
+export function rebaseClusterContext(previous: ClusterContext, index: ClusterIndex): ClusterContext {
+  return { ...previous, index, podsIn: namespacePodsLookup(index, previous.podsIn) };
 }
 
 /** `namespace/name` of a Service, as the controller keys it. */

@@ -81,6 +81,12 @@ export interface FixInput {
   /** The engine with the `Auto` annotation applied to the current state. */
   readonly ifAutoResult: HintsEngineResult;
   readonly workload: FixWorkload | null;
+  /**
+   * Looks the workload up only when a fix needs it (scale commands); when given, used instead of
+   * {@link workload}. Lets callers skip the workload lookup for the many Services whose fixes
+   * never get that far.
+   */
+  readonly workloadOf?: () => FixWorkload | null;
 }
 
 /** Placement of endpoint changes found by {@link searchEndpointChange}. */
@@ -414,7 +420,7 @@ export function findFixes(input: FixInput): Fix[] {
     const add = searchEndpointChange(ratios, perZone, n, 'add');
     const remove = searchEndpointChange(ratios, perZone, n, 'remove');
     const scaleCommands = (replicasDelta: number, zonesText: string) => {
-      const w = input.workload;
+      const w = input.workloadOf ? input.workloadOf() : input.workload;
       if (!w) return [`# ${replicasDelta > 0 ? 'add' : 'remove'} ${Math.abs(replicasDelta)} ready endpoint(s): ${zonesText}`];
       const target = Math.max(0, w.replicas + replicasDelta);
       const commands = [`kubectl scale deployment/${w.deployment} -n ${service.namespace} --replicas=${target}`];

@@ -25,6 +25,7 @@ import { LABEL_TOPOLOGY_ZONE, MESSAGE_INSUFFICIENT_NUMBER_OF_ENDPOINTS, MESSAGE_
 import { donatedFor } from './fixes';
 import { createSeededRandom, hashSeed } from './seeded-random';
 import { computeAllocationTable, getAllocations, getGivingAndReceivingZones } from './topology-cache';
+import { sortedKeys, sortStrings } from './sorted';
 import type { ValueByZone } from './types';
 
 /** The Deployment behind a Service and its pods. */
@@ -212,7 +213,7 @@ export const MONTE_CARLO_SAMPLES = 4000;
 
 /** Replicas spread as evenly as possible over `zones` (sorted); the remainder goes to the first zones. */
 export function evenSpread(zones: readonly string[], replicas: number): ValueByZone<number> {
-  const sorted = [...zones].sort();
+  const sorted = sortStrings([...zones]);
   const out: ValueByZone<number> = {};
   const base = Math.floor(replicas / Math.max(1, sorted.length));
   let remainder = replicas - base * sorted.length;
@@ -233,7 +234,7 @@ function spreadOthers(zones: readonly string[], skip: string, total: number): Va
  * possible with the others even. `maxSkew = null` means unconstrained.
  */
 export function worstSpread(ratios: Readonly<ValueByZone<number>>, replicas: number, maxSkew: number | null): SpreadOutcome {
-  const zones = Object.keys(ratios).sort();
+  const zones = sortedKeys(ratios);
   const z = zones.length;
   const skew = maxSkew ?? replicas;
   const on = getAllocations(ratios, replicas).ok;
@@ -261,7 +262,7 @@ export function worstSpread(ratios: Readonly<ValueByZone<number>>, replicas: num
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
  */
 export function scanReplicaCounts(ratios: Readonly<ValueByZone<number>>, minReplicas: number, maxReplicas: number, maxSkew: number | null): HpaScanRow[] {
-  const zones = Object.keys(ratios).sort();
+  const zones = sortedKeys(ratios);
   const rows: HpaScanRow[] = [];
   const last = Math.min(maxReplicas, minReplicas + MAX_SCAN_ROWS - 1);
   for (let replicas = Math.max(0, minReplicas); replicas <= last; replicas++) {
@@ -321,7 +322,7 @@ export function scaleDownRisk(
   limits: { readonly maxExactOutcomes?: number; readonly samples?: number } = {},
 ): ScaleDownRisk {
   const maxExact = limits.maxExactOutcomes ?? MAX_EXACT_OUTCOMES;
-  const zones = Object.keys(fromCountsByZone).sort();
+  const zones = sortedKeys(fromCountsByZone);
   const caps = zones.map((zone) => Math.max(0, Math.floor(fromCountsByZone[zone] ?? 0)));
   const fromReplicas = caps.reduce((s, v) => s + v, 0);
   const to = Math.max(0, Math.min(toReplicas, fromReplicas));
@@ -515,7 +516,7 @@ export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, s
   }
   const zones = new Set<string>([...byZone.keys(), ...Object.keys(ratios ?? {})]);
   const table = ratios ? computeAllocationTable(ratios, readyPods) : null;
-  const podsByZone: PodsInZone[] = [...zones].sort().map((zone) => {
+  const podsByZone: PodsInZone[] = sortStrings([...zones]).map((zone) => {
     const tally = byZone.get(zone) ?? { pods: 0, ready: 0 };
     const allocation = table?.allocations[zone] ?? null;
     return {

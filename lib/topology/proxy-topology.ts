@@ -594,11 +594,27 @@ export function categorizeEndpoints<E extends ProxyEndpoint>(
   node: ProxyNode,
   release: ProxyRelease,
 ): CategorizedEndpoints<E> {
+  return categorizeEndpointsWithDecision(endpoints, svcInfo, node, release).categorized;
+}
+
+/**
+ * {@link categorizeEndpoints} together with the {@link topologyModeForService} decision it made for
+ * the cluster set (`null` when it made none: the Service never uses the cluster set, or 1.35+ with
+ * no endpoints), so callers that show the decision need not compute it twice.
+ */
+export function categorizeEndpointsWithDecision<E extends ProxyEndpoint>(
+  endpoints: readonly E[],
+  svcInfo: ProxyServicePort,
+  node: ProxyNode,
+  release: ProxyRelease,
+): { readonly categorized: CategorizedEndpoints<E>; readonly decision: TopologyModeDecision | null } {
   const { minor } = release;
+  let decision: TopologyModeDecision | null = null;
+  const done = (categorized: CategorizedEndpoints<E>) => ({ categorized, decision });
 
   // 1. Nothing to categorize (newest source only).
   if (minor >= SINCE_EMPTY_LIST_EARLY_RETURN && endpoints.length === 0) {
-    return { clusterEndpoints: null, localEndpoints: null, allReachableEndpoints: null, hasAnyEndpoints: false };
+    return done({ clusterEndpoints: null, localEndpoints: null, allReachableEndpoints: null, hasAnyEndpoints: false });
   }
 
   const usesCluster = usesClusterEndpoints(svcInfo, release);
@@ -610,11 +626,12 @@ export function categorizeEndpoints<E extends ProxyEndpoint>(
 
   // 2. Cluster set.
   if (usesCluster) {
-    const decision = topologyModeForService(endpoints, svcInfo, node, release);
-    const legacyLocalOnly = minor < SINCE_CATEGORIZE && decision.reason === 'internal-traffic-policy-local';
-    topologyApplied = decision.mode !== 'none' || legacyLocalOnly;
+    const chosen = topologyModeForService(endpoints, svcInfo, node, release);
+    decision = chosen;
+    const legacyLocalOnly = minor < SINCE_CATEGORIZE && chosen.reason === 'internal-traffic-policy-local';
+    topologyApplied = chosen.mode !== 'none' || legacyLocalOnly;
     clusterEndpoints = endpoints.filter(
-      (ep) => ep.ready && (legacyLocalOnly ? ep.isLocal : availableForTopology(ep, decision.mode, decision.nodeName, decision.zone)),
+      (ep) => ep.ready && (legacyLocalOnly ? ep.isLocal : availableForTopology(ep, chosen.mode, chosen.nodeName, chosen.zone)),
     );
     if (clusterEndpoints.length === 0 && clusterTerminatingFallbackEnabled(release)) {
       clusterEndpoints = endpoints.filter(isServingTerminating);
@@ -624,7 +641,7 @@ export function categorizeEndpoints<E extends ProxyEndpoint>(
 
   // 3. Local policy never used.
   if (!usesLocal) {
-    return { clusterEndpoints, localEndpoints: null, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints };
+    return done({ clusterEndpoints, localEndpoints: null, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints });
   }
 
   // 4. Scan for the kind of local endpoints to use and for usable endpoints anywhere.
@@ -650,11 +667,11 @@ export function categorizeEndpoints<E extends ProxyEndpoint>(
 
   // 5. Everything reachable from this node.
   if (clusterEndpoints === null) {
-    return { clusterEndpoints, localEndpoints, allReachableEndpoints: localEndpoints, hasAnyEndpoints };
+    return done({ clusterEndpoints, localEndpoints, allReachableEndpoints: localEndpoints, hasAnyEndpoints });
   }
   if (!topologyApplied && !usesServingTerminating && minor >= SINCE_CATEGORIZE) {
     // No topology: the cluster set holds every ready endpoint, a superset of the local ready ones.
-    return { clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints };
+    return done({ clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints });
   }
-  return { clusterEndpoints, localEndpoints, allReachableEndpoints: mergeByEndpoint(clusterEndpoints, localEndpoints), hasAnyEndpoints };
+  return done({ clusterEndpoints, localEndpoints, allReachableEndpoints: mergeByEndpoint(clusterEndpoints, localEndpoints), hasAnyEndpoints });
 }

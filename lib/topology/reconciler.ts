@@ -1,7 +1,7 @@
 import { hintsEnabled } from './annotations';
 import { MESSAGE_TOPOLOGY_AWARE_HINTS_DISABLED, REASON_HINTS_DISABLED } from './constants';
 import type { SliceInfo } from './slice-info';
-import { cloneSliceInfo, removeHintsFromSlices } from './slice-info';
+import { cloneSliceInfoForWrite, removeHintsFromSlices } from './slice-info';
 import type { Allocation, TopologyCache } from './topology-cache';
 import { formatWithAddressType } from './topology-cache';
 import { isValidTrafficDistribution, reconcileHints } from './traffic-distribution';
@@ -85,7 +85,8 @@ export function reconcileTopologyHints(
   }
 
   // 2. Not the annotation path: forget annotation state, strip hints unless trafficdist takes over.
-  const si = cloneSliceInfo(info);
+  //    (Unchanged slices are only read: removeHintsFromSlices and trafficdist copy what they rewrite.)
+  const si = cloneSliceInfoForWrite(info);
   if (cache !== null) {
     if (minor >= 26 && cache.hasPopulatedHints(si.serviceKey)) {
       events.push({ type: 'Warning', reason: REASON_HINTS_DISABLED, message: formatWithAddressType(MESSAGE_TOPOLOGY_AWARE_HINTS_DISABLED, si.addressType) });

@@ -60,6 +60,23 @@ export function cloneSliceInfo(info: SliceInfo): MutableSliceInfo {
 }
 
 /**
+ * A working copy of a plan for algorithms that only ever write the slices they create or update:
+ * those are deep-copied; unchanged slices are kept as the same objects (they are only read, and
+ * a slice that has to change is copied when it moves to the update list). Cheaper than
+ * {@link cloneSliceInfo} when most slices stay unchanged, and `info` is still never mutated.
+ */
+export function cloneSliceInfoForWrite(info: SliceInfo): MutableSliceInfo {
+  return {
+    serviceKey: info.serviceKey,
+    addressType: info.addressType,
+    toCreate: info.toCreate.map(cloneSlice),
+    toUpdate: info.toUpdate.map(cloneSlice),
+    // Read-only from here on: every code path that writes a slice copies it first.
+    unchanged: [...info.unchanged] as MutableEndpointSlice[],
+  };
+}
+
+/**
  * Whether the topology code counts an endpoint as ready (`EndpointReady`): the `ready` condition
  * must be present and true. Since 1.22 readiness is checked; the 1.21 alpha counted every
  * endpoint (topology-semantics §13.14: inferred, not verified against 1.21 source).

@@ -13,7 +13,8 @@ import {
 } from './constants';
 import { nanoToMilli, parseQuantityNano } from './quantity';
 import type { MutableSliceInfo, SliceInfo } from './slice-info';
-import { cloneSlice, cloneSliceInfo, getTotalReadyEndpoints, isEndpointReady, removeHintsFromSlices } from './slice-info';
+import { cloneSlice, cloneSliceInfoForWrite, getTotalReadyEndpoints, isEndpointReady, removeHintsFromSlices } from './slice-info';
+import { sortedKeys } from './sorted';
 import type { AddressType, EndpointSlice, MutableEndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from './types';
 import type { KubeMinor } from './version';
 
@@ -67,8 +68,12 @@ export interface NodeTopology {
 }
 
 function sortedRecord<T>(entries: Iterable<[string, T]>): ValueByZone<T> {
+  const list = [...entries];
+  let ordered = true;
+  for (let i = 1; i < list.length && ordered; i++) ordered = (list[i - 1] as [string, T])[0] < (list[i] as [string, T])[0];
+  if (!ordered) list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const out: ValueByZone<T> = {};
-  for (const [key, value] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[key] = value;
+  for (const [key, value] of list) out[key] = value;
   return out;
 }
 
@@ -138,7 +143,7 @@ export function computeAllocationTable(
   cpuRatiosByZone: Readonly<ValueByZone<number>>,
   numEndpoints: number,
 ): { allocations: ValueByZone<Allocation>; minimumTotal: number } {
-  const zones = Object.keys(cpuRatiosByZone).sort();
+  const zones = sortedKeys(cpuRatiosByZone);
   let minimumTotal = 0;
   const partial: { zone: string; minimum: number; desired: number }[] = [];
   for (const zone of zones) {
@@ -227,9 +232,8 @@ export function getHintsByZone(
 function getMost(values: Map<string, number>): [string, number] {
   let zone = '';
   let most = 0;
-  for (const key of [...values.keys()].sort()) {
-    const value = values.get(key) ?? 0;
-    if (value > most) {
+  for (const [key, value] of values) {
+    if (value > most || (value === most && most > 0 && key < zone)) {
       zone = key;
       most = value;
     }
@@ -253,7 +257,7 @@ export function getGivingAndReceivingZones(
   // 1. Exact surplus or shortage per zone with an allocation.
   const givingDesired = new Map<string, number>();
   const receivingDesired = new Map<string, number>();
-  for (const zone of Object.keys(allocations).sort()) {
+  for (const zone of sortedKeys(allocations)) {
     const allocated = allocatedHintsByZone[zone] ?? 0;
     const target = allocations[zone]?.desired ?? 0;
     if (allocated > target) givingDesired.set(zone, allocated - target);
@@ -301,7 +305,8 @@ export function redistributeHints(
       const fromZone = endpoint.zone;
       const left = giving.get(fromZone);
       if (left === undefined) continue;
-      const toZone = [...receiving.keys()].sort()[0];
+      let toZone: string | undefined;
+      for (const zone of receiving.keys()) if (toZone === undefined || zone < toZone) toZone = zone;
       if (toZone === undefined) break outer;
       endpoint.hints = { forZones: [toZone] };
       if (left <= 1) giving.delete(fromZone);
@@ -336,7 +341,7 @@ export function isServiceOverloaded(
   if (cpuRatiosByZone === null || Object.keys(cpuRatiosByZone).length === 0) return true;
   let totalEndpoints = 0;
   for (const [, count] of entries) totalEndpoints += count;
-  for (const zone of Object.keys(cpuRatiosByZone).sort()) {
+  for (const zone of sortedKeys(cpuRatiosByZone)) {
     const count = endpointsByZone[zone];
     if (count === undefined) return true;
     const minimum = Math.ceil(totalEndpoints * (cpuRatiosByZone[zone] ?? 0) * MINIMUM_FACTOR);
@@ -466,7 +471,8 @@ export class TopologyCache {
    * Works on a deep copy of `info`; the input is never mutated.
    */
   addHints(info: SliceInfo): AddHintsResult {
-    const si = cloneSliceInfo(info);
+    // Unchanged slices are only read (validated, or copied onto the update list), never written.
+    const si = cloneSliceInfoForWrite(info);
     const withEvents = this.minor >= 26;
     const events: TopologyEvent[] = [];
     const disable = (message: string, allocations: ValueByZone<Allocation> | null): AddHintsResult => {

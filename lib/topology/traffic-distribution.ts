@@ -118,7 +118,8 @@ export function reconcileHints(
   const unchanged: MutableEndpointSlice[] = [];
   for (const slice of slicesUnchanged) {
     if (needsUpdate(slice)) fromUnchanged.push(cloneSlice(slice));
-    else unchanged.push(cloneSlice(slice));
+    // Kept as is: unchanged slices are not written.
+    else unchanged.push(slice as MutableEndpointSlice);
   }
   const toCreate = slicesToCreate.map(cloneSlice);
   const toUpdate = [...slicesToUpdate.map(cloneSlice), ...fromUnchanged];

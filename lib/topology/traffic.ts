@@ -20,7 +20,8 @@
  * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#how-it-works
  */
 import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, TopologyMode } from './proxy-topology';
-import { categorizeEndpoints, topologyModeForService } from './proxy-topology';
+import { categorizeEndpointsWithDecision, topologyModeForService } from './proxy-topology';
+import { sortedKeys } from './sorted';
 import type { Endpoint, EndpointSlice, ValueByZone } from './types';
 
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
@@ -57,6 +58,12 @@ export interface TrafficInput {
   readonly proxied: boolean;
   /** Sort `endpointLoads` by zone and address (default); `false` keeps slice order, which is cheaper. */
   readonly sortLoads?: boolean;
+  /**
+   * Every endpoint string is distinct (as {@link toTrafficEndpoints} returns them), so loads can be
+   * tracked by position instead of by string. Leave unset for arbitrary lists: equal strings then
+   * share one load, as kube-proxy would program them once.
+   */
+  readonly uniqueEndpoints?: boolean;
 }
 
 /** Load of one endpoint. */
@@ -157,6 +164,17 @@ function sortZones(zones: Iterable<string>): string[] {
   return [...zones].sort((a, b) => compareText(zoneSortKey(a), zoneSortKey(b)));
 }
 
+/** The figures of a {@link TrafficMatrix} a cluster-wide report keeps (see {@link computeTrafficFigures}). */
+export interface TrafficFigures {
+  readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  readonly droppedFraction: number;
+  readonly crossZoneFraction: number;
+  readonly maxRelativeLoad: number;
+  readonly selectionByZone: readonly ZoneSelection[];
+  /** `endpointLoads.length` of the matrix. */
+  readonly loadedEndpoints: number;
+}
+
 /**
  * The client zone → endpoint zone traffic matrix of one Service under kube-proxy's selection
  * (model in this file's header), with per-endpoint load, dropped and cross-zone fractions.
@@ -164,36 +182,162 @@ function sortZones(zones: Iterable<string>): string[] {
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go (CategorizeEndpoints)
  */
 export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
+  return trafficModel(input, true) as TrafficMatrix;
+}
+
+/**
+ * The figures of {@link computeTrafficMatrix} without the per-endpoint load list (same arithmetic,
+ * same values), for analyses of every Service where only the totals are kept.
+ */
+export function computeTrafficFigures(input: TrafficInput): TrafficFigures {
+  return trafficModel(input, false) as TrafficFigures;
+}
+
+/** Client zones sorted by zone (the list as given when it is sorted already). */
+function clientsByZone(clients: readonly TrafficClientZone[]): readonly TrafficClientZone[] {
+  for (let i = 1; i < clients.length; i++) {
+    if ((clients[i - 1] as TrafficClientZone).zone > (clients[i] as TrafficClientZone).zone) {
+      return [...clients].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
+    }
+  }
+  return clients;
+}
+
+// Per-call scratch buffers for loads by position (the model is synchronous and not re-entrant).
+let loadsBuffer = new Float64Array(64);
+let loadedBuffer = new Uint8Array(64);
+
+function scratchLoads(length: number): Float64Array {
+  if (loadsBuffer.length < length) loadsBuffer = new Float64Array(Math.max(length, loadsBuffer.length * 2));
+  loadsBuffer.fill(0, 0, length);
+  return loadsBuffer;
+}
+
+function scratchLoaded(length: number): Uint8Array {
+  if (loadedBuffer.length < length) loadedBuffer = new Uint8Array(Math.max(length, loadedBuffer.length * 2));
+  loadedBuffer.fill(0, 0, length);
+  return loadedBuffer;
+}
+
+/**
+ * A key for {@link computeTrafficFigures} of the endpoints of `slices` (as {@link toTrafficEndpoints}
+ * reads them) under `input`'s Service settings: two inputs with the same key and the same clients
+ * and release get the same figures, because the figures never depend on addresses, pod names or —
+ * without node-by-node evaluation — node names. `null` when node names may matter
+ * (`internalTrafficPolicy: Local` or node hints), so the figures must be computed.
+ */
+export function trafficFiguresKey(
+  slices: readonly EndpointSlice[],
+  nodeZoneByName: ReadonlyMap<string, string | null>,
+  input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>,
+): string | null {
+  const { service } = input;
+  if (service.internalTrafficPolicy === 'Local') return null;
+  const parts = [`${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}`];
+  const seen = new Set<string>();
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const address = endpoint.addresses[0];
+      if (address === undefined || seen.has(address)) continue;
+      seen.add(address);
+      if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
+      const zone =
+        endpoint.zone !== null && endpoint.zone !== '' ? endpoint.zone : endpoint.nodeName === null ? null : (nodeZoneByName.get(endpoint.nodeName) ?? null);
+      const forZones = endpoint.hints?.forZones;
+      const flags = (endpoint.ready !== false ? 1 : 0) + (endpoint.serving !== false ? 2 : 0) + (endpoint.terminating === true ? 4 : 0);
+      // zone (\u0001 = none) / hints (\u0001 = no list) / flags; node hints were ruled out above.
+      parts.push(`${zone ?? '\u0001'}\u0003${forZones ? (forZones.length === 1 ? forZones[0] : forZones.join('\u0003')) : '\u0001'}\u0004${forZones ? forZones.length : -1}\u0004${flags}`);
+    }
+  }
+  return parts.join('\u0002');
+}
+
+/** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */
+export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;
+
+/** Figures by {@link trafficFiguresKey}, for one set of clients and one release. Bounded. */
+export class TrafficFiguresMemo {
+  private figures = new Map<string, TrafficFigures>();
+
+  /** The figures for `key`, computed by `compute` when not known yet. */
+  get(key: string, compute: () => TrafficFigures): TrafficFigures {
+    const known = this.figures.get(key);
+    if (known !== undefined) return known;
+    const value = compute();
+    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
+    this.figures.set(key, value);
+    return value;
+  }
+
+  get size(): number {
+    return this.figures.size;
+  }
+}
+
+/** Where each selected endpoint sits in the list it was selected from (selections are filters, so in order). */
+function positionsOf(base: readonly TrafficEndpoint[], selected: readonly TrafficEndpoint[], visit: (position: number) => void): void {
+  let i = 0;
+  for (const endpoint of selected) {
+    while (i < base.length && base[i] !== endpoint) i++;
+    if (i < base.length) {
+      visit(i++);
+      continue;
+    }
+    // Not an in-order sub-list of `base` (not produced by the selection functions): match by identity string.
+    const found = base.findIndex((e) => e.endpoint === endpoint.endpoint);
+    if (found >= 0) visit(found);
+    i = 0;
+  }
+}
+
+function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | TrafficFigures {
   const { service, release } = input;
   const endpoints = input.honoursHints && input.proxied ? input.endpoints : input.endpoints.map(withoutHints);
   const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
-  const hostNodes = new Set<string>();
   let hasNodeHints = false;
   for (const endpoint of endpoints) {
-    if (endpoint.nodeName !== null) hostNodes.add(endpoint.nodeName);
     if (endpoint.nodeHints && endpoint.nodeHints.length > 0) {
       hasNodeHints = true;
-      for (const name of endpoint.nodeHints) hostNodes.add(name);
+      break;
     }
   }
   const perNode = input.proxied && (internalLocal || hasNodeHints);
+  const hostNodes = new Set<string>();
+  if (perNode) {
+    for (const endpoint of endpoints) {
+      if (endpoint.nodeName !== null) hostNodes.add(endpoint.nodeName);
+      if (endpoint.nodeHints) for (const name of endpoint.nodeHints) hostNodes.add(name);
+    }
+  }
 
   const matrix: ValueByZone<ValueByZone<number>> = {};
   const droppedByZone: ValueByZone<number> = {};
   const clientShareByZone: ValueByZone<number> = {};
+  // Load per endpoint: by position when endpoint strings are distinct, else by endpoint string.
+  const byPosition = input.uniqueEndpoints === true;
   const loadByEndpoint = new Map<string, number>();
+  const loadAt = byPosition ? scratchLoads(endpoints.length) : null;
+  const loadedAt = byPosition ? scratchLoaded(endpoints.length) : null;
   const selectionByZone: ZoneSelection[] = [];
   const endpointZone = (endpoint: TrafficEndpoint) => endpoint.zone ?? UNKNOWN_ZONE;
-  const endpointZones = new Set<string>(endpoints.filter((e) => e.ready).map(endpointZone));
+  const endpointZones = new Set<string>();
+  for (const endpoint of endpoints) if (endpoint.ready) endpointZones.add(endpointZone(endpoint));
 
   // 1. Walk client zones; evaluate each distinct node situation once. Without any hint the
   //    selection is the same on every node, so it is computed once and its load added at the end.
   const zoneIndependent = !perNode && endpoints.every((e) => (e.zoneHints?.length ?? 0) === 0 && (e.nodeHints?.length ?? 0) === 0);
-  type Selection = { selected: readonly TrafficEndpoint[]; selection: Omit<ZoneSelection, 'droppedShare' | 'selectedEndpoints'>; selectedByZone: Map<string, number> };
+  type Selection = {
+    selected: readonly TrafficEndpoint[];
+    /** The list `selected` was filtered from (positions match `endpoints`). */
+    base: readonly TrafficEndpoint[];
+    selection: Omit<ZoneSelection, 'droppedShare' | 'selectedEndpoints'>;
+    selectedByZone: Map<string, number>;
+  };
   let shared: Selection | null = null;
   let sharedLoad = 0;
   const select = (node: ProxyNode, zone: string): Selection => {
     let selected: readonly TrafficEndpoint[];
+    let base: readonly TrafficEndpoint[] = endpoints;
     let selection: Selection['selection'];
     if (!input.proxied) {
       selected = endpoints.filter((e) => e.ready);
@@ -201,13 +345,14 @@ export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
     } else {
       // isLocal only changes the local set, which only node-by-node evaluation reads.
       const local = perNode ? endpoints.map((e) => (e.nodeName === node.name ? { ...e, isLocal: true } : e)) : endpoints;
-      const categorized = categorizeEndpoints(local, service, node, release);
+      base = local;
+      const { categorized, decision } = categorizeEndpointsWithDecision(local, service, node, release);
       selected = (internalLocal ? categorized.localEndpoints : categorized.clusterEndpoints) ?? [];
       if (internalLocal) {
         selection = { zone, mode: 'local', message: 'internalTrafficPolicy: Local — only endpoints on the client node' };
       } else {
-        const decision = topologyModeForService(local, service, node, release);
-        selection = { zone, mode: decision.mode, message: decision.message };
+        const chosen = decision ?? topologyModeForService(local, service, node, release);
+        selection = { zone, mode: chosen.mode, message: chosen.message };
       }
     }
     const selectedByZone = new Map<string, number>();
@@ -216,9 +361,9 @@ export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
       endpointZones.add(z);
       selectedByZone.set(z, (selectedByZone.get(z) ?? 0) + 1);
     }
-    return { selected, selection, selectedByZone };
+    return { selected, base, selection, selectedByZone };
   };
-  for (const client of [...input.clients].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0))) {
+  for (const client of clientsByZone(input.clients)) {
     clientShareByZone[client.zone] = client.share;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
@@ -256,7 +401,12 @@ export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
       const each = share / selected.length;
       for (const [zone, count] of selectedByZone) row[zone] = (row[zone] ?? 0) + each * count;
       if (zoneIndependent) sharedLoad += each;
-      else for (const endpoint of selected) loadByEndpoint.set(endpoint.endpoint, (loadByEndpoint.get(endpoint.endpoint) ?? 0) + each);
+      else if (loadAt && loadedAt) {
+        positionsOf(current.base, selected, (i) => {
+          loadAt[i] = (loadAt[i] as number) + each;
+          loadedAt[i] = 1;
+        });
+      } else for (const endpoint of selected) loadByEndpoint.set(endpoint.endpoint, (loadByEndpoint.get(endpoint.endpoint) ?? 0) + each);
     }
     droppedByZone[client.zone] = zoneDropped;
     if (representative) {
@@ -270,44 +420,78 @@ export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
     }
   }
 
-  if (shared) for (const endpoint of shared.selected) loadByEndpoint.set(endpoint.endpoint, sharedLoad);
+  if (shared) {
+    const { base, selected } = shared;
+    if (loadAt && loadedAt) {
+      positionsOf(base, selected, (i) => {
+        loadAt[i] = sharedLoad;
+        loadedAt[i] = 1;
+      });
+    } else for (const endpoint of selected) loadByEndpoint.set(endpoint.endpoint, sharedLoad);
+  }
 
   // 2. Totals.
   let delivered = 0;
   let cross = 0;
   let same = 0;
   let unknown = 0;
-  for (const [clientZone, row] of Object.entries(matrix)) {
-    for (const [zone, value] of Object.entries(row)) {
+  // (for…in visits own keys in the order Object.entries lists them, so the sums are the same.)
+  for (const clientZone in matrix) {
+    const row = matrix[clientZone] as ValueByZone<number>;
+    for (const zone in row) {
+      const value = row[zone] as number;
       delivered += value;
       if (zone === UNKNOWN_ZONE) unknown += value;
       else if (zone === clientZone) same += value;
       else cross += value;
     }
   }
-  const totalShare = Object.values(clientShareByZone).reduce((s, v) => s + v, 0);
-  const dropped = Object.values(droppedByZone).reduce((s, v) => s + v, 0);
+  let totalShare = 0;
+  for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
+  let dropped = 0;
+  for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
 
   // 3. Per-endpoint load against a fair share.
-  const candidates = endpoints.filter((e) => e.ready);
-  const pool = candidates.length > 0 ? candidates : endpoints.filter((e) => loadByEndpoint.has(e.endpoint));
+  const rawLoad = (e: TrafficEndpoint, i: number): number => (loadAt ? (loadAt[i] as number) : (loadByEndpoint.get(e.endpoint) ?? 0));
+  const hasLoad = (e: TrafficEndpoint, i: number): boolean => (loadedAt ? loadedAt[i] === 1 : loadByEndpoint.has(e.endpoint));
+  const pool: number[] = [];
+  endpoints.forEach((e, i) => {
+    if (e.ready) pool.push(i);
+  });
+  if (pool.length === 0) {
+    endpoints.forEach((e, i) => {
+      if (hasLoad(e, i)) pool.push(i);
+    });
+  }
   const fair = pool.length > 0 ? delivered / pool.length : 0;
-  const endpointLoads: EndpointLoad[] = pool.map((e) => {
-    const load = norm(loadByEndpoint.get(e.endpoint) ?? 0);
-    return { endpoint: e.endpoint, zone: endpointZone(e), nodeName: e.nodeName, podName: e.podName, load, relativeLoad: fair > 0 ? (loadByEndpoint.get(e.endpoint) ?? 0) / fair : 0 };
+  const crossZoneFraction = norm(cross);
+  const droppedFraction = norm(dropped);
+  if (!full) {
+    let maxRelativeLoad = 0;
+    for (const i of pool) {
+      const e = endpoints[i] as TrafficEndpoint;
+      maxRelativeLoad = Math.max(maxRelativeLoad, fair > 0 ? rawLoad(e, i) / fair : 0);
+    }
+    const figures: TrafficFigures = { clientShareByZone, droppedFraction, crossZoneFraction, maxRelativeLoad, selectionByZone, loadedEndpoints: pool.length };
+    return figures;
+  }
+  const endpointLoads: EndpointLoad[] = pool.map((i) => {
+    const e = endpoints[i] as TrafficEndpoint;
+    const raw = rawLoad(e, i);
+    return { endpoint: e.endpoint, zone: endpointZone(e), nodeName: e.nodeName, podName: e.podName, load: norm(raw), relativeLoad: fair > 0 ? raw / fair : 0 };
   });
   if (input.sortLoads !== false) endpointLoads.sort((a, b) => compareText(zoneSortKey(a.zone), zoneSortKey(b.zone)) || compareText(a.endpoint, b.endpoint));
 
   return {
-    clientZones: Object.keys(matrix).sort(),
+    clientZones: sortedKeys(matrix),
     endpointZones: sortZones(endpointZones),
     clientShareByZone,
     matrix,
     droppedByZone,
     deliveredFraction: norm(delivered),
-    droppedFraction: norm(dropped),
-    crossZoneFraction: norm(cross),
+    droppedFraction,
+    crossZoneFraction,
     sameZoneFraction: norm(same),
     unknownZoneFraction: norm(unknown),
     endpointLoads,

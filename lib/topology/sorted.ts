@@ -1,0 +1,29 @@
+/**
+ * Sorting helpers for the small key lists analyses sort over and over (zone names, mostly already
+ * in order): the same result as `Array.prototype.sort()` without its allocations when the list is
+ * sorted already.
+ */
+
+/** `keys` sorted in default (code unit) order, in place; a list already in order is returned untouched. */
+export function sortStrings(keys: string[]): string[] {
+  let i = 1;
+  while (i < keys.length && (keys[i - 1] as string) <= (keys[i] as string)) i++;
+  if (i >= keys.length) return keys;
+  if (keys.length > 16) return keys.sort();
+  // Insertion sort: no allocation, and the same order as sort() (strings compare totally).
+  for (; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > key) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/** The keys of `object` in default sort order (`Object.keys(object).sort()`). */
+export function sortedKeys(object: object): string[] {
+  return sortStrings(Object.keys(object));
+}

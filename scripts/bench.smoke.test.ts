@@ -1,0 +1,56 @@
+/**
+ * Smoke run of `npm run bench` at a reduced S scale: the whole pipeline (simulator, production
+ * server, timings, request counts, change latency, in-process analysis) runs and its last line is
+ * a JSON object with sane figures. Uses the production build in `.next`; builds it first when
+ * `.next/BUILD_ID` is missing (about 30–60 s on a 2-core machine).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '..');
+const BUILT = existsSync(path.join(ROOT, '.next', 'BUILD_ID'));
+
+function runBench(args: readonly string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', ...args], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGINT'); // the bench stops its own children on SIGINT
+      reject(new Error(`bench did not finish within ${timeoutMs} ms:\n${stderr.slice(-2000)}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm run bench (smoke, scale S)', () => {
+  it(
+    'runs end to end and prints the figures as one JSON object on its last line',
+    async () => {
+      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--timeout-minutes', '4'], (BUILT ? 120 : 300) * 1000);
+      expect(code, stderr.slice(-3000)).toBe(0);
+      const last = stdout.trim().split('\n').pop() ?? '';
+      const result = JSON.parse(last) as Record<string, unknown>;
+      expect(result).toMatchObject({ scale: 'S', readPathApiRequests: 0, watchesPerType: 1, bigServiceEndpoints: 250 });
+      // From the server's analysis log (null with a build older than that log).
+      expect([1, null]).toContain(result.changeReanalysedServices);
+      expect(result.services).toBeGreaterThanOrEqual(200);
+      for (const key of ['coldSyncSeconds', 'clusterP95Ms', 'servicesP95Ms', 'serviceP95Ms', 'bigServiceP95Ms', 'analyzeAllMs', 'rssMiB', 'changeLatencyMs']) {
+        expect(typeof result[key], key).toBe('number');
+        expect(result[key] as number, key).toBeGreaterThan(0);
+      }
+      expect(result.coldSyncSeconds as number).toBeLessThan(60);
+      expect(result.changeLatencyMs as number).toBeLessThan(1000);
+      for (const key of ['kubectlListMs', 'overviewVsKubectl']) expect(result[key] === null || typeof result[key] === 'number', key).toBe(true);
+      expect(stdout).toContain('GET /api/v1/cluster');
+    },
+    360_000,
+  );
+});

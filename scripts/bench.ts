@@ -1,0 +1,352 @@
+/**
+ * `npm run bench -- --scale S|M|L [--requests N] [--churn-minutes M]`: the scale benchmark of
+ * issue 6. Starts the simulator with a generated reference cluster and the production server
+ * against it (both as child processes, stopped on exit, Ctrl-C and at the deadline), then measures:
+ *
+ * 1. cold sync — server start until `/api/v1/cluster` answers 200 (every type synced) and the
+ *    overview page is served;
+ * 2. warm latencies at the HTTP client (p50/p95 over `--requests` sequential requests) of the API
+ *    and the pages, then a concurrency phase with several clients;
+ * 3. simulator request counts over the warm phase (read path: no API requests besides watches)
+ *    and open watches per resource type;
+ * 4. server RSS (VmRSS of the process tree);
+ * 5. change latency — an EndpointSlice edited on the simulator until the Service API shows it —
+ *    and how many Services the server re-analysed for it (its analysis log);
+ * 6. the full-cluster analysis in-process (`scripts/bench/analyze-all.ts`);
+ * 7. `kubectl get endpointslices -A -o json` against the same simulator;
+ * 8. optionally churn at 20 changes/s with RSS sampled every 10 s.
+ *
+ * Prints tables, then one JSON object as the last line (fields in BENCHMARKS.md).
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchOptions } from './bench/args';
+import { parseBenchArgs, USAGE } from './bench/args';
+import { churn } from './bench/churn';
+import { CHANGE_NAMESPACE, CHANGE_SERVICE, churnPods, createChangeTarget, nonWatchRequests, resetSimStats, setChangeEndpointReady, simStats, someNodeNames, watchRequests } from './bench/cluster';
+import type { LatencyStats, Timed } from './bench/http';
+import { closeConnections, getJson, latencyStats, measure, poll, timedRequest } from './bench/http';
+import type { Child } from './bench/processes';
+import { run, startChild, stop, stopAll, treeRssMiB } from './bench/processes';
+import type { BenchResult } from './bench/report';
+import { GOALS, latencyTable, missedGoals, r1, summaryTable } from './bench/report';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+/** Endpoints of the two named large Services per scale (sim/scenarios/generator.ts). */
+const BIG_SERVICES: Record<BenchOptions['scale'], readonly number[]> = { S: [250], M: [250, 2000], L: [250, 5000] };
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a child without zonescope settings of the caller. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('ZONESCOPE_') && key !== 'KUBECONFIG') env[key] = value;
+  return { ...env, NEXT_TELEMETRY_DISABLED: '1', ...extra } as unknown as NodeJS.ProcessEnv;
+}
+
+interface AnalysisLogLine {
+  readonly services: number;
+  readonly analysed: number;
+  readonly reused: number;
+  readonly ms: number;
+  readonly full: boolean;
+}
+
+const ANALYSIS_LINE = /\[zonescope\] analysis: (\d+) services, (\d+) analysed, (\d+) reused, ([\d.]+) ms( \(full\))?/;
+
+function parseAnalysisLine(line: string): AnalysisLogLine | null {
+  const m = ANALYSIS_LINE.exec(line);
+  return m ? { services: Number(m[1]), analysed: Number(m[2]), reused: Number(m[3]), ms: Number(m[4]), full: m[5] !== undefined } : null;
+}
+
+async function kubectlList(kubeconfig: string): Promise<number | null> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const result = await run('kubectl', 'kubectl', ['--kubeconfig', kubeconfig, 'get', 'endpointslices', '-A', '-o', 'json'], { cwd: ROOT, env: childEnv({}), timeoutMs: 5 * 60_000 });
+    if (result.code !== 0) {
+      log(`kubectl failed (${result.code}): ${result.output.slice(-3).join(' | ')}`);
+      return null;
+    }
+    times.push(result.ms);
+  }
+  times.sort((a, b) => a - b);
+  return r1(times[1] ?? times[0] ?? 0);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseBenchArgs(argv);
+  if (parsed === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (typeof parsed === 'string') {
+    console.error(`bench: ${parsed}\n\n${USAGE}`);
+    return 2;
+  }
+  const options = parsed;
+  const deadline = setTimeout(() => {
+    log(`deadline of ${options.timeoutMinutes} min reached; stopping`);
+    void stopAll(1500).finally(() => process.exit(1));
+  }, options.timeoutMinutes * 60_000);
+  const tmp = path.join(ROOT, '.bench-tmp', `run-${options.scale}-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  const kubeconfig = path.join(tmp, 'kubeconfig');
+  const nextBin = require.resolve('next/dist/bin/next');
+  const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+  log(`scale ${options.scale} on ${machine}${options.serverNodeOptions ? `; server NODE_OPTIONS=${options.serverNodeOptions}` : ''}`);
+
+  // 1. The simulator with the generated cluster.
+  const simPort = await freePort();
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  const simStartedAt = performance.now();
+  const sim = startChild('sim', process.execPath, ['--import', 'tsx', 'sim/cli.ts', '--scenario', `generated:${options.scale}`, '--port', String(simPort), '--kubeconfig', kubeconfig], {
+    cwd: ROOT,
+    env: childEnv({}),
+  });
+  await sim.waitForLine(/^kubeconfig: /, 10 * 60_000);
+  const simStartSeconds = r1((performance.now() - simStartedAt) / 1000);
+  await createChangeTarget(simUrl, await someNodeNames(simUrl));
+  log(`simulator up in ${simStartSeconds} s at ${simUrl}`);
+
+  // 2. The production build.
+  let buildSeconds: number | null = null;
+  const hasBuild = existsSync(path.join(ROOT, '.next', 'BUILD_ID'));
+  if (options.build === 'always' || (options.build === 'auto' && !hasBuild)) {
+    log('building (next build)…');
+    const build = await run('build', process.execPath, [nextBin, 'build'], { cwd: ROOT, env: childEnv({ NODE_ENV: 'production' }), timeoutMs: 20 * 60_000 });
+    if (build.code !== 0) throw new Error(`next build failed (${build.code}):\n${build.output.slice(-30).join('\n')}`);
+    buildSeconds = r1(build.ms / 1000);
+    log(`built in ${buildSeconds} s`);
+  } else if (!hasBuild) {
+    throw new Error('no production build (.next/BUILD_ID) and --build never');
+  }
+
+  // 3. The server, cold.
+  const port = await freePort();
+  const serverUrl = `http://127.0.0.1:${port}`;
+  const serverStartedAt = performance.now();
+  const server: Child = startChild('server', process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: childEnv({ KUBECONFIG: kubeconfig, ZONESCOPE_ANALYSIS_LOG: '1', NODE_ENV: 'production', PORT: String(port), ...(options.serverNodeOptions ? { NODE_OPTIONS: options.serverNodeOptions } : {}) }),
+  });
+  const analysisLines: AnalysisLogLine[] = [];
+  server.onLine((line) => {
+    const parsedLine = parseAnalysisLine(line);
+    if (parsedLine) analysisLines.push(parsedLine);
+  });
+  let sawSyncing = false;
+  const apiReady = await poll(async () => {
+    const response = await timedRequest(`${serverUrl}/api/v1/cluster`, { keepBody: false, timeoutMs: 120_000 });
+    if (response.status === 503) sawSyncing = true;
+    return response.status === 200 ? response : null;
+  }, 10 * 60_000, 250);
+  if (!apiReady) throw new Error(`the server did not serve /api/v1/cluster within 10 minutes; last output:\n${server.lines.slice(-20).join('\n')}`);
+  const overview = await poll(async () => {
+    const response = await timedRequest(`${serverUrl}/`, { keepBody: false, timeoutMs: 120_000 });
+    return response.status === 200 ? response : null;
+  }, 5 * 60_000, 250);
+  if (!overview) throw new Error('the overview page did not answer 200');
+  const coldSyncSeconds = r1((performance.now() - serverStartedAt) / 1000);
+  const clusterSummary = await getJson<{ cluster: { summary: { services: number } } }>(`${serverUrl}/api/v1/cluster`);
+  log(`cold sync: ${coldSyncSeconds} s${sawSyncing ? ' (answered 503 syncing meanwhile)' : ''}`);
+
+  // 4. Warm phase: sequential timings, then concurrent clients; simulator requests counted around it.
+  await new Promise((r) => setTimeout(r, 1000));
+  await resetSimStats(simUrl);
+  const bigSizes = BIG_SERVICES[options.scale];
+  const bigServiceEndpoints = Math.max(...bigSizes);
+  if (bigServiceEndpoints < 5000) log(`scale ${options.scale} has no 5,000-endpoint Service: "big" is bench/big-${bigServiceEndpoints}, the biggest available`);
+  const n = options.requests;
+  const api = {
+    cluster: `${serverUrl}/api/v1/cluster`,
+    services: `${serverUrl}/api/v1/services?limit=100&offset=0`,
+    service: `${serverUrl}/api/v1/services/bench/big-250`,
+    big: `${serverUrl}/api/v1/services/bench/big-${bigServiceEndpoints}`,
+  };
+  const pages = {
+    overview: `${serverUrl}/`,
+    services: `${serverUrl}/services`,
+    service: `${serverUrl}/services/bench/big-250`,
+    big: `${serverUrl}/services/bench/big-${bigServiceEndpoints}`,
+  };
+  const stats: Record<string, LatencyStats> = {};
+  for (const [label, url] of [...Object.entries(api).map(([k, u]) => [`api.${k}`, u]), ...Object.entries(pages).map(([k, u]) => [`page.${k}`, u])] as [string, string][]) {
+    stats[label] = await measure(url, n);
+    log(`${label}: p50 ${r1(stats[label].p50)} ms, p95 ${r1(stats[label].p95)} ms`);
+  }
+  const concurrent: Timed[] = [];
+  const urls = [api.cluster, api.services, api.service, pages.overview, pages.services];
+  await Promise.all(
+    Array.from({ length: options.clients }, async (_, c) => {
+      for (let i = 0; i < Math.max(5, Math.ceil(n / 4)); i++) concurrent.push(await timedRequest(urls[(c + i) % urls.length] as string, { keepBody: false }));
+    }),
+  );
+  stats.concurrent = latencyStats(concurrent);
+  const afterWarm = await simStats(simUrl);
+  const readPath = nonWatchRequests(afterWarm);
+  const watchesPerType = Math.max(0, ...Object.values(afterWarm.openWatches));
+  // Steady RSS: after 10 s without requests (V8 shrinks its heap when idle), the median of 5 samples 1 s apart.
+  const rssPeakMiB = r1(treeRssMiB(server.pid).total);
+  await new Promise((r) => setTimeout(r, 10_000));
+  const rssSamples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    rssSamples.push(treeRssMiB(server.pid).total);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const rssMiB = r1([...rssSamples].sort((a, b) => a - b)[2] as number);
+  log(`read path: ${readPath.total} API requests besides watches (${watchRequests(afterWarm)} watch requests); open watches ${JSON.stringify(afterWarm.openWatches)}; RSS ${rssMiB} MiB steady, ${rssPeakMiB} MiB right after the warm phase`);
+
+  // 5. Change latency: flip one endpoint of the benchmark's slice until the Service API shows it.
+  const serviceUrl = `${serverUrl}/api/v1/services/${CHANGE_NAMESPACE}/${CHANGE_SERVICE}`;
+  const readyNow = async () => (await getJson<{ observed: { readyEndpoints: number } }>(serviceUrl)).observed.readyEndpoints;
+  const baseline = await readyNow();
+  const latencies: number[] = [];
+  let reanalysed: number | null = null;
+  for (let i = 0; i < 6; i++) {
+    const ready = i % 2 === 1;
+    const linesBefore = analysisLines.length;
+    const sentAt = performance.now();
+    await setChangeEndpointReady(simUrl, 0, ready);
+    const want = ready ? baseline : baseline - 1;
+    const seen = await poll(async () => ((await readyNow()) === want ? true : null), 5000, 10);
+    latencies.push(seen ? performance.now() - sentAt : 5000);
+    const passes = analysisLines.slice(linesBefore).filter((l) => !l.full);
+    if (passes.length > 0) reanalysed = Math.max(reanalysed ?? 0, ...passes.map((l) => l.analysed));
+  }
+  const sortedLatencies = [...latencies].sort((a, b) => a - b);
+  log(`change latency: ${latencies.map((l) => Math.round(l)).join(', ')} ms; Services re-analysed per change: ${reanalysed ?? 'unknown'}`);
+
+  // 6. kubectl against the same simulator.
+  const kubectlListMs = options.kubectl ? await kubectlList(kubeconfig) : null;
+  if (kubectlListMs !== null) log(`kubectl get endpointslices -A -o json: ${kubectlListMs} ms`);
+
+  // 7. The full analysis in-process.
+  let analyzeAll: { analyzeAllMs: number; analyzeAllEagerMs: number; incrementalMs: number } | null = null;
+  if (options.analyzeRuns > 0) {
+    const child = await run('analyze-all', process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(options.analyzeRuns)], {
+      cwd: ROOT,
+      env: childEnv({}),
+      timeoutMs: 15 * 60_000,
+    });
+    const last = child.output.filter((l) => l.startsWith('{')).pop();
+    if (child.code === 0 && last) {
+      analyzeAll = JSON.parse(last) as { analyzeAllMs: number; analyzeAllEagerMs: number; incrementalMs: number };
+      log(`in-process analysis: ${last}`);
+    } else {
+      log(`analyze-all failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);
+    }
+  }
+
+  // 8. Churn.
+  let churnResult: Awaited<ReturnType<typeof churn>> | null = null;
+  if (options.churnMinutes > 0) {
+    const pods = await churnPods(simUrl, 10, 20);
+    log(`churn: ${options.churnMinutes} min at ${options.churnRate} changes/s over ${pods.length} pods and the benchmark slice`);
+    churnResult = await churn({ simUrl, serverUrl, pods, minutes: options.churnMinutes, rate: options.churnRate, rssMiB: () => treeRssMiB(server.pid).total, log });
+  }
+
+  const fullPass = analysisLines.find((l) => l.full);
+  const overviewP50 = stats['page.overview']?.p50 ?? Number.NaN;
+  const clusterP50 = stats['api.cluster']?.p50 ?? Number.NaN;
+  const partial: Omit<BenchResult, 'goalsMissed'> = {
+    scale: options.scale,
+    services: clusterSummary.cluster.summary.services,
+    coldSyncSeconds,
+    clusterP50Ms: r1(clusterP50),
+    clusterP95Ms: r1(stats['api.cluster']?.p95 ?? Number.NaN),
+    servicesP50Ms: r1(stats['api.services']?.p50 ?? Number.NaN),
+    servicesP95Ms: r1(stats['api.services']?.p95 ?? Number.NaN),
+    serviceP50Ms: r1(stats['api.service']?.p50 ?? Number.NaN),
+    serviceP95Ms: r1(stats['api.service']?.p95 ?? Number.NaN),
+    bigServiceP50Ms: r1(stats['api.big']?.p50 ?? Number.NaN),
+    bigServiceP95Ms: r1(stats['api.big']?.p95 ?? Number.NaN),
+    bigServiceEndpoints,
+    overviewPageP50Ms: r1(overviewP50),
+    overviewPageP95Ms: r1(stats['page.overview']?.p95 ?? Number.NaN),
+    servicesPageP95Ms: r1(stats['page.services']?.p95 ?? Number.NaN),
+    servicePageP95Ms: r1(stats['page.service']?.p95 ?? Number.NaN),
+    bigServicePageP95Ms: r1(stats['page.big']?.p95 ?? Number.NaN),
+    concurrentP95Ms: r1(stats.concurrent.p95),
+    analyzeAllMs: analyzeAll ? r1(analyzeAll.analyzeAllMs) : null,
+    analyzeAllEagerMs: analyzeAll ? r1(analyzeAll.analyzeAllEagerMs) : null,
+    analyzeIncrementalMs: analyzeAll ? r1(analyzeAll.incrementalMs) : null,
+    serverFullAnalysisMs: fullPass ? r1(fullPass.ms) : null,
+    changeLatencyMs: r1(sortedLatencies[sortedLatencies.length - 1] ?? Number.NaN),
+    changeLatencyMedianMs: r1(sortedLatencies[Math.floor(sortedLatencies.length / 2)] ?? Number.NaN),
+    changeReanalysedServices: reanalysed,
+    rssMiB,
+    rssPeakMiB,
+    readPathApiRequests: readPath.total,
+    watchesPerType,
+    kubectlListMs,
+    overviewVsKubectl: kubectlListMs !== null ? r1(kubectlListMs / overviewP50) : null,
+    overviewApiVsKubectl: kubectlListMs !== null ? r1(kubectlListMs / clusterP50) : null,
+    ...(churnResult
+      ? { churnRssGrowthMiB: churnResult.rssGrowthMiB, churnRssMaxMiB: churnResult.rssMaxMiB, churnChanges: churnResult.changesSent, churnReadP95Ms: r1(churnResult.readsDuringChurn.p95), churnMinutes: churnResult.minutes }
+      : {}),
+    simStartSeconds,
+    buildSeconds,
+    machine,
+  };
+  const result: BenchResult = { ...partial, goalsMissed: missedGoals(partial) };
+
+  clearTimeout(deadline);
+  await stop(server);
+  await stop(sim);
+  closeConnections();
+
+  console.log(`\nzonescope bench — scale ${options.scale} (${result.services} Services), ${machine}\n`);
+  console.log(
+    latencyTable([
+      { label: 'GET /api/v1/cluster', stats: stats['api.cluster'] as LatencyStats, budget: GOALS.clusterP95Ms },
+      { label: 'GET /api/v1/services (first page)', stats: stats['api.services'] as LatencyStats, budget: GOALS.servicesP95Ms },
+      { label: 'GET /api/v1/services/bench/big-250', stats: stats['api.service'] as LatencyStats, budget: GOALS.serviceP95Ms },
+      { label: `GET /api/v1/services/bench/big-${bigServiceEndpoints}${bigServiceEndpoints < 5000 ? ' (biggest)' : ''}`, stats: stats['api.big'] as LatencyStats, budget: GOALS.bigServiceP95Ms },
+      { label: 'page /', stats: stats['page.overview'] as LatencyStats, budget: GOALS.clusterP95Ms },
+      { label: 'page /services', stats: stats['page.services'] as LatencyStats, budget: GOALS.servicesP95Ms },
+      { label: 'page /services/bench/big-250', stats: stats['page.service'] as LatencyStats, budget: GOALS.serviceP95Ms },
+      { label: `page /services/bench/big-${bigServiceEndpoints}${bigServiceEndpoints < 5000 ? ' (biggest)' : ''}`, stats: stats['page.big'] as LatencyStats, budget: GOALS.bigServiceP95Ms },
+      { label: `${options.clients} concurrent clients (mixed)`, stats: stats.concurrent, budget: null },
+      ...(churnResult ? [{ label: 'reads during churn (cluster + Service)', stats: churnResult.readsDuringChurn, budget: null }] : []),
+    ]),
+  );
+  console.log('');
+  console.log(summaryTable(result));
+  if (readPath.total > 0) console.log(`\nnon-watch API requests during the warm phase: ${JSON.stringify(readPath.byResourceVerb)}`);
+  if (churnResult) console.log(`\nchurn: ${churnResult.changesSent} changes (${churnResult.changeErrors} failed); RSS samples (MiB): ${churnResult.rssSamplesMiB.join(' ')}`);
+  console.log(result.goalsMissed.length === 0 ? '\nall goals met' : `\ngoals missed: ${result.goalsMissed.join('; ')}`);
+  const json = JSON.stringify(result);
+  if (options.jsonOut) writeFileSync(options.jsonOut, `${json}\n`);
+  console.log(json);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    await stopAll(1500);
+    process.exit(1);
+  },
+);

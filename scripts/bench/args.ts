@@ -1,0 +1,153 @@
+/**
+ * Arguments of `npm run bench`. Pure: parsing only, so it is unit-tested.
+ */
+
+/** Reference cluster sizes (see `sim/scenarios/generator.ts`). */
+export type Scale = 'S' | 'M' | 'L';
+
+/** Options of one benchmark run. */
+export interface BenchOptions {
+  readonly scale: Scale;
+  /** Timed requests per endpoint in the warm phase. */
+  readonly requests: number;
+  /** Minutes of churn at {@link BenchOptions.churnRate} changes/s (0 = no churn run). */
+  readonly churnMinutes: number;
+  /** Changes per second during churn. */
+  readonly churnRate: number;
+  /** Concurrent clients of the concurrency phase. */
+  readonly clients: number;
+  /** Analyses timed in-process for `analyzeAllMs` (0 = skip). */
+  readonly analyzeRuns: number;
+  /** `build`: always build; `auto`: build when `.next/BUILD_ID` is missing; `never`: fail without a build. */
+  readonly build: 'auto' | 'always' | 'never';
+  /** Run the kubectl comparison (when kubectl is installed). */
+  readonly kubectl: boolean;
+  /** Hard limit of the whole run in minutes (children are stopped when it is reached). */
+  readonly timeoutMinutes: number;
+  /** Where to write the final JSON object as well (optional). */
+  readonly jsonOut: string | null;
+  /** NODE_OPTIONS of the server process (e.g. a heap limit), `null` for none. */
+  readonly serverNodeOptions: string | null;
+}
+
+export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
+
+  --scale S|M|L          reference cluster (S: 50 nodes/200 Services, M: 500/1,000, L: 5,000/10,000)
+  --requests N           timed requests per endpoint in the warm phase (default 100)
+  --churn-minutes M      then M minutes of churn at 20 changes/s, sampling server RSS every 10 s (default 0)
+  --churn-rate R         changes per second during churn (default 20)
+  --clients C            concurrent clients of the concurrency phase (default 8)
+  --analyze-runs N       in-process full analyses timed for analyzeAllMs (default 5; 0 skips)
+  --build auto|always|never   production build: when .next/BUILD_ID is missing (default), always, or never
+  --no-kubectl           skip the kubectl comparison
+  --timeout-minutes T    stop everything after T minutes (default 30 + churn minutes)
+  --json-out FILE        also write the final JSON object to FILE
+  --server-node-options "FLAGS"   NODE_OPTIONS for the server (e.g. "--max-old-space-size=640")
+
+The last line printed is one JSON object with the figures (see BENCHMARKS.md).`;
+
+function positiveInt(flag: string, value: string | undefined, min = 0): number | string {
+  if (value === undefined || !/^\d+$/.test(value)) return `${flag} needs a whole number`;
+  const n = Number(value);
+  return n < min ? `${flag} must be at least ${min}` : n;
+}
+
+function positiveNumber(flag: string, value: string | undefined): number | string {
+  const n = Number(value);
+  return value === undefined || value === '' || !Number.isFinite(n) || n < 0 ? `${flag} needs a non-negative number` : n;
+}
+
+/** Parses the arguments; returns a message for bad ones, `'help'` for `--help`. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' | string {
+  let scale: Scale | null = null;
+  let requests = 100;
+  let churnMinutes = 0;
+  let churnRate = 20;
+  let clients = 8;
+  let analyzeRuns = 5;
+  let build: BenchOptions['build'] = 'auto';
+  let kubectl = true;
+  let timeoutMinutes: number | null = null;
+  let jsonOut: string | null = null;
+  let serverNodeOptions: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] ?? '';
+    const value = argv[i + 1];
+    const take = <T>(parsed: T | string): T | string => {
+      i++;
+      return parsed;
+    };
+    let result: unknown;
+    switch (flag) {
+      case '--':
+        continue;
+      case '-h':
+      case '--help':
+        return 'help';
+      case '--scale':
+        if (value !== 'S' && value !== 'M' && value !== 'L') return '--scale takes S, M or L';
+        scale = value;
+        i++;
+        continue;
+      case '--requests':
+        result = take(positiveInt(flag, value, 1));
+        if (typeof result === 'number') requests = result;
+        break;
+      case '--churn-minutes':
+        result = take(positiveNumber(flag, value));
+        if (typeof result === 'number') churnMinutes = result;
+        break;
+      case '--churn-rate':
+        result = take(positiveInt(flag, value, 1));
+        if (typeof result === 'number') churnRate = result;
+        break;
+      case '--clients':
+        result = take(positiveInt(flag, value, 1));
+        if (typeof result === 'number') clients = result;
+        break;
+      case '--analyze-runs':
+        result = take(positiveInt(flag, value, 0));
+        if (typeof result === 'number') analyzeRuns = result;
+        break;
+      case '--build':
+        if (value !== 'auto' && value !== 'always' && value !== 'never') return '--build takes auto, always or never';
+        build = value;
+        i++;
+        continue;
+      case '--no-kubectl':
+        kubectl = false;
+        continue;
+      case '--timeout-minutes':
+        result = take(positiveNumber(flag, value));
+        if (typeof result === 'number') timeoutMinutes = result;
+        break;
+      case '--server-node-options':
+        if (value === undefined) return '--server-node-options needs a value';
+        serverNodeOptions = value;
+        i++;
+        continue;
+      case '--json-out':
+        if (value === undefined || value.startsWith('--')) return '--json-out needs a file';
+        jsonOut = value;
+        i++;
+        continue;
+      default:
+        return `unknown argument "${flag}"`;
+    }
+    if (typeof result === 'string') return result;
+  }
+  if (scale === null) return '--scale is required';
+  return {
+    scale,
+    requests,
+    churnMinutes,
+    churnRate,
+    clients,
+    analyzeRuns,
+    build,
+    kubectl,
+    timeoutMinutes: timeoutMinutes ?? 30 + churnMinutes,
+    jsonOut,
+    serverNodeOptions,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * HTTP at the client: timed requests over keep-alive connections (time to the last body byte),
+ * latency statistics, and polling with backoff.
+ */
+import http from 'node:http';
+
+/** One timed response. */
+export interface Timed {
+  readonly status: number;
+  readonly ms: number;
+  readonly bytes: number;
+  readonly body: string;
+  readonly headers: http.IncomingHttpHeaders;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** Sends one request and times it until the last body byte. Rejects on transport errors or after `timeoutMs`. */
+export function timedRequest(
+  url: string,
+  options: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number; keepBody?: boolean } = {},
+): Promise<Timed> {
+  return new Promise((resolve, reject) => {
+    const startedAt = performance.now();
+    const request = http.request(
+      url,
+      { method: options.method ?? 'GET', agent, headers: { ...(options.body !== undefined ? { 'content-length': Buffer.byteLength(options.body) } : {}), ...options.headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (options.keepBody !== false) chunks.push(chunk);
+        });
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            ms: performance.now() - startedAt,
+            bytes,
+            body: options.keepBody !== false ? Buffer.concat(chunks).toString('utf8') : '',
+            headers: response.headers,
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.setTimeout(options.timeoutMs ?? 60_000, () => request.destroy(new Error(`timeout after ${options.timeoutMs ?? 60_000} ms: ${url}`)));
+    request.on('error', reject);
+    if (options.body !== undefined) request.write(options.body);
+    request.end();
+  });
+}
+
+/** GET returning parsed JSON (throws on non-2xx). */
+export async function getJson<T>(url: string, timeoutMs = 60_000): Promise<T> {
+  const response = await timedRequest(url, { timeoutMs });
+  if (response.status < 200 || response.status >= 300) throw new Error(`GET ${url}: HTTP ${response.status} ${response.body.slice(0, 200)}`);
+  return JSON.parse(response.body) as T;
+}
+
+/** Sends JSON with `method` and returns the parsed answer (throws on non-2xx). */
+export async function sendJson<T>(url: string, method: string, body: unknown, contentType = 'application/json'): Promise<T> {
+  const response = await timedRequest(url, { method, body: JSON.stringify(body), headers: { 'content-type': contentType } });
+  if (response.status < 200 || response.status >= 300) throw new Error(`${method} ${url}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
+  return JSON.parse(response.body) as T;
+}
+
+/** Latency statistics in ms. */
+export interface LatencyStats {
+  readonly n: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly max: number;
+  readonly mean: number;
+  /** Mean response size in bytes. */
+  readonly bytes: number;
+  /** Non-2xx answers among the timed requests. */
+  readonly errors: number;
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(sorted.length, rank) - 1] as number;
+}
+
+/** Statistics of timed responses. */
+export function latencyStats(samples: readonly Timed[]): LatencyStats {
+  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+  return {
+    n: samples.length,
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    max: ms[ms.length - 1] ?? Number.NaN,
+    mean: ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length),
+    bytes: Math.round(samples.reduce((a, s) => a + s.bytes, 0) / Math.max(1, samples.length)),
+    errors: samples.filter((s) => s.status < 200 || s.status >= 300).length,
+  };
+}
+
+/** `warmup` untimed requests, then `n` sequential timed ones. */
+export async function measure(url: string, n: number, warmup = 3): Promise<LatencyStats> {
+  for (let i = 0; i < warmup; i++) await timedRequest(url, { keepBody: false });
+  const samples: Timed[] = [];
+  for (let i = 0; i < n; i++) samples.push(await timedRequest(url, { keepBody: false }));
+  return latencyStats(samples);
+}
+
+/** Calls `attempt` with backoff (50 ms doubling to `maxDelayMs`) until it returns a value, or `null` after `timeoutMs`. */
+export async function poll<T>(attempt: () => Promise<T | null>, timeoutMs: number, maxDelayMs = 1000): Promise<T | null> {
+  const deadline = performance.now() + timeoutMs;
+  let delay = Math.min(50, maxDelayMs);
+  while (performance.now() < deadline) {
+    try {
+      const value = await attempt();
+      if (value !== null) return value;
+    } catch {
+      // Not up yet.
+    }
+    await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, deadline - performance.now()))));
+    delay = Math.min(maxDelayMs, delay * 2);
+  }
+  return null;
+}
+
+/** Closes idle keep-alive sockets (so the process can exit). */
+export function closeConnections(): void {
+  agent.destroy();
+}

@@ -1,0 +1,148 @@
+/**
+ * The benchmark's result: the JSON object printed as the last line, the goals of the issue checked
+ * against it, and the human-readable table printed before it.
+ */
+import type { LatencyStats } from './http';
+
+/** Goals of issue 6 at L (the benchmark checks them at every scale; they are the L budgets). */
+export const GOALS = {
+  coldSyncSeconds: 60,
+  clusterP95Ms: 100,
+  servicesP95Ms: 100,
+  serviceP95Ms: 20,
+  bigServiceP95Ms: 100,
+  analyzeAllMs: 200,
+  rssMiB: 800,
+  readPathApiRequests: 0,
+  watchesPerType: 1,
+  changeLatencyMs: 1000,
+  overviewVsKubectl: 50,
+} as const;
+
+/** The final JSON object (flat numbers; `null` when a figure was not measured). */
+export interface BenchResult {
+  readonly scale: string;
+  readonly services: number;
+  readonly coldSyncSeconds: number;
+  readonly clusterP50Ms: number;
+  readonly clusterP95Ms: number;
+  readonly servicesP50Ms: number;
+  readonly servicesP95Ms: number;
+  readonly serviceP50Ms: number;
+  readonly serviceP95Ms: number;
+  readonly bigServiceP50Ms: number;
+  readonly bigServiceP95Ms: number;
+  /** Endpoints of the Service measured as "big" (5,000 at L; the biggest available at S and M). */
+  readonly bigServiceEndpoints: number;
+  readonly overviewPageP50Ms: number;
+  readonly overviewPageP95Ms: number;
+  readonly servicesPageP95Ms: number;
+  readonly servicePageP95Ms: number;
+  readonly bigServicePageP95Ms: number;
+  readonly concurrentP95Ms: number;
+  /** Full-cluster pass as the dashboard runs it (fresh cache; HPA/workload panels computed when read). */
+  readonly analyzeAllMs: number | null;
+  /** The same with every field computed up front (`npm run analyze`). */
+  readonly analyzeAllEagerMs: number | null;
+  readonly analyzeIncrementalMs: number | null;
+  readonly serverFullAnalysisMs: number | null;
+  readonly changeLatencyMs: number;
+  readonly changeLatencyMedianMs: number;
+  readonly changeReanalysedServices: number | null;
+  /** Steady server RSS (process tree): median of 5 samples after 10 s without requests. */
+  readonly rssMiB: number;
+  /** Server RSS right after the warm phase (before V8 shrank its heap). */
+  readonly rssPeakMiB: number;
+  readonly readPathApiRequests: number;
+  readonly watchesPerType: number;
+  readonly kubectlListMs: number | null;
+  readonly overviewVsKubectl: number | null;
+  readonly overviewApiVsKubectl: number | null;
+  /** Growth of the RSS low envelope over the churn run (see `ChurnResult.rssGrowthMiB`). */
+  readonly churnRssGrowthMiB?: number;
+  readonly churnRssMaxMiB?: number;
+  readonly churnChanges?: number;
+  readonly churnReadP95Ms?: number;
+  readonly churnMinutes?: number;
+  readonly simStartSeconds: number;
+  readonly buildSeconds: number | null;
+  readonly machine: string;
+  readonly goalsMissed: readonly string[];
+}
+
+/** Names of the goals `result` misses (with the measured value). */
+export function missedGoals(result: Omit<BenchResult, 'goalsMissed'>): string[] {
+  const missed: string[] = [];
+  const above = (name: keyof typeof GOALS, value: number | null | undefined) => {
+    if (value !== null && value !== undefined && value > GOALS[name]) missed.push(`${name} ${value} > ${GOALS[name]}`);
+  };
+  above('coldSyncSeconds', result.coldSyncSeconds);
+  above('clusterP95Ms', result.clusterP95Ms);
+  above('servicesP95Ms', result.servicesP95Ms);
+  above('serviceP95Ms', result.serviceP95Ms);
+  above('bigServiceP95Ms', result.bigServiceP95Ms);
+  above('analyzeAllMs', result.analyzeAllMs);
+  above('rssMiB', result.rssMiB);
+  above('readPathApiRequests', result.readPathApiRequests);
+  above('watchesPerType', result.watchesPerType);
+  above('changeLatencyMs', result.changeLatencyMs);
+  // The same views as pages: server time within the same budgets.
+  const page = (name: string, value: number, budget: number) => {
+    if (value > budget) missed.push(`${name} ${value} > ${budget}`);
+  };
+  page('overviewPageP95Ms', result.overviewPageP95Ms, GOALS.clusterP95Ms);
+  page('servicesPageP95Ms', result.servicesPageP95Ms, GOALS.servicesP95Ms);
+  page('servicePageP95Ms', result.servicePageP95Ms, GOALS.serviceP95Ms);
+  page('bigServicePageP95Ms', result.bigServicePageP95Ms, GOALS.bigServiceP95Ms);
+  if (result.overviewVsKubectl !== null && result.overviewVsKubectl < GOALS.overviewVsKubectl) missed.push(`overviewVsKubectl ${result.overviewVsKubectl} < ${GOALS.overviewVsKubectl}`);
+  if (result.churnRssGrowthMiB !== undefined && result.churnRssGrowthMiB > 50) missed.push(`churnRssGrowthMiB ${result.churnRssGrowthMiB} > 50`);
+  return missed;
+}
+
+/** Rounds to one decimal. */
+export function r1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function cell(value: string | number | null | undefined, width: number): string {
+  const text = value === null || value === undefined ? '—' : String(value);
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+/** The table of latencies per URL. */
+export function latencyTable(rows: readonly { readonly label: string; readonly stats: LatencyStats; readonly budget: number | null }[]): string {
+  const lines = [`${cell('request', 44)}${cell('n', 6)}${cell('p50 ms', 10)}${cell('p95 ms', 10)}${cell('max ms', 10)}${cell('KiB', 9)}${cell('budget', 8)}ok`];
+  for (const { label, stats, budget } of rows) {
+    const ok = budget === null ? '' : stats.p95 <= budget && stats.errors === 0 ? 'yes' : 'NO';
+    lines.push(
+      `${cell(label, 44)}${cell(stats.n, 6)}${cell(r1(stats.p50), 10)}${cell(r1(stats.p95), 10)}${cell(r1(stats.max), 10)}${cell(Math.round(stats.bytes / 1024), 9)}${cell(budget, 8)}${ok}${stats.errors > 0 ? ` (${stats.errors} errors)` : ''}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The summary table of the other figures. */
+export function summaryTable(result: BenchResult): string {
+  const rows: [string, string | number | null | undefined, string][] = [
+    ['cold sync (all types synced, overview served)', `${result.coldSyncSeconds} s`, `≤ ${GOALS.coldSyncSeconds} s`],
+    ['full analysis of all Services (in-process)', result.analyzeAllMs === null ? null : `${result.analyzeAllMs} ms`, `≤ ${GOALS.analyzeAllMs} ms`],
+    ['  every field up front (analyze command)', result.analyzeAllEagerMs === null ? null : `${result.analyzeAllEagerMs} ms`, ''],
+    ['  first full pass in the server (cold JIT)', result.serverFullAnalysisMs === null ? null : `${result.serverFullAnalysisMs} ms`, ''],
+    ['  incremental pass after one slice change', result.analyzeIncrementalMs === null ? null : `${result.analyzeIncrementalMs} ms`, ''],
+    ['change to one EndpointSlice → API (max / median)', `${result.changeLatencyMs} / ${result.changeLatencyMedianMs} ms`, `≤ ${GOALS.changeLatencyMs} ms`],
+    ['  Services re-analysed per change', result.changeReanalysedServices, '1'],
+    ['server RSS, steady (process tree, idle 10 s)', `${result.rssMiB} MiB`, `≤ ${GOALS.rssMiB} MiB`],
+    ['  right after the warm phase', `${result.rssPeakMiB} MiB`, ''],
+    ['API server requests on the read path', result.readPathApiRequests, '0'],
+    ['open watches per resource type (max)', result.watchesPerType, '≤ 1'],
+    ['kubectl get endpointslices -A -o json', result.kubectlListMs === null ? null : `${result.kubectlListMs} ms`, ''],
+    ['overview page vs kubectl (× faster)', result.overviewVsKubectl, `≥ ${GOALS.overviewVsKubectl}`],
+    ['/api/v1/cluster vs kubectl (× faster)', result.overviewApiVsKubectl, ''],
+  ];
+  if (result.churnRssGrowthMiB !== undefined) {
+    rows.push([`RSS growth over ${result.churnMinutes} min of churn (lows)`, `${result.churnRssGrowthMiB} MiB`, '≈ 0']);
+    rows.push(['  highest RSS sample during churn', `${result.churnRssMaxMiB} MiB`, '']);
+  }
+  const width = Math.max(...rows.map(([label]) => label.length)) + 2;
+  return rows.map(([label, value, goal]) => `${cell(label, width)}${cell(value, 22)}${goal}`).join('\n');
+}
