@@ -19,6 +19,7 @@ import type { FeatureGates, KubeMinor } from '../../lib/topology/version';
 import { MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor, resolveFeatureGates } from '../../lib/topology/version';
 import type { SimChange, SimContext, SimController } from '../controller';
 import { stableJson } from './stable-json';
+import { WorkQueue } from './work-queue';
 import type { KubeObject, ReadonlyKubeObject } from '../types';
 
 /** The value upstream puts in `endpointslice.kubernetes.io/managed-by`. */
@@ -76,30 +77,17 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
   let gates: FeatureGates = resolveFeatureGates(minor);
   let cache: TopologyCache | null = null;
   let nodes = new Map<string, TopologyNode>();
-  const queue = new Set<string>();
-  let scheduled: ReturnType<typeof setImmediate> | null = null;
   /** True while this controller writes slices: their change notifications are its own. */
   let writingSlices = false;
   let sliceCounter = 0;
 
-  const enqueue = (key: string) => {
-    queue.add(key);
-    if (scheduled === null && ctx !== null) scheduled = setImmediate(flush);
-  };
+  // Syncs may enqueue more work (e.g. events); the queue loops until quiet.
+  const queue = new WorkQueue((key) => syncService(key));
+  const enqueue = (key: string) => queue.add(key);
 
   function recomputeTopology(): void {
     if (!ctx) return;
     for (const key of checkNodeTopologyDistribution(cache, [...nodes.values()])) enqueue(key);
-  }
-
-  function flush(): void {
-    scheduled = null;
-    // Syncs may enqueue more work (e.g. events); loop until quiet.
-    for (let round = 0; round < 5 && queue.size > 0; round++) {
-      const keys = [...queue].sort();
-      queue.clear();
-      for (const key of keys) syncService(key);
-    }
   }
 
   function managedSlices(namespace: string, serviceName: string): ReadonlyKubeObject[] {
@@ -372,6 +360,7 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
     name: 'endpointslice-controller',
     start(context) {
       ctx = context;
+      queue.start();
       const served = parseKubeMinor(context.serverVersion) ?? MAX_MODELLED_MINOR;
       minor = Math.min(MAX_MODELLED_MINOR, Math.max(MIN_MODELLED_MINOR, options.minor ?? served));
       gates = resolveFeatureGates(minor, options.featureGates ?? {});
@@ -380,15 +369,13 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       cache?.setNodes([...nodes.values()]);
       for (const resource of ['services', 'pods', 'nodes', 'endpointslices'] as const) context.subscribe(resource, onChange);
       for (const service of context.store.list('services')) enqueue(`${service.metadata.namespace ?? 'default'}/${service.metadata.name}`);
-      flush();
+      queue.flush();
     },
     stop() {
-      if (scheduled !== null) clearImmediate(scheduled);
-      scheduled = null;
-      queue.clear();
+      queue.stop();
       ctx = null;
     },
-    flush,
+    flush: () => queue.flush(),
   };
 }
 

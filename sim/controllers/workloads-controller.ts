@@ -13,6 +13,7 @@ import { isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/pr
 import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/constants';
 import type { SimChange, SimContext, SimController } from '../controller';
 import { stableJson } from './stable-json';
+import { WorkQueue } from './work-queue';
 import type { KubeObject, ReadonlyKubeObject } from '../types';
 
 /** Label the ReplicaSet controller adds to Pods and ReplicaSets. */
@@ -56,27 +57,14 @@ function controllerOwner(object: ReadonlyKubeObject): { kind: string; name: stri
 /** Creates the workload controllers. */
 export function createWorkloadsController(): SimController & { flush(): void } {
   let ctx: SimContext | null = null;
-  const queue = new Set<string>();
-  let scheduled: ReturnType<typeof setImmediate> | null = null;
   let ipCounter = 0;
 
-  const enqueue = (key: string) => {
-    queue.add(key);
-    if (scheduled === null && ctx !== null) scheduled = setImmediate(flush);
-  };
-
-  function flush(): void {
-    scheduled = null;
-    for (let round = 0; round < 5 && queue.size > 0; round++) {
-      const keys = [...queue].sort();
-      queue.clear();
-      for (const key of keys) {
-        const [kind, namespace = '', name = ''] = key.split('/');
-        if (kind === 'deployment') syncDeployment(namespace, name);
-        else if (kind === 'replicaset') syncReplicaSet(namespace, name);
-      }
-    }
-  }
+  const queue = new WorkQueue((key) => {
+    const [kind, namespace = '', name = ''] = key.split('/');
+    if (kind === 'deployment') syncDeployment(namespace, name);
+    else if (kind === 'replicaset') syncReplicaSet(namespace, name);
+  });
+  const enqueue = (key: string) => queue.add(key);
 
   function nextPodIP(): string {
     ipCounter++;
@@ -272,6 +260,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     name: 'workloads-controller',
     start(context) {
       ctx = context;
+      queue.start();
       // Continue pod IPs after the highest one a scenario already uses.
       for (const pod of context.store.list('pods')) {
         const ip = str(obj(pod.status).podIP);
@@ -283,14 +272,12 @@ export function createWorkloadsController(): SimController & { flush(): void } {
       for (const resource of ['deployments', 'replicasets', 'pods'] as const) context.subscribe(resource, onChange);
       for (const d of context.store.list('deployments')) enqueue(`deployment/${d.metadata.namespace ?? 'default'}/${d.metadata.name}`);
       for (const rs of context.store.list('replicasets')) enqueue(`replicaset/${rs.metadata.namespace ?? 'default'}/${rs.metadata.name}`);
-      flush();
+      queue.flush();
     },
     stop() {
-      if (scheduled !== null) clearImmediate(scheduled);
-      scheduled = null;
-      queue.clear();
+      queue.stop();
       ctx = null;
     },
-    flush,
+    flush: () => queue.flush(),
   };
 }
