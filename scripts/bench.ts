@@ -18,7 +18,7 @@
  *
  * Prints tables, then one JSON object as the last line (fields in BENCHMARKS.md).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from './bench/args';
 import { parseBenchArgs, USAGE } from './bench/args';
+import { BENCH_DIST_DIR, buildWithStamp, hasBuild, isBuildCurrent } from './bench/build';
 import { churn } from './bench/churn';
 import { CHANGE_NAMESPACE, CHANGE_SERVICE, churnPods, createChangeTarget, nonWatchRequests, resetSimStats, setChangeEndpointReady, simStats, someNodeNames, watchRequests } from './bench/cluster';
 import type { LatencyStats, Timed } from './bench/http';
@@ -113,6 +114,8 @@ async function main(argv: readonly string[]): Promise<number> {
   mkdirSync(tmp, { recursive: true });
   const kubeconfig = path.join(tmp, 'kubeconfig');
   const nextBin = require.resolve('next/dist/bin/next');
+  // The build folder: the caller's ZONESCOPE_DIST_DIR, else the benchmark's own.
+  const distDir = process.env.ZONESCOPE_DIST_DIR || BENCH_DIST_DIR;
   const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
   log(`scale ${options.scale} on ${machine}${options.serverNodeOptions ? `; server NODE_OPTIONS=${options.serverNodeOptions}` : ''}`);
 
@@ -129,17 +132,25 @@ async function main(argv: readonly string[]): Promise<number> {
   await createChangeTarget(simUrl, await someNodeNames(simUrl));
   log(`simulator up in ${simStartSeconds} s at ${simUrl}`);
 
-  // 2. The production build.
+  // 2. The production build, in the benchmark's own folder.
   let buildSeconds: number | null = null;
-  const hasBuild = existsSync(path.join(ROOT, '.next', 'BUILD_ID'));
-  if (options.build === 'always' || (options.build === 'auto' && !hasBuild)) {
-    log('building (next build)…');
-    const build = await run('build', process.execPath, [nextBin, 'build'], { cwd: ROOT, env: childEnv({ NODE_ENV: 'production' }), timeoutMs: 20 * 60_000 });
-    if (build.code !== 0) throw new Error(`next build failed (${build.code}):\n${build.output.slice(-30).join('\n')}`);
-    buildSeconds = r1(build.ms / 1000);
+  const distEnv = { ZONESCOPE_DIST_DIR: distDir };
+  if (options.build === 'always' || (options.build === 'auto' && !isBuildCurrent(ROOT, distDir))) {
+    log(`building into ${distDir} (next build)…`);
+    const startedAt = performance.now();
+    let output: string[] = [];
+    const code = await buildWithStamp(ROOT, distDir, async () => {
+      const build = await run('build', process.execPath, [nextBin, 'build'], { cwd: ROOT, env: childEnv({ NODE_ENV: 'production', ...distEnv }), timeoutMs: 20 * 60_000 });
+      output = build.output;
+      return build.code;
+    });
+    if (code !== 0) throw new Error(`next build failed (${code}):\n${output.slice(-30).join('\n')}`);
+    buildSeconds = r1((performance.now() - startedAt) / 1000);
     log(`built in ${buildSeconds} s`);
-  } else if (!hasBuild) {
-    throw new Error('no production build (.next/BUILD_ID) and --build never');
+  } else if (!hasBuild(ROOT, distDir)) {
+    throw new Error(`no production build in ${distDir} and --build never`);
+  } else if (options.build === 'never' && !isBuildCurrent(ROOT, distDir)) {
+    log(`warning: ${distDir} was built from other sources than the current ones (--build never)`);
   }
 
   // 3. The server, cold.
@@ -148,7 +159,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const serverStartedAt = performance.now();
   const server: Child = startChild('server', process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
-    env: childEnv({ KUBECONFIG: kubeconfig, ZONESCOPE_ANALYSIS_LOG: '1', NODE_ENV: 'production', PORT: String(port), ...(options.serverNodeOptions ? { NODE_OPTIONS: options.serverNodeOptions } : {}) }),
+    env: childEnv({
+      KUBECONFIG: kubeconfig,
+      ZONESCOPE_ANALYSIS_LOG: '1',
+      NODE_ENV: 'production',
+      PORT: String(port),
+      ...distEnv,
+      ...(options.serverNodeOptions ? { NODE_OPTIONS: options.serverNodeOptions } : {}),
+    }),
   });
   const analysisLines: AnalysisLogLine[] = [];
   server.onLine((line) => {

@@ -18,7 +18,7 @@ export interface BenchOptions {
   readonly clients: number;
   /** Analyses timed in-process for `analyzeAllMs` (0 = skip). */
   readonly analyzeRuns: number;
-  /** `build`: always build; `auto`: build when `.next/BUILD_ID` is missing; `never`: fail without a build. */
+  /** `always` build; `auto`: build when the build folder holds no build of the current sources; `never`: use what is there. */
   readonly build: 'auto' | 'always' | 'never';
   /** Run the kubectl comparison (when kubectl is installed). */
   readonly kubectl: boolean;
@@ -38,7 +38,8 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --churn-rate R         changes per second during churn (default 20)
   --clients C            concurrent clients of the concurrency phase (default 8)
   --analyze-runs N       in-process full analyses timed for analyzeAllMs (default 5; 0 skips)
-  --build auto|always|never   production build: when .next/BUILD_ID is missing (default), always, or never
+  --build auto|always|never   production build into .next-bench (or $ZONESCOPE_DIST_DIR): when the sources
+                         changed since the last bench build (default), always, or never
   --no-kubectl           skip the kubectl comparison
   --timeout-minutes T    stop everything after T minutes (default 30 + churn minutes)
   --json-out FILE        also write the final JSON object to FILE

@@ -39,6 +39,7 @@ describe('bench statistics', () => {
 
   it('names every missed goal with its figure', () => {
     const result = {
+      scale: 'L',
       coldSyncSeconds: 61,
       clusterP95Ms: 10,
       servicesP95Ms: 10,

@@ -17,8 +17,9 @@ export interface ChurnResult {
   /** Server RSS samples (MiB), one every 10 s. */
   readonly rssSamplesMiB: readonly number[];
   /**
-   * Growth of the low envelope: lowest sample of the last third minus lowest of the first third.
-   * (RSS is a sawtooth under churn — garbage piles up until a full GC — so the lows show what stays.)
+   * Growth of the low envelope: lowest sample of the last third minus lowest of the first third,
+   * after the first 2 minutes (the working set grows from idle to churn first). RSS is a sawtooth
+   * under churn — garbage piles up until a full GC — so the lows show what stays.
    */
   readonly rssGrowthMiB: number;
   readonly rssMaxMiB: number;
@@ -112,9 +113,11 @@ export async function churn(options: {
   for (const index of unready) await setPodReady(simUrl, pods[index] as ChurnPod, true).catch(() => undefined);
   for (const index of manualUnready) await setChangeEndpointReady(simUrl, index, true).catch(() => undefined);
 
-  const third = Math.max(1, Math.floor(samples.length / 3));
-  const head = samples.slice(0, third);
-  const tail = samples.slice(-third);
+  // Samples are 10 s apart; skip the warm-up (2 min, or the first sample of a short run).
+  const settled = samples.length > 18 ? samples.slice(12) : samples.slice(1);
+  const third = Math.max(1, Math.floor(settled.length / 3));
+  const head = settled.slice(0, third);
+  const tail = settled.slice(-third);
   return {
     minutes: options.minutes,
     changesSent: sent,

@@ -94,7 +94,10 @@ export function missedGoals(result: Omit<BenchResult, 'goalsMissed'>): string[] 
   page('servicesPageP95Ms', result.servicesPageP95Ms, GOALS.servicesP95Ms);
   page('servicePageP95Ms', result.servicePageP95Ms, GOALS.serviceP95Ms);
   page('bigServicePageP95Ms', result.bigServicePageP95Ms, GOALS.bigServiceP95Ms);
-  if (result.overviewVsKubectl !== null && result.overviewVsKubectl < GOALS.overviewVsKubectl) missed.push(`overviewVsKubectl ${result.overviewVsKubectl} < ${GOALS.overviewVsKubectl}`);
+  // kubectl's own start-up dominates on small clusters, so the ratio is a goal at L only.
+  if (result.scale === 'L' && result.overviewVsKubectl !== null && result.overviewVsKubectl < GOALS.overviewVsKubectl) {
+    missed.push(`overviewVsKubectl ${result.overviewVsKubectl} < ${GOALS.overviewVsKubectl}`);
+  }
   if (result.churnRssGrowthMiB !== undefined && result.churnRssGrowthMiB > 50) missed.push(`churnRssGrowthMiB ${result.churnRssGrowthMiB} > 50`);
   return missed;
 }
