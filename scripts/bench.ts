@@ -260,7 +260,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (kubectlListMs !== null) log(`kubectl get endpointslices -A -o json: ${kubectlListMs} ms`);
 
   // 7. The full analysis in-process.
-  let analyzeAll: { analyzeAllMs: number; analyzeAllEagerMs: number; incrementalMs: number } | null = null;
+  let analyzeAll: { analyzeAllMs: number; analyzeAllEagerMs: number; analyzeAllDistinctMs: number; serviceShapes: number; incrementalMs: number } | null = null;
   if (options.analyzeRuns > 0) {
     const child = await run('analyze-all', process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(options.analyzeRuns)], {
       cwd: ROOT,
@@ -269,7 +269,7 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     const last = child.output.filter((l) => l.startsWith('{')).pop();
     if (child.code === 0 && last) {
-      analyzeAll = JSON.parse(last) as { analyzeAllMs: number; analyzeAllEagerMs: number; incrementalMs: number };
+      analyzeAll = JSON.parse(last) as { analyzeAllMs: number; analyzeAllEagerMs: number; analyzeAllDistinctMs: number; serviceShapes: number; incrementalMs: number };
       log(`in-process analysis: ${last}`);
     } else {
       log(`analyze-all failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);
@@ -308,6 +308,8 @@ async function main(argv: readonly string[]): Promise<number> {
     concurrentP95Ms: r1(stats.concurrent.p95),
     analyzeAllMs: analyzeAll ? r1(analyzeAll.analyzeAllMs) : null,
     analyzeAllEagerMs: analyzeAll ? r1(analyzeAll.analyzeAllEagerMs) : null,
+    analyzeAllDistinctMs: analyzeAll ? r1(analyzeAll.analyzeAllDistinctMs) : null,
+    serviceShapes: analyzeAll ? analyzeAll.serviceShapes : null,
     analyzeIncrementalMs: analyzeAll ? r1(analyzeAll.incrementalMs) : null,
     serverFullAnalysisMs: fullPass ? r1(fullPass.ms) : null,
     changeLatencyMs: r1(sortedLatencies[sortedLatencies.length - 1] ?? Number.NaN),

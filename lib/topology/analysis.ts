@@ -10,7 +10,8 @@
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import { analyzeDataplane } from './analyze-dataplane';
 import type { AddressTypeAnalysis, EndpointView, ExpectedHints, HintsDiff, IfAutoPrediction, MinimumTable, ObservedHints, ServiceHintsAnalysis } from './analyze-service';
-import { analyzeServiceHints } from './analyze-service';
+import type { ServiceHintSlices } from './analyze-service';
+import { analyzeServiceHints, isControllerManaged, serviceLints } from './analyze-service';
 import type { NodeFix, NodeReport, ZoneAnalysis, ZoneReport } from './analyze-zones';
 import { analyzeZones } from './analyze-zones';
 import type { AnalysisOptions, ClusterContext, ReleaseInfo } from './cluster-context';
@@ -27,6 +28,7 @@ import type { ProxyServicePort } from './proxy-topology';
 import { effectiveHintsAnnotation } from './proxy-topology';
 import type { RuleEstimates, RuleEstimateService } from './rule-estimates';
 import { estimateRules } from './rule-estimates';
+import { reportShapeKey, ReportShapeMemo } from './report-shape';
 import type { MechanismAnalysis, ServiceLint, ServiceMechanism } from './service-mechanism';
 import { isExternallyAccessible } from './service-mechanism';
 import type { CrossZoneCost, TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from './traffic';
@@ -254,7 +256,7 @@ const ATTENTION_LINTS: Readonly<Partial<Record<ServiceLint['id'], AttentionReaso
   headless: 'hints-unused',
 };
 
-function attentionFor(report: Omit<ServiceReport, 'needsAttention'>): ServiceAttention | null {
+function attentionFor(report: Pick<ServiceReport, 'mechanism' | 'expected' | 'lints' | 'diff' | 'observed' | 'traffic'>): ServiceAttention | null {
   const active = report.mechanism === 'topology-mode' || report.mechanism === 'legacy-annotation';
   if (active && !report.expected.hintsEnabled) return { reason: 'hints-off', message: report.expected.verdict };
   for (const lint of report.lints) {
@@ -304,12 +306,18 @@ interface ServiceComputation<M extends TrafficCommon> {
   readonly cell: WorkloadCell | null;
 }
 
-function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix>;
-function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false): ServiceComputation<TrafficFigures>;
-function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean): ServiceComputation<TrafficCommon> {
+/** Steps 1–2 of a Service's analysis: what {@link reportShapeKey} determines for a report. */
+interface HintsAndTraffic<M extends TrafficCommon> {
+  readonly analysis: ServiceHintsAnalysis;
+  /** `analysis.expected` without the donated list, and `analysis.diff` without its entries (what reports keep). */
+  readonly expectedSummary: ServiceReport['expected'];
+  readonly diffSummary: ServiceReport['diff'];
+  readonly slices: ServiceHintSlices;
+  readonly traffic: TrafficScenarios<M>;
+}
+
+function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[], withDetail: boolean): HintsAndTraffic<TrafficCommon> {
   const { context, dataplane } = prepared;
-  const key = serviceKey(service.namespace, service.name);
-  const allSlices = context.index.slicesByService.get(key) ?? [];
 
   // 1. Hints: mechanism, lints, expected, observed, diff, if-Auto.
   const { analysis, slices } = analyzeServiceHints(context, dataplane, service, allSlices, withDetail ? true : 'report');
@@ -341,9 +349,68 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
   const ifAuto =
     analysis.mechanism.annotationActive && svcAuto.hintsAnnotation === svcNow.hintsAnnotation && analysis.ifAuto.change.remove.length === 0 ? expected : matrix(slices.ifAuto, svcAuto);
   const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
+  const { donated: _donated, ...expectedSummary } = analysis.expected;
+  const { entries: _entries, ...diffSummary } = analysis.diff;
+  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone } };
+}
+
+const SHAPE_MEMOS = new WeakMap<readonly TrafficClientZone[], ReportShapeMemo<HintsAndTraffic<TrafficCommon>>>();
+const NO_SHAPE_MEMO = new WeakSet<PreparedAnalysis>();
+
+/** The report shape memo of a preparation's clients (shared by the preparations rebased from it); `null` when switched off. */
+function shapeMemo(prepared: PreparedAnalysis): ReportShapeMemo<HintsAndTraffic<TrafficCommon>> | null {
+  if (NO_SHAPE_MEMO.has(prepared)) return null;
+  let memo = SHAPE_MEMOS.get(prepared.clients);
+  if (!memo) {
+    memo = new ReportShapeMemo();
+    SHAPE_MEMOS.set(prepared.clients, memo);
+  }
+  return memo;
+}
+
+/**
+ * The preparation with report sharing between Services of the same shape switched off: every
+ * Service is analysed on its own. Results are the same; benchmarks use it for the worst case of a
+ * cluster where no two Services look alike.
+ */
+export function withoutShapeSharing(prepared: PreparedAnalysis): PreparedAnalysis {
+  const copy = { ...prepared };
+  const inputs = PREPARED_INPUTS.get(prepared);
+  if (inputs !== undefined) PREPARED_INPUTS.set(copy, inputs);
+  NO_SHAPE_MEMO.add(copy);
+  return copy;
+}
+
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix>;
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false): ServiceComputation<TrafficFigures>;
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean): ServiceComputation<TrafficCommon> {
+  const { context, dataplane } = prepared;
+  const key = serviceKey(service.namespace, service.name);
+  const allSlices = context.index.slicesByService.get(key) ?? [];
+
+  // 1–2. Hints and traffic. A report of a Service whose shape was seen in this cluster generation
+  // shares that shape's result (see report-shape.ts); only what names the Service is its own.
+  const shapes = withDetail ? null : shapeMemo(prepared);
+  const shapeKey = shapes === null ? null : reportShapeKey(service, allSlices, context.nodeZoneByName);
+  let core = shapeKey === null ? undefined : shapes?.get(shapeKey);
+  if (core === undefined) {
+    core = hintsAndTraffic(prepared, service, allSlices, withDetail);
+    if (shapeKey !== null) shapes?.set(shapeKey, core);
+  } else {
+    const observed = allSlices.filter((s) => s.addressType === core?.slices.addressType);
+    const lints = serviceLints(context, dataplane, service, core.analysis.mechanism, core.analysis.observed.readyEndpoints, allSlices);
+    core = {
+      ...core,
+      analysis: { ...core.analysis, lints },
+      // The shape's engine results carry another Service's endpoints: only their counts and events are read below.
+      slices: { ...core.slices, observed, managed: observed.filter(isControllerManaged) },
+    };
+  }
+  const { analysis, slices, traffic: scenarios } = core;
+  const { now, ifAuto, ifNone } = scenarios;
   const traffic: TrafficSummary = {
     crossZoneFraction: now.crossZoneFraction,
-    crossZoneFractionExpected: expected.crossZoneFraction,
+    crossZoneFractionExpected: scenarios.expected.crossZoneFraction,
     crossZoneFractionIfAuto: ifAuto.crossZoneFraction,
     crossZoneFractionIfNone: ifNone.crossZoneFraction,
     droppedFraction: now.droppedFraction,
@@ -373,8 +440,7 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
   });
   const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
 
-  const { donated: _donated, ...expectedSummary } = analysis.expected;
-  const { entries: _entries, ...diffSummary } = analysis.diff;
+  const { expectedSummary, diffSummary } = core;
   const common = {
     namespace: service.namespace,
     name: service.name,
@@ -388,12 +454,12 @@ function computeService(prepared: PreparedAnalysis, service: ServiceRecord, with
     ifAuto: analysis.ifAuto,
     traffic,
   };
-  const needsAttention = attentionFor({ ...common, hpa: null, workload: null, fixes, loadBalancer });
+  const needsAttention = attentionFor(common);
   const lazy = !withDetail && prepared.cache !== undefined;
   const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
     ? lazyReport(common, cell, fixes, loadBalancer, needsAttention)
     : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes, loadBalancer };
-  return { report, needsAttention, analysis, traffic: { now, expected, ifAuto, ifNone }, cell: lazy ? cell : null };
+  return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null };
 }
 
 /**

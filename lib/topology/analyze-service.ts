@@ -494,6 +494,31 @@ function addressTypesOf(service: ServiceRecord, slices: readonly EndpointSliceRe
 }
 
 /**
+ * The lints of one Service ({@link ServiceHintsAnalysis.lints}); `readyEndpoints` are the ready
+ * endpoints observed for its primary address type. Lints name the Service (their fix commands), so
+ * they are never shared between Services.
+ */
+export function serviceLints(
+  context: ClusterContext,
+  dataplane: Pick<DataplaneAnalysis, 'honoursHints' | 'honoursHintsReason'>,
+  service: ServiceRecord,
+  mechanism: MechanismAnalysis,
+  readyEndpoints: number,
+  slices: readonly EndpointSliceRecord[],
+): ServiceLint[] {
+  const ratios = context.cpuRatiosByZone;
+  return lintService(service, mechanism, {
+    minor: context.release.minor,
+    gates: context.gates,
+    topologyCacheEnabled: context.topologyCacheEnabled,
+    dataplane,
+    readyEndpoints,
+    zoneCount: ratios ? Object.keys(ratios).length : 0,
+    hasForeignSlices: slices.some((s) => !isControllerManaged(s)),
+  });
+}
+
+/**
  * How much {@link analyzeServiceHints} builds: `true` everything; `false` everything but the endpoint
  * zone map; `'report'` only what a cluster-wide report keeps — no zone map, no per-zone minimum
  * table (`minimumTable: null`) and no donated-endpoint lists (`donated: []`; the counts stay).
@@ -622,15 +647,7 @@ export function analyzeServiceHints(
   endpoints.sort((a, b) => compareText(a.zone ?? '\uffff', b.zone ?? '\uffff') || compareText(a.address, b.address));
 
   // 4. Lints.
-  const lints = lintService(service, mechanism, {
-    minor,
-    gates: context.gates,
-    topologyCacheEnabled: context.topologyCacheEnabled,
-    dataplane,
-    readyEndpoints: primary.observed.readyEndpoints,
-    zoneCount: ratios ? Object.keys(ratios).length : 0,
-    hasForeignSlices: slices.some((s) => !isControllerManaged(s)),
-  });
+  const lints = serviceLints(context, dataplane, service, mechanism, primary.observed.readyEndpoints, slices);
 
   return {
     analysis: {

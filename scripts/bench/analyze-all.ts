@@ -3,14 +3,17 @@
  * process: loads the cluster through LiveClusterState (the dashboard's own list+watch path), then
  * times `analyzeClusterIn` from scratch `--runs` times as the dashboard runs it (fresh per-Service
  * cache: HPA/workload panels are computed when first read), the same with every field computed up
- * front (`analyzeAllEagerMs`, the analyze command's path), and the incremental pass after one
+ * front (`analyzeAllEagerMs`, the analyze command's path), the same with report sharing between
+ * Services of one shape switched off (`analyzeAllDistinctMs`: a cluster where no two Services look
+ * alike; `serviceShapes` says how many distinct shapes this cluster has), and the incremental pass after one
  * EndpointSlice changes. Prints one JSON object as its last line.
  *
  * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N]
  */
 import { createClusterState, indexIncrementally } from '../../lib/k8s/cluster-state';
 import { AnalysisCache } from '../../lib/topology/analysis-cache';
-import { analyzeClusterIn, prepareAnalysis, withAnalysisCache } from '../../lib/topology/analysis';
+import { analyzeClusterIn, prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/analysis';
+import { reportShapeKey } from '../../lib/topology/report-shape';
 import type { ClusterSnapshot } from '../../lib/topology/cluster-model';
 import { percentile } from './http';
 
@@ -52,6 +55,24 @@ async function main(): Promise<void> {
     analyze.push(performance.now() - b);
     prepare.push(b - a);
   }
+  // 1a. The worst case: no two Services share a shape (report sharing off), everything else as in 1.
+  const distinct: number[] = [];
+  for (let i = 0; i < Math.max(2, Math.ceil(runs / 2)); i++) {
+    gc();
+    const prepared = withoutShapeSharing(withAnalysisCache(prepareAnalysis(index), new AnalysisCache()));
+    const b = performance.now();
+    analyzeClusterIn(prepared);
+    distinct.push(performance.now() - b);
+  }
+  const shapes = new Set<string>();
+  let unshareable = 0;
+  const nodeZones = prepareAnalysis(index).context.nodeZoneByName;
+  for (const service of index.snapshot.services) {
+    const key = reportShapeKey(service, index.slicesByService.get(`${service.namespace}/${service.name}`) ?? [], nodeZones);
+    if (key === null) unshareable++;
+    else shapes.add(key);
+  }
+
   // 1b. Every field computed up front (the `npm run analyze` path).
   const eager: number[] = [];
   for (let i = 0; i < Math.max(2, Math.ceil(runs / 2)); i++) {
@@ -95,6 +116,9 @@ async function main(): Promise<void> {
       analyzeAllFirstMs: round(analyze[0] ?? 0),
       analyzeAllRunsMs: analyze.map(round),
       analyzeAllEagerMs: round(percentile(sorted(eager.slice(1)), 50)),
+      analyzeAllDistinctMs: round(percentile(sorted(distinct.slice(1)), 50)),
+      serviceShapes: shapes.size,
+      unshareableServices: unshareable,
       prepareMs: round(percentile(sorted(prepare), 50)),
       incrementalMs: round(percentile(sorted(incremental), 50)),
       incrementalReanalysed: reanalysed,

@@ -44,6 +44,10 @@ export interface BenchResult {
   readonly analyzeAllMs: number | null;
   /** The same with every field computed up front (`npm run analyze`). */
   readonly analyzeAllEagerMs: number | null;
+  /** `analyzeAllMs` with report sharing between Services of one shape off (no two Services alike). */
+  readonly analyzeAllDistinctMs: number | null;
+  /** Distinct Service shapes in the cluster (see lib/topology/report-shape.ts). */
+  readonly serviceShapes: number | null;
   readonly analyzeIncrementalMs: number | null;
   readonly serverFullAnalysisMs: number | null;
   readonly changeLatencyMs: number;
@@ -129,6 +133,7 @@ export function summaryTable(result: BenchResult): string {
   const rows: [string, string | number | null | undefined, string][] = [
     ['cold sync (all types synced, overview served)', `${result.coldSyncSeconds} s`, `≤ ${GOALS.coldSyncSeconds} s`],
     ['full analysis of all Services (in-process)', result.analyzeAllMs === null ? null : `${result.analyzeAllMs} ms`, `≤ ${GOALS.analyzeAllMs} ms`],
+    [`  no two Services alike (${result.serviceShapes ?? '?'} shapes here)`, result.analyzeAllDistinctMs === null ? null : `${result.analyzeAllDistinctMs} ms`, ''],
     ['  every field up front (analyze command)', result.analyzeAllEagerMs === null ? null : `${result.analyzeAllEagerMs} ms`, ''],
     ['  first full pass in the server (cold JIT)', result.serverFullAnalysisMs === null ? null : `${result.serverFullAnalysisMs} ms`, ''],
     ['  incremental pass after one slice change', result.analyzeIncrementalMs === null ? null : `${result.analyzeIncrementalMs} ms`, ''],
