@@ -354,19 +354,10 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone } };
 }
 
-const SHAPE_MEMOS = new WeakMap<readonly TrafficClientZone[], ReportShapeMemo<HintsAndTraffic<TrafficCommon>>>();
-const NO_SHAPE_MEMO = new WeakSet<PreparedAnalysis>();
+/** Results by Service shape within one cluster pass (see report-shape.ts). */
+type ShapeMemo = ReportShapeMemo<HintsAndTraffic<TrafficCommon>>;
 
-/** The report shape memo of a preparation's clients (shared by the preparations rebased from it); `null` when switched off. */
-function shapeMemo(prepared: PreparedAnalysis): ReportShapeMemo<HintsAndTraffic<TrafficCommon>> | null {
-  if (NO_SHAPE_MEMO.has(prepared)) return null;
-  let memo = SHAPE_MEMOS.get(prepared.clients);
-  if (!memo) {
-    memo = new ReportShapeMemo();
-    SHAPE_MEMOS.set(prepared.clients, memo);
-  }
-  return memo;
-}
+const NO_SHAPE_MEMO = new WeakSet<PreparedAnalysis>();
 
 /**
  * The preparation with report sharing between Services of the same shape switched off: every
@@ -382,16 +373,15 @@ export function withoutShapeSharing(prepared: PreparedAnalysis): PreparedAnalysi
 }
 
 function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix>;
-function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false): ServiceComputation<TrafficFigures>;
-function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean): ServiceComputation<TrafficCommon> {
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false, shapes: ShapeMemo | null): ServiceComputation<TrafficFigures>;
+function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean, shapes: ShapeMemo | null = null): ServiceComputation<TrafficCommon> {
   const { context, dataplane } = prepared;
   const key = serviceKey(service.namespace, service.name);
   const allSlices = context.index.slicesByService.get(key) ?? [];
 
   // 1–2. Hints and traffic. A report of a Service whose shape was seen in this cluster generation
   // shares that shape's result (see report-shape.ts); only what names the Service is its own.
-  const shapes = withDetail ? null : shapeMemo(prepared);
-  const shapeKey = shapes === null ? null : reportShapeKey(service, allSlices, context.nodeZoneByName);
+  const shapeKey = shapes === null || withDetail ? null : reportShapeKey(service, allSlices, context.nodeZoneByName);
   let core = shapeKey === null ? undefined : shapes?.get(shapeKey);
   if (core === undefined) {
     core = hintsAndTraffic(prepared, service, allSlices, withDetail);
@@ -619,8 +609,8 @@ interface ClusterPassResult {
   readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
 }
 
-function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell } = computeService(prepared, service, false);
+function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, shapes: ShapeMemo | null): ClusterPassResult {
+  const { report: partial, needsAttention, traffic, cell } = computeService(prepared, service, false, shapes);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
@@ -669,6 +659,7 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
   let hintsExpectedOn = 0;
   let hintsObservedOn = 0;
   let computed = 0;
+  let shapes: ShapeMemo | null | undefined;
   const needsAttention: (ServiceAttention & { readonly namespace: string; readonly name: string })[] = [];
   for (const service of services) {
     const key = keyOf(service);
@@ -676,7 +667,9 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
     let result = cache?.report<ClusterPassResult>(key, service, slices);
     if (result !== undefined) result.cell?.rebind(context);
     else {
-      result = clusterPassResult(prepared, service);
+      // Kept for this pass only: a later pass recomputes few Services, or (new cluster-wide inputs) all of them anew.
+      shapes ??= NO_SHAPE_MEMO.has(prepared) ? null : new ReportShapeMemo();
+      result = clusterPassResult(prepared, service, shapes);
       computed++;
       cache?.storeReport(key, service, slices, result);
     }
