@@ -85,7 +85,8 @@ export function runHintsEngine(input: HintsEngineInput): HintsEngineResult {
     return cache;
   };
   // Nothing requests hints and no slice carries any: the sync leaves every slice as it is.
-  const hasHints = [...info.toCreate, ...info.unchanged].some((slice) => slice.endpoints.some((e) => e.hints !== null));
+  const hinted = (slice: EndpointSlice) => slice.endpoints.some((e) => e.hints !== null);
+  const hasHints = info.toCreate.some(hinted) || info.unchanged.some(hinted);
   if (!hasHints && !annotationRequestsHints(input.annotations, input.minor) && !canUseTrafficDistribution(service, input.minor, input.gates)) {
     const slices = [...info.unchanged, ...info.toCreate];
     return { mechanism: 'none', hintsEnabled: false, autoOutcome: null, events: [], event: null, reason: null, slices, slicesToWrite: info.toCreate.length };
@@ -119,8 +120,9 @@ export function countHintsByZone(slices: readonly EndpointSlice[]): ValueByZone<
   const counts = new Map<string, number>();
   for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
-      if (endpoint.ready !== true) continue;
-      for (const zone of endpoint.hints?.forZones ?? []) counts.set(zone, (counts.get(zone) ?? 0) + 1);
+      const forZones = endpoint.ready === true && endpoint.hints !== null ? endpoint.hints.forZones : undefined;
+      if (forZones === undefined) continue;
+      for (const zone of forZones) counts.set(zone, (counts.get(zone) ?? 0) + 1);
     }
   }
   return sortedObject(counts);
