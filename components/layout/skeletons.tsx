@@ -1,4 +1,10 @@
-/** Page skeletons for `loading.tsx`: the same grid and panel boxes as the real pages. */
+'use client';
+
+/**
+ * Page skeletons for `loading.tsx`: the same grid and panel boxes as the real pages. Client
+ * components, so the page's RSC payload carries a reference to each instead of its element tree
+ * (every page carries the skeletons of its own and its parent segments).
+ */
 import { LoadingAnnouncement, SkeletonBlock, SkeletonPanel } from '../ui/skeleton';
 
 function TitleSkeleton({ title, subtitle }: { readonly title: string; readonly subtitle: string }) {

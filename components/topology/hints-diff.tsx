@@ -1,15 +1,11 @@
-/** Observed hints on the EndpointSlices against what the controller would write, per endpoint. */
+/** Observed hints on the EndpointSlices against what the controller would write, per zone and per endpoint. */
 import type { ServiceDetail } from '@/lib/topology/analysis';
-import { formatCount } from '../ui/format';
 import { Badge, Callout } from '../ui/status';
+import { DiffEntriesTable } from './diff-entries-table';
+import { firstRows } from './first-rows';
 
-const LIMIT = 200;
-
-function zonesText(zones: readonly string[] | null): string {
-  return zones === null || zones.length === 0 ? 'none' : zones.join(', ');
-}
-
-export function HintsDiff({ detail }: { readonly detail: ServiceDetail }) {
+export function HintsDiff({ detail, namespace, name, version }: { readonly detail: ServiceDetail; readonly namespace: string; readonly name: string; readonly version: number }) {
+  const firstEntries = detail.diff.inSync ? [] : firstRows(detail).diffEntries;
   const o = detail.observed;
   const e = detail.expected;
   const zones = [...new Set([...Object.keys(o.hintCountsByZone), ...Object.keys(e.hintCountsByZone), ...Object.keys(o.endpointsByZone)])].sort();
@@ -61,32 +57,7 @@ export function HintsDiff({ detail }: { readonly detail: ServiceDetail }) {
             <Badge tone="warn">{detail.diff.unexpected} unexpected</Badge>
             <Badge tone="warn">{detail.diff.stale} stale</Badge>
           </p>
-          <div className="max-h-96 overflow-auto rounded border border-slate-200 dark:border-slate-700" tabIndex={0} aria-label="Endpoints whose hints differ">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Endpoints whose hints differ</caption>
-              <thead className="sticky top-0 bg-slate-100 dark:bg-slate-800">
-                <tr className="text-left text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">
-                  <th scope="col" className="px-2 py-1.5 font-medium">Endpoint</th>
-                  <th scope="col" className="px-2 py-1.5 font-medium">Zone</th>
-                  <th scope="col" className="px-2 py-1.5 font-medium">Hints now</th>
-                  <th scope="col" className="px-2 py-1.5 font-medium">Expected</th>
-                  <th scope="col" className="px-2 py-1.5 font-medium">Difference</th>
-                </tr>
-              </thead>
-              <tbody>
-                {detail.diffEntries.slice(0, LIMIT).map((entry) => (
-                  <tr key={entry.address} className="border-t border-slate-100 dark:border-slate-800">
-                    <td className="px-2 py-1 font-mono text-xs">{entry.address}</td>
-                    <td className="px-2 py-1 font-mono text-xs">{entry.zone ?? 'unknown'}</td>
-                    <td className="px-2 py-1 font-mono text-xs">{zonesText(entry.observed)}</td>
-                    <td className="px-2 py-1 font-mono text-xs">{zonesText(entry.expected)}</td>
-                    <td className="px-2 py-1 text-xs">{entry.kind}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {detail.diffEntries.length > LIMIT ? <p className="text-xs">First {LIMIT} of {formatCount(detail.diffEntries.length)} differing endpoints shown.</p> : null}
+          <DiffEntriesTable namespace={namespace} name={name} first={firstEntries} total={detail.diffEntries.length} version={version} />
         </div>
       )}
       {detail.byAddressType.length > 1 ? (

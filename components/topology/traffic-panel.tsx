@@ -9,9 +9,13 @@
  * same formula as the engine's `crossZoneCost`): the fractions do not depend on GB or price, so
  * there is nothing to fetch, and typing stays instant. The inputs live in the URL (`?gb=&price=`).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { formatPercent, formatUsd } from '../ui/format';
-import type { ScenarioId, TrafficScenario } from './traffic-data';
+import { sortLoads } from './endpoint-order';
+import { FullListControls } from './full-list-controls';
+import { OVERLOAD } from './traffic-data';
+import type { LoadRowData, ScenarioId, TrafficScenario } from './traffic-data';
+import { endpointListUrl, useFullList } from './use-full-list';
 
 const CELL_LOW = 0.0005;
 
@@ -83,57 +87,92 @@ function Matrix({ s }: { readonly s: TrafficScenario }) {
   );
 }
 
-function Loads({ s }: { readonly s: TrafficScenario }) {
+/** Cell styles set once on the table (not repeated on every cell of every row). */
+const LOAD_TABLE =
+  'w-full text-xs [&_tbody_tr]:border-t [&_tbody_tr]:border-slate-100 dark:[&_tbody_tr]:border-slate-800 [&_td]:py-1 [&_th]:py-1 [&_th]:pr-2 [&_th]:font-medium';
+
+function LoadRow({ load, scale }: { readonly load: LoadRowData; readonly scale: number }) {
+  const over = load.relativeLoad > OVERLOAD;
+  return (
+    <tr>
+      <td className="pr-2 font-mono" title={load.podName ?? undefined}>
+        {load.endpoint}
+      </td>
+      <td className="whitespace-nowrap pr-2 font-mono">{load.zone}</td>
+      <td className="pr-2 text-right tabular-nums">{formatPercent(load.load)}</td>
+      <td>
+        <div className="flex items-center gap-2">
+          <div className="relative h-3 flex-1 rounded bg-slate-100 dark:bg-slate-800" aria-hidden="true">
+            <div className={`h-3 rounded ${over ? 'bg-amber-500' : 'bg-sky-500'}`} style={{ width: `${Math.min(100, (load.relativeLoad / scale) * 100)}%` }} />
+            <div className="absolute inset-y-[-2px] w-0.5 bg-slate-700 dark:bg-slate-200" style={{ left: `${(1 / scale) * 100}%` }} title="fair share" />
+          </div>
+          <span className={`w-14 text-right tabular-nums ${over ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}`}>
+            {load.relativeLoad.toFixed(2)}×{over ? ' ▲' : ''}
+          </span>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function Loads({ s, namespace, name, version }: { readonly s: TrafficScenario; readonly namespace: string; readonly name: string; readonly version: number }) {
+  const { state, load, collapse } = useFullList<LoadRowData>(endpointListUrl(namespace, name, `list=loads&scenario=${s.id}`), version);
+  const loaded = state.status === 'idle' ? null : state.items;
+  const all = useMemo(() => (loaded ? sortLoads(loaded) : null), [loaded]);
   if (s.loadCount === 0) return <p className="text-sm text-slate-700 dark:text-slate-300">No endpoint receives traffic.</p>;
+  const rows = all ?? s.loads;
   const scale = Math.max(2, s.maxRelativeLoad * 1.05);
   return (
     <div className="space-y-1">
       <p className="text-xs text-slate-600 dark:text-slate-400">
-        Load relative to a fair share (delivered traffic ÷ {s.loadCount} endpoints); 1.00× = fair. {s.loadCount > s.loads.length ? `The ${s.loads.length} busiest of ${s.loadCount} shown.` : ''}
+        Load relative to a fair share (delivered traffic ÷ {s.loadCount} endpoints); 1.00× = fair. {s.overloadedCount} of {s.loadCount} endpoint{s.loadCount === 1 ? '' : 's'} above{' '}
+        {OVERLOAD.toFixed(1)}× (▲); the least loaded at {s.minRelativeLoad.toFixed(2)}×.
       </p>
       <div className="max-h-72 overflow-auto" tabIndex={0} aria-label="Per-endpoint load">
-        <table className="w-full text-xs">
+        <table className={LOAD_TABLE}>
           <caption className="sr-only">Per-endpoint load against the fair share</caption>
           <thead className="sticky top-0 bg-white dark:bg-slate-900">
             <tr className="text-left uppercase tracking-wide text-slate-600 dark:text-slate-400">
-              <th scope="col" className="py-1 pr-2 font-medium">Endpoint</th>
-              <th scope="col" className="py-1 pr-2 font-medium">Zone</th>
-              <th scope="col" className="py-1 pr-2 text-right font-medium">Share</th>
-              <th scope="col" className="w-2/5 py-1 font-medium">vs fair share</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col">Zone</th>
+              <th scope="col" className="text-right">
+                Share
+              </th>
+              <th scope="col" className="w-2/5">
+                vs fair share
+              </th>
             </tr>
           </thead>
           <tbody>
-            {s.loads.map((load) => {
-              const over = load.relativeLoad > 1.2;
-              return (
-                <tr key={load.endpoint} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-1 pr-2 font-mono" title={load.podName ?? undefined}>
-                    {load.endpoint}
-                  </td>
-                  <td className="whitespace-nowrap py-1 pr-2 font-mono">{load.zone}</td>
-                  <td className="py-1 pr-2 text-right tabular-nums">{formatPercent(load.load)}</td>
-                  <td className="py-1">
-                    <div className="flex items-center gap-2">
-                      <div className="relative h-3 flex-1 rounded bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-                        <div className={`h-3 rounded ${over ? 'bg-amber-500' : 'bg-sky-500'}`} style={{ width: `${Math.min(100, (load.relativeLoad / scale) * 100)}%` }} />
-                        <div className="absolute inset-y-[-2px] w-0.5 bg-slate-700 dark:bg-slate-200" style={{ left: `${(1 / scale) * 100}%` }} title="fair share" />
-                      </div>
-                      <span className={`w-14 text-right tabular-nums ${over ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}`}>
-                        {load.relativeLoad.toFixed(2)}×{over ? ' ▲' : ''}
-                      </span>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
+            {rows.map((l) => (
+              <LoadRow key={l.endpoint} load={l} scale={scale} />
+            ))}
           </tbody>
         </table>
       </div>
+      <FullListControls state={state} shown={rows.length} total={s.loadCount} noun="endpoint loads" order="busiest first" onLoad={load} onCollapse={collapse} />
     </div>
   );
 }
 
-export function TrafficPanel({ scenarios, initialGb, initialPrice, hintsOn }: { readonly scenarios: readonly TrafficScenario[]; readonly initialGb: number; readonly initialPrice: number; readonly hintsOn: boolean }) {
+export function TrafficPanel({
+  namespace,
+  name,
+  version,
+  scenarios,
+  initialGb,
+  initialPrice,
+  hintsOn,
+}: {
+  readonly namespace: string;
+  readonly name: string;
+  /** Changes with the page's data: a loaded per-endpoint list is fetched again. */
+  readonly version: number;
+  readonly scenarios: readonly TrafficScenario[];
+  readonly initialGb: number;
+  readonly initialPrice: number;
+  readonly hintsOn: boolean;
+}) {
   const [selected, setSelected] = useState<ScenarioId>('now');
   const [gbText, setGbText] = useState(String(initialGb));
   const [priceText, setPriceText] = useState(String(initialPrice));
@@ -211,7 +250,7 @@ export function TrafficPanel({ scenarios, initialGb, initialPrice, hintsOn }: { 
         </ul>
       </div>
 
-      <Loads s={s} />
+      <Loads s={s} namespace={namespace} name={name} version={version} />
 
       <div className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700">
         <h3 className="text-sm font-semibold">Monthly cross-zone cost</h3>

@@ -4,7 +4,7 @@
  */
 import type { ClusterAnalysis } from '../topology/analysis';
 import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState } from './topology-mode';
-import type { Freshness, HeaderView, ServiceDetailView, ServiceRow } from './views';
+import type { EndpointListView, Freshness, HeaderView, ServiceDetailView, ServiceRow } from './views';
 
 /** `GET /api/v1/cluster`. */
 export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kubernetes' | 'assumptions' | 'cluster'> {
@@ -25,6 +25,9 @@ export interface ServicesResponse {
 
 /** `GET /api/v1/services/{namespace}/{name}`. */
 export type ServiceResponse = ServiceDetailView;
+
+/** `GET /api/v1/services/{namespace}/{name}/endpoints`. */
+export type EndpointListResponse = EndpointListView;
 
 /** `GET /api/v1/services/{namespace}/{name}/topology-mode`. */
 export type TopologyModeResponse = TopologyModeState;

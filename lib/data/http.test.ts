@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   auditUser, checkSameOrigin, dataErrorResponse, errorResponse, isJsonContentType, MAX_BODY_BYTES, methodNotAllowed, normaliseOrigin, parseIfMatch,
-  parseModeBody, parseServiceQuery, parseServiceRef, parseTrafficOptions, readBodyLimited, trustedOrigins,
+  parseEndpointListQuery, parseModeBody, parseServiceQuery, parseServiceRef, parseTrafficOptions, readBodyLimited, trustedOrigins,
 } from './http';
 
 function headers(values: Record<string, string>): Headers {
@@ -124,6 +124,29 @@ describe('request helpers', () => {
     const odd = parseTrafficOptions(new URLSearchParams('traffic.constructor=0.5'));
     expect(odd.ok && Object.prototype.hasOwnProperty.call(odd.value.trafficByZone, 'constructor')).toBe(true);
     expect(parseTrafficOptions(new URLSearchParams('gbPerMonth=Infinity')).ok).toBe(false);
+  });
+});
+
+describe('parseEndpointListQuery', () => {
+  it('defaults to every endpoint, and takes a scenario with list=loads', () => {
+    expect(parseEndpointListQuery(new URLSearchParams(''))).toEqual({ ok: true, value: { list: 'endpoints', scenario: 'now' } });
+    expect(parseEndpointListQuery(new URLSearchParams('list=diff'))).toEqual({ ok: true, value: { list: 'diff', scenario: 'now' } });
+    expect(parseEndpointListQuery(new URLSearchParams('list=loads&scenario=ifAuto'))).toEqual({ ok: true, value: { list: 'loads', scenario: 'ifAuto' } });
+  });
+
+  it.each([
+    ['an unknown parameter', 'list=endpoints&limit=10'],
+    ['an unknown list', 'list=pods'],
+    ['a repeated list', 'list=diff&list=loads'],
+    ['a scenario without list=loads', 'list=diff&scenario=now'],
+    ['an unknown scenario', 'list=loads&scenario=later'],
+    ['a repeated scenario', 'list=loads&scenario=now&scenario=ifNone'],
+  ])('refuses %s with 400 bad-request:service', async (_label, query) => {
+    const parsed = parseEndpointListQuery(new URLSearchParams(query));
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.response.status).toBe(400);
+    expect(((await parsed.response.json()) as { error: { code: string } }).error.code).toBe('bad-request:service');
   });
 });
 

@@ -12,8 +12,8 @@
  * {@link KubeError} messages, never raw bodies, headers or stacks.
  */
 import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
-import type { ServiceQuery, ServiceSortKey } from './views';
-import { getHeader, getSourceProblem, SERVICE_SORT_KEYS } from './views';
+import type { EndpointListKind, EndpointListQuery, ServiceQuery, ServiceSortKey, TrafficScenarioKey } from './views';
+import { ENDPOINT_LISTS, getHeader, getSourceProblem, SERVICE_SORT_KEYS, TRAFFIC_SCENARIOS } from './views';
 
 // ---------------------------------------------------------------------------------------------
 // Responses
@@ -290,6 +290,23 @@ export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOpti
   if (sum > 1 + 1e-9) return fail(400, 'bad-request', 'service', `The traffic.<zone> shares add up to ${round(sum)}, more than 1.`);
   if (zones > 0) out.trafficByZone = { ...traffic };
   return { ok: true, value: out };
+}
+
+/**
+ * Parses `list` (`endpoints`, `diff` or `loads`; default `endpoints`) and `scenario` (`now`,
+ * `expected`, `ifAuto` or `ifNone`; default `now`; only with `list=loads`) of the Service's
+ * per-endpoint lists. Unknown, repeated or bad parameters are 400 `bad-request:service`.
+ */
+export function parseEndpointListQuery(params: URLSearchParams): Parsed<EndpointListQuery> {
+  const unknown = unknownParams(params, (key) => key === 'list' || key === 'scenario');
+  if (unknown !== null) return fail(400, 'bad-request', 'service', `Unknown query parameter "${truncate(unknown)}"; known: list, scenario.`);
+  if (params.getAll('list').length > 1 || params.getAll('scenario').length > 1) return fail(400, 'bad-request', 'service', 'A query parameter is given more than once.');
+  const list = params.get('list') ?? 'endpoints';
+  if (!(ENDPOINT_LISTS as readonly string[]).includes(list)) return fail(400, 'bad-request', 'service', `list must be one of ${ENDPOINT_LISTS.join(', ')}.`);
+  const scenario = params.get('scenario');
+  if (scenario !== null && list !== 'loads') return fail(400, 'bad-request', 'service', 'scenario applies to list=loads only.');
+  if (scenario !== null && !(TRAFFIC_SCENARIOS as readonly string[]).includes(scenario)) return fail(400, 'bad-request', 'service', `scenario must be one of ${TRAFFIC_SCENARIOS.join(', ')}.`);
+  return { ok: true, value: { list: list as EndpointListKind, scenario: (scenario ?? 'now') as TrafficScenarioKey } };
 }
 
 function round(value: number): number {

@@ -204,6 +204,24 @@ export interface ServiceView {
   readonly release: string;
   readonly minor: number;
   readonly readOnly: boolean;
+  /**
+   * Changes whenever this Service's analysis changes (its endpoints, hints, events…) and only
+   * then: client components that fetched a full per-endpoint list refetch when it changes.
+   */
+  readonly version: number;
+}
+
+const DETAIL_VERSIONS = new WeakMap<ServiceDetail, number>();
+let nextDetailVersion = 1;
+
+/** A number per analysis result: the per-Service cache hands out the same object until an input changes. */
+function detailVersion(detail: ServiceDetail): number {
+  let version = DETAIL_VERSIONS.get(detail);
+  if (version === undefined) {
+    version = nextDetailVersion++;
+    DETAIL_VERSIONS.set(detail, version);
+  }
+  return version;
 }
 
 /**
@@ -224,6 +242,7 @@ export function getServiceView(namespace: string, name: string, options: Analysi
     release: prepared.kubernetes.release,
     minor: prepared.kubernetes.minor,
     readOnly: isReadOnly() || state.mode !== 'live',
+    version: detailVersion(detail),
   };
 }
 
@@ -371,6 +390,63 @@ export function getServiceDetailView(namespace: string, name: string, options: A
   if (view === 'syncing') return { ok: false, error: { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' } };
   if (view === null) return { ok: false, error: { kind: 'not-found', message: `Service ${namespace}/${name} was not found.` } };
   return { ok: true, value: { ...view.detail, resourceVersion: view.service.resourceVersion, release: view.release, readOnly: view.readOnly } };
+}
+
+/** The per-endpoint lists of the Service page, each served in full by {@link getServiceEndpointList}. */
+export const ENDPOINT_LISTS = ['endpoints', 'diff', 'loads'] as const;
+export type EndpointListKind = (typeof ENDPOINT_LISTS)[number];
+
+/** The four traffic scenarios of a Service (the keys of `trafficMatrix`). */
+export const TRAFFIC_SCENARIOS = ['now', 'expected', 'ifAuto', 'ifNone'] as const;
+export type TrafficScenarioKey = (typeof TRAFFIC_SCENARIOS)[number];
+
+/** Which list `GET /api/v1/services/{namespace}/{name}/endpoints` returns. */
+export interface EndpointListQuery {
+  readonly list: EndpointListKind;
+  /** The traffic scenario of `list=loads` (ignored otherwise). */
+  readonly scenario: TrafficScenarioKey;
+}
+
+interface EndpointListBase {
+  readonly namespace: string;
+  readonly name: string;
+  /** Number of items (all of them are returned). */
+  readonly total: number;
+}
+
+/** `GET /api/v1/services/{namespace}/{name}/endpoints`: one per-endpoint list of the Service, complete. */
+export type EndpointListView =
+  | (EndpointListBase & { readonly list: 'endpoints'; readonly scenario: null; readonly items: ServiceDetail['endpoints'] })
+  | (EndpointListBase & { readonly list: 'diff'; readonly scenario: null; readonly items: ServiceDetail['diffEntries'] })
+  | (EndpointListBase & { readonly list: 'loads'; readonly scenario: TrafficScenarioKey; readonly items: ServiceDetail['trafficMatrix']['now']['endpointLoads'] });
+
+/** Result of {@link getServiceEndpointList}. */
+export type EndpointListResult =
+  | { readonly ok: true; readonly value: EndpointListView }
+  | { readonly ok: false; readonly error: { readonly kind: 'not-found' | 'syncing'; readonly message: string } };
+
+/**
+ * One per-endpoint list of a Service in full, for the panels of the Service page that render only
+ * the first rows on the server: every endpoint (address, pod, node, zone, conditions, hints now and
+ * expected), every endpoint whose hints differ from the controller's, or the load of every
+ * endpoint in one traffic scenario (default traffic options, as the page).
+ */
+export function getServiceEndpointList(namespace: string, name: string, query: EndpointListQuery): EndpointListResult {
+  const view = getServiceView(namespace, name);
+  if (view === 'syncing') return { ok: false, error: { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' } };
+  if (view === null) return { ok: false, error: { kind: 'not-found', message: `Service ${namespace}/${name} was not found.` } };
+  const { detail } = view;
+  const base = { namespace, name };
+  switch (query.list) {
+    case 'endpoints':
+      return { ok: true, value: { ...base, list: 'endpoints', scenario: null, total: detail.endpoints.length, items: detail.endpoints } };
+    case 'diff':
+      return { ok: true, value: { ...base, list: 'diff', scenario: null, total: detail.diffEntries.length, items: detail.diffEntries } };
+    case 'loads': {
+      const loads = detail.trafficMatrix[query.scenario].endpointLoads;
+      return { ok: true, value: { ...base, list: 'loads', scenario: query.scenario, total: loads.length, items: loads } };
+    }
+  }
 }
 
 /** Which annotation enables hints, and how kube-proxy treats it, over a range of releases. */

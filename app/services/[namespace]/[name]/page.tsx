@@ -5,7 +5,9 @@ import { connection } from 'next/server';
 
 import { DistributionChart } from '@/components/charts/distribution-chart';
 import { ClusterStatusPanel } from '@/components/topology/cluster-status';
+import { EndpointTable } from '@/components/topology/endpoint-table';
 import { EventsTimeline } from '@/components/topology/events-timeline';
+import { firstRows } from '@/components/topology/first-rows';
 import { HintsDiff } from '@/components/topology/hints-diff';
 import { HpaPanel } from '@/components/topology/hpa-panel';
 import { ATTENTION } from '@/components/topology/labels';
@@ -13,7 +15,7 @@ import { Lints } from '@/components/topology/lints';
 import { LoadBalancerPath } from '@/components/topology/load-balancer-path';
 import { MinimumTable } from '@/components/topology/minimum-table';
 import { ServiceVerdict } from '@/components/topology/service-verdict';
-import { NO_ZONE, ServiceZoneMap } from '@/components/topology/service-zone-map';
+import { MAX_TILE_ENDPOINTS, NO_ZONE, ServiceZoneMap } from '@/components/topology/service-zone-map';
 import { TopologyModeToggle } from '@/components/topology/topology-mode-toggle';
 import { trafficScenarios } from '@/components/topology/traffic-data';
 import { TrafficPanel } from '@/components/topology/traffic-panel';
@@ -88,7 +90,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   }
   if (view === null) notFound();
 
-  const { detail, service, release, readOnly } = view;
+  const { detail, service, release, readOnly, version } = view;
   const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
   const gb = nonNegative(one(search.gb)) ?? detail.traffic.monthlyCost.now.gbPerMonth;
   const price = nonNegative(one(search.price)) ?? detail.traffic.monthlyCost.now.pricePerGb;
@@ -164,7 +166,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         <Panel
           id="endpoint-map"
           title="Endpoints by zone"
-          description="Each endpoint coloured by its zone hint; arrows show endpoints donated to another zone."
+          description={`Each endpoint coloured by its zone hint (above ${MAX_TILE_ENDPOINTS} endpoints, counted per kind and zone); arrows show endpoints donated to another zone.`}
           className="lg:col-span-3"
           actions={
             <div role="group" aria-label="Which hints to show" className="flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-600">
@@ -188,7 +190,13 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
               <p>{service.type === 'ExternalName' ? 'ExternalName Services have no endpoints.' : 'The Service has no EndpointSlice endpoints: no ready pod matches its selector.'}</p>
             </Callout>
           ) : (
-            <ServiceZoneMap endpoints={detail.endpoints} zones={zones} mode={mapMode} />
+            <>
+              <ServiceZoneMap endpoints={detail.endpoints} zones={zones} mode={mapMode} />
+              <div className="space-y-1">
+                <h3 className="text-sm font-semibold">Endpoints</h3>
+                <EndpointTable namespace={namespace} name={name} first={firstRows(detail).endpoints} total={detail.endpoints.length} version={version} />
+              </div>
+            </>
           )}
         </Panel>
 
@@ -225,7 +233,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         </Panel>
 
         <Panel id="hints" title="Observed vs expected hints" description="Hints on the EndpointSlices now against what the controller would write." className="lg:col-span-2">
-          <HintsDiff detail={detail} />
+          <HintsDiff detail={detail} namespace={namespace} name={name} version={version} />
         </Panel>
         <Panel id="events" title="Events" description="TopologyAwareHints events and others recorded on the Service, oldest first.">
           <EventsTimeline events={detail.events} />
@@ -238,7 +246,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
             </Callout>
           ) : (
             <>
-              <TrafficPanel scenarios={trafficScenarios(detail)} initialGb={gb} initialPrice={price} hintsOn={detail.observed.hintsPresent} />
+              <TrafficPanel namespace={namespace} name={name} version={version} scenarios={trafficScenarios(detail)} initialGb={gb} initialPrice={price} hintsOn={detail.observed.hintsPresent} />
               <Formula>
                 Model: each zone sends traffic in proportion to its CPU (the controller&apos;s own assumption), spread over its nodes by CPU; every node runs
                 kube-proxy&apos;s endpoint selection and spreads evenly over what it selects. If most requests start in one zone, that zone&apos;s endpoints

@@ -1,0 +1,24 @@
+/**
+ * `GET /api/v1/services/{namespace}/{name}/endpoints?list=endpoints|diff|loads[&scenario=…]`: one
+ * per-endpoint list of the Service in full. The Service page renders only the first rows of its
+ * per-endpoint tables and loads the rest from here when asked, so the page stays small at
+ * thousands of endpoints.
+ */
+import { dataErrorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseEndpointListQuery, parseServiceRef } from '@/lib/data/http';
+import { getServiceEndpointList } from '@/lib/data/views';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const { namespace, name } = await context.params;
+  const ref = parseServiceRef(namespace, name, 'service');
+  if (!ref.ok) return ref.response;
+  const query = parseEndpointListQuery(new URL(request.url).searchParams);
+  if (!query.ok) return query.response;
+  const result = getServiceEndpointList(ref.value.namespace, ref.value.name, query.value);
+  if (result.ok) return jsonResponse(result.value);
+  return result.error.kind === 'syncing' ? notReadyResponse('service') : dataErrorResponse('service', result.error);
+}
+
+const notAllowed = (): Response => methodNotAllowed('service', ['GET']);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, notAllowed as OPTIONS };
