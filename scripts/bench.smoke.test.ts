@@ -5,6 +5,7 @@
  * first when it is missing or older than the sources (about 20–60 s on a 2-core machine).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCH_DIST_DIR, isBuildCurrent } from './bench/build';
@@ -50,6 +51,12 @@ describe('npm run bench (smoke, scale S)', () => {
       expect(result.changeLatencyMs as number).toBeLessThan(1000);
       for (const key of ['kubectlListMs', 'overviewVsKubectl']) expect(result[key] === null || typeof result[key] === 'number', key).toBe(true);
       expect(stdout).toContain('GET /api/v1/cluster');
+      // The browser phase runs wherever chromium is installed (CI installs it).
+      if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+        expect(result.servicesRows).toBe(result.services);
+        expect(result.servicesDomNodes as number).toBeGreaterThan(100);
+        for (const key of ['sortMaxMs', 'filterMaxMs', 'serviceLcpMs']) expect(result[key] as number, key).toBeGreaterThan(0);
+      }
     },
     360_000,
   );

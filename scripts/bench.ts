@@ -27,6 +27,8 @@ import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from './bench/args';
 import { parseBenchArgs, USAGE } from './bench/args';
 import { BENCH_DIST_DIR, buildWithStamp, hasBuild, isBuildCurrent } from './bench/build';
+import type { BrowserResult } from './bench/browser';
+import { browserPhase } from './bench/browser';
 import { churn } from './bench/churn';
 import { CHANGE_NAMESPACE, CHANGE_SERVICE, churnPods, createChangeTarget, nonWatchRequests, resetSimStats, setChangeEndpointReady, simStats, someNodeNames, watchRequests } from './bench/cluster';
 import type { LatencyStats, Timed } from './bench/http';
@@ -259,6 +261,20 @@ async function main(argv: readonly string[]): Promise<number> {
   const kubectlListMs = options.kubectl ? await kubectlList(kubeconfig) : null;
   if (kubectlListMs !== null) log(`kubectl get endpointslices -A -o json: ${kubectlListMs} ms`);
 
+  // 6b. The browser: Services page DOM size, sort and filter; Service view LCP.
+  let browserResult: BrowserResult | null = null;
+  if (options.browser) {
+    browserResult = await browserPhase({
+      serverUrl,
+      servicePaths: ['/services/bench/big-250', `/services/bench/big-${bigServiceEndpoints}`],
+      filterTexts: ['team-1', 'big-'],
+      log,
+    }).catch((error: unknown) => {
+      log(`browser phase failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+  }
+
   // 7. The full analysis in-process.
   let analyzeAll: { analyzeAllMs: number; analyzeAllEagerMs: number; analyzeAllDistinctMs: number; serviceShapes: number; incrementalMs: number } | null = null;
   if (options.analyzeRuns > 0) {
@@ -322,6 +338,12 @@ async function main(argv: readonly string[]): Promise<number> {
     kubectlListMs,
     overviewVsKubectl: kubectlListMs !== null ? r1(kubectlListMs / overviewP50) : null,
     overviewApiVsKubectl: kubectlListMs !== null ? r1(kubectlListMs / clusterP50) : null,
+    servicesRows: browserResult?.servicesRows ?? null,
+    servicesDomNodes: browserResult?.servicesDomNodes ?? null,
+    sortMaxMs: browserResult?.sortMaxMs ?? null,
+    filterMaxMs: browserResult?.filterMaxMs ?? null,
+    serviceLcpMs: browserResult?.lcpMs['/services/bench/big-250'] ?? null,
+    bigServiceLcpMs: browserResult?.lcpMs[`/services/bench/big-${bigServiceEndpoints}`] ?? null,
     ...(churnResult
       ? { churnRssGrowthMiB: churnResult.rssGrowthMiB, churnRssMaxMiB: churnResult.rssMaxMiB, churnChanges: churnResult.changesSent, churnReadP95Ms: r1(churnResult.readsDuringChurn.p95), churnMinutes: churnResult.minutes }
       : {}),

@@ -22,6 +22,8 @@ export interface BenchOptions {
   readonly build: 'auto' | 'always' | 'never';
   /** Run the kubectl comparison (when kubectl is installed). */
   readonly kubectl: boolean;
+  /** Run the browser phase (when chromium is installed). */
+  readonly browser: boolean;
   /** Hard limit of the whole run in minutes (children are stopped when it is reached). */
   readonly timeoutMinutes: number;
   /** Where to write the final JSON object as well (optional). */
@@ -41,6 +43,7 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --build auto|always|never   production build into .next-bench (or $ZONESCOPE_DIST_DIR): when the sources
                          changed since the last bench build (default), always, or never
   --no-kubectl           skip the kubectl comparison
+  --no-browser           skip the browser phase (Services page DOM/sort/filter, Service view LCP)
   --timeout-minutes T    stop everything after T minutes (default 30 + churn minutes)
   --json-out FILE        also write the final JSON object to FILE
   --server-node-options "FLAGS"   NODE_OPTIONS for the server (e.g. "--max-old-space-size=640")
@@ -68,6 +71,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
   let analyzeRuns = 5;
   let build: BenchOptions['build'] = 'auto';
   let kubectl = true;
+  let browser = true;
   let timeoutMinutes: number | null = null;
   let jsonOut: string | null = null;
   let serverNodeOptions: string | null = null;
@@ -118,6 +122,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
       case '--no-kubectl':
         kubectl = false;
         continue;
+      case '--no-browser':
+        browser = false;
+        continue;
       case '--timeout-minutes':
         result = take(positiveNumber(flag, value));
         if (typeof result === 'number') timeoutMinutes = result;
@@ -147,6 +154,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     analyzeRuns,
     build,
     kubectl,
+    browser,
     timeoutMinutes: timeoutMinutes ?? 30 + churnMinutes,
     jsonOut,
     serverNodeOptions,

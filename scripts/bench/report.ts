@@ -17,6 +17,9 @@ export const GOALS = {
   watchesPerType: 1,
   changeLatencyMs: 1000,
   overviewVsKubectl: 50,
+  servicesDomNodes: 2000,
+  sortFilterMs: 100,
+  serviceLcpMs: 1500,
 } as const;
 
 /** The final JSON object (flat numbers; `null` when a figure was not measured). */
@@ -62,6 +65,15 @@ export interface BenchResult {
   readonly kubectlListMs: number | null;
   readonly overviewVsKubectl: number | null;
   readonly overviewApiVsKubectl: number | null;
+  /** Browser phase (`null` without chromium or with `--no-browser`): Services page rows and DOM nodes. */
+  readonly servicesRows: number | null;
+  readonly servicesDomNodes: number | null;
+  /** Worst sort and filter of the Services page, input to the table updated (rendering included). */
+  readonly sortMaxMs: number | null;
+  readonly filterMaxMs: number | null;
+  /** Largest contentful paint of the Service view: the 250-endpoint Service and the biggest one. */
+  readonly serviceLcpMs: number | null;
+  readonly bigServiceLcpMs: number | null;
   /** Growth of the RSS low envelope over the churn run (see `ChurnResult.rssGrowthMiB`). */
   readonly churnRssGrowthMiB?: number;
   readonly churnRssMaxMiB?: number;
@@ -90,6 +102,11 @@ export function missedGoals(result: Omit<BenchResult, 'goalsMissed'>): string[] 
   above('readPathApiRequests', result.readPathApiRequests);
   above('watchesPerType', result.watchesPerType);
   above('changeLatencyMs', result.changeLatencyMs);
+  above('servicesDomNodes', result.servicesDomNodes);
+  above('serviceLcpMs', result.serviceLcpMs);
+  if (result.bigServiceLcpMs !== null && result.bigServiceLcpMs > GOALS.serviceLcpMs) missed.push(`bigServiceLcpMs ${result.bigServiceLcpMs} > ${GOALS.serviceLcpMs}`);
+  if (result.sortMaxMs !== null && result.sortMaxMs > GOALS.sortFilterMs) missed.push(`sortMaxMs ${result.sortMaxMs} > ${GOALS.sortFilterMs}`);
+  if (result.filterMaxMs !== null && result.filterMaxMs > GOALS.sortFilterMs) missed.push(`filterMaxMs ${result.filterMaxMs} > ${GOALS.sortFilterMs}`);
   // The same views as pages: server time within the same budgets.
   const page = (name: string, value: number, budget: number) => {
     if (value > budget) missed.push(`${name} ${value} > ${budget}`);
@@ -146,6 +163,9 @@ export function summaryTable(result: BenchResult): string {
     ['kubectl get endpointslices -A -o json', result.kubectlListMs === null ? null : `${result.kubectlListMs} ms`, ''],
     ['overview page vs kubectl (× faster)', result.overviewVsKubectl, `≥ ${GOALS.overviewVsKubectl}`],
     ['/api/v1/cluster vs kubectl (× faster)', result.overviewApiVsKubectl, ''],
+    [`Services page DOM nodes (${result.servicesRows ?? '?'} rows)`, result.servicesDomNodes, `≤ ${GOALS.servicesDomNodes}`],
+    ['  sort / filter, worst (input → table updated)', result.sortMaxMs === null ? null : `${result.sortMaxMs} / ${result.filterMaxMs} ms`, `≤ ${GOALS.sortFilterMs} ms`],
+    ['Service view LCP (250 endpoints / biggest)', result.serviceLcpMs === null ? null : `${result.serviceLcpMs} / ${result.bigServiceLcpMs} ms`, `≤ ${GOALS.serviceLcpMs} ms`],
   ];
   if (result.churnRssGrowthMiB !== undefined) {
     rows.push([`RSS growth over ${result.churnMinutes} min of churn (lows)`, `${result.churnRssGrowthMiB} MiB`, '≈ 0']);
