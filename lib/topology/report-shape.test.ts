@@ -198,5 +198,11 @@ describe('sharing reports between Services of the same shape', () => {
     expect(key({ ...a, zone: null, nodeName: 'node-a-1' })).not.toEqual(key({ ...a, zone: null, nodeName: 'node-b-1' }));
     expect(key({ ...a, hints: { forZones: [''] } })).not.toEqual(key({ ...a, hints: { forZones: [] } }));
     expect(key(a, b)).toEqual(key({ ...a, addresses: ['10.9.9.1'], podName: 'other' }, { ...b, addresses: ['10.9.9.2'] }));
+    // Large Services (found with a map rather than by scanning) too.
+    const many = (prefix: string) => Array.from({ length: 40 }, (_, i) => testEndpoint(`${prefix}.${i}`, i % 2 === 0 ? 'zone-a' : 'zone-b'));
+    const repeated = many('10.1.0').map((e, i) => (i === 39 ? { ...e, addresses: ['10.1.0.3'] } : e));
+    expect(key(...many('10.1.0'))).toEqual(key(...many('10.2.0')));
+    expect(key(...repeated)).not.toEqual(key(...many('10.1.0')));
+    expect(key(...repeated)).toEqual(key(...many('10.2.0').map((e, i) => (i === 39 ? { ...e, addresses: ['10.2.0.3'] } : e))));
   });
 });

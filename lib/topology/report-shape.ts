@@ -37,20 +37,26 @@ function condition(value: boolean | null | undefined): number {
   return value === true ? 1 : value === false ? 2 : 0;
 }
 
+const JSON_TEXT = new WeakMap<object, string>();
+
+/** `JSON.stringify(value)`, once per object (sources intern annotation maps and family lists, so many Services share them). */
+function jsonOf(value: object): string {
+  let text = JSON_TEXT.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    JSON_TEXT.set(value, text);
+  }
+  return text;
+}
+
 function headerOf(service: ServiceRecord): string {
   const clusterIP = service.clusterIP === null ? 0 : service.clusterIP === 'None' ? 1 : service.clusterIP === '' ? 2 : 3;
-  return JSON.stringify([
-    service.annotations,
-    service.type,
-    service.selector === null,
-    clusterIP,
-    service.externalTrafficPolicy,
-    service.internalTrafficPolicy,
-    service.trafficDistribution,
-    service.ipFamilies,
-    isExternallyAccessible(service),
-  ]);
+  // Fixed vocabularies first, then the free-form parts as JSON: unambiguous.
+  return `${service.type}|${service.selector === null ? 1 : 0}|${clusterIP}|${service.externalTrafficPolicy}|${service.internalTrafficPolicy}|${isExternallyAccessible(service) ? 1 : 0}|${JSON.stringify(service.trafficDistribution)}|${jsonOf(service.ipFamilies)}|${jsonOf(service.annotations)}`;
 }
+
+/** Services up to this many endpoints find repeated addresses by scanning, larger ones with a map. */
+const SCAN_LIMIT = 32;
 
 /**
  * The shape of a Service and its slices for a cluster-wide report (see the module comment), or
@@ -60,8 +66,10 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
   if (service.internalTrafficPolicy === 'Local') return null;
   if (service.trafficDistribution !== null && !ZONE_SCOPED_DISTRIBUTIONS.has(service.trafficDistribution)) return null;
   let key = headerOf(service);
-  let ordinals: Map<string, number> | null = null;
-  let unique = 0;
+  let total = 0;
+  for (const slice of slices) total += slice.endpoints.length;
+  const scanned: string[] | null = total <= SCAN_LIMIT ? [] : null;
+  const ordinals: Map<string, number> | null = scanned === null ? new Map() : null;
   for (const slice of slices) {
     key += `\u0002${slice.addressType}${isControllerManaged(slice) ? 'm' : 'f'}`;
     for (const endpoint of slice.endpoints) {
@@ -72,10 +80,10 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
       let same = '';
       if (address === undefined) same = '!';
       else {
-        ordinals ??= new Map();
-        const known = ordinals.get(address);
-        if (known === undefined) ordinals.set(address, unique++);
-        else same = `=${known}`;
+        const known = scanned !== null ? scanned.indexOf(address) : (ordinals?.get(address) ?? -1);
+        if (known >= 0) same = `=${known}`;
+        else if (scanned !== null) scanned.push(address);
+        else ordinals?.set(address, ordinals.size);
       }
       const zone = endpoint.zone;
       const resolved = zone !== null && zone !== '' ? '' : endpoint.nodeName === null ? NONE : zoneText(nodeZoneByName.get(endpoint.nodeName) ?? null);
