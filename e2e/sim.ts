@@ -103,3 +103,36 @@ export async function hintedEndpoints(namespace: string, name: string): Promise<
   );
   return list.items.flatMap((slice) => slice.endpoints ?? []).filter((e) => (e.hints?.forZones?.length ?? 0) > 0).length;
 }
+
+/**
+ * Creates a Service without selector in `namespace` and one EndpointSlice of `count` ready endpoints
+ * spread over the given nodes (the EndpointSlice controller leaves such a slice to its owner).
+ */
+export async function createManualService(namespace: string, name: string, count: number, nodes: readonly { name: string; zone: string }[]): Promise<void> {
+  const post = (path: string, body: unknown) => kube(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  await post(`/api/v1/namespaces/${namespace}/services`, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace },
+    spec: { type: 'ClusterIP', ports: [{ name: 'http', port: 80, protocol: 'TCP' }], ipFamilies: ['IPv4'] },
+  });
+  await post(`/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: `${name}-manual`, namespace, labels: { 'kubernetes.io/service-name': name, 'endpointslice.kubernetes.io/managed-by': 'e2e.zonescope.dev' } },
+    addressType: 'IPv4',
+    ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+    endpoints: Array.from({ length: count }, (_, i) => {
+      const node = nodes[i % nodes.length] as { name: string; zone: string };
+      return { addresses: [`10.99.0.${i + 1}`], conditions: { ready: true, serving: true, terminating: false }, nodeName: node.name, zone: node.zone };
+    }),
+  });
+}
+
+/** Node names and zones as the API server has them. */
+export async function zonedNodes(): Promise<{ name: string; zone: string }[]> {
+  const list = await kube<{ items: { metadata: { name: string; labels?: Record<string, string> } }[] }>('/api/v1/nodes');
+  return list.items
+    .map((n) => ({ name: n.metadata.name, zone: n.metadata.labels?.['topology.kubernetes.io/zone'] ?? '' }))
+    .filter((n) => n.zone !== '');
+}
