@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCH_DIST_DIR, isBuildCurrent } from './bench/build';
+import { BENCH_DIST_DIR } from './bench/args';
+import { isBuildCurrent } from './build-folder';
 
 const ROOT = path.resolve(__dirname, '..');
 const BUILT = isBuildCurrent(ROOT, process.env.ZONESCOPE_DIST_DIR || BENCH_DIST_DIR);

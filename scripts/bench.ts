@@ -25,8 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from './bench/args';
-import { parseBenchArgs, USAGE } from './bench/args';
-import { BENCH_DIST_DIR, buildWithStamp, hasBuild, isBuildCurrent } from './bench/build';
+import { BENCH_DIST_DIR, parseBenchArgs, USAGE } from './bench/args';
+import { buildWithStamp, hasBuild, isBuildCurrent } from './build-folder';
 import type { BrowserResult } from './bench/browser';
 import { browserPhase } from './bench/browser';
 import { churn } from './bench/churn';
@@ -95,6 +95,15 @@ async function kubectlList(kubeconfig: string): Promise<number | null> {
   }
   times.sort((a, b) => a - b);
   return r1(times[1] ?? times[0] ?? 0);
+}
+
+/** What `scripts/bench/analyze-all.ts` prints as its last line (the fields used here). */
+interface AnalyzeAllFigures {
+  readonly analyzeAllMs: number;
+  readonly analyzeAllEagerMs: number;
+  readonly analyzeAllDistinctMs: number;
+  readonly serviceShapes: number;
+  readonly incrementalMs: number;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -276,7 +285,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 
   // 7. The full analysis in-process.
-  let analyzeAll: { analyzeAllMs: number; analyzeAllEagerMs: number; analyzeAllDistinctMs: number; serviceShapes: number; incrementalMs: number } | null = null;
+  let analyzeAll: AnalyzeAllFigures | null = null;
   if (options.analyzeRuns > 0) {
     const child = await run('analyze-all', process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(options.analyzeRuns)], {
       cwd: ROOT,
@@ -285,7 +294,7 @@ async function main(argv: readonly string[]): Promise<number> {
     });
     const last = child.output.filter((l) => l.startsWith('{')).pop();
     if (child.code === 0 && last) {
-      analyzeAll = JSON.parse(last) as { analyzeAllMs: number; analyzeAllEagerMs: number; analyzeAllDistinctMs: number; serviceShapes: number; incrementalMs: number };
+      analyzeAll = JSON.parse(last) as AnalyzeAllFigures;
       log(`in-process analysis: ${last}`);
     } else {
       log(`analyze-all failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);

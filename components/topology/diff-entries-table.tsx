@@ -4,7 +4,6 @@
  * The endpoints whose hints on the slices differ from what the controller would write. The server
  * renders the first rows (stale, then missing, then unexpected hints); the rest load on demand.
  */
-import { useMemo } from 'react';
 import type { HintsDiffEntry } from '@/lib/topology/analyze-service';
 import { sortDiffEntries } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
@@ -31,10 +30,7 @@ export function DiffEntriesTable({
   readonly total: number;
   readonly version: number;
 }) {
-  const { state, load, collapse } = useFullList<HintsDiffEntry>(endpointListUrl(namespace, name, 'list=diff'), version);
-  const loaded = state.status === 'idle' ? null : state.items;
-  const all = useMemo(() => (loaded ? sortDiffEntries(loaded) : null), [loaded]);
-  const rows = all ?? first;
+  const { state, rows, load, collapse } = useFullList<HintsDiffEntry>(endpointListUrl(namespace, name, 'list=diff'), version, first, sortDiffEntries);
   return (
     <div className="space-y-2">
       <div className="max-h-96 overflow-auto rounded border border-slate-200 dark:border-slate-700" tabIndex={0} aria-label="Endpoints whose hints differ">

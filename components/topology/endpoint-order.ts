@@ -21,18 +21,18 @@ function hintedAway(endpoint: EndpointView, hints: readonly string[] | null): bo
   return hints !== null && hints.some((zone) => zone !== endpoint.zone);
 }
 
-/** 0 not ready, 1 hints differ from the expected ones, 2 donated (now or after sync), 3 no hint now, 4 the rest. */
-export function endpointRank(endpoint: EndpointView): number {
-  if (endpoint.ready === false) return 0;
-  if (!sameZones(endpoint.observedHints, endpoint.expectedHints)) return 1;
-  if (hintedAway(endpoint, endpoint.observedHints) || hintedAway(endpoint, endpoint.expectedHints)) return 2;
-  if (!endpoint.observedHints || endpoint.observedHints.length === 0) return 3;
-  return 4;
-}
-
 /** Whether observed and expected hints of an endpoint differ. */
 export function hintsDiffer(endpoint: EndpointView): boolean {
   return !sameZones(endpoint.observedHints, endpoint.expectedHints);
+}
+
+/** 0 not ready, 1 hints differ from the expected ones, 2 donated (now or after sync), 3 no hint now, 4 the rest. */
+export function endpointRank(endpoint: EndpointView): number {
+  if (endpoint.ready === false) return 0;
+  if (hintsDiffer(endpoint)) return 1;
+  if (hintedAway(endpoint, endpoint.observedHints) || hintedAway(endpoint, endpoint.expectedHints)) return 2;
+  if (!endpoint.observedHints || endpoint.observedHints.length === 0) return 3;
+  return 4;
 }
 
 /** The endpoints in table order (a sorted copy). */

@@ -5,7 +5,6 @@
  * slices now and the hints the controller would write. The server renders the first rows (what
  * needs a look first, see {@link sortEndpoints}); the complete list loads on demand.
  */
-import { useMemo } from 'react';
 import type { EndpointView } from '@/lib/topology/analyze-service';
 import { hintsDiffer, sortEndpoints } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
@@ -60,16 +59,13 @@ export function EndpointTable({
   readonly total: number;
   readonly version: number;
 }) {
-  const { state, load, collapse } = useFullList<EndpointView>(endpointListUrl(namespace, name, 'list=endpoints'), version);
-  const loaded = state.status === 'idle' ? null : state.items;
-  const all = useMemo(() => (loaded ? sortEndpoints(loaded) : null), [loaded]);
-  const rows = all ?? first;
+  const { state, rows, complete, load, collapse } = useFullList<EndpointView>(endpointListUrl(namespace, name, 'list=endpoints'), version, first, sortEndpoints);
   return (
     <div className="space-y-2">
-      <div className={`overflow-auto rounded border border-slate-200 dark:border-slate-700 ${all ? 'max-h-[32rem]' : ''}`} tabIndex={0} aria-label="Endpoints">
+      <div className={`overflow-auto rounded border border-slate-200 dark:border-slate-700 ${complete ? 'max-h-[32rem]' : ''}`} tabIndex={0} aria-label="Endpoints">
         <table className={TABLE}>
           <caption className="sr-only">
-            Endpoints: pod, node, zone, conditions and zone hints ({rows.length} of {all ? all.length : total})
+            Endpoints: pod, node, zone, conditions and zone hints ({rows.length} of {complete ? rows.length : total})
           </caption>
           <thead className="sticky top-0 bg-slate-100 dark:bg-slate-800">
             <tr className="text-left text-xs uppercase tracking-wide text-slate-600 dark:text-slate-300">

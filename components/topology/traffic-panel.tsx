@@ -9,7 +9,7 @@
  * same formula as the engine's `crossZoneCost`): the fractions do not depend on GB or price, so
  * there is nothing to fetch, and typing stays instant. The inputs live in the URL (`?gb=&price=`).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatPercent, formatUsd } from '../ui/format';
 import { sortLoads } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
@@ -116,11 +116,8 @@ function LoadRow({ load, scale }: { readonly load: LoadRowData; readonly scale: 
 }
 
 function Loads({ s, namespace, name, version }: { readonly s: TrafficScenario; readonly namespace: string; readonly name: string; readonly version: number }) {
-  const { state, load, collapse } = useFullList<LoadRowData>(endpointListUrl(namespace, name, `list=loads&scenario=${s.id}`), version);
-  const loaded = state.status === 'idle' ? null : state.items;
-  const all = useMemo(() => (loaded ? sortLoads(loaded) : null), [loaded]);
+  const { state, rows, load, collapse } = useFullList<LoadRowData>(endpointListUrl(namespace, name, `list=loads&scenario=${s.id}`), version, s.loads, sortLoads);
   if (s.loadCount === 0) return <p className="text-sm text-slate-700 dark:text-slate-300">No endpoint receives traffic.</p>;
-  const rows = all ?? s.loads;
   const scale = Math.max(2, s.maxRelativeLoad * 1.05);
   return (
     <div className="space-y-1">

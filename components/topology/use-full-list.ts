@@ -7,7 +7,7 @@
  * Once loaded, the list is fetched again whenever the page's data changes (`version`, e.g. after
  * `router.refresh()`), so it never shows an older state than the panels around it.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 export type FullListState<T> =
   | { readonly status: 'idle' }
@@ -20,7 +20,16 @@ export function endpointListUrl(namespace: string, name: string, query: string):
   return `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/endpoints?${query}`;
 }
 
-export function useFullList<T>(url: string, version: number): { readonly state: FullListState<T>; readonly load: () => void; readonly collapse: () => void } {
+/**
+ * The list at `url`: `rows` are the server-rendered `first` rows until the complete list is loaded,
+ * then every item in table order (`order`, a module-level sort so the memo holds; `complete` says which).
+ */
+export function useFullList<T>(
+  url: string,
+  version: number,
+  first: readonly T[],
+  order: (items: readonly T[]) => readonly T[],
+): { readonly state: FullListState<T>; readonly rows: readonly T[]; readonly complete: boolean; readonly load: () => void; readonly collapse: () => void } {
   // The state of the list at `url`: another URL's items (a different scenario) are never shown.
   const [current, setCurrent] = useState<{ readonly url: string; readonly state: FullListState<T> }>({ url, state: { status: 'idle' } });
   const wanted = useRef(false);
@@ -65,5 +74,7 @@ export function useFullList<T>(url: string, version: number): { readonly state: 
 
   // Until the effect above has fetched the new URL's list, an opened list shows as loading.
   const state: FullListState<T> = current.url === url ? current.state : current.state.status !== 'idle' ? { status: 'loading', items: null } : { status: 'idle' };
-  return { state, load, collapse };
+  const loaded = state.status === 'idle' ? null : state.items;
+  const all = useMemo(() => (loaded ? order(loaded) : null), [loaded, order]);
+  return { state, rows: all ?? first, complete: all !== null, load, collapse };
 }

@@ -6,6 +6,9 @@
 export type Scale = 'S' | 'M' | 'L';
 
 /** Options of one benchmark run. */
+/** The benchmark's build folder (relative to the project root). */
+export const BENCH_DIST_DIR = '.next-bench';
+
 export interface BenchOptions {
   readonly scale: Scale;
   /** Timed requests per endpoint in the warm phase. */

@@ -1,18 +1,15 @@
 /**
- * The benchmark's production build: its own folder (`ZONESCOPE_DIST_DIR=.next-bench`, see
- * next.config.js) so it never races the e2e suite's or a developer's `.next`, rebuilt only when the
- * sources that go into the build changed since the last benchmark build (a content hash kept next
- * to the build), as `scripts/e2e.ts` does for the e2e suite.
+ * Production builds in their own folders (`ZONESCOPE_DIST_DIR`, see next.config.js) for the e2e
+ * suite (`.next-e2e`) and the benchmark (`.next-bench`), so neither races the other nor a
+ * developer's `.next`. A build is stamped with a content hash of the sources that go into it and
+ * is redone only when they changed.
  *
  * `next build` rewrites tsconfig.json (it adds the build folder's type globs); the file is put back
  * as it was.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-/** The benchmark's build folder (relative to the project root). */
-export const BENCH_DIST_DIR = '.next-bench';
 
 const INPUT_DIRS = ['app', 'components', 'lib', 'public'];
 const INPUT_FILES = ['proxy.ts', 'instrumentation.ts', 'next.config.js', 'postcss.config.mjs', 'package-lock.json'];
@@ -44,13 +41,19 @@ export function buildInputsHash(root: string): string {
 }
 
 function stampPath(root: string, distDir: string): string {
-  return path.join(root, distDir, 'bench-inputs.sha256');
+  return path.join(root, distDir, 'inputs.sha256');
 }
 
 /** Whether `distDir` holds a build of the current sources. */
 export function isBuildCurrent(root: string, distDir: string): boolean {
   const stamp = stampPath(root, distDir);
   return existsSync(path.join(root, distDir, 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === buildInputsHash(root);
+}
+
+/** When the build in `distDir` was stamped (`null` without a stamp). */
+export function builtAt(root: string, distDir: string): Date | null {
+  const stamp = stampPath(root, distDir);
+  return existsSync(stamp) ? statSync(stamp).mtime : null;
 }
 
 /** Whether `distDir` holds any build. */
@@ -62,7 +65,7 @@ export function hasBuild(root: string, distDir: string): boolean {
  * Runs `build()` (the `next build` child) keeping tsconfig.json as it was, and stamps the build
  * with the hash of its inputs when it succeeds.
  */
-export async function buildWithStamp(root: string, distDir: string, build: () => Promise<number | string>): Promise<number | string> {
+export async function buildWithStamp<C>(root: string, distDir: string, build: () => Promise<C>): Promise<C> {
   const hash = buildInputsHash(root);
   const saved = REWRITTEN.filter((f) => existsSync(path.join(root, f))).map((f) => ({ file: f, content: readFileSync(path.join(root, f)) }));
   try {
