@@ -1,16 +1,25 @@
-// Lint rules, including the import boundaries of design.md §2:
-// lib/topology is pure (nothing of ours outside itself, no framework, no I/O),
-// only lib/k8s talks to @kubernetes/client-node, components never see client-node objects.
+// Lint rules, including the import boundaries of docs/design.md §2:
+// lib/topology is pure (nothing of ours outside itself, no framework, no I/O) and layered
+// (upstream ← model ← analyses ← report, see lint/import-layers.mjs), only lib/k8s talks to
+// @kubernetes/client-node, components never see client-node objects, and only the `*-chart.tsx`
+// files of the view folders import recharts.
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import zonescope from './lint/import-layers.mjs';
 
 const nodeBuiltins = [
   'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises',
   'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers',
   'tls', 'url', 'util', 'worker_threads', 'zlib',
 ];
+
+const COMPONENT_BANS = [
+  { group: ['@kubernetes/*'], message: 'Components never see client-node objects.' },
+  { group: ['@/lib/k8s/*', '@/lib/k8s', '**/lib/k8s/*'], message: 'Components get view data from lib/data, not lib/k8s.' },
+];
+const RECHARTS_BAN = { group: ['recharts', 'recharts/*'], message: 'Only `*-chart.tsx` files (client components in the view folders) import recharts.' };
 
 export default tseslint.config(
   {
@@ -51,11 +60,12 @@ export default tseslint.config(
   },
   {
     files: ['lib/topology/**/*.ts'],
+    plugins: { zonescope },
     rules: {
+      'zonescope/import-layers': 'error',
       'no-restricted-imports': ['error', {
         paths: nodeBuiltins.map((name) => ({ name, message: 'lib/topology is pure: no I/O.' })),
         patterns: [
-          { group: ['../*', '@/*'], message: 'lib/topology may import nothing of ours outside lib/topology.' },
           { group: ['node:*'], message: 'lib/topology is pure: no Node built-ins.' },
           { group: ['react', 'react-dom', 'react/*', 'next', 'next/*', '@kubernetes/*', 'recharts', 'server-only'], message: 'lib/topology imports no framework.' },
         ],
@@ -87,11 +97,20 @@ export default tseslint.config(
     files: ['components/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['@kubernetes/*'], message: 'Components never see client-node objects.' },
-          { group: ['@/lib/k8s/*', '@/lib/k8s'], message: 'Components get view data from lib/data, not lib/k8s.' },
-        ],
+        patterns: [...COMPONENT_BANS, RECHARTS_BAN],
       }],
+    },
+  },
+  {
+    files: ['components/**/*-chart.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: COMPONENT_BANS }],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@kubernetes/*'], message: 'Only lib/k8s talks to @kubernetes/client-node.' }, RECHARTS_BAN] }],
     },
   },
 );

@@ -2,12 +2,12 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 
-import { ClusterStatusPanel } from '@/components/topology/cluster-status';
-import { AttentionList } from '@/components/topology/attention-list';
-import { ClusterZoneMap } from '@/components/topology/cluster-zone-map';
-import { DataplaneCard } from '@/components/topology/dataplane-card';
-import { EligibilityVerdict } from '@/components/topology/eligibility';
-import { FlaggedNodes, ZoneRatioTable } from '@/components/topology/zone-table';
+import { ClusterStatusPanel } from '@/components/shared/cluster-status';
+import { AttentionList } from '@/components/overview/attention-list';
+import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
+import { DataplaneCard } from '@/components/dataplane/dataplane-card';
+import { EligibilityVerdict } from '@/components/overview/eligibility';
+import { FlaggedNodes, ZoneRatioTable } from '@/components/overview/zone-table';
 import { formatCount } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';

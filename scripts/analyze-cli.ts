@@ -3,13 +3,13 @@
  * with `--fail-on` thresholds for CI gating. `main()` takes argv and streams so tests can run it
  * in-process; `scripts/analyze.ts` is the executable entry.
  */
-import { createClusterState } from '../lib/k8s/cluster-state';
+import { createClusterSource } from '../lib/k8s/cluster-source';
 import { formatProblem, loadSnapshot } from '../lib/k8s/snapshot';
-import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/analysis';
-import { analyzeClusterIn, analyzeServiceIn, prepareAnalysis } from '../lib/topology/analysis';
-import type { AnalysisOptions } from '../lib/topology/cluster-context';
-import type { ClusterIndex } from '../lib/topology/cluster-model';
-import { indexCluster } from '../lib/topology/cluster-model';
+import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/report/analysis';
+import { analyzeClusterIn, analyzeServiceIn, prepareAnalysis } from '../lib/topology/report/analysis';
+import type { AnalysisOptions } from '../lib/topology/model/cluster-context';
+import type { ClusterIndex } from '../lib/topology/model/cluster-model';
+import { indexCluster } from '../lib/topology/model/cluster-model';
 
 export const USAGE = `usage: npm run analyze -- (--snapshot PATH | --context NAME) [options]
 
@@ -144,7 +144,7 @@ async function readCluster(args: Args, io: Io): Promise<ClusterIndex | null> {
     }
     return indexCluster(result.snapshot);
   }
-  const state = createClusterState({ ...process.env, ZONESCOPE_SNAPSHOT: '', ZONESCOPE_CONTEXT: args.context ?? '' });
+  const state = createClusterSource({ ...process.env, ZONESCOPE_SNAPSHOT: '', ZONESCOPE_CONTEXT: args.context ?? '' });
   if (state.mode !== 'live') {
     io.err(`analyze: cannot reach the cluster: ${state.problems().join('; ') || 'no kubeconfig'}\n`);
     return null;

@@ -7,7 +7,7 @@
  * everything. Verbs are the Kubernetes verbs (`get list watch create update patch delete
  * deletecollection`).
  */
-import { createSeededRandom } from '../lib/topology/seeded-random';
+import { createSeededRandom } from '../lib/topology/analyses/seeded-random';
 import { z } from 'zod';
 import type { AuthzAttributes, StatusReason } from './status';
 import { ApiError, errorForCode, STATUS_REASONS } from './status';

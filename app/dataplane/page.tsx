@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
-import { ClusterStatusPanel } from '@/components/topology/cluster-status';
-import { CniNotes } from '@/components/topology/cni-notes';
-import { DataplaneCard, proxyModeText } from '@/components/topology/dataplane-card';
-import { IpvsSchedulers } from '@/components/topology/ipvs-schedulers';
-import { ReleaseTable } from '@/components/topology/release-table';
-import { RuleEstimatesView } from '@/components/topology/rule-estimates';
+import { ClusterStatusPanel } from '@/components/shared/cluster-status';
+import { CniNotes } from '@/components/dataplane/cni-notes';
+import { DataplaneCard, proxyModeText } from '@/components/dataplane/dataplane-card';
+import { IpvsSchedulers } from '@/components/dataplane/ipvs-schedulers';
+import { ReleaseTable } from '@/components/dataplane/release-table';
+import { RuleEstimatesView } from '@/components/dataplane/rule-estimates';
 import { PageTitle } from '@/components/ui/page-title';
 import { Panel } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
-import { ClusterStatusPanel } from '@/components/topology/cluster-status';
-import type { SortKey, TableQuery } from '@/components/topology/services-table';
-import { ServicesTable } from '@/components/topology/services-table';
+import { ClusterStatusPanel } from '@/components/shared/cluster-status';
+import type { SortKey, TableQuery } from '@/components/services/services-table';
+import { ServicesTable } from '@/components/services/services-table';
 import { PageTitle } from '@/components/ui/page-title';
 import { getClusterStatus, getServiceTable } from '@/lib/data/views';
 

@@ -11,15 +11,15 @@
  */
 import 'server-only';
 
-import type { ClusterState } from '../k8s/cluster-state';
+import type { ClusterSource } from '../k8s/cluster-source';
 import { getClusterSource } from '../k8s/source';
-import { AnalysisCache } from '../topology/analysis-cache';
-import type { ClusterAnalysis, PreparedAnalysis } from '../topology/analysis';
-import { analyzeClusterIn, prepareAnalysis, withAnalysisCache } from '../topology/analysis';
-import type { AnalysisOptions } from '../topology/cluster-context';
+import { AnalysisCache } from '../topology/report/analysis-cache';
+import type { ClusterAnalysis, PreparedAnalysis } from '../topology/report/analysis';
+import { analyzeClusterIn, prepareAnalysis, withAnalysisCache } from '../topology/report/analysis';
+import type { AnalysisOptions } from '../topology/model/cluster-context';
 
 interface Memo {
-  readonly source: ClusterState;
+  readonly source: ClusterSource;
   readonly generation: number;
   readonly prepared: PreparedAnalysis;
   analysis: ClusterAnalysis | null;
@@ -29,7 +29,7 @@ const KEY = Symbol.for('zonescope.analysisMemo');
 type Holder = { [KEY]?: Memo };
 
 /** The process-wide cluster source. */
-export function source(): ClusterState {
+export function source(): ClusterSource {
   return getClusterSource();
 }
 

@@ -2,7 +2,7 @@
  * The JSON shapes of `/api/v1` (documented in `docs/api.md`), for clients such as the toggle
  * component. Types only: import them with `import type`.
  */
-import type { ClusterAnalysis } from '../topology/analysis';
+import type { ClusterAnalysis } from '../topology/report/analysis';
 import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState } from './topology-mode';
 import type { EndpointListView, Freshness, HeaderView, ServiceDetailView, ServiceRow } from './views';
 

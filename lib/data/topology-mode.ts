@@ -13,16 +13,16 @@
  */
 import 'server-only';
 
-import type { ClusterState } from '../k8s/cluster-state';
+import type { ClusterSource } from '../k8s/cluster-source';
 import type { KubeError } from '../k8s/errors';
 import { canPatchService, patchServiceAnnotations, readServiceAnnotations } from '../k8s/mutations';
-import type { CrossZoneCost } from '../topology/traffic';
-import { effectiveTopologyAnnotation, hintsEnabled } from '../topology/annotations';
-import { objectKey } from '../topology/cluster-model';
-import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../topology/constants';
-import type { TopologyAnnotationChange } from '../topology/service-mechanism';
-import { topologyAnnotationChange } from '../topology/service-mechanism';
-import type { TopologyEvent, ValueByZone } from '../topology/types';
+import type { CrossZoneCost } from '../topology/analyses/traffic';
+import { effectiveTopologyAnnotation, hintsEnabled } from '../topology/upstream/annotations';
+import { objectKey } from '../topology/model/cluster-model';
+import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../topology/upstream/constants';
+import type { TopologyAnnotationChange } from '../topology/analyses/service-mechanism';
+import { topologyAnnotationChange } from '../topology/analyses/service-mechanism';
+import type { TopologyEvent, ValueByZone } from '../topology/upstream/types';
 import { prepared, source } from './analysis';
 import type { AuditUser, TopologyModeValue } from './http';
 import { getServiceView, getSourceProblem, isReadOnly } from './views';
@@ -166,9 +166,9 @@ interface SourceMemory {
 }
 
 const MEMORY_KEY = Symbol.for('zonescope.topologyModeMemory');
-type MemoryHolder = { [MEMORY_KEY]?: WeakMap<ClusterState, SourceMemory> };
+type MemoryHolder = { [MEMORY_KEY]?: WeakMap<ClusterSource, SourceMemory> };
 
-function memoryOf(state: ClusterState): SourceMemory {
+function memoryOf(state: ClusterSource): SourceMemory {
   const holder = globalThis as unknown as MemoryHolder;
   const all = (holder[MEMORY_KEY] ??= new WeakMap());
   let memory = all.get(state);
@@ -182,7 +182,7 @@ function memoryOf(state: ClusterState): SourceMemory {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function readOnlyReason(state: ClusterState): string | null {
+function readOnlyReason(state: ClusterSource): string | null {
   if (isReadOnly()) return 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).';
   if (state.mode === 'snapshot') return 'The data comes from a snapshot file; there is no cluster to write to.';
   return null;
@@ -213,7 +213,7 @@ function topologyAnnotationsOnly(annotations: Readonly<Record<string, string>>):
 }
 
 /** Whether the identity may patch the Service (SelfSubjectAccessReview, cached per Service). */
-async function permission(state: ClusterState, namespace: string, name: string): Promise<{ allowed: boolean; reason: string | null }> {
+async function permission(state: ClusterSource, namespace: string, name: string): Promise<{ allowed: boolean; reason: string | null }> {
   const connection = state.connection;
   if (connection === null) return { allowed: false, reason: 'No cluster is connected.' };
   const memory = memoryOf(state);
@@ -233,7 +233,7 @@ async function permission(state: ClusterState, namespace: string, name: string):
   return answer;
 }
 
-function rememberPermission(state: ClusterState, namespace: string, name: string, answer: { allowed: boolean; reason: string | null }): void {
+function rememberPermission(state: ClusterSource, namespace: string, name: string, answer: { allowed: boolean; reason: string | null }): void {
   memoryOf(state).permissions.set(objectKey(namespace, name), { expires: Date.now() + CAN_PATCH_TTL_MS, answer: Promise.resolve(answer) });
 }
 
@@ -345,13 +345,13 @@ function audit(entry: {
   console.log(JSON.stringify(line));
 }
 
-async function reRead(state: ClusterState, namespace: string, name: string, minor: number): Promise<TopologyModeCurrent | null> {
+async function reRead(state: ClusterSource, namespace: string, name: string, minor: number): Promise<TopologyModeCurrent | null> {
   if (state.connection === null) return null;
   const read = await readServiceAnnotations(state.connection, namespace, name, { timeoutMs: writeTimeoutMs() });
   return read.ok ? describeTopologyAnnotations(read.annotations, read.resourceVersion, minor) : null;
 }
 
-async function write(state: ClusterState, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+async function write(state: ClusterSource, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
   const { namespace, name, mode, ifMatch } = input;
   const connection = state.connection;
   if (connection === null) return { ok: false, error: { kind: 'unavailable', message: 'No cluster is connected.' } };

@@ -5,16 +5,16 @@
 import 'server-only';
 
 import type { ResourceStatus } from '../k8s/informer';
-import type { ServiceRecord } from '../topology/cluster-model';
-import { objectKey } from '../topology/cluster-model';
-import type { AnalysisOptions } from '../topology/cluster-context';
-import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../topology/analysis';
-import { analyzeServiceIn } from '../topology/analysis';
+import type { ServiceRecord } from '../topology/model/cluster-model';
+import { objectKey } from '../topology/model/cluster-model';
+import type { AnalysisOptions } from '../topology/model/cluster-context';
+import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../topology/report/analysis';
+import { analyzeServiceIn } from '../topology/report/analysis';
 import { clusterAnalysis, preparedWith, source } from './analysis';
-import { topologyAnnotationFor } from '../topology/analyze-dataplane';
-import { hintsAnnotationRule } from '../topology/proxy-topology';
-import type { HintsAnnotationRule } from '../topology/proxy-topology';
-import { defaultFeatureGates, formatKubeMinor, MAX_MODELLED_MINOR, MIN_MODELLED_MINOR } from '../topology/version';
+import { topologyAnnotationFor } from '../topology/analyses/analyze-dataplane';
+import { hintsAnnotationRule } from '../topology/upstream/proxy-topology';
+import type { HintsAnnotationRule } from '../topology/upstream/proxy-topology';
+import { defaultFeatureGates, formatKubeMinor, MAX_MODELLED_MINOR, MIN_MODELLED_MINOR } from '../topology/upstream/version';
 
 /** `ZONESCOPE_READ_ONLY=1` hides every write control and refuses writes. */
 export function isReadOnly(): boolean {

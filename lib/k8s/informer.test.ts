@@ -1,7 +1,7 @@
 /**
  * Informer behaviour with a scripted connection: malformed watch lines, ERROR events, bounded
  * backoff while the server is unreachable, unknown event types. (The real-HTTP cases are in
- * cluster-state.int.test.ts.)
+ * cluster-source.int.test.ts.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeConnection, KubeHttpRequest, KubeHttpResponse, OpenStreamResult } from './connection';

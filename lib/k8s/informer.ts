@@ -20,8 +20,8 @@
 import type { KubeConnection, OpenStreamResult } from './connection';
 import type { KubeError } from './errors';
 import { errorFromException, errorFromResponse, errorFromWatchStatus, isRetryable } from './errors';
-import type { Json } from './project';
-import { isJsonObject, obj, str } from './project';
+import type { Json } from './wire-to-record';
+import { isJsonObject, obj, str } from './wire-to-record';
 import type { RecordById, ResourceDescriptor, ResourceId } from './resources';
 import { cacheKey } from './resources';
 

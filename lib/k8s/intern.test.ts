@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { internNullable, internRecord, internStats, internString, internStringMap, resetInternTables } from './intern';
-import { endpointFromWire, projectPod } from './project';
+import { endpointFromWire, projectPod } from './wire-to-record';
 
 afterEach(() => resetInternTables());
 

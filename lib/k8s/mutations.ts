@@ -14,7 +14,7 @@ import { AuthorizationV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOpti
 import type { KubeConnection } from './connection';
 import type { KubeError } from './errors';
 import { errorFromException, errorFromResponse } from './errors';
-import { isJsonObject, obj, str, stringMap } from './project';
+import { isJsonObject, obj, str, stringMap } from './wire-to-record';
 
 /** Result of a Service annotation patch. */
 export type PatchServiceResult =

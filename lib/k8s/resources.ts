@@ -14,8 +14,8 @@ import type {
   ReplicaSetRecord,
   ServerVersionRecord,
   ServiceRecord,
-} from '../topology/cluster-model';
-import type { DataplaneFactRecord, Json } from './project';
+} from '../topology/model/cluster-model';
+import type { DataplaneFactRecord, Json } from './wire-to-record';
 import {
   combineDataplaneFacts,
   isServiceEvent,
@@ -30,7 +30,7 @@ import {
   projectPod,
   projectReplicaSet,
   projectService,
-} from './project';
+} from './wire-to-record';
 
 /** Identifier of a resource type (a key of {@link RecordById}). */
 export type ResourceId =

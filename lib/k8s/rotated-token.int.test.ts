@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import type { KubeObject } from '../../sim/types';
-import { LiveClusterState } from './cluster-state';
+import { LiveClusterSource } from './cluster-source';
 import { createConnection } from './connection';
 
 const running: { stop(): Promise<void> }[] = [];
@@ -54,7 +54,7 @@ describe('token rotation', () => {
     ].join('\n');
     const connection = createConnection({ kubeconfigText, requestTimeoutMs: 2000 });
     if (!connection.ok) throw new Error(connection.message);
-    const state = new LiveClusterState(connection.connection, { resources: ['services'], informer: { backoff: { initialMs: 20, maxMs: 100 } } });
+    const state = new LiveClusterSource(connection.connection, { resources: ['services'], informer: { backoff: { initialMs: 20, maxMs: 100 } } });
     running.push(state);
     state.start();
     expect(await state.waitForSync(5000)).toBe(true);

@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultControllers } from '../../sim/default-controllers';
 import { loadScenario } from '../../sim/scenario';
 import { startSimulator } from '../../sim/server';
-import type { ClusterSnapshot } from '../topology/cluster-model';
-import { LiveClusterState } from './cluster-state';
+import type { ClusterSnapshot } from '../topology/model/cluster-model';
+import { LiveClusterSource } from './cluster-source';
 import { createConnection } from './connection';
 import { formatProblem, loadSnapshot } from './snapshot';
 
@@ -46,7 +46,7 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl dumps', () => {
     });
     const connection = createConnection({ kubeconfigText: sim.kubeconfig() });
     if (!connection.ok) throw new Error(connection.message);
-    const live = new LiveClusterState(connection.connection);
+    const live = new LiveClusterSource(connection.connection);
     try {
       const kubeconfig = await sim.writeKubeconfig(path.join(tmp, 'kubeconfig'));
       live.start();

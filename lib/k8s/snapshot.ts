@@ -30,9 +30,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { ClusterSnapshot, ServerVersionRecord } from '../topology/cluster-model';
-import type { DataplaneFactRecord, Json } from './project';
-import { isJsonObject, obj, projectCalicoObject, projectServerVersion, str } from './project';
+import type { ClusterSnapshot, ServerVersionRecord } from '../topology/model/cluster-model';
+import type { DataplaneFactRecord, Json } from './wire-to-record';
+import { isJsonObject, obj, projectCalicoObject, projectServerVersion, str } from './wire-to-record';
 import type { RecordById, ResourceId } from './resources';
 import { assembleSnapshot, cacheKey, RESOURCE_IDS, RESOURCES, resourceIdForKind } from './resources';
 

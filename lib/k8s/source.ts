@@ -1,32 +1,32 @@
 /**
- * The process-wide cluster source: ONE {@link ClusterState} (one set of watches) per server
+ * The process-wide cluster source: ONE {@link ClusterSource} (one set of watches) per server
  * process, whatever the number of routes, requests or browsers. Stored on `globalThis` so Next.js
  * dev reloads reuse it instead of leaking watches.
  *
  * Server-only: pages and route handlers import this; scripts run outside Next use
- * `createClusterState` from `./cluster-state` directly.
+ * `createClusterSource` from `./cluster-source` directly.
  */
 import 'server-only';
-import type { ClusterState } from './cluster-state';
-import { createClusterState } from './cluster-state';
+import type { ClusterSource } from './cluster-source';
+import { createClusterSource } from './cluster-source';
 
 const KEY = Symbol.for('zonescope.clusterSource');
 
-type Holder = { [KEY]?: ClusterState };
+type Holder = { [KEY]?: ClusterSource };
 
 function holder(): Holder {
   return globalThis as unknown as Holder;
 }
 
 /**
- * The cluster source chosen from the environment (see `createClusterState`), created and
+ * The cluster source chosen from the environment (see `createClusterSource`), created and
  * started on first use.
  */
-export function getClusterSource(): ClusterState {
+export function getClusterSource(): ClusterSource {
   const h = holder();
   let state = h[KEY];
   if (state === undefined) {
-    state = createClusterState(process.env, {
+    state = createClusterSource(process.env, {
       live: {
         log: (event) => {
           const line = `[zonescope] ${event.resource}: ${event.message}`;

@@ -1,6 +1,6 @@
 /**
  * In-process timing of the full-cluster analysis (`analyzeAllMs`), run by the benchmark as a child
- * process: loads the cluster through LiveClusterState (the dashboard's own list+watch path), then
+ * process: loads the cluster through LiveClusterSource (the dashboard's own list+watch path), then
  * times `analyzeClusterIn` from scratch `--runs` times as the dashboard runs it (fresh per-Service
  * cache: HPA/workload panels are computed when first read), the same with every field computed up
  * front (`analyzeAllEagerMs`, the analyze command's path), the same with report sharing between
@@ -10,11 +10,11 @@
  *
  * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N]
  */
-import { createClusterState, indexIncrementally } from '../../lib/k8s/cluster-state';
-import { AnalysisCache } from '../../lib/topology/analysis-cache';
-import { analyzeClusterIn, prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/analysis';
-import { reportShapeKey } from '../../lib/topology/report-shape';
-import type { ClusterSnapshot } from '../../lib/topology/cluster-model';
+import { createClusterSource, indexIncrementally } from '../../lib/k8s/cluster-source';
+import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
+import { analyzeClusterIn, prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/analysis';
+import { reportShapeKey } from '../../lib/topology/report/report-shape';
+import type { ClusterSnapshot } from '../../lib/topology/model/cluster-model';
 import { percentile } from './http';
 
 function arg(name: string): string | undefined {
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('--runs') ?? 5));
   if (!kubeconfig) throw new Error('--kubeconfig is required');
   const startedAt = performance.now();
-  const state = createClusterState({ KUBECONFIG: kubeconfig, HOME: process.env.HOME });
+  const state = createClusterSource({ KUBECONFIG: kubeconfig, HOME: process.env.HOME });
   state.start();
   if (!(await state.waitForSync(10 * 60_000))) throw new Error('the cluster did not sync within 10 minutes');
   const syncSeconds = (performance.now() - startedAt) / 1000;

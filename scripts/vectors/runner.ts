@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { expandReleaseRange, formatKubeMinor, resolveFeatureGates } from '../../lib/topology/version';
+import { expandReleaseRange, formatKubeMinor, resolveFeatureGates } from '../../lib/topology/upstream/version';
 import type { Vector, VectorCheck } from './types';
 
 /** The vector file envelope (topology-semantics.md §1). */

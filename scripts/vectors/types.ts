@@ -1,4 +1,4 @@
-import type { FeatureGates, KubeMinor } from '../../lib/topology/version';
+import type { FeatureGates, KubeMinor } from '../../lib/topology/upstream/version';
 
 /** One test vector as stored in `reference/vectors/*.json` (see topology-semantics.md §1). */
 export interface Vector {

@@ -9,14 +9,14 @@
  * rewritten whole when their membership changes (hints dropped, as upstream does for rebuilt
  * endpoints); node changes re-queue only overloaded Services, as upstream does.
  */
-import { endpointFromWire, hintsToWire, isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/project';
-import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/constants';
-import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../lib/topology/reconciler';
-import type { SliceInfo } from '../../lib/topology/slice-info';
-import { TopologyCache } from '../../lib/topology/topology-cache';
-import type { EndpointSlice, TopologyEvent, TopologyNode } from '../../lib/topology/types';
-import type { FeatureGates, KubeMinor } from '../../lib/topology/version';
-import { MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor, resolveFeatureGates } from '../../lib/topology/version';
+import { endpointFromWire, hintsToWire, isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
+import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/upstream/constants';
+import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../lib/topology/upstream/reconciler';
+import type { SliceInfo } from '../../lib/topology/upstream/slice-info';
+import { TopologyCache } from '../../lib/topology/upstream/topology-cache';
+import type { EndpointSlice, TopologyEvent, TopologyNode } from '../../lib/topology/upstream/types';
+import type { FeatureGates, KubeMinor } from '../../lib/topology/upstream/version';
+import { MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor, resolveFeatureGates } from '../../lib/topology/upstream/version';
 import type { SimChange, SimContext, SimController } from '../controller';
 import { stableJson } from './stable-json';
 import { WorkQueue } from './work-queue';

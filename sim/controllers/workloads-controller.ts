@@ -9,8 +9,8 @@
  * ReplicaSet controller's deletion order ignores zones — this is how an HPA scale-down drifts a
  * Service out of zone balance in real clusters.
  */
-import { isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/project';
-import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/constants';
+import { isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
+import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/upstream/constants';
 import type { SimChange, SimContext, SimController } from '../controller';
 import { stableJson } from './stable-json';
 import { WorkQueue } from './work-queue';

@@ -4,7 +4,7 @@
  * fixture script (`npm run fixtures`) turns each scenario into a `kubectl get -o yaml`-style file
  * under `fixtures/` after the simulator's controllers have settled.
  */
-import { createSeededRandom } from '../../lib/topology/seeded-random';
+import { createSeededRandom } from '../../lib/topology/analyses/seeded-random';
 import type { KubeObject } from '../types';
 
 /** Deterministic pseudo-random stream (mulberry32) for names and IPs. */

@@ -1,7 +1,7 @@
-import { hintsEnabled } from '../../../lib/topology/annotations';
-import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../../lib/topology/reconciler';
-import type { SliceInfo } from '../../../lib/topology/slice-info';
-import { cloneSlice, getTotalReadyEndpoints } from '../../../lib/topology/slice-info';
+import { hintsEnabled } from '../../../lib/topology/upstream/annotations';
+import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../../lib/topology/upstream/reconciler';
+import type { SliceInfo } from '../../../lib/topology/upstream/slice-info';
+import { cloneSlice, getTotalReadyEndpoints } from '../../../lib/topology/upstream/slice-info';
 import {
   TopologyCache,
   getAllocations,
@@ -10,10 +10,10 @@ import {
   isServiceOverloaded,
   redistributeHints,
   setNodes,
-} from '../../../lib/topology/topology-cache';
-import { reconcileHints } from '../../../lib/topology/traffic-distribution';
-import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../../../lib/topology/types';
-import type { FeatureGates } from '../../../lib/topology/version';
+} from '../../../lib/topology/upstream/topology-cache';
+import { reconcileHints } from '../../../lib/topology/upstream/traffic-distribution';
+import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../../../lib/topology/upstream/types';
+import type { FeatureGates } from '../../../lib/topology/upstream/version';
 import { canonical, expectEqual } from '../compare';
 import type { CheckContext, Vector, VectorCheck } from '../types';
 

@@ -2,8 +2,8 @@
  * Vector checks for the kube-proxy categories (topology-semantics.md §1, §11):
  * `proxy.categorize` → `categorizeEndpoints`, `proxy.filterLegacy` → the 1.21–1.23 functions.
  */
-import { filterEndpoints, filterEndpointsWithHints, filterLocalEndpoint } from '../../../lib/topology/proxy-legacy';
-import { categorizeEndpoints } from '../../../lib/topology/proxy-topology';
+import { filterEndpoints, filterEndpointsWithHints, filterLocalEndpoint } from '../../../lib/topology/upstream/proxy-legacy';
+import { categorizeEndpoints } from '../../../lib/topology/upstream/proxy-topology';
 import type {
   LegacyProxyFeatureGates,
   ProxyEndpoint,
@@ -11,7 +11,7 @@ import type {
   ProxyRelease,
   ProxyServicePort,
   TrafficPolicy,
-} from '../../../lib/topology/proxy-topology';
+} from '../../../lib/topology/upstream/proxy-topology';
 import { expectEqual, expectSameSet } from '../compare';
 import type { CheckContext, Vector, VectorCheck } from '../types';
 

@@ -1,0 +1,98 @@
+/**
+ * The external path into a LoadBalancer / NodePort Service: load balancer → node (NodePort, then
+ * kube-proxy) or straight to pod IPs; externalTrafficPolicy, AWS target type and cross-zone
+ * setting, and the nodes that drop traffic under Local.
+ */
+import type { LoadBalancerAnalysis } from '@/lib/topology/analyses/load-balancer';
+import { ArrowRightIcon } from '../ui/icons';
+import { Code, Facts } from '../ui/panel';
+import { Badge, Callout } from '../ui/status';
+
+function Step({ title, detail, muted }: { readonly title: string; readonly detail?: string; readonly muted?: boolean }) {
+  return (
+    <div className={`min-w-0 flex-1 rounded-md border p-2 text-center ${muted ? 'border-dashed border-slate-400 text-slate-600 line-through decoration-slate-500 dark:border-slate-600 dark:text-slate-400' : 'border-slate-300 bg-slate-50 dark:border-slate-600 dark:bg-slate-800'}`}>
+      <p className="text-sm font-semibold">{title}</p>
+      {detail ? <p className="text-xs no-underline">{detail}</p> : null}
+    </div>
+  );
+}
+
+export function LoadBalancerPath({ lb }: { readonly lb: LoadBalancerAnalysis }) {
+  const aws = lb.aws;
+  const steps: { title: string; detail?: string; muted?: boolean }[] = [{ title: 'Client' }];
+  if (lb.path !== 'node-port') steps.push({ title: aws ? `AWS ${aws.kind.toUpperCase()}` : 'Load balancer', detail: aws ? `cross-zone ${aws.crossZoneEnabled ? 'on' : 'off'}` : undefined });
+  if (lb.path === 'lb-to-pod') {
+    steps.push({ title: 'NodePort + kube-proxy', detail: 'bypassed (IP targets)', muted: true });
+  } else {
+    steps.push({ title: 'Node (NodePort)', detail: `externalTrafficPolicy: ${lb.externalTrafficPolicy}` });
+    steps.push({ title: 'kube-proxy', detail: lb.externalTrafficPolicy === 'Local' ? 'local endpoints only' : 'any endpoint (hints narrow it)' });
+  }
+  steps.push({ title: 'Pod', detail: lb.sourceIpPreserved ? 'client IP preserved' : 'sees the node IP (SNAT)' });
+  return (
+    <div className="space-y-3">
+      <ol className="flex flex-wrap items-stretch gap-2" aria-label="Path of external traffic">
+        {steps.map((step, i) => (
+          <li key={step.title} className="flex min-w-[7rem] flex-1 items-stretch gap-1">
+            {i > 0 ? (
+              <span aria-hidden="true" className="flex items-center text-slate-500">
+                <ArrowRightIcon className="h-5 w-5" />
+              </span>
+            ) : null}
+            <Step {...step} />
+          </li>
+        ))}
+      </ol>
+      <Facts
+        items={[
+          { label: 'Type', value: lb.type },
+          { label: 'externalTrafficPolicy', value: <Code>{lb.externalTrafficPolicy}</Code> },
+          ...(aws
+            ? [
+                { label: 'Provisioned by', value: aws.controller === 'aws-load-balancer-controller' ? 'AWS Load Balancer Controller' : 'in-tree cloud provider' },
+                {
+                  label: 'AWS target type',
+                  value: (
+                    <>
+                      <Code>{aws.targetType}</Code> <span className="text-xs text-slate-600 dark:text-slate-400">({aws.targetTypeSource})</span>
+                    </>
+                  ),
+                },
+                {
+                  label: 'Cross-zone load balancing',
+                  value: (
+                    <>
+                      <Badge tone={aws.crossZoneEnabled ? 'warn' : 'ok'}>{aws.crossZoneEnabled ? 'on' : 'off'}</Badge> <span className="text-xs text-slate-600 dark:text-slate-400">({aws.crossZoneSource})</span>
+                    </>
+                  ),
+                },
+              ]
+            : []),
+          { label: 'Bypasses kube-proxy', value: lb.bypassesKubeProxy ? 'yes' : 'no' },
+          { label: 'Extra node hop possible', value: lb.extraHopPossible ? 'yes' : 'no' },
+          { label: 'Can cross zones', value: <Badge tone={lb.crossZonePossible ? 'warn' : 'ok'}>{lb.crossZonePossible ? 'yes' : 'no'}</Badge> },
+          { label: 'Nodes with a local endpoint', value: lb.nodesWithLocalEndpoints },
+        ]}
+      />
+      <ul className="list-disc space-y-1 pl-5 text-sm">
+        {lb.explanation.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {lb.nodesWithoutLocalEndpoints && lb.nodesWithoutLocalEndpoints.count > 0 ? (
+        <Callout tone="warn" title={`${lb.nodesWithoutLocalEndpoints.count} node(s) have no local endpoint under externalTrafficPolicy: Local`}>
+          <p>They fail the load balancer&apos;s health check (503 on the health check node port) and drop traffic that still reaches them.</p>
+          <p className="break-words font-mono text-xs">
+            {lb.nodesWithoutLocalEndpoints.names.join(', ')}
+            {lb.nodesWithoutLocalEndpoints.truncated ? ', …' : ''}
+          </p>
+        </Callout>
+      ) : null}
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Trade-off: <strong>Local</strong> keeps the client IP and avoids the extra hop and cross-zone forwarding, but nodes without a ready pod drop
+        traffic and load follows the load balancer&apos;s spread, not the pods. <strong>Cluster</strong> spreads over every pod (hints narrow it to the
+        zone) at the cost of an extra hop and SNAT. With the AWS Load Balancer Controller, <Code>ip</Code> targets send straight to pods and make the
+        policy moot; <Code>instance</Code> targets go through NodePort.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+
+import { analyzeDataplane } from './analyze-dataplane';
+import { analyzeServiceHints } from './analyze-service';
+import { buildClusterContext } from '../model/cluster-context';
+import type { ClusterSnapshot, ServiceRecord } from '../model/cluster-model';
+import type { FixWorkload } from './fixes';
+import { donatedFor, findFixes, searchEndpointChange } from './fixes';
+import { testCluster, testEndpoint, testEndpoints, testNode, testService, testSlice, testZoneNodes } from '../model/test-cluster';
+
+const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };
+const thirds = { 'zone-a': 1 / 3, 'zone-b': 1 / 3, 'zone-c': 1 / 3 };
+
+function fixesFor(service: ServiceRecord, endpoints = testEndpoints({ 'zone-a': 4, 'zone-b': 4, 'zone-c': 3 }), parts: Partial<ClusterSnapshot> = {}, workload: FixWorkload | null = null) {
+  const slices = [testSlice(service.name, endpoints)];
+  const index = testCluster({ services: [service], endpointSlices: slices, ...parts });
+  const context = buildClusterContext(index);
+  const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease);
+  const { analysis, slices: state } = analyzeServiceHints(context, dataplane, service, slices);
+  return findFixes({
+    context,
+    service,
+    mechanism: analysis.mechanism,
+    addressType: state.addressType,
+    managedSlices: state.managed,
+    expectedHintsEnabled: analysis.expected.hintsEnabled,
+    ifAutoResult: state.ifAutoResult,
+    workload,
+  });
+}
+
+describe('searchEndpointChange: the fewest endpoints, then the fewest donations, then zones by name', () => {
+  it('4/4/3 over equal zones: add 1 in zone-c (12 endpoints, 4 each, nothing donated)', () => {
+    expect(searchEndpointChange(thirds, { 'zone-a': 4, 'zone-b': 4, 'zone-c': 3 }, 11, 'add')).toEqual({
+      changeByZone: { 'zone-a': 0, 'zone-b': 0, 'zone-c': 1 },
+      total: 1,
+      readyAfter: 12,
+      donatedAfter: 0,
+    });
+  });
+
+  it('2/2/0: add 2 in zone-c; or remove 1 from zone-a (3 endpoints fit, 1 donated)', () => {
+    expect(searchEndpointChange(thirds, { 'zone-a': 2, 'zone-b': 2 }, 4, 'add')).toMatchObject({ changeByZone: { 'zone-a': 0, 'zone-b': 0, 'zone-c': 2 }, total: 2, donatedAfter: 0 });
+    expect(searchEndpointChange(thirds, { 'zone-a': 2, 'zone-b': 2 }, 4, 'remove')).toMatchObject({ changeByZone: { 'zone-a': -1, 'zone-b': 0, 'zone-c': 0 }, total: 1, donatedAfter: 1 });
+  });
+
+  it('already fitting counts need the next count that fits (5 → 6)', () => {
+    expect(searchEndpointChange(thirds, { 'zone-a': 2, 'zone-b': 2, 'zone-c': 1 }, 5, 'add')).toMatchObject({ total: 1, changeByZone: { 'zone-c': 1 } });
+  });
+
+  it('donatedFor: 5/2/2 over equal zones donates 2', () => {
+    expect(donatedFor(thirds, { 'zone-a': 5, 'zone-b': 2, 'zone-c': 2 })).toBe(2);
+  });
+});
+
+describe('findFixes', () => {
+  it('11 endpoints 4/4/3: add one ready endpoint in zone-c, verified by the engine', () => {
+    const fixes = fixesFor(testService('web', { annotations: AUTO }));
+    expect(fixes[0]).toMatchObject({
+      kind: 'add-endpoints',
+      primary: true,
+      title: 'Add 1 ready endpoint (1 in zone-c)',
+      endpointChangeByZone: { 'zone-a': 0, 'zone-b': 0, 'zone-c': 1 },
+      readyEndpointsAfter: 12,
+      verification: { verified: true, event: { reason: 'TopologyAwareHintsEnabled' } },
+      donatedAfter: 0,
+    });
+  });
+
+  it('with the Deployment and HPA known, the commands raise minReplicas and scale', () => {
+    const fixes = fixesFor(testService('web', { annotations: AUTO }), undefined, {}, { deployment: 'web', replicas: 11, hpa: { name: 'web', minReplicas: 11, maxReplicas: 20 } });
+    expect(fixes[0]?.commands).toEqual([
+      `kubectl patch hpa web -n default --type merge -p '{"spec":{"minReplicas":12}}'`,
+      'kubectl scale deployment/web -n default --replicas=12',
+    ]);
+  });
+
+  it('a node without zone label: label it (verified by re-running SetNodes and the engine)', () => {
+    const fixes = fixesFor(testService('web', { annotations: AUTO }), testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }), {
+      nodes: [...testZoneNodes(), testNode('stray', null, '4', { providerID: 'aws:///zone-b/i-0abc' })],
+    });
+    expect(fixes).toHaveLength(1);
+    expect(fixes[0]).toMatchObject({
+      kind: 'label-node',
+      nodes: ['stray'],
+      commands: ['kubectl label node stray topology.kubernetes.io/zone=zone-b'],
+      verification: { verified: true, assumption: 'labelled stray in zone-b' },
+    });
+  });
+
+  it('a Service without annotation where Auto would work: set the annotation', () => {
+    const fixes = fixesFor(testService('api'), testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }));
+    expect(fixes.map((f) => [f.kind, f.commands])).toEqual([['set-annotation', ['kubectl annotate service api -n default service.kubernetes.io/topology-mode=Auto --overwrite']]]);
+  });
+
+  it('hints expected on: nothing to fix', () => {
+    expect(fixesFor(testService('api', { annotations: AUTO }), testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }))).toEqual([]);
+  });
+
+  it('an endpoint without zone: label its node', () => {
+    const endpoints = [...testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 2 }), testEndpoint('10.9.9.9', null, null, { nodeName: 'bare' })];
+    const fixes = fixesFor(testService('web', { annotations: AUTO }), endpoints, { nodes: [...testZoneNodes(), testNode('bare', null, '4', { ready: false })] });
+    expect(fixes[0]).toMatchObject({ kind: 'label-endpoint-nodes', nodes: ['bare'], verification: { verified: true } });
+  });
+
+  it('on 1.31+, trafficDistribution: PreferClose is offered as an alternative that needs no minimums', () => {
+    const fixes = fixesFor(testService('web', { annotations: AUTO }), undefined, { version: { gitVersion: 'v1.31.0', minor: 31, platform: null } });
+    expect(fixes.map((f) => f.kind)).toEqual(['add-endpoints', 'set-traffic-distribution']);
+    expect(fixes[1]?.commands).toEqual([
+      'kubectl annotate service web -n default service.kubernetes.io/topology-mode-',
+      `kubectl patch service web -n default --type merge -p '{"spec":{"trafficDistribution":"PreferClose"}}'`,
+    ]);
+  });
+
+  it('4 endpoints 2/2/0: add 2 in zone-c, or (smaller) remove one', () => {
+    const fixes = fixesFor(testService('web', { annotations: AUTO }), testEndpoints({ 'zone-a': 2, 'zone-b': 2 }));
+    expect(fixes.map((f) => [f.kind, f.endpointChangeByZone, f.verification.verified])).toEqual([
+      ['add-endpoints', { 'zone-a': 0, 'zone-b': 0, 'zone-c': 2 }, true],
+      ['remove-endpoints', { 'zone-a': -1, 'zone-b': 0, 'zone-c': 0 }, true],
+    ]);
+  });
+});

@@ -1,0 +1,483 @@
+/**
+ * The smallest change that turns a Service's topology hints on, each one verified by running the
+ * engine again on the changed state (nodes relabelled, endpoints added or removed, annotation set),
+ * with the kubectl commands that make the change.
+ *
+ * Search for endpoint changes: whether the `Auto` heuristic can allocate depends only on the number
+ * of ready endpoints (Σ minimum ≤ total, at least one per zone), so the smallest count is found
+ * first; among the ways to place that many endpoints across zones the one leaving the fewest
+ * donated endpoints wins, then the one favouring zones earlier by name.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go
+ */
+import type { HintsEngineResult } from './analyze-service';
+import { runHintsEngine } from './analyze-service';
+import { zoneFromProviderID } from './analyze-zones';
+import type { ClusterContext } from '../model/cluster-context';
+import type { ServiceRecord } from '../model/cluster-model';
+import { LABEL_TOPOLOGY_ZONE, MESSAGE_NO_ZONE_SPECIFIED, TRAFFIC_DISTRIBUTION_PREFER_CLOSE } from '../upstream/constants';
+import type { MechanismAnalysis } from './service-mechanism';
+import { topologyAnnotationChange } from './service-mechanism';
+import { computeAllocationTable, getAllocations, getGivingAndReceivingZones, setNodes } from '../upstream/topology-cache';
+import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../upstream/types';
+
+/** What a fix changes. */
+export type FixKind =
+  | 'set-annotation'
+  | 'enable-feature-gate'
+  | 'label-node'
+  | 'fix-node-cpu'
+  | 'add-zone'
+  | 'label-endpoint-nodes'
+  | 'add-endpoints'
+  | 'remove-endpoints'
+  | 'set-traffic-distribution';
+
+/** The engine re-run on the changed state. */
+export interface FixVerification {
+  /** The re-run turned hints on. */
+  readonly verified: boolean;
+  readonly event: TopologyEvent | null;
+  /** What the simulation assumed (e.g. the zone used for an unlabelled node). */
+  readonly assumption: string | null;
+}
+
+/** One suggested change. */
+export interface Fix {
+  readonly kind: FixKind;
+  /** The first fix is the smallest; later ones are alternatives. */
+  readonly primary: boolean;
+  readonly title: string;
+  readonly description: string;
+  /** Ready endpoints to add (positive) or remove (negative) per zone. */
+  readonly endpointChangeByZone: Readonly<ValueByZone<number>> | null;
+  /** Ready endpoints after the change. */
+  readonly readyEndpointsAfter: number | null;
+  /** Nodes the fix touches. */
+  readonly nodes: readonly string[];
+  readonly commands: readonly string[];
+  readonly verification: FixVerification;
+  /** Endpoints donated across zones after the change. */
+  readonly donatedAfter: number | null;
+}
+
+/** The workload behind the Service, for concrete scale commands. */
+export interface FixWorkload {
+  readonly deployment: string;
+  readonly replicas: number;
+  readonly hpa: { readonly name: string; readonly minReplicas: number; readonly maxReplicas: number } | null;
+}
+
+/** Input of {@link findFixes}. */
+export interface FixInput {
+  readonly context: ClusterContext;
+  readonly service: ServiceRecord;
+  readonly mechanism: MechanismAnalysis;
+  readonly addressType: AddressType;
+  /** Controller-managed slices of the primary address type, as observed. */
+  readonly managedSlices: readonly EndpointSlice[];
+  /** Whether the controller is expected to leave hints on already. */
+  readonly expectedHintsEnabled: boolean;
+  /** The engine with the `Auto` annotation applied to the current state. */
+  readonly ifAutoResult: HintsEngineResult;
+  readonly workload: FixWorkload | null;
+  /**
+   * Looks the workload up only when a fix needs it (scale commands); when given, used instead of
+   * {@link workload}. Lets callers skip the workload lookup for the many Services whose fixes
+   * never get that far.
+   */
+  readonly workloadOf?: () => FixWorkload | null;
+}
+
+/** Placement of endpoint changes found by {@link searchEndpointChange}. */
+export interface EndpointChange {
+  /** Signed change per zone (sorted zones, zeros included). */
+  readonly changeByZone: ValueByZone<number>;
+  readonly total: number;
+  readonly readyAfter: number;
+  readonly donatedAfter: number;
+}
+
+/** Enumeration budget per total before falling back to a greedy placement. */
+const MAX_PLACEMENTS = 5000;
+
+function compositions(total: number, parts: number, caps: readonly number[] | null, limit: number): number[][] | null {
+  const out: number[][] = [];
+  const current: number[] = new Array<number>(parts).fill(0);
+  let overflow = false;
+  const walk = (index: number, left: number) => {
+    if (overflow) return;
+    if (index === parts - 1) {
+      if (caps && left > (caps[index] ?? 0)) return;
+      current[index] = left;
+      out.push([...current]);
+      if (out.length > limit) overflow = true;
+      return;
+    }
+    const max = caps ? Math.min(left, caps[index] ?? 0) : left;
+    for (let value = max; value >= 0; value--) {
+      current[index] = value;
+      walk(index + 1, left - value);
+    }
+  };
+  if (parts === 0) return total === 0 ? [[]] : [];
+  walk(0, total);
+  return overflow ? null : out;
+}
+
+/** Endpoints donated when `countsByZone` ready endpoints are allocated over `ratios` (Σ giving). */
+export function donatedFor(ratios: Readonly<ValueByZone<number>>, countsByZone: Readonly<ValueByZone<number>>): number {
+  let total = 0;
+  for (const value of Object.values(countsByZone)) total += value;
+  const { allocations } = computeAllocationTable(ratios, total);
+  const { givingZones } = getGivingAndReceivingZones(allocations, countsByZone);
+  return Object.values(givingZones).reduce((s, v) => s + v, 0);
+}
+
+/**
+ * The smallest number of ready endpoints to add (`direction: 'add'`) or remove (`'remove'`) so the
+ * `Auto` heuristic can allocate, and where: fewest donated endpoints afterwards, then the placement
+ * that favours zones earlier by name. Returns `null` when no change within reach works.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
+ */
+export function searchEndpointChange(
+  ratios: Readonly<ValueByZone<number>>,
+  readyByZone: Readonly<ValueByZone<number>>,
+  readyEndpoints: number,
+  direction: 'add' | 'remove',
+): EndpointChange | null {
+  const zones = Object.keys(ratios).sort();
+  const current = zones.map((zone) => readyByZone[zone] ?? 0);
+  const maxSteps = direction === 'add' ? 10 * zones.length + 10 : readyEndpoints - zones.length;
+  for (let step = 1; step <= maxSteps; step++) {
+    const after = direction === 'add' ? readyEndpoints + step : readyEndpoints - step;
+    if (!getAllocations(ratios, after).ok) continue;
+    // 1. Placements of `step` endpoints (removals cannot exceed what a zone has).
+    const placements =
+      compositions(step, zones.length, direction === 'remove' ? current : null, MAX_PLACEMENTS) ?? [greedyPlacement(ratios, zones, current, step, direction)];
+    // 2. Fewest donations, then the earliest zones by name (placements come in that order).
+    let best: EndpointChange | null = null;
+    for (const placement of placements) {
+      if (placement.length !== zones.length) continue;
+      const counts: ValueByZone<number> = {};
+      const change: ValueByZone<number> = {};
+      zones.forEach((zone, i) => {
+        const amount = placement[i] ?? 0;
+        const delta = direction === 'add' || amount === 0 ? amount : -amount;
+        change[zone] = delta;
+        counts[zone] = (current[i] ?? 0) + delta;
+      });
+      const donated = donatedFor(ratios, counts);
+      if (best === null || donated < best.donatedAfter) best = { changeByZone: change, total: step, readyAfter: after, donatedAfter: donated };
+    }
+    if (best) return best;
+  }
+  return null;
+}
+
+function greedyPlacement(ratios: Readonly<ValueByZone<number>>, zones: readonly string[], current: readonly number[], step: number, direction: 'add' | 'remove'): number[] {
+  const counts = [...current];
+  const placement = zones.map(() => 0);
+  const total = current.reduce((s, v) => s + v, 0) + (direction === 'add' ? step : -step);
+  for (let i = 0; i < step; i++) {
+    let pick = -1;
+    let bestGap = -Infinity;
+    zones.forEach((zone, z) => {
+      const desired = (ratios[zone] ?? 0) * total;
+      const gap = direction === 'add' ? desired - (counts[z] ?? 0) : (counts[z] ?? 0) - desired;
+      if ((direction === 'remove' && (counts[z] ?? 0) === 0) || gap <= bestGap) return;
+      bestGap = gap;
+      pick = z;
+    });
+    if (pick < 0) break;
+    placement[pick] = (placement[pick] ?? 0) + 1;
+    counts[pick] = (counts[pick] ?? 0) + (direction === 'add' ? 1 : -1);
+  }
+  return placement;
+}
+
+function readyByZone(slices: readonly EndpointSlice[]): ValueByZone<number> {
+  const counts: ValueByZone<number> = {};
+  for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true && e.zone) counts[e.zone] = (counts[e.zone] ?? 0) + 1;
+  return counts;
+}
+
+function readyCount(slices: readonly EndpointSlice[]): number {
+  let n = 0;
+  for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true) n++;
+  return n;
+}
+
+function syntheticEndpoints(change: Readonly<ValueByZone<number>>): EndpointSlice {
+  const endpoints: Endpoint[] = [];
+  for (const [zone, count] of Object.entries(change)) {
+    for (let i = 0; i < count; i++) endpoints.push({ addresses: [`added-${zone}-${i + 1}`], zone, nodeName: null, ready: true, hints: null });
+  }
+  return { name: 'zonescope-simulated', endpoints };
+}
+
+function withoutEndpoints(slices: readonly EndpointSlice[], change: Readonly<ValueByZone<number>>): EndpointSlice[] {
+  const toRemove = new Map(Object.entries(change).filter(([, d]) => d < 0).map(([zone, d]) => [zone, -d]));
+  return slices.map((slice) => ({
+    ...slice,
+    endpoints: slice.endpoints.filter((e) => {
+      if (e.ready !== true || !e.zone) return true;
+      const left = toRemove.get(e.zone) ?? 0;
+      if (left <= 0) return true;
+      toRemove.set(e.zone, left - 1);
+      return false;
+    }),
+  }));
+}
+
+function zoneList(change: Readonly<ValueByZone<number>>): string {
+  return Object.entries(change)
+    .filter(([, d]) => d !== 0)
+    .map(([zone, d]) => `${Math.abs(d)} in ${zone}`)
+    .join(', ');
+}
+
+/**
+ * Suggested fixes for a Service whose hints are off, smallest first, each verified by the engine:
+ * 1. the annotation, when nothing requests hints yet and `Auto` would work as things are;
+ * 2. the TopologyAwareHints gate, when it is off;
+ * 3. the nodes that make the cluster ineligible (label / CPU), re-running SetNodes;
+ * 4. the nodes hosting endpoints without a zone;
+ * 5. the fewest ready endpoints to add (and, when smaller, to remove) and in which zones;
+ * 6. `trafficDistribution: PreferClose` as an alternative that needs no minimums (1.30+ with its gate).
+ * Returns `[]` when hints are expected on or the controller does not manage the Service.
+ */
+export function findFixes(input: FixInput): Fix[] {
+  const { context, service, mechanism } = input;
+  if (input.expectedHintsEnabled || service.selector === null || service.type === 'ExternalName') return [];
+  const { minor } = context.release;
+  const fixes: Fix[] = [];
+  const change = topologyAnnotationChange(service.annotations, minor, true);
+  const needsAnnotation = !mechanism.annotationActive;
+  const annotateCommands = needsAnnotation
+    ? [
+        ...Object.entries(change.set).map(([key, value]) => `kubectl annotate service ${service.name} -n ${service.namespace} ${key}=${value} --overwrite`),
+        ...change.remove.map((key) => `kubectl annotate service ${service.name} -n ${service.namespace} ${key}-`),
+      ]
+    : [];
+  const key = `${service.namespace}/${service.name}`;
+  const engine = (over: { ratios?: Readonly<ValueByZone<number>> | null; unchanged?: readonly EndpointSlice[]; toCreate?: readonly EndpointSlice[]; gatesOn?: boolean; annotations?: Readonly<Record<string, string>>; trafficDistribution?: string | null }) =>
+    runHintsEngine({
+      serviceKey: key,
+      annotations: over.annotations ?? change.annotations,
+      trafficDistribution: over.trafficDistribution === undefined ? service.trafficDistribution : over.trafficDistribution,
+      addressType: input.addressType,
+      unchanged: over.unchanged ?? input.managedSlices,
+      toCreate: over.toCreate ?? [],
+      cpuRatiosByZone: over.ratios === undefined ? context.cpuRatiosByZone : over.ratios,
+      minor,
+      gates: over.gatesOn ? { ...context.gates, TopologyAwareHints: true } : context.gates,
+      topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
+    });
+  const push = (fix: Omit<Fix, 'primary'>) => fixes.push({ ...fix, primary: fixes.length === 0 });
+  const donatedOf = (result: HintsEngineResult) =>
+    result.hintsEnabled ? result.slices.reduce((n, s) => n + s.endpoints.filter((e) => e.ready === true && e.zone && e.hints?.forZones && !e.hints.forZones.includes(e.zone)).length, 0) : null;
+
+  // 1. The gate.
+  let gatesOn = false;
+  if (!context.topologyCacheEnabled) {
+    gatesOn = true;
+    const result = engine({ gatesOn: true });
+    push({
+      kind: 'enable-feature-gate',
+      title: 'Enable the TopologyAwareHints feature gate',
+      description: `On ${context.release.release} the TopologyAwareHints gate is off, so the controller never hints. Enable it on kube-apiserver, kube-controller-manager and kube-proxy.`,
+      endpointChangeByZone: null,
+      readyEndpointsAfter: null,
+      nodes: [],
+      commands: ['--feature-gates=TopologyAwareHints=true', ...annotateCommands],
+      verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: 'gate on in every component' },
+      donatedAfter: donatedOf(result),
+    });
+    if (result.hintsEnabled) return fixes;
+  }
+
+  // 2. Auto as things are.
+  const auto = gatesOn ? engine({ gatesOn: true }) : input.ifAutoResult;
+  if (auto.hintsEnabled) {
+    if (needsAnnotation) {
+      push({
+        kind: 'set-annotation',
+        title: `Set ${Object.keys(change.set)[0]}: ${Object.values(change.set)[0]}`,
+        description: 'Nothing requests hints yet; with the annotation the controller would enable them as the cluster stands.',
+        endpointChangeByZone: null,
+        readyEndpointsAfter: null,
+        nodes: [],
+        commands: annotateCommands,
+        verification: { verified: true, event: auto.event ?? auto.reason, assumption: null },
+        donatedAfter: donatedOf(auto),
+      });
+    }
+    return fixes;
+  }
+
+  // 3. Nodes that make the cluster ineligible.
+  let ratios = context.cpuRatiosByZone;
+  const cause = context.nodeTopology.insufficientCause;
+  if (ratios === null && (cause === 'node-missing-zone' || cause === 'node-missing-cpu')) {
+    const fallbackZone = context.zoneNames[0] ?? 'zone-a';
+    const byName = new Map(context.index.snapshot.nodes.map((n) => [n.name, n]));
+    const offenders = context.topologyNodes.filter((n) => {
+      const status = context.nodeStatusByName.get(n.name);
+      return status === 'missing-zone' || status === 'missing-cpu';
+    });
+    const fixedNodes: TopologyNode[] = [];
+    const assumptions: string[] = [];
+    for (const node of context.topologyNodes) {
+      const status = context.nodeStatusByName.get(node.name);
+      if (status === 'missing-cpu') continue;
+      if (status === 'missing-zone') {
+        const zone = zoneFromProviderID(byName.get(node.name)?.providerID ?? null) ?? fallbackZone;
+        assumptions.push(`${node.name} in ${zone}`);
+        fixedNodes.push({ ...node, zone });
+      } else fixedNodes.push(node);
+    }
+    ratios = setNodes(fixedNodes, minor).cpuRatiosByZone;
+    const result = engine({ ratios, gatesOn });
+    const missingZone = offenders.filter((n) => context.nodeStatusByName.get(n.name) === 'missing-zone');
+    const missingCpu = offenders.filter((n) => context.nodeStatusByName.get(n.name) === 'missing-cpu');
+    push({
+      kind: missingZone.length > 0 ? 'label-node' : 'fix-node-cpu',
+      title: missingZone.length > 0 ? `Label ${missingZone.map((n) => n.name).join(', ')} with its zone` : `Fix allocatable CPU on ${missingCpu.map((n) => n.name).join(', ')}`,
+      description:
+        'A Ready worker without a zone label or allocatable CPU leaves the controller without CPU ratios, which turns hints off for every Service in the cluster.' +
+        (result.hintsEnabled ? '' : ' After this fix the Service still needs the change below.'),
+      endpointChangeByZone: null,
+      readyEndpointsAfter: null,
+      nodes: offenders.map((n) => n.name),
+      commands: [
+        ...missingZone.map((n) => `kubectl label node ${n.name} ${LABEL_TOPOLOGY_ZONE}=${zoneFromProviderID(byName.get(n.name)?.providerID ?? null) ?? '<zone>'}`),
+        ...missingCpu.map((n) => `kubectl drain ${n.name} --ignore-daemonsets --delete-emptydir-data && kubectl delete node ${n.name}`),
+        ...annotateCommands,
+      ],
+      verification: {
+        verified: result.hintsEnabled,
+        event: result.event ?? result.reason,
+        assumption: [assumptions.length > 0 ? `labelled ${assumptions.join(', ')}` : null, missingCpu.length > 0 ? 'CPU-less nodes removed' : null].filter(Boolean).join('; ') || null,
+      },
+      donatedAfter: donatedOf(result),
+    });
+    if (result.hintsEnabled) return fixes;
+  } else if (ratios === null) {
+    push({
+      kind: 'add-zone',
+      title: cause === 'single-zone' ? 'Run nodes in a second zone' : 'Bring Ready worker nodes with CPU',
+      description:
+        cause === 'single-zone'
+          ? 'All counted nodes are in one zone; hints need at least two zones with Ready workers.'
+          : 'No Ready worker with allocatable CPU exists, so there is nothing to proportion endpoints by.',
+      endpointChangeByZone: null,
+      readyEndpointsAfter: null,
+      nodes: [],
+      commands: [],
+      verification: { verified: false, event: auto.reason, assumption: 'needs new capacity; not simulated' },
+      donatedAfter: null,
+    });
+    return fixes;
+  }
+
+  // 4. Endpoints without a zone.
+  let slices = input.managedSlices;
+  const afterNodes = engine({ ratios, gatesOn });
+  if (afterNodes.reason?.message.startsWith(MESSAGE_NO_ZONE_SPECIFIED) && ratios) {
+    const nodeNames = new Set<string>();
+    const fallbackZone = Object.keys(ratios).sort()[0] ?? 'zone-a';
+    slices = slices.map((slice) => ({
+      ...slice,
+      endpoints: slice.endpoints.map((e) => {
+        if (e.ready !== true || (e.zone !== null && e.zone !== '')) return e;
+        if (e.nodeName) nodeNames.add(e.nodeName);
+        const nodeZone = e.nodeName ? (context.nodeZoneByName.get(e.nodeName) ?? null) : null;
+        return { ...e, zone: nodeZone ?? fallbackZone };
+      }),
+    }));
+    const result = engine({ ratios, unchanged: slices, gatesOn });
+    const names = [...nodeNames].sort();
+    push({
+      kind: 'label-endpoint-nodes',
+      title: names.length > 0 ? `Give ${names.join(', ')} a zone label` : 'Give every endpoint a zone',
+      description: 'Some ready endpoints have no zone (their node has no zone label), and one zone-less endpoint turns the Service\'s hints off.',
+      endpointChangeByZone: null,
+      readyEndpointsAfter: null,
+      nodes: names,
+      commands: [...names.map((n) => `kubectl label node ${n} ${LABEL_TOPOLOGY_ZONE}=<zone>`), ...annotateCommands],
+      verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `endpoints given their node's zone (else ${fallbackZone})` },
+      donatedAfter: donatedOf(result),
+    });
+    if (result.hintsEnabled) return fixes;
+  }
+
+  // 5. Endpoint counts.
+  if (ratios) {
+    const n = readyCount(slices);
+    const perZone = readyByZone(slices);
+    const add = searchEndpointChange(ratios, perZone, n, 'add');
+    const remove = searchEndpointChange(ratios, perZone, n, 'remove');
+    const scaleCommands = (replicasDelta: number, zonesText: string) => {
+      const w = input.workloadOf ? input.workloadOf() : input.workload;
+      if (!w) return [`# ${replicasDelta > 0 ? 'add' : 'remove'} ${Math.abs(replicasDelta)} ready endpoint(s): ${zonesText}`];
+      const target = Math.max(0, w.replicas + replicasDelta);
+      const commands = [`kubectl scale deployment/${w.deployment} -n ${service.namespace} --replicas=${target}`];
+      if (w.hpa) {
+        const patch = replicasDelta > 0 ? `{"spec":{"minReplicas":${Math.max(w.hpa.minReplicas, target)}}}` : `{"spec":{"maxReplicas":${target},"minReplicas":${Math.min(w.hpa.minReplicas, target)}}}`;
+        commands.unshift(`kubectl patch hpa ${w.hpa.name} -n ${service.namespace} --type merge -p '${patch}'`);
+      }
+      return commands;
+    };
+    for (const found of [add, remove]) {
+      if (!found) continue;
+      const isAdd = found === add;
+      if (!isAdd && add && found.total >= add.total) continue;
+      const result = isAdd
+        ? engine({ ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn })
+        : engine({ ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn });
+      const where = zoneList(found.changeByZone);
+      push({
+        kind: isAdd ? 'add-endpoints' : 'remove-endpoints',
+        title: `${isAdd ? 'Add' : 'Remove'} ${found.total} ready endpoint${found.total === 1 ? '' : 's'} (${where})`,
+        description:
+          `${n} ready endpoints cannot be allocated (${auto.reason?.message ?? 'minimums do not fit'}); with ${found.readyAfter} the per-zone minimums fit` +
+          (found.donatedAfter > 0 ? `, though ${found.donatedAfter} endpoint(s) would still be donated across zones.` : ' and no endpoint is donated across zones.') +
+          (isAdd ? ' Make sure the new pods land in those zones (topologySpreadConstraints on topology.kubernetes.io/zone).' : ''),
+        endpointChangeByZone: found.changeByZone,
+        readyEndpointsAfter: found.readyAfter,
+        nodes: [],
+        commands: [...annotateCommands, ...scaleCommands(isAdd ? found.total : -found.total, where)],
+        verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
+        donatedAfter: donatedOf(result),
+      });
+    }
+  }
+
+  // 6. trafficDistribution instead of Auto.
+  const tdAvailable = minor >= 33 || (minor >= 30 && context.gates.ServiceTrafficDistribution);
+  if (tdAvailable && service.trafficDistribution === null) {
+    const dropped = new Set([...Object.keys(change.set), ...change.remove]);
+    const withoutAuto = Object.fromEntries(Object.entries(service.annotations).filter(([k]) => !dropped.has(k)));
+    const result = engine({ ratios, unchanged: slices, annotations: withoutAuto, trafficDistribution: TRAFFIC_DISTRIBUTION_PREFER_CLOSE, gatesOn });
+    if (result.hintsEnabled) {
+      push({
+        kind: 'set-traffic-distribution',
+        title: 'Or: trafficDistribution: PreferClose',
+        description:
+          'Hints every ready endpoint for its own zone with no CPU proportions and no minimums, so it works at any replica count; zones with few endpoints take all their own traffic (risk of overload), and zones without endpoints fall back to all endpoints.',
+        endpointChangeByZone: null,
+        readyEndpointsAfter: null,
+        nodes: [],
+        commands: [
+          ...(mechanism.annotationKey ? [`kubectl annotate service ${service.name} -n ${service.namespace} ${mechanism.annotationKey}-`] : []),
+          `kubectl patch service ${service.name} -n ${service.namespace} --type merge -p '{"spec":{"trafficDistribution":"PreferClose"}}'`,
+        ],
+        verification: { verified: true, event: null, assumption: null },
+        donatedAfter: donatedOf(result),
+      });
+    }
+  }
+  return fixes;
+}

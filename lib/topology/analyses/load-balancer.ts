@@ -1,0 +1,200 @@
+/**
+ * The path external traffic takes into a LoadBalancer or NodePort Service: load balancer → node
+ * (NodePort, then kube-proxy) or load balancer → pod IP directly; what `externalTrafficPolicy`
+ * does on that path; AWS target type and cross-zone load balancing; and which nodes have no local
+ * endpoint under `Local`.
+ *
+ * Facts used:
+ * - `externalTrafficPolicy: Cluster`: any node accepts the traffic and kube-proxy forwards it to an
+ *   endpoint anywhere (an extra hop, possibly to another zone, with SNAT so the pod sees the node's
+ *   IP). Topology hints do narrow this cluster set.
+ * - `externalTrafficPolicy: Local`: only endpoints on the receiving node; no extra hop, the client
+ *   source IP is preserved; nodes without a local endpoint answer the health check node port with
+ *   503 and drop (time out) traffic that still reaches them.
+ * - AWS Load Balancer Controller with `ip` targets registers pod IPs: traffic bypasses NodePort,
+ *   kube-proxy and `externalTrafficPolicy`; cross-zone then depends only on the load balancer.
+ * - NLBs have cross-zone load balancing off by default; with it on, each LB node spreads over
+ *   targets in every zone.
+ *
+ * @see https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip
+ * @see https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/annotations/
+ * @see https://docs.aws.amazon.com/elasticloadbalancing/latest/network/network-load-balancers.html#cross-zone-load-balancing
+ */
+import type { ClusterContext } from '../model/cluster-context';
+import type { ServiceRecord } from '../model/cluster-model';
+import { isExternallyAccessible } from './service-mechanism';
+import type { EndpointSlice } from '../upstream/types';
+
+/** `service.beta.kubernetes.io/aws-load-balancer-nlb-target-type` (`ip` | `instance`). */
+export const AWS_ANNOTATION_NLB_TARGET_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type';
+/** `service.beta.kubernetes.io/aws-load-balancer-type` (`nlb`, `external`, legacy `nlb-ip`). */
+export const AWS_ANNOTATION_LB_TYPE = 'service.beta.kubernetes.io/aws-load-balancer-type';
+/** `service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled` (`true` | `false`). */
+export const AWS_ANNOTATION_CROSS_ZONE = 'service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled';
+/** `service.beta.kubernetes.io/aws-load-balancer-attributes` (`load_balancing.cross_zone.enabled=true,…`). */
+export const AWS_ANNOTATION_LB_ATTRIBUTES = 'service.beta.kubernetes.io/aws-load-balancer-attributes';
+/** `loadBalancerClass` of the AWS Load Balancer Controller. */
+export const AWS_LOAD_BALANCER_CLASS = 'service.k8s.aws/nlb';
+
+/** AWS-specific load-balancer facts. */
+export interface AwsLoadBalancer {
+  /** Who provisions it: the AWS Load Balancer Controller, or the in-tree cloud provider. */
+  readonly controller: 'aws-load-balancer-controller' | 'in-tree';
+  readonly kind: 'nlb' | 'clb';
+  readonly targetType: 'ip' | 'instance';
+  /** Where the target type comes from (annotation key, or `default`). */
+  readonly targetTypeSource: string;
+  /** Cross-zone load balancing; `false` is the NLB default. */
+  readonly crossZoneEnabled: boolean;
+  readonly crossZoneSource: string;
+}
+
+/** Result of {@link analyzeLoadBalancer}. */
+export interface LoadBalancerAnalysis {
+  readonly type: ServiceRecord['type'];
+  readonly externalTrafficPolicy: 'Cluster' | 'Local';
+  readonly provider: 'aws' | 'unknown';
+  readonly aws: AwsLoadBalancer | null;
+  /** `lb-to-pod` (IP targets), `lb-to-node` (instance targets / other clouds), `node-port` (no load balancer). */
+  readonly path: 'lb-to-pod' | 'lb-to-node' | 'node-port';
+  /** NodePort, kube-proxy and externalTrafficPolicy are out of the path. */
+  readonly bypassesKubeProxy: boolean;
+  readonly sourceIpPreserved: boolean;
+  /** Nodes that can receive external traffic (ready workers) and their local ready endpoints. */
+  readonly nodesWithLocalEndpoints: number;
+  /** Under Local: candidate nodes without a ready local endpoint (they fail the health check). */
+  readonly nodesWithoutLocalEndpoints: { readonly count: number; readonly names: readonly string[]; readonly truncated: boolean } | null;
+  /** A node may forward to an endpoint on another node. */
+  readonly extraHopPossible: boolean;
+  /** External traffic may cross zones somewhere on its way, and where. */
+  readonly crossZonePossible: boolean;
+  readonly explanation: readonly string[];
+}
+
+const MAX_NODE_NAMES = 50;
+
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && value.trim().toLowerCase() === 'true';
+}
+
+/** The AWS load-balancer facts of a Service's annotations and class. */
+export function awsLoadBalancer(service: ServiceRecord): AwsLoadBalancer {
+  const a = service.annotations;
+  const lbType = a[AWS_ANNOTATION_LB_TYPE]?.trim().toLowerCase();
+  const albc = service.loadBalancerClass === AWS_LOAD_BALANCER_CLASS || lbType === 'external' || lbType === 'nlb-ip';
+  const targetAnnotation = a[AWS_ANNOTATION_NLB_TARGET_TYPE]?.trim().toLowerCase();
+  let targetType: AwsLoadBalancer['targetType'] = 'instance';
+  let targetTypeSource = 'default';
+  if (lbType === 'nlb-ip') {
+    targetType = 'ip';
+    targetTypeSource = `${AWS_ANNOTATION_LB_TYPE}: nlb-ip`;
+  } else if (albc && (targetAnnotation === 'ip' || targetAnnotation === 'instance')) {
+    targetType = targetAnnotation;
+    targetTypeSource = AWS_ANNOTATION_NLB_TARGET_TYPE;
+  }
+  const attributes = a[AWS_ANNOTATION_LB_ATTRIBUTES] ?? '';
+  const attr = /(?:^|,)\s*load_balancing\.cross_zone\.enabled\s*=\s*(true|false)\s*(?:,|$)/i.exec(attributes);
+  let crossZoneEnabled = false;
+  let crossZoneSource = 'default (off)';
+  if (attr?.[1]) {
+    crossZoneEnabled = attr[1].toLowerCase() === 'true';
+    crossZoneSource = AWS_ANNOTATION_LB_ATTRIBUTES;
+  } else if (a[AWS_ANNOTATION_CROSS_ZONE] !== undefined) {
+    crossZoneEnabled = isTrue(a[AWS_ANNOTATION_CROSS_ZONE]);
+    crossZoneSource = AWS_ANNOTATION_CROSS_ZONE;
+  }
+  return {
+    controller: albc ? 'aws-load-balancer-controller' : 'in-tree',
+    kind: albc || lbType === 'nlb' ? 'nlb' : 'clb',
+    targetType,
+    targetTypeSource,
+    crossZoneEnabled,
+    crossZoneSource,
+  };
+}
+
+function looksLikeAws(context: ClusterContext, service: ServiceRecord): boolean {
+  if (context.release.platform === 'eks') return true;
+  if (Object.keys(service.annotations).some((key) => key.startsWith('service.beta.kubernetes.io/aws-load-balancer'))) return true;
+  if (service.loadBalancerClass === AWS_LOAD_BALANCER_CLASS) return true;
+  const first = context.index.snapshot.nodes[0];
+  return first?.providerID?.startsWith('aws://') ?? false;
+}
+
+/**
+ * The external path of a LoadBalancer or NodePort Service; `null` for other Services.
+ *
+ * @see https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip
+ * @see https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/annotations/
+ */
+export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[]): LoadBalancerAnalysis | null {
+  if (service.type !== 'LoadBalancer' && service.type !== 'NodePort') return null;
+  const policy = service.externalTrafficPolicy ?? 'Cluster';
+  const aws = service.type === 'LoadBalancer' && looksLikeAws(context, service) ? awsLoadBalancer(service) : null;
+  const path: LoadBalancerAnalysis['path'] = service.type === 'NodePort' ? 'node-port' : aws?.targetType === 'ip' ? 'lb-to-pod' : 'lb-to-node';
+  const bypassesKubeProxy = path === 'lb-to-pod';
+
+  // 1. Nodes with and without a ready local endpoint (candidate nodes: ready workers).
+  const hosts = new Set<string>();
+  for (const slice of slices) for (const e of slice.endpoints) if (e.ready !== false && e.nodeName) hosts.add(e.nodeName);
+  const candidates: string[] = [];
+  for (const nodes of context.clientNodesByZone.values()) for (const node of nodes) candidates.push(node.name);
+  candidates.sort();
+  const without = candidates.filter((name) => !hosts.has(name));
+  const withLocal = candidates.length - without.length;
+
+  // 2. Hops and zones.
+  const explanation: string[] = [];
+  let extraHopPossible = false;
+  let crossZonePossible = false;
+  let sourceIpPreserved = policy === 'Local';
+  if (bypassesKubeProxy) {
+    sourceIpPreserved = true;
+    crossZonePossible = aws?.crossZoneEnabled ?? false;
+    explanation.push(
+      `IP targets (${aws?.targetTypeSource}): the load balancer sends straight to pod IPs, bypassing NodePort, kube-proxy and externalTrafficPolicy; there is no extra hop.`,
+      aws?.crossZoneEnabled
+        ? `Cross-zone load balancing is on (${aws.crossZoneSource}): each load-balancer node spreads over pods in every zone, so about (zones − 1)/zones of the traffic crosses zones.`
+        : 'Cross-zone load balancing is off: each load-balancer node only sends to pods in its own zone (a zone without pods gets no traffic from its LB node).',
+    );
+  } else {
+    if (aws) {
+      explanation.push(
+        `Instance targets (${aws.targetTypeSource === 'default' ? 'the default' : aws.targetTypeSource}): the load balancer sends to a NodePort on the nodes, then kube-proxy picks an endpoint.`,
+      );
+      if (aws.crossZoneEnabled) {
+        crossZonePossible = true;
+        explanation.push(`Cross-zone load balancing is on (${aws.crossZoneSource}): the load balancer itself may send to nodes in other zones.`);
+      }
+    }
+    if (policy === 'Cluster') {
+      extraHopPossible = true;
+      crossZonePossible = true;
+      explanation.push(
+        'externalTrafficPolicy: Cluster: the receiving node forwards to any ready endpoint — an extra hop, possibly into another zone, and SNAT hides the client IP. Topology hints narrow that choice to the node\'s zone when they are on.',
+      );
+    } else {
+      explanation.push(
+        `externalTrafficPolicy: Local: only endpoints on the receiving node are used — no extra hop, client source IP preserved. ${without.length} of ${candidates.length} nodes have no ready local endpoint: they fail the health check, and traffic that still reaches them is dropped (timeouts).`,
+      );
+    }
+  }
+  if (!bypassesKubeProxy && aws === null && service.type === 'LoadBalancer') explanation.push('Provider not recognised: assuming the load balancer targets the nodes.');
+  return {
+    type: service.type,
+    externalTrafficPolicy: policy,
+    provider: aws ? 'aws' : 'unknown',
+    aws,
+    path,
+    bypassesKubeProxy,
+    sourceIpPreserved,
+    nodesWithLocalEndpoints: withLocal,
+    nodesWithoutLocalEndpoints:
+      policy === 'Local' && !bypassesKubeProxy && isExternallyAccessible(service)
+        ? { count: without.length, names: without.slice(0, MAX_NODE_NAMES), truncated: without.length > MAX_NODE_NAMES }
+        : null,
+    extraHopPossible,
+    crossZonePossible,
+    explanation,
+  };
+}

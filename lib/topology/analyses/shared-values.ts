@@ -1,0 +1,92 @@
+/**
+ * Values that many Services of one analysis share, computed once and handed out as the same
+ * (read-only) object: the mechanism of an annotation set, the topology-mode toggle's edit, the
+ * allocation table for an endpoint count, the monthly cost of a cross-zone fraction. At 10,000
+ * Services most of them repeat, so sharing saves both the work and the memory of the reports.
+ *
+ * Stores belong to a cluster context's per-cluster memo (the same across generations with the
+ * same nodes, release and options); entries keyed by record objects (annotation maps, which the
+ * cluster sources share between equal records) go away with those objects.
+ */
+import type { ClusterContext } from '../model/cluster-context';
+import type { ServiceRecord } from '../model/cluster-model';
+import type { MechanismAnalysis, TopologyAnnotationChange } from './service-mechanism';
+import { determineMechanism, topologyAnnotationChange } from './service-mechanism';
+import type { Allocation } from '../upstream/topology-cache';
+import { computeAllocationTable } from '../upstream/topology-cache';
+import type { CrossZoneCost } from './traffic';
+import { crossZoneCost } from './traffic';
+import type { ValueByZone } from '../upstream/types';
+
+/** Entries of a keyed table before it starts over. */
+const LIMIT = 5_000;
+
+interface Store {
+  readonly mechanisms: WeakMap<object, Map<string | null, MechanismAnalysis>>;
+  readonly changes: WeakMap<object, TopologyAnnotationChange>;
+  allocations: Map<number, { allocations: ValueByZone<Allocation>; minimumTotal: number }>;
+  costs: Map<number, CrossZoneCost>;
+}
+
+const STORES = new WeakMap<ClusterContext['memo'], Store>();
+
+function store(context: ClusterContext): Store {
+  let found = STORES.get(context.memo);
+  if (!found) {
+    found = { mechanisms: new WeakMap(), changes: new WeakMap(), allocations: new Map(), costs: new Map() };
+    STORES.set(context.memo, found);
+  }
+  return found;
+}
+
+/** {@link determineMechanism} for the context's release, shared by Services with the same annotation map and trafficDistribution. */
+export function sharedMechanism(context: ClusterContext, service: ServiceRecord): MechanismAnalysis {
+  const { mechanisms } = store(context);
+  let byDistribution = mechanisms.get(service.annotations);
+  if (!byDistribution) {
+    byDistribution = new Map();
+    mechanisms.set(service.annotations, byDistribution);
+  }
+  let mechanism = byDistribution.get(service.trafficDistribution);
+  if (!mechanism) {
+    mechanism = determineMechanism(service, context.release.minor, context.gates, context.topologyCacheEnabled);
+    byDistribution.set(service.trafficDistribution, mechanism);
+  }
+  return mechanism;
+}
+
+/** `topologyAnnotationChange(annotations, minor, true)`, shared by Services with the same annotation map. */
+export function sharedEnableChange(context: ClusterContext, annotations: Readonly<Record<string, string>>): TopologyAnnotationChange {
+  const { changes } = store(context);
+  let change = changes.get(annotations);
+  if (!change) {
+    change = topologyAnnotationChange(annotations, context.release.minor, true);
+    changes.set(annotations, change);
+  }
+  return change;
+}
+
+/** `computeAllocationTable(context.cpuRatiosByZone, endpoints)`, once per endpoint count. */
+export function sharedAllocationTable(context: ClusterContext, ratios: Readonly<ValueByZone<number>>, endpoints: number): { allocations: ValueByZone<Allocation>; minimumTotal: number } {
+  if (ratios !== context.cpuRatiosByZone) return computeAllocationTable(ratios, endpoints);
+  const s = store(context);
+  let table = s.allocations.get(endpoints);
+  if (!table) {
+    table = computeAllocationTable(ratios, endpoints);
+    if (s.allocations.size >= LIMIT) s.allocations = new Map();
+    s.allocations.set(endpoints, table);
+  }
+  return table;
+}
+
+/** `crossZoneCost(fraction, options.gbPerMonth, options.pricePerGb)`, once per fraction. */
+export function sharedCrossZoneCost(context: ClusterContext, fraction: number): CrossZoneCost {
+  const s = store(context);
+  let cost = s.costs.get(fraction);
+  if (!cost) {
+    cost = crossZoneCost(fraction, context.options.gbPerMonth, context.options.pricePerGb);
+    if (s.costs.size >= LIMIT) s.costs = new Map();
+    s.costs.set(fraction, cost);
+  }
+  return cost;
+}

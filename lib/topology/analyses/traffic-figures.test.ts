@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import type { ProxyServicePort } from '../upstream/proxy-topology';
+import type { TrafficClientZone, TrafficInput } from './traffic';
+import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic';
+import type { Endpoint, EndpointSlice } from '../upstream/types';
+import { defaultFeatureGates } from '../upstream/version';
+
+const release = { minor: 33, gates: defaultFeatureGates(33) };
+const ZONES = ['a', 'b', 'c'];
+const clients: TrafficClientZone[] = ZONES.map((zone, i) => ({
+  zone,
+  share: [0.5, 0.2, 0.3][i] as number,
+  nodes: [1, 2].map((n) => ({ weight: n, proxyNode: { name: `node-${zone}-${n}`, labels: { 'topology.kubernetes.io/zone': zone } } })),
+}));
+const nodeZoneByName = new Map(ZONES.flatMap((zone) => [1, 2].map((n) => [`node-${zone}-${n}`, zone] as const)));
+
+const endpointArb = fc.record({
+  address: fc.integer({ min: 1, max: 12 }).map((n) => `10.0.0.${n}`),
+  zone: fc.constantFrom<string | null>('a', 'b', 'c', null, ''),
+  node: fc.constantFrom('node-a-1', 'node-a-2', 'node-b-1', 'node-c-2'),
+  ready: fc.constantFrom<boolean | null>(true, true, false, null),
+  serving: fc.constantFrom<boolean | null>(true, false, null),
+  terminating: fc.constantFrom<boolean | null>(false, true, null),
+  hints: fc.constantFrom<Endpoint['hints']>(null, { forZones: ['a'] }, { forZones: ['b'] }, { forZones: ['c'] }, { forZones: ['a', 'c'] }, { forZones: [] }),
+});
+const slicesArb = fc.array(fc.array(endpointArb, { maxLength: 8 }), { minLength: 1, maxLength: 3 }).map((slices): EndpointSlice[] =>
+  slices.map((endpoints) => ({
+    endpoints: endpoints.map((e) => ({ addresses: [e.address], zone: e.zone, nodeName: e.node, ready: e.ready, serving: e.serving, terminating: e.terminating, hints: e.hints })),
+  })),
+);
+const serviceArb = fc.record({
+  internalTrafficPolicy: fc.constantFrom<'Cluster' | 'Local'>('Cluster', 'Cluster', 'Local'),
+  externalTrafficPolicy: fc.constantFrom<'Cluster' | 'Local'>('Cluster', 'Local'),
+  externallyAccessible: fc.boolean(),
+  hintsAnnotation: fc.constantFrom('', 'Auto', 'Disabled'),
+});
+
+function input(slices: readonly EndpointSlice[], service: ProxyServicePort, honoursHints: boolean, proxied: boolean): TrafficInput {
+  return { endpoints: toTrafficEndpoints(slices, nodeZoneByName), service, release, clients, honoursHints, proxied, uniqueEndpoints: true };
+}
+
+describe('computeTrafficFigures: the figures of computeTrafficMatrix without the load list', () => {
+  it('equals the matrix figures, by position or by string', () => {
+    fc.assert(
+      fc.property(slicesArb, serviceArb, fc.boolean(), fc.boolean(), (slices, service, honoursHints, proxied) => {
+        const byPosition = input(slices, service, honoursHints, proxied);
+        const matrix = computeTrafficMatrix({ ...byPosition, uniqueEndpoints: false });
+        const figures = computeTrafficFigures(byPosition);
+        expect(computeTrafficMatrix(byPosition)).toEqual(matrix);
+        expect(figures).toEqual({
+          clientShareByZone: matrix.clientShareByZone,
+          droppedFraction: matrix.droppedFraction,
+          crossZoneFraction: matrix.crossZoneFraction,
+          maxRelativeLoad: matrix.maxRelativeLoad,
+          selectionByZone: matrix.selectionByZone,
+          loadedEndpoints: matrix.endpointLoads.length,
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('trafficFiguresKey: same key, same figures', () => {
+  it('gives equal figures for inputs with equal keys (and no key when node names matter)', () => {
+    fc.assert(
+      fc.property(slicesArb, slicesArb, serviceArb, fc.boolean(), (a, b, service, honoursHints) => {
+        const keyA = trafficFiguresKey(a, nodeZoneByName, { service, honoursHints, proxied: true });
+        const keyB = trafficFiguresKey(b, nodeZoneByName, { service, honoursHints, proxied: true });
+        if (service.internalTrafficPolicy === 'Local') expect(keyA).toBeNull();
+        if (keyA !== null && keyA === keyB) {
+          expect(computeTrafficFigures(input(a, service, honoursHints, true))).toEqual(computeTrafficFigures(input(b, service, honoursHints, true)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ignores addresses and node names, not zones, hints or conditions', () => {
+    const service: ProxyServicePort = { internalTrafficPolicy: 'Cluster', externalTrafficPolicy: 'Cluster', externallyAccessible: false, hintsAnnotation: 'Auto' };
+    const slice = (address: string, node: string, extra: Partial<Endpoint> = {}): EndpointSlice[] => [
+      { endpoints: [{ addresses: [address], zone: 'a', nodeName: node, ready: true, hints: { forZones: ['a'] }, ...extra }] },
+    ];
+    const key = (slices: EndpointSlice[]) => trafficFiguresKey(slices, nodeZoneByName, { service, honoursHints: true, proxied: true });
+    expect(key(slice('10.0.0.1', 'node-a-1'))).toBe(key(slice('10.9.9.9', 'node-a-2')));
+    expect(key(slice('10.0.0.1', 'node-a-1'))).not.toBe(key(slice('10.0.0.1', 'node-a-1', { zone: 'b' })));
+    expect(key(slice('10.0.0.1', 'node-a-1'))).not.toBe(key(slice('10.0.0.1', 'node-a-1', { hints: { forZones: ['b'] } })));
+    expect(key(slice('10.0.0.1', 'node-a-1'))).not.toBe(key(slice('10.0.0.1', 'node-a-1', { ready: false })));
+    expect(key(slice('10.0.0.1', 'node-a-1', { hints: { forNodes: ['node-a-1'] } }))).toBeNull();
+  });
+
+  it('the memo computes each key once and starts over when full', () => {
+    const memo = new TrafficFiguresMemo();
+    let computed = 0;
+    const figures = computeTrafficFigures(input([{ endpoints: [] }], { internalTrafficPolicy: 'Cluster', externalTrafficPolicy: 'Cluster', externallyAccessible: false, hintsAnnotation: '' }, true, true));
+    const compute = () => {
+      computed++;
+      return figures;
+    };
+    expect(memo.get('k', compute)).toBe(figures);
+    expect(memo.get('k', compute)).toBe(figures);
+    expect(computed).toBe(1);
+    expect(memo.size).toBe(1);
+  });
+});

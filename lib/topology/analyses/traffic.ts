@@ -1,0 +1,534 @@
+/**
+ * Expected traffic of a Service: which share of its requests goes from each client zone to each
+ * endpoint zone under kube-proxy's endpoint selection, how loaded each endpoint is relative to a
+ * fair share, the cross-zone fraction, and what that costs per month.
+ *
+ * Model:
+ * - Clients are spread over the client nodes (ready workers with zone and CPU). A zone's share of
+ *   the Service's traffic is its CPU share by default — the controller's own assumption — and can
+ *   be overridden per zone. Inside a zone, traffic is spread over nodes in proportion to their CPU.
+ * - Every client node runs kube-proxy's `CategorizeEndpoints` for the Service with its own zone
+ *   and name; in-cluster traffic uses the cluster set (or the local set with
+ *   `internalTrafficPolicy: Local`), and each selected endpoint gets an equal share of the node's
+ *   traffic (iptables' random rules and IPVS round robin both spread connections evenly).
+ * - A node whose selection is empty drops its traffic (counted as dropped, not cross-zone).
+ * - Nodes of a zone get the same selection unless the choice depends on the node itself
+ *   (`internalTrafficPolicy: Local`, or node hints); only then are nodes hosting endpoints
+ *   evaluated one by one, which keeps large Services cheap.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go
+ * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#how-it-works
+ */
+import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, TopologyMode } from '../upstream/proxy-topology';
+import { categorizeEndpointsWithDecision, topologyModeForService } from '../upstream/proxy-topology';
+import { sortedKeys } from '../upstream/sorted';
+import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
+
+/** Column used for endpoints whose zone is unknown (a label value can never look like this). */
+export const UNKNOWN_ZONE = '(no zone)';
+
+/** An endpoint as the traffic model sees it: kube-proxy's view plus where it runs. */
+export interface TrafficEndpoint extends ProxyEndpoint {
+  /** Zone of the endpoint (its `zone` field, else its node's zone), `null` when unknown. */
+  readonly zone: string | null;
+  readonly nodeName: string | null;
+  readonly podName: string | null;
+}
+
+/** The client nodes of one zone and the zone's share of the Service's traffic. */
+export interface TrafficClientZone {
+  readonly zone: string;
+  /** Share of all client traffic originating in this zone (shares sum to 1). */
+  readonly share: number;
+  /** Client nodes with a relative weight inside the zone (e.g. their CPU). */
+  readonly nodes: readonly { readonly weight: number; readonly proxyNode: ProxyNode }[];
+  /** Σ weight of `nodes`, when the caller has it already (saves a pass over large zones). */
+  readonly totalWeight?: number;
+}
+
+/** Input of {@link computeTrafficMatrix}. */
+export interface TrafficInput {
+  readonly endpoints: readonly TrafficEndpoint[];
+  readonly service: ProxyServicePort;
+  readonly release: ProxyRelease;
+  readonly clients: readonly TrafficClientZone[];
+  /** `false` when the Service dataplane ignores hints (e.g. Cilium without service topology). */
+  readonly honoursHints: boolean;
+  /** `false` for headless Services: clients resolve pod IPs through DNS and use any ready one. */
+  readonly proxied: boolean;
+  /** Sort `endpointLoads` by zone and address (default); `false` keeps slice order, which is cheaper. */
+  readonly sortLoads?: boolean;
+  /**
+   * Every endpoint string is distinct (as {@link toTrafficEndpoints} returns them), so loads can be
+   * tracked by position instead of by string. Leave unset for arbitrary lists: equal strings then
+   * share one load, as kube-proxy would program them once.
+   */
+  readonly uniqueEndpoints?: boolean;
+}
+
+/** Load of one endpoint. */
+export interface EndpointLoad {
+  readonly endpoint: string;
+  readonly zone: string;
+  readonly nodeName: string | null;
+  readonly podName: string | null;
+  /** Share of the Service's total traffic it receives. */
+  readonly load: number;
+  /** Load divided by the fair share (delivered traffic / ready endpoints); 1 = fair. */
+  readonly relativeLoad: number;
+}
+
+/** What kube-proxy did on a zone's nodes. */
+export interface ZoneSelection {
+  readonly zone: string;
+  /** Mode on the zone's representative node; `local` with internalTrafficPolicy Local, `dns` for headless. */
+  readonly mode: TopologyMode | 'local' | 'dns';
+  readonly message: string;
+  /** Endpoints the representative node selects (what it programs for in-cluster traffic). */
+  readonly selectedEndpoints: number;
+  /** Share of this zone's traffic that is dropped (no endpoint selected). */
+  readonly droppedShare: number;
+}
+
+/** Result of {@link computeTrafficMatrix}. All fractions are of the Service's total traffic. */
+export interface TrafficMatrix {
+  readonly clientZones: readonly string[];
+  /** Endpoint zones (sorted; {@link UNKNOWN_ZONE} last when present). */
+  readonly endpointZones: readonly string[];
+  readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  /** client zone → endpoint zone → fraction. A row plus its dropped share equals the zone's share. */
+  readonly matrix: Readonly<ValueByZone<ValueByZone<number>>>;
+  readonly droppedByZone: Readonly<ValueByZone<number>>;
+  readonly deliveredFraction: number;
+  readonly droppedFraction: number;
+  /** Traffic delivered to an endpoint in another (known) zone. */
+  readonly crossZoneFraction: number;
+  readonly sameZoneFraction: number;
+  /** Traffic delivered to endpoints of unknown zone. */
+  readonly unknownZoneFraction: number;
+  readonly endpointLoads: readonly EndpointLoad[];
+  readonly maxRelativeLoad: number;
+  readonly selectionByZone: readonly ZoneSelection[];
+}
+
+/**
+ * kube-proxy's view of the endpoints in `slices` (topology-semantics §11.1): ready and serving are
+ * "absent or true", terminating "present and true"; identity is the first address; duplicates keep
+ * the first copy. The zone falls back to the endpoint's node zone.
+ */
+export function toTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint[] {
+  const seen = new Set<string>();
+  const out: TrafficEndpoint[] = [];
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const address = endpoint.addresses[0];
+      if (address === undefined || seen.has(address)) continue;
+      seen.add(address);
+      out.push(toTrafficEndpoint(endpoint, address, nodeZoneByName));
+    }
+  }
+  return out;
+}
+
+function toTrafficEndpoint(endpoint: Endpoint, address: string, nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint {
+  const zone =
+    endpoint.zone !== null && endpoint.zone !== '' ? endpoint.zone : endpoint.nodeName === null ? null : (nodeZoneByName.get(endpoint.nodeName) ?? null);
+  return {
+    endpoint: address,
+    zoneHints: endpoint.hints?.forZones ?? null,
+    nodeHints: endpoint.hints?.forNodes ?? null,
+    ready: endpoint.ready !== false,
+    serving: endpoint.serving !== false,
+    terminating: endpoint.terminating === true,
+    isLocal: false,
+    zone,
+    nodeName: endpoint.nodeName,
+    podName: endpoint.podName ?? null,
+  };
+}
+
+function withoutHints(endpoint: TrafficEndpoint): TrafficEndpoint {
+  return { ...endpoint, zoneHints: null, nodeHints: null };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sorts zones by name with {@link UNKNOWN_ZONE} last. */
+function zoneSortKey(zone: string): string {
+  return zone === UNKNOWN_ZONE ? '\uffff' : zone;
+}
+
+function sortZones(zones: Iterable<string>): string[] {
+  return [...zones].sort((a, b) => compareText(zoneSortKey(a), zoneSortKey(b)));
+}
+
+/** The figures of a {@link TrafficMatrix} a cluster-wide report keeps (see {@link computeTrafficFigures}). */
+export interface TrafficFigures {
+  readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  readonly droppedFraction: number;
+  readonly crossZoneFraction: number;
+  readonly maxRelativeLoad: number;
+  readonly selectionByZone: readonly ZoneSelection[];
+  /** `endpointLoads.length` of the matrix. */
+  readonly loadedEndpoints: number;
+}
+
+/**
+ * The client zone → endpoint zone traffic matrix of one Service under kube-proxy's selection
+ * (model in this file's header), with per-endpoint load, dropped and cross-zone fractions.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go (CategorizeEndpoints)
+ */
+export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
+  return trafficModel(input, true) as TrafficMatrix;
+}
+
+/**
+ * The figures of {@link computeTrafficMatrix} without the per-endpoint load list (same arithmetic,
+ * same values), for analyses of every Service where only the totals are kept.
+ */
+export function computeTrafficFigures(input: TrafficInput): TrafficFigures {
+  return trafficModel(input, false) as TrafficFigures;
+}
+
+/** Client zones sorted by zone (the list as given when it is sorted already). */
+function clientsByZone(clients: readonly TrafficClientZone[]): readonly TrafficClientZone[] {
+  for (let i = 1; i < clients.length; i++) {
+    if ((clients[i - 1] as TrafficClientZone).zone > (clients[i] as TrafficClientZone).zone) {
+      return [...clients].sort((a, b) => (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
+    }
+  }
+  return clients;
+}
+
+// Per-call scratch buffers for loads by position (the model is synchronous and not re-entrant).
+let loadsBuffer = new Float64Array(64);
+let loadedBuffer = new Uint8Array(64);
+
+function scratchLoads(length: number): Float64Array {
+  if (loadsBuffer.length < length) loadsBuffer = new Float64Array(Math.max(length, loadsBuffer.length * 2));
+  loadsBuffer.fill(0, 0, length);
+  return loadsBuffer;
+}
+
+function scratchLoaded(length: number): Uint8Array {
+  if (loadedBuffer.length < length) loadedBuffer = new Uint8Array(Math.max(length, loadedBuffer.length * 2));
+  loadedBuffer.fill(0, 0, length);
+  return loadedBuffer;
+}
+
+/**
+ * A key for {@link computeTrafficFigures} of the endpoints of `slices` (as {@link toTrafficEndpoints}
+ * reads them) under `input`'s Service settings: two inputs with the same key and the same clients
+ * and release get the same figures, because the figures never depend on addresses, pod names or —
+ * without node-by-node evaluation — node names. `null` when node names may matter
+ * (`internalTrafficPolicy: Local` or node hints), so the figures must be computed.
+ */
+export function trafficFiguresKey(
+  slices: readonly EndpointSlice[],
+  nodeZoneByName: ReadonlyMap<string, string | null>,
+  input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>,
+): string | null {
+  const { service } = input;
+  if (service.internalTrafficPolicy === 'Local') return null;
+  const parts = [`${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}`];
+  const seen = new Set<string>();
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const address = endpoint.addresses[0];
+      if (address === undefined || seen.has(address)) continue;
+      seen.add(address);
+      if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
+      const zone =
+        endpoint.zone !== null && endpoint.zone !== '' ? endpoint.zone : endpoint.nodeName === null ? null : (nodeZoneByName.get(endpoint.nodeName) ?? null);
+      const forZones = endpoint.hints?.forZones;
+      const flags = (endpoint.ready !== false ? 1 : 0) + (endpoint.serving !== false ? 2 : 0) + (endpoint.terminating === true ? 4 : 0);
+      // zone (\u0001 = none) / hints (\u0001 = no list) / flags; node hints were ruled out above.
+      parts.push(`${zone ?? '\u0001'}\u0003${forZones ? (forZones.length === 1 ? forZones[0] : forZones.join('\u0003')) : '\u0001'}\u0004${forZones ? forZones.length : -1}\u0004${flags}`);
+    }
+  }
+  return parts.join('\u0002');
+}
+
+/** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */
+export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;
+
+/** Figures by {@link trafficFiguresKey}, for one set of clients and one release. Bounded. */
+export class TrafficFiguresMemo {
+  private figures = new Map<string, TrafficFigures>();
+
+  /** The figures for `key`, computed by `compute` when not known yet. */
+  get(key: string, compute: () => TrafficFigures): TrafficFigures {
+    const known = this.figures.get(key);
+    if (known !== undefined) return known;
+    const value = compute();
+    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
+    this.figures.set(key, value);
+    return value;
+  }
+
+  get size(): number {
+    return this.figures.size;
+  }
+}
+
+/** Where each selected endpoint sits in the list it was selected from (selections are filters, so in order). */
+function positionsOf(base: readonly TrafficEndpoint[], selected: readonly TrafficEndpoint[], visit: (position: number) => void): void {
+  let i = 0;
+  for (const endpoint of selected) {
+    while (i < base.length && base[i] !== endpoint) i++;
+    if (i < base.length) {
+      visit(i++);
+      continue;
+    }
+    // Not an in-order sub-list of `base` (not produced by the selection functions): match by identity string.
+    const found = base.findIndex((e) => e.endpoint === endpoint.endpoint);
+    if (found >= 0) visit(found);
+    i = 0;
+  }
+}
+
+function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | TrafficFigures {
+  const { service, release } = input;
+  const endpoints = input.honoursHints && input.proxied ? input.endpoints : input.endpoints.map(withoutHints);
+  const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
+  let hasNodeHints = false;
+  for (const endpoint of endpoints) {
+    if (endpoint.nodeHints && endpoint.nodeHints.length > 0) {
+      hasNodeHints = true;
+      break;
+    }
+  }
+  const perNode = input.proxied && (internalLocal || hasNodeHints);
+  const hostNodes = new Set<string>();
+  if (perNode) {
+    for (const endpoint of endpoints) {
+      if (endpoint.nodeName !== null) hostNodes.add(endpoint.nodeName);
+      if (endpoint.nodeHints) for (const name of endpoint.nodeHints) hostNodes.add(name);
+    }
+  }
+
+  const matrix: ValueByZone<ValueByZone<number>> = {};
+  const droppedByZone: ValueByZone<number> = {};
+  const clientShareByZone: ValueByZone<number> = {};
+  // Load per endpoint: by position when endpoint strings are distinct, else by endpoint string.
+  const byPosition = input.uniqueEndpoints === true;
+  const loadByEndpoint = new Map<string, number>();
+  const loadAt = byPosition ? scratchLoads(endpoints.length) : null;
+  const loadedAt = byPosition ? scratchLoaded(endpoints.length) : null;
+  const selectionByZone: ZoneSelection[] = [];
+  const endpointZone = (endpoint: TrafficEndpoint) => endpoint.zone ?? UNKNOWN_ZONE;
+  const endpointZones = new Set<string>();
+  for (const endpoint of endpoints) if (endpoint.ready) endpointZones.add(endpointZone(endpoint));
+
+  // 1. Walk client zones; evaluate each distinct node situation once. Without any hint the
+  //    selection is the same on every node, so it is computed once and its load added at the end.
+  const zoneIndependent = !perNode && endpoints.every((e) => (e.zoneHints?.length ?? 0) === 0 && (e.nodeHints?.length ?? 0) === 0);
+  type Selection = {
+    selected: readonly TrafficEndpoint[];
+    /** The list `selected` was filtered from (positions match `endpoints`). */
+    base: readonly TrafficEndpoint[];
+    selection: Omit<ZoneSelection, 'droppedShare' | 'selectedEndpoints'>;
+    selectedByZone: Map<string, number>;
+  };
+  let shared: Selection | null = null;
+  let sharedLoad = 0;
+  const select = (node: ProxyNode, zone: string): Selection => {
+    let selected: readonly TrafficEndpoint[];
+    let base: readonly TrafficEndpoint[] = endpoints;
+    let selection: Selection['selection'];
+    if (!input.proxied) {
+      selected = endpoints.filter((e) => e.ready);
+      selection = { zone, mode: 'dns', message: 'headless: clients pick any ready pod IP from DNS' };
+    } else {
+      // isLocal only changes the local set, which only node-by-node evaluation reads.
+      const local = perNode ? endpoints.map((e) => (e.nodeName === node.name ? { ...e, isLocal: true } : e)) : endpoints;
+      base = local;
+      const { categorized, decision } = categorizeEndpointsWithDecision(local, service, node, release);
+      selected = (internalLocal ? categorized.localEndpoints : categorized.clusterEndpoints) ?? [];
+      if (internalLocal) {
+        selection = { zone, mode: 'local', message: 'internalTrafficPolicy: Local — only endpoints on the client node' };
+      } else {
+        const chosen = decision ?? topologyModeForService(local, service, node, release);
+        selection = { zone, mode: chosen.mode, message: chosen.message };
+      }
+    }
+    const selectedByZone = new Map<string, number>();
+    for (const endpoint of selected) {
+      const z = endpointZone(endpoint);
+      endpointZones.add(z);
+      selectedByZone.set(z, (selectedByZone.get(z) ?? 0) + 1);
+    }
+    return { selected, base, selection, selectedByZone };
+  };
+  for (const client of clientsByZone(input.clients)) {
+    clientShareByZone[client.zone] = client.share;
+    const row: ValueByZone<number> = {};
+    matrix[client.zone] = row;
+    droppedByZone[client.zone] = 0;
+    const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
+    if (client.nodes.length === 0 || client.share === 0) {
+      selectionByZone.push({ zone: client.zone, mode: 'none', message: 'no client traffic from this zone', selectedEndpoints: 0, droppedShare: 0 });
+      continue;
+    }
+    const groups: { node: ProxyNode; weight: number }[] = [];
+    if (perNode) {
+      let rest: { node: ProxyNode; weight: number } | null = null;
+      for (const node of client.nodes) {
+        if (hostNodes.has(node.proxyNode.name)) groups.push({ node: node.proxyNode, weight: node.weight });
+        else if (rest) rest.weight += node.weight;
+        else rest = { node: node.proxyNode, weight: node.weight };
+      }
+      if (rest) groups.unshift(rest);
+    } else {
+      const first = client.nodes[0];
+      if (first) groups.push({ node: first.proxyNode, weight: totalWeight });
+    }
+    let zoneDropped = 0;
+    let representative: ZoneSelection | null = null;
+    for (const group of groups) {
+      const share = client.share * (totalWeight > 0 ? group.weight / totalWeight : 1 / groups.length);
+      const current: Selection = zoneIndependent && shared ? shared : select(group.node, client.zone);
+      if (zoneIndependent) shared = current;
+      const { selected, selection, selectedByZone } = current;
+      if (!representative) representative = { zone: client.zone, mode: selection.mode, message: selection.message, selectedEndpoints: selected.length, droppedShare: 0 };
+      if (selected.length === 0) {
+        zoneDropped += share;
+        continue;
+      }
+      const each = share / selected.length;
+      for (const [zone, count] of selectedByZone) row[zone] = (row[zone] ?? 0) + each * count;
+      if (zoneIndependent) sharedLoad += each;
+      else if (loadAt && loadedAt) {
+        positionsOf(current.base, selected, (i) => {
+          loadAt[i] = (loadAt[i] as number) + each;
+          loadedAt[i] = 1;
+        });
+      } else for (const endpoint of selected) loadByEndpoint.set(endpoint.endpoint, (loadByEndpoint.get(endpoint.endpoint) ?? 0) + each);
+    }
+    droppedByZone[client.zone] = zoneDropped;
+    if (representative) {
+      selectionByZone.push({
+        zone: representative.zone,
+        mode: representative.mode,
+        message: representative.message,
+        selectedEndpoints: representative.selectedEndpoints,
+        droppedShare: client.share > 0 ? zoneDropped / client.share : 0,
+      });
+    }
+  }
+
+  if (shared) {
+    const { base, selected } = shared;
+    if (loadAt && loadedAt) {
+      positionsOf(base, selected, (i) => {
+        loadAt[i] = sharedLoad;
+        loadedAt[i] = 1;
+      });
+    } else for (const endpoint of selected) loadByEndpoint.set(endpoint.endpoint, sharedLoad);
+  }
+
+  // 2. Totals.
+  let delivered = 0;
+  let cross = 0;
+  let same = 0;
+  let unknown = 0;
+  // (for…in visits own keys in the order Object.entries lists them, so the sums are the same.)
+  for (const clientZone in matrix) {
+    const row = matrix[clientZone] as ValueByZone<number>;
+    for (const zone in row) {
+      const value = row[zone] as number;
+      delivered += value;
+      if (zone === UNKNOWN_ZONE) unknown += value;
+      else if (zone === clientZone) same += value;
+      else cross += value;
+    }
+  }
+  let totalShare = 0;
+  for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
+  let dropped = 0;
+  for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
+  const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
+
+  // 3. Per-endpoint load against a fair share.
+  const rawLoad = (e: TrafficEndpoint, i: number): number => (loadAt ? (loadAt[i] as number) : (loadByEndpoint.get(e.endpoint) ?? 0));
+  const hasLoad = (e: TrafficEndpoint, i: number): boolean => (loadedAt ? loadedAt[i] === 1 : loadByEndpoint.has(e.endpoint));
+  const pool: number[] = [];
+  endpoints.forEach((e, i) => {
+    if (e.ready) pool.push(i);
+  });
+  if (pool.length === 0) {
+    endpoints.forEach((e, i) => {
+      if (hasLoad(e, i)) pool.push(i);
+    });
+  }
+  const fair = pool.length > 0 ? delivered / pool.length : 0;
+  const crossZoneFraction = norm(cross);
+  const droppedFraction = norm(dropped);
+  if (!full) {
+    let maxRelativeLoad = 0;
+    for (const i of pool) {
+      const e = endpoints[i] as TrafficEndpoint;
+      maxRelativeLoad = Math.max(maxRelativeLoad, fair > 0 ? rawLoad(e, i) / fair : 0);
+    }
+    const figures: TrafficFigures = { clientShareByZone, droppedFraction, crossZoneFraction, maxRelativeLoad, selectionByZone, loadedEndpoints: pool.length };
+    return figures;
+  }
+  const endpointLoads: EndpointLoad[] = pool.map((i) => {
+    const e = endpoints[i] as TrafficEndpoint;
+    const raw = rawLoad(e, i);
+    return { endpoint: e.endpoint, zone: endpointZone(e), nodeName: e.nodeName, podName: e.podName, load: norm(raw), relativeLoad: fair > 0 ? raw / fair : 0 };
+  });
+  if (input.sortLoads !== false) endpointLoads.sort((a, b) => compareText(zoneSortKey(a.zone), zoneSortKey(b.zone)) || compareText(a.endpoint, b.endpoint));
+
+  return {
+    clientZones: sortedKeys(matrix),
+    endpointZones: sortZones(endpointZones),
+    clientShareByZone,
+    matrix,
+    droppedByZone,
+    deliveredFraction: norm(delivered),
+    droppedFraction,
+    crossZoneFraction,
+    sameZoneFraction: norm(same),
+    unknownZoneFraction: norm(unknown),
+    endpointLoads,
+    maxRelativeLoad: endpointLoads.reduce((m, e) => Math.max(m, e.relativeLoad), 0),
+    selectionByZone,
+  };
+}
+
+function clamp01(value: number): number {
+  return value < 0 ? 0 : value > 1 ? 1 : value;
+}
+
+/** Monthly cost of a Service's cross-zone traffic. */
+export interface CrossZoneCost {
+  readonly gbPerMonth: number;
+  /** Price per GB in each direction. */
+  readonly pricePerGb: number;
+  readonly crossZoneGbPerMonth: number;
+  /** USD per month: cross-zone GB × price × 2 (charged leaving one zone and entering the other). */
+  readonly monthlyCost: number;
+  readonly formula: string;
+}
+
+/**
+ * Monthly cost of the cross-zone part of `gbPerMonth`: each cross-zone GB is charged once leaving
+ * the source zone and once entering the destination zone, so it costs `2 × pricePerGb`.
+ *
+ * @see https://aws.amazon.com/ec2/pricing/on-demand/#Data_Transfer_within_the_same_AWS_Region
+ */
+export function crossZoneCost(crossZoneFraction: number, gbPerMonth: number, pricePerGb: number): CrossZoneCost {
+  const crossZoneGbPerMonth = gbPerMonth * crossZoneFraction;
+  const monthlyCost = crossZoneGbPerMonth * pricePerGb * 2;
+  return {
+    gbPerMonth,
+    pricePerGb,
+    crossZoneGbPerMonth,
+    monthlyCost,
+    formula: `${gbPerMonth} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × $${pricePerGb}/GB × 2 directions = $${monthlyCost.toFixed(2)}/month`,
+  };
+}

@@ -1,0 +1,348 @@
+/**
+ * Per-cluster facts every Service analysis shares, computed once per analysis run: the release
+ * and feature gates being modelled, the topology cache's CPU ratios (SetNodes), the nodes that
+ * originate client traffic per zone, and lazily built pod lookups per namespace.
+ *
+ * Building the context is O(nodes); pod lookups are built per namespace on first use, so a single
+ * Service analysis never walks the pods of other namespaces.
+ */
+import type { ClusterIndex, NodeRecord, PodRecord } from './cluster-model';
+import { objectKey } from './cluster-model';
+import { LABEL_TOPOLOGY_ZONE } from '../upstream/constants';
+import type { ProxyNode, ProxyRelease } from '../upstream/proxy-topology';
+import { quantityToMilli } from '../upstream/quantity';
+import type { NodeTopology, NodeTopologyStatus } from '../upstream/topology-cache';
+import { classifyNode, setNodes } from '../upstream/topology-cache';
+import type { TopologyNode, ValueByZone } from '../upstream/types';
+import type { FeatureGateOverrides, FeatureGates, KubeMinor } from '../upstream/version';
+import { formatKubeMinor, MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor, resolveFeatureGates } from '../upstream/version';
+
+/**
+ * Release assumed when neither the cluster nor the caller says which one runs: 1.33, the first
+ * release in which topology hints and `trafficDistribution` are GA. Every release from 1.33 on
+ * behaves the same for the controller and kube-proxy, so the assumption is the least surprising one.
+ */
+export const DEFAULT_KUBERNETES_MINOR: KubeMinor = 33;
+
+/** Default monthly volume of a Service's traffic used for cost figures when none is given. */
+export const DEFAULT_GB_PER_MONTH = 1000;
+
+/**
+ * Default price of cross-zone transfer per GB **in each direction** (AWS charges $0.01/GB out of
+ * the source AZ and $0.01/GB into the destination AZ, so a cross-zone GB costs $0.02).
+ *
+ * @see https://aws.amazon.com/ec2/pricing/on-demand/#Data_Transfer_within_the_same_AWS_Region
+ */
+export const DEFAULT_PRICE_PER_GB = 0.01;
+
+/** Options of an analysis run. Every field is optional. */
+export interface AnalysisOptions {
+  /** Release to model instead of the cluster's own (`"1.30"`, `"v1.30.2"` or `30`). */
+  readonly kubernetesVersion?: string | number | null;
+  /** Feature gate overrides; absent gates take the modelled release's defaults. */
+  readonly featureGates?: FeatureGateOverrides | null;
+  /**
+   * Share (0–1) of a Service's client traffic originating in each listed zone; unlisted zones
+   * split the rest in proportion to their CPU (see {@link computeClientShareByZone}).
+   */
+  readonly trafficByZone?: Readonly<Record<string, number>> | null;
+  /** Monthly traffic volume of a Service in GB (default {@link DEFAULT_GB_PER_MONTH}). */
+  readonly gbPerMonth?: number | null;
+  /** Price per cross-zone GB in each direction in USD (default {@link DEFAULT_PRICE_PER_GB}). */
+  readonly pricePerGb?: number | null;
+}
+
+/** Where the modelled release came from. */
+export type ReleaseSource = 'override' | 'cluster' | 'assumed';
+
+/** The Kubernetes release an analysis models. */
+export interface ReleaseInfo {
+  /** Minor number modelled (clamped to 1.21–1.36). */
+  readonly minor: KubeMinor;
+  /** `"1.33"`. */
+  readonly release: string;
+  readonly source: ReleaseSource;
+  /** The server's `gitVersion`, when known. */
+  readonly gitVersion: string | null;
+  /** Platform guess (`eks`, `gke`, …) from the server version, when known. */
+  readonly platform: string | null;
+  /** Why the modelled release differs from what the cluster reports, or `null`. */
+  readonly note: string | null;
+}
+
+/** Options with defaults applied. */
+export interface ResolvedAnalysisOptions {
+  readonly gbPerMonth: number;
+  readonly pricePerGb: number;
+  readonly trafficByZone: Readonly<Record<string, number>> | null;
+  readonly featureGates: FeatureGateOverrides;
+}
+
+/** A node that originates client traffic (a ready worker with a zone and CPU). */
+export interface ClientNode {
+  readonly name: string;
+  readonly zone: string;
+  readonly cpuMilli: number;
+  readonly proxyNode: ProxyNode;
+}
+
+/** Pods of one namespace, indexed for the analyses. */
+export interface NamespacePods {
+  readonly byName: ReadonlyMap<string, PodRecord>;
+  /** Pods by `Kind/name` of their controller owner. */
+  readonly byOwner: ReadonlyMap<string, readonly PodRecord[]>;
+}
+
+/** Everything per cluster an analysis run shares. */
+export interface ClusterContext {
+  readonly index: ClusterIndex;
+  readonly options: ResolvedAnalysisOptions;
+  readonly release: ReleaseInfo;
+  readonly gates: FeatureGates;
+  /** The kube-proxy release (same minor and gates). */
+  readonly proxyRelease: ProxyRelease;
+  /** Whether the EndpointSlice controller runs a topology cache (TopologyAwareHints gate on). */
+  readonly topologyCacheEnabled: boolean;
+  /** Nodes as the topology cache sees them, in snapshot order. */
+  readonly topologyNodes: readonly TopologyNode[];
+  /** How SetNodes treats each node, by name. */
+  readonly nodeStatusByName: ReadonlyMap<string, NodeTopologyStatus>;
+  /** SetNodes result for all nodes. */
+  readonly nodeTopology: NodeTopology;
+  /** The topology cache's CPU ratios (`null` when node information is insufficient). */
+  readonly cpuRatiosByZone: Readonly<ValueByZone<number>> | null;
+  /** Zones with at least one node carrying the label, sorted. */
+  readonly zoneNames: readonly string[];
+  /** Client nodes per zone (sorted by zone, then node name). */
+  readonly clientNodesByZone: ReadonlyMap<string, readonly ClientNode[]>;
+  /** Share of client traffic per zone (sums to 1 when any client node exists). */
+  readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  /** How the client shares were obtained. */
+  readonly clientShareSource: 'cpu' | 'cpu-with-overrides' | 'equal';
+  /** Zone of each node by name (`null` when the node has no or an empty zone label). */
+  readonly nodeZoneByName: ReadonlyMap<string, string | null>;
+  /** Pods of a namespace, indexed on first use. */
+  podsIn(namespace: string): NamespacePods;
+  /**
+   * Per-run memo for results that depend only on cluster-wide inputs and `key` (e.g. an HPA scan
+   * for a replica range): computed once, shared by every Service of the run.
+   */
+  memo<T>(key: string, compute: () => T): T;
+}
+
+/** Whether the EndpointSlice controller creates its topology cache: the gate is on, or GA (1.33+). */
+export function isTopologyCacheEnabled(minor: KubeMinor, gates: FeatureGates): boolean {
+  return minor >= 33 || gates.TopologyAwareHints;
+}
+
+/**
+ * Resolves the release to model: the caller's override, else the cluster's version, else
+ * {@link DEFAULT_KUBERNETES_MINOR}. Releases outside 1.21–1.36 are clamped and the clamp is noted.
+ */
+export function resolveRelease(
+  override: string | number | null | undefined,
+  version: ClusterIndex['snapshot']['version'],
+): ReleaseInfo {
+  const gitVersion = version?.gitVersion ?? null;
+  const platform = version?.platform ?? null;
+  let requested: KubeMinor | null = null;
+  let source: ReleaseSource = 'assumed';
+  if (override !== null && override !== undefined && override !== '') {
+    requested = typeof override === 'number' ? Math.trunc(override) : parseKubeMinor(override.startsWith('1.') || override.startsWith('v') ? override : `1.${override}`);
+    if (requested !== null) source = 'override';
+  }
+  if (requested === null && version?.minor !== null && version?.minor !== undefined) {
+    requested = version.minor;
+    source = 'cluster';
+  }
+  let note: string | null = null;
+  if (requested === null) {
+    requested = DEFAULT_KUBERNETES_MINOR;
+    note = `The cluster's Kubernetes version is unknown; release ${formatKubeMinor(DEFAULT_KUBERNETES_MINOR)} is assumed (pass a version to change it).`;
+  }
+  let minor = requested;
+  if (minor < MIN_MODELLED_MINOR) {
+    minor = MIN_MODELLED_MINOR;
+    note = `Kubernetes ${formatKubeMinor(requested)} predates topology hints; modelled as ${formatKubeMinor(minor)}, the first release that has them.`;
+  } else if (minor > MAX_MODELLED_MINOR) {
+    minor = MAX_MODELLED_MINOR;
+    note = `Kubernetes ${formatKubeMinor(requested)} is newer than the newest modelled release; modelled as ${formatKubeMinor(minor)}.`;
+  }
+  return { minor, release: formatKubeMinor(minor), source, gitVersion, platform, note };
+}
+
+/** A node record as the topology cache sees it. */
+export function toTopologyNode(node: NodeRecord): TopologyNode {
+  return { name: node.name, zone: node.zone, allocatableCpu: node.allocatableCpu, ready: node.ready, labels: node.labels };
+}
+
+/** A node record as kube-proxy sees it (its labels, with the zone label as recorded). */
+export function toProxyNode(node: NodeRecord): ProxyNode {
+  const labels: Record<string, string> = Object.fromEntries(Object.entries(node.labels).filter(([key]) => key !== LABEL_TOPOLOGY_ZONE));
+  if (node.zone !== null) labels[LABEL_TOPOLOGY_ZONE] = node.zone;
+  return { name: node.name, labels };
+}
+
+/**
+ * Client share per zone. By default a zone's share is its CPU share (the controller's own
+ * assumption). `overrides` fix the share (0–1) of the listed zones; the other zones split what is
+ * left in proportion to their CPU. Overrides summing to more than 1 are scaled down to 1 and leave
+ * nothing for the other zones. With no CPU at all the zones share equally.
+ */
+export function computeClientShareByZone(
+  cpuMilliByZone: Readonly<ValueByZone<number>>,
+  overrides: Readonly<Record<string, number>> | null,
+): { shareByZone: ValueByZone<number>; source: ClusterContext['clientShareSource'] } {
+  const zones = Object.keys(cpuMilliByZone).sort();
+  const fixed = new Map<string, number>();
+  for (const zone of zones) {
+    const value = overrides?.[zone];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) fixed.set(zone, value);
+  }
+  const shareByZone: ValueByZone<number> = {};
+  let fixedTotal = 0;
+  for (const value of fixed.values()) fixedTotal += value;
+  const scale = fixedTotal > 1 ? 1 / fixedTotal : 1;
+  const rest = Math.max(0, 1 - fixedTotal * scale);
+  const freeZones = zones.filter((zone) => !fixed.has(zone));
+  const freeCpu = freeZones.reduce((sum, zone) => sum + (cpuMilliByZone[zone] ?? 0), 0);
+  for (const zone of zones) {
+    const value = fixed.get(zone);
+    if (value !== undefined) shareByZone[zone] = value * scale;
+    else shareByZone[zone] = freeCpu > 0 ? (rest * (cpuMilliByZone[zone] ?? 0)) / freeCpu : rest / freeZones.length;
+  }
+  const source: ClusterContext['clientShareSource'] = fixed.size > 0 ? 'cpu-with-overrides' : freeCpu > 0 ? 'cpu' : 'equal';
+  return { shareByZone, source };
+}
+
+function positiveOr(value: number | null | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+/**
+ * Builds the shared per-cluster facts once: release and gates, SetNodes over every node, client
+ * nodes per zone and their traffic shares.
+ */
+export function buildClusterContext(index: ClusterIndex, options: AnalysisOptions = {}): ClusterContext {
+  const release = resolveRelease(options.kubernetesVersion, index.snapshot.version);
+  const featureGates = options.featureGates ?? {};
+  const gates = resolveFeatureGates(release.minor, featureGates);
+  const topologyNodes = index.snapshot.nodes.map(toTopologyNode);
+  const nodeTopology = setNodes(topologyNodes, release.minor);
+
+  // 1. Classify nodes; collect zones and client nodes.
+  const nodeStatusByName = new Map<string, NodeTopologyStatus>();
+  const nodeZoneByName = new Map<string, string | null>();
+  const zoneSet = new Set<string>();
+  const clients = new Map<string, ClientNode[]>();
+  for (const node of index.snapshot.nodes) {
+    const status = classifyNode(toTopologyNode(node), release.minor);
+    nodeStatusByName.set(node.name, status);
+    const zone = node.zone === null || node.zone === '' ? null : node.zone;
+    nodeZoneByName.set(node.name, zone);
+    if (zone !== null) zoneSet.add(zone);
+    if (status !== 'counted' || zone === null) continue;
+    const cpuMilli = node.allocatableCpu === null ? 0 : (quantityToMilli(node.allocatableCpu) ?? 0);
+    const list = clients.get(zone) ?? [];
+    list.push({ name: node.name, zone, cpuMilli, proxyNode: toProxyNode(node) });
+    clients.set(zone, list);
+  }
+  const clientNodesByZone = new Map<string, readonly ClientNode[]>();
+  const cpuMilliByZone: ValueByZone<number> = {};
+  for (const zone of [...clients.keys()].sort()) {
+    const list = (clients.get(zone) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    clientNodesByZone.set(zone, list);
+    cpuMilliByZone[zone] = list.reduce((sum, node) => sum + node.cpuMilli, 0);
+  }
+
+  // 2. Client traffic shares.
+  const { shareByZone, source } = computeClientShareByZone(cpuMilliByZone, options.trafficByZone ?? null);
+
+  // 3. Pods per namespace, on demand.
+  const podsIn = namespacePodsLookup(index, null);
+
+  const memoCache = new Map<string, unknown>();
+  const memo = <T>(key: string, compute: () => T): T => {
+    if (memoCache.has(key)) return memoCache.get(key) as T;
+    const value = compute();
+    memoCache.set(key, value);
+    return value;
+  };
+
+  return {
+    index,
+    options: {
+      gbPerMonth: positiveOr(options.gbPerMonth, DEFAULT_GB_PER_MONTH),
+      pricePerGb: positiveOr(options.pricePerGb, DEFAULT_PRICE_PER_GB),
+      trafficByZone: options.trafficByZone ?? null,
+      featureGates,
+    },
+    release,
+    gates,
+    proxyRelease: { minor: release.minor, gates },
+    topologyCacheEnabled: isTopologyCacheEnabled(release.minor, gates),
+    topologyNodes,
+    nodeStatusByName,
+    nodeTopology,
+    cpuRatiosByZone: nodeTopology.cpuRatiosByZone,
+    zoneNames: [...zoneSet].sort(),
+    clientNodesByZone,
+    clientShareByZone: shareByZone,
+    clientShareSource: source,
+    nodeZoneByName,
+    podsIn,
+    memo,
+  };
+}
+
+/** Namespace pod indexes a context built, with the pod list each was built from. */
+const POD_INDEXES = new WeakMap<ClusterContext['podsIn'], Map<string, { readonly source: readonly PodRecord[] | undefined; readonly pods: NamespacePods }>>();
+
+/**
+ * `podsIn` over `index`, indexing a namespace on first use. With `previous` (the lookup of an
+ * earlier context), a namespace whose pod list is the same array as then reuses that index.
+ */
+function namespacePodsLookup(index: ClusterIndex, previous: ClusterContext['podsIn'] | null): ClusterContext['podsIn'] {
+  const podCache = new Map<string, { readonly source: readonly PodRecord[] | undefined; readonly pods: NamespacePods }>();
+  const earlier = previous ? POD_INDEXES.get(previous) : undefined;
+  const podsIn = (namespace: string): NamespacePods => {
+    const cached = podCache.get(namespace);
+    if (cached) return cached.pods;
+    const source = index.podsByNamespace.get(namespace);
+    const reusable = earlier?.get(namespace);
+    if (reusable && reusable.source === source) {
+      podCache.set(namespace, reusable);
+      return reusable.pods;
+    }
+    const byName = new Map<string, PodRecord>();
+    const byOwner = new Map<string, PodRecord[]>();
+    for (const pod of source ?? []) {
+      byName.set(pod.name, pod);
+      if (pod.owner) {
+        const key = `${pod.owner.kind}/${pod.owner.name}`;
+        const list = byOwner.get(key);
+        if (list) list.push(pod);
+        else byOwner.set(key, [pod]);
+      }
+    }
+    const pods = { byName, byOwner };
+    podCache.set(namespace, { source, pods });
+    return pods;
+  };
+  POD_INDEXES.set(podsIn, podCache);
+  return podsIn;
+}
+
+/**
+ * The context of `previous` over a newer `index` whose nodes, version and dataplane are unchanged
+ * (the caller checks): the per-cluster facts and the memo are shared; pod indexes are rebuilt only
+ * for namespaces whose pod list changed (lists are compared by identity).
+ */
+export function rebaseClusterContext(previous: ClusterContext, index: ClusterIndex): ClusterContext {
+  return { ...previous, index, podsIn: namespacePodsLookup(index, previous.podsIn) };
+}
+
+/** `namespace/name` of a Service, as the controller keys it. */
+export function serviceKey(namespace: string, name: string): string {
+  return objectKey(namespace, name);
+}

@@ -1,0 +1,282 @@
+/**
+ * The slim cluster records every analysis reads. `lib/k8s` projects API objects (live, snapshot
+ * or simulator) onto these shapes; nothing here knows where they came from. Only fields an
+ * analysis needs are kept, so a 150,000-pod cluster fits comfortably in memory.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/api/core/v1/types.go
+ */
+import type { AddressType, Endpoint } from '../upstream/types';
+
+/** A label selector (`matchLabels` + `matchExpressions`). */
+export interface LabelSelector {
+  readonly matchLabels: Readonly<Record<string, string>>;
+  readonly matchExpressions: readonly {
+    readonly key: string;
+    readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+    readonly values: readonly string[];
+  }[];
+}
+
+/** A Node. */
+export interface NodeRecord {
+  readonly name: string;
+  /** `topology.kubernetes.io/zone`; `null` = label absent, `""` = present but empty. */
+  readonly zone: string | null;
+  /** `topology.kubernetes.io/region`, when set. */
+  readonly region: string | null;
+  /** `status.allocatable.cpu` quantity, `null` when absent. */
+  readonly allocatableCpu: string | null;
+  /** `Ready` condition status, `null` when there is no Ready condition. */
+  readonly ready: boolean | null;
+  readonly unschedulable: boolean;
+  /** Labels relevant to topology (control-plane/master role, instance type, zone, region). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** `spec.providerID` (e.g. `aws:///eu-west-1a/i-0abc`), when set. */
+  readonly providerID: string | null;
+}
+
+/** One Service port. */
+export interface ServicePortRecord {
+  readonly name: string;
+  readonly protocol: string;
+  readonly port: number;
+  readonly nodePort: number | null;
+}
+
+/** A Service. */
+export interface ServiceRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly type: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+  /** `spec.selector`; `null` for Services without a selector (manually managed endpoints). */
+  readonly selector: Readonly<Record<string, string>> | null;
+  readonly clusterIP: string | null;
+  readonly externalTrafficPolicy: 'Cluster' | 'Local' | null;
+  readonly internalTrafficPolicy: 'Cluster' | 'Local' | null;
+  readonly trafficDistribution: string | null;
+  readonly ports: readonly ServicePortRecord[];
+  readonly externalIPs: readonly string[];
+  /** `status.loadBalancer.ingress` entries (IP or hostname). */
+  readonly loadBalancerIngress: readonly string[];
+  readonly loadBalancerClass: string | null;
+  readonly ipFamilies: readonly string[];
+}
+
+/** An EndpointSlice with the engine's endpoint shape. */
+export interface EndpointSliceRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly resourceVersion: string;
+  /** `kubernetes.io/service-name` label; `null` when absent. */
+  readonly serviceName: string | null;
+  /** `endpointslice.kubernetes.io/managed-by` label. */
+  readonly managedBy: string | null;
+  readonly addressType: AddressType;
+  readonly ports: readonly { readonly name: string | null; readonly port: number | null; readonly protocol: string | null }[];
+  readonly endpoints: readonly Endpoint[];
+}
+
+/** A Pod (only placement, readiness and ownership). */
+export interface PodRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly nodeName: string | null;
+  readonly phase: string | null;
+  readonly ready: boolean;
+  readonly terminating: boolean;
+  readonly podIP: string | null;
+  /** Controller owner (`ownerReferences[controller=true]`). */
+  readonly owner: { readonly kind: string; readonly name: string } | null;
+}
+
+/** A `topologySpreadConstraints` entry. */
+export interface TopologySpreadConstraintRecord {
+  readonly topologyKey: string;
+  readonly maxSkew: number;
+  readonly whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway';
+  readonly labelSelector: LabelSelector | null;
+  readonly minDomains: number | null;
+}
+
+/** A Deployment. */
+export interface DeploymentRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly replicas: number;
+  readonly readyReplicas: number;
+  readonly selector: LabelSelector;
+  readonly templateLabels: Readonly<Record<string, string>>;
+  readonly topologySpreadConstraints: readonly TopologySpreadConstraintRecord[];
+  /** Whether the pod template has a required pod anti-affinity on the zone key. */
+  readonly zoneAntiAffinity: boolean;
+}
+
+/** A ReplicaSet. */
+export interface ReplicaSetRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly replicas: number;
+  readonly owner: { readonly kind: string; readonly name: string } | null;
+}
+
+/** A HorizontalPodAutoscaler (autoscaling/v2). */
+export interface HpaRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly scaleTargetRef: { readonly kind: string; readonly name: string };
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  readonly currentReplicas: number | null;
+  readonly desiredReplicas: number | null;
+}
+
+/** A core Event about a Service (TopologyAwareHints*). */
+export interface EventRecord {
+  readonly namespace: string;
+  readonly name: string;
+  readonly involvedObject: { readonly kind: string; readonly name: string; readonly namespace: string };
+  readonly type: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly count: number;
+  /** ISO timestamps; `null` when absent. */
+  readonly firstTimestamp: string | null;
+  readonly lastTimestamp: string | null;
+}
+
+/** kube-proxy mode as configured. `''` in the config means the platform default (iptables on Linux). */
+export type ProxyMode = 'iptables' | 'ipvs' | 'nftables' | 'kernelspace' | 'unknown';
+
+/** The kube-proxy configuration (from the `kube-proxy` / `kube-proxy-config` ConfigMap). */
+export interface ProxyConfigRecord {
+  readonly mode: ProxyMode;
+  /** Value as written (`""` = default). */
+  readonly modeAsWritten: string;
+  /** IPVS scheduler (`rr` when empty). */
+  readonly ipvsScheduler: string | null;
+  /** Where it was read from, e.g. `kube-system/kube-proxy-config`. */
+  readonly source: string;
+}
+
+/** CNI facts that change whether hints are honoured. */
+export interface CniRecord {
+  /** Cilium, from the `cilium-config` ConfigMap. */
+  readonly cilium: { readonly kubeProxyReplacement: string; readonly serviceTopology: boolean; readonly source: string } | null;
+  /** Calico eBPF data plane (FelixConfiguration / ConfigMap), when known. */
+  readonly calico: { readonly bpfEnabled: boolean; readonly source: string } | null;
+  /** AWS VPC CNI (`aws-node` DaemonSet present). */
+  readonly awsVpcCni: boolean;
+}
+
+/** The server version as served by `/version`. */
+export interface ServerVersionRecord {
+  readonly gitVersion: string;
+  /** Parsed minor, `null` when not a 1.x version. */
+  readonly minor: number | null;
+  /** Platform guess from the version string (`eks`, `gke`, `aks`, …), `null` when unknown. */
+  readonly platform: string | null;
+}
+
+/**
+ * A whole cluster as plain data. Lists are unordered sets (analyses sort where order shows).
+ * Sources index it with {@link indexCluster}.
+ */
+export interface ClusterSnapshot {
+  readonly version: ServerVersionRecord | null;
+  readonly nodes: readonly NodeRecord[];
+  readonly services: readonly ServiceRecord[];
+  readonly endpointSlices: readonly EndpointSliceRecord[];
+  readonly pods: readonly PodRecord[];
+  readonly deployments: readonly DeploymentRecord[];
+  readonly replicaSets: readonly ReplicaSetRecord[];
+  readonly hpas: readonly HpaRecord[];
+  readonly events: readonly EventRecord[];
+  readonly proxy: ProxyConfigRecord | null;
+  readonly cni: CniRecord;
+}
+
+/** `namespace/name`. */
+export function objectKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+/** Lookups analyses need, built once per snapshot (or maintained incrementally by a source). */
+export interface ClusterIndex {
+  readonly snapshot: ClusterSnapshot;
+  readonly nodesByName: ReadonlyMap<string, NodeRecord>;
+  readonly servicesByKey: ReadonlyMap<string, ServiceRecord>;
+  /** Slices by `namespace/serviceName`. */
+  readonly slicesByService: ReadonlyMap<string, readonly EndpointSliceRecord[]>;
+  readonly podsByNamespace: ReadonlyMap<string, readonly PodRecord[]>;
+  readonly deploymentsByKey: ReadonlyMap<string, DeploymentRecord>;
+  readonly replicaSetsByKey: ReadonlyMap<string, ReplicaSetRecord>;
+  /** HPAs by `namespace/Kind/name` of their scale target. */
+  readonly hpasByTarget: ReadonlyMap<string, HpaRecord>;
+  /** Events by `namespace/serviceName` (involvedObject kind Service). */
+  readonly eventsByService: ReadonlyMap<string, readonly EventRecord[]>;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === null) continue;
+    const list = map.get(key);
+    if (list) list.push(item);
+    else map.set(key, [item]);
+  }
+  return map;
+}
+
+/** Builds the lookups of a {@link ClusterIndex} in one pass per resource type. */
+export function indexCluster(snapshot: ClusterSnapshot): ClusterIndex {
+  return {
+    snapshot,
+    nodesByName: new Map(snapshot.nodes.map((node) => [node.name, node])),
+    servicesByKey: new Map(snapshot.services.map((service) => [objectKey(service.namespace, service.name), service])),
+    slicesByService: groupBy(snapshot.endpointSlices, (slice) => (slice.serviceName === null ? null : objectKey(slice.namespace, slice.serviceName))),
+    podsByNamespace: groupBy(snapshot.pods, (pod) => pod.namespace),
+    deploymentsByKey: new Map(snapshot.deployments.map((d) => [objectKey(d.namespace, d.name), d])),
+    replicaSetsByKey: new Map(snapshot.replicaSets.map((r) => [objectKey(r.namespace, r.name), r])),
+    hpasByTarget: new Map(snapshot.hpas.map((h) => [`${h.namespace}/${h.scaleTargetRef.kind}/${h.scaleTargetRef.name}`, h])),
+    eventsByService: groupBy(snapshot.events, (event) =>
+      event.involvedObject.kind === 'Service' ? objectKey(event.involvedObject.namespace || event.namespace, event.involvedObject.name) : null,
+    ),
+  };
+}
+
+/** Whether `labels` satisfy `selector` (empty selector matches everything). */
+export function matchesSelector(selector: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
+  for (const [key, value] of Object.entries(selector.matchLabels)) if (labels[key] !== value) return false;
+  for (const expression of selector.matchExpressions) {
+    const has = Object.prototype.hasOwnProperty.call(labels, expression.key);
+    const value = labels[expression.key];
+    switch (expression.operator) {
+      case 'In':
+        if (!has || value === undefined || !expression.values.includes(value)) return false;
+        break;
+      case 'NotIn':
+        if (has && value !== undefined && expression.values.includes(value)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+/** Whether a Service's `spec.selector` (equality only) selects `labels`. A null or empty selector selects nothing. */
+export function serviceSelects(selector: Readonly<Record<string, string>> | null, labels: Readonly<Record<string, string>>): boolean {
+  if (selector === null) return false;
+  const entries = Object.entries(selector);
+  if (entries.length === 0) return false;
+  return entries.every(([key, value]) => labels[key] === value);
+}

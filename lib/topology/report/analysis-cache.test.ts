@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+
+import { AnalysisCache, DETAIL_CACHE_SIZE, sameItems } from './analysis-cache';
+import type { PreparedAnalysis } from './analysis';
+import { analyzeClusterIn, analyzeServiceIn, prepareAnalysis, withAnalysisCache } from './analysis';
+import type { ClusterSnapshot, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
+import { indexCluster } from '../model/cluster-model';
+import { testEndpoints, testNode, testService, testSlice, testSnapshot, testWorkload } from '../model/test-cluster';
+
+const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };
+
+/** Six Services in two namespaces, each with its slice, pods, ReplicaSet, Deployment and HPA. */
+function cluster(): ClusterSnapshot {
+  type Mutable<K extends keyof ClusterSnapshot> = { -readonly [P in K]: ClusterSnapshot[P] extends readonly (infer T)[] ? T[] : never };
+  const parts: Mutable<'services' | 'endpointSlices' | 'pods' | 'replicaSets' | 'deployments' | 'hpas'> = {
+    services: [],
+    endpointSlices: [],
+    pods: [],
+    replicaSets: [],
+    deployments: [],
+    hpas: [],
+  };
+  ['a', 'b', 'c', 'd', 'e', 'f'].forEach((name, i) => {
+    const namespace = i < 3 ? 'team-1' : 'team-2';
+    const endpoints = testEndpoints({ 'zone-a': 2 + i, 'zone-b': 2, 'zone-c': 3 }, { service: name, hinted: i % 2 === 0 });
+    const workload = testWorkload(name, endpoints, { hpa: { minReplicas: 3, maxReplicas: 9 + i } });
+    parts.services.push(testService(name, { namespace, annotations: i % 3 === 0 ? {} : AUTO }));
+    parts.endpointSlices.push(testSlice(name, endpoints, { namespace }));
+    parts.pods.push(...workload.pods.map((p) => ({ ...p, namespace })));
+    parts.replicaSets.push(...workload.replicaSets.map((r) => ({ ...r, namespace })));
+    parts.deployments.push(...workload.deployments.map((d) => ({ ...d, namespace })));
+    parts.hpas.push(...workload.hpas.map((h) => ({ ...h, namespace })));
+  });
+  return testSnapshot(parts);
+}
+
+function cached(snapshot: ClusterSnapshot, previous: PreparedAnalysis | null): PreparedAnalysis {
+  const index = indexCluster(snapshot);
+  return previous ? prepareAnalysis(index, {}, previous) : withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
+}
+
+describe('AnalysisCache: re-analyse only what a change affects', () => {
+  it('gives the same analysis as a fresh run, and reuses everything when nothing changed', () => {
+    const snapshot = cluster();
+    const first = cached(snapshot, null);
+    expect(analyzeClusterIn(first)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(snapshot))));
+    expect(first.cache?.lastRun).toMatchObject({ services: 6, computed: 6, reused: 0, full: true });
+    const second = cached({ ...snapshot }, first);
+    expect(analyzeClusterIn(second)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(snapshot))));
+    expect(second.cache?.lastRun).toMatchObject({ computed: 0, reused: 6, full: false });
+  });
+
+  it('a changed EndpointSlice re-analyses only its Service', () => {
+    const snapshot = cluster();
+    const first = cached(snapshot, null);
+    analyzeClusterIn(first);
+    const slice = snapshot.endpointSlices[4] as EndpointSliceRecord;
+    const changed: EndpointSliceRecord = { ...slice, resourceVersion: '2', endpoints: slice.endpoints.slice(1) };
+    const next = { ...snapshot, endpointSlices: snapshot.endpointSlices.map((s) => (s === slice ? changed : s)) };
+    const second = cached(next, first);
+    const result = analyzeClusterIn(second);
+    expect(second.cache?.lastRun).toMatchObject({ computed: 1, reused: 5 });
+    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(next))));
+    expect(result.services.find((s) => s.name === 'e')?.observed.totalEndpoints).toBe(slice.endpoints.length - 1);
+  });
+
+  it('a changed pod re-analyses the Services of its namespace only', () => {
+    const snapshot = cluster();
+    const first = cached(snapshot, null);
+    analyzeClusterIn(first);
+    const pod = snapshot.pods.find((p) => p.namespace === 'team-2') as PodRecord;
+    const next = { ...snapshot, pods: snapshot.pods.map((p) => (p === pod ? { ...pod, ready: false } : p)) };
+    const second = cached(next, first);
+    const result = analyzeClusterIn(second);
+    expect(second.cache?.lastRun).toMatchObject({ computed: 3, reused: 3 });
+    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(next))));
+  });
+
+  it('a changed node or server version re-analyses everything', () => {
+    const snapshot = cluster();
+    const first = cached(snapshot, null);
+    analyzeClusterIn(first);
+    const nodes = [...snapshot.nodes, testNode('node-d', 'zone-a', '16')];
+    const second = cached({ ...snapshot, nodes }, first);
+    expect(analyzeClusterIn(second)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes }))));
+    expect(second.cache?.lastRun).toMatchObject({ computed: 6, full: true });
+    const version = { gitVersion: 'v1.26.1', minor: 26, platform: null };
+    const third = cached({ ...snapshot, nodes, version }, second);
+    expect(analyzeClusterIn(third)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes, version }))));
+    expect(third.cache?.lastRun).toMatchObject({ computed: 6, full: true });
+  });
+
+  it('deleted and added Services are dropped and analysed', () => {
+    const snapshot = cluster();
+    const first = cached(snapshot, null);
+    analyzeClusterIn(first);
+    const next = { ...snapshot, services: [...snapshot.services.slice(1), testService('g', { namespace: 'team-3' })] };
+    const second = cached(next, first);
+    const result = analyzeClusterIn(second);
+    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(next))));
+    expect(second.cache?.lastRun).toMatchObject({ services: 6, computed: 1, reused: 5 });
+    expect(second.cache?.reportCount).toBe(6);
+  });
+
+  it('keeps Service details until their inputs change, at most DETAIL_CACHE_SIZE of them', () => {
+    const snapshot = cluster();
+    const first = cached(snapshot, null);
+    const detail = analyzeServiceIn(first, 'team-1', 'a');
+    expect(detail).toEqual(analyzeServiceIn(prepareAnalysis(indexCluster(snapshot)), 'team-1', 'a'));
+    expect(analyzeServiceIn(cached({ ...snapshot }, first), 'team-1', 'a')).toBe(detail);
+    const service = snapshot.services[0];
+    const next = { ...snapshot, services: snapshot.services.map((s) => (s === service ? { ...s, resourceVersion: '9' } : s)) };
+    expect(analyzeServiceIn(cached(next, first), 'team-1', 'a')).not.toBe(detail);
+    expect(DETAIL_CACHE_SIZE).toBeGreaterThan(0);
+  });
+
+  it('sameItems compares lists by their items', () => {
+    const a = { namespace: 'x' };
+    expect(sameItems([a], [a])).toBe(true);
+    expect(sameItems([a], [{ ...a }])).toBe(false);
+    expect(sameItems(undefined, [])).toBe(false);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Per-Service analysis results kept from one cluster generation to the next, so that a change
+ * re-analyses only the Services it affects (issue "Scale to Kubernetes' published limits").
+ *
+ * A Service's report reads, besides cluster-wide facts, only:
+ * - its own record and its EndpointSlices;
+ * - the pods, ReplicaSets, Deployments and HPAs of its own namespace (to find its workload).
+ *
+ * So an entry stays valid while the cluster-wide inputs (nodes, server version, dataplane, options)
+ * are the same, its record and slices are the same objects, and its namespace's workload objects
+ * did not change. Records are compared by identity: sources replace a record object when the
+ * object changes (informers) and keep it otherwise, so identity is a cheap and safe change test —
+ * a source that rebuilds every record simply gets no reuse.
+ *
+ * The cache is plain data owned by one long-lived caller (the dashboard's data layer); it is not
+ * shared between analyses with different options.
+ */
+import type { ClusterContext } from '../model/cluster-context';
+import type { ClusterIndex, EndpointSliceRecord, EventRecord, NodeRecord, PodRecord, ServiceRecord } from '../model/cluster-model';
+
+/** Figures of the last cluster pass (diagnostics, benchmarks). */
+export interface AnalysisCacheRun {
+  /** Services in the cluster. */
+  readonly services: number;
+  /** Services analysed again in this pass. */
+  readonly computed: number;
+  /** Services whose previous result was reused. */
+  readonly reused: number;
+  /** Whether cluster-wide inputs changed (or this was the first pass), so nothing could be reused. */
+  readonly full: boolean;
+}
+
+interface Entry<T> {
+  readonly service: ServiceRecord;
+  readonly slices: readonly EndpointSliceRecord[];
+  readonly namespaceVersion: number;
+  readonly events: readonly EventRecord[] | undefined;
+  readonly value: T;
+}
+
+type NamespacedRecord = { readonly namespace: string };
+
+/** Grouping of one namespaced resource type by namespace, with the array it was built from. */
+interface Grouping {
+  readonly source: readonly NamespacedRecord[];
+  readonly byNamespace: ReadonlyMap<string, readonly NamespacedRecord[]>;
+}
+
+const NO_SLICES: readonly EndpointSliceRecord[] = [];
+
+/** Whether two lists hold the same objects in the same order. */
+export function sameItems<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function groupByNamespace(items: readonly NamespacedRecord[]): Map<string, NamespacedRecord[]> {
+  const map = new Map<string, NamespacedRecord[]>();
+  for (const item of items) {
+    const list = map.get(item.namespace);
+    if (list) list.push(item);
+    else map.set(item.namespace, [item]);
+  }
+  return map;
+}
+
+/** Maximum number of Service details (the full Service view) kept. */
+export const DETAIL_CACHE_SIZE = 32;
+
+/** Per-Service results of earlier analyses and the inputs they were computed from. */
+export class AnalysisCache {
+  private clusterKey: string | null = null;
+  private nodes: readonly NodeRecord[] | null = null;
+  private synced: ClusterIndex | null = null;
+  private podsByNamespace: ClusterIndex['podsByNamespace'] | null = null;
+  private readonly groupings = new Map<'replicaSets' | 'deployments' | 'hpas', Grouping>();
+  private readonly namespaceVersions = new Map<string, number>();
+  private epoch = 0;
+  private readonly reports = new Map<string, Entry<unknown>>();
+  private readonly details = new Map<string, Entry<unknown>>();
+  private sorted: { readonly source: readonly ServiceRecord[]; readonly services: readonly ServiceRecord[] } | null = null;
+  private fullPass = true;
+  /** The last cluster pass. */
+  lastRun: AnalysisCacheRun | null = null;
+
+  /**
+   * Brings the dependency bookkeeping up to `context`'s index (idempotent per index): drops
+   * everything when cluster-wide inputs changed, otherwise marks namespaces whose pods,
+   * ReplicaSets, Deployments or HPAs changed.
+   */
+  sync(context: ClusterContext): void {
+    const index = context.index;
+    if (this.synced === index) return;
+    const { snapshot } = index;
+    const key = JSON.stringify([snapshot.version, snapshot.proxy, snapshot.cni, context.options, context.release, context.gates]);
+    if (key !== this.clusterKey || snapshot.nodes !== this.nodes) {
+      this.clusterKey = key;
+      this.nodes = snapshot.nodes;
+      this.reports.clear();
+      this.details.clear();
+      this.namespaceVersions.clear();
+      this.groupings.clear();
+      this.podsByNamespace = null;
+      this.fullPass = true;
+    } else {
+      this.fullPass = false;
+    }
+    // 1. Pods: the index groups them by namespace already.
+    if (this.podsByNamespace !== index.podsByNamespace) {
+      const previous = this.podsByNamespace;
+      if (previous !== null) {
+        for (const [namespace, pods] of index.podsByNamespace) if (!sameItems<PodRecord>(previous.get(namespace), pods)) this.bump(namespace);
+        for (const namespace of previous.keys()) if (!index.podsByNamespace.has(namespace)) this.bump(namespace);
+      }
+      this.podsByNamespace = index.podsByNamespace;
+    }
+    // 2. ReplicaSets, Deployments, HPAs: grouped here when their list changed.
+    this.syncGrouping('replicaSets', snapshot.replicaSets);
+    this.syncGrouping('deployments', snapshot.deployments);
+    this.syncGrouping('hpas', snapshot.hpas);
+    this.synced = index;
+  }
+
+  private syncGrouping(kind: 'replicaSets' | 'deployments' | 'hpas', source: readonly NamespacedRecord[]): void {
+    const previous = this.groupings.get(kind);
+    if (previous?.source === source) return;
+    const byNamespace = groupByNamespace(source);
+    if (previous) {
+      for (const [namespace, items] of byNamespace) if (!sameItems(previous.byNamespace.get(namespace), items)) this.bump(namespace);
+      for (const namespace of previous.byNamespace.keys()) if (!byNamespace.has(namespace)) this.bump(namespace);
+    }
+    this.groupings.set(kind, { source, byNamespace });
+  }
+
+  private bump(namespace: string): void {
+    this.namespaceVersions.set(namespace, ++this.epoch);
+  }
+
+  private namespaceVersion(namespace: string): number {
+    return this.namespaceVersions.get(namespace) ?? 0;
+  }
+
+  /** Whether the last {@link sync} dropped everything (first pass, or cluster-wide inputs changed). */
+  get isFullPass(): boolean {
+    return this.fullPass;
+  }
+
+  private valid(entry: Entry<unknown> | undefined, service: ServiceRecord, slices: readonly EndpointSliceRecord[]): boolean {
+    return entry !== undefined && entry.service === service && entry.namespaceVersion === this.namespaceVersion(service.namespace) && sameItems(entry.slices, slices);
+  }
+
+  private entry<T>(service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, value: T, events?: readonly EventRecord[]): Entry<T> {
+    return { service, slices: slices ?? NO_SLICES, namespaceVersion: this.namespaceVersion(service.namespace), events, value };
+  }
+
+  /** The report of `service` computed from the same inputs, if any. */
+  report<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined): T | undefined {
+    const entry = this.reports.get(key);
+    return this.valid(entry, service, slices ?? NO_SLICES) ? (entry?.value as T) : undefined;
+  }
+
+  /** Stores the report of `service`. */
+  storeReport<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, value: T): void {
+    this.reports.set(key, this.entry(service, slices, value));
+  }
+
+  /** Number of reports kept. */
+  get reportCount(): number {
+    return this.reports.size;
+  }
+
+  /** Forgets reports of Services not in `keys` (deleted Services). */
+  retainReports(keys: ReadonlySet<string>): void {
+    for (const key of this.reports.keys()) if (!keys.has(key)) this.reports.delete(key);
+  }
+
+  /** The detail of `service` computed from the same inputs (events included), if any. */
+  detail<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, events: readonly EventRecord[] | undefined): T | undefined {
+    const entry = this.details.get(key);
+    if (!this.valid(entry, service, slices ?? NO_SLICES) || !sameItems(entry?.events, events)) return undefined;
+    // Most recently used last.
+    this.details.delete(key);
+    this.details.set(key, entry as Entry<unknown>);
+    return entry?.value as T;
+  }
+
+  /** Stores the detail of `service`, evicting the least recently used beyond {@link DETAIL_CACHE_SIZE}. */
+  storeDetail<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, events: readonly EventRecord[] | undefined, value: T): void {
+    this.details.delete(key);
+    this.details.set(key, this.entry(service, slices, value, events));
+    while (this.details.size > DETAIL_CACHE_SIZE) {
+      const oldest = this.details.keys().next().value;
+      if (oldest === undefined) break;
+      this.details.delete(oldest);
+    }
+  }
+
+  /** `services` sorted by `compare`, reused while the list is the same array. */
+  sortedServices(services: readonly ServiceRecord[], compare: (a: ServiceRecord, b: ServiceRecord) => number): readonly ServiceRecord[] {
+    if (this.sorted?.source !== services) this.sorted = { source: services, services: [...services].sort(compare) };
+    return this.sorted.services;
+  }
+}
