@@ -110,6 +110,30 @@ describe('deployment manifests', () => {
     expect(readFileSync('next.config.js', 'utf8')).toMatch(/output:\s*'standalone'/);
   });
 
+  // No Docker engine runs here, so the image is checked "in principle": what `docker build` would need.
+  it('the Dockerfile builds in principle: a current LTS base image and every COPY source present', () => {
+    const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+    const bases = [...dockerfile.matchAll(/^FROM node:(\d+)[-\w.]*/gm)].map((m) => Number(m[1]));
+    expect(bases.length).toBeGreaterThan(0);
+    // Even-numbered releases become LTS; 20 reached end of life in April 2026.
+    for (const major of bases) expect(major % 2 === 0 && major >= 24, `node:${major}`).toBe(true);
+    const ignored = readFileSync('.dockerignore', 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+    for (const match of dockerfile.matchAll(/^COPY (?!--from=)(?:--chown=\S+ )?(.+) \S+$/gm)) {
+      // From the build context: the repository itself.
+      for (const source of (match[1] ?? '').split(/\s+/)) {
+        if (source === '.') continue;
+        expect(existsSync(source), `COPY ${source}`).toBe(true);
+        expect(ignored, `COPY ${source} is excluded by .dockerignore`).not.toContain(source);
+      }
+    }
+    for (const match of dockerfile.matchAll(/^COPY --from=build (?:--chown=\S+ )?\/src\/(\S+) \S+$/gm)) {
+      // From the build stage: the repository after `next build`, whose output lives under .next/.
+      const source = match[1] ?? '';
+      if (!source.startsWith('.next/')) expect(existsSync(source), `COPY --from=build /src/${source}`).toBe(true);
+    }
+    expect(existsSync('public/favicon.ico')).toBe(true);
+  });
+
   it.runIf(existsSync('/usr/bin/kubectl'))('kustomize renders both variants; the writer variant turns the toggle on', () => {
     const render = (dir: string) => execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
     expect(render('deploy/kubernetes/base')).toContain('value: "1"');
