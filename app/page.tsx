@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 
-import { ClusterStatusPanel } from '@/components/shared/cluster-status';
+import { ClusterPending } from '@/components/shared/cluster-status';
 import { AttentionList } from '@/components/overview/attention-list';
 import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
 import { DataplaneCard } from '@/components/dataplane/dataplane-card';
@@ -12,7 +12,8 @@ import { formatCount } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';
-import { getClusterAnalysis, getClusterStatus } from '@/lib/data/views';
+import { getClusterAnalysis } from '@/lib/data/analysis';
+import { getClusterStatus } from '@/lib/data/header';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -33,15 +34,7 @@ export default async function OverviewPage() {
       }
     />
   );
-  if (!analysis) {
-    const status = getClusterStatus();
-    return (
-      <>
-        {title}
-        {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what="the overview" />}
-      </>
-    );
-  }
+  if (!analysis) return <ClusterPending title={title} status={getClusterStatus()} what="the overview" />;
   const { cluster, kubernetes } = analysis;
   const s = cluster.summary;
   return (

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import type { ClusterAnalysis } from '../lib/topology/report/analysis';
+import type { ClusterAnalysis } from '../lib/topology/report/analysis-schema';
 import { main } from './analyze-cli';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {

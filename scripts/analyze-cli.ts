@@ -5,8 +5,10 @@
  */
 import { createClusterSource } from '../lib/k8s/cluster-source';
 import { formatProblem, loadSnapshot } from '../lib/k8s/snapshot';
-import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/report/analysis';
-import { analyzeClusterIn, analyzeServiceIn, prepareAnalysis } from '../lib/topology/report/analysis';
+import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/report/analysis-schema';
+import { analyzeClusterIn } from '../lib/topology/report/cluster-analysis';
+import { prepareAnalysis } from '../lib/topology/report/prepared-analysis';
+import { analyzeServiceIn } from '../lib/topology/report/service-detail';
 import type { AnalysisOptions } from '../lib/topology/model/cluster-context';
 import type { ClusterIndex } from '../lib/topology/model/cluster-model';
 import { indexCluster } from '../lib/topology/model/cluster-model';

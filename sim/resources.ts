@@ -157,17 +157,19 @@ export const STORAGE: Readonly<Record<ResourceKey, StorageDef>> = {
   },
 };
 
+/** `[core v1 Event field, events.k8s.io/v1 Event field]`: the fields the two Event APIs share, renamed. */
+const EVENT_API_FIELD_PAIRS: readonly (readonly [string, string])[] = [
+  ['eventTime', 'eventTime'], ['series', 'series'], ['reportingComponent', 'reportingController'],
+  ['reportingInstance', 'reportingInstance'], ['action', 'action'], ['reason', 'reason'],
+  ['involvedObject', 'regarding'], ['related', 'related'], ['message', 'note'], ['type', 'type'],
+  ['source', 'deprecatedSource'], ['firstTimestamp', 'deprecatedFirstTimestamp'],
+  ['lastTimestamp', 'deprecatedLastTimestamp'], ['count', 'deprecatedCount'],
+];
+
 /** Core v1 Event → events.k8s.io/v1 Event (the same conversion the API server applies). */
 export function coreEventToEventsV1(stored: KubeObject): KubeObject {
   const out: KubeObject = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: stored.metadata };
-  const map: [string, string][] = [
-    ['eventTime', 'eventTime'], ['series', 'series'], ['reportingComponent', 'reportingController'],
-    ['reportingInstance', 'reportingInstance'], ['action', 'action'], ['reason', 'reason'],
-    ['involvedObject', 'regarding'], ['related', 'related'], ['message', 'note'], ['type', 'type'],
-    ['source', 'deprecatedSource'], ['firstTimestamp', 'deprecatedFirstTimestamp'],
-    ['lastTimestamp', 'deprecatedLastTimestamp'], ['count', 'deprecatedCount'],
-  ];
-  for (const [core, v1] of map) if (stored[core] !== undefined) out[v1] = stored[core];
+  for (const [core, v1] of EVENT_API_FIELD_PAIRS) if (stored[core] !== undefined) out[v1] = stored[core];
   if (out.eventTime === undefined) out.eventTime = null;
   return out;
 }
@@ -175,14 +177,7 @@ export function coreEventToEventsV1(stored: KubeObject): KubeObject {
 /** events.k8s.io/v1 Event → core v1 Event. */
 export function eventsV1ToCoreEvent(wire: KubeObject): KubeObject {
   const out: KubeObject = { apiVersion: 'v1', kind: 'Event', metadata: wire.metadata };
-  const map: [string, string][] = [
-    ['eventTime', 'eventTime'], ['series', 'series'], ['reportingController', 'reportingComponent'],
-    ['reportingInstance', 'reportingInstance'], ['action', 'action'], ['reason', 'reason'],
-    ['regarding', 'involvedObject'], ['related', 'related'], ['note', 'message'], ['type', 'type'],
-    ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'],
-    ['deprecatedLastTimestamp', 'lastTimestamp'], ['deprecatedCount', 'count'],
-  ];
-  for (const [v1, core] of map) if (wire[v1] !== undefined && wire[v1] !== null) out[core] = wire[v1];
+  for (const [core, v1] of EVENT_API_FIELD_PAIRS) if (wire[v1] !== undefined && wire[v1] !== null) out[core] = wire[v1];
   if (out.involvedObject === undefined) out.involvedObject = {};
   return out;
 }

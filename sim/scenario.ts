@@ -3,7 +3,9 @@
  * objects or `List` / `*List` documents with `items` — e.g. the output of
  * `kubectl get nodes,services,endpointslices,pods,deployments,replicasets,hpa,events -A -o yaml`.
  *
- * A `zonescope.dev/v1 ServerVersion` document may name the Kubernetes version to serve.
+ * A `zonescope.dev/v1 ServerVersion` document may name the Kubernetes version to serve. The dump
+ * format itself (documents, Lists, the ServerVersion document) is `lib/k8s/kubectl-dump.ts`, shared
+ * with the dashboard's offline snapshots.
  *
  * Objects keep their own fields; server-assigned ones (resourceVersion, uid) are reassigned when
  * the simulator loads them, with uid references (ownerReferences, event involvedObject,
@@ -15,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
+import { isJsonText, isServerVersionDocument, listDocument, readYamlDocuments } from '../lib/k8s/kubectl-dump';
 import type { ResourceKey } from './resources';
 import { API_RESOURCES, apiResourceForKind, apiVersionOf, STORAGE } from './resources';
 import { storeKey } from './store';
@@ -55,12 +57,6 @@ export class ScenarioError extends Error {
   }
 }
 
-/**
- * A scenario document naming the Kubernetes version to serve:
- * `{apiVersion: zonescope.dev/v1, kind: ServerVersion, gitVersion: v1.31.4}`.
- */
-export const SERVER_VERSION_API = 'zonescope.dev/v1';
-
 /** A parsed scenario. */
 export interface Scenario {
   /** The objects, in file order, as written (wire form). */
@@ -95,8 +91,7 @@ export function parseScenario(text: string, file: string, options: ScenarioOptio
   const documents: { index: number; value: unknown }[] = [];
 
   // 1. Documents.
-  const trimmed = text.trimStart();
-  if (file.endsWith('.json') || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (isJsonText(text, file)) {
     try {
       const value: unknown = JSON.parse(text);
       if (Array.isArray(value)) documents.push({ index: 1, value: { apiVersion: 'v1', kind: 'List', items: value } });
@@ -105,22 +100,21 @@ export function parseScenario(text: string, file: string, options: ScenarioOptio
       throw new ScenarioError(file, [{ file, document: 1, message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
     }
   } else {
-    const parsed = parseAllDocuments(text, { prettyErrors: true });
-    const docs = Array.isArray(parsed) ? parsed : [];
-    docs.forEach((doc, i) => {
-      const index = i + 1;
-      if (doc.errors.length > 0) {
+    for (const doc of readYamlDocuments(text, 1000)) {
+      if (!doc.ok) {
         for (const error of doc.errors) {
-          const line = error.linePos?.[0];
-          const where = line ? ` (line ${line.line}, column ${line.col})` : '';
-          problems.push({ file, document: index, message: `YAML syntax error${where}: ${error.message.split('\n')[0] ?? ''}` });
+          if (error.type === 'conversion') {
+            problems.push({ file, document: doc.document, message: `YAML could not be converted: ${error.message}` });
+            continue;
+          }
+          const where = error.line !== undefined && error.column !== undefined ? ` (line ${error.line}, column ${error.column})` : '';
+          problems.push({ file, document: doc.document, message: `YAML syntax error${where}: ${error.message}` });
         }
-        return;
+        continue;
       }
-      const value: unknown = doc.toJS({ maxAliasCount: 1000 });
-      if (value === null || value === undefined) return; // empty document (e.g. a trailing ---)
-      documents.push({ index, value });
-    });
+      if (doc.value === null || doc.value === undefined) continue; // empty document (e.g. a trailing ---)
+      documents.push({ index: doc.document, value: doc.value });
+    }
   }
 
   // 2. Objects, with List documents expanded.
@@ -128,7 +122,7 @@ export function parseScenario(text: string, file: string, options: ScenarioOptio
   const seen = new Map<string, ScenarioLocation>();
   let serverVersion: string | undefined;
   const check = (value: unknown, location: ScenarioLocation): void => {
-    if (isRecord(value) && value.apiVersion === SERVER_VERSION_API && value.kind === 'ServerVersion') {
+    if (isServerVersionDocument(value)) {
       const version = value.gitVersion;
       if (typeof version !== 'string' || !/^v\d+\.\d+\.\d+/.test(version)) {
         problems.push({ ...location, message: `ServerVersion.gitVersion must look like v1.31.4, got ${JSON.stringify(version ?? null)}` });
@@ -175,15 +169,13 @@ export function parseScenario(text: string, file: string, options: ScenarioOptio
   };
   for (const { index, value } of documents) {
     const location: ScenarioLocation = { file, document: index };
-    const kind = isRecord(value) ? value.kind : undefined;
-    if (isRecord(value) && typeof kind === 'string' && kind.endsWith('List') && 'items' in value) {
-      if (!Array.isArray(value.items)) {
-        problems.push({ ...location, message: `${kind}.items is not a list` });
-        continue;
-      }
-      arrayField(value, 'items').forEach((item, i) => check(item, { ...location, item: i + 1 }));
-    } else {
+    const list = isRecord(value) ? listDocument(value) : null;
+    if (list === null) {
       check(value, location);
+    } else if (!Array.isArray(list.items)) {
+      problems.push({ ...location, message: `${list.kind}.items is not a list` });
+    } else {
+      list.items.forEach((item: unknown, i: number) => check(item, { ...location, item: i + 1 }));
     }
   }
   if (problems.length > 0) throw new ScenarioError(file, problems);

@@ -122,6 +122,18 @@ function selectorColumn(o: KubeObject): string {
   return orNone(parts.join(','));
 }
 
+/** The wide columns (`-o wide`) kubectl prints for each pod-template workload (Deployment, ReplicaSet, DaemonSet). */
+const WORKLOAD_WIDE_COLUMNS: readonly Column[] = [
+  col('Containers', 'string', containersColumn, 1),
+  col('Images', 'string', imagesColumn, 1),
+  col('Selector', 'string', selectorColumn, 1),
+];
+
+/** A map as kubectl prints a selector or node selector: `k1=v1,k2=v2`. */
+function equalityText(map: Readonly<Record<string, unknown>>): string {
+  return Object.entries(map).map(([k, v]) => `${k}=${String(v)}`).join(',');
+}
+
 function count(o: KubeObject, ...path: string[]): number {
   const value = pathValue(o, path);
   return typeof value === 'number' ? value : 0;
@@ -257,7 +269,7 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
     AGE,
     col('Selector', 'string', (o) => {
       const selector = recordField(o.spec, 'selector') ?? {};
-      return orNone(Object.entries(selector).map(([k, v]) => `${k}=${String(v)}`).join(','));
+      return orNone(equalityText(selector));
     }, 1),
   ],
   pods: [
@@ -287,9 +299,7 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
     col('Up-to-date', 'integer', (o) => count(o, 'status', 'updatedReplicas')),
     col('Available', 'integer', (o) => count(o, 'status', 'availableReplicas')),
     AGE,
-    col('Containers', 'string', containersColumn, 1),
-    col('Images', 'string', imagesColumn, 1),
-    col('Selector', 'string', selectorColumn, 1),
+    ...WORKLOAD_WIDE_COLUMNS,
   ],
   replicasets: [
     NAME,
@@ -297,9 +307,7 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
     col('Current', 'integer', (o) => count(o, 'status', 'replicas')),
     col('Ready', 'integer', (o) => count(o, 'status', 'readyReplicas')),
     AGE,
-    col('Containers', 'string', containersColumn, 1),
-    col('Images', 'string', imagesColumn, 1),
-    col('Selector', 'string', selectorColumn, 1),
+    ...WORKLOAD_WIDE_COLUMNS,
   ],
   daemonsets: [
     NAME,
@@ -310,12 +318,10 @@ const COLUMNS: Readonly<Record<string, readonly Column[]>> = {
     col('Available', 'integer', (o) => count(o, 'status', 'numberAvailable')),
     col('Node Selector', 'string', (o) => {
       const selector = recordField(podSpecOf(o), 'nodeSelector') ?? {};
-      return orNone(Object.entries(selector).map(([k, v]) => `${k}=${String(v)}`).join(','));
+      return orNone(equalityText(selector));
     }),
     AGE,
-    col('Containers', 'string', containersColumn, 1),
-    col('Images', 'string', imagesColumn, 1),
-    col('Selector', 'string', selectorColumn, 1),
+    ...WORKLOAD_WIDE_COLUMNS,
   ],
   horizontalpodautoscalers: [
     NAME,

@@ -2,6 +2,7 @@
  * Small object builders and helpers for the simulator's tests (no client-node here: only test
  * files may import it).
  */
+import { ENDPOINTSLICE_CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../lib/topology/upstream/constants';
 import type { KubeObject } from './types';
 import { isRecord } from './types';
 
@@ -64,7 +65,7 @@ export function endpointSlice(name: string, namespace: string, serviceName: stri
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
-    metadata: { name, namespace, labels: { 'kubernetes.io/service-name': serviceName, 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' } },
+    metadata: { name, namespace, labels: { [LABEL_SERVICE_NAME]: serviceName, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER_NAME } },
     addressType: 'IPv4',
     ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
     endpoints: endpoints.map(([address, zone]) => ({ addresses: [address], conditions: { ready: true }, zone })),

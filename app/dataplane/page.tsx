@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
-import { ClusterStatusPanel } from '@/components/shared/cluster-status';
+import { ClusterPending } from '@/components/shared/cluster-status';
 import { CniNotes } from '@/components/dataplane/cni-notes';
 import { DataplaneCard, proxyModeText } from '@/components/dataplane/dataplane-card';
 import { IpvsSchedulers } from '@/components/dataplane/ipvs-schedulers';
@@ -10,7 +10,9 @@ import { RuleEstimatesView } from '@/components/dataplane/rule-estimates';
 import { PageTitle } from '@/components/ui/page-title';
 import { Panel } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';
-import { getClusterAnalysis, getClusterStatus, getReleaseAnnotationTable } from '@/lib/data/views';
+import { getClusterAnalysis } from '@/lib/data/analysis';
+import { getReleaseAnnotationTable } from '@/lib/data/dataplane';
+import { getClusterStatus } from '@/lib/data/header';
 
 export const metadata: Metadata = { title: 'Dataplane' };
 
@@ -31,15 +33,7 @@ export default async function DataplanePage() {
       }
     />
   );
-  if (!analysis) {
-    const status = getClusterStatus();
-    return (
-      <>
-        {title}
-        {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what="the dataplane" />}
-      </>
-    );
-  }
+  if (!analysis) return <ClusterPending title={title} status={getClusterStatus()} what="the dataplane" />;
   const d = analysis.cluster.dataplane;
   return (
     <>

@@ -4,8 +4,8 @@
  */
 import Link from 'next/link';
 import { connection } from 'next/server';
-import { getHeader } from '@/lib/data/views';
-import type { HeaderView } from '@/lib/data/views';
+import { getHeader } from '@/lib/data/header';
+import type { HeaderView } from '@/lib/data/header';
 import { formatCount, formatPlatform, formatTimestamp } from '../ui/format';
 import { LockIcon } from '../ui/icons';
 import { Badge, Callout } from '../ui/status';

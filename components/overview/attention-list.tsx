@@ -1,6 +1,6 @@
 /** Services needing attention, with the reason and a link to each Service view. */
 import Link from 'next/link';
-import type { ClusterReport } from '@/lib/topology/report/analysis';
+import type { ClusterReport } from '@/lib/topology/report/analysis-schema';
 import { serviceHref } from '../ui/format';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';

@@ -7,7 +7,7 @@
  * Large zones (thousands of nodes) are drawn with counted nodes grouped by CPU size (`×N`), while
  * every flagged node keeps its own tile, so the SVG stays a few hundred elements at 5,000 nodes.
  */
-import type { ClusterReport } from '@/lib/topology/report/analysis';
+import type { ClusterReport } from '@/lib/topology/report/analysis-schema';
 import type { NodeReport } from '@/lib/topology/analyses/analyze-zones';
 import { formatCpu, formatPercent } from '../ui/format';
 

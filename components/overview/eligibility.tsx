@@ -2,7 +2,7 @@
  * Can Topology Aware Routing work in this cluster at all? The controller's SetNodes verdict, every
  * node that makes the cluster ineligible with its copyable fix, and the re-run with the fixes.
  */
-import type { ClusterReport } from '@/lib/topology/report/analysis';
+import type { ClusterReport } from '@/lib/topology/report/analysis-schema';
 import { Commands, CommandBlock } from '../ui/command';
 import { formatPercent } from '../ui/format';
 import { Code } from '../ui/panel';

@@ -1,5 +1,5 @@
 /** CPU ratio per zone as the topology cache computes it, with the formula. */
-import type { ClusterReport } from '@/lib/topology/report/analysis';
+import type { ClusterReport } from '@/lib/topology/report/analysis-schema';
 import { formatCpu, formatPercent, formatRatio } from '../ui/format';
 import { Formula } from '../ui/panel';
 

@@ -7,6 +7,7 @@
 import type { HintsDiffEntry } from '@/lib/topology/analyses/analyze-service';
 import { sortDiffEntries } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
+import type { FullListTableProps } from './use-full-list';
 import { endpointListUrl, useFullList } from './use-full-list';
 
 /** Cell styles set once on the table (not repeated on every cell of every row). */
@@ -17,19 +18,7 @@ function zonesText(zones: readonly string[] | null): string {
   return zones === null || zones.length === 0 ? 'none' : zones.join(', ');
 }
 
-export function DiffEntriesTable({
-  namespace,
-  name,
-  first,
-  total,
-  version,
-}: {
-  readonly namespace: string;
-  readonly name: string;
-  readonly first: readonly HintsDiffEntry[];
-  readonly total: number;
-  readonly version: number;
-}) {
+export function DiffEntriesTable({ namespace, name, first, total, version }: FullListTableProps<HintsDiffEntry>) {
   const { state, rows, load, collapse } = useFullList<HintsDiffEntry>(endpointListUrl(namespace, name, 'list=diff'), version, first, sortDiffEntries);
   return (
     <div className="space-y-2">

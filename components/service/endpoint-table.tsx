@@ -8,6 +8,7 @@
 import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
 import { hintsDiffer, sortEndpoints } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
+import type { FullListTableProps } from './use-full-list';
 import { endpointListUrl, useFullList } from './use-full-list';
 
 /** Cell styles set once on the table (not repeated on every cell of every row). */
@@ -45,20 +46,7 @@ function EndpointRow({ e }: { readonly e: EndpointView }) {
   );
 }
 
-export function EndpointTable({
-  namespace,
-  name,
-  first,
-  total,
-  version,
-}: {
-  readonly namespace: string;
-  readonly name: string;
-  /** The first rows in table order. */
-  readonly first: readonly EndpointView[];
-  readonly total: number;
-  readonly version: number;
-}) {
+export function EndpointTable({ namespace, name, first, total, version }: FullListTableProps<EndpointView>) {
   const { state, rows, complete, load, collapse } = useFullList<EndpointView>(endpointListUrl(namespace, name, 'list=endpoints'), version, first, sortEndpoints);
   return (
     <div className="space-y-2">

@@ -4,7 +4,7 @@
  * result: the per-Service cache hands out the same object until the Service's inputs change, so
  * a 5,000-endpoint Service is sorted once, not on every request.
  */
-import type { ServiceDetail } from '@/lib/topology/report/analysis';
+import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import type { EndpointView, HintsDiffEntry } from '@/lib/topology/analyses/analyze-service';
 import { sortDiffEntries, sortEndpoints } from './endpoint-order';
 

@@ -1,5 +1,5 @@
 /** Observed hints on the EndpointSlices against what the controller would write, per zone and per endpoint. */
-import type { ServiceDetail } from '@/lib/topology/report/analysis';
+import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import { Badge, Callout } from '../ui/status';
 import { DiffEntriesTable } from './diff-entries-table';
 import { firstRows } from './first-rows';

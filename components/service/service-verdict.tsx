@@ -3,7 +3,7 @@
  * (type, reason, message), what decides it (mechanism), and the smallest verified fix with its
  * copyable commands; alternatives below.
  */
-import type { ServiceDetail } from '@/lib/topology/report/analysis';
+import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import type { Fix } from '@/lib/topology/analyses/fixes';
 import { Commands } from '../ui/command';
 import { formatPercent } from '../ui/format';

@@ -4,17 +4,18 @@
  * loaded endpoints (not all of them: a 5,000-endpoint Service would otherwise send 20,000 rows;
  * the panel loads the complete list of a scenario on demand).
  */
-import type { ServiceDetail } from '@/lib/topology/report/analysis';
+import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import type { EndpointLoad, TrafficMatrix } from '@/lib/topology/analyses/traffic';
+import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
+import { TRAFFIC_SCENARIOS } from '@/lib/topology/analyses/traffic-scenarios';
 import { sortLoads } from './endpoint-order';
-
-export type ScenarioId = 'now' | 'expected' | 'ifAuto' | 'ifNone';
 
 /** What the panel shows of an endpoint's load (the full list from the API has the node too). */
 export type LoadRowData = Pick<EndpointLoad, 'endpoint' | 'zone' | 'podName' | 'load' | 'relativeLoad'>;
 
-export interface TrafficScenario {
-  readonly id: ScenarioId;
+/** One traffic scenario of a Service as the panel shows it. */
+export interface TrafficScenarioView {
+  readonly id: TrafficScenario;
   readonly label: string;
   readonly description: string;
   readonly clientZones: readonly string[];
@@ -44,7 +45,7 @@ export const ALL_LOADS_UP_TO = 12;
 /** Relative load above which an endpoint is flagged. */
 export const OVERLOAD = 1.2;
 
-const LABELS: Record<ScenarioId, { label: string; description: string }> = {
+const LABELS: Record<TrafficScenario, { label: string; description: string }> = {
   now: { label: 'Now', description: 'Following the hints on the slices now, as kube-proxy does.' },
   expected: { label: 'After next sync', description: 'With the hints the controller is expected to write on its next sync.' },
   ifAuto: { label: 'With topology mode Auto', description: 'If topology mode were enabled (the controller\u2019s hints for Auto).' },
@@ -63,7 +64,7 @@ function slimLoad(load: EndpointLoad): LoadRowData {
   return row;
 }
 
-function slim(id: ScenarioId, m: TrafficMatrix): TrafficScenario {
+function slim(id: TrafficScenario, m: TrafficMatrix): TrafficScenarioView {
   const loads = sortLoads(m.endpointLoads)
     .slice(0, m.endpointLoads.length <= ALL_LOADS_UP_TO ? ALL_LOADS_UP_TO : MAX_LOADS)
     .map(slimLoad);
@@ -94,14 +95,13 @@ function slim(id: ScenarioId, m: TrafficMatrix): TrafficScenario {
   };
 }
 
-const SCENARIOS = new WeakMap<ServiceDetail, readonly TrafficScenario[]>();
+const SCENARIOS = new WeakMap<ServiceDetail, readonly TrafficScenarioView[]>();
 
 /** The four scenarios of a Service, in display order (memoised per analysis result). */
-export function trafficScenarios(detail: ServiceDetail): readonly TrafficScenario[] {
+export function trafficScenarios(detail: ServiceDetail): readonly TrafficScenarioView[] {
   const cached = SCENARIOS.get(detail);
   if (cached) return cached;
-  const t = detail.trafficMatrix;
-  const scenarios = [slim('now', t.now), slim('expected', t.expected), slim('ifAuto', t.ifAuto), slim('ifNone', t.ifNone)];
+  const scenarios = TRAFFIC_SCENARIOS.map((id) => slim(id, detail.trafficMatrix[id]));
   SCENARIOS.set(detail, scenarios);
   return scenarios;
 }

@@ -10,11 +10,12 @@
  * there is nothing to fetch, and typing stays instant. The inputs live in the URL (`?gb=&price=`).
  */
 import { useEffect, useState } from 'react';
+import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
 import { formatPercent, formatUsd } from '../ui/format';
 import { sortLoads } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
 import { OVERLOAD } from './traffic-data';
-import type { LoadRowData, ScenarioId, TrafficScenario } from './traffic-data';
+import type { LoadRowData, TrafficScenarioView } from './traffic-data';
 import { endpointListUrl, useFullList } from './use-full-list';
 
 const CELL_LOW = 0.0005;
@@ -30,7 +31,7 @@ function parseNumber(text: string): number | null {
   return Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-function Matrix({ s }: { readonly s: TrafficScenario }) {
+function Matrix({ s }: { readonly s: TrafficScenarioView }) {
   const anyDropped = s.droppedFraction > 0;
   return (
     <div className="overflow-x-auto">
@@ -115,7 +116,7 @@ function LoadRow({ load, scale }: { readonly load: LoadRowData; readonly scale: 
   );
 }
 
-function Loads({ s, namespace, name, version }: { readonly s: TrafficScenario; readonly namespace: string; readonly name: string; readonly version: number }) {
+function Loads({ s, namespace, name, version }: { readonly s: TrafficScenarioView; readonly namespace: string; readonly name: string; readonly version: number }) {
   const { state, rows, load, collapse } = useFullList<LoadRowData>(endpointListUrl(namespace, name, `list=loads&scenario=${s.id}`), version, s.loads, sortLoads);
   if (s.loadCount === 0) return <p className="text-sm text-slate-700 dark:text-slate-300">No endpoint receives traffic.</p>;
   const scale = Math.max(2, s.maxRelativeLoad * 1.05);
@@ -165,12 +166,12 @@ export function TrafficPanel({
   readonly name: string;
   /** Changes with the page's data: a loaded per-endpoint list is fetched again. */
   readonly version: number;
-  readonly scenarios: readonly TrafficScenario[];
+  readonly scenarios: readonly TrafficScenarioView[];
   readonly initialGb: number;
   readonly initialPrice: number;
   readonly hintsOn: boolean;
 }) {
-  const [selected, setSelected] = useState<ScenarioId>('now');
+  const [selected, setSelected] = useState<TrafficScenario>('now');
   const [gbText, setGbText] = useState(String(initialGb));
   const [priceText, setPriceText] = useState(String(initialPrice));
   const gb = parseNumber(gbText);
@@ -188,7 +189,7 @@ export function TrafficPanel({
 
   const s = scenarios.find((x) => x.id === selected) ?? scenarios[0];
   if (!s) return null;
-  const byId = (id: ScenarioId) => scenarios.find((x) => x.id === id);
+  const byId = (id: TrafficScenario) => scenarios.find((x) => x.id === id);
   const none = byId('ifNone');
   const now = byId('now');
   const auto = byId('ifAuto');

@@ -15,6 +15,18 @@ export type FullListState<T> =
   | { readonly status: 'error'; readonly message: string; readonly items: readonly T[] | null }
   | { readonly status: 'loaded'; readonly items: readonly T[] };
 
+/** Props of a per-endpoint table of a Service: its first rows from the server, the rest on demand. */
+export interface FullListTableProps<T> {
+  readonly namespace: string;
+  readonly name: string;
+  /** The first rows in table order. */
+  readonly first: readonly T[];
+  /** Number of items in the complete list. */
+  readonly total: number;
+  /** The page data's version (see `ServiceView.version`): a loaded list refetches when it changes. */
+  readonly version: number;
+}
+
 /** The Service's per-endpoint list endpoint with its query. */
 export function endpointListUrl(namespace: string, name: string, query: string): string {
   return `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/endpoints?${query}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
-import { MAX_TILE_ENDPOINTS, NO_ZONE, zoneMapModel } from './zone-map-model';
+import { UNKNOWN_ZONE as NO_ZONE } from '@/lib/topology/analyses/traffic';
+import { MAX_TILE_ENDPOINTS, zoneMapModel } from './zone-map-model';
 
 function endpoint(address: string, zone: string | null, observed: readonly string[] | null, extra: Partial<EndpointView> = {}): EndpointView {
   return { address, podName: `pod-${address}`, nodeName: `node-${zone ?? 'x'}`, zone, ready: true, serving: true, terminating: false, observedHints: observed, expectedHints: observed, donatedTo: null, ...extra };

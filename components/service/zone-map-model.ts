@@ -4,6 +4,7 @@
  * computes it on the server and `ZoneMapFigure` draws it in the browser.
  */
 import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
+import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 import type { Kind, ZoneMapArrow, ZoneMapColumn, ZoneMapModel, ZoneMapTile } from './zone-map-style';
 import { BAR_ROW, BAR_X, GAP, HEADER, KINDS, LANE, ORDER, PAD, STYLE, TILE, TILE_GAP, WIDTH } from './zone-map-style';
 
@@ -11,7 +12,6 @@ import { BAR_ROW, BAR_X, GAP, HEADER, KINDS, LANE, ORDER, PAD, STYLE, TILE, TILE
 export const MAX_TILE_ENDPOINTS = 60;
 /** Above this many donated endpoints, arrows are drawn per zone pair instead of per endpoint. */
 const MAX_ARROWS = 12;
-export const NO_ZONE = '(no zone)';
 
 interface Tile {
   readonly endpoint: EndpointView;
@@ -60,7 +60,7 @@ function compareText(a: string, b: string): number {
 /** Lays the map out: columns, tiles or bars, arrows and every text. Pure. */
 export function zoneMapModel(endpoints: readonly EndpointView[], zones: readonly string[], mode: 'observed' | 'expected'): ZoneMapModel {
   const columns = [...zones];
-  if (endpoints.some((e) => e.zone === null) && !columns.includes(NO_ZONE)) columns.push(NO_ZONE);
+  if (endpoints.some((e) => e.zone === null) && !columns.includes(UNKNOWN_ZONE)) columns.push(UNKNOWN_ZONE);
   const columnIndex = new Map(columns.map((z, i) => [z, i]));
   const n = Math.max(1, columns.length);
   const colWidth = (WIDTH - GAP * (n - 1)) / n;
@@ -72,7 +72,7 @@ export function zoneMapModel(endpoints: readonly EndpointView[], zones: readonly
   );
   const pairCounts = new Map<string, { from: string; to: string; count: number }>();
   for (const endpoint of endpoints) {
-    const zone = endpoint.zone ?? NO_ZONE;
+    const zone = endpoint.zone ?? UNKNOWN_ZONE;
     const hints = mode === 'observed' ? endpoint.observedHints : endpoint.expectedHints;
     const { kind, targets } = classify(endpoint, hints);
     const summary = summaries.get(zone);
@@ -166,7 +166,7 @@ export function zoneMapModel(endpoints: readonly EndpointView[], zones: readonly
       counts: truncate(`${s.ready} ready${s.notReady > 0 ? ` · ${s.notReady} not ready` : ''}`, colWidth - 2 * PAD, 6.8),
       flows: truncate(s.received > 0 || s.donatedOut > 0 ? `receives ${s.received} · donates ${s.donatedOut}` : s.own > 0 ? `${s.own} hinted for this zone` : 'no zone hints', colWidth - 2 * PAD, 6.4),
       x: colX(zone),
-      bad: zone === NO_ZONE,
+      bad: zone === UNKNOWN_ZONE,
       ready: s.ready,
       notReady: s.notReady,
       own: s.own,

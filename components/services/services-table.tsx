@@ -12,71 +12,47 @@
  * 2,000 DOM nodes. Paged fetching would add latency to every keystroke and a loading state to
  * every sort, for a dataset that fits comfortably in the browser.
  *
- * Columns are configs (Headlamp style): `getValue` (what sorting and searching use) is separate
- * from `render` (what the cell shows).
+ * Filtering and sorting are the one definition shared with `GET /api/v1/services`
+ * (`lib/data/service-query.ts`, which also parses and writes the query string); columns are
+ * configs (Headlamp style) whose `id` is the sort key, so what sorting uses stays separate from
+ * `render` (what the cell shows).
  */
 import Link from 'next/link';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { ServiceTableData, SlimServiceRow } from '@/lib/data/views';
-import type { AttentionReason } from '@/lib/topology/report/analysis';
+import type { QueryableService, TableQuery, TableSortKey } from '@/lib/data/service-query';
+import { queryTable, serviceNaturalKey, serviceSearchText, tableQuerySearch } from '@/lib/data/service-query';
+import type { ServiceTableData, SlimServiceRow } from '@/lib/data/services';
+import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 import { formatPercent, mechanismLabel, serviceHref } from '../ui/format';
 import { SortIcon } from '../ui/icons';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
 import { ATTENTION } from '../shared/labels';
 
-/** A decoded row. */
-interface Row {
-  readonly namespace: string;
-  readonly name: string;
+/** A decoded row (search text and natural key precomputed once, for filtering and sorting). */
+interface Row extends QueryableService {
+  /** `namespace/name`. */
   readonly key: string;
-  /** `key` with digit runs zero-padded, so `svc-154` sorts before `svc-1454` with a plain comparison. */
-  readonly naturalKey: string;
-  readonly search: string;
   readonly type: SlimServiceRow[2];
   readonly mechanism: SlimServiceRow[3];
-  readonly hintsExpected: boolean;
-  readonly hintsObserved: SlimServiceRow[5];
-  readonly reason: string | null;
-  readonly attention: AttentionReason | null;
   readonly endpointsByZone: readonly number[];
-  readonly ready: number;
-  readonly crossZone: number;
   readonly crossZoneIfAuto: number;
 }
 
-export type SortKey = 'service' | 'mechanism' | 'hints' | 'reason' | 'endpoints' | 'crossZone';
-export const SORT_KEYS: readonly SortKey[] = ['service', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone'];
-
-export interface TableQuery {
-  readonly q: string;
-  readonly ns: string;
-  readonly sort: SortKey;
-  readonly order: 'asc' | 'desc';
-  readonly attention: boolean;
-}
-
 interface ColumnConfig {
-  readonly id: SortKey;
+  /** Also the sort key of the column. */
+  readonly id: TableSortKey;
   readonly header: ReactNode;
   readonly label: string;
   readonly width: string;
   readonly align?: 'right';
-  /** What sorting uses. */
-  readonly getValue: (row: Row) => string | number;
   /** What the cell shows. */
   readonly render: (row: Row) => ReactNode;
 }
 
 const HINTS_OBSERVED_LABEL = { all: 'all endpoints', some: 'some endpoints', none: 'none' } as const;
-
-function hintsScore(row: Row): number {
-  // Problems first when ascending: expected on but not on the slices, then partial, then the rest.
-  const observed = row.hintsObserved === 'all' ? 2 : row.hintsObserved === 'some' ? 1 : 0;
-  return (row.hintsExpected ? 10 : 0) + observed;
-}
 
 function ZoneCounts({ counts, zones }: { readonly counts: readonly number[]; readonly zones: readonly string[] }) {
   return (
@@ -94,8 +70,8 @@ function ZoneCounts({ counts, zones }: { readonly counts: readonly number[]; rea
 /** Zone names without their common region prefix (`ap-northeast-2a` → `2a`). */
 function shortZone(zones: readonly string[], index: number): string {
   const zone = zones[index] ?? '';
-  const named = zones.filter((z) => z !== '(no zone)');
-  if (named.length < 2 || zone === '(no zone)') return zone === '(no zone)' ? '∅' : zone;
+  const named = zones.filter((z) => z !== UNKNOWN_ZONE);
+  if (named.length < 2 || zone === UNKNOWN_ZONE) return zone === UNKNOWN_ZONE ? '∅' : zone;
   let prefix = named[0] ?? '';
   for (const z of named) while (!z.startsWith(prefix)) prefix = prefix.slice(0, -1);
   const cut = prefix.lastIndexOf('-') + 1;
@@ -109,7 +85,6 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       label: 'Service',
       header: 'Service',
       width: 'w-[22%]',
-      getValue: (row) => row.naturalKey,
       render: (row) => (
         <span className="block min-w-0">
           <Link href={serviceHref(row.namespace, row.name)} className={`${LINK} block truncate font-mono text-sm`} title={`${row.namespace}/${row.name}`}>
@@ -125,7 +100,6 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       label: 'Mechanism',
       header: 'Mechanism',
       width: 'w-[12%]',
-      getValue: (row) => row.mechanism,
       render: (row) => <span className={`font-mono text-xs ${row.mechanism === 'none' ? 'text-slate-600 dark:text-slate-400' : ''}`}>{mechanismLabel(row.mechanism)}</span>,
     },
     {
@@ -137,7 +111,6 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
         </>
       ),
       width: 'w-[15%]',
-      getValue: hintsScore,
       render: (row) => {
         const mismatch = row.hintsExpected !== (row.hintsObserved === 'all');
         return (
@@ -153,7 +126,6 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       label: 'Reason / attention',
       header: 'Reason when off / attention',
       width: 'w-[25%]',
-      getValue: (row) => (row.attention ? `0${row.attention}` : `1${row.reason ?? ''}`),
       render: (row) =>
         row.reason || row.attention ? (
           <span className="block min-w-0 text-xs">
@@ -175,10 +147,9 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       label: 'Ready endpoints per zone',
       header: 'Ready endpoints per zone',
       width: 'w-[14%]',
-      getValue: (row) => row.ready,
       render: (row) => (
         <span className="block">
-          <span className="text-xs tabular-nums">{row.ready} ready</span>
+          <span className="text-xs tabular-nums">{row.readyEndpoints} ready</span>
           <ZoneCounts counts={row.endpointsByZone} zones={zones} />
         </span>
       ),
@@ -189,11 +160,10 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       header: 'Cross-zone share',
       width: 'w-[12%]',
       align: 'right',
-      getValue: (row) => row.crossZone,
       render: (row) => (
         <span className="block text-right text-sm tabular-nums">
-          {formatPercent(row.crossZone)}
-          {Math.abs(row.crossZoneIfAuto - row.crossZone) >= 0.0005 ? (
+          {formatPercent(row.crossZoneFraction)}
+          {Math.abs(row.crossZoneIfAuto - row.crossZoneFraction) >= 0.0005 ? (
             <span className="block text-xs text-slate-600 dark:text-slate-400" title="Cross-zone share with topology mode Auto">
               Auto: {formatPercent(row.crossZoneIfAuto)}
             </span>
@@ -209,8 +179,8 @@ function decode(data: ServiceTableData): Row[] {
     namespace: r[0],
     name: r[1],
     key: `${r[0]}/${r[1]}`,
-    naturalKey: `${r[0]}/${r[1]}`.replace(/\d+/g, (digits) => digits.padStart(12, '0')),
-    search: `${r[0]}/${r[1]}`.toLowerCase(),
+    naturalKey: serviceNaturalKey(r[0], r[1]),
+    search: serviceSearchText(r[0], r[1]),
     type: r[2],
     mechanism: r[3],
     hintsExpected: r[4] === 1,
@@ -218,37 +188,10 @@ function decode(data: ServiceTableData): Row[] {
     reason: r[6] >= 0 ? (data.reasons[r[6]] ?? null) : null,
     attention: r[7],
     endpointsByZone: r[8],
-    ready: r[9],
-    crossZone: r[10],
+    readyEndpoints: r[9],
+    crossZoneFraction: r[10],
     crossZoneIfAuto: r[11],
   }));
-}
-
-function compareValues(a: string | number, b: string | number): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Filters and sorts decoded rows (pure; a few ms for 10,000 rows). */
-export function applyQuery(rows: readonly Row[], columns: readonly ColumnConfig[], query: TableQuery): Row[] {
-  const q = query.q.trim().toLowerCase();
-  const filtered = rows.filter((row) => (query.ns === '' || row.namespace === query.ns) && (!query.attention || row.attention !== null) && (q === '' || row.search.includes(q) || (row.reason?.toLowerCase().includes(q) ?? false)));
-  const column = columns.find((c) => c.id === query.sort) ?? columns[0];
-  if (!column) return filtered;
-  const dir = query.order === 'desc' ? -1 : 1;
-  const keyed = filtered.map((row) => ({ row, value: column.getValue(row) }));
-  keyed.sort((a, b) => dir * compareValues(a.value, b.value) || compareValues(a.row.naturalKey, b.row.naturalKey));
-  return keyed.map((k) => k.row);
-}
-
-function toSearch(query: TableQuery): string {
-  const params = new URLSearchParams();
-  if (query.q) params.set('q', query.q);
-  if (query.ns) params.set('ns', query.ns);
-  if (query.attention) params.set('attention', '1');
-  if (query.sort !== 'service') params.set('sort', query.sort);
-  if (query.order !== 'asc') params.set('order', query.order);
-  const s = params.toString();
-  return s ? `?${s}` : '';
 }
 
 const ROW_HEIGHT = 64;
@@ -259,18 +202,18 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
   const [query, setQuery] = useState<TableQuery>(initial);
   const deferredQ = useDeferredValue(query.q);
   const effective = useMemo(() => ({ ...query, q: deferredQ }), [query, deferredQ]);
-  const visible = useMemo(() => applyQuery(rows, columns, effective), [rows, columns, effective]);
+  const visible = useMemo(() => queryTable(rows, effective), [rows, effective]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
 
   // Keep the URL in step (replaceState: no server round trip, no history spam).
   useEffect(() => {
-    const search = toSearch(query);
+    const search = tableQuerySearch(query);
     if (window.location.search !== search) window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
   }, [query]);
 
   const update = (patch: Partial<TableQuery>) => setQuery((q) => ({ ...q, ...patch }));
-  const sortBy = (id: SortKey) => setQuery((q) => ({ ...q, sort: id, order: q.sort === id && q.order === 'asc' ? 'desc' : 'asc' }));
+  const sortBy = (id: TableSortKey) => setQuery((q) => ({ ...q, sort: id, order: q.sort === id && q.order === 'asc' ? 'desc' : 'asc' }));
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
@@ -309,7 +252,7 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
         </label>
         <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300 sm:hidden">
           Sort by
-          <select value={query.sort} onChange={(e) => update({ sort: e.target.value as SortKey })} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900">
+          <select value={query.sort} onChange={(e) => update({ sort: e.target.value as TableSortKey })} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900">
             {columns.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.label}

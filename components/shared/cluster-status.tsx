@@ -2,7 +2,8 @@
  * What a page shows while it cannot show its panels: the first sync in progress (with per-type
  * progress) or an unavailable source with the reason. Expected states are rendered, never thrown.
  */
-import type { ClusterStatusView } from '@/lib/data/views';
+import type { ReactNode } from 'react';
+import type { ClusterStatusView } from '@/lib/data/header';
 import { formatCount, formatTimestamp } from '../ui/format';
 import { Badge, Callout } from '../ui/status';
 
@@ -36,5 +37,18 @@ export function ClusterStatusPanel({ status, what }: { readonly status: Exclude<
         ))}
       </ul>
     </div>
+  );
+}
+
+/**
+ * What a page renders while its data is not there: its title, then the status panel (nothing
+ * when the status turned `ready` in the meantime).
+ */
+export function ClusterPending({ title, status, what }: { readonly title: ReactNode; readonly status: ClusterStatusView; readonly what: string }) {
+  return (
+    <>
+      {title}
+      {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what={what} />}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 /** Display names and tones for analysis enums, shared by views. */
-import type { AttentionReason } from '@/lib/topology/report/analysis';
+import type { AttentionReason } from '@/lib/topology/report/analysis-schema';
 import type { Tone } from '../ui/status';
 
 export const ATTENTION: Record<AttentionReason, { readonly label: string; readonly tone: Tone; readonly hint: string }> = {

@@ -14,8 +14,10 @@ import 'server-only';
 import type { ClusterSource } from '../k8s/cluster-source';
 import { getClusterSource } from '../k8s/source';
 import { AnalysisCache } from '../topology/report/analysis-cache';
-import type { ClusterAnalysis, PreparedAnalysis } from '../topology/report/analysis';
-import { analyzeClusterIn, prepareAnalysis, withAnalysisCache } from '../topology/report/analysis';
+import type { ClusterAnalysis } from '../topology/report/analysis-schema';
+import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
+import { analyzeClusterIn } from '../topology/report/cluster-analysis';
+import { prepareAnalysis, withAnalysisCache } from '../topology/report/prepared-analysis';
 import type { AnalysisOptions } from '../topology/model/cluster-context';
 
 interface Memo {
@@ -71,6 +73,11 @@ function logPass(p: PreparedAnalysis, ms: number): void {
   const run = p.cache?.lastRun;
   if (!run || process.env.ZONESCOPE_ANALYSIS_LOG !== '1') return;
   console.log(`[zonescope] analysis: ${run.services} services, ${run.computed} analysed, ${run.reused} reused, ${ms.toFixed(1)} ms${run.full ? ' (full)' : ''}`);
+}
+
+/** The whole-cluster analysis, or `null` while the first sync is still running (pages render a "syncing" panel then). */
+export function getClusterAnalysis(): ClusterAnalysis | null {
+  return source().isSynced() ? clusterAnalysis() : null;
 }
 
 /** A preparation with custom traffic/cost options (cheap: O(nodes)). */

@@ -2,9 +2,11 @@
  * The JSON shapes of `/api/v1` (documented in `docs/api.md`), for clients such as the toggle
  * component. Types only: import them with `import type`.
  */
-import type { ClusterAnalysis } from '../topology/report/analysis';
+import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState } from './topology-mode';
-import type { EndpointListView, Freshness, HeaderView, ServiceDetailView, ServiceRow } from './views';
+import type { Freshness, HeaderView } from './header';
+import type { EndpointListView, ServiceDetailView } from './service';
+import type { ServiceRow } from './services';
 
 /** `GET /api/v1/cluster`. */
 export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kubernetes' | 'assumptions' | 'cluster'> {

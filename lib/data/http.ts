@@ -12,8 +12,14 @@
  * {@link KubeError} messages, never raw bodies, headers or stacks.
  */
 import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
-import type { EndpointListKind, EndpointListQuery, ServiceQuery, ServiceSortKey, TrafficScenarioKey } from './views';
-import { ENDPOINT_LISTS, getHeader, getSourceProblem, SERVICE_SORT_KEYS, TRAFFIC_SCENARIOS } from './views';
+import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
+import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
+import { getHeader, getSourceProblem, SYNCING } from './header';
+import type { EndpointListKind, EndpointListQuery } from './service';
+import { ENDPOINT_LISTS } from './service';
+import type { ServiceSortKey } from './service-query';
+import { MAX_QUERY_LENGTH, SERVICE_SORT_KEYS } from './service-query';
+import type { ServiceQuery } from './services';
 
 // ---------------------------------------------------------------------------------------------
 // Responses
@@ -108,8 +114,16 @@ export function dataErrorResponse(surface: ApiSurface, error: DataError): Respon
  * forbidden) and `Retry-After: 2`. Call it when the data layer answered "not synced".
  */
 export function notReadyResponse(surface: ApiSurface): Response {
-  const problem = getSourceProblem() ?? { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' };
+  const problem = getSourceProblem() ?? SYNCING;
   return errorResponse(503, problem.kind, surface, problem.message, { progress: getHeader().freshness }, { 'Retry-After': '2' });
+}
+
+/**
+ * The response for a data-layer error of a read: {@link notReadyResponse} for `syncing` (with
+ * `progress` and `Retry-After`), else {@link dataErrorResponse}.
+ */
+export function readErrorResponse(surface: ApiSurface, error: DataError): Response {
+  return error.kind === 'syncing' ? notReadyResponse(surface) : dataErrorResponse(surface, error);
 }
 
 /** A parse result: the value, or the finished error response. */
@@ -150,8 +164,8 @@ export function parseServiceRef(namespace: unknown, name: unknown, surface: ApiS
 export const DEFAULT_SERVICES_LIMIT = 100;
 /** Largest page size; larger values are clamped to it (smaller than 1 to 1). */
 export const MAX_SERVICES_LIMIT = 500;
-/** Longest accepted search string. */
-export const MAX_QUERY_LENGTH = 200;
+/** Longest accepted search string (shared with the Services table). */
+export { MAX_QUERY_LENGTH };
 /** Largest accepted offset. */
 export const MAX_OFFSET = 10_000_000;
 
@@ -306,7 +320,7 @@ export function parseEndpointListQuery(params: URLSearchParams): Parsed<Endpoint
   const scenario = params.get('scenario');
   if (scenario !== null && list !== 'loads') return fail(400, 'bad-request', 'service', 'scenario applies to list=loads only.');
   if (scenario !== null && !(TRAFFIC_SCENARIOS as readonly string[]).includes(scenario)) return fail(400, 'bad-request', 'service', `scenario must be one of ${TRAFFIC_SCENARIOS.join(', ')}.`);
-  return { ok: true, value: { list: list as EndpointListKind, scenario: (scenario ?? 'now') as TrafficScenarioKey } };
+  return { ok: true, value: { list: list as EndpointListKind, scenario: (scenario ?? 'now') as TrafficScenario } };
 }
 
 function round(value: number): number {

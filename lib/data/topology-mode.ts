@@ -25,7 +25,8 @@ import { topologyAnnotationChange } from '../topology/analyses/service-mechanism
 import type { TopologyEvent, ValueByZone } from '../topology/upstream/types';
 import { prepared, source } from './analysis';
 import type { AuditUser, TopologyModeValue } from './http';
-import { getServiceView, getSourceProblem, isReadOnly } from './views';
+import { getSourceProblem, isReadOnly } from './header';
+import { getServiceView } from './service';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
@@ -251,11 +252,10 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
   const problem = getSourceProblem();
   if (problem) return { ok: false, error: problem };
   const view = getServiceView(namespace, name);
-  if (view === 'syncing') return { ok: false, error: { kind: 'syncing', message: 'The dashboard is still reading the cluster; try again in a moment.' } };
-  if (view === null) return { ok: false, error: { kind: 'not-found', message: `Service ${namespace}/${name} was not found.` } };
+  if (!view.ok) return view;
   const readOnly = readOnlyReason(state);
   const allowed = readOnly !== null ? { allowed: false, reason: readOnly } : await permission(state, namespace, name);
-  const { detail, service, minor, release } = view;
+  const { detail, service, minor, release } = view.value;
   const enable = topologyAnnotationChange(service.annotations, minor, true);
   return {
     ok: true,

@@ -10,20 +10,8 @@
  * `./source` (`getClusterSource()`), which is server-only.
  */
 import path from 'node:path';
-import type {
-  ClusterIndex,
-  ClusterSnapshot,
-  DeploymentRecord,
-  EndpointSliceRecord,
-  EventRecord,
-  HpaRecord,
-  NodeRecord,
-  PodRecord,
-  ReplicaSetRecord,
-  ServerVersionRecord,
-  ServiceRecord,
-} from '../topology/model/cluster-model';
-import { indexCluster, objectKey } from '../topology/model/cluster-model';
+import type { ClusterIndex, ClusterSnapshot, ServerVersionRecord } from '../topology/model/cluster-model';
+import { EMPTY_SNAPSHOT, INDEX_KEYS, indexCluster } from '../topology/model/cluster-model';
 import type { ConnectionEnv, KubeConnection } from './connection';
 import { connectionOptionsFromEnv, createConnection } from './connection';
 import type { KubeError } from './errors';
@@ -104,35 +92,12 @@ const INDEX_SOURCES = {
 
 type IndexField = keyof typeof INDEX_SOURCES;
 
-const EMPTY_SNAPSHOT: ClusterSnapshot = {
-  version: null,
-  nodes: [],
-  services: [],
-  endpointSlices: [],
-  pods: [],
-  deployments: [],
-  replicaSets: [],
-  hpas: [],
-  events: [],
-  proxy: null,
-  cni: { cilium: null, calico: null, awsVpcCni: false },
-};
 
 /** Lookups that group records into lists (by Service or namespace). */
 const GROUPED_FIELDS: ReadonlySet<IndexField> = new Set<IndexField>(['slicesByService', 'podsByNamespace', 'eventsByService']);
 
-/** The key each lookup files a record under, exactly as {@link indexCluster} does (`null`: not filed). */
-const LOOKUP_KEYS: { readonly [F in IndexField]: (record: never) => string | null } = {
-  nodesByName: (node: NodeRecord) => node.name,
-  servicesByKey: (service: ServiceRecord) => objectKey(service.namespace, service.name),
-  slicesByService: (slice: EndpointSliceRecord) => (slice.serviceName === null ? null : objectKey(slice.namespace, slice.serviceName)),
-  podsByNamespace: (pod: PodRecord) => pod.namespace,
-  deploymentsByKey: (d: DeploymentRecord) => objectKey(d.namespace, d.name),
-  replicaSetsByKey: (r: ReplicaSetRecord) => objectKey(r.namespace, r.name),
-  hpasByTarget: (h: HpaRecord) => `${h.namespace}/${h.scaleTargetRef.kind}/${h.scaleTargetRef.name}`,
-  eventsByService: (event: EventRecord) =>
-    event.involvedObject.kind === 'Service' ? objectKey(event.involvedObject.namespace || event.namespace, event.involvedObject.name) : null,
-};
+/** The key each lookup files a record under, as {@link indexCluster} files it. */
+const LOOKUP_KEYS: { readonly [F in IndexField]: (record: never) => string | null } = INDEX_KEYS;
 
 /** At most this many replaced records are patched into a lookup; more, and it is rebuilt. */
 const PATCH_LIMIT = 64;

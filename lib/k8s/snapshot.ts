@@ -25,25 +25,21 @@
  * file, the document (1-based), the item (`items[i]`, 0-based) and what is wrong. On any error
  * nothing is returned but the errors.
  *
- * Pure except {@link loadSnapshot} (file system). No client-node.
+ * The dump format (documents, Lists, version documents) is `./kubectl-dump`, shared with the
+ * simulator's scenario loader. Pure except {@link loadSnapshot} (file system). No client-node.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import type { ClusterSnapshot, ServerVersionRecord } from '../topology/model/cluster-model';
+import type { DumpLocation } from './kubectl-dump';
+import { isJsonFileName, isJsonText, isServerVersionDocument, kubectlVersionOf, listDocument, readYamlDocuments } from './kubectl-dump';
 import type { DataplaneFactRecord, Json } from './wire-to-record';
 import { isJsonObject, obj, projectCalicoObject, projectServerVersion, str } from './wire-to-record';
 import type { RecordById, ResourceId } from './resources';
 import { assembleSnapshot, cacheKey, RESOURCE_IDS, RESOURCES, resourceIdForKind } from './resources';
 
 /** Where an object or problem was found. */
-export interface SnapshotLocation {
-  readonly file: string;
-  /** 1-based document number inside the file. */
-  readonly document: number;
-  /** 0-based index in the document's `items`, when the document is a List. */
-  readonly item?: number;
-}
+export type SnapshotLocation = DumpLocation;
 
 /** One problem with the input. */
 export interface SnapshotProblem extends Partial<SnapshotLocation> {
@@ -287,58 +283,45 @@ function isReadKind(kind: string): boolean {
   return resourceIdForKind(kind) !== undefined || EXTRA_KINDS.includes(kind);
 }
 
-/** `apiVersion` of the simulator's `ServerVersion` scenario document. */
-export const SERVER_VERSION_API_VERSION = 'zonescope.dev/v1';
-
-/** A version document: `/version` output, or `kubectl version` output with `serverVersion`. */
-function versionOf(document: Json): Json | null {
-  if (isJsonObject(document.serverVersion)) return document.serverVersion;
-  if (typeof document.gitVersion === 'string' || (typeof document.major === 'string' && typeof document.minor === 'string')) return document;
-  return null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-/** Parses the text into documents (`undefined` entries are empty documents). */
+/** Parses the text into documents (`null` and `undefined` entries are empty documents). */
 function parseDocuments(text: string, file: string): { ok: true; documents: unknown[] } | { ok: false; errors: SnapshotProblem[] } {
-  const trimmed = text.trimStart();
-  const isJsonFile = file.toLowerCase().endsWith('.json');
-  if (isJsonFile || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (isJsonText(text, file)) {
     try {
       return { ok: true, documents: [JSON.parse(text) as unknown] };
     } catch {
       // Not strict JSON: the YAML parser (a JSON superset) accepts it or locates the error.
     }
   }
-  const syntax = isJsonFile ? 'JSON syntax error' : 'YAML syntax error';
+  const syntax = isJsonFileName(file) ? 'JSON syntax error' : 'YAML syntax error';
   const documents: unknown[] = [];
   const errors: SnapshotProblem[] = [];
   let parsed;
   try {
-    parsed = parseAllDocuments(text, { uniqueKeys: true });
+    parsed = readYamlDocuments(text, 100);
   } catch (error) {
     return { ok: false, errors: [{ file, message: `YAML could not be parsed: ${error instanceof Error ? error.message : String(error)}` }] };
   }
-  const list = Array.isArray(parsed) ? parsed : [];
-  list.forEach((doc, index) => {
-    const firstError = doc.errors[0];
-    if (firstError !== undefined) {
-      const pos = firstError.linePos?.[0];
+  for (const doc of parsed) {
+    if (doc.ok) {
+      documents.push(doc.value);
+      continue;
+    }
+    const [first] = doc.errors;
+    if (first === undefined) continue;
+    if (first.type === 'conversion') {
+      errors.push({ file, document: doc.document, message: `YAML could not be converted: ${first.message}` });
+    } else {
       errors.push({
         file,
-        document: index + 1,
-        ...(pos ? { line: pos.line, column: pos.col } : {}),
-        message: `${syntax}: ${firstError.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? firstError.code}`,
+        document: doc.document,
+        ...(first.line !== undefined && first.column !== undefined ? { line: first.line, column: first.column } : {}),
+        message: `${syntax}: ${first.message.replace(/ at line \d+, column \d+:?$/, '')}`,
       });
-      return;
     }
-    try {
-      documents.push(doc.toJS({ maxAliasCount: 100 }) as unknown);
-    } catch (error) {
-      errors.push({ file, document: index + 1, message: `YAML could not be converted: ${error instanceof Error ? error.message : String(error)}` });
-    }
-  });
+  }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, documents };
 }
 
@@ -384,8 +367,7 @@ export function parseSnapshotDocuments(text: string, fileName: string): ParseDoc
       errors.push({ ...location, message: `expected a Kubernetes object or List (a mapping), found ${describe(document)}` });
       return;
     }
-    const kind = str(document.kind);
-    if (kind === 'ServerVersion' && document.apiVersion === SERVER_VERSION_API_VERSION) {
+    if (isServerVersionDocument(document)) {
       if (typeof document.gitVersion !== 'string' || document.gitVersion === '') {
         errors.push({ ...location, message: 'ServerVersion.gitVersion must be a version string such as v1.31.4' });
       } else {
@@ -393,21 +375,20 @@ export function parseSnapshotDocuments(text: string, fileName: string): ParseDoc
       }
       return;
     }
-    if (kind === null) {
-      const version = versionOf(document);
+    if (str(document.kind) === null) {
+      const version = kubectlVersionOf(document);
       if (version !== null) versions.push({ version, location });
       else errors.push({ ...location, message: 'the document has no kind (and is not a /version document)' });
       return;
     }
-    if (kind === 'List' || (kind.endsWith('List') && 'items' in document)) {
-      const items = document.items;
+    const list = listDocument(document);
+    if (list !== null) {
+      const { items } = list;
       if (items !== null && items !== undefined && !Array.isArray(items)) {
-        errors.push({ ...location, message: `items of a ${kind} must be a list, not ${describe(items)}` });
+        errors.push({ ...location, message: `items of a ${list.kind} must be a list, not ${describe(items)}` });
         return;
       }
-      const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
-      const apiVersion = str(document.apiVersion) ?? undefined;
-      (items ?? []).forEach((item: unknown, i: number) => addObject(item, { ...location, item: i }, itemKind, kind === 'List' ? undefined : apiVersion));
+      (items ?? []).forEach((item: unknown, i: number) => addObject(item, { ...location, item: i }, list.itemKind, list.itemApiVersion));
       return;
     }
     addObject(document, location, undefined, undefined);
@@ -519,12 +500,17 @@ export function buildSnapshot(
 
 const SNAPSHOT_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
+/** The `code` of a file-system error (`ENOENT`, …), `error` when it has none. */
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
+}
+
 async function collectFiles(target: string, errors: SnapshotProblem[]): Promise<string[]> {
   let info;
   try {
     info = await stat(target);
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
+    const code = errorCode(error);
     errors.push({ file: target, message: code === 'ENOENT' ? 'no such file or folder' : `cannot be read (${code})` });
     return [];
   }
@@ -562,8 +548,7 @@ export async function loadSnapshot(pathOrPaths: string | readonly string[]): Pro
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
-      errors.push({ file, message: `cannot be read (${code})` });
+      errors.push({ file, message: `cannot be read (${errorCode(error)})` });
       continue;
     }
     const parsed = parseSnapshotDocuments(text, file);

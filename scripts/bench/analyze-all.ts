@@ -12,7 +12,8 @@
  */
 import { createClusterSource, indexIncrementally } from '../../lib/k8s/cluster-source';
 import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
-import { analyzeClusterIn, prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/analysis';
+import { analyzeClusterIn } from '../../lib/topology/report/cluster-analysis';
+import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/prepared-analysis';
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
 import type { ClusterSnapshot } from '../../lib/topology/model/cluster-model';
 import { percentile } from './http';

@@ -10,7 +10,7 @@
  * endpoints); node changes re-queue only overloaded Services, as upstream does.
  */
 import { endpointFromWire, hintsToWire, isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
-import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/upstream/constants';
+import { ENDPOINTSLICE_CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/upstream/constants';
 import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../lib/topology/upstream/reconciler';
 import type { SliceInfo } from '../../lib/topology/upstream/slice-info';
 import { TopologyCache } from '../../lib/topology/upstream/topology-cache';
@@ -22,8 +22,6 @@ import { stableJson } from './stable-json';
 import { WorkQueue } from './work-queue';
 import type { KubeObject, ReadonlyKubeObject } from '../types';
 
-/** The value upstream puts in `endpointslice.kubernetes.io/managed-by`. */
-export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
 /** Upstream's default `--max-endpoints-per-slice`. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
@@ -96,7 +94,7 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       .list('endpointslices', namespace)
       .filter((slice) => {
         const labels = stringMap(obj(slice.metadata).labels);
-        return labels[LABEL_SERVICE_NAME] === serviceName && labels[LABEL_MANAGED_BY] === CONTROLLER_NAME;
+        return labels[LABEL_SERVICE_NAME] === serviceName && labels[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_NAME;
       })
       .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   }
@@ -252,7 +250,7 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
         name: slice.name ?? '',
         namespace,
         generateName: `${name}-`,
-        labels: { [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: CONTROLLER_NAME },
+        labels: { [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER_NAME },
         ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
       },
       addressType: 'IPv4',
@@ -303,8 +301,8 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       reason: event.reason,
       message: event.message,
       type: event.type,
-      source: { component: CONTROLLER_NAME },
-      reportingComponent: CONTROLLER_NAME,
+      source: { component: ENDPOINTSLICE_CONTROLLER_NAME },
+      reportingComponent: ENDPOINTSLICE_CONTROLLER_NAME,
       firstTimestamp: now,
       lastTimestamp: now,
       count: 1,
@@ -346,7 +344,7 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       case 'endpointslices': {
         const labels = stringMap(obj(object.metadata).labels);
         const serviceName = labels[LABEL_SERVICE_NAME];
-        const ours = labels[LABEL_MANAGED_BY] === CONTROLLER_NAME;
+        const ours = labels[LABEL_MANAGED_BY] === ENDPOINTSLICE_CONTROLLER_NAME;
         // Someone else changed a slice this controller manages: re-sync the Service, as upstream does.
         if (serviceName && ours && !writingSlices) enqueue(`${namespace}/${serviceName}`);
         break;

@@ -15,7 +15,7 @@
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import type { ClusterContext } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
-import { MINIMUM_FACTOR } from '../upstream/constants';
+import { ENDPOINTSLICE_CONTROLLER_NAME, MINIMUM_FACTOR } from '../upstream/constants';
 import type { HintsMechanism } from '../upstream/reconciler';
 import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
 import { canUseTrafficDistribution, reconcileTopologyHints } from '../upstream/reconciler';
@@ -29,9 +29,6 @@ import { sortedKeys, sortStrings } from '../upstream/sorted';
 import { UNKNOWN_ZONE } from './traffic';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
 import type { FeatureGates, KubeMinor } from '../upstream/version';
-
-/** `endpointslice.kubernetes.io/managed-by` value of the EndpointSlice controller. */
-export const ENDPOINTSLICE_CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
 
 /** Input of {@link runHintsEngine}. */
 export interface HintsEngineInput {

@@ -23,6 +23,7 @@ import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, Topology
 import { categorizeEndpointsWithDecision, topologyModeForService } from '../upstream/proxy-topology';
 import { sortedKeys } from '../upstream/sorted';
 import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
+import { endpointShape, endpointZone, FirstAddresses, SHAPE_PART } from './endpoint-shape';
 
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
 export const UNKNOWN_ZONE = '(no zone)';
@@ -131,8 +132,7 @@ export function toTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByN
 }
 
 function toTrafficEndpoint(endpoint: Endpoint, address: string, nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint {
-  const zone =
-    endpoint.zone !== null && endpoint.zone !== '' ? endpoint.zone : endpoint.nodeName === null ? null : (nodeZoneByName.get(endpoint.nodeName) ?? null);
+  const zone = endpointZone(endpoint, nodeZoneByName);
   return {
     endpoint: address,
     zoneHints: endpoint.hints?.forZones ?? null,
@@ -234,22 +234,17 @@ export function trafficFiguresKey(
   const { service } = input;
   if (service.internalTrafficPolicy === 'Local') return null;
   const parts = [`${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}`];
-  const seen = new Set<string>();
+  // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape.
+  const addresses = new FirstAddresses(slices);
   for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
       const address = endpoint.addresses[0];
-      if (address === undefined || seen.has(address)) continue;
-      seen.add(address);
+      if (address === undefined || addresses.repeatOf(address) >= 0) continue;
       if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
-      const zone =
-        endpoint.zone !== null && endpoint.zone !== '' ? endpoint.zone : endpoint.nodeName === null ? null : (nodeZoneByName.get(endpoint.nodeName) ?? null);
-      const forZones = endpoint.hints?.forZones;
-      const flags = (endpoint.ready !== false ? 1 : 0) + (endpoint.serving !== false ? 2 : 0) + (endpoint.terminating === true ? 4 : 0);
-      // zone (\u0001 = none) / hints (\u0001 = no list) / flags; node hints were ruled out above.
-      parts.push(`${zone ?? '\u0001'}\u0003${forZones ? (forZones.length === 1 ? forZones[0] : forZones.join('\u0003')) : '\u0001'}\u0004${forZones ? forZones.length : -1}\u0004${flags}`);
+      parts.push(endpointShape(endpoint, nodeZoneByName, false));
     }
   }
-  return parts.join('\u0002');
+  return parts.join(SHAPE_PART);
 }
 
 /** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */

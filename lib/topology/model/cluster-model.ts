@@ -232,20 +232,50 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | null): Map
   return map;
 }
 
+/**
+ * The key each lookup of a {@link ClusterIndex} files a record under (`null`: not filed). One
+ * definition for {@link indexCluster} and for sources that maintain an index incrementally.
+ */
+export const INDEX_KEYS = {
+  nodesByName: (node: NodeRecord): string => node.name,
+  servicesByKey: (service: ServiceRecord): string => objectKey(service.namespace, service.name),
+  slicesByService: (slice: EndpointSliceRecord): string | null => (slice.serviceName === null ? null : objectKey(slice.namespace, slice.serviceName)),
+  podsByNamespace: (pod: PodRecord): string => pod.namespace,
+  deploymentsByKey: (d: DeploymentRecord): string => objectKey(d.namespace, d.name),
+  replicaSetsByKey: (r: ReplicaSetRecord): string => objectKey(r.namespace, r.name),
+  hpasByTarget: (h: HpaRecord): string => `${h.namespace}/${h.scaleTargetRef.kind}/${h.scaleTargetRef.name}`,
+  eventsByService: (event: EventRecord): string | null =>
+    event.involvedObject.kind === 'Service' ? objectKey(event.involvedObject.namespace || event.namespace, event.involvedObject.name) : null,
+} as const satisfies { readonly [F in Exclude<keyof ClusterIndex, 'snapshot'>]: (record: never) => string | null };
+
+/** A cluster with nothing in it: no version, no records, no dataplane facts (frozen, lists included). */
+export const EMPTY_SNAPSHOT: ClusterSnapshot = Object.freeze({
+  version: null,
+  nodes: Object.freeze([]),
+  services: Object.freeze([]),
+  endpointSlices: Object.freeze([]),
+  pods: Object.freeze([]),
+  deployments: Object.freeze([]),
+  replicaSets: Object.freeze([]),
+  hpas: Object.freeze([]),
+  events: Object.freeze([]),
+  proxy: null,
+  cni: Object.freeze({ cilium: null, calico: null, awsVpcCni: false }),
+});
+
 /** Builds the lookups of a {@link ClusterIndex} in one pass per resource type. */
 export function indexCluster(snapshot: ClusterSnapshot): ClusterIndex {
+  const keyed = <T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T> => new Map(items.map((item) => [keyOf(item), item]));
   return {
     snapshot,
-    nodesByName: new Map(snapshot.nodes.map((node) => [node.name, node])),
-    servicesByKey: new Map(snapshot.services.map((service) => [objectKey(service.namespace, service.name), service])),
-    slicesByService: groupBy(snapshot.endpointSlices, (slice) => (slice.serviceName === null ? null : objectKey(slice.namespace, slice.serviceName))),
-    podsByNamespace: groupBy(snapshot.pods, (pod) => pod.namespace),
-    deploymentsByKey: new Map(snapshot.deployments.map((d) => [objectKey(d.namespace, d.name), d])),
-    replicaSetsByKey: new Map(snapshot.replicaSets.map((r) => [objectKey(r.namespace, r.name), r])),
-    hpasByTarget: new Map(snapshot.hpas.map((h) => [`${h.namespace}/${h.scaleTargetRef.kind}/${h.scaleTargetRef.name}`, h])),
-    eventsByService: groupBy(snapshot.events, (event) =>
-      event.involvedObject.kind === 'Service' ? objectKey(event.involvedObject.namespace || event.namespace, event.involvedObject.name) : null,
-    ),
+    nodesByName: keyed(snapshot.nodes, INDEX_KEYS.nodesByName),
+    servicesByKey: keyed(snapshot.services, INDEX_KEYS.servicesByKey),
+    slicesByService: groupBy(snapshot.endpointSlices, INDEX_KEYS.slicesByService),
+    podsByNamespace: groupBy(snapshot.pods, INDEX_KEYS.podsByNamespace),
+    deploymentsByKey: keyed(snapshot.deployments, INDEX_KEYS.deploymentsByKey),
+    replicaSetsByKey: keyed(snapshot.replicaSets, INDEX_KEYS.replicaSetsByKey),
+    hpasByTarget: keyed(snapshot.hpas, INDEX_KEYS.hpasByTarget),
+    eventsByService: groupBy(snapshot.events, INDEX_KEYS.eventsByService),
   };
 }
 

@@ -13,7 +13,8 @@ import type {
   ReplicaSetRecord,
   ServiceRecord,
 } from './cluster-model';
-import { indexCluster } from './cluster-model';
+import { EMPTY_SNAPSHOT, indexCluster } from './cluster-model';
+import { ENDPOINTSLICE_CONTROLLER_NAME } from '../upstream/constants';
 import type { Endpoint, EndpointHints } from '../upstream/types';
 
 /** A ready worker node in `zone` with `cpu` allocatable CPU. */
@@ -77,7 +78,7 @@ export function testSlice(service: string, endpoints: readonly Endpoint[], extra
     name: `${service}-abc`,
     resourceVersion: '1',
     serviceName: service,
-    managedBy: 'endpointslice-controller.k8s.io',
+    managedBy: ENDPOINTSLICE_CONTROLLER_NAME,
     addressType: 'IPv4',
     ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
     endpoints,
@@ -137,17 +138,10 @@ export function testWorkload(
 /** A snapshot with empty defaults (release 1.30, kube-proxy iptables, no CNI facts). */
 export function testSnapshot(parts: Partial<ClusterSnapshot> = {}): ClusterSnapshot {
   return {
+    ...EMPTY_SNAPSHOT,
     version: { gitVersion: 'v1.30.2', minor: 30, platform: null },
     nodes: testZoneNodes(),
-    services: [],
-    endpointSlices: [],
-    pods: [],
-    deployments: [],
-    replicaSets: [],
-    hpas: [],
-    events: [],
     proxy: { mode: 'iptables', modeAsWritten: 'iptables', ipvsScheduler: null, source: 'kube-system/kube-proxy-config' },
-    cni: { cilium: null, calico: null, awsVpcCni: false },
     ...parts,
   };
 }

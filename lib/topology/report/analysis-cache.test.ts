@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { AnalysisCache, DETAIL_CACHE_SIZE, sameItems } from './analysis-cache';
-import type { PreparedAnalysis } from './analysis';
-import { analyzeClusterIn, analyzeServiceIn, prepareAnalysis, withAnalysisCache } from './analysis';
+import type { PreparedAnalysis } from './prepared-analysis';
+import { analyzeClusterIn } from './cluster-analysis';
+import { prepareAnalysis, withAnalysisCache } from './prepared-analysis';
+import { analyzeServiceIn } from './service-detail';
 import type { ClusterSnapshot, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
 import { testEndpoints, testNode, testService, testSlice, testSnapshot, testWorkload } from '../model/test-cluster';

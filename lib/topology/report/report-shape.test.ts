@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { analyzeClusterIn, prepareAnalysis, withoutShapeSharing } from './analysis';
+import { analyzeClusterIn } from './cluster-analysis';
+import { prepareAnalysis, withoutShapeSharing } from './prepared-analysis';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
 import { reportShapeKey } from './report-shape';

@@ -9,7 +9,8 @@
  *   is reachable from outside);
  * - per slice, in order: address type and whether the EndpointSlice controller manages it;
  * - per endpoint, in order: its zone (as written, and as resolved through its node), its
- *   conditions, its zone hints, and which endpoints share a first address.
+ *   conditions, its zone hints (its exact shape, analyses/endpoint-shape.ts), and which endpoints
+ *   share a first address.
  *
  * Names, addresses, pods and nodes as such do not enter those figures — the cluster-wide report
  * keeps counts, not lists. {@link reportShapeKey} spells exactly those inputs out, so two Services
@@ -20,22 +21,11 @@
  */
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { isControllerManaged } from '../analyses/analyze-service';
+import { endpointShape, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
 
 /** trafficDistribution values whose hints are zone hints only (others may hint nodes). */
 const ZONE_SCOPED_DISTRIBUTIONS: ReadonlySet<string> = new Set(['PreferClose', 'PreferSameZone']);
-
-const NONE = '\u0001';
-const FIELD = '\u0003';
-const LIST = '\u0004';
-
-function zoneText(zone: string | null): string {
-  return zone === null ? NONE : zone === '' ? '\u0005' : zone;
-}
-
-function condition(value: boolean | null | undefined): number {
-  return value === true ? 1 : value === false ? 2 : 0;
-}
 
 const JSON_TEXT = new WeakMap<object, string>();
 
@@ -55,9 +45,6 @@ function headerOf(service: ServiceRecord): string {
   return `${service.type}|${service.selector === null ? 1 : 0}|${clusterIP}|${service.externalTrafficPolicy}|${service.internalTrafficPolicy}|${isExternallyAccessible(service) ? 1 : 0}|${JSON.stringify(service.trafficDistribution)}|${jsonOf(service.ipFamilies)}|${jsonOf(service.annotations)}`;
 }
 
-/** Services up to this many endpoints find repeated addresses by scanning, larger ones with a map. */
-const SCAN_LIMIT = 32;
-
 /**
  * The shape of a Service and its slices for a cluster-wide report (see the module comment), or
  * `null` when its report depends on node identity and must not be shared.
@@ -66,34 +53,17 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
   if (service.internalTrafficPolicy === 'Local') return null;
   if (service.trafficDistribution !== null && !ZONE_SCOPED_DISTRIBUTIONS.has(service.trafficDistribution)) return null;
   let key = headerOf(service);
-  let total = 0;
-  for (const slice of slices) total += slice.endpoints.length;
-  const scanned: string[] | null = total <= SCAN_LIMIT ? [] : null;
-  const ordinals: Map<string, number> | null = scanned === null ? new Map() : null;
+  const addresses = new FirstAddresses(slices);
   for (const slice of slices) {
-    key += `\u0002${slice.addressType}${isControllerManaged(slice) ? 'm' : 'f'}`;
+    key += `${SHAPE_PART}${slice.addressType}${isControllerManaged(slice) ? 'm' : 'f'}`;
     for (const endpoint of slice.endpoints) {
       const hints = endpoint.hints;
       if (hints !== null && hints.forNodes !== undefined) return null;
       // Which endpoints share a first address (kube-proxy and the diff key on it): only repeats are spelled out.
       const address = endpoint.addresses[0];
-      let same = '';
-      if (address === undefined) same = '!';
-      else {
-        const known = scanned !== null ? scanned.indexOf(address) : (ordinals?.get(address) ?? -1);
-        if (known >= 0) same = `=${known}`;
-        else if (scanned !== null) scanned.push(address);
-        else ordinals?.set(address, ordinals.size);
-      }
-      const zone = endpoint.zone;
-      const resolved = zone !== null && zone !== '' ? '' : endpoint.nodeName === null ? NONE : zoneText(nodeZoneByName.get(endpoint.nodeName) ?? null);
-      let hintText = NONE;
-      if (hints !== null) {
-        const forZones = hints.forZones;
-        hintText = forZones === undefined ? '\u0006' : `${forZones.length}:${forZones.length === 1 ? forZones[0] : forZones.join(LIST)}`;
-      }
-      const flags = condition(endpoint.ready) * 9 + condition(endpoint.serving) * 3 + condition(endpoint.terminating);
-      key += `${LIST}${zoneText(zone)}${FIELD}${resolved}${FIELD}${hintText}${FIELD}${flags}${same}`;
+      const known = address === undefined ? null : addresses.repeatOf(address);
+      const same = known === null ? '!' : known >= 0 ? `=${known}` : '';
+      key += `${SHAPE_ITEM}${endpointShape(endpoint, nodeZoneByName, true)}${same}`;
     }
   }
   return key;

@@ -28,6 +28,14 @@ export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';
 
 /**
+ * The EndpointSlice controller's name (`ControllerName`): the {@link LABEL_MANAGED_BY} value of
+ * the slices it manages, and the component its Events come from.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/endpointslice/endpointslice_controller.go
+ */
+export const ENDPOINTSLICE_CONTROLLER_NAME = 'endpointslice-controller.k8s.io';
+
+/**
  * The overload threshold of the `Auto` heuristic: a zone may receive up to 20 % more traffic
  * than its CPU share (`overloadThreshold = 0.2`), used both for allocation minimums and the
  * overload re-check.

@@ -1,6 +1,7 @@
 /** `GET /api/v1/cluster`: the analyze `cluster` object with the release, assumptions and header freshness. */
 import { jsonResponse, methodNotAllowed, notReadyResponse } from '@/lib/data/http';
-import { getClusterAnalysis, getHeader } from '@/lib/data/views';
+import { getClusterAnalysis } from '@/lib/data/analysis';
+import { getHeader } from '@/lib/data/header';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 /** `GET /api/v1/services`: the Services table, filtered, sorted and paged (see docs/api.md). */
 import { jsonResponse, methodNotAllowed, notReadyResponse, parseServiceQuery } from '@/lib/data/http';
-import { getServiceRows, queryServiceRows, serviceNamespaces } from '@/lib/data/views';
+import { getServiceRows, queryServiceRows, serviceNamespaces } from '@/lib/data/services';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 
 import { DistributionChart } from '@/components/service/distribution-chart';
-import { ClusterStatusPanel } from '@/components/shared/cluster-status';
+import { ClusterPending } from '@/components/shared/cluster-status';
 import { EndpointTable } from '@/components/service/endpoint-table';
 import { EventsTimeline } from '@/components/service/events-timeline';
 import { firstRows } from '@/components/service/first-rows';
@@ -15,7 +15,7 @@ import { Lints } from '@/components/service/lints';
 import { LoadBalancerPath } from '@/components/service/load-balancer-path';
 import { MinimumTable } from '@/components/service/minimum-table';
 import { ServiceVerdict } from '@/components/service/service-verdict';
-import { MAX_TILE_ENDPOINTS, NO_ZONE, ServiceZoneMap } from '@/components/service/service-zone-map';
+import { MAX_TILE_ENDPOINTS, ServiceZoneMap } from '@/components/service/service-zone-map';
 import { TopologyModeToggle } from '@/components/service/topology-mode-toggle';
 import { trafficScenarios } from '@/components/service/traffic-data';
 import { TrafficPanel } from '@/components/service/traffic-panel';
@@ -23,7 +23,9 @@ import { formatPercent, mechanismLabel, serviceHref } from '@/components/ui/form
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
-import { getClusterStatus, getServiceView } from '@/lib/data/views';
+import { getClusterStatus } from '@/lib/data/header';
+import { getServiceView } from '@/lib/data/service';
+import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 
 type Params = { namespace: string; name: string };
 type Search = Record<string, string | string[] | undefined>;
@@ -70,7 +72,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   const search = await searchParams;
   const namespace = decode(rawNamespace);
   const name = decode(rawName);
-  const view = getServiceView(namespace, name);
+  const result = getServiceView(namespace, name);
   const breadcrumb = (
     <>
       <Link href="/services" className={LINK}>
@@ -79,23 +81,17 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
       / {namespace} / <span aria-current="page">{name}</span>
     </>
   );
-  if (view === 'syncing') {
-    const status = getClusterStatus();
-    return (
-      <>
-        <PageTitle title={`${namespace}/${name}`} breadcrumb={breadcrumb} />
-        {status.state === 'ready' ? null : <ClusterStatusPanel status={status} what="this Service" />}
-      </>
-    );
+  if (!result.ok && result.error.kind === 'syncing') {
+    return <ClusterPending title={<PageTitle title={`${namespace}/${name}`} breadcrumb={breadcrumb} />} status={getClusterStatus()} what="this Service" />;
   }
-  if (view === null) notFound();
+  if (!result.ok) notFound();
 
-  const { detail, service, release, readOnly, version } = view;
+  const { detail, service, release, readOnly, version } = result.value;
   const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
   const gb = nonNegative(one(search.gb)) ?? detail.traffic.monthlyCost.now.gbPerMonth;
   const price = nonNegative(one(search.price)) ?? detail.traffic.monthlyCost.now.pricePerGb;
-  const zones = [...new Set([...detail.trafficMatrix.now.clientZones, ...(detail.minimumTable?.rows.map((r) => r.zone) ?? []), ...detail.endpoints.map((e) => e.zone ?? NO_ZONE)])]
-    .filter((z) => z !== NO_ZONE)
+  const zones = [...new Set([...detail.trafficMatrix.now.clientZones, ...(detail.minimumTable?.rows.map((r) => r.zone) ?? []), ...detail.endpoints.map((e) => e.zone ?? UNKNOWN_ZONE)])]
+    .filter((z) => z !== UNKNOWN_ZONE)
     .sort();
   const workload = detail.hpa ?? detail.workload;
   const attention = detail.needsAttention;

@@ -1,6 +1,6 @@
 /** `GET /api/v1/services/{namespace}/{name}`: the analyze per-Service object plus the detail panels; `ETag` is the resourceVersion. */
-import { dataErrorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseServiceRef, parseTrafficOptions } from '@/lib/data/http';
-import { getServiceDetailView } from '@/lib/data/views';
+import { jsonResponse, methodNotAllowed, parseServiceRef, parseTrafficOptions, readErrorResponse } from '@/lib/data/http';
+import { getServiceDetailView } from '@/lib/data/service';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +12,7 @@ export async function GET(request: Request, context: { params: Promise<{ namespa
   if (!options.ok) return options.response;
   const result = getServiceDetailView(ref.value.namespace, ref.value.name, options.value);
   if (result.ok) return jsonResponse(result.value, 200, { ETag: `"${result.value.resourceVersion}"` });
-  return result.error.kind === 'syncing' ? notReadyResponse('service') : dataErrorResponse('service', result.error);
+  return readErrorResponse('service', result.error);
 }
 
 const notAllowed = (): Response => methodNotAllowed('service', ['GET']);

@@ -4,8 +4,8 @@
  * per-endpoint tables and loads the rest from here when asked, so the page stays small at
  * thousands of endpoints.
  */
-import { dataErrorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseEndpointListQuery, parseServiceRef } from '@/lib/data/http';
-import { getServiceEndpointList } from '@/lib/data/views';
+import { jsonResponse, methodNotAllowed, parseEndpointListQuery, parseServiceRef, readErrorResponse } from '@/lib/data/http';
+import { getServiceEndpointList } from '@/lib/data/service';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,7 +17,7 @@ export async function GET(request: Request, context: { params: Promise<{ namespa
   if (!query.ok) return query.response;
   const result = getServiceEndpointList(ref.value.namespace, ref.value.name, query.value);
   if (result.ok) return jsonResponse(result.value);
-  return result.error.kind === 'syncing' ? notReadyResponse('service') : dataErrorResponse('service', result.error);
+  return readErrorResponse('service', result.error);
 }
 
 const notAllowed = (): Response => methodNotAllowed('service', ['GET']);

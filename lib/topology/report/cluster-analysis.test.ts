@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { ANALYSIS_SCHEMA, analyzeCluster, analyzeService, analyzeServiceIn, prepareAnalysis } from './analysis';
-import type { ClusterSnapshot, EndpointSliceRecord, NodeRecord, ServiceRecord } from '../model/cluster-model';
+import { ANALYSIS_SCHEMA } from './analysis-schema';
+import { analyzeCluster } from './cluster-analysis';
+import type { EndpointSliceRecord, NodeRecord, ServiceRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
-import { testCluster, testEndpoints, testNode, testService, testSlice, testSnapshot, testWorkload, testZoneNodes } from '../model/test-cluster';
+import { prepareAnalysis } from './prepared-analysis';
+import { analyzeServiceIn } from './service-detail';
+import { testCluster, testEndpoints, testNode, testService, testSlice, testSnapshot, testZoneNodes } from '../model/test-cluster';
+import { AUTO, publicCases } from './test-public-cases';
 import type { Endpoint } from '../upstream/types';
-
-const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };
-
-function publicCases(parts: Partial<ClusterSnapshot> = {}) {
-  const web = testEndpoints({ 'zone-a': 4, 'zone-b': 4, 'zone-c': 3 }, { service: 'web' });
-  const api = testEndpoints({ 'zone-a': 5, 'zone-b': 2, 'zone-c': 2 }, { service: 'api', hinted: false });
-  const workload = testWorkload('api', api, { hpa: { minReplicas: 3, maxReplicas: 12 } });
-  return testCluster({
-    services: [testService('web', { annotations: AUTO }), testService('api', { annotations: AUTO }), testService('two', { annotations: AUTO })],
-    endpointSlices: [testSlice('web', web), testSlice('api', api), testSlice('two', testEndpoints({ 'zone-a': 1, 'zone-b': 1 }, { service: 'two' }))],
-    ...workload,
-    ...parts,
-  });
-}
 
 describe('analyzeCluster: the JSON the analyze command prints', () => {
   const result = analyzeCluster(publicCases());
@@ -132,44 +122,6 @@ describe('analyzeCluster: cluster-wide conditions', () => {
     expect(result.services[0]?.traffic.crossZoneFraction).toBeCloseTo(2 / 3);
     const cost = result.services[0]?.traffic.monthlyCost.now;
     expect(cost).toMatchObject({ gbPerMonth: 500, pricePerGb: 0.02 });
-  });
-});
-
-describe('analyzeService: the Service view', () => {
-  it('eTP Local on a LoadBalancer: the lint and the load-balancer path', () => {
-    const index = testCluster({
-      services: [
-        testService('lb', {
-          type: 'LoadBalancer',
-          externalTrafficPolicy: 'Local',
-          annotations: AUTO,
-          ports: [{ name: 'http', protocol: 'TCP', port: 80, nodePort: 30080 }],
-          loadBalancerIngress: ['lb.example.com'],
-        }),
-      ],
-      endpointSlices: [testSlice('lb', testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }, { hinted: true }))],
-    });
-    const detail = analyzeService(index, 'default', 'lb');
-    expect(detail?.lints.map((l) => l.id)).toContain('external-traffic-policy-local');
-    expect(detail?.loadBalancer).toMatchObject({ externalTrafficPolicy: 'Local', extraHopPossible: false, nodesWithoutLocalEndpoints: { count: 0 } });
-  });
-
-  it('has the detail panels and agrees with the cluster report', () => {
-    const index = publicCases();
-    const detail = analyzeService(index, 'default', 'api');
-    const report = analyzeCluster(index).services.find((s) => s.name === 'api');
-    expect(detail?.expected).toMatchObject(report?.expected ?? {});
-    expect(detail?.traffic).toEqual(report?.traffic);
-    expect(detail?.endpoints).toHaveLength(9);
-    expect(detail?.donatedEndpoints).toHaveLength(2);
-    expect(detail?.minimumTable?.sumCheck).toBe('3 + 3 + 3 = 9 ≤ 9 ready endpoints → hints can be on');
-    expect(detail?.trafficMatrix.ifAuto.crossZoneFraction).toBeCloseTo(2 / 9);
-    expect(detail?.hpa?.scan).toHaveLength(10);
-    expect(detail?.diffEntries).toHaveLength(9);
-  });
-
-  it('returns null for an unknown Service', () => {
-    expect(analyzeService(publicCases(), 'default', 'nope')).toBeNull();
   });
 });
 

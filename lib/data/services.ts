@@ -1,0 +1,199 @@
+/**
+ * The Services view: one slim row per Service, for `GET /api/v1/services` (filtered, sorted and
+ * paged here) and the Services table (sent whole as compact tuples, filtered and sorted in the
+ * browser). Both filter and sort with the one definition of `./service-query`.
+ */
+import 'server-only';
+
+import type { ClusterAnalysis, ServiceReport } from '../topology/report/analysis-schema';
+import { UNKNOWN_ZONE } from '../topology/analyses/traffic';
+import { getClusterAnalysis } from './analysis';
+import type { QueryableService, ServiceSortKey, SortOrder } from './service-query';
+import { API_SORT_ALIASES, queryServices, serviceNaturalKey, serviceSearchText } from './service-query';
+
+/** One row of the Services table (slim, so 10,000 rows travel cheaply). */
+export interface ServiceRow {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: ServiceReport['type'];
+  readonly mechanism: ServiceReport['mechanism'];
+  readonly hintsExpected: boolean;
+  readonly hintsObserved: 'all' | 'some' | 'none';
+  /** Why hints are off (upstream event message) or what needs attention, `null` when fine. */
+  readonly reason: string | null;
+  readonly attention: ServiceReport['needsAttention'];
+  readonly endpointsByZone: Readonly<Record<string, number>>;
+  readonly readyEndpoints: number;
+  readonly crossZoneFraction: number;
+  readonly crossZoneFractionIfAuto: number;
+}
+
+function toRow(report: ServiceReport): ServiceRow {
+  const observed = report.observed;
+  const hinted = Object.values(observed.hintCountsByZone).reduce((a, b) => a + b, 0);
+  return {
+    namespace: report.namespace,
+    name: report.name,
+    type: report.type,
+    mechanism: report.mechanism,
+    hintsExpected: report.expected.hintsEnabled,
+    hintsObserved: hinted === 0 ? 'none' : observed.readyEndpointsWithoutHints === 0 ? 'all' : 'some',
+    reason: report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null),
+    attention: report.needsAttention,
+    endpointsByZone: Object.fromEntries(Object.entries(observed.endpointsByZone).map(([zone, counts]) => [zone, counts.ready])),
+    readyEndpoints: observed.readyEndpoints,
+    crossZoneFraction: report.traffic.crossZoneFraction,
+    crossZoneFractionIfAuto: report.traffic.crossZoneFractionIfAuto,
+  };
+}
+
+const ROWS = new WeakMap<ClusterAnalysis, readonly ServiceRow[]>();
+
+/** Every Service as a table row (memoised per analysis); `null` before the first sync. */
+export function getServiceRows(): readonly ServiceRow[] | null {
+  const analysis = getClusterAnalysis();
+  if (!analysis) return null;
+  let rows = ROWS.get(analysis);
+  if (!rows) {
+    rows = analysis.services.map(toRow);
+    ROWS.set(analysis, rows);
+  }
+  return rows;
+}
+
+/** A Services query of the API (validated by the caller, see `parseServiceQuery`). */
+export interface ServiceQuery {
+  readonly q?: string;
+  readonly namespace?: string;
+  readonly attention?: boolean;
+  readonly sort?: ServiceSortKey;
+  readonly order?: SortOrder;
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+interface QueryableRow extends QueryableService {
+  readonly row: ServiceRow;
+}
+
+const QUERYABLE = new WeakMap<readonly ServiceRow[], readonly QueryableRow[]>();
+
+/** The rows with their search text and natural key precomputed (memoised per rows). */
+function queryable(rows: readonly ServiceRow[]): readonly QueryableRow[] {
+  let out = QUERYABLE.get(rows);
+  if (!out) {
+    out = rows.map((row) => ({
+      row,
+      namespace: row.namespace,
+      name: row.name,
+      mechanism: row.mechanism,
+      hintsExpected: row.hintsExpected,
+      hintsObserved: row.hintsObserved,
+      reason: row.reason,
+      attention: row.attention?.reason ?? null,
+      readyEndpoints: row.readyEndpoints,
+      crossZoneFraction: row.crossZoneFraction,
+      search: serviceSearchText(row.namespace, row.name),
+      naturalKey: serviceNaturalKey(row.namespace, row.name),
+    }));
+    QUERYABLE.set(rows, out);
+  }
+  return out;
+}
+
+/**
+ * Filters, sorts and pages the Service rows (`q` matches `namespace/name`), with namespace/name
+ * as the tie-break; `limit` is clamped to 1–500 (default 100).
+ */
+export function queryServiceRows(rows: readonly ServiceRow[], query: ServiceQuery): { total: number; items: ServiceRow[] } {
+  const sorted = queryServices(queryable(rows), {
+    q: query.q,
+    namespace: query.namespace,
+    attention: query.attention,
+    sort: API_SORT_ALIASES[query.sort ?? 'namespace'],
+    order: query.order,
+  });
+  const offset = Math.max(0, query.offset ?? 0);
+  const limit = Math.min(500, Math.max(1, query.limit ?? 100));
+  return { total: sorted.length, items: sorted.slice(offset, offset + limit).map((entry) => entry.row) };
+}
+
+/** Namespaces that have Services, sorted. */
+export function serviceNamespaces(rows: readonly ServiceRow[]): string[] {
+  return [...new Set(rows.map((row) => row.namespace))].sort();
+}
+
+/**
+ * One Services-table row as a tuple, so 10,000 rows travel to the browser in about 1 MB:
+ * `[namespace, name, type, mechanism, hintsExpected (0/1), hintsObserved, reason index (-1 none),
+ *   attention reason, ready endpoints per zone (aligned with `zones`), ready endpoints,
+ *   cross-zone fraction now, cross-zone fraction with topology mode Auto]`.
+ */
+export type SlimServiceRow = readonly [
+  namespace: string,
+  name: string,
+  type: ServiceRow['type'],
+  mechanism: ServiceRow['mechanism'],
+  hintsExpected: 0 | 1,
+  hintsObserved: ServiceRow['hintsObserved'],
+  reason: number,
+  attention: NonNullable<ServiceRow['attention']>['reason'] | null,
+  endpointsByZone: readonly number[],
+  readyEndpoints: number,
+  crossZone: number,
+  crossZoneIfAuto: number,
+];
+
+/** The Services table's data: slim rows plus the interned zone names and reason texts. */
+export interface ServiceTableData {
+  /** Zone names, sorted, with the engine's `UNKNOWN_ZONE` last when present. */
+  readonly zones: readonly string[];
+  /** Distinct reason texts; rows point into this list (many Services share one message). */
+  readonly reasons: readonly string[];
+  readonly namespaces: readonly string[];
+  readonly rows: readonly SlimServiceRow[];
+}
+
+const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
+
+/** Every Service as a slim table row (memoised per analysis); `null` before the first sync. */
+export function getServiceTable(): ServiceTableData | null {
+  const rows = getServiceRows();
+  if (!rows) return null;
+  const cached = TABLES.get(rows);
+  if (cached) return cached;
+  const zoneSet = new Set<string>((getClusterAnalysis()?.cluster.zones ?? []).map((zone) => zone.name));
+  for (const row of rows) for (const zone of Object.keys(row.endpointsByZone)) zoneSet.add(zone);
+  const zones = [...zoneSet].sort((a, b) => (a === UNKNOWN_ZONE ? 1 : b === UNKNOWN_ZONE ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  const reasonIndex = new Map<string, number>();
+  const reasons: string[] = [];
+  const round = (value: number) => Math.round(value * 10000) / 10000;
+  const slim = rows.map((row): SlimServiceRow => {
+    let reason = -1;
+    if (row.reason !== null) {
+      reason = reasonIndex.get(row.reason) ?? -1;
+      if (reason < 0) {
+        reason = reasons.length;
+        reasons.push(row.reason);
+        reasonIndex.set(row.reason, reason);
+      }
+    }
+    return [
+      row.namespace,
+      row.name,
+      row.type,
+      row.mechanism,
+      row.hintsExpected ? 1 : 0,
+      row.hintsObserved,
+      reason,
+      row.attention?.reason ?? null,
+      zones.map((zone) => row.endpointsByZone[zone] ?? 0),
+      row.readyEndpoints,
+      round(row.crossZoneFraction),
+      round(row.crossZoneFractionIfAuto),
+    ];
+  });
+  const table: ServiceTableData = { zones, reasons, namespaces: serviceNamespaces(rows), rows: slim };
+  TABLES.set(rows, table);
+  return table;
+}

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { endpointShape, FirstAddresses } from './endpoint-shape';
+import type { Endpoint } from '../upstream/types';
+
+const nodeZoneByName = new Map<string, string | null>([['node-a', 'a'], ['node-b', 'b'], ['node-empty', ''], ['node-none', null]]);
+
+const endpointArb = fc.record({
+  addresses: fc.constantFrom<string[]>([], ['10.0.0.1'], ['10.0.0.2']),
+  zone: fc.constantFrom<string | null>(null, '', 'a', 'b'),
+  nodeName: fc.constantFrom<string | null>(null, 'node-a', 'node-b', 'node-empty', 'node-none', 'node-gone'),
+  ready: fc.constantFrom<boolean | null>(null, true, false),
+  serving: fc.constantFrom<boolean | null | undefined>(undefined, null, true, false),
+  terminating: fc.constantFrom<boolean | null | undefined>(undefined, null, true, false),
+  hints: fc.constantFrom<Endpoint['hints']>(null, {}, { forZones: [] }, { forZones: [''] }, { forZones: ['a'] }, { forZones: ['a', 'b'] }),
+});
+
+describe('endpointShape', () => {
+  it('the exact shape determines the traffic shape', () => {
+    fc.assert(
+      fc.property(endpointArb, endpointArb, (a, b) => {
+        if (endpointShape(a, nodeZoneByName, true) === endpointShape(b, nodeZoneByName, true)) {
+          expect(endpointShape(a, nodeZoneByName, false)).toBe(endpointShape(b, nodeZoneByName, false));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('the traffic shape reads the resolved zone, the exact shape the zone as written too', () => {
+    const written: Endpoint = { addresses: ['10.0.0.1'], zone: 'a', nodeName: 'node-b', ready: true, hints: null };
+    const resolved: Endpoint = { ...written, zone: null, nodeName: 'node-a' };
+    expect(endpointShape(written, nodeZoneByName, false)).toBe(endpointShape(resolved, nodeZoneByName, false));
+    expect(endpointShape(written, nodeZoneByName, true)).not.toBe(endpointShape(resolved, nodeZoneByName, true));
+    expect(endpointShape({ ...written, ready: null }, nodeZoneByName, false)).toBe(endpointShape(written, nodeZoneByName, false));
+    expect(endpointShape({ ...written, ready: null }, nodeZoneByName, true)).not.toBe(endpointShape(written, nodeZoneByName, true));
+    expect(endpointShape({ ...written, hints: {} }, nodeZoneByName, false)).toBe(endpointShape(written, nodeZoneByName, false));
+    expect(endpointShape({ ...written, hints: {} }, nodeZoneByName, true)).not.toBe(endpointShape(written, nodeZoneByName, true));
+  });
+});
+
+describe('FirstAddresses', () => {
+  it('numbers distinct addresses in order, by scanning or with a map', () => {
+    for (const count of [3, 40]) {
+      const addresses = new FirstAddresses([{ endpoints: Array.from({ length: count }, () => ({ addresses: [], zone: null, nodeName: null, ready: null, hints: null })) }]);
+      expect([addresses.repeatOf('x'), addresses.repeatOf('y'), addresses.repeatOf('x'), addresses.repeatOf('y'), addresses.repeatOf('z')]).toEqual([-1, -1, 0, 1, -1]);
+    }
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The per-cluster part of an analysis (SetNodes, CPU ratios, client nodes, dataplane, zone
+ * analysis), done once per {@link prepareAnalysis} and shared by every Service analysis: each
+ * Service then costs roughly its own endpoints (pods are looked up per namespace, never scanned
+ * cluster-wide).
+ *
+ * A {@link PreparedAnalysis} is a plain value: everything about it (its inputs, its cache, whether
+ * Services share shapes) is a field, so a copy (`{ ...prepared }`) is a preparation with the same
+ * facts. It is never serialised.
+ */
+import type { DataplaneAnalysis } from '../analyses/analyze-dataplane';
+import { analyzeDataplane } from '../analyses/analyze-dataplane';
+import type { ZoneAnalysis } from '../analyses/analyze-zones';
+import { analyzeZones } from '../analyses/analyze-zones';
+import type { TrafficClientZone } from '../analyses/traffic';
+import type { AnalysisOptions, ClusterContext } from '../model/cluster-context';
+import { buildClusterContext, rebaseClusterContext } from '../model/cluster-context';
+import type { ClusterIndex } from '../model/cluster-model';
+import type { AnalysisCache } from './analysis-cache';
+import type { KubernetesReport } from './analysis-schema';
+
+/** Per-cluster work shared by every Service analysis. */
+export interface PreparedAnalysis {
+  readonly context: ClusterContext;
+  readonly zones: ZoneAnalysis;
+  readonly dataplane: DataplaneAnalysis;
+  readonly clients: readonly TrafficClientZone[];
+  readonly kubernetes: KubernetesReport;
+  readonly assumptions: readonly string[];
+  /**
+   * What the preparation was built from besides the nodes (server version, dataplane, options), as
+   * one comparable string: {@link prepareAnalysis} reuses a previous preparation only when it is
+   * the same. A plain (enumerable) field, so that copies of the preparation carry it.
+   */
+  readonly inputsKey: string;
+  /**
+   * Whether a cluster pass shares results between Services of the same shape (see
+   * report-shape.ts); `false` after {@link withoutShapeSharing}. Results are the same either way.
+   */
+  readonly shareShapes: boolean;
+  /**
+   * Per-Service results of earlier generations (see {@link AnalysisCache}): when set,
+   * `analyzeClusterIn` and `analyzeServiceIn` reuse the results of Services whose inputs did not
+   * change. Results are the same with or without it.
+   */
+  readonly cache?: AnalysisCache;
+}
+
+function preparedInputs(index: ClusterIndex, options: AnalysisOptions): string {
+  const { version, proxy, cni } = index.snapshot;
+  return JSON.stringify([version, proxy, cni, options]);
+}
+
+/**
+ * Builds the per-cluster part of an analysis once (O(nodes)); reuse it for many Services.
+ *
+ * With `previous` (an earlier preparation, typically of the previous cluster generation) whose
+ * nodes (same array), server version, dataplane and options are unchanged, the per-cluster work
+ * is reused and only the index is replaced — the result equals a fresh preparation, and keeps
+ * `previous`'s other fields — otherwise the preparation is fresh and `previous.cache` is carried
+ * over.
+ */
+export function prepareAnalysis(index: ClusterIndex, options: AnalysisOptions = {}, previous: PreparedAnalysis | null = null): PreparedAnalysis {
+  const inputsKey = preparedInputs(index, options);
+  if (previous !== null && previous.context.index.snapshot.nodes === index.snapshot.nodes && previous.inputsKey === inputsKey) {
+    return { ...previous, context: rebaseClusterContext(previous.context, index) };
+  }
+  const prepared = prepareFresh(index, options, inputsKey);
+  return previous?.cache ? { ...prepared, cache: previous.cache } : prepared;
+}
+
+/** The preparation with `cache` attached (see {@link PreparedAnalysis.cache}). */
+export function withAnalysisCache(prepared: PreparedAnalysis, cache: AnalysisCache): PreparedAnalysis {
+  return { ...prepared, cache };
+}
+
+/**
+ * The preparation with report sharing between Services of the same shape switched off: every
+ * Service is analysed on its own. Results are the same; benchmarks use it for the worst case of a
+ * cluster where no two Services look alike.
+ */
+export function withoutShapeSharing(prepared: PreparedAnalysis): PreparedAnalysis {
+  return { ...prepared, shareShapes: false };
+}
+
+function prepareFresh(index: ClusterIndex, options: AnalysisOptions, inputsKey: string): PreparedAnalysis {
+  const context = buildClusterContext(index, options);
+  const zones = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
+  const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease);
+  const clients: TrafficClientZone[] = [...context.clientNodesByZone.entries()].map(([zone, nodes]) => ({
+    zone,
+    share: context.clientShareByZone[zone] ?? 0,
+    nodes: nodes.map((node) => ({ weight: node.cpuMilli, proxyNode: node.proxyNode })),
+    totalWeight: nodes.reduce((sum, node) => sum + node.cpuMilli, 0),
+  }));
+  const assumptions: string[] = [];
+  if (context.release.note) assumptions.push(context.release.note);
+  assumptions.push(
+    context.clientShareSource === 'equal'
+      ? 'Client traffic is split equally between zones (no CPU information).'
+      : `Client traffic per zone is proportional to zone CPU${context.clientShareSource === 'cpu-with-overrides' ? ', with the given per-zone overrides' : ''} (the controller's own assumption).`,
+    `Monthly cost assumes ${context.options.gbPerMonth} GB per Service per month at $${context.options.pricePerGb}/GB in each direction.`,
+    'Expected hints are the EndpointSlice controller\'s next sync on the observed slices; an enabled outcome carries the event recorded on the transition.',
+  );
+  return {
+    context,
+    zones,
+    dataplane,
+    clients,
+    kubernetes: { ...context.release, featureGates: context.gates, topologyCacheEnabled: context.topologyCacheEnabled },
+    assumptions,
+    inputsKey,
+    shareShapes: true,
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * One Service's analysis, in numbered steps: (1) hints, (2) traffic in four scenarios, (3) workload
+ * and HPA, (4) fixes and the load-balancer path; then the report. Steps 1–2 are what a cluster-wide
+ * report can share between Services of the same shape (report-shape.ts) and, per scenario,
+ * between Services with the same traffic figures (`trafficFiguresKey`).
+ */
+import type { ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
+import { analyzeServiceHints, isControllerManaged, serviceLints } from '../analyses/analyze-service';
+import type { Fix } from '../analyses/fixes';
+import { findFixes } from '../analyses/fixes';
+import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
+import { analyzeLoadBalancer } from '../analyses/load-balancer';
+import { isExternallyAccessible } from '../analyses/service-mechanism';
+import { sharedCrossZoneCost } from '../analyses/shared-values';
+import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
+import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic';
+import type { TrafficScenario } from '../analyses/traffic-scenarios';
+import type { ClusterContext } from '../model/cluster-context';
+import { serviceKey } from '../model/cluster-context';
+import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
+import type { ProxyServicePort } from '../upstream/proxy-topology';
+import { effectiveHintsAnnotation } from '../upstream/proxy-topology';
+import type { EndpointSlice } from '../upstream/types';
+import type { ServiceAttention, ServiceReport, TrafficSummary } from './analysis-schema';
+import { attentionFor } from './attention';
+import type { PreparedAnalysis } from './prepared-analysis';
+import { reportShapeKey, ReportShapeMemo } from './report-shape';
+import { WorkloadCell } from './workload-cell';
+
+function proxyServicePort(service: ServiceRecord, annotations: Readonly<Record<string, string>>, context: ClusterContext): ProxyServicePort {
+  return {
+    internalTrafficPolicy: service.internalTrafficPolicy ?? 'Cluster',
+    externalTrafficPolicy: service.externalTrafficPolicy ?? 'Cluster',
+    externallyAccessible: isExternallyAccessible(service),
+    hintsAnnotation: effectiveHintsAnnotation(annotations, context.release.minor),
+  };
+}
+
+/** What both the full matrices and their figures carry. */
+export type TrafficCommon = Pick<TrafficMatrix, 'crossZoneFraction' | 'droppedFraction' | 'maxRelativeLoad' | 'clientShareByZone' | 'selectionByZone'>;
+
+/** What the traffic step yields per scenario: full matrices (detail) or their figures (cluster-wide report). */
+type TrafficScenarios<M extends TrafficCommon> = Readonly<Record<TrafficScenario, M>>;
+
+/** A Service's report plus what the cluster summary needs from its traffic now. */
+export interface ServiceComputation<M extends TrafficCommon> {
+  /** The report; in a cached cluster pass it carries `needsAttention` and lazy `hpa`/`workload` already. */
+  readonly report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null };
+  readonly needsAttention: ServiceAttention | null;
+  readonly analysis: ServiceHintsAnalysis;
+  readonly traffic: TrafficScenarios<M>;
+  /** The lazy workload cell of a cached cluster pass (`null` when the report was built eagerly). */
+  readonly cell: WorkloadCell | null;
+}
+
+/** Steps 1–2 of a Service's analysis: what {@link reportShapeKey} determines for a report. */
+interface HintsAndTraffic<M extends TrafficCommon> {
+  readonly analysis: ServiceHintsAnalysis;
+  /** `analysis.expected` without the donated list, and `analysis.diff` without its entries (what reports keep). */
+  readonly expectedSummary: ServiceReport['expected'];
+  readonly diffSummary: ServiceReport['diff'];
+  readonly slices: ServiceHintSlices;
+  readonly traffic: TrafficScenarios<M>;
+}
+
+/** Steps 1–2 of a Service's analysis (see {@link computeService}). */
+function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[], withDetail: boolean): HintsAndTraffic<TrafficCommon> {
+  const { context, dataplane } = prepared;
+
+  // 1. Hints: mechanism, lints, expected, observed, diff, if-Auto.
+  const { analysis, slices } = analyzeServiceHints(context, dataplane, service, allSlices, withDetail ? true : 'report');
+
+  // 2. Traffic in four scenarios (full matrices for the detail, their figures for a report).
+  const proxied = service.type !== 'ExternalName' && service.clusterIP !== 'None';
+  const base = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: withDetail, uniqueEndpoints: true };
+  const svcNow = proxyServicePort(service, service.annotations, context);
+  const endpointsOf = (sliceSet: readonly EndpointSlice[]) => (service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, context.nodeZoneByName));
+  let observedEndpoints: TrafficEndpoint[] | null = null;
+  const endpointsFor = (sliceSet: readonly EndpointSlice[]) =>
+    sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
+  // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
+  // addresses: Services with the same shape share them (a bounded memo per clients and release).
+  const memo = withDetail ? null : figuresMemo(prepared);
+  const model = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon => {
+    const input = { ...base, honoursHints, service: svc };
+    if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
+    const key = memo ? trafficFiguresKey(service.type === 'ExternalName' ? [] : sliceSet, context.nodeZoneByName, input) : null;
+    if (memo === null || key === null) return computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
+    return memo.get(key, () => computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) }));
+  };
+  const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
+  // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
+  const svcAuto = proxyServicePort(service, analysis.ifAuto.change.annotations, context);
+  const noNodeHints = !slices.observed.some((s) => s.endpoints.some((e) => (e.hints?.forNodes?.length ?? 0) > 0)) && analysis.mechanism.trafficDistributionHeuristic !== 'preferSameNode';
+  const now = matrix(slices.observed, svcNow);
+  const expected = analysis.diff.inSync && noNodeHints ? now : matrix(slices.expected, svcNow);
+  const ifAuto =
+    analysis.mechanism.annotationActive && svcAuto.hintsAnnotation === svcNow.hintsAnnotation && analysis.ifAuto.change.remove.length === 0 ? expected : matrix(slices.ifAuto, svcAuto);
+  const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
+  const { donated: _donated, ...expectedSummary } = analysis.expected;
+  const { entries: _entries, ...diffSummary } = analysis.diff;
+  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone } };
+}
+
+/** Results by Service shape within one cluster pass (see report-shape.ts). */
+export type ShapeMemo = ReportShapeMemo<HintsAndTraffic<TrafficCommon>>;
+
+/** A fresh shape memo for one cluster pass, `null` when the preparation shares no shapes (see `withoutShapeSharing`). */
+export function shapeMemoFor(prepared: PreparedAnalysis): ShapeMemo | null {
+  return prepared.shareShapes ? new ReportShapeMemo() : null;
+}
+
+/**
+ * Analyses one Service of a prepared cluster: with `withDetail`, everything the Service view needs
+ * (full traffic matrices); otherwise what a cluster-wide report keeps, sharing steps 1–2 with the
+ * Services of the same shape in `shapes` (this cluster pass's memo, `null` for none).
+ */
+export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix>;
+export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false, shapes: ShapeMemo | null): ServiceComputation<TrafficFigures>;
+export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean, shapes: ShapeMemo | null = null): ServiceComputation<TrafficCommon> {
+  const { context, dataplane } = prepared;
+  const key = serviceKey(service.namespace, service.name);
+  const allSlices = context.index.slicesByService.get(key) ?? [];
+
+  // 1–2. Hints and traffic. A report of a Service whose shape was seen in this cluster generation
+  // shares that shape's result (see report-shape.ts); only what names the Service is its own.
+  const shapeKey = shapes === null || withDetail ? null : reportShapeKey(service, allSlices, context.nodeZoneByName);
+  let core = shapeKey === null ? undefined : shapes?.get(shapeKey);
+  if (core === undefined) {
+    core = hintsAndTraffic(prepared, service, allSlices, withDetail);
+    if (shapeKey !== null) shapes?.set(shapeKey, core);
+  } else {
+    const observed = allSlices.filter((s) => s.addressType === core?.slices.addressType);
+    const lints = serviceLints(context, dataplane, service, core.analysis.mechanism, core.analysis.observed.readyEndpoints, allSlices);
+    core = {
+      ...core,
+      analysis: { ...core.analysis, lints },
+      // The shape's engine results carry another Service's endpoints: only their counts and events are read below.
+      slices: { ...core.slices, observed, managed: observed.filter(isControllerManaged) },
+    };
+  }
+  const { analysis, slices, traffic: scenarios } = core;
+  const { now, ifAuto, ifNone } = scenarios;
+  const traffic: TrafficSummary = {
+    crossZoneFraction: now.crossZoneFraction,
+    crossZoneFractionExpected: scenarios.expected.crossZoneFraction,
+    crossZoneFractionIfAuto: ifAuto.crossZoneFraction,
+    crossZoneFractionIfNone: ifNone.crossZoneFraction,
+    droppedFraction: now.droppedFraction,
+    maxRelativeLoad: now.maxRelativeLoad,
+    monthlyCost: {
+      now: sharedCrossZoneCost(context, now.crossZoneFraction),
+      ifAuto: sharedCrossZoneCost(context, ifAuto.crossZoneFraction),
+      ifNone: sharedCrossZoneCost(context, ifNone.crossZoneFraction),
+    },
+    clientShareByZone: now.clientShareByZone,
+  };
+
+  // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
+  const cell = new WorkloadCell(context, service, allSlices, key, analysis.ifAuto.donatedEndpoints);
+
+  // 4. Fixes, load-balancer path.
+  const fixes = findFixes({
+    context,
+    service,
+    mechanism: analysis.mechanism,
+    addressType: slices.addressType,
+    managedSlices: slices.managed,
+    expectedHintsEnabled: analysis.expected.hintsEnabled,
+    ifAutoResult: slices.ifAutoResult,
+    workload: null,
+    workloadOf: () => cell.fixWorkload(),
+  });
+  const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
+
+  const { expectedSummary, diffSummary } = core;
+  const common = {
+    namespace: service.namespace,
+    name: service.name,
+    type: service.type,
+    mechanism: analysis.mechanism.mechanism,
+    mechanismDetail: analysis.mechanism,
+    lints: analysis.lints,
+    expected: expectedSummary,
+    observed: analysis.observed,
+    diff: diffSummary,
+    ifAuto: analysis.ifAuto,
+    traffic,
+  };
+  const needsAttention = attentionFor(common);
+  const lazy = !withDetail && prepared.cache !== undefined;
+  const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
+    ? lazyReport(common, cell, fixes, loadBalancer, needsAttention)
+    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes, loadBalancer };
+  return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null };
+}
+
+/**
+ * A report whose `hpa` and `workload` are read from `cell` on first access. Built here, outside
+ * computeService, so its getters keep only the cell alive — not the engine results of the pass.
+ */
+function lazyReport(
+  common: Omit<ServiceReport, 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'needsAttention'>,
+  cell: WorkloadCell,
+  fixes: readonly Fix[],
+  loadBalancer: LoadBalancerAnalysis | null,
+  needsAttention: ServiceAttention | null,
+): ServiceReport {
+  return {
+    // Spelled out, not spread: compilers may move getters after spread properties, and the key order is part of the JSON.
+    namespace: common.namespace,
+    name: common.name,
+    type: common.type,
+    mechanism: common.mechanism,
+    mechanismDetail: common.mechanismDetail,
+    lints: common.lints,
+    expected: common.expected,
+    observed: common.observed,
+    diff: common.diff,
+    ifAuto: common.ifAuto,
+    traffic: common.traffic,
+    get hpa() {
+      return cell.hpa();
+    },
+    get workload() {
+      return cell.workloadOnly();
+    },
+    fixes,
+    loadBalancer,
+    needsAttention,
+  };
+}
+
+const FIGURES_MEMOS = new WeakMap<readonly TrafficClientZone[], TrafficFiguresMemo>();
+
+/** The traffic figures memo of a preparation's clients (shared by the preparations rebased from it). */
+function figuresMemo(prepared: PreparedAnalysis): TrafficFiguresMemo {
+  let memo = FIGURES_MEMOS.get(prepared.clients);
+  if (!memo) {
+    memo = new TrafficFiguresMemo();
+    FIGURES_MEMOS.set(prepared.clients, memo);
+  }
+  return memo;
+}
