@@ -11,6 +11,7 @@ import { defaultControllers } from '../../../../sim/default-controllers';
 import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The origin the test requests pretend the dashboard is served at. */
 export const ORIGIN = 'http://localhost:3000';
@@ -70,6 +71,24 @@ export async function startApiHarness(): Promise<ApiHarness> {
         else process.env[key] = value;
       }
     },
+  };
+}
+
+/**
+ * One harness for the calling test file: started before its tests, stopped after them. Returns
+ * the harness getter (the harness exists only once `beforeAll` has run).
+ */
+export function harnessForFile(): () => ApiHarness {
+  let harness: ApiHarness | undefined;
+  beforeAll(async () => {
+    harness = await startApiHarness();
+  }, 30_000);
+  afterAll(async () => {
+    await harness?.stop();
+  });
+  return () => {
+    if (harness === undefined) throw new Error('The API harness starts in beforeAll; use it inside hooks and tests.');
+    return harness;
   };
 }
 

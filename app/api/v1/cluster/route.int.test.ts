@@ -5,23 +5,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import * as catchAll from '../../[...path]/route';
 import type { ApiErrorResponse, ClusterResponse } from '../../../../lib/data/api-types';
-import type { ApiHarness } from '../_testing/harness';
-import { apiRequest, readJson, startApiHarness } from '../_testing/harness';
+import { apiRequest, readJson, harnessForFile } from '../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 
-let harness: ApiHarness;
-
-beforeAll(async () => {
-  harness = await startApiHarness();
-}, 30_000);
-
-afterAll(async () => {
-  await harness.stop();
-});
+const harness = harnessForFile();
 
 describe('GET /api/v1/cluster', () => {
   it('returns the analyze cluster object with the release, assumptions and header freshness', async () => {
@@ -53,7 +44,7 @@ describe('GET /api/v1/cluster', () => {
     expect(typeof body.error.message).toBe('string');
     expect(body.progress).toMatchObject({ synced: false });
     expect(Array.isArray(body.progress?.syncing)).toBe(true);
-    await harness.reconnect();
+    await harness().reconnect();
     expect(GET().status).toBe(200);
   });
 
@@ -70,7 +61,7 @@ describe('GET /api/v1/cluster', () => {
       expect(body.error.message).toMatch(/No cluster configured/);
     } finally {
       await rm(home, { recursive: true, force: true });
-      await harness.reconnect();
+      await harness().reconnect();
     }
   });
 

@@ -2,21 +2,12 @@
  * `GET /api/v1/services` against eks-demo on the simulator: filters, sort, paging, the documented
  * clamping of `limit`, and 400 for every malformed parameter (before any cluster call).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServicesResponse } from '../../../../lib/data/api-types';
-import type { ApiHarness } from '../_testing/harness';
-import { apiRequest, nonWatchRequests, readJson, startApiHarness } from '../_testing/harness';
+import { apiRequest, nonWatchRequests, readJson, harnessForFile } from '../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 
-let harness: ApiHarness;
-
-beforeAll(async () => {
-  harness = await startApiHarness();
-}, 30_000);
-
-afterAll(async () => {
-  await harness.stop();
-});
+const harness = harnessForFile();
 
 async function list(query = ''): Promise<ServicesResponse> {
   const response = GET(apiRequest(`/api/v1/services${query}`));
@@ -93,13 +84,13 @@ describe('GET /api/v1/services', () => {
     ['invalid namespace', '?namespace=Shop'],
     ['over-long q', `?q=${'x'.repeat(201)}`],
   ])('answers 400 bad-request:services for a %s, with no cluster call', async (_label, query) => {
-    const before = nonWatchRequests(harness.sim);
+    const before = nonWatchRequests(harness().sim);
     const response = GET(apiRequest(`/api/v1/services${query}`));
     expect(response.status).toBe(400);
     const body = await readJson<ApiErrorResponse>(response);
     expect(body.error.code).toBe('bad-request:services');
     expect(body.error.message.length).toBeGreaterThan(0);
-    expect(nonWatchRequests(harness.sim)).toBe(before);
+    expect(nonWatchRequests(harness().sim)).toBe(before);
   });
 
   it('answers 405 to other methods', async () => {

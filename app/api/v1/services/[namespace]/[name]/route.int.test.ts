@@ -4,21 +4,12 @@
  * recomputation from query parameters, 404, and 400 for bad names and parameters before any
  * cluster call.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/data/api-types';
-import type { ApiHarness } from '../../../_testing/harness';
-import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, startApiHarness } from '../../../_testing/harness';
+import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, harnessForFile } from '../../../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 
-let harness: ApiHarness;
-
-beforeAll(async () => {
-  harness = await startApiHarness();
-}, 30_000);
-
-afterAll(async () => {
-  await harness.stop();
-});
+const harness = harnessForFile();
 
 function get(namespace: string, name: string, query = ''): Promise<Response> {
   return GET(apiRequest(`/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${query}`), routeContext({ namespace, name }));
@@ -63,11 +54,11 @@ describe('GET /api/v1/services/{namespace}/{name}', () => {
   });
 
   it.each(BAD_NAMES)('answers 400 bad-request:service for a $label before any cluster call', async ({ namespace, name }) => {
-    const before = nonWatchRequests(harness.sim);
+    const before = nonWatchRequests(harness().sim);
     const response = await get(namespace, name);
     expect(response.status).toBe(400);
     expect((await readJson<ApiErrorResponse>(response)).error.code).toBe('bad-request:service');
-    expect(nonWatchRequests(harness.sim)).toBe(before);
+    expect(nonWatchRequests(harness().sim)).toBe(before);
   });
 
   it.each([
@@ -84,11 +75,11 @@ describe('GET /api/v1/services/{namespace}/{name}', () => {
     ['invalid zone name', '?traffic.bad%20zone=0.5'],
     ['unknown zone', '?traffic.us-east-1a=0.5'],
   ])('answers 400 bad-request:service for a %s', async (_label, query) => {
-    const before = nonWatchRequests(harness.sim);
+    const before = nonWatchRequests(harness().sim);
     const response = await get('shop', 'checkout', query);
     expect(response.status).toBe(400);
     expect((await readJson<ApiErrorResponse>(response)).error.code).toBe('bad-request:service');
-    expect(nonWatchRequests(harness.sim)).toBe(before);
+    expect(nonWatchRequests(harness().sim)).toBe(before);
   });
 
   it('answers 405 to other methods', async () => {

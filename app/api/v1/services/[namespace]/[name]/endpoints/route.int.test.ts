@@ -3,22 +3,13 @@
  * endpoint, the differing ones and the loads of a scenario in full (the lists the Service page
  * loads on demand), 404, and 400 for bad names and parameters before any cluster call.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, EndpointListResponse, ServiceResponse } from '../../../../../../../lib/data/api-types';
-import type { ApiHarness } from '../../../../_testing/harness';
-import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, startApiHarness } from '../../../../_testing/harness';
+import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, harnessForFile } from '../../../../_testing/harness';
 import { GET as getDetail } from '../route';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 
-let harness: ApiHarness;
-
-beforeAll(async () => {
-  harness = await startApiHarness();
-}, 30_000);
-
-afterAll(async () => {
-  await harness.stop();
-});
+const harness = harnessForFile();
 
 function get(namespace: string, name: string, query = ''): Promise<Response> {
   return GET(apiRequest(`/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/endpoints${query}`), routeContext({ namespace, name }));
@@ -57,11 +48,11 @@ describe('GET /api/v1/services/{namespace}/{name}/endpoints', () => {
   });
 
   it.each(BAD_NAMES)('answers 400 bad-request:service for a $label before any cluster call', async ({ namespace, name }) => {
-    const before = nonWatchRequests(harness.sim);
+    const before = nonWatchRequests(harness().sim);
     const response = await get(namespace, name);
     expect(response.status).toBe(400);
     expect((await readJson<ApiErrorResponse>(response)).error.code).toBe('bad-request:service');
-    expect(nonWatchRequests(harness.sim)).toBe(before);
+    expect(nonWatchRequests(harness().sim)).toBe(before);
   });
 
   it.each([

@@ -5,12 +5,11 @@
  * concurrent label change, a double submit writing once), faults (hung PATCH → 504 resolved by
  * re-reading, 429 with Retry-After, 5xx without leaks) and the audit log.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
-import type { ApiHarness } from '../../../../_testing/harness';
 import {
-  apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, startApiHarness,
+  apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, harnessForFile,
 } from '../../../../_testing/harness';
 import { GET as getService } from '../route';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
@@ -18,20 +17,12 @@ import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 const MODE = 'service.kubernetes.io/topology-mode';
 const LEGACY = 'service.kubernetes.io/topology-aware-hints';
 
-let harness: ApiHarness;
+const harness = harnessForFile();
 let logged: string[] = [];
 
-beforeAll(async () => {
-  harness = await startApiHarness();
-}, 30_000);
-
-afterAll(async () => {
-  await harness.stop();
-});
-
 beforeEach(async () => {
-  harness.sim.reset();
-  await harness.reconnect();
+  harness().sim.reset();
+  await harness().reconnect();
   logged = [];
   vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
     logged.push(args.map(String).join(' '));
@@ -68,8 +59,8 @@ async function expectError(response: Response, status: number, code: string): Pr
   return body;
 }
 
-const patches = (): number => harness.sim.stats.count('patch', 'services');
-const reviews = (): number => harness.sim.stats.count('create', 'selfsubjectaccessreviews');
+const patches = (): number => harness().sim.stats.count('patch', 'services');
+const reviews = (): number => harness().sim.stats.count('create', 'selfsubjectaccessreviews');
 
 function auditLines(): Record<string, unknown>[] {
   return logged.filter((line) => line.includes('"zonescope.audit"')).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -77,7 +68,7 @@ function auditLines(): Record<string, unknown>[] {
 
 /** Another client (kubectl, a controller) writing the Service directly. */
 async function otherClientPatch(namespace: string, name: string, body: unknown): Promise<void> {
-  const response = await fetch(`${harness.sim.url}/api/v1/namespaces/${namespace}/services/${name}`, {
+  const response = await fetch(`${harness().sim.url}/api/v1/namespaces/${namespace}/services/${name}`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/merge-patch+json', authorization: 'Bearer zonescope-sim-token' },
     body: JSON.stringify(body),
@@ -86,7 +77,7 @@ async function otherClientPatch(namespace: string, name: string, body: unknown):
 }
 
 async function simService(namespace: string, name: string): Promise<{ metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> } }> {
-  const response = await fetch(`${harness.sim.url}/api/v1/namespaces/${namespace}/services/${name}`, { headers: { authorization: 'Bearer zonescope-sim-token' } });
+  const response = await fetch(`${harness().sim.url}/api/v1/namespaces/${namespace}/services/${name}`, { headers: { authorization: 'Bearer zonescope-sim-token' } });
   return (await response.json()) as { metadata: { resourceVersion: string; labels?: Record<string, string>; annotations?: Record<string, string> } };
 }
 
@@ -131,7 +122,7 @@ describe('GET …/topology-mode', () => {
   });
 
   it('says not permitted when RBAC denies patching the Service', async () => {
-    harness.sim.faults.deny({ verbs: ['patch'], resources: ['services'], namespaces: ['payments'] });
+    harness().sim.faults.deny({ verbs: ['patch'], resources: ['services'], namespaces: ['payments'] });
     const body = await state('payments', 'fraud-check');
     expect(body.canPatch).toBe(false);
     expect(body.notAllowedReason).toMatch(/^Not permitted/);
@@ -139,7 +130,7 @@ describe('GET …/topology-mode', () => {
   });
 
   it('says the permission check failed when the review itself fails', async () => {
-    harness.sim.faults.add({ type: 'error', code: 500, verbs: ['create'], resources: ['selfsubjectaccessreviews'], count: 1 });
+    harness().sim.faults.add({ type: 'error', code: 500, verbs: ['create'], resources: ['selfsubjectaccessreviews'], count: 1 });
     const body = await state('shop', 'recommendations');
     expect(body.canPatch).toBe(false);
     expect(body.notAllowedReason).toMatch(/^The permission check failed/);
@@ -151,10 +142,10 @@ describe('GET …/topology-mode', () => {
   });
 
   it.each(BAD_NAMES)('answers 400 for a $label (GET and PUT) before any cluster call', async ({ namespace, name }) => {
-    const before = nonWatchRequests(harness.sim);
+    const before = nonWatchRequests(harness().sim);
     await expectError(await GET(apiRequest('/api/v1/services/x/y/topology-mode'), routeContext({ namespace, name })), 400, 'bad-request:topology-mode');
     await expectError(await putMode(namespace, name, 'Auto', '1'), 400, 'bad-request:topology-mode');
-    expect(nonWatchRequests(harness.sim)).toBe(before);
+    expect(nonWatchRequests(harness().sim)).toBe(before);
   });
 });
 
@@ -258,7 +249,7 @@ describe('PUT …/topology-mode', () => {
   it('answers 403 forbidden:topology-mode when RBAC denies the patch, and the state then says not permitted', async () => {
     const seen = await state('shop', 'recommendations');
     expect(seen.canPatch).toBe(true);
-    harness.sim.faults.deny({ verbs: ['patch'], resources: ['services'] });
+    harness().sim.faults.deny({ verbs: ['patch'], resources: ['services'] });
     const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 403, 'forbidden:topology-mode');
     expect(body.error.message).toContain('cannot patch resource "services"');
     expect(auditLines().map((line) => line.outcome)).toEqual(['forbidden']);
@@ -292,7 +283,7 @@ describe('PUT …/topology-mode', () => {
   it('reports a hung PATCH as 504 "outcome unknown" with the re-read Service, never as success', async () => {
     process.env.ZONESCOPE_WRITE_TIMEOUT_MS = '400';
     const seen = await state('shop', 'recommendations');
-    harness.sim.faults.add({ type: 'hang', verbs: ['patch'], resources: ['services'], count: 1 });
+    harness().sim.faults.add({ type: 'hang', verbs: ['patch'], resources: ['services'], count: 1 });
     const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
     expect(body.error.message).toMatch(/outcome is unknown/);
     expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
@@ -304,7 +295,7 @@ describe('PUT …/topology-mode', () => {
 
   it('passes 429 Too Many Requests through with Retry-After', async () => {
     const seen = await state('shop', 'recommendations');
-    harness.sim.faults.add({ type: 'error', code: 429, retryAfterSeconds: 7, verbs: ['patch'], resources: ['services'], count: 1 });
+    harness().sim.faults.add({ type: 'error', code: 429, retryAfterSeconds: 7, verbs: ['patch'], resources: ['services'], count: 1 });
     const response = await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion);
     await expectError(response, 429, 'too-many-requests:topology-mode');
     expect(response.headers.get('retry-after')).toBe('7');
@@ -312,7 +303,7 @@ describe('PUT …/topology-mode', () => {
 
   it('maps an API server 500 to 502 upstream without leaking tokens, headers or stacks', async () => {
     const seen = await state('shop', 'recommendations');
-    harness.sim.faults.add({
+    harness().sim.faults.add({
       type: 'error', code: 500, verbs: ['patch'], resources: ['services'], count: 1,
       message: 'etcd exploded; Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl token=hunter2',
     });
@@ -329,7 +320,7 @@ describe('PUT …/topology-mode', () => {
     [422, 422, 'invalid:topology-mode'],
   ])('maps an API server %i to %i %s with the re-read value', async (code, status, expected) => {
     const seen = await state('shop', 'recommendations');
-    harness.sim.faults.add({ type: 'error', code, verbs: ['patch'], resources: ['services'], count: 1 });
+    harness().sim.faults.add({ type: 'error', code, verbs: ['patch'], resources: ['services'], count: 1 });
     const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), status, expected);
     expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
   });
