@@ -163,7 +163,8 @@ describe('sharing reports between Services of the same shape', () => {
       }),
       { numRuns: 300, seed: 20261130 },
     );
-  });
+    // 300 whole-cluster analyses twice: about 2–4 s on 2 cores, more when the machine is busy.
+  }, 30_000);
 
   it('keeps Service-specific text (fix commands) per Service', () => {
     const endpoints = ['zone-a', 'zone-a', 'zone-b', 'zone-b', 'zone-c', 'zone-c'].map((zone, i) => testEndpoint(`10.0.0.${i + 1}`, zone));
