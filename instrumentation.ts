@@ -1,9 +1,13 @@
 /**
- * Next.js start-up hook: begin syncing the cluster when the server boots, so the first page view
- * finds data (or a sync in progress) instead of starting the watches itself.
+ * Next.js start-up hook: put the method guard in front of Next.js (TRACE, TRACK and other unknown
+ * methods get 405, see lib/data/method-guard.ts), and begin syncing the cluster when the server
+ * boots, so the first page view finds data (or a sync in progress) instead of starting the
+ * watches itself.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { installMethodGuard } = await import('./lib/data/method-guard');
+  installMethodGuard();
   const { getClusterSource } = await import('./lib/k8s/source');
   getClusterSource();
 }

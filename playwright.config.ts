@@ -69,6 +69,10 @@ export default defineConfig({
         ZONESCOPE_READ_ONLY: '0',
         ZONESCOPE_TRUSTED_ORIGINS: '',
         ZONESCOPE_AUTH_PROXY: '',
+        // As npm start passes it: the server is bound to loopback (writes allowed without an auth proxy).
+        ZONESCOPE_HOST: '127.0.0.1',
+        ZONESCOPE_ALLOWED_HOSTS: '',
+        ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '',
         NEXT_TELEMETRY_DISABLED: '1',
       },
       stdout: 'ignore',

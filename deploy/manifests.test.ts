@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
+import { checkHost, isBoundBeyondLoopback, unauthenticatedWritesReason } from '../lib/data/exposure';
 import { RESOURCES } from '../lib/k8s/resources';
 
 type Obj = { kind: string; metadata: { name: string; namespace?: string }; [key: string]: unknown };
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+type Probe = { httpGet: { path: string; httpHeaders?: { name: string; value: string }[] } };
 
 function load(dir: string): Obj[] {
   return readdirSync(dir)
@@ -99,6 +101,43 @@ describe('deployment manifests', () => {
     expect(container.image).not.toMatch(/:latest$/);
   });
 
+  it('beyond loopback in the Pod: says so, lists the Service names and loopback as hosts, probes send an allowed Host', () => {
+    const deployment = named(base, 'Deployment', 'zonescope') as unknown as {
+      spec: { template: { spec: { containers: { env: { name: string; value: string }[]; readinessProbe: Probe; livenessProbe: Probe; startupProbe: Probe }[] } } };
+    };
+    const container = deployment.spec.template.spec.containers[0];
+    if (container === undefined) throw new Error('no container');
+    const env = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
+    // The writer variant patches env/0.
+    expect(container.env[0]?.name).toBe('ZONESCOPE_READ_ONLY');
+    expect(isBoundBeyondLoopback(env)).toBe(true);
+    for (const host of ['zonescope.zonescope.svc.cluster.local', 'zonescope.zonescope.svc', 'zonescope.zonescope', 'localhost:3000', 'localhost:8080', '127.0.0.1:8080']) {
+      expect(checkHost(host, { ...env, PORT: '3000' }).ok, host).toBe(true);
+    }
+    expect(checkHost('evil.example', { ...env, PORT: '3000' }).ok).toBe(false);
+    for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
+      const host = probe.httpGet.httpHeaders?.find((h) => h.name.toLowerCase() === 'host')?.value ?? '10.1.2.3:3000';
+      expect(checkHost(host, { ...env, PORT: '3000' }).ok, probe.httpGet.path).toBe(true);
+    }
+    // Reads only: writes are refused beyond loopback without the proxy or the opt-in.
+    expect(unauthenticatedWritesReason(env)).toMatch(/ZONESCOPE_AUTH_PROXY=1/);
+    const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+    expect(dockerfile).toMatch(/HOSTNAME=0\.0\.0\.0/);
+    expect(dockerfile).toMatch(/ZONESCOPE_HOST=0\.0\.0\.0/);
+  });
+
+  it('the writer variant opts in to writes without an auth proxy only behind a deny-all-ingress NetworkPolicy', () => {
+    const kustomization = readFileSync('deploy/kubernetes/writer/kustomization.yaml', 'utf8');
+    expect(kustomization).toContain('networkpolicy.yaml');
+    expect(kustomization).toMatch(/name: ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES\n\s+value: "1"/);
+    const policy = named(writer, 'NetworkPolicy', 'zonescope-deny-ingress') as unknown as { metadata: { namespace: string }; spec: { podSelector: { matchLabels: Record<string, string> }; policyTypes: string[]; ingress: unknown[] } };
+    expect(policy.metadata.namespace).toBe('zonescope');
+    expect(policy.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'zonescope' });
+    expect(policy.spec.policyTypes).toEqual(['Ingress']);
+    expect(policy.spec.ingress).toEqual([]);
+    expect(unauthenticatedWritesReason({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' })).toBeNull();
+  });
+
   it('the Service is ClusterIP (no public exposure)', () => {
     expect((named(base, 'Service', 'zonescope') as unknown as { spec: { type: string } }).spec.type).toBe('ClusterIP');
   });
@@ -140,5 +179,7 @@ describe('deployment manifests', () => {
     const writerOut = render('deploy/kubernetes/writer');
     expect(writerOut).toMatch(/name: ZONESCOPE_READ_ONLY\n\s+value: "0"/);
     expect(writerOut).toContain('zonescope-topology-mode-writer');
+    expect(writerOut).toMatch(/name: ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES\n\s+value: "1"/);
+    expect(writerOut).toContain('kind: NetworkPolicy');
   });
 });

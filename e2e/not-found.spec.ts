@@ -3,10 +3,11 @@ import { expect, test } from './fixtures';
 import { ServicesPage } from './pages/services-page';
 
 test('an unknown Service gets the not-found page with a link back to the Services', async ({ page }) => {
-  await page.goto('/services/shop/no-such-service');
+  const response = await page.goto('/services/shop/no-such-service');
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Service not found');
   await expect(page.getByText('This cluster has no Service with that namespace and name.')).toBeVisible();
-  // Not indexed, even though the status line went out with the streamed shell.
+  // Not indexed either.
   await expect(page.locator('meta[name="robots"]').first()).toHaveAttribute('content', /noindex/);
   await page.getByRole('link', { name: '← Back to all Services' }).click();
   const services = new ServicesPage(page);
@@ -15,7 +16,8 @@ test('an unknown Service gets the not-found page with a link back to the Service
 });
 
 test('an invalid Service name gets the not-found page too, not an error', async ({ page }) => {
-  await page.goto('/services/Shop/..%2Fsecrets');
+  const response = await page.goto('/services/Shop/..%2Fsecrets');
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/not found/);
   await expect(page.getByText('Something went wrong')).toHaveCount(0);
 });

@@ -89,3 +89,68 @@ test('the page\'s own same-origin request is the one that is accepted', async ({
   expect(status).toBe(200);
   expect((await getService('shop', 'recommendations')).metadata.annotations?.['service.kubernetes.io/topology-mode']).toBe('Auto');
 });
+
+test.describe('requests no route should see (against the production server)', () => {
+  const SECURITY = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' };
+
+  test('a Host that is not on the allow-list (DNS rebinding) gets 421: JSON for the API, a page for pages, with the security headers', async ({ request }) => {
+    for (const host of ['rebind.evil.example:3210', 'rebind.evil.example', 'localhost:9999']) {
+      const api = await request.get('/api/v1/cluster', { headers: { Host: host } });
+      expect(api.status(), host).toBe(421);
+      expect(api.headers()).toMatchObject(SECURITY);
+      expect(api.headers()['content-security-policy']).toContain("default-src 'none'");
+      const body = (await api.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('untrusted-host:api');
+      expect(body.error.message).toContain('ZONESCOPE_ALLOWED_HOSTS');
+    }
+    const page = await request.get('/services/shop/recommendations', { headers: { Host: 'rebind.evil.example:3210' } });
+    expect(page.status()).toBe(421);
+    expect(page.headers()).toMatchObject(SECURITY);
+    expect(page.headers()['content-type']).toContain('text/html');
+    expect(await page.text()).toContain('ZONESCOPE_ALLOWED_HOSTS');
+    // The toggle cannot be reached under a foreign name either.
+    const put = await request.put(TOGGLE, { headers: { Host: 'rebind.evil.example:3210', Origin: 'http://rebind.evil.example:3210', 'Content-Type': 'application/json', 'If-Match': '"1"' }, data: '{"mode":"Auto"}' });
+    expect(put.status()).toBe(421);
+    expect((await simStats()).requests.services?.patch ?? 0).toBe(0);
+    // The loopback names with the server's port are served.
+    for (const host of ['localhost:3210', '127.0.0.1:3210', '[::1]:3210']) expect((await request.get('/api/v1/cluster', { headers: { Host: host } })).status(), host).toBe(200);
+  });
+
+  test('a malformed % sequence in the path is a 400: JSON for the API, a page for pages, with the security headers', async ({ request }) => {
+    for (const path of ['/api/v1/services/%zz/x', '/api/v1/services/shop/%E0%A4%A', '/api/v1/cluster%zz']) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(400);
+      expect(response.headers()).toMatchObject(SECURITY);
+      expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('bad-request:api');
+    }
+    for (const path of ['/services/%E0%A4%A/x', '/services/shop/%zz', '/services/%E0%A4%A']) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(400);
+      expect(response.headers()).toMatchObject(SECURITY);
+      expect(response.headers()['content-type']).toContain('text/html');
+      expect(await response.text()).toContain('malformed percent-encoding');
+    }
+  });
+
+  test('TRACE and other odd methods get 405 with Allow, not a 500', async ({ request }) => {
+    for (const [method, path, allow] of [
+      ['TRACE', '/', 'GET, HEAD'],
+      ['TRACE', '/api/v1/cluster', 'GET'],
+      ['TRACE', TOGGLE, 'GET, PUT'],
+      ['PROPFIND', '/services', 'GET, HEAD'],
+      ['PROPFIND', '/api/v1/cluster', 'GET'],
+      ['PATCH', '/', 'GET, HEAD'],
+      ['POST', '/services/shop/recommendations', 'GET, HEAD'],
+      ['DELETE', '/dataplane', 'GET, HEAD'],
+    ] as const) {
+      const response = await request.fetch(path, { method });
+      expect(response.status(), `${method} ${path}`).toBe(405);
+      expect(response.headers().allow, `${method} ${path}`).toBe(allow);
+      expect(response.headers()).toMatchObject(SECURITY);
+    }
+    // The API's own methods keep their JSON 405s.
+    const post = await request.post('/api/v1/cluster');
+    expect(post.status()).toBe(405);
+    expect(((await post.json()) as { error: { code: string } }).error.code).toBe('method-not-allowed:cluster');
+  });
+});

@@ -136,3 +136,12 @@ export async function zonedNodes(): Promise<{ name: string; zone: string }[]> {
     .map((n) => ({ name: n.metadata.name, zone: n.metadata.labels?.['topology.kubernetes.io/zone'] ?? '' }))
     .filter((n) => n.zone !== '');
 }
+
+/** Sets a Deployment's replicas through its `scale` subresource, as `kubectl scale --replicas=N` does. */
+export async function scaleDeployment(namespace: string, name: string, replicas: number): Promise<void> {
+  await kube(`/apis/apps/v1/namespaces/${namespace}/deployments/${name}/scale`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    body: JSON.stringify({ spec: { replicas } }),
+  });
+}

@@ -78,12 +78,14 @@ test('enables topology mode on shop/recommendations: prediction, confirm, then t
   await expect(service.toggle.getByText('topology mode off')).toBeVisible();
   const ifEnabled = service.toggle.getByText('If enabled (Auto)').locator('..');
   await expect(ifEnabled).toContainText('hints on');
-  await expect(ifEnabled).toContainText('cross-zone 64.2 % → 0.0 %');
+  await expect(ifEnabled).toContainText('hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 %');
 
   await service.enableButton.click();
   await expect(service.confirmGroup).toBeVisible();
   await expect(service.confirmGroup).toContainText('set service.kubernetes.io/topology-mode: Auto');
-  await expect(service.confirmGroup).toContainText('Predicted: hints on, cross-zone 64.2 % → 0.0 %.');
+  await expect(service.confirmGroup).toContainText(
+    'Predicted: hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 % (topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU).',
+  );
   // The confirm step has written nothing yet.
   expect((await getService('shop', 'recommendations')).metadata.annotations ?? {}).not.toHaveProperty(['service.kubernetes.io/topology-mode']);
 

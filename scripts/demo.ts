@@ -5,9 +5,10 @@
  *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`.
  * 2. Runs `next build` when `.next/BUILD_ID` is missing or older than any source file
  *    (app/, components/, lib/, public/, proxy.ts and the build configuration).
- * 3. Runs `next start` on `PORT` (default 3000) and `ZONESCOPE_DEMO_HOST` (default 127.0.0.1)
- *    with `KUBECONFIG` pointing at the simulator, waits until `/api/v1/cluster` answers 200 and
- *    prints the URL.
+ * 3. Runs `next start` on `PORT` (default 3000) and `ZONESCOPE_DEMO_HOST` or `ZONESCOPE_HOST`
+ *    (default 127.0.0.1, passed on as `ZONESCOPE_HOST` so the server knows whether it is
+ *    reachable beyond loopback) with `KUBECONFIG` pointing at the simulator, waits until
+ *    `/api/v1/cluster` answers 200 and prints the URL.
  * 4. Stops both on Ctrl-C / SIGTERM (and stops the simulator if the dashboard exits).
  *
  * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer).
@@ -61,8 +62,8 @@ async function buildReason(): Promise<string | null> {
   return null;
 }
 
-function childEnv(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' };
+function childEnv(port: number, host: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG, PORT: String(port), ZONESCOPE_HOST: host, NEXT_TELEMETRY_DISABLED: '1' };
   // The simulator's kubeconfig and its current context, nothing else.
   delete env.ZONESCOPE_SNAPSHOT;
   delete env.ZONESCOPE_CONTEXT;
@@ -114,7 +115,7 @@ async function main(): Promise<number> {
     console.error(`demo: PORT must be a port number, not "${process.env.PORT ?? ''}"`);
     return 1;
   }
-  const host = process.env.ZONESCOPE_DEMO_HOST || '127.0.0.1';
+  const host = process.env.ZONESCOPE_DEMO_HOST || process.env.ZONESCOPE_HOST || '127.0.0.1';
   if (!existsSync(NEXT_BIN)) {
     console.error('demo: next is not installed; run npm install first');
     return 1;
@@ -156,7 +157,7 @@ async function main(): Promise<number> {
   const reason = await buildReason();
   if (reason !== null) {
     log(`running next build: ${reason}`);
-    child = run(['build'], childEnv(port));
+    child = run(['build'], childEnv(port, host));
     const code = await exited(child);
     child = null;
     if (stopping) return 0;
@@ -172,7 +173,7 @@ async function main(): Promise<number> {
   // 3. The dashboard.
   const url = `http://${host === '127.0.0.1' || host === '::1' || host === 'localhost' ? 'localhost' : host}:${port}`;
   log(`starting next start on ${host}:${port}`);
-  child = run(['start', '-p', String(port), '-H', host], childEnv(port));
+  child = run(['start', '-p', String(port), '-H', host], childEnv(port, host));
   const dashboard = child;
   const probeUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
   if (!(await waitUntilReady(probeUrl, dashboard))) {

@@ -202,3 +202,39 @@ describe('control endpoints', () => {
     expect(events).toEqual(['ERROR 410']);
   });
 });
+
+describe('reset and after-apply faults (a write whose answer is lost)', () => {
+  const patchA = (sim: Simulator, value: string) =>
+    fetch(`${sim.url}/api/v1/namespaces/default/services/a`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { annotations: { note: value } } }),
+    });
+  const noteOf = async (core: CoreV1Api) => (await core.readNamespacedService({ name: 'a', namespace: 'default' })).metadata?.annotations?.note;
+
+  it('reset with afterApply applies the patch, then drops the connection unanswered', async () => {
+    const { sim, core } = await start();
+    await control(sim, 'POST', 'faults', { rules: [{ type: 'reset', afterApply: true, verbs: ['patch'], resources: ['services'], count: 1 }] });
+    await expect(patchA(sim, 'one')).rejects.toThrow();
+    expect(await noteOf(core)).toBe('one');
+    expect((await patchA(sim, 'two')).status).toBe(200);
+  });
+
+  it('reset without afterApply drops the connection before anything is done', async () => {
+    const { sim, core } = await start();
+    sim.faults.add({ type: 'reset', verbs: ['patch'], resources: ['services'], count: 1 });
+    await expect(patchA(sim, 'one')).rejects.toThrow();
+    expect(await noteOf(core)).toBeUndefined();
+  });
+
+  it('errorAfterApply answers the error after the patch was applied; a failing verb keeps its own error', async () => {
+    const { sim, core } = await start();
+    sim.faults.add({ type: 'errorAfterApply', code: 500, message: 'etcdserver: request timed out', verbs: ['patch'], resources: ['services'], count: 2 });
+    const res = await patchA(sim, 'one');
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' });
+    expect(await noteOf(core)).toBe('one');
+    const missing = await fetch(`${sim.url}/api/v1/namespaces/default/services/ghost`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{}' });
+    expect(missing.status).toBe(404);
+  });
+});

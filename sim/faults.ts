@@ -16,6 +16,8 @@ import { ApiError, errorForCode, STATUS_REASONS } from './status';
 export interface RequestInfo extends AuthzAttributes {
   /** Page number of a paged list (1 for the first page, 2 for the first continue, ...). */
   page?: number;
+  /** The bearer token the request carried (for `error` faults with `echoToken`). */
+  token?: string;
 }
 
 /** Which requests a rule applies to (absent lists match all). */
@@ -29,9 +31,30 @@ export interface RequestMatch {
 /** Fault behaviours. */
 export type FaultAction =
   | { type: 'latency'; ms: number; jitterMs?: number }
-  | { type: 'error'; code: number; reason?: StatusReason; message?: string; retryAfterSeconds?: number }
+  | {
+      type: 'error'; code: number; reason?: StatusReason; message?: string; retryAfterSeconds?: number;
+      /**
+       * Echo the request's bearer token in the message, as a careless authenticator would:
+       * `{token}`, `{token:base64}` and `{token:url}` in `message` are replaced by it (raw,
+       * base64, URL-encoded); without a message it is `Unauthorized: token {token} is invalid`.
+       */
+      echoToken?: boolean;
+    }
+  /**
+   * Answer a list or watch with `bytes` bytes of valid JSON: a list with a padding field, or
+   * one watch event (a Service `oversized` with a padding annotation) whose newline comes only
+   * after all of them. For testing client-side size limits; the stream stops when the client goes.
+   */
+  | { type: 'oversized'; bytes: number }
   | { type: 'hang' }
-  | { type: 'failPage'; page: number; code: number; message?: string };
+  | { type: 'failPage'; page: number; code: number; message?: string }
+  /**
+   * Destroy the connection instead of answering. With `afterApply` the verb runs first (a write
+   * lands and its watch event goes out) and only its answer is lost: the client cannot tell which.
+   */
+  | { type: 'reset'; afterApply: boolean }
+  /** Run the verb, then answer with this error instead of its result (only when the verb succeeded). */
+  | { type: 'errorAfterApply'; code: number; reason?: StatusReason; message?: string };
 
 /** An installed fault rule. */
 export type FaultRule = FaultAction &
@@ -75,6 +98,16 @@ export interface FaultDecision {
   hang: boolean;
   /** Answer with this error instead of handling. */
   error: ApiError | undefined;
+  /** Destroy the connection without handling the request (`reset` fault). */
+  reset?: boolean;
+  /**
+   * Handle the request, then, if it succeeded and was answered at once (not a watch), destroy the
+   * connection (`'reset'`) or send this error instead of the result (`reset` with `afterApply`,
+   * `errorAfterApply`).
+   */
+  afterApply?: 'reset' | ApiError;
+  /** Answer (a list or watch) with an oversized body of this many bytes instead of handling. */
+  oversizedBytes?: number;
 }
 
 const stringOrList = z.union([z.string(), z.array(z.string())]).optional();
@@ -95,9 +128,12 @@ export const faultRuleInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('latency'), ms: z.number().min(0).max(600_000), jitterMs: z.number().min(0).optional(), ...matchShape }),
   z.object({
     type: z.literal('error'), code: statusCode, reason: z.enum(STATUS_REASONS).optional(), message: z.string().optional(),
-    retryAfterSeconds: z.number().int().min(0).optional(), ...matchShape,
+    retryAfterSeconds: z.number().int().min(0).optional(), echoToken: z.boolean().optional(), ...matchShape,
   }),
+  z.object({ type: z.literal('oversized'), bytes: z.number().int().min(1).max(2 ** 31), ...matchShape }),
   z.object({ type: z.literal('hang'), ...matchShape }),
+  z.object({ type: z.literal('reset'), afterApply: z.boolean().default(false), ...matchShape }),
+  z.object({ type: z.literal('errorAfterApply'), code: statusCode, reason: z.enum(STATUS_REASONS).optional(), message: z.string().optional(), ...matchShape }),
   z.object({
     type: z.literal('failPage'), page: z.number().int().min(1).default(2), code: statusCode.default(500),
     message: z.string().optional(), ...matchShape,
@@ -215,6 +251,14 @@ function normaliseRbacRule(input: z.infer<typeof rbacRuleSchema>): RbacRule {
   return rule;
 }
 
+/** `message` with `{token}`, `{token:base64}` and `{token:url}` replaced by `token` in that form. */
+function echoToken(message: string, token: string): string {
+  return message
+    .replaceAll('{token}', token)
+    .replaceAll('{token:base64}', Buffer.from(token).toString('base64'))
+    .replaceAll('{token:url}', encodeURIComponent(token));
+}
+
 /** Result of an authorization check. */
 export interface AuthzDecision {
   allowed: boolean;
@@ -265,6 +309,7 @@ export class SimFaults {
         if (parsed.message !== undefined) error.message = parsed.message;
         if (parsed.retryAfterSeconds !== undefined) error.retryAfterSeconds = parsed.retryAfterSeconds;
         else if (parsed.code === 429) error.retryAfterSeconds = 1;
+        if (parsed.echoToken === true) error.echoToken = true;
         action = error;
         break;
       }
@@ -273,6 +318,19 @@ export class SimFaults {
         break;
       case 'failPage':
         action = { type: 'failPage', page: parsed.page, code: parsed.code, ...(parsed.message !== undefined ? { message: parsed.message } : {}) };
+        break;
+      case 'reset':
+        action = { type: 'reset', afterApply: parsed.afterApply };
+        break;
+      case 'errorAfterApply': {
+        const error: FaultAction = { type: 'errorAfterApply', code: parsed.code };
+        if (parsed.reason !== undefined) error.reason = parsed.reason;
+        if (parsed.message !== undefined) error.message = parsed.message;
+        action = error;
+        break;
+      }
+      case 'oversized':
+        action = { type: 'oversized', bytes: parsed.bytes };
         break;
     }
     const rule: FaultRule = { ...action, ...match, id };
@@ -330,10 +388,24 @@ export class SimFaults {
         if (!decision.hang && decision.error === undefined && this.fires(rule)) decision.hang = true;
       } else if (rule.type === 'error') {
         if (!decision.hang && decision.error === undefined && this.fires(rule)) {
-          const error = errorForCode(rule.code, rule.message, rule.retryAfterSeconds);
+          const message = rule.echoToken === true ? echoToken(rule.message ?? 'Unauthorized: token {token} is invalid', request.token ?? '') : rule.message;
+          const error = errorForCode(rule.code, message, rule.retryAfterSeconds);
           decision.error = rule.reason !== undefined
             ? new ApiError(error.code, rule.reason, error.message, error.details, error.headers)
             : error;
+        }
+      } else if (rule.type === 'oversized') {
+        const streams = request.verb === 'list' || request.verb === 'watch';
+        if (streams && !decision.hang && decision.error === undefined && decision.oversizedBytes === undefined && this.fires(rule)) decision.oversizedBytes = rule.bytes;
+      } else if (rule.type === 'reset' || rule.type === 'errorAfterApply') {
+        const open = !decision.hang && decision.error === undefined && decision.reset !== true && decision.afterApply === undefined;
+        if (open && this.fires(rule)) {
+          if (rule.type === 'reset' && !rule.afterApply) decision.reset = true;
+          else if (rule.type === 'reset') decision.afterApply = 'reset';
+          else {
+            const error = errorForCode(rule.code, rule.message);
+            decision.afterApply = rule.reason !== undefined ? new ApiError(error.code, rule.reason, error.message, error.details, error.headers) : error;
+          }
         }
       } else if (request.verb === 'list' && request.page === rule.page) {
         if (!decision.hang && decision.error === undefined && this.fires(rule)) {

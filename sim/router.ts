@@ -2,7 +2,8 @@
  * HTTP routing of the Kubernetes API surface: non-resource paths (`/version`, health, openapi),
  * discovery, and resource paths (`/api/v1/...`, `/apis/<group>/<version>/...`, legacy
  * `/watch/` prefix) turned into {@link ResourceRequest}s. Every resource request is counted,
- * then passes fault injection (latency, hang, errors) and RBAC before its handler runs.
+ * then passes fault injection (latency, hang, errors, resets) and RBAC before its handler runs;
+ * "after apply" faults replace the handler's answer (a reset, an error) once it has run.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { VersionInfo } from './discovery';
@@ -11,6 +12,7 @@ import type { RequestInfo } from './faults';
 import type { ApiDeps, ResourceRequest, Verb } from './handlers';
 import { decodeContinue, handleResourceRequest } from './handlers';
 import { negotiate, readBody, sendJson } from './http';
+import { sendOversized } from './oversized';
 import type { ApiResource } from './resources';
 import { findApiResource, servedGroups } from './resources';
 import { ApiError, forbidden } from './status';
@@ -228,6 +230,8 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
     if (path.subresource !== undefined) info.subresource = path.subresource;
     if (path.namespace !== undefined) info.namespace = path.namespace;
     if (path.name !== undefined) info.name = path.name;
+    const authorization = req.headers.authorization;
+    if (authorization?.startsWith('Bearer ')) info.token = authorization.slice('Bearer '.length);
     if (verb === 'list') {
       const page = pageOf(query);
       if (page !== undefined) info.page = page;
@@ -243,6 +247,16 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
       return;
     }
     if (decision.error !== undefined) throw decision.error;
+    if (decision.reset === true) {
+      // `reset` fault: the request arrived, nothing is done, the connection goes away unanswered.
+      res.destroy();
+      return;
+    }
+    if (decision.oversizedBytes !== undefined && (verb === 'list' || verb === 'watch')) {
+      deps.stats.recordResponse(200);
+      await sendOversized(res, verb, decision.oversizedBytes);
+      return;
+    }
 
     // 2. Authorization.
     const authz = deps.faults.authorize(info);
@@ -261,6 +275,14 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
       readBody: () => readBody(req),
     };
     const result = await handleResourceRequest(deps, request, res);
+    if (result !== undefined && decision.afterApply !== undefined) {
+      // `reset` with `afterApply` / `errorAfterApply`: the verb ran (a write landed), its answer is lost.
+      if (decision.afterApply === 'reset') {
+        res.destroy();
+        return;
+      }
+      throw decision.afterApply;
+    }
     if (result === undefined) {
       deps.stats.recordResponse(200);
       return;

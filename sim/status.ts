@@ -8,7 +8,7 @@ import { groupResource } from './resources';
 export const STATUS_REASONS = [
   'BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MethodNotAllowed', 'NotAcceptable', 'AlreadyExists',
   'Conflict', 'Gone', 'Expired', 'RequestEntityTooLarge', 'UnsupportedMediaType', 'Invalid', 'TooManyRequests',
-  'InternalError', 'ServiceUnavailable', 'Timeout',
+  'InternalError', 'ServiceUnavailable', 'Timeout', 'ServerTimeout',
 ] as const;
 
 /** A `reason` of a Status. */

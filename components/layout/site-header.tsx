@@ -4,12 +4,13 @@
  */
 import Link from 'next/link';
 import { connection } from 'next/server';
-import { getHeader } from '@/lib/data/header';
+import { getHeader, getRenderedLiveMark } from '@/lib/data/header';
 import type { HeaderView } from '@/lib/data/header';
 import { formatCount, formatPlatform, formatTimestamp } from '../ui/format';
 import { LockIcon } from '../ui/icons';
 import { Badge, Callout } from '../ui/status';
-import { AutoRefresh, FreshnessWatcher } from './auto-refresh';
+import { AutoRefresh } from './auto-refresh';
+import { LiveStatus } from './live-status';
 import { NavLinks } from './nav-links';
 import { ThemeToggle } from './theme-toggle';
 
@@ -87,6 +88,8 @@ function FreshnessBanner({ header }: { readonly header: HeaderView }) {
 
 export async function SiteHeader() {
   await connection();
+  // The generation of this render's first cluster read: never newer than what the page shows (see getRenderedLiveMark).
+  const rendered = getRenderedLiveMark();
   const header = getHeader();
   const platform = formatPlatform(header.platform);
   const where = header.mode === 'snapshot' ? `Snapshot ${header.snapshotPath ?? ''}` : (header.contextName ?? 'no context');
@@ -117,7 +120,14 @@ export async function SiteHeader() {
                 {platform ? ` · ${platform}` : ''}
               </p>
             </div>
-            <FreshnessBadge header={header} />
+            {header.mode === 'live' ? (
+              // Follows the watch: re-renders when the cache moved, says how old the data is, Refresh, lost connection.
+              <LiveStatus rendered={rendered} renderedAt={new Date().toISOString()}>
+                <FreshnessBadge header={header} />
+              </LiveStatus>
+            ) : (
+              <FreshnessBadge header={header} />
+            )}
             {header.readOnly ? (
               <span
                 className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-inset ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600"
@@ -133,7 +143,6 @@ export async function SiteHeader() {
       </header>
       <FreshnessBanner header={header} />
       {settled || (header.mode === 'snapshot' && header.freshness.problems.length > 0) ? null : <AutoRefresh intervalMs={header.freshness.synced ? 10_000 : 2_000} />}
-      {header.mode === 'live' ? <FreshnessWatcher intervalMs={10_000} /> : null}
     </>
   );
 }

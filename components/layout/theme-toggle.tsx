@@ -1,7 +1,7 @@
 'use client';
 
 /** Light/dark switch: toggles `.dark` on `<html>` and remembers the choice in localStorage. */
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { MoonIcon, SunIcon } from '../ui/icons';
 import { THEME_STORAGE_KEY } from './theme-script';
 
@@ -15,8 +15,27 @@ function isDark(): boolean {
   return document.documentElement.classList.contains('dark');
 }
 
+/**
+ * What THEME_SCRIPT does, for a page whose head script never ran: a 404 decided before streaming
+ * (the Service page's layout) sends Next.js's bare error shell and the page is rendered in the
+ * browser, where an inline script does not execute. The script always sets `colorScheme`.
+ */
+function applyStoredThemeIfScriptDidNotRun(): void {
+  const root = document.documentElement;
+  if (root.style.colorScheme !== '') return;
+  try {
+    const stored = localStorage.getItem(THEME_STORAGE_KEY);
+    const dark = stored === 'dark' || (stored !== 'light' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    root.classList.toggle('dark', dark);
+    root.style.colorScheme = dark ? 'dark' : 'light';
+  } catch {
+    // as the script: storage unavailable, keep the light default
+  }
+}
+
 export function ThemeToggle() {
   const dark = useSyncExternalStore(subscribe, isDark, () => null);
+  useEffect(applyStoredThemeIfScriptDidNotRun, []);
   const toggle = () => {
     const next = !isDark();
     document.documentElement.classList.toggle('dark', next);

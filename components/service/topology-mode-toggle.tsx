@@ -7,18 +7,26 @@
  * 2. a confirm step names the exact annotation change and the prediction;
  * 3. `PUT …/topology-mode` with body exactly `{"mode":"Auto"|"Disabled"}` and
  *    `If-Match: "<resourceVersion the page rendered>"` (a concurrent edit is a 409, never a lost
- *    update): 409 shows the server's current value and keeps the choice; 504 says "outcome unknown"
- *    and re-reads; 403 says "not permitted" with the reason;
+ *    update): 409 shows the server's current value and keeps the choice; 504 (the answer left the
+ *    outcome unknown) shows what the server's re-read found — applied (then follows the cluster as
+ *    after a success), not applied (review and confirm again), or still unknown; 403 says "not
+ *    permitted" with the reason;
  * 4. after a write, follows the cluster (polls `GET /api/v1/services/…` every second, up to 30 s)
- *    until the controller's hints arrive, then refreshes the page data.
+ *    until the controller's hints arrive, then refreshes the page data;
+ * 5. follows the page: when a live refresh (lib/data/live-refresh.ts) renders the page from newer
+ *    data (`pageResourceVersion` or `dataVersion` moved), reads its state again — not while the
+ *    confirm step is open nor while a write is in flight or followed (they read again when they
+ *    end), keeping any outcome message; at most one read in flight (a newer one aborts it); the
+ *    focus stays where it is, and a polite status says so only when a prediction sentence changed
+ *    (components/service/topology-mode-sync.ts).
  * Hidden entirely in read-only mode (the page does not render it).
  */
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '@/lib/data/api-types';
-import type { TopologyModeCurrent } from '@/lib/data/topology-mode';
-import { formatPercent } from '../ui/format';
+import type { TopologyModeChangeOutcome, TopologyModeCurrent, TopologyModeWriteOutcome } from '@/lib/data/topology-mode';
 import { Badge, Callout } from '../ui/status';
+import { predictionAnnouncement, shouldRefetch, toggleDataKey } from './topology-mode-sync';
 
 type Mode = 'Auto' | 'Disabled';
 
@@ -26,10 +34,10 @@ type Phase =
   | { readonly kind: 'idle' }
   | { readonly kind: 'confirm'; readonly mode: Mode }
   | { readonly kind: 'writing'; readonly mode: Mode }
-  | { readonly kind: 'following'; readonly mode: Mode; readonly resourceVersion: string; readonly started: number; readonly elapsed: number; readonly progress: FollowProgress | null }
-  | { readonly kind: 'done'; readonly mode: Mode; readonly arrived: boolean; readonly progress: FollowProgress | null; readonly seconds: number }
+  | { readonly kind: 'following'; readonly mode: Mode; readonly resourceVersion: string; readonly started: number; readonly elapsed: number; readonly progress: FollowProgress | null; readonly note: string | null }
+  | { readonly kind: 'done'; readonly mode: Mode; readonly arrived: boolean; readonly progress: FollowProgress | null; readonly seconds: number; readonly note: string | null }
   | { readonly kind: 'conflict'; readonly mode: Mode; readonly message: string; readonly current: TopologyModeCurrent | null }
-  | { readonly kind: 'unknown'; readonly mode: Mode; readonly message: string; readonly current: TopologyModeCurrent | null }
+  | { readonly kind: 'unknown'; readonly mode: Mode; readonly message: string; readonly current: TopologyModeCurrent | null; readonly outcome: Exclude<TopologyModeWriteOutcome, 'applied'> }
   | { readonly kind: 'error'; readonly mode: Mode; readonly status: number; readonly code: string; readonly message: string };
 
 interface FollowProgress {
@@ -65,7 +73,32 @@ async function readJson<T>(response: Response): Promise<T | null> {
   }
 }
 
-export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { readonly namespace: string; readonly name: string; readonly pageResourceVersion: string }) {
+/** One predicted edit: a badge for the hints afterwards, then the before → after sentence. */
+function PredictedOutcome({ outcome, hintsNow }: { readonly outcome: TopologyModeChangeOutcome; readonly hintsNow: boolean }) {
+  const badge = outcome.hintsEnabled ? (
+    <Badge tone="ok">{hintsNow ? 'hints stay on' : 'hints on'}</Badge>
+  ) : (
+    <Badge tone={hintsNow ? 'error' : 'neutral'}>{hintsNow ? 'hints turn off' : 'hints stay off'}</Badge>
+  );
+  return (
+    <p className="mt-1">
+      {badge} {outcome.text}
+    </p>
+  );
+}
+
+export function TopologyModeToggle({
+  namespace,
+  name,
+  pageResourceVersion,
+  dataVersion,
+}: {
+  readonly namespace: string;
+  readonly name: string;
+  readonly pageResourceVersion: string;
+  /** The version of the Service's analysis the page rendered (ServiceView.version): the toggle re-reads when it changes. */
+  readonly dataVersion: number;
+}) {
   const router = useRouter();
   const [state, setState] = useState<TopologyModeResponse | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -73,35 +106,79 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
   /** The resourceVersion sent as If-Match: what the page rendered, or what a 409 re-read showed. */
   const [ifMatch, setIfMatch] = useState(pageResourceVersion);
   const cancelled = useRef(false);
+  /** The read of the state in flight: at most one (a newer read aborts it). */
+  const reading = useRef<AbortController | null>(null);
+  /** The page data key the last page-driven read was started for (`null`: none yet, or it was given up). */
+  const readKey = useRef<string | null>(null);
+  /** The state on screen, to tell whether a re-read changed the prediction. */
+  const shown = useRef<TopologyModeResponse | null>(null);
+  /** A polite status: said only when a re-read changed a prediction sentence. */
+  const [announcement, setAnnouncement] = useState('');
+  const pageKey = toggleDataKey(pageResourceVersion, dataVersion);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const enableRef = useRef<HTMLButtonElement>(null);
   const disableRef = useRef<HTMLButtonElement>(null);
 
-  const load = useCallback(async () => {
+  /** Reads the toggle's state; an aborted read (superseded, confirm opened, unmounted) changes nothing and returns `null`. */
+  const load = useCallback(async (): Promise<TopologyModeResponse | null> => {
+    reading.current?.abort();
+    const abort = new AbortController();
+    reading.current = abort;
     try {
-      const response = await fetch(`${apiBase(namespace, name)}/topology-mode`, { cache: 'no-store', headers: { Accept: 'application/json' } });
+      const response = await fetch(`${apiBase(namespace, name)}/topology-mode`, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: abort.signal });
       if (!response.ok) {
         const body = await readJson<ApiErrorResponse>(response);
+        if (abort.signal.aborted) return null;
         setLoadError(body?.error.message ?? `The toggle's state could not be read (HTTP ${response.status}).`);
         return null;
       }
       const body = await readJson<TopologyModeResponse>(response);
+      if (abort.signal.aborted) return null;
+      if (!body) {
+        // Keep what is shown (if anything) rather than blanking the control.
+        setLoadError("The toggle's state could not be read (the answer was not JSON).");
+        return null;
+      }
+      const message = predictionAnnouncement(shown.current?.prediction ?? null, body.prediction);
+      shown.current = body;
       setState(body);
       setLoadError(null);
+      if (message !== null) setAnnouncement(message);
       return body;
     } catch {
+      if (abort.signal.aborted) return null;
       setLoadError('The dashboard server did not answer.');
       return null;
+    } finally {
+      if (reading.current === abort) reading.current = null;
     }
   }, [namespace, name]);
 
   useEffect(() => {
     cancelled.current = false;
-    void load();
     return () => {
       cancelled.current = true;
+      reading.current?.abort();
+      reading.current = null;
+      readKey.current = null;
     };
-  }, [load]);
+  }, []);
+
+  // First read on mount, and again whenever the page was rendered from newer data (a live refresh,
+  // the refresh after a write) — once the phase allows it (not in confirm, writing or following).
+  useEffect(() => {
+    if (!shouldRefetch({ pageKey, readKey: readKey.current, phase: phase.kind })) return;
+    readKey.current = pageKey;
+    void load();
+  }, [pageKey, phase.kind, load]);
+
+  // Nothing lands while the confirm step is open: a read still in flight is dropped, and done again after.
+  useEffect(() => {
+    if (phase.kind !== 'confirm' || reading.current === null) return;
+    reading.current.abort();
+    reading.current = null;
+    readKey.current = null;
+  }, [phase.kind]);
 
   // A re-rendered page (router.refresh) brings a newer resourceVersion: use it unless a 409 is being shown.
   useEffect(() => {
@@ -113,9 +190,9 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
   }, [phase.kind]);
 
   const follow = useCallback(
-    async (mode: Mode, resourceVersion: string) => {
+    async (mode: Mode, resourceVersion: string, note: string | null = null) => {
       const started = Date.now();
-      setPhase({ kind: 'following', mode, resourceVersion, started, elapsed: 0, progress: null });
+      setPhase({ kind: 'following', mode, resourceVersion, started, elapsed: 0, progress: null, note });
       let last: FollowProgress | null = null;
       while (!cancelled.current && Date.now() - started < FOLLOW_MS) {
         try {
@@ -132,7 +209,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
                 hintsExpected: detail.expected.hintsEnabled,
               };
               if (last.cacheUpdated && last.inSync) {
-                setPhase({ kind: 'done', mode, arrived: true, progress: last, seconds: Math.round((Date.now() - started) / 1000) });
+                setPhase({ kind: 'done', mode, arrived: true, progress: last, seconds: Math.round((Date.now() - started) / 1000), note });
                 router.refresh();
                 void load();
                 return;
@@ -142,11 +219,11 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
         } catch {
           // keep following; a transient failure is not the end
         }
-        setPhase({ kind: 'following', mode, resourceVersion, started, elapsed: Date.now() - started, progress: last });
+        setPhase({ kind: 'following', mode, resourceVersion, started, elapsed: Date.now() - started, progress: last, note });
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
       if (cancelled.current) return;
-      setPhase({ kind: 'done', mode, arrived: false, progress: last, seconds: Math.round(FOLLOW_MS / 1000) });
+      setPhase({ kind: 'done', mode, arrived: false, progress: last, seconds: Math.round(FOLLOW_MS / 1000), note });
       router.refresh();
       void load();
     },
@@ -165,7 +242,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
     } catch {
       // The request may or may not have reached the API server.
       const fresh = await load();
-      setPhase({ kind: 'unknown', mode, message: 'The dashboard server did not answer; the outcome is unknown.', current: fresh?.current ?? null });
+      setPhase({ kind: 'unknown', mode, message: 'The dashboard server did not answer; the outcome is unknown.', current: fresh?.current ?? null, outcome: 'unknown' });
       return;
     }
     if (response.ok) {
@@ -187,8 +264,21 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
       return;
     }
     if (response.status === 504) {
+      // The answer left the outcome unknown; the server re-read the Service and says what it found.
+      const current = body?.current ?? null;
+      if (body?.outcome === 'applied' && current) {
+        setIfMatch(current.resourceVersion);
+        void follow(mode, current.resourceVersion, message);
+        return;
+      }
+      if (body?.outcome === 'not-applied' && current) {
+        setIfMatch(current.resourceVersion);
+        void load();
+        setPhase({ kind: 'unknown', mode, message, current, outcome: 'not-applied' });
+        return;
+      }
       const fresh = await load();
-      setPhase({ kind: 'unknown', mode, message, current: body?.current ?? fresh?.current ?? null });
+      setPhase({ kind: 'unknown', mode, message, current: current ?? fresh?.current ?? null, outcome: 'unknown' });
       return;
     }
     setPhase({ kind: 'error', mode, status: response.status, code, message });
@@ -224,6 +314,9 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
 
   return (
     <div className="space-y-3">
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
       <div className="text-sm">
         <p>
           Current: <code className="font-mono text-xs">{describeCurrent(state.current)}</code>{' '}
@@ -243,18 +336,12 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
       <div className="grid gap-2 sm:grid-cols-2">
         <div className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
           <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">If enabled (Auto)</p>
-          <p className="mt-1">
-            {p.hintsEnabled ? <Badge tone="ok">hints on</Badge> : <Badge tone="error">hints would stay off</Badge>} cross-zone {formatPercent(p.crossZoneFractionNow)} →{' '}
-            <strong>{formatPercent(p.crossZoneFractionIfAuto)}</strong>
-          </p>
-          {!p.hintsEnabled && p.reason ? <p className="mt-1 font-mono text-xs">{p.reason.message}</p> : null}
-          {p.hintsEnabled && p.donatedEndpoints > 0 ? <p className="mt-1 text-xs">{p.donatedEndpoints} endpoint(s) would be donated across zones.</p> : null}
+          <PredictedOutcome outcome={p.enable} hintsNow={p.now.hintsEnabled} />
+          {p.enable.hintsEnabled && p.enable.donatedEndpoints > 0 ? <p className="mt-1 text-xs">{p.enable.donatedEndpoints} endpoint(s) would be donated across zones.</p> : null}
         </div>
         <div className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
           <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">If disabled</p>
-          <p className="mt-1">
-            <Badge tone="neutral">no Auto hints</Badge> cross-zone {formatPercent(p.crossZoneFractionNow)} → <strong>{formatPercent(p.crossZoneFractionIfNone)}</strong>
-          </p>
+          <PredictedOutcome outcome={p.disable} hintsNow={p.now.hintsEnabled} />
         </div>
       </div>
 
@@ -291,6 +378,8 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
           <div
             role="group"
             aria-label="Confirm the change"
+            // Holds the page's automatic refresh while open: what is being confirmed must not change under the user (lib/data/live-refresh.ts).
+            data-live-refresh-hold=""
             onKeyDown={(event) => {
               if (event.key === 'Escape') cancel(phase.mode);
             }}
@@ -308,12 +397,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
               ))}
             </ul>
             <p className="text-sm">
-              Predicted:{' '}
-              {phase.mode === 'Auto'
-                ? p.hintsEnabled
-                  ? `hints on, cross-zone ${formatPercent(p.crossZoneFractionNow)} → ${formatPercent(p.crossZoneFractionIfAuto)}.`
-                  : `hints stay off (${p.reason?.message ?? 'see the verdict'}); cross-zone stays ${formatPercent(p.crossZoneFractionIfAuto)}.`
-                : `no Auto hints, cross-zone ${formatPercent(p.crossZoneFractionNow)} → ${formatPercent(p.crossZoneFractionIfNone)}.`}
+              Predicted: {(phase.mode === 'Auto' ? p.enable : p.disable).text}.
             </p>
             <p className="text-xs text-slate-600 dark:text-slate-400">One merge patch of this annotation, only if the Service is still at resourceVersion {ifMatch}.</p>
             <div className="flex gap-2">
@@ -333,6 +417,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
         ) : null}
         {phase.kind === 'following' ? (
           <Callout tone="info" role="status" title={`Written. Following the cluster until the controller's hints arrive (${Math.round(phase.elapsed / 1000)} s of ${FOLLOW_MS / 1000} s)…`}>
+            {phase.note ? <p className="text-xs">{phase.note}</p> : null}
             <progress max={FOLLOW_MS} value={phase.elapsed} className="h-2 w-full" aria-label="Time waited for the controller" />
             <ol className="list-decimal pl-5 text-xs">
               <li>Annotation written (resourceVersion {phase.resourceVersion}) ✓</li>
@@ -358,6 +443,7 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
                 : `The controller's hints did not arrive within ${phase.seconds} s.`
             }
           >
+            {phase.note ? <p className="text-xs">{phase.note}</p> : null}
             <p>{phase.arrived ? 'The page now shows the new state.' : 'The write succeeded; the controller may be slow. The page shows the current state and updates on reload.'}</p>
           </Callout>
         ) : null}
@@ -374,11 +460,20 @@ export function TopologyModeToggle({ namespace, name, pageResourceVersion }: { r
           </Callout>
         ) : null}
         {phase.kind === 'unknown' ? (
-          <Callout tone="warn" role="alert" title="Outcome unknown: the write timed out.">
+          <Callout
+            tone="warn"
+            role="alert"
+            title={phase.outcome === 'not-applied' ? 'Not applied: the answer was lost, and a re-read shows the change is not on the Service.' : 'Outcome unknown: re-read before trying again.'}
+          >
             <p>{phase.message}</p>
             <p>
               Re-read now: <code className="font-mono text-xs">{phase.current ? `${describeCurrent(phase.current)} (resourceVersion ${phase.current.resourceVersion})` : 'not available'}</code>.
             </p>
+            {phase.outcome === 'not-applied' ? (
+              <button type="button" onClick={() => setPhase({ kind: 'confirm', mode: phase.mode })} className="mr-2 rounded-md bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white dark:bg-sky-700">
+                {phase.mode === 'Auto' ? 'Review: enable topology mode' : 'Review: disable topology mode'}
+              </button>
+            ) : null}
             <button
               type="button"
               onClick={() => {

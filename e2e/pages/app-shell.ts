@@ -10,6 +10,14 @@ export class AppShell {
   readonly staleBanner: Locator;
   readonly themeToggle: Locator;
   readonly heading: Locator;
+  /** How old the page's data is ("updated N s ago", components/layout/live-status.tsx). */
+  readonly dataAge: Locator;
+  /** The header's Refresh control (a link: it reloads the page without JavaScript). */
+  readonly refreshLink: Locator;
+  /** The header's note about live updates (connection lost, update paused). */
+  readonly liveNote: Locator;
+  /** The badge that replaces the freshness badge while the dashboard server cannot be reached. */
+  readonly connectionLost: Locator;
 
   constructor(readonly page: Page) {
     this.skipLink = page.getByRole('link', { name: 'Skip to content' });
@@ -19,6 +27,11 @@ export class AppShell {
     this.staleBanner = page.getByRole('status').filter({ hasText: /^Data is stale since/ });
     this.themeToggle = page.getByRole('button', { name: /theme/i });
     this.heading = page.getByRole('heading', { level: 1 });
+    const header = page.locator('header');
+    this.dataAge = header.getByRole('timer', { name: /^Page data updated/ });
+    this.refreshLink = header.getByRole('link', { name: 'Refresh' });
+    this.liveNote = header.getByRole('status');
+    this.connectionLost = header.getByText('Connection lost', { exact: true });
   }
 
   /** Waits until the client components are interactive (the theme toggle knows the theme). */

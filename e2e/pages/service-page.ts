@@ -17,6 +17,10 @@ export class ServicePage extends AppShell {
   readonly confirmButton: Locator;
   readonly cancelButton: Locator;
   readonly currentValue: Locator;
+  /** The "NN.N % cross-zone" badge beside the title. */
+  readonly crossZone: Locator;
+  readonly traffic: Locator;
+  readonly gbInput: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -33,6 +37,9 @@ export class ServicePage extends AppShell {
     this.confirmButton = this.confirmGroup.getByRole('button', { name: /^Yes, (enable|disable)$/ });
     this.cancelButton = this.confirmGroup.getByRole('button', { name: 'Cancel' });
     this.currentValue = this.toggle.getByText(/^Current:/);
+    this.crossZone = this.heading.locator('xpath=..').getByText(/^\d+(\.\d)? % cross-zone$/);
+    this.traffic = page.getByRole('region', { name: 'Traffic and cost' });
+    this.gbInput = this.traffic.getByRole('spinbutton', { name: 'Traffic (GB / month)' });
   }
 
   async goto(key: string, query = ''): Promise<void> {

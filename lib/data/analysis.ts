@@ -11,6 +11,8 @@
  */
 import 'server-only';
 
+import { cache } from 'react';
+
 import type { ClusterSource } from '../k8s/cluster-source';
 import { getClusterSource } from '../k8s/source';
 import { AnalysisCache } from '../topology/report/analysis-cache';
@@ -30,9 +32,24 @@ interface Memo {
 const KEY = Symbol.for('zonescope.analysisMemo');
 type Holder = { [KEY]?: Memo };
 
-/** The process-wide cluster source. */
+/** The process-wide cluster source (its first read in a server render records the render's generation). */
 export function source(): ClusterSource {
-  return getClusterSource();
+  const state = getClusterSource();
+  firstGeneration(state);
+  return state;
+}
+
+/**
+ * The source's generation at the first read of the current server render (React `cache`: one
+ * value per request; outside a render it is the current generation). Every view of a render reads
+ * through {@link source}, so what a page shows is never older than this: the header sends it to
+ * the live-refresh leaf, which re-renders when the server is past it (lib/data/live-refresh.ts).
+ */
+const firstGeneration = cache((state: ClusterSource): number => state.generation);
+
+/** {@link firstGeneration} of the process-wide source. */
+export function renderGeneration(): number {
+  return firstGeneration(source());
 }
 
 /** Per-cluster preparation with default options, memoised per generation (carrying the per-Service cache). */

@@ -3,8 +3,8 @@
  * component. Types only: import them with `import type`.
  */
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
-import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState } from './topology-mode';
-import type { Freshness, HeaderView } from './header';
+import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState, TopologyModeWriteOutcome, UnknownOutcomeCause } from './topology-mode';
+import type { Freshness, HeaderView, LiveState } from './header';
 import type { EndpointListView, ServiceDetailView } from './service';
 import type { ServiceRow } from './services';
 
@@ -12,6 +12,9 @@ import type { ServiceRow } from './services';
 export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kubernetes' | 'assumptions' | 'cluster'> {
   readonly header: HeaderView;
 }
+
+/** `GET /api/v1/cluster/generation`: the cache's generation and per-type health (what live pages poll). */
+export type ClusterGenerationResponse = LiveState;
 
 /** `GET /api/v1/services`. */
 export interface ServicesResponse {
@@ -44,6 +47,10 @@ export interface ApiErrorResponse {
   readonly error: { readonly code: string; readonly message: string };
   /** 409, 422, 5xx and 504 of the toggle: the Service as re-read (`null` when the re-read failed). */
   readonly current?: TopologyModeCurrent | null;
+  /** 504 `timeout:topology-mode` (outcome unknown from the answer): what the re-read shows of the write. */
+  readonly outcome?: TopologyModeWriteOutcome;
+  /** 504 `timeout:topology-mode`: why the answer left the outcome unknown. */
+  readonly cause?: UnknownOutcomeCause;
   /** 503 `syncing:*` / `unavailable:*`: what is still syncing, stale or forbidden. */
   readonly progress?: Freshness;
 }

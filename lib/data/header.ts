@@ -6,7 +6,9 @@
 import 'server-only';
 
 import type { ResourceStatus } from '../k8s/informer';
-import { prepared, source } from './analysis';
+import { prepared, renderGeneration, source } from './analysis';
+import type { LiveMark, ResourceHealthEntry } from './live-refresh';
+import { healthKey } from './live-refresh';
 
 /** `ZONESCOPE_READ_ONLY=1` hides every write control and refuses writes. */
 export function isReadOnly(): boolean {
@@ -133,4 +135,33 @@ export function getClusterStatus(): ClusterStatusView {
     listed: statuses.reduce((sum, s) => sum + s.listed, 0),
     types: statuses.map((s) => ({ title: s.title, listed: s.listed, done: s.syncedAt !== null, forbidden: s.health === 'forbidden' })),
   };
+}
+
+/** `GET /api/v1/cluster/generation`: how far the cache is, for pages that follow the watch. */
+export interface LiveState extends LiveMark {
+  readonly mode: 'live' | 'snapshot';
+  /** Health of every resource type read, in a fixed order ({@link LiveMark.health} is their key). */
+  readonly resources: readonly ResourceHealthEntry[];
+}
+
+function liveState(generation: number): LiveState {
+  const state = source();
+  const synced = state.isSynced();
+  const resources = state.statuses().map((s) => ({ resource: s.id, health: s.health }));
+  return { mode: state.mode, generation, synced, health: healthKey(synced, resources), resources };
+}
+
+/** The cache's generation and per-type health now: O(resource types), no analysis, no API server call. */
+export function getLiveState(): LiveState {
+  return liveState(source().generation);
+}
+
+/**
+ * What the page being rendered is built from: the generation at the render's first read of the
+ * cluster (never newer than any view of the render) and the health now. The header hands it to the
+ * live-refresh leaf, which compares it with {@link getLiveState} answers.
+ */
+export function getRenderedLiveMark(): LiveMark {
+  const { generation, health, synced } = liveState(renderGeneration());
+  return { generation, health, synced };
 }

@@ -14,6 +14,7 @@
 import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
 import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
 import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
+import { checkWriteAllowed } from './exposure';
 import { getHeader, getSourceProblem, SYNCING } from './header';
 import type { EndpointListKind, EndpointListQuery } from './service';
 import { ENDPOINT_LISTS } from './service';
@@ -93,17 +94,25 @@ export interface DataError {
   readonly retryAfterSeconds?: number;
   /** Re-read state after a 409 or timeout; passed through as `current`. */
   readonly current?: unknown;
+  /** An unknown outcome resolved by the re-read (`applied`, `not-applied`, `unknown`); passed through as `outcome`. */
+  readonly outcome?: string;
+  /** Why the outcome was unknown (`timeout`, `connection-lost`, `server-error`); passed through as `cause`. */
+  readonly cause?: string;
 }
 
 /**
  * The response for a data-layer error: status from {@link STATUS_BY_KIND} (502 for unknown
- * kinds), `current` passed through when present, `Retry-After` on 429. A `not-found` is always
+ * kinds), `current`, `outcome` and `cause` passed through when present, `Retry-After` on 429. A `not-found` is always
  * `not-found:service` (the Service is what is missing).
  */
 export function dataErrorResponse(surface: ApiSurface, error: DataError): Response {
   const status = STATUS_BY_KIND[error.kind] ?? 502;
   const kind = STATUS_BY_KIND[error.kind] === undefined ? 'upstream' : error.kind;
-  const extra = error.current !== undefined ? { current: error.current } : {};
+  const extra = {
+    ...(error.current !== undefined ? { current: error.current } : {}),
+    ...(error.outcome !== undefined ? { outcome: error.outcome } : {}),
+    ...(error.cause !== undefined ? { cause: error.cause } : {}),
+  };
   const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { 'Retry-After': String(Math.max(0, Math.ceil(error.retryAfterSeconds))) } : {};
   return errorResponse(status, kind, kind === 'not-found' ? 'service' : surface, error.message, extra, headers);
 }
@@ -536,6 +545,20 @@ export function refuseCrossSite(request: Request, surface: ApiSurface, env: Orig
   const check = checkSameOrigin(request.headers, env);
   if (check.ok) return null;
   return errorResponse(403, 'cross-site', surface, `Refused: this change must come from the dashboard's own pages (${check.reason}).`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes beyond loopback
+
+/**
+ * 403 `unauthenticated-write:<surface>` when the dashboard listens beyond loopback and the write
+ * is neither behind the authenticating proxy (`ZONESCOPE_AUTH_PROXY=1` and its user header on the
+ * request) nor explicitly allowed (`ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`); see
+ * `exposure.ts`. Else `null`.
+ */
+export function refuseUnauthenticatedWrite(request: Request, surface: ApiSurface, env: OriginEnv = process.env): Response | null {
+  const check = checkWriteAllowed(request.headers, env);
+  return check.ok ? null : errorResponse(403, 'unauthenticated-write', surface, check.reason);
 }
 
 // ---------------------------------------------------------------------------------------------

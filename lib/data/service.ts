@@ -40,6 +40,17 @@ export function serviceNotFound(namespace: string, name: string): { readonly kin
   return { kind: 'not-found', message: `Service ${namespace}/${name} was not found.` };
 }
 
+/**
+ * Whether the cluster has the Service, without analysing it: `null` when it does, `syncing`
+ * before the first sync, `not-found` otherwise. One index lookup, so the Service page can decide
+ * its 404 before anything streams (see app/services/[namespace]/[name]/layout.tsx).
+ */
+export function findService(namespace: string, name: string): ServiceLookupError | null {
+  const state = source();
+  if (!state.isSynced()) return SYNCING;
+  return state.index().servicesByKey.has(objectKey(namespace, name)) ? null : serviceNotFound(namespace, name);
+}
+
 const DETAIL_VERSIONS = new WeakMap<ServiceDetail, number>();
 let nextDetailVersion = 1;
 

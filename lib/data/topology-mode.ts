@@ -5,9 +5,11 @@
  *
  * The write is one JSON merge patch of the version-aware annotation (plus removal of a leftover
  * legacy key) carrying the resourceVersion the user saw, so a concurrent edit is a 409 and never a
- * lost update. Identical writes in flight (a double-clicked submit) share one PATCH. A timeout is
- * "outcome unknown", resolved by re-reading, never a success. Every PATCH sent is audited as one
- * JSON line on stdout.
+ * lost update. Identical writes in flight (a double-clicked submit) share one PATCH. An answer
+ * that leaves the outcome unknown (a timeout, a connection lost after sending, an ambiguous 5xx)
+ * is never a success: the Service is re-read and the error says what that shows (applied, not
+ * applied, still unknown). The prediction runs the same analysis on the annotations each edit
+ * leaves. Every PATCH sent is audited as one JSON line on stdout.
  *
  * Results are values (`{ ok: true, value }` / `{ ok: false, error }`); nothing throws.
  */
@@ -15,18 +17,27 @@ import 'server-only';
 
 import type { ClusterSource } from '../k8s/cluster-source';
 import type { KubeError } from '../k8s/errors';
+import type { UnknownOutcomeCause } from '../k8s/mutations';
 import { canPatchService, patchServiceAnnotations, readServiceAnnotations } from '../k8s/mutations';
 import type { CrossZoneCost } from '../topology/analyses/traffic';
 import { effectiveTopologyAnnotation, hintsEnabled } from '../topology/upstream/annotations';
 import { objectKey } from '../topology/model/cluster-model';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../topology/upstream/constants';
-import type { TopologyAnnotationChange } from '../topology/analyses/service-mechanism';
+import type { MechanismAnalysis, ServiceMechanism, TopologyAnnotationChange } from '../topology/analyses/service-mechanism';
 import { topologyAnnotationChange } from '../topology/analyses/service-mechanism';
+import { sharedCrossZoneCost } from '../topology/analyses/shared-values';
+import type { ServiceRecord } from '../topology/model/cluster-model';
+import type { ServiceDetail } from '../topology/report/analysis-schema';
+import type { AnnotationPrediction } from '../topology/report/service-computation';
+import { predictWithAnnotations } from '../topology/report/service-computation';
 import type { TopologyEvent, ValueByZone } from '../topology/upstream/types';
 import { prepared, source } from './analysis';
 import type { AuditUser, TopologyModeValue } from './http';
+import { unauthenticatedWritesReason } from './exposure';
 import { getSourceProblem, isReadOnly } from './header';
 import { getServiceView } from './service';
+
+export type { UnknownOutcomeCause } from '../k8s/mutations';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
@@ -53,7 +64,18 @@ export interface TopologyModeError {
   readonly retryAfterSeconds?: number;
   /** The Service as re-read after a 409, a timeout, a 5xx or a 422 (`null` when the re-read failed too). */
   readonly current?: TopologyModeCurrent | null;
+  /** `timeout` errors (the outcome was unknown): what the re-read shows of the write. */
+  readonly outcome?: TopologyModeWriteOutcome;
+  /** `timeout` errors: why the outcome was unknown. */
+  readonly cause?: UnknownOutcomeCause;
 }
+
+/**
+ * What the re-read after an unknown outcome shows: `applied` (the Service carries the requested
+ * annotations), `not-applied` (it does not: unchanged, or changed by someone else since), or
+ * `unknown` (the re-read failed too).
+ */
+export type TopologyModeWriteOutcome = 'applied' | 'not-applied' | 'unknown';
 
 /** A result of this module. */
 export type TopologyModeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: TopologyModeError };
@@ -75,9 +97,44 @@ export interface TopologyModeCurrent {
   readonly topologyAwareHints: string | null;
 }
 
-/** What enabling (and disabling) would do, from the analysis. */
+/** A Service's hints and traffic in one state: now, or after one of the toggle's edits. */
+export interface TopologyModeOutcome {
+  /** The mechanism that sets hints (the annotation, the legacy key, trafficDistribution, none). */
+  readonly mechanism: ServiceMechanism;
+  /** Hints on the slices (now: observed; after an edit: what the controller then writes). */
+  readonly hintsEnabled: boolean;
+  /** kube-proxy routes by them: hints on, the dataplane honours hints and internalTrafficPolicy is not Local. */
+  readonly hintsUsed: boolean;
+  /** `hints on via trafficDistribution`, `hints on via topology-mode Auto`, `hints off`. */
+  readonly summary: string;
+  /** Why, in the precedence upstream applies (annotation over trafficDistribution, traffic policies). */
+  readonly why: string;
+  /** The controller's event for the Auto heuristic's decision (`null` when none). */
+  readonly event: TopologyEvent | null;
+  readonly reason: TopologyEvent | null;
+  readonly hintCountsByZone: Readonly<ValueByZone<number>>;
+  readonly donatedEndpoints: number;
+  /** Cross-zone and dropped shares of the Service's traffic (0–1). */
+  readonly crossZoneFraction: number;
+  readonly droppedFraction: number;
+  readonly monthlyCost: CrossZoneCost;
+}
+
+/** The outcome of one of the toggle's edits, worded before → after. */
+export interface TopologyModeChangeOutcome extends TopologyModeOutcome {
+  /** `hints on via trafficDistribution, cross-zone 0.0 % → hints on via trafficDistribution, 0.0 % (…why…)`. */
+  readonly text: string;
+}
+
+/** What enabling and disabling would do, from the analysis. */
 export interface TopologyModePrediction {
-  /** Hints the controller would write with topology mode Auto. */
+  /** The Service as it is. */
+  readonly now: TopologyModeOutcome;
+  /** After Enable: the same analysis on `change.enable.annotations`. */
+  readonly enable: TopologyModeChangeOutcome;
+  /** After Disable: the same analysis on `change.disable.annotations` (trafficDistribution may keep hints on). */
+  readonly disable: TopologyModeChangeOutcome;
+  /** Hints the controller would write with topology mode Auto (`enable.hintsEnabled`). */
   readonly hintsEnabled: boolean;
   /** The event the controller would record (`null` when none). */
   readonly event: TopologyEvent | null;
@@ -85,7 +142,10 @@ export interface TopologyModePrediction {
   readonly reason: TopologyEvent | null;
   readonly hintCountsByZone: Readonly<ValueByZone<number>>;
   readonly donatedEndpoints: number;
-  /** Cross-zone share of the Service's traffic now, with Auto, and with no hints (0–1). */
+  /**
+   * Cross-zone share of the Service's traffic now, with Auto, and with no hints at all (0–1).
+   * `crossZoneFractionIfNone` ignores trafficDistribution: after Disable see `disable`.
+   */
   readonly crossZoneFractionNow: number;
   readonly crossZoneFractionIfAuto: number;
   readonly crossZoneFractionIfNone: number;
@@ -186,7 +246,8 @@ function memoryOf(state: ClusterSource): SourceMemory {
 function readOnlyReason(state: ClusterSource): string | null {
   if (isReadOnly()) return 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).';
   if (state.mode === 'snapshot') return 'The data comes from a snapshot file; there is no cluster to write to.';
-  return null;
+  // Bound beyond loopback without the auth proxy or the explicit opt-in (see exposure.ts).
+  return unauthenticatedWritesReason();
 }
 
 /** The current topology annotations of a Service at release `minor`. */
@@ -239,6 +300,135 @@ function rememberPermission(state: ClusterSource, namespace: string, name: strin
 }
 
 // ---------------------------------------------------------------------------------------------
+// Prediction
+
+function percent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)} %`;
+}
+
+function shortKey(key: string | null): string {
+  return (key ?? '').replace(/^service\.kubernetes\.io\//, '');
+}
+
+function summaryOf(mechanism: MechanismAnalysis, hintsEnabled: boolean): string {
+  if (!hintsEnabled) return 'hints off';
+  switch (mechanism.mechanism) {
+    case 'topology-mode':
+    case 'legacy-annotation':
+      return `hints on via ${shortKey(mechanism.annotationKey)} ${mechanism.annotationValue ?? ''}`;
+    case 'trafficDistribution':
+      return 'hints on via trafficDistribution';
+    default:
+      return 'hints on';
+  }
+}
+
+/**
+ * Why a state has hints on or off, in upstream's precedence: an active topology annotation (the
+ * legacy key when present) decides with the Auto heuristic and overrides trafficDistribution;
+ * otherwise trafficDistribution; then what kube-proxy does with them (internalTrafficPolicy
+ * Local, a dataplane that ignores hints).
+ */
+function whyOf(mechanism: MechanismAnalysis, hintsEnabled: boolean, reason: TopologyEvent | null, service: ServiceRecord, edit: 'now' | 'enable' | 'disable', honoursHints: string | null): string {
+  const parts: string[] = [];
+  const td = service.trafficDistribution;
+  const annotation = `${shortKey(mechanism.annotationKey)} ${mechanism.annotationValue ?? ''}`;
+  if (mechanism.annotationActive) {
+    const decision = hintsEnabled ? 'the Auto heuristic hints endpoints in proportion to zone CPU' : (reason?.message ?? 'the Auto heuristic cannot allocate the endpoints');
+    parts.push(td !== null ? `${annotation} overrides trafficDistribution ${td}: ${decision}` : `${annotation}: ${decision}`);
+  } else if (mechanism.mechanism === 'trafficDistribution') {
+    parts.push(
+      !hintsEnabled
+        ? `trafficDistribution ${td ?? ''} sets no hints (no ready endpoint with a zone)`
+        : edit === 'disable'
+          ? `trafficDistribution ${td ?? ''} keeps hints when topology mode is disabled`
+          : `trafficDistribution ${td ?? ''} hints every ready endpoint for its own ${mechanism.trafficDistributionHeuristic === 'preferSameNode' ? 'node and zone' : 'zone'}`,
+    );
+  } else if (mechanism.annotationValue !== null && /^auto$/i.test(mechanism.annotationValue) && !mechanism.annotationActive) {
+    parts.push(`${annotation} does nothing: the TopologyAwareHints feature gate is off`);
+  } else if (td !== null) {
+    parts.push(`trafficDistribution ${td} is not used on this release${edit === 'disable' ? ', so nothing sets hints' : ''}`);
+  } else {
+    const nothing = edit === 'disable' ? 'nothing else asks for hints' : 'nothing asks for hints';
+    parts.push(service.internalTrafficPolicy === 'Local' ? nothing : `${nothing}: kube-proxy spreads traffic over every ready endpoint`);
+  }
+  if (service.internalTrafficPolicy === 'Local') {
+    parts.push(hintsEnabled ? "internalTrafficPolicy Local overrides hints: in-cluster traffic stays on the client's node" : "internalTrafficPolicy Local: in-cluster traffic stays on the client's node");
+  }
+  if (hintsEnabled && honoursHints !== null) parts.push(`the dataplane ignores hints (${honoursHints.replace(/\.$/, '')})`);
+  return parts.join('; ');
+}
+
+function outcomeOf(
+  state: { mechanism: MechanismAnalysis; hintsEnabled: boolean; event: TopologyEvent | null; reason: TopologyEvent | null; hintCountsByZone: Readonly<ValueByZone<number>>; donatedEndpoints: number },
+  traffic: { crossZoneFraction: number; droppedFraction: number; monthlyCost: CrossZoneCost },
+  service: ServiceRecord,
+  edit: 'now' | 'enable' | 'disable',
+  dataplane: { honoursHints: boolean; honoursHintsReason: string },
+): TopologyModeOutcome {
+  return {
+    mechanism: state.mechanism.mechanism,
+    hintsEnabled: state.hintsEnabled,
+    hintsUsed: state.hintsEnabled && dataplane.honoursHints && service.internalTrafficPolicy !== 'Local',
+    summary: summaryOf(state.mechanism, state.hintsEnabled),
+    why: whyOf(state.mechanism, state.hintsEnabled, state.reason, service, edit, dataplane.honoursHints ? null : dataplane.honoursHintsReason),
+    event: state.event,
+    reason: state.reason,
+    hintCountsByZone: state.hintCountsByZone,
+    donatedEndpoints: state.donatedEndpoints,
+    crossZoneFraction: traffic.crossZoneFraction,
+    droppedFraction: traffic.droppedFraction,
+    monthlyCost: traffic.monthlyCost,
+  };
+}
+
+function changeOutcome(now: TopologyModeOutcome, predicted: AnnotationPrediction, service: ServiceRecord, edit: 'enable' | 'disable'): TopologyModeChangeOutcome {
+  const p = prepared();
+  const { expected, traffic } = predicted;
+  const after = outcomeOf(
+    { ...expected, mechanism: predicted.mechanism },
+    { ...traffic, monthlyCost: sharedCrossZoneCost(p.context, traffic.crossZoneFraction) },
+    service,
+    edit,
+    p.dataplane,
+  );
+  const dropped = (o: TopologyModeOutcome) => (o.droppedFraction > 0 ? `, ${percent(o.droppedFraction)} dropped` : '');
+  return { ...after, text: `${now.summary}, cross-zone ${percent(now.crossZoneFraction)}${dropped(now)} → ${after.summary}, ${percent(after.crossZoneFraction)}${dropped(after)} (${after.why})` };
+}
+
+/**
+ * The toggle's prediction: the Service now, and after each edit the same analysis (mechanism
+ * precedence, the controller's next sync, kube-proxy's routing) on the annotations the patch would
+ * leave, worded before → after.
+ */
+function predictTopologyMode(detail: ServiceDetail, service: ServiceRecord, change: { enable: TopologyAnnotationChange; disable: TopologyAnnotationChange }): TopologyModePrediction {
+  const p = prepared();
+  const now = outcomeOf(
+    { mechanism: detail.mechanismDetail, hintsEnabled: detail.observed.hintsPresent, event: detail.expected.event, reason: detail.expected.reason, hintCountsByZone: detail.observed.hintCountsByZone, donatedEndpoints: detail.observed.donatedEndpoints },
+    { crossZoneFraction: detail.traffic.crossZoneFraction, droppedFraction: detail.traffic.droppedFraction, monthlyCost: detail.traffic.monthlyCost.now },
+    service,
+    'now',
+    p.dataplane,
+  );
+  const enable = changeOutcome(now, predictWithAnnotations(p, service, change.enable.annotations), service, 'enable');
+  const disable = changeOutcome(now, predictWithAnnotations(p, service, change.disable.annotations), service, 'disable');
+  return {
+    now,
+    enable,
+    disable,
+    hintsEnabled: enable.hintsEnabled,
+    event: enable.event,
+    reason: enable.reason,
+    hintCountsByZone: enable.hintCountsByZone,
+    donatedEndpoints: enable.donatedEndpoints,
+    crossZoneFractionNow: now.crossZoneFraction,
+    crossZoneFractionIfAuto: enable.crossZoneFraction,
+    crossZoneFractionIfNone: detail.traffic.crossZoneFractionIfNone,
+    monthlyCost: { now: now.monthlyCost, ifAuto: enable.monthlyCost, ifNone: detail.traffic.monthlyCost.ifNone },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // State
 
 /**
@@ -257,6 +447,7 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
   const allowed = readOnly !== null ? { allowed: false, reason: readOnly } : await permission(state, namespace, name);
   const { detail, service, minor, release } = view.value;
   const enable = topologyAnnotationChange(service.annotations, minor, true);
+  const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
   return {
     ok: true,
     value: {
@@ -271,18 +462,8 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
       minor,
       key: Object.keys(enable.set)[0] ?? ANNOTATION_TOPOLOGY_MODE,
       resourceVersion: service.resourceVersion,
-      change: { enable, disable: topologyAnnotationChange(service.annotations, minor, false) },
-      prediction: {
-        hintsEnabled: detail.ifAuto.hintsEnabled,
-        event: detail.ifAuto.event,
-        reason: detail.ifAuto.reason,
-        hintCountsByZone: detail.ifAuto.hintCountsByZone,
-        donatedEndpoints: detail.ifAuto.donatedEndpoints,
-        crossZoneFractionNow: detail.traffic.crossZoneFraction,
-        crossZoneFractionIfAuto: detail.traffic.crossZoneFractionIfAuto,
-        crossZoneFractionIfNone: detail.traffic.crossZoneFractionIfNone,
-        monthlyCost: detail.traffic.monthlyCost,
-      },
+      change,
+      prediction: predictTopologyMode(detail, service, change),
     },
   };
 }
@@ -316,7 +497,8 @@ function errorKind(error: KubeError): TopologyModeErrorKind {
 /**
  * One audit line per PATCH sent, on stdout: `from` is `key=value`, `null` (no topology
  * annotation) or `"unknown"` (the cache was not at the `If-Match` resourceVersion); `outcome` is
- * `applied`, `unknown` (timeout) or the refusal kind.
+ * `applied`, the refusal kind, or — when the answer left it unknown (`cause`) — what the re-read
+ * shows: `applied`, `not-applied` or `unknown`.
  */
 function audit(entry: {
   user: AuditUser;
@@ -325,6 +507,7 @@ function audit(entry: {
   to: { key: string; value: string };
   ifMatch: string;
   outcome: string;
+  cause?: UnknownOutcomeCause;
   resourceVersion?: string;
   auditId?: string;
 }): void {
@@ -339,6 +522,7 @@ function audit(entry: {
     to: `${entry.to.key}=${entry.to.value}`,
     ifMatch: entry.ifMatch,
     outcome: entry.outcome,
+    ...(entry.cause !== undefined ? { cause: entry.cause } : {}),
     resourceVersion: entry.resourceVersion ?? null,
     auditId: entry.auditId ?? null,
   };
@@ -349,6 +533,38 @@ async function reRead(state: ClusterSource, namespace: string, name: string, min
   if (state.connection === null) return null;
   const read = await readServiceAnnotations(state.connection, namespace, name, { timeoutMs: writeTimeoutMs() });
   return read.ok ? describeTopologyAnnotations(read.annotations, read.resourceVersion, minor) : null;
+}
+
+/** The raw topology annotations of a re-read (absent keys omitted). */
+function annotationsOfCurrent(current: TopologyModeCurrent): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (current.topologyMode !== null) out[ANNOTATION_TOPOLOGY_MODE] = current.topologyMode;
+  if (current.topologyAwareHints !== null) out[DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] = current.topologyAwareHints;
+  return out;
+}
+
+/** What a re-read shows of a write whose answer was lost: the Service carries what it set and lacks what it removed. */
+function writeOutcome(current: TopologyModeCurrent | null, ifMatch: string, set: Readonly<Record<string, string>>, remove: readonly string[]): TopologyModeWriteOutcome {
+  if (current === null) return 'unknown';
+  const annotations = annotationsOfCurrent(current);
+  const carries = Object.entries(set).every(([key, value]) => annotations[key] === value) && remove.every((key) => !Object.prototype.hasOwnProperty.call(annotations, key));
+  // Unchanged at If-Match and not already as requested: the write did not land (it would have bumped the resourceVersion).
+  return carries ? 'applied' : 'not-applied';
+}
+
+const CAUSE_TEXT: Readonly<Record<UnknownOutcomeCause, string>> = {
+  timeout: 'The write timed out',
+  'connection-lost': 'The connection to the API server was lost after the write was sent',
+  'server-error': 'The API server answered with an error that does not say whether the write was stored',
+};
+
+function unknownOutcomeMessage(cause: UnknownOutcomeCause, error: KubeError, outcome: TopologyModeWriteOutcome, current: TopologyModeCurrent | null, ifMatch: string, key: string, value: string): string {
+  const status = error.status !== undefined ? ` (HTTP ${error.status}: ${error.message})` : '';
+  const head = `${CAUSE_TEXT[cause]}${status}, so its outcome is unknown from the answer alone.`;
+  if (outcome === 'unknown' || current === null) return `${head} The Service could not be re-read either: the outcome is unknown. Re-read before trying again.`;
+  if (outcome === 'applied') return `${head} A re-read shows the write was applied: ${key}: ${value} (resourceVersion ${current.resourceVersion}).`;
+  if (current.resourceVersion === ifMatch) return `${head} A re-read shows the write was not applied: the Service is unchanged (resourceVersion ${ifMatch}); the same write can be retried.`;
+  return `${head} A re-read shows the write was not applied: the Service has changed since (resourceVersion ${current.resourceVersion}) and does not carry ${key}: ${value}. Check its current value before trying again.`;
 }
 
 async function write(state: ClusterSource, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
@@ -399,9 +615,20 @@ async function write(state: ClusterSource, input: SetTopologyModeInput): Promise
     };
   }
 
-  // 3. Refusals and unknown outcomes: a 409 and a timeout come with the re-read Service.
+  // 3. Unknown outcomes (a timeout, a connection lost after sending, an ambiguous 5xx): resolved
+  //    by re-reading the Service, reported as 504 `timeout` with what the re-read shows.
+  if (result.unknownOutcome !== undefined) {
+    const cause = result.unknownOutcome;
+    const current = await reRead(state, namespace, name, minor);
+    const outcome = writeOutcome(current, ifMatch, change.set, [...remove]);
+    audit({ ...auditBase, outcome, cause, ...(current !== null ? { resourceVersion: current.resourceVersion } : {}), ...auditId });
+    if (outcome === 'applied') rememberPermission(state, namespace, name, { allowed: true, reason: null });
+    return { ok: false, error: { kind: 'timeout', message: unknownOutcomeMessage(cause, result.error, outcome, current, ifMatch, toKey, toValue), current, outcome, cause } };
+  }
+
+  // 4. Refusals: a 409 comes with the re-read Service.
   const kind = errorKind(result.error);
-  audit({ ...auditBase, outcome: kind === 'timeout' ? 'unknown' : kind, ...auditId });
+  audit({ ...auditBase, outcome: kind, ...auditId });
   if (kind === 'forbidden') {
     const reason = `Not permitted: ${result.error.message}`;
     rememberPermission(state, namespace, name, { allowed: false, reason });
@@ -418,17 +645,12 @@ async function write(state: ClusterSource, input: SetTopologyModeInput): Promise
       },
     };
   }
-  if (kind === 'timeout') {
-    const current = await reRead(state, namespace, name, minor);
-    const seen = current === null ? 'The Service could not be re-read either.' : current.resourceVersion === ifMatch ? 'A re-read shows the Service unchanged so far.' : 'A re-read shows the Service has changed since.';
-    return { ok: false, error: { kind, message: `The write timed out; its outcome is unknown. ${seen} Re-read before trying again.`, current } };
-  }
   if (kind === 'too-many-requests') {
     // No re-read: the API server asked us to back off.
     return { ok: false, error: { kind, message: result.error.message, ...(result.error.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.error.retryAfterSeconds } : {}) } };
   }
   if (kind === 'not-found' || kind === 'unauthorized') return { ok: false, error: { kind, message: result.error.message } };
-  // 5xx, unreachable, invalid: show the server's value so the form can keep the user's choice beside it.
+  // Other 5xx, unreachable, invalid: show the server's value so the form can keep the user's choice beside it.
   return { ok: false, error: { kind, message: result.error.message, current: await reRead(state, namespace, name, minor) } };
 }
 

@@ -8,6 +8,11 @@
  * is used instead of the generated API clients for list and watch: it keeps objects as plain
  * JSON (no model classes, no Date conversion), exposes status codes, `Retry-After` and `Status`
  * bodies, and lets a watch be cut by our own watchdog.
+ *
+ * Size limits: one watch line (one event) is cut at {@link MAX_WATCH_LINE_BYTES}, a buffered 2xx
+ * body (a list page) at {@link MAX_RESPONSE_BYTES}; both fail with a `ResponseTooLargeError`
+ * instead of growing without bound. The credentials every request carries are handed to the
+ * redactor (`rememberSecret`), so an API server echoing them cannot make them shown or logged.
  */
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -16,9 +21,25 @@ import https from 'node:https';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { rememberSecret, ResponseTooLargeError } from './errors';
 
 /** Default timeout of one request (a list page, a patch, an access review). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Longest watch line (one JSON event) accepted: 8 MiB. etcd refuses objects over 1.5 MiB
+ * (`--max-request-bytes`), and their JSON is larger than what etcd stores (protobuf; base64 of
+ * `binaryData`, escaped strings), so about 3× that is the realistic worst case: 8 MiB leaves
+ * headroom while a runaway line costs at most this much memory.
+ */
+export const MAX_WATCH_LINE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Largest buffered 2xx body accepted (a list page, `/version`): 32 MiB. A page of 500 typical
+ * objects is a few MiB; informers that hit the limit fetch the page again with fewer objects,
+ * so only a single object over 32 MiB (which etcd cannot store) makes a list fail.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Where the connection's credentials come from. */
 export type ConnectionSource = 'kubeconfig' | 'in-cluster';
@@ -48,6 +69,10 @@ export interface KubeHttpRequest {
   /** Overrides the connection's request timeout (ms). For streams it bounds the wait for headers. */
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Largest 2xx body {@link KubeConnection.request} buffers (default {@link MAX_RESPONSE_BYTES}). */
+  readonly maxResponseBytes?: number;
+  /** Longest line {@link KubeConnection.openStream} buffers (default {@link MAX_WATCH_LINE_BYTES}). */
+  readonly maxLineBytes?: number;
 }
 
 /** A buffered response. */
@@ -59,8 +84,13 @@ export interface KubeHttpResponse {
 
 /** An open line stream (a watch). */
 export interface KubeLineStream {
-  /** Resolves when the stream ends: `null` on a clean end, the error otherwise. */
+  /**
+   * Resolves when the stream ends: `null` on a clean end, the error otherwise (a
+   * `ResponseTooLargeError` when a line exceeded the line limit; the stream is then closed).
+   */
   readonly done: Promise<Error | null>;
+  /** The most bytes held so far for a line not yet complete (never above the line limit). */
+  readonly maxPendingBytes: number;
   /** Ends the stream now (idempotent); `done` then resolves with `null`. */
   close(): void;
 }
@@ -78,9 +108,13 @@ export interface KubeConnection {
   readonly serverUrl: string;
   readonly source: ConnectionSource;
   readonly requestTimeoutMs: number;
-  /** Sends a request and buffers the answer (any status). Rejects on transport failure or timeout. */
+  /**
+   * Sends a request and buffers the answer (any status). Rejects on transport failure, timeout,
+   * or a 2xx body over the response limit (`ResponseTooLargeError`); error bodies are truncated
+   * at 1 MiB.
+   */
   request(request: KubeHttpRequest): Promise<KubeHttpResponse>;
-  /** Opens a newline-delimited stream; `onLine` gets every non-empty line. */
+  /** Opens a newline-delimited stream; `onLine` gets every non-empty line (lines over the line limit end it). */
   openStream(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult>;
 }
 
@@ -152,6 +186,7 @@ export function createConnection(options: ConnectionOptions): ConnectionResult {
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify && !cluster.proxyUrl) {
     return { ok: false, message: `Cluster "${cluster.name}" uses plain http:// without insecure-skip-tls-verify: true, which client-node refuses.` };
   }
+  rememberUserCredentials(kc);
   const connection = new HttpKubeConnection(kc, contextName, cluster.server, options.inCluster ? 'in-cluster' : 'kubeconfig', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   return { ok: true, connection };
 }
@@ -181,6 +216,50 @@ export function connectionOptionsFromEnv(env: ConnectionEnv = process.env): Conn
   return null;
 }
 
+/** Hands the current user's credentials from the kubeconfig (token, password, key and cert data, auth-provider tokens) to the redactor. */
+function rememberUserCredentials(kc: KubeConfig): void {
+  const user = kc.getCurrentUser();
+  if (!user) return;
+  rememberSecret(user.token);
+  rememberSecret(user.password);
+  for (const data of [user.keyData, user.certData]) {
+    if (data === undefined || data === '') continue;
+    rememberSecret(data); // the kubeconfig's base64 `client-key-data` as written
+    rememberSecret(Buffer.from(data, 'base64'));
+  }
+  for (const [key, value] of Object.entries(user.authProvider?.config ?? {})) {
+    if (typeof value === 'string' && /token|secret|password/i.test(key)) rememberSecret(value);
+  }
+}
+
+/**
+ * Hands the credentials of one request's options (as `applyToHTTPSOptions` filled them: the
+ * `Authorization` header — static, token-file, auth-provider or exec-plugin token, refreshed ones
+ * included — basic auth, client key and certificate, passphrase) to the redactor.
+ */
+function rememberRequestCredentials(options: https.RequestOptions): void {
+  for (const [key, value] of Object.entries(options.headers ?? {})) {
+    if (key.toLowerCase() !== 'authorization' || typeof value !== 'string') continue;
+    const credential = value.replace(/^\s*(bearer|basic)\s+/i, '');
+    rememberSecret(credential);
+    if (/^\s*basic\s/i.test(value)) rememberSecret(Buffer.from(credential, 'base64').toString('utf8'));
+  }
+  if (typeof options.auth === 'string' && options.auth !== '') {
+    rememberSecret(options.auth);
+    const colon = options.auth.indexOf(':');
+    if (colon >= 0) rememberSecret(options.auth.slice(colon + 1));
+  }
+  for (const material of [options.key, options.cert, options.pfx, options.passphrase]) {
+    for (const item of Array.isArray(material) ? material : [material]) {
+      if (typeof item === 'string' || item instanceof Uint8Array) rememberSecret(item);
+      else if (typeof item === 'object' && item !== null && 'pem' in item) {
+        const pem = (item as { pem?: unknown }).pem;
+        if (typeof pem === 'string' || pem instanceof Uint8Array) rememberSecret(pem);
+      }
+    }
+  }
+}
+
 function buildPath(server: string, request: KubeHttpRequest): URL {
   const base = new URL(server);
   const prefix = base.pathname.replace(/\/$/, '');
@@ -203,13 +282,30 @@ function abortError(): Error {
 
 const MAX_ERROR_BODY = 1 << 20;
 
-function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {
+/**
+ * Buffers a response body. Beyond `limit` bytes: `truncate` keeps the first `limit` bytes (error
+ * bodies), `fail` stops reading and rejects with a {@link ResponseTooLargeError} (the caller
+ * destroys the response).
+ */
+function readAll(res: IncomingMessage, limit: number, overLimit: 'truncate' | 'fail'): Promise<string> {
   return new Promise((resolve, reject) => {
+    const declared = Number(res.headers['content-length']);
+    if (overLimit === 'fail' && Number.isFinite(declared) && declared > limit) {
+      reject(new ResponseTooLargeError('body', limit));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
+      if (size > limit) return;
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
+      else if (overLimit === 'truncate') chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+      else {
+        chunks.length = 0;
+        res.pause();
+        reject(new ResponseTooLargeError('body', limit));
+      }
     });
     res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     res.on('error', reject);
@@ -235,6 +331,7 @@ class HttpKubeConnection implements KubeConnection {
   private async start(request: KubeHttpRequest, timeoutMs: number): Promise<{ res: IncomingMessage; destroy: () => void; agent: http.Agent | undefined }> {
     const options: https.RequestOptions = {};
     await this.kubeConfig.applyToHTTPSOptions(options);
+    rememberRequestCredentials(options);
     const url = buildPath(this.server, request);
     const headers: Record<string, string> = { Accept: 'application/json' };
     for (const [key, value] of Object.entries(options.headers ?? {})) {
@@ -273,12 +370,14 @@ class HttpKubeConnection implements KubeConnection {
       };
       const onAbort = (): void => fail(abortError());
       const timer = setTimeout(() => fail(timeoutError(timeoutMs)), timeoutMs);
+      // Before anything can destroy `req` (an abort that came while the credentials were being
+      // obtained): a destroyed request without an error listener crashes the process.
+      req.on('error', (error) => fail(error));
       if (request.signal?.aborted) {
         fail(abortError());
         return;
       }
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (error) => fail(error));
       req.on('response', (res) => {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
@@ -300,7 +399,7 @@ class HttpKubeConnection implements KubeConnection {
     try {
       const status = res.statusCode ?? 0;
       const body = await Promise.race([
-        readAll(res, status >= 200 && status < 300 ? Number.POSITIVE_INFINITY : MAX_ERROR_BODY),
+        status >= 200 && status < 300 ? readAll(res, request.maxResponseBytes ?? MAX_RESPONSE_BYTES, 'fail') : readAll(res, MAX_ERROR_BODY, 'truncate'),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(timeoutError(timeoutMs)), remaining);
           onAbort = () => reject(abortError());
@@ -321,7 +420,7 @@ class HttpKubeConnection implements KubeConnection {
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       try {
-        const body = await readAll(res, MAX_ERROR_BODY);
+        const body = await readAll(res, MAX_ERROR_BODY, 'truncate');
         return { ok: false, response: { status, headers: res.headers, body } };
       } finally {
         destroy();
@@ -338,28 +437,60 @@ class HttpKubeConnection implements KubeConnection {
       destroy();
       resolveDone(error);
     };
-    let buffered = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      if (closed) return;
-      buffered += chunk;
-      let newline = buffered.indexOf('\n');
+    // The incomplete line: chunks kept as they came (no re-concatenation per chunk, no re-scan
+    // of old bytes: only new chunks are searched for newlines), bounded by the line limit.
+    const maxLineBytes = request.maxLineBytes ?? MAX_WATCH_LINE_BYTES;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let maxPendingBytes = 0;
+    const emit = (last: Buffer): void => {
+      const bytes = pending.length === 0 ? last : Buffer.concat([...pending, last], pendingBytes + last.length);
+      pending = [];
+      pendingBytes = 0;
+      const line = bytes.toString('utf8').trim();
+      if (line !== '') onLine(line);
+    };
+    res.on('data', (chunk: Buffer) => {
+      let start = 0;
+      let newline = chunk.indexOf(0x0a);
       while (newline >= 0 && !closed) {
-        const line = buffered.slice(0, newline).trim();
-        buffered = buffered.slice(newline + 1);
-        if (line !== '') onLine(line);
-        newline = buffered.indexOf('\n');
+        if (pendingBytes + (newline - start) > maxLineBytes) {
+          finish(new ResponseTooLargeError('line', maxLineBytes));
+          return;
+        }
+        emit(chunk.subarray(start, newline));
+        start = newline + 1;
+        newline = chunk.indexOf(0x0a, start);
       }
+      if (closed || start >= chunk.length) return;
+      if (pendingBytes + (chunk.length - start) > maxLineBytes) {
+        pending = [];
+        pendingBytes = 0;
+        finish(new ResponseTooLargeError('line', maxLineBytes));
+        return;
+      }
+      pending.push(start === 0 ? chunk : chunk.subarray(start));
+      pendingBytes += chunk.length - start;
+      maxPendingBytes = Math.max(maxPendingBytes, pendingBytes);
     });
     res.on('end', () => {
-      const rest = buffered.trim();
-      buffered = '';
-      if (rest !== '' && !closed) onLine(rest);
+      if (!closed && pendingBytes > 0) emit(Buffer.alloc(0));
+      pending = [];
+      pendingBytes = 0;
       finish(null);
     });
     res.on('aborted', () => finish(abortError()));
     res.on('error', (error) => finish(error));
     res.on('close', () => finish(res.complete ? null : abortError()));
-    return { ok: true, stream: { done, close: () => finish(null) } };
+    return {
+      ok: true,
+      stream: {
+        done,
+        close: () => finish(null),
+        get maxPendingBytes() {
+          return maxPendingBytes;
+        },
+      },
+    };
   }
 }

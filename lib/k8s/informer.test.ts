@@ -47,7 +47,7 @@ class ScriptedConnection implements KubeConnection {
       resolve(null);
     };
     this.streams.push({ request, push: (line) => !closed && onLine(line), end });
-    return { ok: true, stream: { done, close: end } };
+    return { ok: true, stream: { done, close: end, maxPendingBytes: 0 } };
   }
 }
 

@@ -14,12 +14,17 @@
  *    healthy watch period), at least as long as a 429's `Retry-After`; 403 marks the type
  *    forbidden, empties its cache and retries slowly. A watchdog cuts watches silent for longer
  *    than a bound (bookmarks count as activity).
+ * 5. Size limits (see `MAX_WATCH_LINE_BYTES`, `MAX_RESPONSE_BYTES` in `./connection`): a watch
+ *    event over the line limit aborts the watch, marks the type stale ("A watch event exceeded
+ *    N MiB …") and, after the backoff, re-lists (the cut event is unknown, so only a list tells
+ *    what the cache is missing); a list page over the response limit is fetched again with half
+ *    the page size, down to one object, before the list is given up.
  *
  * `makeInformer` from client-node is deliberately not used: it stops for good on an error.
  */
 import type { KubeConnection, OpenStreamResult } from './connection';
 import type { KubeError } from './errors';
-import { errorFromException, errorFromResponse, errorFromWatchStatus, isRetryable } from './errors';
+import { errorFromException, errorFromResponse, errorFromWatchStatus, isRetryable, redact, ResponseTooLargeError } from './errors';
 import type { Json } from './wire-to-record';
 import { isJsonObject, obj, str } from './wire-to-record';
 import type { RecordById, ResourceDescriptor, ResourceId } from './resources';
@@ -90,6 +95,11 @@ export interface InformerOptions {
   readonly pageAttempts?: number;
   /** Random source for jitter (tests). */
   readonly random?: () => number;
+  /** Longest watch event accepted, in bytes (default `MAX_WATCH_LINE_BYTES`, 8 MiB). */
+  readonly maxWatchLineBytes?: number;
+  /** Largest list page accepted, in bytes (default `MAX_RESPONSE_BYTES`, 32 MiB). */
+  readonly maxListResponseBytes?: number;
+  /** Log sink; messages pass {@link redact} once more before they reach it. */
   readonly log?: (event: InformerLogEvent) => void;
 }
 
@@ -97,7 +107,7 @@ type WatchOutcome =
   | { readonly type: 'ended'; readonly durationMs: number; readonly events: number }
   | { readonly type: 'expired' }
   | { readonly type: 'silent' }
-  | { readonly type: 'error'; readonly error: KubeError; readonly opened: boolean; readonly durationMs: number };
+  | { readonly type: 'error'; readonly error: KubeError; readonly opened: boolean; readonly durationMs: number; readonly relist?: boolean };
 
 type ListOutcome = { readonly ok: true } | { readonly ok: false; readonly error: KubeError };
 
@@ -132,7 +142,12 @@ export class ResourceInformer<Id extends ResourceId> {
   private listed = 0;
   private lists = 0;
   private watches = 0;
-  private readonly options: Required<Omit<InformerOptions, 'backoff' | 'log' | 'listTimeoutMs'>> & { backoff: BackoffOptions; listTimeoutMs: number };
+  private readonly options: Required<Omit<InformerOptions, 'backoff' | 'log' | 'listTimeoutMs' | 'maxWatchLineBytes' | 'maxListResponseBytes'>> & {
+    backoff: BackoffOptions;
+    listTimeoutMs: number;
+    maxWatchLineBytes: number | undefined;
+    maxListResponseBytes: number | undefined;
+  };
   private readonly log: (event: InformerLogEvent) => void;
 
   constructor(
@@ -150,8 +165,12 @@ export class ResourceInformer<Id extends ResourceId> {
       forbiddenRetryMs: options.forbiddenRetryMs ?? 30_000,
       pageAttempts: options.pageAttempts ?? 3,
       random: options.random ?? Math.random,
+      maxWatchLineBytes: options.maxWatchLineBytes,
+      maxListResponseBytes: options.maxListResponseBytes,
     };
-    this.log = options.log ?? (() => undefined);
+    const log = options.log;
+    // Messages are built from safe errors; redacting again costs little and guards future messages.
+    this.log = log === undefined ? () => undefined : (event) => log({ ...event, message: redact(event.message) });
   }
 
   /** Incremented on every cache change. */
@@ -249,8 +268,9 @@ export class ResourceInformer<Id extends ResourceId> {
         case 'error':
           if (outcome.opened && outcome.durationMs >= this.options.backoff.resetAfterMs) this.failures = 0;
           await this.fail(outcome.error);
-          // A forbidden watch emptied the cache: only a new list can fill it again.
-          if (outcome.error.kind === 'forbidden') needList = true;
+          // A forbidden watch emptied the cache: only a new list can fill it again. After a cut
+          // (oversized) event we cannot know what it said: only a new list can tell.
+          if (outcome.error.kind === 'forbidden' || outcome.relist === true) needList = true;
           break;
       }
     }
@@ -326,19 +346,23 @@ export class ResourceInformer<Id extends ResourceId> {
     let listResourceVersion: string | null = null;
     let restarts = 0;
     let attempt = 0;
+    // Halved when a page is over the response limit (a continue token accepts any limit).
+    let limit = pageSize;
     this.listing = true;
     this.listed = 0;
     this.onChange(false);
     try {
       while (this.running) {
         let error: KubeError | null = null;
+        let tooLarge = false;
         let body: Json | null = null;
         try {
           const response = await this.connection.request({
             path: this.path(),
-            query: { limit: pageSize, continue: continueToken, fieldSelector: this.descriptor.fieldSelector },
+            query: { limit, continue: continueToken, fieldSelector: this.descriptor.fieldSelector },
             timeoutMs: listTimeoutMs,
             signal: this.stopController.signal,
+            ...(this.options.maxListResponseBytes !== undefined ? { maxResponseBytes: this.options.maxListResponseBytes } : {}),
           });
           if (response.status >= 200 && response.status < 300) {
             const parsed = safeJson(response.body);
@@ -349,9 +373,18 @@ export class ResourceInformer<Id extends ResourceId> {
           }
         } catch (thrown) {
           error = errorFromException(thrown);
+          tooLarge = thrown instanceof ResponseTooLargeError;
         }
         if (!this.running) return { ok: true };
         if (error !== null) {
+          if (tooLarge) {
+            if (limit > 1) {
+              limit = Math.max(1, Math.floor(limit / 2));
+              this.log({ resource: this.descriptor.id, level: 'info', message: `list page over the size limit; retrying with ${limit} per page` });
+              continue;
+            }
+            return { ok: false, error: { ...error, message: `${error.message} Even one object per page is too large.` } };
+          }
           if (error.kind === 'not-found' && continueToken === undefined && this.pathIndex < this.descriptor.paths.length - 1) {
             this.pathIndex++; // an older API version (autoscaling/v1 without v2)
             continue;
@@ -442,6 +475,7 @@ export class ResourceInformer<Id extends ResourceId> {
             fieldSelector: this.descriptor.fieldSelector,
           },
           signal: this.stopController.signal,
+          ...(this.options.maxWatchLineBytes !== undefined ? { maxLineBytes: this.options.maxWatchLineBytes } : {}),
         },
         onLine,
       );
@@ -466,6 +500,7 @@ export class ResourceInformer<Id extends ResourceId> {
     this.stream = null;
     if (outcome !== null) return outcome;
     const durationMs = Date.now() - startedAt;
+    if (ended instanceof ResponseTooLargeError) return { type: 'error', error: errorFromException(ended), opened: true, durationMs, relist: true };
     if (ended !== null) return { type: 'error', error: errorFromException(ended), opened: true, durationMs };
     return { type: 'ended', durationMs, events };
   }

@@ -5,8 +5,9 @@
  * resolves an unknown outcome.
  *
  * Every function returns a value (`{ok: true, …}` or `{ok: false, error}` with a safe
- * {@link KubeError}); nothing throws. A timeout is `timeout` (the outcome is unknown: re-read with
- * {@link readServiceAnnotations}), never a success. Patch results carry the API server's `Audit-Id`
+ * {@link KubeError}); nothing throws. A failed patch whose outcome is unknown (a timeout, a
+ * connection lost after the request went out, an ambiguous 5xx) carries `unknownOutcome` (re-read
+ * with {@link readServiceAnnotations}) and is never a success. Patch results carry the API server's `Audit-Id`
  * response header as `auditId` when it sent one (for the mutation audit log).
  */
 import type { ConfigurationOptions, ObservableMiddleware, RequestContext, ResponseContext } from '@kubernetes/client-node';
@@ -16,10 +17,28 @@ import type { KubeError } from './errors';
 import { errorFromException, errorFromResponse } from './errors';
 import { isJsonObject, obj, str, stringMap } from './wire-to-record';
 
+/**
+ * Why a write's outcome is unknown: no answer in time (`timeout`: our timeout, 504, 408), the
+ * connection lost after the request went out (`connection-lost`: reset, closed, aborted), or an
+ * API server error that does not say whether the write was stored (`server-error`: 500 such as
+ * `etcdserver: request timed out`, 502, a 503 without a Kubernetes Status, an answer without a
+ * resourceVersion).
+ */
+export type UnknownOutcomeCause = 'timeout' | 'connection-lost' | 'server-error';
+
 /** Result of a Service annotation patch. */
 export type PatchServiceResult =
   | { readonly ok: true; readonly resourceVersion: string; readonly annotations: Readonly<Record<string, string>>; readonly auditId?: string }
-  | { readonly ok: false; readonly error: KubeError; readonly auditId?: string };
+  | {
+      readonly ok: false;
+      readonly error: KubeError;
+      readonly auditId?: string;
+      /**
+       * Set when the patch may have been applied (re-read the Service to know); absent when it
+       * certainly was not (a definite refusal, or the request never reached the API server).
+       */
+      readonly unknownOutcome?: UnknownOutcomeCause;
+    };
 
 /** Result of an access review. */
 export type AccessReviewResult =
@@ -104,6 +123,38 @@ function auditIdCapture(): { middleware: ObservableMiddleware; auditId: () => st
   return { middleware, auditId: () => auditId };
 }
 
+/** Transport failures before the request was sent: the API server never saw it. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL']);
+const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH)/;
+
+function transportCode(error: unknown): string | undefined {
+  for (let value: unknown = error, depth = 0; typeof value === 'object' && value !== null && depth < 4; depth++) {
+    const code = (value as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    value = (value as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a failed write may still have been applied, and why: `null` for a definite refusal (an
+ * API server answer such as 400/403/404/409/422/429, a 503 ServiceUnavailable Status) or a
+ * request that never went out (connection refused, DNS, TLS); otherwise the cause.
+ */
+export function unknownOutcomeOf(thrown: unknown, error: KubeError): UnknownOutcomeCause | null {
+  const status = error.status;
+  if (status !== undefined) {
+    if (status === 504 || status === 408) return 'timeout';
+    if (status === 500 || status === 502) return 'server-error';
+    if (status === 503) return error.reason === undefined ? 'server-error' : null;
+    return null;
+  }
+  if (error.kind === 'timeout') return 'timeout';
+  const code = transportCode(thrown);
+  if (code !== undefined && (NOT_SENT_CODES.has(code) || TLS_CODES.test(code))) return null;
+  return 'connection-lost';
+}
+
 function metadataOf(value: unknown): { resourceVersion: string; annotations: Record<string, string> } {
   const metadata = obj(obj(value).metadata);
   return { resourceVersion: str(metadata.resourceVersion) ?? '', annotations: stringMap(metadata.annotations) };
@@ -148,10 +199,14 @@ export async function patchServiceAnnotations(
       ),
     );
     const meta = metadataOf(updated);
-    if (meta.resourceVersion === '') return withAuditId({ ok: false, error: { kind: 'unknown', message: 'The API server answered the patch without a resourceVersion; re-read the Service.' } });
+    if (meta.resourceVersion === '') {
+      return withAuditId({ ok: false, error: { kind: 'unknown', message: 'The API server answered the patch without a resourceVersion; re-read the Service.' }, unknownOutcome: 'server-error' });
+    }
     return withAuditId({ ok: true, resourceVersion: meta.resourceVersion, annotations: meta.annotations });
-  } catch (error) {
-    return withAuditId({ ok: false, error: errorFromException(error) });
+  } catch (thrown) {
+    const error = errorFromException(thrown);
+    const unknownOutcome = unknownOutcomeOf(thrown, error);
+    return withAuditId(unknownOutcome === null ? { ok: false, error } : { ok: false, error, unknownOutcome });
   }
 }
 

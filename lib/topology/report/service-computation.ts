@@ -102,6 +102,33 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone } };
 }
 
+/** What the controller and kube-proxy would do with a Service's annotations replaced (see {@link predictWithAnnotations}). */
+export interface AnnotationPrediction {
+  /** The mechanism that would set hints. */
+  readonly mechanism: ServiceHintsAnalysis['mechanism'];
+  /** The controller's next sync on the observed slices with those annotations. */
+  readonly expected: ServiceHintsAnalysis['expected'];
+  /** Traffic once the controller has written that (cross-zone and dropped shares, 0–1). */
+  readonly traffic: Pick<TrafficCommon, 'crossZoneFraction' | 'droppedFraction'>;
+}
+
+/**
+ * The same analysis as {@link computeService}'s steps 1–2 on the Service with `annotations` in
+ * place of its own (what a patch of the annotations leaves): the whole mechanism precedence
+ * (topology annotation, the legacy key that wins over it, trafficDistribution), the controller's
+ * next sync on the observed slices, and kube-proxy's routing with the traffic policies — the
+ * prediction of the topology-mode toggle for one of its edits.
+ */
+export function predictWithAnnotations(prepared: PreparedAnalysis, service: ServiceRecord, annotations: Readonly<Record<string, string>>): AnnotationPrediction {
+  const allSlices = prepared.context.index.slicesByService.get(serviceKey(service.namespace, service.name)) ?? [];
+  const { analysis, traffic } = hintsAndTraffic(prepared, { ...service, annotations }, allSlices, false);
+  return {
+    mechanism: analysis.mechanism,
+    expected: analysis.expected,
+    traffic: { crossZoneFraction: traffic.expected.crossZoneFraction, droppedFraction: traffic.expected.droppedFraction },
+  };
+}
+
 /** Results by Service shape within one cluster pass (see report-shape.ts). */
 export type ShapeMemo = ReportShapeMemo<HintsAndTraffic<TrafficCommon>>;
 

@@ -11,7 +11,7 @@ import { defaultControllers } from '../../../../sim/default-controllers';
 import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 /** The origin the test requests pretend the dashboard is served at. */
 export const ORIGIN = 'http://localhost:3000';
@@ -19,6 +19,7 @@ export const ORIGIN = 'http://localhost:3000';
 const ENV_KEYS = [
   'KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_READ_ONLY',
   'ZONESCOPE_TRUSTED_ORIGINS', 'ZONESCOPE_AUTH_PROXY', 'ZONESCOPE_WRITE_TIMEOUT_MS',
+  'ZONESCOPE_HOST', 'ZONESCOPE_ALLOWED_HOSTS', 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES',
 ] as const;
 
 /** A running simulator with the process's cluster source synced to it. */
@@ -54,6 +55,8 @@ export async function startApiHarness(): Promise<ApiHarness> {
   const reconnect = async (): Promise<void> => {
     for (const key of ENV_KEYS) if (key !== 'HOME') Reflect.deleteProperty(process.env, key);
     process.env.KUBECONFIG = kubeconfig;
+    // As `npm start` runs it: bound to loopback, so writes need no auth proxy.
+    process.env.ZONESCOPE_HOST = '127.0.0.1';
     await syncSource();
   };
   await reconnect();
@@ -90,6 +93,27 @@ export function harnessForFile(): () => ApiHarness {
     if (harness === undefined) throw new Error('The API harness starts in beforeAll; use it inside hooks and tests.');
     return harness;
   };
+}
+
+/**
+ * Before each test of the calling file: the simulator reset to its scenario, the source reconnected
+ * and `console.log` captured (the audit log); restored after each test. Returns the lines logged
+ * by the current test.
+ */
+export function freshClusterPerTest(harness: () => ApiHarness): () => readonly string[] {
+  let logged: string[] = [];
+  beforeEach(async () => {
+    harness().sim.reset();
+    await harness().reconnect();
+    logged = [];
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      logged.push(args.map(String).join(' '));
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  return () => logged;
 }
 
 /** A GET (or other) request to `path` on {@link ORIGIN} with a matching Host header. */

@@ -1,20 +1,2 @@
-import Link from 'next/link';
-
-import { LINK } from '@/components/ui/panel';
-import { Callout } from '@/components/ui/status';
-
-export default function ServiceNotFound() {
-  return (
-    <div className="max-w-2xl space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight">Service not found</h1>
-      <Callout tone="warn" title="This cluster has no Service with that namespace and name.">
-        <p>It may have been deleted, or the link has a typo. Names are case-sensitive.</p>
-      </Callout>
-      <p>
-        <Link href="/services" className={LINK}>
-          ← Back to all Services
-        </Link>
-      </p>
-    </div>
-  );
-}
+// A Service gone between the layout's check and the page's (the layout's notFound() lands in ../not-found.tsx).
+export { default } from '../not-found';

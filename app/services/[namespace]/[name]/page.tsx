@@ -1,4 +1,3 @@
-import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
@@ -27,16 +26,10 @@ import { getClusterStatus } from '@/lib/data/header';
 import { getServiceView } from '@/lib/data/service';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 
-type Params = { namespace: string; name: string };
-type Search = Record<string, string | string[] | undefined>;
+import type { ServiceParams } from './params';
+import { decodeSegment } from './params';
 
-function decode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
+type Search = Record<string, string | string[] | undefined>;
 
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -46,11 +39,6 @@ function nonNegative(value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;
   const n = Number(value);
   return Number.isFinite(n) && n >= 0 && n <= 1e12 ? n : null;
-}
-
-export async function generateMetadata({ params }: { params: Promise<Params> }): Promise<Metadata> {
-  const { namespace, name } = await params;
-  return { title: `${decode(namespace)}/${decode(name)}` };
 }
 
 const SECTIONS = [
@@ -66,12 +54,12 @@ const SECTIONS = [
   ['load-balancer', 'Load balancer'],
 ] as const;
 
-export default async function ServicePage({ params, searchParams }: { params: Promise<Params>; searchParams: Promise<Search> }) {
+export default async function ServicePage({ params, searchParams }: { params: Promise<ServiceParams>; searchParams: Promise<Search> }) {
   await connection();
   const { namespace: rawNamespace, name: rawName } = await params;
   const search = await searchParams;
-  const namespace = decode(rawNamespace);
-  const name = decode(rawName);
+  const namespace = decodeSegment(rawNamespace);
+  const name = decodeSegment(rawName);
   const result = getServiceView(namespace, name);
   const breadcrumb = (
     <>
@@ -155,7 +143,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         </Panel>
         {readOnly ? null : (
           <Panel id="topology-mode" title="Topology mode" description="Enable or disable Auto, with the predicted outcome first.">
-            <TopologyModeToggle namespace={namespace} name={name} pageResourceVersion={service.resourceVersion} />
+            <TopologyModeToggle namespace={namespace} name={name} pageResourceVersion={service.resourceVersion} dataVersion={version} />
           </Panel>
         )}
 

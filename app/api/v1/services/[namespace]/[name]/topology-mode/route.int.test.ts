@@ -2,14 +2,16 @@
  * The topology-mode toggle (`GET`/`PUT …/topology-mode`) against eks-demo on the simulator over
  * real HTTP: state and permission, the version-aware guarded write and the controller's reaction,
  * every refusal (body, precondition, cross-site, read-only, RBAC), concurrency (409, a
- * concurrent label change, a double submit writing once), faults (hung PATCH → 504 resolved by
- * re-reading, 429 with Retry-After, 5xx without leaks) and the audit log.
+ * concurrent label change, a double submit writing once), faults (a hung PATCH, a connection reset
+ * before or after the write was applied, a 500/504 with or without it → 504 resolved by re-reading
+ * into applied / not-applied / unknown; 429 with Retry-After; 5xx without leaks), the prediction
+ * against what the simulator's controller then writes, and the audit log.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
 import {
-  apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, harnessForFile,
+  apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, freshClusterPerTest, harnessForFile,
 } from '../../../../_testing/harness';
 import { GET as getService } from '../route';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
@@ -18,20 +20,7 @@ const MODE = 'service.kubernetes.io/topology-mode';
 const LEGACY = 'service.kubernetes.io/topology-aware-hints';
 
 const harness = harnessForFile();
-let logged: string[] = [];
-
-beforeEach(async () => {
-  harness().sim.reset();
-  await harness().reconnect();
-  logged = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    logged.push(args.map(String).join(' '));
-  });
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const logged = freshClusterPerTest(harness);
 
 const path = (namespace: string, name: string): string => `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/topology-mode`;
 
@@ -63,7 +52,7 @@ const patches = (): number => harness().sim.stats.count('patch', 'services');
 const reviews = (): number => harness().sim.stats.count('create', 'selfsubjectaccessreviews');
 
 function auditLines(): Record<string, unknown>[] {
-  return logged.filter((line) => line.includes('"zonescope.audit"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return logged().filter((line) => line.includes('"zonescope.audit"')).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Another client (kubectl, a controller) writing the Service directly. */
@@ -146,6 +135,89 @@ describe('GET …/topology-mode', () => {
     await expectError(await GET(apiRequest('/api/v1/services/x/y/topology-mode'), routeContext({ namespace, name })), 400, 'bad-request:topology-mode');
     await expectError(await putMode(namespace, name, 'Auto', '1'), 400, 'bad-request:topology-mode');
     expect(nonWatchRequests(harness().sim)).toBe(before);
+  });
+});
+
+/** Zone-hint counts of ready endpoints on the simulator's own EndpointSlices of a Service (what its controller wrote). */
+async function simHintCounts(namespace: string, name: string): Promise<Record<string, number>> {
+  const selector = encodeURIComponent(`kubernetes.io/service-name=${name}`);
+  const response = await fetch(`${harness().sim.url}/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices?labelSelector=${selector}`, { headers: { authorization: 'Bearer zonescope-sim-token' } });
+  const list = (await response.json()) as { items: { endpoints?: { conditions?: { ready?: boolean }; hints?: { forZones?: { name: string }[] } }[] }[] };
+  const counts: Record<string, number> = {};
+  for (const slice of list.items) {
+    for (const endpoint of slice.endpoints ?? []) {
+      if (endpoint.conditions?.ready !== true) continue;
+      for (const zone of endpoint.hints?.forZones ?? []) counts[zone.name] = (counts[zone.name] ?? 0) + 1;
+    }
+  }
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+async function serviceDetail(namespace: string, name: string): Promise<ServiceResponse> {
+  const response = await getService(apiRequest(`/api/v1/services/${namespace}/${name}`), routeContext({ namespace, name }));
+  expect(response.status).toBe(200);
+  return readJson<ServiceResponse>(response);
+}
+
+describe('the prediction follows the whole mechanism precedence (annotation, legacy key, trafficDistribution, policies)', () => {
+  /** PUT the mode, wait until the dashboard sees the controller's slices for the new Service, and return the Service view. */
+  async function putAndFollow(namespace: string, name: string, mode: 'Auto' | 'Disabled', ifMatch: string): Promise<ServiceResponse> {
+    const response = await putMode(namespace, name, mode, ifMatch);
+    expect(response.status).toBe(200);
+    const written = await readJson<TopologyModePutResponse>(response);
+    return eventually(async () => {
+      const detail = await serviceDetail(namespace, name);
+      if (detail.resourceVersion !== written.result.resourceVersion || !detail.diff.inSync) return null;
+      return JSON.stringify(detail.observed.hintCountsByZone) === JSON.stringify(await simHintCounts(namespace, name)) ? detail : null;
+    }, 10_000, 'the controller to rewrite the slices');
+  }
+
+  it('Disable on payments/notifier (Auto + trafficDistribution): trafficDistribution keeps hints, as the controller then writes', async () => {
+    const before = await state('payments', 'notifier');
+    const { now, disable } = before.prediction;
+    expect(now).toMatchObject({ mechanism: 'topology-mode', hintsEnabled: true, crossZoneFraction: 0 });
+    expect(disable).toMatchObject({ mechanism: 'trafficDistribution', hintsEnabled: true, crossZoneFraction: 0 });
+    expect(disable.text).toBe(
+      'hints on via topology-mode Auto, cross-zone 0.0 % → hints on via trafficDistribution, 0.0 % (trafficDistribution PreferClose keeps hints when topology mode is disabled)',
+    );
+    const after = await putAndFollow('payments', 'notifier', 'Disabled', before.resourceVersion);
+    expect(after.mechanism).toBe(disable.mechanism);
+    expect(after.observed.hintsPresent).toBe(disable.hintsEnabled);
+    expect(after.observed.hintCountsByZone).toEqual(disable.hintCountsByZone);
+    expect(await simHintCounts('payments', 'notifier')).toEqual(disable.hintCountsByZone);
+    expect(after.traffic.crossZoneFraction).toBeCloseTo(disable.crossZoneFraction, 10);
+    // The toggle's "now" after the write is what it predicted.
+    const later = await state('payments', 'notifier');
+    expect(later.prediction.now).toMatchObject({ mechanism: disable.mechanism, hintsEnabled: disable.hintsEnabled, crossZoneFraction: disable.crossZoneFraction });
+  });
+
+  it('Enable on payments/fraud-check (trafficDistribution only): the annotation takes over and Auto turns hints off, as the controller then writes', async () => {
+    const before = await state('payments', 'fraud-check');
+    const { now, enable } = before.prediction;
+    expect(now).toMatchObject({ mechanism: 'trafficDistribution', hintsEnabled: true, crossZoneFraction: 0 });
+    expect(enable).toMatchObject({ mechanism: 'topology-mode', hintsEnabled: false });
+    expect(enable.crossZoneFraction).toBeCloseTo(2 / 3, 3);
+    expect(enable.text).toMatch(/^hints on via trafficDistribution, cross-zone 0\.0 % → hints off, 66\.7 % \(topology-mode Auto overrides trafficDistribution PreferClose: /);
+    expect(before.prediction.hintsEnabled).toBe(false);
+    const after = await putAndFollow('payments', 'fraud-check', 'Auto', before.resourceVersion);
+    expect(after.mechanism).toBe(enable.mechanism);
+    expect(after.observed.hintsPresent).toBe(enable.hintsEnabled);
+    expect(after.observed.hintCountsByZone).toEqual(enable.hintCountsByZone);
+    expect(await simHintCounts('payments', 'fraud-check')).toEqual(enable.hintCountsByZone);
+    expect(after.traffic.crossZoneFraction).toBeCloseTo(enable.crossZoneFraction, 10);
+  });
+
+  it('names internalTrafficPolicy Local, which overrides hints either way (platform/node-metrics)', async () => {
+    const body = await state('platform', 'node-metrics');
+    expect(body.prediction.disable.text).toMatch(/internalTrafficPolicy Local/);
+    expect(body.prediction.enable.text).toMatch(/internalTrafficPolicy Local/);
+  });
+
+  it('predicts the legacy key\'s removal: Disable on platform/auth (legacy auto shadowing Disabled) turns hints off', async () => {
+    const body = await state('platform', 'auth');
+    expect(body.prediction.now).toMatchObject({ mechanism: 'legacy-annotation' });
+    expect(body.prediction.disable).toMatchObject({ mechanism: 'none', hintsEnabled: false });
+    expect(body.prediction.enable).toMatchObject({ mechanism: 'topology-mode' });
   });
 });
 
@@ -287,10 +359,74 @@ describe('PUT …/topology-mode', () => {
     const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
     expect(body.error.message).toMatch(/outcome is unknown/);
     expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
-    expect(auditLines().map((line) => line.outcome)).toEqual(['unknown']);
+    expect(body).toMatchObject({ outcome: 'not-applied', cause: 'timeout' });
+    expect(auditLines().map((line) => [line.outcome, line.cause])).toEqual([['not-applied', 'timeout']]);
     // Resolved by re-reading: nothing changed, so the same write can be retried.
     expect((await state('shop', 'recommendations')).current.value).toBeNull();
     expect((await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion)).status).toBe(200);
+  });
+
+  describe('resolves an unknown outcome by re-reading the Service (504 with outcome)', () => {
+    const target = { verbs: ['patch'], resources: ['services'], count: 1 };
+
+    it('a PATCH the API server applied before the connection was reset: outcome applied', async () => {
+      const seen = await state('shop', 'recommendations');
+      harness().sim.faults.add({ type: 'reset', afterApply: true, ...target });
+      const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
+      expect(body).toMatchObject({ outcome: 'applied', cause: 'connection-lost' });
+      expect(body.error.message).toMatch(/was applied/);
+      expect(body.current).toMatchObject({ effectiveKey: MODE, value: 'Auto', enabled: true });
+      expect(body.current?.resourceVersion).not.toBe(seen.resourceVersion);
+      expect((await simService('shop', 'recommendations')).metadata.annotations?.[MODE]).toBe('Auto');
+      expect(auditLines().map((line) => [line.outcome, line.cause, line.resourceVersion])).toEqual([['applied', 'connection-lost', body.current?.resourceVersion]]);
+    });
+
+    it('a connection reset before the PATCH was applied: outcome not-applied, and the same write can be retried', async () => {
+      const seen = await state('shop', 'recommendations');
+      harness().sim.faults.add({ type: 'reset', ...target });
+      const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
+      expect(body).toMatchObject({ outcome: 'not-applied', cause: 'connection-lost' });
+      expect(body.error.message).toMatch(/was not applied/);
+      expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
+      expect(auditLines().map((line) => [line.outcome, line.cause])).toEqual([['not-applied', 'connection-lost']]);
+      expect((await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion)).status).toBe(200);
+    });
+
+    it.each([
+      ['500 "etcdserver: request timed out"', { code: 500, message: 'etcdserver: request timed out' }],
+      ['500 ServerTimeout', { code: 500, reason: 'ServerTimeout' as const, message: 'The server was unable to respond in time' }],
+      ['504 Timeout', { code: 504 }],
+    ])('%s after the PATCH was applied: outcome applied', async (_label, fault) => {
+      const seen = await state('shop', 'recommendations');
+      harness().sim.faults.add({ type: 'errorAfterApply', ...fault, ...target });
+      const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
+      expect(body).toMatchObject({ outcome: 'applied', cause: fault.code === 504 ? 'timeout' : 'server-error' });
+      expect(body.current).toMatchObject({ value: 'Auto' });
+      expect(auditLines().map((line) => line.outcome)).toEqual(['applied']);
+    });
+
+    it.each([
+      ['500 "etcdserver: request timed out"', { code: 500, message: 'etcdserver: request timed out' }],
+      ['500 ServerTimeout', { code: 500, reason: 'ServerTimeout' as const, message: 'The server was unable to respond in time' }],
+      ['504 Timeout', { code: 504 }],
+    ])('%s without the PATCH applied: outcome not-applied', async (_label, fault) => {
+      const seen = await state('shop', 'recommendations');
+      harness().sim.faults.add({ type: 'error', ...fault, ...target });
+      const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
+      expect(body).toMatchObject({ outcome: 'not-applied', cause: fault.code === 504 ? 'timeout' : 'server-error' });
+      expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
+      expect(auditLines().map((line) => line.outcome)).toEqual(['not-applied']);
+    });
+
+    it('stays unknown when the re-read fails too', async () => {
+      const seen = await state('shop', 'recommendations');
+      harness().sim.faults.add({ type: 'reset', afterApply: true, ...target });
+      harness().sim.faults.add({ type: 'error', code: 503, verbs: ['get'], resources: ['services'], names: ['recommendations'], count: 1 });
+      const body = await expectError(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion), 504, 'timeout:topology-mode');
+      expect(body).toMatchObject({ outcome: 'unknown', cause: 'connection-lost', current: null });
+      expect(body.error.message).toMatch(/outcome is unknown/);
+      expect(auditLines().map((line) => [line.outcome, line.cause])).toEqual([['unknown', 'connection-lost']]);
+    });
   });
 
   it('passes 429 Too Many Requests through with Retry-After', async () => {
@@ -301,7 +437,7 @@ describe('PUT …/topology-mode', () => {
     expect(response.headers.get('retry-after')).toBe('7');
   });
 
-  it('maps an API server 500 to 502 upstream without leaking tokens, headers or stacks', async () => {
+  it('treats an API server 500 as outcome unknown (504, re-read) without leaking tokens, headers or stacks', async () => {
     const seen = await state('shop', 'recommendations');
     harness().sim.faults.add({
       type: 'error', code: 500, verbs: ['patch'], resources: ['services'], count: 1,
@@ -309,8 +445,9 @@ describe('PUT …/topology-mode', () => {
     });
     const response = await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion);
     const text = await response.clone().text();
-    const body = await expectError(response, 502, 'upstream:topology-mode');
+    const body = await expectError(response, 504, 'timeout:topology-mode');
     expect(body.current).toMatchObject({ resourceVersion: seen.resourceVersion, value: null });
+    expect(body).toMatchObject({ outcome: 'not-applied', cause: 'server-error' });
     for (const secret of ['hunter2', 'eyJhbGci', 'zonescope-sim-token', 'Authorization: Bearer e', '    at ', 'content-type']) expect(text).not.toContain(secret);
     expect(text).toContain('etcd exploded');
   });

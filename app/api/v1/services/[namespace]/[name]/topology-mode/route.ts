@@ -1,10 +1,12 @@
 /**
  * `GET …/topology-mode`: the toggle's state. `PUT …/topology-mode` with exactly
  * `{"mode":"Auto"|"Disabled"}` and `If-Match: "<resourceVersion>"`: the guarded write
- * (same-origin only; see docs/api.md for every status).
+ * (same-origin only; beyond loopback only behind the auth proxy or with the explicit opt-in;
+ * see docs/api.md for every status).
  */
 import {
   auditUser, dataErrorResponse, jsonResponse, methodNotAllowed, parseServiceRef, parseTopologyModeRequest, refuseCrossSite,
+  refuseUnauthenticatedWrite,
 } from '@/lib/data/http';
 import { getTopologyModeState, setTopologyMode } from '@/lib/data/topology-mode';
 
@@ -24,6 +26,8 @@ export async function PUT(request: Request, context: Context): Promise<Response>
   const { namespace, name } = await context.params;
   const refused = refuseCrossSite(request, 'topology-mode');
   if (refused) return refused;
+  const unauthenticated = refuseUnauthenticatedWrite(request, 'topology-mode');
+  if (unauthenticated) return unauthenticated;
   const ref = parseServiceRef(namespace, name, 'topology-mode');
   if (!ref.ok) return ref.response;
   const body = await parseTopologyModeRequest(request);

@@ -1,0 +1,16 @@
+/**
+ * `GET /api/v1/cluster/generation`: the cache's change generation and per-type health — what an
+ * open page polls to know whether it is behind the watch (lib/data/live-refresh.ts). O(resource
+ * types): no analysis, no API server call; answers before the first sync too (with `synced: false`).
+ */
+import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
+import { getLiveState } from '@/lib/data/header';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(): Response {
+  return jsonResponse(getLiveState());
+}
+
+const notAllowed = (): Response => methodNotAllowed('cluster', ['GET']);
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE, notAllowed as OPTIONS };

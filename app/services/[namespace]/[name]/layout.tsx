@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import type { ReactNode } from 'react';
+
+import { findService } from '@/lib/data/service';
+
+import type { ServiceParams } from './params';
+import { decodeSegment } from './params';
+
+export async function generateMetadata({ params }: { params: Promise<ServiceParams> }): Promise<Metadata> {
+  const { namespace, name } = await params;
+  return { title: `${decodeSegment(namespace)}/${decodeSegment(name)}` };
+}
+
+/**
+ * Decides whether the Service exists before anything streams: a layout is outside its own
+ * segment's loading.tsx boundary (and no ancestor has one, see app/(overview) and
+ * app/services/(list)), so `notFound()` here answers 404 with ../not-found.tsx. Thrown from the
+ * page, inside loading.tsx's Suspense boundary, it would come after the 200 status line. While the
+ * first sync runs the page renders as before (its syncing panel).
+ */
+export default async function ServiceLayout({ children, params }: { children: ReactNode; params: Promise<ServiceParams> }) {
+  await connection();
+  const { namespace, name } = await params;
+  if (findService(decodeSegment(namespace), decodeSegment(name))?.kind === 'not-found') notFound();
+  return children;
+}

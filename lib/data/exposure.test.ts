@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { allowedHosts, checkHost, checkWriteAllowed, isBoundBeyondLoopback, isLoopbackHost, parseHostPort, unauthenticatedWritesReason } from './exposure';
+
+describe('bind address', () => {
+  it('is loopback only when ZONESCOPE_HOST names loopback; unset means every interface (Next.js\'s default)', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isBoundBeyondLoopback({ ZONESCOPE_HOST: host }), host).toBe(false);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'myhost', '128.0.0.1', '127.0.0.256']) expect(isBoundBeyondLoopback({ ZONESCOPE_HOST: host }), host).toBe(true);
+    expect(isBoundBeyondLoopback({})).toBe(true);
+    // HOSTNAME is the machine's name in many shells (and ignored by next start): not trusted.
+    expect(isBoundBeyondLoopback({ HOSTNAME: '127.0.0.1' })).toBe(true);
+    expect(isLoopbackHost('LOCALHOST')).toBe(true);
+  });
+});
+
+describe('Host allow-list', () => {
+  const env = { PORT: '3210' };
+
+  it('accepts loopback names and addresses with the server\'s own port', () => {
+    for (const host of ['localhost:3210', '127.0.0.1:3210', '[::1]:3210', 'LocalHost:3210']) expect(checkHost(host, env).ok, host).toBe(true);
+  });
+
+  it('refuses other names (DNS rebinding), other ports, missing and malformed Host, with a reason that says what to configure', () => {
+    for (const host of ['evil.example:3210', 'evil.example', 'localhost:3000', 'localhost', '127.0.0.2:3210', '10.0.0.5:3210', 'localhost:3210@evil', 'a b', '[::1']) {
+      const check = checkHost(host, env);
+      expect(check.ok, host).toBe(false);
+    }
+    expect(checkHost(null, env)).toEqual({ ok: false, reason: 'The request has no Host header.' });
+    const refused = checkHost('rebind.evil.example:3210', env);
+    expect(refused.ok === false && refused.reason).toMatch(/ZONESCOPE_ALLOWED_HOSTS/);
+    // Control characters never reach the message.
+    const weird = checkHost('evil\u0007.example', env);
+    expect(weird.ok === false && weird.reason).not.toContain('\u0007');
+  });
+
+  it('adds ZONESCOPE_ALLOWED_HOSTS (name = any port, name:port) and the hosts of ZONESCOPE_TRUSTED_ORIGINS', () => {
+    const configured = {
+      PORT: '3000',
+      ZONESCOPE_ALLOWED_HOSTS: ' zonescope.zonescope.svc , dash.internal:8443,localhost, not a host ,',
+      ZONESCOPE_TRUSTED_ORIGINS: 'https://zonescope.example.com,http://10.0.0.5:8080',
+    };
+    for (const host of ['zonescope.zonescope.svc', 'zonescope.zonescope.svc:80', 'dash.internal:8443', 'localhost:9999', 'zonescope.example.com', 'zonescope.example.com:443', '10.0.0.5:8080']) {
+      expect(checkHost(host, configured).ok, host).toBe(true);
+    }
+    for (const host of ['dash.internal:8444', 'zonescope.example.com:80', '10.0.0.5:3000', 'svc']) expect(checkHost(host, configured).ok, host).toBe(false);
+    expect(allowedHosts(configured).some((h) => h.host === 'not a host')).toBe(false);
+  });
+
+  it('parses host and port', () => {
+    expect(parseHostPort('[::1]:3000')).toEqual({ host: '[::1]', port: '3000' });
+    expect(parseHostPort('Example.COM.')).toEqual({ host: 'example.com', port: null });
+    expect(parseHostPort('example.com:0')).toBeNull();
+    expect(parseHostPort('example.com:99999')).toBeNull();
+    expect(parseHostPort('')).toBeNull();
+  });
+});
+
+describe('writes beyond loopback', () => {
+  const user = new Headers({ 'x-forwarded-user': 'alice' });
+  const none = new Headers();
+
+  it('on loopback: allowed without a proxy', () => {
+    expect(unauthenticatedWritesReason({ ZONESCOPE_HOST: '127.0.0.1' })).toBeNull();
+    expect(checkWriteAllowed(none, { ZONESCOPE_HOST: '127.0.0.1' })).toEqual({ ok: true });
+  });
+
+  it('beyond loopback: refused with what to configure, unless behind the auth proxy (with its user header) or opted in', () => {
+    for (const env of [{}, { ZONESCOPE_HOST: '0.0.0.0' }]) {
+      const reason = unauthenticatedWritesReason(env);
+      expect(reason).toMatch(/ZONESCOPE_AUTH_PROXY=1/);
+      expect(reason).toMatch(/ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1/);
+      expect(checkWriteAllowed(user, env).ok).toBe(false);
+    }
+    const proxied = { ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_AUTH_PROXY: '1' };
+    expect(unauthenticatedWritesReason(proxied)).toBeNull();
+    expect(checkWriteAllowed(user, proxied)).toEqual({ ok: true });
+    expect(checkWriteAllowed(new Headers({ 'x-auth-request-user': 'bob' }), proxied)).toEqual({ ok: true });
+    const bypassed = checkWriteAllowed(none, proxied);
+    expect(bypassed.ok === false && bypassed.reason).toMatch(/X-Forwarded-User/);
+    expect(checkWriteAllowed(new Headers({ 'x-forwarded-user': '  ' }), proxied).ok).toBe(false);
+    expect(checkWriteAllowed(none, { ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' })).toEqual({ ok: true });
+    expect(checkWriteAllowed(none, { ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'true' })).toEqual({ ok: true });
+    expect(checkWriteAllowed(none, { ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'yes' }).ok).toBe(false);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Who can reach the dashboard, and what they may do: the address the server is bound to, the
+ * `Host` allow-list checked on every request (pages, API, assets), and whether writes need an
+ * authenticating proxy. Pure: no imports, so `proxy.ts` stays small.
+ *
+ * - **Bind address** — `ZONESCOPE_HOST`. `npm start` and `npm run demo` bind to it (default
+ *   `127.0.0.1`) and pass it to the server. When the server is started some other way
+ *   (`next start`, the image's `server.js`) and `ZONESCOPE_HOST` is unset, zonescope assumes what
+ *   Next.js does by default: every interface (`0.0.0.0`). Loopback is `localhost`, `127.0.0.0/8`
+ *   and `::1`; anything else is "beyond loopback".
+ * - **Host allow-list** — loopback names and addresses (`localhost`, `127.0.0.1`, `[::1]`) with
+ *   the server's own port (`PORT`, which Next.js sets to the port it listens on), the hosts of
+ *   `ZONESCOPE_TRUSTED_ORIGINS`, and `ZONESCOPE_ALLOWED_HOSTS` (comma-separated `name` — any port —
+ *   or `name:port`). Any other `Host` is refused: that stops DNS rebinding, where a foreign name
+ *   resolves to the dashboard's address and a browser page reads it as its own origin.
+ * - **Writes beyond loopback** — only behind the authenticating proxy (`ZONESCOPE_AUTH_PROXY=1`,
+ *   and the request carries its user header) or with `ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`:
+ *   the write uses the server's own Kubernetes credentials, so anyone who can reach the port
+ *   could otherwise change Services.
+ */
+
+/** The environment read here. */
+export type ExposureEnv = Readonly<Record<string, string | undefined>>;
+
+/** Result of a check: allowed, or the reason it is not (a sentence safe to show). */
+export type ExposureCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** The user headers an authenticating proxy sets (oauth2-proxy and others). */
+export const AUTH_PROXY_USER_HEADERS = ['x-forwarded-user', 'x-auth-request-user'] as const;
+
+function flag(env: ExposureEnv, key: string): boolean {
+  const value = env[key]?.trim().toLowerCase();
+  return value === '1' || value === 'true';
+}
+
+/** `ZONESCOPE_HOST`, trimmed; `null` when unset (the server then counts as bound to every interface). */
+export function bindHost(env: ExposureEnv = process.env): string | null {
+  const value = env.ZONESCOPE_HOST?.trim();
+  return value === undefined || value === '' ? null : value;
+}
+
+/** Whether a host name or address is loopback: `localhost`, `127.0.0.0/8`, `::1` (bracketed or not). */
+export function isLoopbackHost(host: string): boolean {
+  const lower = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (lower === 'localhost' || lower === '::1' || lower === '0:0:0:0:0:0:0:1') return true;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(lower);
+  return v4 !== null && v4.slice(1).every((part) => Number(part) <= 255);
+}
+
+/** Whether the server listens beyond loopback (see the module comment). */
+export function isBoundBeyondLoopback(env: ExposureEnv = process.env): boolean {
+  const host = bindHost(env);
+  return host === null || !isLoopbackHost(host);
+}
+
+/** The server's own port: `PORT` (Next.js sets it to the port it listens on), else 3000. */
+export function serverPort(env: ExposureEnv = process.env): string {
+  const port = env.PORT?.trim();
+  return port !== undefined && /^\d{1,5}$/.test(port) ? String(Number(port)) : '3000';
+}
+
+/** A parsed `Host` value or allow-list entry: lowercase host (IPv6 in brackets) and port (`null`: none given). */
+export interface HostPort {
+  readonly host: string;
+  readonly port: string | null;
+}
+
+const HOST_NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+const IPV6 = /^\[[0-9a-f:.]{2,45}\]$/;
+
+/** Parses `name`, `name:port`, `1.2.3.4:port`, `[::1]:port`; `null` when malformed. */
+export function parseHostPort(value: string): HostPort | null {
+  const lower = value.trim().toLowerCase();
+  if (lower === '' || lower.length > 300) return null;
+  const match = /^(\[[^\]]*\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(lower);
+  if (!match) return null;
+  const host = (match[1] ?? '').replace(/\.$/, '');
+  if (!IPV6.test(host) && !HOST_NAME.test(host)) return null;
+  const port = match[2] === undefined ? null : String(Number(match[2]));
+  if (port !== null && (Number(port) < 1 || Number(port) > 65535)) return null;
+  return { host, port };
+}
+
+function originHost(origin: string): HostPort | null {
+  try {
+    const url = new URL(origin.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    // `url.port` is '' for the scheme's default port, which a browser then leaves out of Host.
+    return { host: url.hostname.toLowerCase(), port: url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The `Host` values this server answers: loopback with {@link serverPort}, the hosts of
+ * `ZONESCOPE_TRUSTED_ORIGINS` and the entries of `ZONESCOPE_ALLOWED_HOSTS` (malformed entries
+ * are ignored).
+ */
+export function allowedHosts(env: ExposureEnv = process.env): HostPort[] {
+  const port = serverPort(env);
+  const out: HostPort[] = ['localhost', '127.0.0.1', '[::1]'].map((host) => ({ host, port }));
+  for (const entry of (env.ZONESCOPE_TRUSTED_ORIGINS ?? '').split(',')) {
+    const parsed = entry.trim() === '' ? null : originHost(entry);
+    if (parsed !== null) out.push(parsed);
+  }
+  for (const entry of (env.ZONESCOPE_ALLOWED_HOSTS ?? '').split(',')) {
+    const parsed = parseHostPort(entry);
+    if (parsed !== null) out.push(parsed);
+  }
+  return out;
+}
+
+/** `value` without control characters, at most `max` characters (safe to echo in an error). */
+export function printable(value: string, max = 80): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+/**
+ * Whether a request's `Host` header is on the allow-list ({@link allowedHosts}). A `Host` without
+ * a port means the scheme's default (80 or 443); an allow-list entry without a port matches any
+ * port.
+ */
+export function checkHost(hostHeader: string | null, env: ExposureEnv = process.env): ExposureCheck {
+  if (hostHeader === null || hostHeader.trim() === '') return { ok: false, reason: 'The request has no Host header.' };
+  const parsed = parseHostPort(hostHeader);
+  if (parsed === null) return { ok: false, reason: `The Host header "${printable(hostHeader)}" is malformed.` };
+  // No port in Host: the scheme's default (80 or 443; the scheme is not in the request line).
+  const ports = parsed.port === null ? ['80', '443'] : [parsed.port];
+  for (const allowed of allowedHosts(env)) {
+    if (allowed.host === parsed.host && (allowed.port === null || ports.includes(allowed.port))) return { ok: true };
+  }
+  return {
+    ok: false,
+    reason:
+      `zonescope is not served under the name "${printable(hostHeader)}". ` +
+      `It answers to localhost, 127.0.0.1 and [::1] on port ${serverPort(env)}, to the hosts of ZONESCOPE_TRUSTED_ORIGINS and to ZONESCOPE_ALLOWED_HOSTS; ` +
+      'if this is a name you use for it, add it to ZONESCOPE_ALLOWED_HOSTS (comma-separated, "name" or "name:port").',
+  };
+}
+
+/** Whether `ZONESCOPE_AUTH_PROXY=1` declares an authenticating proxy in front. */
+export function behindAuthProxy(env: ExposureEnv = process.env): boolean {
+  return flag(env, 'ZONESCOPE_AUTH_PROXY');
+}
+
+/**
+ * Why writes are off for every request, from the configuration alone: bound beyond loopback with
+ * neither `ZONESCOPE_AUTH_PROXY=1` nor `ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`. `null` when
+ * writes may go ahead (behind the proxy, each request must still carry its user header:
+ * {@link checkWriteAllowed}).
+ */
+export function unauthenticatedWritesReason(env: ExposureEnv = process.env): string | null {
+  if (!isBoundBeyondLoopback(env) || behindAuthProxy(env) || flag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) return null;
+  const where = bindHost(env) === null ? 'every interface (ZONESCOPE_HOST is not set)' : `"${printable(bindHost(env) ?? '')}"`;
+  return (
+    `Writes are off: the dashboard listens on ${where}, beyond loopback, and would change Services with its own Kubernetes credentials for anyone who reaches it. ` +
+    'Put it behind an authenticating proxy and set ZONESCOPE_AUTH_PROXY=1, or set ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1 to accept that, ' +
+    'or bind it to loopback (ZONESCOPE_HOST=127.0.0.1, the default of npm start).'
+  );
+}
+
+/**
+ * Whether this request may write: {@link unauthenticatedWritesReason}, and, beyond loopback
+ * behind the auth proxy without the explicit opt-in, the proxy's user header
+ * (`X-Forwarded-User` or `X-Auth-Request-User`) must be present.
+ */
+export function checkWriteAllowed(headers: Headers, env: ExposureEnv = process.env): ExposureCheck {
+  const reason = unauthenticatedWritesReason(env);
+  if (reason !== null) return { ok: false, reason };
+  if (isBoundBeyondLoopback(env) && behindAuthProxy(env) && !flag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) {
+    const user = AUTH_PROXY_USER_HEADERS.map((name) => headers.get(name)?.trim() ?? '').find((value) => value !== '');
+    if (user === undefined) {
+      return {
+        ok: false,
+        reason: 'Refused: ZONESCOPE_AUTH_PROXY=1 says an authenticating proxy is in front, but this request carries no X-Forwarded-User or X-Auth-Request-User header; send it through the proxy.',
+      };
+    }
+  }
+  return { ok: true };
+}
