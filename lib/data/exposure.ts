@@ -28,9 +28,24 @@ export type ExposureCheck = { readonly ok: true } | { readonly ok: false; readon
 /** The user headers an authenticating proxy sets (oauth2-proxy and others). */
 export const AUTH_PROXY_USER_HEADERS = ['x-forwarded-user', 'x-auth-request-user'] as const;
 
-function flag(env: ExposureEnv, key: string): boolean {
+/** Whether the setting `key` is switched on (`1` or `true`, any case): how every ZONESCOPE_ flag reads. */
+export function envFlag(env: ExposureEnv, key: string): boolean {
   const value = env[key]?.trim().toLowerCase();
   return value === '1' || value === 'true';
+}
+
+/**
+ * The user an authenticating proxy names in the request (`X-Forwarded-User`, else
+ * `X-Auth-Request-User`), without control characters, at most 256 characters; `null` when none.
+ * Whether to trust it is {@link behindAuthProxy}'s question.
+ */
+export function proxyUser(headers: Headers): string | null {
+  for (const name of AUTH_PROXY_USER_HEADERS) {
+    // eslint-disable-next-line no-control-regex
+    const clean = (headers.get(name) ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 256);
+    if (clean !== '') return clean;
+  }
+  return null;
 }
 
 /** `ZONESCOPE_HOST`, trimmed; `null` when unset (the server then counts as bound to every interface). */
@@ -143,7 +158,7 @@ export function checkHost(hostHeader: string | null, env: ExposureEnv = process.
 
 /** Whether `ZONESCOPE_AUTH_PROXY=1` declares an authenticating proxy in front. */
 export function behindAuthProxy(env: ExposureEnv = process.env): boolean {
-  return flag(env, 'ZONESCOPE_AUTH_PROXY');
+  return envFlag(env, 'ZONESCOPE_AUTH_PROXY');
 }
 
 /**
@@ -153,7 +168,7 @@ export function behindAuthProxy(env: ExposureEnv = process.env): boolean {
  * {@link checkWriteAllowed}).
  */
 export function unauthenticatedWritesReason(env: ExposureEnv = process.env): string | null {
-  if (!isBoundBeyondLoopback(env) || behindAuthProxy(env) || flag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) return null;
+  if (!isBoundBeyondLoopback(env) || behindAuthProxy(env) || envFlag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) return null;
   const where = bindHost(env) === null ? 'every interface (ZONESCOPE_HOST is not set)' : `"${printable(bindHost(env) ?? '')}"`;
   return (
     `Writes are off: the dashboard listens on ${where}, beyond loopback, and would change Services with its own Kubernetes credentials for anyone who reaches it. ` +
@@ -170,9 +185,8 @@ export function unauthenticatedWritesReason(env: ExposureEnv = process.env): str
 export function checkWriteAllowed(headers: Headers, env: ExposureEnv = process.env): ExposureCheck {
   const reason = unauthenticatedWritesReason(env);
   if (reason !== null) return { ok: false, reason };
-  if (isBoundBeyondLoopback(env) && behindAuthProxy(env) && !flag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) {
-    const user = AUTH_PROXY_USER_HEADERS.map((name) => headers.get(name)?.trim() ?? '').find((value) => value !== '');
-    if (user === undefined) {
+  if (isBoundBeyondLoopback(env) && behindAuthProxy(env) && !envFlag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) {
+    if (proxyUser(headers) === null) {
       return {
         ok: false,
         reason: 'Refused: ZONESCOPE_AUTH_PROXY=1 says an authenticating proxy is in front, but this request carries no X-Forwarded-User or X-Auth-Request-User header; send it through the proxy.',

@@ -7,13 +7,13 @@ import 'server-only';
 
 import type { ResourceStatus } from '../k8s/informer';
 import { prepared, renderGeneration, source } from './analysis';
+import { envFlag } from './exposure';
 import type { LiveMark, ResourceHealthEntry } from './live-refresh';
 import { healthKey } from './live-refresh';
 
 /** `ZONESCOPE_READ_ONLY=1` hides every write control and refuses writes. */
 export function isReadOnly(): boolean {
-  const value = process.env.ZONESCOPE_READ_ONLY;
-  return value === '1' || value === 'true';
+  return envFlag(process.env, 'ZONESCOPE_READ_ONLY');
 }
 
 /** Data freshness for the header: syncing progress, stale or forbidden types. */

@@ -14,7 +14,7 @@
 import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
 import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
 import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
-import { checkWriteAllowed } from './exposure';
+import { behindAuthProxy, checkWriteAllowed, proxyUser } from './exposure';
 import { getHeader, getSourceProblem, SYNCING } from './header';
 import type { EndpointListKind, EndpointListQuery } from './service';
 import { ENDPOINT_LISTS } from './service';
@@ -578,17 +578,9 @@ export interface AuditUser {
   readonly unverifiedUser: string | null;
 }
 
-function cleanUser(value: string | null): string | null {
-  if (value === null) return null;
-  // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 256);
-  return clean === '' ? null : clean;
-}
-
 /** The audit identity of a request (see {@link AuditUser}). */
 export function auditUser(headers: Headers, env: AuditEnv = process.env): AuditUser {
-  const claimed = cleanUser(headers.get('x-forwarded-user')) ?? cleanUser(headers.get('x-auth-request-user'));
-  const behindProxy = env.ZONESCOPE_AUTH_PROXY === '1' || env.ZONESCOPE_AUTH_PROXY === 'true';
-  if (behindProxy) return { user: claimed ?? 'anonymous', unverifiedUser: null };
+  const claimed = proxyUser(headers);
+  if (behindAuthProxy(env)) return { user: claimed ?? 'anonymous', unverifiedUser: null };
   return { user: 'anonymous', unverifiedUser: claimed };
 }
