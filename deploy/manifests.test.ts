@@ -9,7 +9,7 @@ import { checkHost, isBoundBeyondLoopback, unauthenticatedWritesReason } from '.
 import { RESOURCES } from '../lib/k8s/resources';
 
 type Obj = { kind: string; metadata: { name: string; namespace?: string }; [key: string]: unknown };
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
 type Probe = { httpGet: { path: string; httpHeaders?: { name: string; value: string }[] } };
 
 function load(dir: string): Obj[] {
@@ -54,12 +54,19 @@ describe('deployment manifests', () => {
 
   it('the read-only ClusterRole grants list/watch on exactly the cluster-wide types zonescope reads (get only on services)', () => {
     const role = named(base, 'ClusterRole', 'zonescope-read') as unknown as { rules: Rule[] };
-    const granted = grants(role.rules);
+    const granted = grants(role.rules.filter((rule) => rule.resourceNames === undefined));
     const expected = readByZonescope().filter((r) => !r.kubeSystem).map((r) => r.key);
     expect([...granted.keys()].sort()).toEqual([...new Set(expected)].sort());
     for (const [key, verbs] of granted) {
       expect([...verbs].sort()).toEqual(key === '/services' ? ['get', 'list', 'watch'] : ['list', 'watch']);
     }
+  });
+
+  it('the read-only ClusterRole lets zonescope get the kube-system Namespace (the cluster identity a re-list checks) and no other', () => {
+    const role = named(base, 'ClusterRole', 'zonescope-read') as unknown as { rules: Rule[] };
+    expect(role.rules.filter((rule) => rule.resourceNames !== undefined)).toEqual([
+      { apiGroups: [''], resources: ['namespaces'], resourceNames: ['kube-system'], verbs: ['get'] },
+    ]);
   });
 
   it('kube-system ConfigMaps and DaemonSets are read through a Role in kube-system only', () => {

@@ -4,17 +4,28 @@
  * simulator's own controllers have created EndpointSlices, hints and Events for it. The first
  * document is a `zonescope.dev/v1 ServerVersion` naming the Kubernetes version to serve.
  * Deterministic: a fixed clock and seeded randomness give the same files on every run.
+ *
+ * `npm run fixtures -- --generated realistic-S --out DIR` writes a generated scenario instead,
+ * as a `kubectl get -o json` dump: `DIR/cluster.json` (one `v1 List` of every object) and
+ * `DIR/version.json` (`kubectl version -o json`). `analyze --snapshot DIR` and the dashboard's
+ * `ZONESCOPE_SNAPSHOT=DIR` read the folder; `npm run sim -- --snapshot DIR/cluster.json` serves it.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { stringify } from 'yaml';
 
 import { serverVersionDocument } from '../lib/k8s/kubectl-dump';
+import { versionInfo } from '../sim/discovery';
+import { GENERATED_PREFIX, generatedScenario } from '../sim/scenario';
 import { SCENARIOS } from '../sim/scenarios/definitions';
 import { settleScenario } from '../sim/scenarios/settle';
 
-function main(): void {
+const USAGE = `usage: npm run fixtures                                   regenerate fixtures/*.yaml
+       npm run fixtures -- --generated NAME --out DIR     write a generated cluster as a kubectl -o json dump
+         NAME: realistic-S|M|L, S|M|L or nodes=N,services=N,pods=N[,…] (as sim --scenario generated:NAME)`;
+
+function writeBundled(): void {
   const dir = join(process.cwd(), 'fixtures');
   for (const definition of SCENARIOS) {
     const items = settleScenario(definition);
@@ -26,4 +37,60 @@ function main(): void {
   }
 }
 
-main();
+/** Writes `DIR/cluster.json` and `DIR/version.json`; returns the number of objects. */
+export function writeGeneratedDump(name: string, dir: string): number | string {
+  const scenario = generatedScenario(`${GENERATED_PREFIX}${name}`);
+  if (typeof scenario === 'string') return scenario;
+  mkdirSync(dir, { recursive: true });
+  // One item per line: the file stays greppable and JSON.stringify never builds one huge string.
+  const lines = scenario.objects.map((o) => JSON.stringify(o));
+  const file = join(dir, 'cluster.json');
+  writeFileSync(file, `{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n`);
+  const chunk = 2000;
+  for (let i = 0; i < lines.length; i += chunk) {
+    const last = i + chunk >= lines.length;
+    writeFileSync(file, `${lines.slice(i, i + chunk).join(',\n')}${last ? '\n' : ',\n'}`, { flag: 'a' });
+  }
+  writeFileSync(file, ']}\n', { flag: 'a' });
+  const serverVersion = versionInfo(scenario.serverVersion ?? 'v1.31.4');
+  writeFileSync(join(dir, 'version.json'), `${JSON.stringify({ clientVersion: { ...serverVersion }, kustomizeVersion: 'v5.4.2', serverVersion }, null, 2)}\n`);
+  return scenario.objects.length;
+}
+
+function main(argv: readonly string[]): number {
+  if (argv.length === 0) {
+    writeBundled();
+    return 0;
+  }
+  let generated: string | undefined;
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '--help') {
+      console.log(USAGE);
+      return 0;
+    }
+    const value = argv[i + 1];
+    if ((arg === '--generated' || arg === '--out') && value !== undefined && !value.startsWith('--')) {
+      if (arg === '--generated') generated = value;
+      else out = value;
+      i++;
+      continue;
+    }
+    console.error(arg === '--generated' || arg === '--out' ? `fixtures: ${arg} needs a value\n\n${USAGE}` : `fixtures: unknown argument: ${String(arg)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (generated === undefined || out === undefined) {
+    console.error(`fixtures: --generated and --out go together\n\n${USAGE}`);
+    return 2;
+  }
+  const written = writeGeneratedDump(generated, out);
+  if (typeof written === 'string') {
+    console.error(`fixtures: ${written}\n\n${USAGE}`);
+    return 2;
+  }
+  console.log(`${join(out, 'cluster.json')}: ${written} objects (kubectl get -o json List); ${join(out, 'version.json')}: kubectl version -o json`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && /fixtures\.ts$/.test(process.argv[1])) process.exitCode = main(process.argv.slice(2));

@@ -1,12 +1,14 @@
 /**
  * Argument parsing of the simulator CLI (`npm run sim -- ...`, design.md §4).
  */
+import type { SimAuth } from './kubeconfig';
+import { SIM_AUTH_MODES } from './kubeconfig';
 
 /** Parsed CLI arguments. */
 export interface CliOptions {
   /** Bundled scenario name (`fixtures/<name>.yaml`), exclusive with `snapshot`. */
   scenario: string | undefined;
-  /** Snapshot file (YAML or JSON), exclusive with `scenario`. */
+  /** Snapshot file (YAML or JSON) or folder of them, exclusive with `scenario`. */
   snapshot: string | undefined;
   /** Port (0: random free port). */
   port: number;
@@ -14,30 +16,55 @@ export interface CliOptions {
   kubeconfig: string | undefined;
   /** Kubernetes version to serve. */
   serverVersion: string | undefined;
+  /** Serve HTTPS with a CA and server certificate generated at start-up. */
+  tls: boolean;
+  /** Extra names or addresses for the server certificate (`--tls-san`). */
+  tlsNames: string[];
+  /** What clients must present. */
+  auth: SimAuth;
 }
 
 /** The CLI's usage text. */
-export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot FILE) [--port N] [--kubeconfig FILE] [--server-version vX.Y.Z]
+export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) [--port N] [--kubeconfig FILE] [--server-version vX.Y.Z]
+                      [--tls [--tls-san NAME,...]] [--auth none|token|client-cert|exec]
 
   --scenario NAME        serve the bundled scenario fixtures/NAME.yaml, or a generated cluster:
-                         generated:S|M|L or generated:nodes=N,services=N,pods=N[,hpas=N,zones=N,namespaces=N,seed=N]
-  --snapshot FILE        serve a snapshot (kubectl get ... -o yaml/json output, multi-document YAML or JSON)
+                         generated:S|M|L or generated:nodes=N,services=N,pods=N[,hpas=N,zones=N,namespaces=N,seed=N],
+                         or generated:realistic-S|M|L (an EKS-shaped dump: Helm, managedFields, uneven zones)
+  --snapshot PATH        serve a snapshot (kubectl get ... -o yaml/json output, multi-document YAML or JSON),
+                         or a folder of them (every .yaml/.yml/.json inside, merged)
   --port N               listen on 127.0.0.1:N (default 0: a free port)
   --kubeconfig FILE      write the kubeconfig here (default .sim/kubeconfig in the project)
   --server-version V     Kubernetes version to report (default: the scenario's ServerVersion, else v1.31.4)
+  --tls                  serve HTTPS: a CA and a server certificate (127.0.0.1, ::1, localhost) are generated
+                         at start-up; the kubeconfig carries the CA as certificate-authority-data
+  --tls-san NAME,...     more host names or IP addresses for the server certificate (with --tls)
+  --auth MODE            what clients must present (default none: the kubeconfig's token is not checked):
+                           token        the kubeconfig's bearer token (401 without it)
+                           client-cert  a client certificate signed by the generated CA (needs --tls);
+                                        the kubeconfig carries it as client-certificate-data/client-key-data
+                           exec         the bearer token, obtained by the kubeconfig's exec entry
+                                        (node sim/exec-plugin.mjs, an ExecCredential)
   -h, --help             show this help`;
 
 /** Result of {@link parseCliArgs}. */
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
 
-const VALUE_FLAGS = new Set(['--scenario', '--snapshot', '--port', '--kubeconfig', '--server-version']);
+const VALUE_FLAGS = new Set(['--scenario', '--snapshot', '--port', '--kubeconfig', '--server-version', '--tls-san', '--auth']);
+const BOOLEAN_FLAGS = new Set(['--tls']);
 
 /** Parses CLI arguments (`--flag value` or `--flag=value`). */
 export function parseCliArgs(argv: readonly string[]): CliParse {
   const values = new Map<string, string>();
+  const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'help' };
+    if (BOOLEAN_FLAGS.has(arg)) {
+      if (switches.has(arg)) return { kind: 'error', message: `${arg} given twice` };
+      switches.add(arg);
+      continue;
+    }
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     if (!VALUE_FLAGS.has(flag)) return { kind: 'error', message: `unknown argument: ${arg}` };
@@ -62,8 +89,18 @@ export function parseCliArgs(argv: readonly string[]): CliParse {
   if (serverVersion !== undefined && !/^v\d+\.\d+\.\d+/.test(serverVersion)) {
     return { kind: 'error', message: `--server-version must look like v1.31.4, got "${serverVersion}"` };
   }
+  const tls = switches.has('--tls');
+  const rawNames = values.get('--tls-san');
+  if (rawNames !== undefined && !tls) return { kind: 'error', message: '--tls-san needs --tls' };
+  const tlsNames = (rawNames ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const bad = tlsNames.find((name) => !/^[A-Za-z0-9.:*-]+$/.test(name));
+  if (bad !== undefined) return { kind: 'error', message: `--tls-san takes host names or IP addresses, got "${bad}"` };
+  const rawAuth = values.get('--auth') ?? 'none';
+  const auth = SIM_AUTH_MODES.find((mode) => mode === rawAuth);
+  if (auth === undefined) return { kind: 'error', message: `--auth must be one of ${SIM_AUTH_MODES.join(', ')}, got "${rawAuth}"` };
+  if (auth === 'client-cert' && !tls) return { kind: 'error', message: '--auth client-cert needs --tls (client certificates are checked in the TLS handshake)' };
   return {
     kind: 'run',
-    options: { scenario, snapshot, port: Number(rawPort), kubeconfig: values.get('--kubeconfig'), serverVersion },
+    options: { scenario, snapshot, port: Number(rawPort), kubeconfig: values.get('--kubeconfig'), serverVersion, tls, tlsNames, auth },
   };
 }

@@ -3,6 +3,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import https from 'node:https';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,8 +39,12 @@ function cli(...args: string[]): Cli {
 describe('parseCliArgs', () => {
   it('accepts the documented forms', () => {
     expect(parseCliArgs(['--scenario', 'tiny'])).toEqual({
-      kind: 'run', options: { scenario: 'tiny', snapshot: undefined, port: 0, kubeconfig: undefined, serverVersion: undefined },
+      kind: 'run', options: { scenario: 'tiny', snapshot: undefined, port: 0, kubeconfig: undefined, serverVersion: undefined, tls: false, tlsNames: [], auth: 'none' },
     });
+    expect(parseCliArgs(['--scenario', 'tiny', '--tls', '--tls-san', 'sim.example.test, 10.0.0.7', '--auth=client-cert'])).toMatchObject({
+      kind: 'run', options: { tls: true, tlsNames: ['sim.example.test', '10.0.0.7'], auth: 'client-cert' },
+    });
+    expect(parseCliArgs(['--scenario', 'tiny', '--auth', 'exec'])).toMatchObject({ kind: 'run', options: { tls: false, auth: 'exec' } });
     expect(parseCliArgs(['--snapshot=dump.yaml', '--port', '6443', '--kubeconfig', 'k'])).toMatchObject({
       kind: 'run', options: { snapshot: 'dump.yaml', port: 6443, kubeconfig: 'k' },
     });
@@ -56,6 +61,11 @@ describe('parseCliArgs', () => {
     [['--scenario', 'a', '--verbose'], 'unknown argument: --verbose'],
     [['--scenario', 'a', '--scenario', 'b'], '--scenario given twice'],
     [['--scenario', 'a', '--server-version', '1.30'], '--server-version must look like v1.31.4, got "1.30"'],
+    [['--scenario', 'a', '--auth', 'basic'], '--auth must be one of none, token, client-cert, exec, got "basic"'],
+    [['--scenario', 'a', '--auth', 'client-cert'], '--auth client-cert needs --tls (client certificates are checked in the TLS handshake)'],
+    [['--scenario', 'a', '--tls-san', 'x.test'], '--tls-san needs --tls'],
+    [['--scenario', 'a', '--tls', '--tls-san', 'a b'], '--tls-san takes host names or IP addresses, got "a b"'],
+    [['--scenario', 'a', '--tls', '--tls'], '--tls given twice'],
   ])('rejects %j', (argv, message) => {
     expect(parseCliArgs(argv)).toEqual({ kind: 'error', message });
   });
@@ -110,6 +120,36 @@ describe('sim CLI', () => {
       expect(await (await fetch(`${url}/version`)).json()).toMatchObject({ gitVersion: 'v1.26.3', minor: '26' });
     } finally {
       run.child.kill('SIGINT');
+    }
+    expect(await run.exit).toBe(0);
+  });
+
+  // A process of its own: starting tsx and making the RSA keys take several seconds on a busy machine.
+  it('--tls --auth client-cert: serves HTTPS and writes a kubeconfig with the CA and a client certificate', { timeout: 30_000 }, async () => {
+    const kubeconfig = path.join(dir, 'tls', 'kubeconfig');
+    const run = cli('--scenario', 'tiny', '--tls', '--auth', 'client-cert', '--kubeconfig', kubeconfig);
+    try {
+      await waitFor(() => run.stdout().includes('export KUBECONFIG='), 20_000, 'the CLI to start');
+      const url = /at (https:\/\/127\.0\.0\.1:\d+)/.exec(run.stdout())?.[1] ?? '';
+      expect(url).not.toBe('');
+      expect(run.stdout()).toContain('TLS: server certificate for 127.0.0.1, ::1, localhost, signed by a CA generated at start-up (in the kubeconfig as certificate-authority-data)');
+      expect(run.stdout()).toContain('auth: client certificate signed by the generated CA required (in the kubeconfig)');
+      const config = parse(await readFile(kubeconfig, 'utf8')) as { clusters: { cluster: Record<string, string> }[]; users: { user: Record<string, string> }[] };
+      const cluster = config.clusters[0]?.cluster ?? {};
+      const user = config.users[0]?.user ?? {};
+      const pem = (data: string | undefined): string => Buffer.from(data ?? '', 'base64').toString('utf8');
+      const get = (options: https.RequestOptions): Promise<number | string> =>
+        new Promise((resolve) => {
+          https.get(`${url}/api/v1/nodes`, { agent: false, ...options }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        });
+      const ca = pem(cluster['certificate-authority-data']);
+      expect(await get({ ca, cert: pem(user['client-certificate-data']), key: pem(user['client-key-data']) })).toBe(200);
+      expect(await get({ ca })).toBe('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED');
+    } finally {
+      run.child.kill('SIGTERM');
     }
     expect(await run.exit).toBe(0);
   });

@@ -1,7 +1,8 @@
 /**
- * `npm run sim -- --scenario NAME | --snapshot FILE [--port N] [--kubeconfig FILE]`: serves a
- * scenario on 127.0.0.1, writes a kubeconfig for it, prints its URL and the `export KUBECONFIG`
- * line, and runs until SIGINT/SIGTERM. Exit codes: 0 stopped by a signal, 1 cannot start
+ * `npm run sim -- --scenario NAME | --snapshot FILE|FOLDER [--port N] [--kubeconfig FILE] [--tls]
+ * [--auth MODE]`: serves a scenario on 127.0.0.1 (HTTPS with `--tls`), writes a kubeconfig for
+ * it (with the generated CA and the credentials `--auth` requires), prints its URL and the
+ * `export KUBECONFIG` line, and runs until SIGINT/SIGTERM. Exit codes: 0 stopped by a signal, 1 cannot start
  * (bad scenario, port taken), 2 bad arguments.
  */
 import path from 'node:path';
@@ -9,13 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { parseCliArgs, USAGE } from './cli-args';
 import { defaultControllers } from './default-controllers';
 import type { Scenario } from './scenario';
-import { formatLocation, loadScenario, loadScenarioFile, ScenarioError } from './scenario';
-import { generateCluster, parseGeneratorSpec } from './scenarios/generator';
+import { formatLocation, GENERATED_PREFIX, generatedScenario, loadScenario, ScenarioError } from './scenario';
+import { loadScenarioPath } from './snapshot-path';
+import type { SimAuth } from './server';
 import { startSimulator } from './server';
 
-const GENERATED_PREFIX = 'generated:';
-
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const AUTH_TEXT: Readonly<Record<SimAuth, string>> = {
+  none: 'none required (the kubeconfig carries a token that is not checked)',
+  token: 'bearer token required (in the kubeconfig)',
+  'client-cert': 'client certificate signed by the generated CA required (in the kubeconfig)',
+  exec: 'bearer token required, obtained by the exec plugin in the kubeconfig (sim/exec-plugin.mjs)',
+};
 
 async function main(argv: readonly string[]): Promise<number> {
   const parsed = parseCliArgs(argv);
@@ -34,15 +41,15 @@ async function main(argv: readonly string[]): Promise<number> {
   let label: string;
   try {
     if (options.snapshot !== undefined) {
-      scenario = await loadScenarioFile(options.snapshot);
+      scenario = await loadScenarioPath(options.snapshot);
       label = `snapshot ${options.snapshot}`;
     } else if (options.scenario?.startsWith(GENERATED_PREFIX)) {
-      const params = parseGeneratorSpec(options.scenario.slice(GENERATED_PREFIX.length));
-      if (typeof params === 'string') {
-        console.error(`sim: ${params}\n\n${USAGE}`);
+      const generated = generatedScenario(options.scenario);
+      if (typeof generated === 'string') {
+        console.error(`sim: ${generated}\n\n${USAGE}`);
         return 2;
       }
-      scenario = { objects: generateCluster(params), warnings: [], source: options.scenario, serverVersion: 'v1.31.4-eks-2d98532' };
+      scenario = generated;
       label = `generated cluster ${options.scenario.slice(GENERATED_PREFIX.length)}`;
     } else {
       const name = options.scenario ?? '';
@@ -64,6 +71,8 @@ async function main(argv: readonly string[]): Promise<number> {
       objects: scenario.objects,
       controllers: defaultControllers(),
       ...(version !== undefined ? { version } : {}),
+      ...(options.tls ? { tls: { names: options.tlsNames } } : {}),
+      auth: options.auth,
     });
   } catch (error) {
     console.error(`sim: cannot start: ${error instanceof Error ? error.message : String(error)}`);
@@ -71,6 +80,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const kubeconfig = await sim.writeKubeconfig(options.kubeconfig ?? path.join(PROJECT_ROOT, '.sim', 'kubeconfig'));
   console.log(`zonescope simulator (Kubernetes ${sim.version}) serving ${label} (${scenario.objects.length} objects) at ${sim.url}`);
+  if (sim.caCertificate !== undefined) {
+    console.log(`TLS: server certificate for ${sim.tlsServerNames.join(', ')}, signed by a CA generated at start-up (in the kubeconfig as certificate-authority-data)`);
+  }
+  console.log(`auth: ${AUTH_TEXT[sim.auth]}`);
   console.log(`kubeconfig: ${kubeconfig}`);
   console.log(`export KUBECONFIG=${kubeconfig}`);
 

@@ -14,6 +14,15 @@
  * | `DELETE /__sim/rbac`          |                                                         | the start configuration |
  * | `POST /__sim/watches/drop`    | `{resource?, abrupt?}`                                  | `{dropped}` |
  * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?}` (each default true) | `{ok: true, resourceVersion}` |
+ * | `POST /__sim/restore`         | `{scenario?, objects?, fromResourceVersion?}`           | `{ok: true, resourceVersion, objects}` |
+ *
+ * `POST /__sim/restore` is the API server restarting on an older state (an etcd restore, another
+ * cluster on the same address): every object is replaced by the named scenario's (`scenario`,
+ * a `fixtures/` name), the given wire objects (`objects`), or by default the start scenario; their
+ * resourceVersions are numbered after `fromResourceVersion` (default 0), so clients' versions are
+ * ahead of the server (watches and lists from them answer 504 `ResourceVersionTooLarge`, continue
+ * tokens 410); history is dropped, every watch and every hung request is cut as a restart would
+ * cut them, and the controllers start again. A bad body changes nothing (400).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -21,6 +30,9 @@ import type { SimFaults } from './faults';
 import { dropWatchesRequestSchema, faultsRequestSchema, rbacRequestSchema } from './faults';
 import { readBody, sendJson } from './http';
 import { RESOURCE_KEYS } from './resources';
+import { loadScenario, ScenarioError } from './scenario';
+import type { KubeObject } from './types';
+import { kubeObjectProblem } from './types';
 import type { SimStats, StatsSnapshot } from './stats';
 import type { ObjectStore } from './store';
 
@@ -35,12 +47,32 @@ export const resetRequestSchema = z.object({
 /** What to reset. */
 export type ResetOptions = z.infer<typeof resetRequestSchema>;
 
+/** Body of `POST /__sim/restore`. */
+export const restoreRequestSchema = z
+  .object({
+    scenario: z.string().min(1).optional(),
+    objects: z.array(z.unknown()).optional(),
+    fromResourceVersion: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER - 1e9).default(0),
+  })
+  .refine((body) => body.scenario === undefined || body.objects === undefined, { message: 'give either scenario or objects, not both' });
+
+/** What to restore: the objects (`undefined`: the start scenario) and where their resourceVersions start. */
+export interface RestoreOptions {
+  readonly objects?: readonly KubeObject[];
+  readonly fromResourceVersion: number;
+}
+
 /** What the control endpoints act on. */
 export interface ControlDeps {
   store: ObjectStore;
   faults: SimFaults;
   stats: SimStats;
   reset: (options: ResetOptions) => void;
+  /**
+   * Restarts the server on another state (see `POST /__sim/restore`).
+   * @throws when the objects cannot be loaded (nothing changed then).
+   */
+  restore: (options: RestoreOptions) => void;
 }
 
 /** Statistics plus store facts, as `GET /__sim/stats` returns them. */
@@ -78,6 +110,25 @@ async function jsonBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ControlError(400, z.prettifyError(parsed.error));
   return parsed.data;
+}
+
+/** The objects of a `fixtures/` scenario, or 400 naming the problem. */
+async function scenarioObjects(name: string): Promise<readonly KubeObject[]> {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new ControlError(400, `scenario must be a fixtures/ scenario name, not ${JSON.stringify(name)}`);
+  try {
+    return (await loadScenario(name)).objects;
+  } catch (error) {
+    throw new ControlError(400, error instanceof ScenarioError ? error.message : `cannot load scenario ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Wire objects of a restore body, or 400 naming the first malformed one. */
+function wireObjects(values: readonly unknown[]): KubeObject[] {
+  return values.map((value, i) => {
+    const problem = kubeObjectProblem(value);
+    if (problem !== undefined) throw new ControlError(400, `objects[${i}]: ${problem}`);
+    return value as KubeObject;
+  });
 }
 
 /** Handles one `/__sim/...` request. */
@@ -122,7 +173,18 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
       const body = await jsonBody(req, resetRequestSchema);
       deps.reset(body);
       sendJson(res, 200, { ok: true, resourceVersion: String(deps.store.resourceVersion) });
-    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset'].includes(path)) {
+    } else if (path === '/__sim/restore' && method === 'POST') {
+      const body = await jsonBody(req, restoreRequestSchema);
+      const objects = body.scenario !== undefined ? await scenarioObjects(body.scenario) : body.objects !== undefined ? wireObjects(body.objects) : undefined;
+      try {
+        deps.restore({ fromResourceVersion: body.fromResourceVersion, ...(objects !== undefined ? { objects } : {}) });
+      } catch (error) {
+        throw new ControlError(400, `cannot restore: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const counts: Record<string, number> = {};
+      for (const key of RESOURCE_KEYS) counts[key] = deps.store.count(key);
+      sendJson(res, 200, { ok: true, resourceVersion: String(deps.store.resourceVersion), objects: counts });
+    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore'].includes(path)) {
       throw new ControlError(405, `${method} is not supported on ${path}`);
     } else {
       throw new ControlError(404, `unknown control endpoint ${path}`);

@@ -46,13 +46,15 @@ export type FaultAction =
    * after all of them. For testing client-side size limits; the stream stops when the client goes.
    */
   | { type: 'oversized'; bytes: number }
-  | { type: 'hang' }
+  /** Accept and never answer (with `page`: only that page of a paged list, e.g. to stop a list between pages). */
+  | { type: 'hang'; page?: number }
   | { type: 'failPage'; page: number; code: number; message?: string }
   /**
    * Destroy the connection instead of answering. With `afterApply` the verb runs first (a write
    * lands and its watch event goes out) and only its answer is lost: the client cannot tell which.
+   * With `page`, only that page of a paged list (the server going away in the middle of a list).
    */
-  | { type: 'reset'; afterApply: boolean }
+  | { type: 'reset'; afterApply: boolean; page?: number }
   /** Run the verb, then answer with this error instead of its result (only when the verb succeeded). */
   | { type: 'errorAfterApply'; code: number; reason?: StatusReason; message?: string };
 
@@ -78,7 +80,7 @@ export interface RbacRule {
 /**
  * RBAC configuration: everything is allowed unless a `deny` rule matches; when `allow` is set,
  * only requests matching one of its rules are allowed (least-privilege setups), plus creating
- * SelfSubjectAccessReviews, which upstream grants every user.
+ * SelfSubjectAccessReviews and SelfSubjectReviews, which upstream grants every user.
  */
 export interface RbacConfig {
   /** User named in Forbidden messages and SelfSubjectAccessReviews. */
@@ -131,8 +133,8 @@ export const faultRuleInputSchema = z.discriminatedUnion('type', [
     retryAfterSeconds: z.number().int().min(0).optional(), echoToken: z.boolean().optional(), ...matchShape,
   }),
   z.object({ type: z.literal('oversized'), bytes: z.number().int().min(1).max(2 ** 31), ...matchShape }),
-  z.object({ type: z.literal('hang'), ...matchShape }),
-  z.object({ type: z.literal('reset'), afterApply: z.boolean().default(false), ...matchShape }),
+  z.object({ type: z.literal('hang'), page: z.number().int().min(1).optional(), ...matchShape }),
+  z.object({ type: z.literal('reset'), afterApply: z.boolean().default(false), page: z.number().int().min(1).optional(), ...matchShape }),
   z.object({ type: z.literal('errorAfterApply'), code: statusCode, reason: z.enum(STATUS_REASONS).optional(), message: z.string().optional(), ...matchShape }),
   z.object({
     type: z.literal('failPage'), page: z.number().int().min(1).default(2), code: statusCode.default(500),
@@ -314,13 +316,13 @@ export class SimFaults {
         break;
       }
       case 'hang':
-        action = { type: 'hang' };
+        action = { type: 'hang', ...(parsed.page !== undefined ? { page: parsed.page } : {}) };
         break;
       case 'failPage':
         action = { type: 'failPage', page: parsed.page, code: parsed.code, ...(parsed.message !== undefined ? { message: parsed.message } : {}) };
         break;
       case 'reset':
-        action = { type: 'reset', afterApply: parsed.afterApply };
+        action = { type: 'reset', afterApply: parsed.afterApply, ...(parsed.page !== undefined ? { page: parsed.page } : {}) };
         break;
       case 'errorAfterApply': {
         const error: FaultAction = { type: 'errorAfterApply', code: parsed.code };
@@ -382,6 +384,8 @@ export class SimFaults {
     const decision: FaultDecision = { latencyMs: 0, hang: false, error: undefined };
     for (const rule of [...this.rules]) {
       if (!requestMatches(rule, request)) continue;
+      // `hang` and `reset` limited to one page of a list.
+      if ((rule.type === 'hang' || rule.type === 'reset') && rule.page !== undefined && (request.verb !== 'list' || request.page !== rule.page)) continue;
       if (rule.type === 'latency') {
         if (this.fires(rule)) decision.latencyMs += rule.ms + (rule.jitterMs ? this.random() * rule.jitterMs : 0);
       } else if (rule.type === 'hang') {
@@ -447,8 +451,9 @@ export class SimFaults {
       return { allowed: false, reason: `denied by simulator RBAC rule ${JSON.stringify(denied)}` };
     }
     // Like upstream's system:basic-user role, every user may review its own access.
-    const basicUser = attrs.verb === 'create' && attrs.group === 'authorization.k8s.io' &&
-      (attrs.resource === 'selfsubjectaccessreviews' || attrs.resource === 'selfsubjectrulesreviews');
+    const basicUser = attrs.verb === 'create' &&
+      ((attrs.group === 'authorization.k8s.io' && (attrs.resource === 'selfsubjectaccessreviews' || attrs.resource === 'selfsubjectrulesreviews')) ||
+        (attrs.group === 'authentication.k8s.io' && attrs.resource === 'selfsubjectreviews'));
     if (allow !== undefined && !basicUser && !allow.some((rule) => rbacRuleMatches(rule, attrs))) {
       return { allowed: false, reason: 'no simulator RBAC allow rule matches' };
     }

@@ -31,6 +31,7 @@ import { asKubeObject, cloneJson, isRecord, kubeObjectProblem, numberField, reco
 import type { ServiceAllocator } from './validation';
 import { applyCreateDefaults, validateObject, validateScaleReplicas } from './validation';
 import type { WatchHub } from './watch';
+import { tooLargeResourceVersion } from './watch';
 
 /** Kubernetes verbs. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -159,13 +160,6 @@ function target(resource: ApiResource, name: string | undefined): { group: strin
   return name === undefined ? { group: resource.group, resource: resource.plural } : { group: resource.group, resource: resource.plural, name };
 }
 
-function tooLargeResourceVersion(requested: number, current: number): ApiError {
-  return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
-    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-    retryAfterSeconds: 1,
-  }, { 'Retry-After': '1' });
-}
-
 /** Renders a single object per the Accept header. */
 function renderObject(deps: ApiDeps, request: ResourceRequest, object: KubeObject): unknown {
   const wire = toWire(request.resource, object);
@@ -205,7 +199,9 @@ function list(deps: ApiDeps, request: ResourceRequest): ApiResult {
     if (rawRV !== '' && rawRV !== '0') throw badRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(rawContinue);
     if (token.resource !== storage) throw badRequest('continue key is not valid: it belongs to another resource');
-    if (token.rv < store.compactedResourceVersion(storage)) {
+    // Older than history (expired), or newer than the store (a token from before the server was
+    // restored from an older state, or from another server): no consistent continuation exists.
+    if (token.rv < store.compactedResourceVersion(storage) || token.rv > store.resourceVersion) {
       const fresh = encodeContinue({ ...token, rv: store.resourceVersion });
       throw expired(
         'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
@@ -655,6 +651,32 @@ async function selfSubjectAccessReview(deps: ApiDeps, request: ResourceRequest):
 }
 
 // ---------------------------------------------------------------------------------------------
+// SelfSubjectReview
+
+/** The groups upstream's authenticators give a user: service accounts get theirs, everyone `system:authenticated`. */
+function groupsOf(user: string): string[] {
+  const serviceAccount = /^system:serviceaccount:([^:]+):[^:]+$/.exec(user);
+  return serviceAccount ? ['system:serviceaccounts', `system:serviceaccounts:${serviceAccount[1] ?? ''}`, 'system:authenticated'] : ['system:authenticated'];
+}
+
+async function selfSubjectReview(deps: ApiDeps, request: ResourceRequest): Promise<ApiResult> {
+  const body = parseBody(await request.readBody(), request.contentType);
+  if (!isRecord(body) || body.kind !== 'SelfSubjectReview') {
+    throw badRequest('the object could not be decoded: expected a SelfSubjectReview');
+  }
+  const user = deps.faults.rbac.user;
+  return {
+    code: 201,
+    body: {
+      kind: 'SelfSubjectReview',
+      apiVersion: apiVersionOf(request.resource.group, request.resource.version),
+      metadata: { creationTimestamp: null },
+      status: { userInfo: { username: user, groups: groupsOf(user) } },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /**
  * Handles an authorised resource request. Watches stream on `res` and resolve to `undefined`;
@@ -663,7 +685,7 @@ async function selfSubjectAccessReview(deps: ApiDeps, request: ResourceRequest):
  */
 export async function handleResourceRequest(deps: ApiDeps, request: ResourceRequest, res: ServerResponse): Promise<ApiResult | undefined> {
   if (request.resource.storage === undefined) {
-    if (request.verb === 'create') return selfSubjectAccessReview(deps, request);
+    if (request.verb === 'create') return request.resource.plural === 'selfsubjectreviews' ? selfSubjectReview(deps, request) : selfSubjectAccessReview(deps, request);
     throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
   }
   switch (request.verb) {

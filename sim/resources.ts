@@ -65,7 +65,7 @@ export interface ApiResource {
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   readonly verbs: readonly string[];
-  /** Storage kind behind it; `undefined` for virtual resources (SelfSubjectAccessReview). */
+  /** Storage kind behind it; `undefined` for virtual resources (SelfSubjectAccessReview, SelfSubjectReview). */
   readonly storage: ResourceKey | undefined;
   readonly subresources: readonly ('status' | 'scale')[];
   /** Converts a stored object to this endpoint's wire form (identity when absent). */
@@ -157,6 +157,107 @@ export const STORAGE: Readonly<Record<ResourceKey, StorageDef>> = {
   },
 };
 
+/** Annotations autoscaling/v1 keeps what only v2 can say in (as the API server's conversion does). */
+const HPA_V1_ANNOTATIONS = {
+  metrics: 'autoscaling.alpha.kubernetes.io/metrics',
+  currentMetrics: 'autoscaling.alpha.kubernetes.io/current-metrics',
+  conditions: 'autoscaling.alpha.kubernetes.io/conditions',
+  behavior: 'autoscaling.alpha.kubernetes.io/behavior',
+} as const;
+
+function recordOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function isCpuUtilization(metric: unknown): boolean {
+  const resource = recordOf(recordOf(metric).resource);
+  return recordOf(metric).type === 'Resource' && resource.name === 'cpu' && recordOf(resource.target).type === 'Utilization';
+}
+
+function parseAnnotation(annotations: Record<string, string>, key: string): unknown[] {
+  const raw = annotations[key];
+  if (raw === undefined) return [];
+  try {
+    const value: unknown = JSON.parse(raw);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * autoscaling/v2 HorizontalPodAutoscaler (stored) → autoscaling/v1, as the API server converts:
+ * the CPU utilization target and current value become `targetCPUUtilizationPercentage` and
+ * `currentCPUUtilizationPercentage`; other metrics, conditions and behavior go to
+ * `autoscaling.alpha.kubernetes.io/*` annotations.
+ */
+export function hpaV2ToV1(stored: KubeObject): KubeObject {
+  const spec = recordOf(stored.spec);
+  const status = recordOf(stored.status);
+  const metrics = Array.isArray(spec.metrics) ? spec.metrics : [];
+  const cpu = metrics.find(isCpuUtilization);
+  const others = metrics.filter((m) => m !== cpu);
+  const annotations: Record<string, string> = { ...(stored.metadata.annotations ?? {}) };
+  if (others.length > 0) annotations[HPA_V1_ANNOTATIONS.metrics] = JSON.stringify(others);
+  const currentMetrics = Array.isArray(status.currentMetrics) ? status.currentMetrics : [];
+  const currentCpu = currentMetrics.find((m) => recordOf(m).type === 'Resource' && recordOf(recordOf(m).resource).name === 'cpu');
+  const otherCurrent = currentMetrics.filter((m) => m !== currentCpu);
+  if (otherCurrent.length > 0) annotations[HPA_V1_ANNOTATIONS.currentMetrics] = JSON.stringify(otherCurrent);
+  if (Array.isArray(status.conditions) && status.conditions.length > 0) annotations[HPA_V1_ANNOTATIONS.conditions] = JSON.stringify(status.conditions);
+  if (spec.behavior !== undefined) annotations[HPA_V1_ANNOTATIONS.behavior] = JSON.stringify(spec.behavior);
+  const v1Spec: Record<string, unknown> = { scaleTargetRef: spec.scaleTargetRef, maxReplicas: spec.maxReplicas };
+  if (spec.minReplicas !== undefined) v1Spec.minReplicas = spec.minReplicas;
+  const target = recordOf(recordOf(recordOf(cpu).resource).target).averageUtilization;
+  if (typeof target === 'number') v1Spec.targetCPUUtilizationPercentage = target;
+  const v1Status: Record<string, unknown> = { currentReplicas: status.currentReplicas ?? 0, desiredReplicas: status.desiredReplicas ?? 0 };
+  if (status.observedGeneration !== undefined) v1Status.observedGeneration = status.observedGeneration;
+  if (status.lastScaleTime !== undefined) v1Status.lastScaleTime = status.lastScaleTime;
+  const current = recordOf(recordOf(recordOf(currentCpu).resource).current).averageUtilization;
+  if (typeof current === 'number') v1Status.currentCPUUtilizationPercentage = current;
+  const metadata = { ...stored.metadata };
+  if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+  return { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata, spec: v1Spec, status: v1Status };
+}
+
+/** autoscaling/v1 HorizontalPodAutoscaler → the stored autoscaling/v2 form (the inverse of {@link hpaV2ToV1}). */
+export function hpaV1ToV2(wire: KubeObject): KubeObject {
+  const spec = recordOf(wire.spec);
+  const status = recordOf(wire.status);
+  const annotations: Record<string, string> = { ...(wire.metadata.annotations ?? {}) };
+  const metrics = parseAnnotation(annotations, HPA_V1_ANNOTATIONS.metrics);
+  const currentMetrics = parseAnnotation(annotations, HPA_V1_ANNOTATIONS.currentMetrics);
+  const conditions = parseAnnotation(annotations, HPA_V1_ANNOTATIONS.conditions);
+  let behavior: unknown;
+  try {
+    behavior = annotations[HPA_V1_ANNOTATIONS.behavior] === undefined ? undefined : JSON.parse(annotations[HPA_V1_ANNOTATIONS.behavior] ?? '');
+  } catch {
+    behavior = undefined;
+  }
+  const v1Keys: readonly string[] = Object.values(HPA_V1_ANNOTATIONS);
+  const kept = Object.fromEntries(Object.entries(annotations).filter(([key]) => !v1Keys.includes(key)));
+  const v2Metrics: unknown[] = [];
+  if (typeof spec.targetCPUUtilizationPercentage === 'number') {
+    v2Metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
+  }
+  v2Metrics.push(...metrics);
+  const v2Spec: Record<string, unknown> = { scaleTargetRef: spec.scaleTargetRef, maxReplicas: spec.maxReplicas };
+  if (spec.minReplicas !== undefined) v2Spec.minReplicas = spec.minReplicas;
+  if (v2Metrics.length > 0) v2Spec.metrics = v2Metrics;
+  if (behavior !== undefined) v2Spec.behavior = behavior;
+  const v2Status: Record<string, unknown> = { currentReplicas: status.currentReplicas ?? 0, desiredReplicas: status.desiredReplicas ?? 0 };
+  if (status.observedGeneration !== undefined) v2Status.observedGeneration = status.observedGeneration;
+  if (status.lastScaleTime !== undefined) v2Status.lastScaleTime = status.lastScaleTime;
+  const current: unknown[] = [];
+  if (typeof status.currentCPUUtilizationPercentage === 'number') current.push({ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } } });
+  current.push(...currentMetrics);
+  if (current.length > 0) v2Status.currentMetrics = current;
+  if (conditions.length > 0) v2Status.conditions = conditions;
+  const metadata = { ...wire.metadata };
+  if (Object.keys(kept).length > 0) metadata.annotations = kept;
+  else delete metadata.annotations;
+  return { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata, spec: v2Spec, status: v2Status };
+}
+
 /** `[core v1 Event field, events.k8s.io/v1 Event field]`: the fields the two Event APIs share, renamed. */
 const EVENT_API_FIELD_PAIRS: readonly (readonly [string, string])[] = [
   ['eventTime', 'eventTime'], ['series', 'series'], ['reportingComponent', 'reportingController'],
@@ -210,6 +311,8 @@ export const API_RESOURCES: readonly ApiResource[] = [
   served('replicasets', 'replicaset', ['rs']),
   served('daemonsets', 'daemonset', ['ds']),
   served('horizontalpodautoscalers', 'horizontalpodautoscaler', ['hpa']),
+  // autoscaling/v1, still served next to v2 (the preferred version) and converted on the way.
+  served('horizontalpodautoscalers', 'horizontalpodautoscaler', ['hpa'], ['all'], { version: 'v1', toWire: hpaV2ToV1, fromWire: hpaV1ToV2 }),
   served('events', 'event', ['ev'], [], {
     group: 'events.k8s.io', version: 'v1', shortNames: [], toWire: coreEventToEventsV1, fromWire: eventsV1ToCoreEvent,
     fieldAliases: {
@@ -223,6 +326,18 @@ export const API_RESOURCES: readonly ApiResource[] = [
   {
     group: 'authorization.k8s.io', version: 'v1', plural: 'selfsubjectaccessreviews', singular: 'selfsubjectaccessreview',
     kind: 'SelfSubjectAccessReview', listKind: 'SelfSubjectAccessReviewList', namespaced: false, shortNames: [],
+    categories: [], verbs: ['create'], storage: undefined, subresources: [],
+  },
+  {
+    // "Who am I" (`kubectl auth whoami`): GA in 1.28; answers with the user the simulator's RBAC knows.
+    group: 'authentication.k8s.io', version: 'v1', plural: 'selfsubjectreviews', singular: 'selfsubjectreview',
+    kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', namespaced: false, shortNames: [],
+    categories: [], verbs: ['create'], storage: undefined, subresources: [],
+  },
+  {
+    // Beta since 1.27, still served next to v1: what clients of 1.27 fall back to.
+    group: 'authentication.k8s.io', version: 'v1beta1', plural: 'selfsubjectreviews', singular: 'selfsubjectreview',
+    kind: 'SelfSubjectReview', listKind: 'SelfSubjectReviewList', namespaced: false, shortNames: [],
     categories: [], verbs: ['create'], storage: undefined, subresources: [],
   },
 ];

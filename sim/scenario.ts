@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { isJsonText, isServerVersionDocument, listDocument, readYamlDocuments } from '../lib/k8s/kubectl-dump';
 import type { ResourceKey } from './resources';
 import { API_RESOURCES, apiResourceForKind, apiVersionOf, STORAGE } from './resources';
+import { generateCluster, parseGeneratorSpec } from './scenarios/generator';
+import { generateRealisticCluster, parseRealisticSpec, REALISTIC_SERVER_VERSION } from './scenarios/realistic';
 import { storeKey } from './store';
 import type { KubeObject } from './types';
 import { arrayField, asKubeObject, cloneJson, isRecord, kubeObjectProblem } from './types';
@@ -295,4 +297,28 @@ export function scenarioEntries(objects: readonly KubeObject[], newUid: () => st
     });
   }
   return entries;
+}
+
+/** Prefix of generated scenario names (`generated:S`, `generated:realistic-M`, `generated:nodes=…`). */
+export const GENERATED_PREFIX = 'generated:';
+
+const REALISTIC_PREFIX = 'realistic-';
+
+/**
+ * A generated scenario by name: `generated:S|M|L` or `generated:nodes=N,services=N,pods=N[,…]`
+ * (sim/scenarios/generator.ts: equal Services for benchmarks), or `generated:realistic-S|M|L`
+ * (sim/scenarios/realistic.ts: an untidy, consistent EKS dump). Returns an error message for a
+ * name that is not one of these.
+ */
+export function generatedScenario(name: string): Scenario | string {
+  if (!name.startsWith(GENERATED_PREFIX)) return `not a generated scenario name: "${name}" (expected ${GENERATED_PREFIX}…)`;
+  const spec = name.slice(GENERATED_PREFIX.length);
+  if (spec.startsWith(REALISTIC_PREFIX)) {
+    const params = parseRealisticSpec(spec.slice(REALISTIC_PREFIX.length));
+    if (typeof params === 'string') return params;
+    return { objects: generateRealisticCluster(params), warnings: [], source: name, serverVersion: REALISTIC_SERVER_VERSION };
+  }
+  const params = parseGeneratorSpec(spec);
+  if (typeof params === 'string') return params;
+  return { objects: generateCluster(params), warnings: [], source: name, serverVersion: 'v1.31.4-eks-2d98532' };
 }

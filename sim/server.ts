@@ -1,6 +1,10 @@
 /**
  * Starts the simulated Kubernetes API server: loads a scenario into the store, starts the
- * in-process controllers and serves the API (plus `/__sim/` control endpoints) over node:http.
+ * in-process controllers and serves the API (plus `/__sim/` control endpoints) over node:http —
+ * or, with `tls`, over node:https with a CA and server certificate generated at start-up. With
+ * `auth` it requires credentials as a real cluster does: a bearer token, a client certificate
+ * signed by its CA (checked in the TLS handshake), or a token that the kubeconfig's exec plugin
+ * obtains.
  *
  * ```ts
  * const sim = await startSimulator({ objects: (await loadScenario('tiny')).objects });
@@ -9,19 +13,26 @@
  * await sim.stop();
  * ```
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { ServerResponse } from 'node:http';
-import type { ResetOptions } from './control';
+import type { RequestListener, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ResetOptions, RestoreOptions } from './control';
 import { handleControl } from './control';
 import type { SimController } from './controller';
 import { createSimContext } from './controller';
 import { versionInfo } from './discovery';
 import type { FaultRuleInput, RbacConfigInput } from './faults';
 import { seededRandom, SimFaults } from './faults';
-import { renderKubeconfig, writeKubeconfig } from './kubeconfig';
+import type { KubeconfigOptions, SimAuth, SimCredentials } from './kubeconfig';
+import { renderKubeconfig, SIM_AUTH_MODES, writeKubeconfig } from './kubeconfig';
 import { createRouter } from './router';
 import { scenarioEntries } from './scenario';
 import { SimStats } from './stats';
+import type { SimTlsMaterial } from './tls';
+import { generateSimTls } from './tls';
 import { ObjectStore } from './store';
 import type { KubeObject } from './types';
 import { ServiceAllocator } from './validation';
@@ -56,17 +67,39 @@ export interface SimulatorOptions {
   faults?: FaultRuleInput[];
   /** Bearer token written into kubeconfigs (default `zonescope-sim-token`). */
   token?: string;
-  /** Reject requests without `Authorization: Bearer <token>` (401). Default false. */
+  /** Reject requests without `Authorization: Bearer <token>` (401). Default false; the same as `auth: 'token'`. */
   requireToken?: boolean;
+  /**
+   * Serve HTTPS with a CA and a server certificate generated at start-up (for 127.0.0.1, ::1,
+   * localhost and `names`); kubeconfigs then carry the CA as `certificate-authority-data`.
+   * Default false.
+   */
+  tls?: boolean | { readonly names?: readonly string[] };
+  /**
+   * What clients must present (default `none`, or `token` with {@link requireToken}):
+   * `token` — `Authorization: Bearer <token>` (else 401); `client-cert` — a client certificate
+   * signed by the generated CA (needs {@link tls}; the TLS handshake fails without one), and
+   * kubeconfigs carry it as `client-certificate-data`/`client-key-data`; `exec` — the bearer
+   * token, which kubeconfigs obtain through an `exec` entry running sim/exec-plugin.mjs.
+   */
+  auth?: SimAuth;
   /** Clock (default: the system clock). */
   now?: () => Date;
   /** Diagnostics sink (default: stderr). */
   log?: (message: string) => void;
 }
 
+/** What a kubeconfig for a simulator may change (tests: a host name only a proxy resolves, a `proxy-url`). */
+export interface KubeconfigOverrides {
+  /** Server URL instead of {@link Simulator.url}. */
+  readonly server?: string;
+  /** The cluster's `proxy-url`. */
+  readonly proxyUrl?: string;
+}
+
 /** A running simulator. */
 export interface Simulator {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `https://127.0.0.1:<port>` with TLS. */
   readonly url: string;
   readonly host: string;
   readonly port: number;
@@ -78,35 +111,63 @@ export interface Simulator {
   readonly faults: SimFaults;
   /** Request statistics. */
   readonly stats: SimStats;
+  /** How clients authenticate. */
+  readonly auth: SimAuth;
+  /** The generated CA certificate (PEM) with TLS, else undefined. */
+  readonly caCertificate: string | undefined;
+  /** Names and addresses the server certificate covers (empty without TLS). */
+  readonly tlsServerNames: readonly string[];
+  /** The client certificate and key (PEM) signed by the CA, with TLS. */
+  readonly clientCertificate: { readonly certificate: string; readonly key: string } | undefined;
   /**
    * Replaces the bearer token: from now on (with `requireToken`) only the new one is accepted, as
-   * when a service-account token is rotated. Kubeconfigs written afterwards carry the new token.
+   * when a service-account token is rotated. Kubeconfigs written afterwards carry the new token;
+   * with `auth: 'exec'` the plugin's token file is rewritten, so the plugin hands out the new one.
    */
   rotateToken(token: string): void;
-  /** Kubeconfig YAML for this simulator (context `zonescope-sim`). */
-  kubeconfig(): string;
+  /** The bearer token accepted now. */
+  readonly token: string;
+  /** Kubeconfig YAML for this simulator (context `zonescope-sim`), with its CA and credentials. */
+  kubeconfig(overrides?: KubeconfigOverrides): string;
   /** Writes the kubeconfig to a file (mode 0600) and returns its absolute path. */
-  writeKubeconfig(file: string): Promise<string>;
+  writeKubeconfig(file: string, overrides?: KubeconfigOverrides): Promise<string>;
   /**
    * Resets state (each part default true): `objects` restores the initial scenario (new
    * resourceVersions, history cleared so old versions get 410, watches dropped, controllers
    * restarted); `faults`, `rbac` and `stats` return to their start values.
    */
   reset(options?: Partial<ResetOptions>): void;
+  /**
+   * Restarts on another state, as after an etcd restore (`POST /__sim/restore`): the objects
+   * (default: the start scenario) numbered after `fromResourceVersion`, history dropped, every
+   * watch and hung request cut, controllers restarted. Throws, changing nothing, when the objects
+   * cannot be loaded.
+   */
+  restore(options: RestoreOptions): void;
   /** Stops controllers, closes every connection (watches, hung requests) and the listener. */
   stop(): Promise<void>;
 }
+
+export type { SimAuth } from './kubeconfig';
+export { SIM_AUTH_MODES } from './kubeconfig';
 
 /** Default token in generated kubeconfigs. */
 export const DEFAULT_TOKEN = 'zonescope-sim-token';
 
 /**
  * Starts a simulator.
- * @throws ApiError when the scenario has duplicate objects; Error when the port is taken or the
- * version is malformed.
+ * @throws ApiError when the scenario has duplicate objects; Error when the port is taken, the
+ * version is malformed, `auth: 'client-cert'` comes without `tls`, or a TLS name is malformed.
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
+  const auth: SimAuth = options.auth ?? (options.requireToken ? 'token' : 'none');
+  if (!SIM_AUTH_MODES.includes(auth)) throw new Error(`unknown auth mode "${String(auth)}" (${SIM_AUTH_MODES.join(', ')})`);
+  if (auth === 'client-cert' && !options.tls) throw new Error('client-certificate authentication needs TLS');
+  const tls: SimTlsMaterial | undefined = options.tls
+    ? await generateSimTls({ extraNames: [...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...(typeof options.tls === 'object' ? (options.tls.names ?? []) : [])] })
+    : undefined;
+  const tokenRequired = auth === 'token' || auth === 'exec' || options.requireToken === true;
   const gitVersion = options.version ?? 'v1.31.4';
   const version = versionInfo(gitVersion);
   const now = options.now ?? (() => new Date());
@@ -168,18 +229,52 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (what.rbac ?? true) faults.resetRbac();
     if (what.stats ?? true) stats.reset();
   };
+  const restore = (what: RestoreOptions): void => {
+    const entries = scenarioEntries(what.objects ?? initialObjects);
+    stopControllers();
+    try {
+      store.replaceAll(entries, { fromResourceVersion: what.fromResourceVersion });
+    } catch (error) {
+      startControllers();
+      throw error;
+    }
+    // A restarted server: no connection of the old one survives.
+    hub.drop(undefined, true);
+    for (const res of hanging) res.destroy();
+    hanging.clear();
+    startControllers();
+  };
 
   let address = `${host}:0`;
   const apiRandom = seededRandom(seed + 1);
-  const server = createServer(
-    createRouter({
-      store, faults, hub, stats, allocator: new ServiceAllocator(), now, random: apiRandom, version, log, hanging,
-      serverAddress: () => address,
-      requiredToken: () => (options.requireToken ? token : undefined),
-      control: (req, res, url) => handleControl({ store, faults, stats, reset }, req, res, url),
-    }),
-  );
+  const router: RequestListener = createRouter({
+    store, faults, hub, stats, allocator: new ServiceAllocator(), now, random: apiRandom, version, log, hanging,
+    serverAddress: () => address,
+    requiredToken: () => (tokenRequired ? token : undefined),
+    control: (req, res, url) => handleControl({ store, faults, stats, reset, restore }, req, res, url),
+  });
+  const server = tls
+    ? createHttpsServer(
+        {
+          key: tls.serverKey,
+          cert: tls.serverCertificate,
+          ...(auth === 'client-cert' ? { ca: tls.caCertificate, requestCert: true, rejectUnauthorized: true } : {}),
+        },
+        router,
+      )
+    : createServer(router);
   server.keepAliveTimeout = 30_000;
+
+  // The exec plugin's token file (rewritten on rotation), in a folder of its own removed on stop.
+  const execDir = auth === 'exec' ? mkdtempSync(path.join(tmpdir(), 'zonescope-sim-exec-')) : undefined;
+  const execTokenFile = execDir !== undefined ? path.join(execDir, 'token') : undefined;
+  const writeExecToken = (): void => {
+    if (execTokenFile !== undefined) writeFileSync(execTokenFile, token, { mode: 0o600 });
+  };
+  const removeExecDir = (): void => {
+    if (execDir !== undefined) rmSync(execDir, { recursive: true, force: true });
+  };
+  writeExecToken();
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -192,13 +287,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   } catch (error) {
     stopControllers();
     hub.shutdown();
+    removeExecDir();
     throw error;
   }
   const bound = server.address();
   if (bound === null || typeof bound === 'string') throw new Error('the simulator is not listening on a TCP port');
   const port = bound.port;
   address = `${host}:${port}`;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const credentials = (): SimCredentials => {
+    if (auth === 'client-cert' && tls) return { kind: 'client-cert', certificate: tls.clientCertificate, key: tls.clientKey };
+    if (execTokenFile !== undefined) return { kind: 'exec', tokenFile: execTokenFile };
+    return { kind: 'token', token };
+  };
+  const kubeconfigOptions = (overrides: KubeconfigOverrides = {}): KubeconfigOptions => ({
+    server: overrides.server ?? url,
+    token,
+    credentials: credentials(),
+    ...(tls ? { caCertificate: tls.caCertificate } : {}),
+    ...(overrides.proxyUrl !== undefined ? { proxyUrl: overrides.proxyUrl } : {}),
+  });
 
   let stopping: Promise<void> | undefined;
   return {
@@ -209,16 +317,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     store,
     faults,
     stats,
+    auth,
+    caCertificate: tls?.caCertificate,
+    tlsServerNames: tls?.serverNames ?? [],
+    clientCertificate: tls ? { certificate: tls.clientCertificate, key: tls.clientKey } : undefined,
+    get token() {
+      return token;
+    },
     rotateToken: (next) => {
       token = next;
+      writeExecToken();
     },
-    kubeconfig: () => renderKubeconfig({ server: url, token }),
-    writeKubeconfig: (file) => writeKubeconfig(file, { server: url, token }),
+    kubeconfig: (overrides) => renderKubeconfig(kubeconfigOptions(overrides)),
+    writeKubeconfig: (file, overrides) => writeKubeconfig(file, kubeconfigOptions(overrides)),
     reset,
+    restore,
     stop: () => {
       stopping ??= new Promise<void>((resolve) => {
         stopControllers();
         hub.shutdown();
+        removeExecDir();
         for (const res of hanging) res.destroy();
         hanging.clear();
         server.close(() => resolve());

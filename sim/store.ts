@@ -374,7 +374,8 @@ export class ObjectStore {
 
   /**
    * Creates an object. Assigns uid, creationTimestamp and (for kinds with generations) generation 1
-   * unless `keepIdentity` is set and they are present, and always a new resourceVersion.
+   * unless `keepIdentity` is set and they are present (it also keeps a deletionTimestamp), and
+   * always a new resourceVersion.
    * Takes ownership of `object` (do not touch it afterwards).
    * @throws ApiError AlreadyExists.
    */
@@ -391,7 +392,8 @@ export class ObjectStore {
     if (!options.keepIdentity || !metadata.creationTimestamp) metadata.creationTimestamp = rfc3339(this.now());
     if (!def.generation) delete metadata.generation;
     else if (!options.keepIdentity || typeof metadata.generation !== 'number') metadata.generation = 1;
-    delete metadata.deletionTimestamp;
+    // A loaded dump keeps its terminating objects terminating; a new object is never being deleted.
+    if (!options.keepIdentity) delete metadata.deletionTimestamp;
     if (options.dryRun) {
       metadata.resourceVersion = String(this.rv);
       return object;
@@ -535,14 +537,22 @@ export class ObjectStore {
   }
 
   /**
-   * Replaces the whole content (used for the initial load and resets): assigns fresh
+   * Replaces the whole content (used for the initial load, resets and restores): assigns fresh
    * resourceVersions, keeps uids and creationTimestamps when present, drops history (older versions become 410) and
    * notifies no one. Takes ownership of the objects.
-   * @throws ApiError AlreadyExists for duplicates; nothing is replaced then.
+   *
+   * `fromResourceVersion` numbers the new objects after it instead of after the current
+   * resourceVersion: lower than the current one, the store's history goes backwards, as an API
+   * server restarted on an etcd restored from an older backup (clients' resourceVersions are
+   * then ahead of the store).
+   * @throws ApiError AlreadyExists for duplicates; RangeError for a negative or fractional
+   * `fromResourceVersion`; nothing is replaced then.
    */
-  replaceAll(objects: readonly { resource: ResourceKey; object: KubeObject }[]): void {
+  replaceAll(objects: readonly { resource: ResourceKey; object: KubeObject }[], options: { fromResourceVersion?: number } = {}): void {
+    const from = options.fromResourceVersion ?? this.rv;
+    if (!Number.isSafeInteger(from) || from < 0) throw new RangeError(`fromResourceVersion must be a non-negative integer, not ${String(from)}`);
     const staging = new ObjectStore({ historySize: 1, now: this.now, uid: this.newUid });
-    staging.rv = this.rv;
+    staging.rv = from;
     for (const { resource, object } of objects) staging.create(resource, object, { keepIdentity: true });
     this.rv = staging.rv;
     for (const key of RESOURCE_KEYS) {

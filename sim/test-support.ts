@@ -2,6 +2,8 @@
  * Small object builders and helpers for the simulator's tests (no client-node here: only test
  * files may import it).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ENDPOINTSLICE_CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../lib/topology/upstream/constants';
 import type { KubeObject } from './types';
 import { isRecord } from './types';
@@ -115,4 +117,25 @@ export async function waitFor(check: () => boolean, timeoutMs = 3000, what = 'co
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await delay(10);
   }
+}
+
+/** The part of a running simulator {@link podEnvironment} needs. */
+interface SimEndpoint {
+  readonly port: number;
+  readonly token: string;
+  readonly caCertificate: string | undefined;
+}
+
+/**
+ * Writes a service-account folder for `sim` (as Kubernetes mounts one in a Pod: `token`,
+ * `ca.crt` when the simulator serves TLS, `namespace`) into `dir`, and returns the environment
+ * of a Pod using it: `KUBERNETES_SERVICE_HOST`/`KUBERNETES_SERVICE_PORT` and
+ * `ZONESCOPE_SERVICEACCOUNT_DIR`.
+ */
+export function podEnvironment(sim: SimEndpoint, dir: string, namespace = 'default'): Record<string, string> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'token'), sim.token);
+  if (sim.caCertificate !== undefined) writeFileSync(path.join(dir, 'ca.crt'), sim.caCertificate);
+  writeFileSync(path.join(dir, 'namespace'), namespace);
+  return { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(sim.port), ZONESCOPE_SERVICEACCOUNT_DIR: dir };
 }

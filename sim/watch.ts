@@ -6,18 +6,33 @@
  * state as ADDED events first; a resourceVersion resumes after it from the per-kind history, or
  * answers with an ERROR event carrying a 410 Expired Status when history no longer covers it;
  * objects moving into or out of a selector arrive as ADDED / DELETED; `allowWatchBookmarks`
- * adds periodic BOOKMARK events; `timeoutSeconds` ends the stream cleanly.
+ * adds periodic BOOKMARK events; `timeoutSeconds` ends the stream cleanly. A resourceVersion
+ * ahead of the store (the client saw a newer history: the server was restored from an older
+ * state) is answered as the API server answers it, with 504 and a `ResourceVersionTooLarge`
+ * Status ({@link tooLargeResourceVersion}), not with a stream.
  */
 import type { ServerResponse } from 'node:http';
 import type { ApiResource, ResourceKey } from './resources';
 import { apiVersionOf } from './resources';
-import { expired } from './status';
+import { ApiError, expired } from './status';
 import type { SimStats } from './stats';
 import type { StoreEvent } from './store';
 import { HistoryExpiredError, type ObjectStore } from './store';
 import type { IncludeObject } from './tables';
 import { toPartialObjectMetadata, toTable } from './tables';
 import type { KubeObject } from './types';
+
+/**
+ * The API server's answer to a list or watch whose resourceVersion is newer than its own
+ * (`storage.NewTooLargeResourceVersionError`): 504 Timeout, "Too large resource version: R,
+ * current: C", cause `ResourceVersionTooLarge`, retry after 1 s.
+ */
+export function tooLargeResourceVersion(requested: number, current: number): ApiError {
+  return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  }, { 'Retry-After': '1' });
+}
 
 /** Watch event types on the wire. */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -95,8 +110,12 @@ export class WatchHub {
   /**
    * Starts streaming a watch on `res` (the request was already authorised). Headers are flushed
    * at once so clients see the stream open; the client going away is noticed via `res` 'close'.
+   * @throws ApiError 504 (before anything is written) when the resourceVersion is ahead of the store.
    */
   serve(res: ServerResponse, request: WatchRequest): void {
+    if (request.resourceVersion !== undefined && request.resourceVersion > this.store.resourceVersion) {
+      throw tooLargeResourceVersion(request.resourceVersion, this.store.resourceVersion);
+    }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
 
@@ -161,7 +180,7 @@ export class WatchHub {
 
   /** Maps a store event to what this watcher sees (selector transitions become ADDED/DELETED). */
   private translate(request: WatchRequest, event: StoreEvent): { type: WatchEventType; object: KubeObject } | undefined {
-    // A resourceVersion ahead of the store: deliver only what comes after it.
+    // Only what comes after the watch's resourceVersion (history replayed at the start may hold older events).
     if (request.resourceVersion !== undefined && event.resourceVersion <= request.resourceVersion) return undefined;
     if (request.namespace !== undefined && event.object.metadata.namespace !== request.namespace) return undefined;
     const matchesNow = request.predicate(event.object);
@@ -187,7 +206,7 @@ export class WatchHub {
   private render(watcher: Watcher, type: WatchEventType, object: KubeObject, cache?: Map<string, string>): string {
     const { request } = watcher;
     const cacheKey = request.table === undefined
-      ? `${type}|${request.resource.group}|${request.metadataOnly ?? ''}`
+      ? `${type}|${request.resource.group}|${request.resource.version}|${request.metadataOnly ?? ''}`
       : undefined;
     const cached = cacheKey !== undefined ? cache?.get(cacheKey) : undefined;
     if (cached !== undefined) return cached;

@@ -6,17 +6,20 @@ import Link from 'next/link';
 import { connection } from 'next/server';
 import { getHeader, getRenderedLiveMark } from '@/lib/data/header';
 import type { HeaderView } from '@/lib/data/header';
+import { clusterDisplayName } from '../shared/cluster-name';
 import { formatCount, formatPlatform, formatTimestamp } from '../ui/format';
 import { LockIcon } from '../ui/icons';
 import { Badge, Callout } from '../ui/status';
 import { AutoRefresh } from './auto-refresh';
 import { LiveStatus } from './live-status';
 import { NavLinks } from './nav-links';
+import { PermissionsBanner } from './permissions-banner';
 import { ThemeToggle } from './theme-toggle';
 
 function FreshnessBadge({ header }: { readonly header: HeaderView }) {
   const f = header.freshness;
   if (header.mode === 'snapshot') return <Badge tone="neutral" title={`Loaded from ${header.snapshotPath ?? 'a snapshot'}; it does not change.`}>Snapshot</Badge>;
+  if (f.relisting !== null) return <Badge tone="warn" title={f.relisting.reason}>Re-listing since {formatTimestamp(f.relisting.since).slice(11)}</Badge>;
   if (f.stale.length > 0) return <Badge tone="warn">Stale since {formatTimestamp(f.staleSince).slice(11)}</Badge>;
   if (!f.synced) {
     const listed = f.syncing.reduce((sum, s) => sum + s.listed, 0);
@@ -26,9 +29,16 @@ function FreshnessBadge({ header }: { readonly header: HeaderView }) {
   return <Badge tone="ok" title="Every resource type is listed and watched; pages show the live cache.">Live, synced</Badge>;
 }
 
-function FreshnessBanner({ header }: { readonly header: HeaderView }) {
+export function FreshnessBanner({ header }: { readonly header: HeaderView }) {
   const f = header.freshness;
   const items: React.ReactNode[] = [];
+  if (f.relisting !== null) {
+    items.push(
+      <Callout key="relisting" tone="warn" role="status" title={`${f.relisting.message} (since ${formatTimestamp(f.relisting.since)}).`}>
+        <p>Pages show the data from before; every resource type is being listed again and all are swapped in together once listed. Cause: {f.relisting.reason}</p>
+      </Callout>,
+    );
+  }
   if (f.stale.length > 0) {
     // Group types that failed the same way at the same time (an unreachable API server fails them all).
     const groups = new Map<string, { titles: string[]; since: string | null; message: string | null }>();
@@ -43,7 +53,11 @@ function FreshnessBanner({ header }: { readonly header: HeaderView }) {
     const names = (titles: readonly string[]) => (titles.length >= total && total > 3 ? `every resource type (${titles.length})` : titles.join(', '));
     items.push(
       <Callout key="stale" tone="warn" role="status" title={`Data is stale since ${formatTimestamp(f.staleSince)}: the watch on ${names(f.stale.map((s) => s.title))} is down.`}>
-        <p>Pages show the last data received; zonescope keeps retrying in the background and this banner goes away on its own.</p>
+        {f.stale.some((s) => s.permanent) ? (
+          <p>Pages show the last data received. This does not go away on its own: fix the cause below (zonescope keeps retrying in the background and picks the fix up).</p>
+        ) : (
+          <p>Pages show the last data received; zonescope keeps retrying in the background and this banner goes away on its own.</p>
+        )}
         <ul className="list-disc pl-5">
           {[...groups.values()].map((g) => (
             <li key={`${g.since}-${g.message}`}>
@@ -56,21 +70,7 @@ function FreshnessBanner({ header }: { readonly header: HeaderView }) {
       </Callout>,
     );
   }
-  if (f.forbidden.length > 0) {
-    items.push(
-      <Callout key="forbidden" tone="warn" title={`Not permitted to read ${f.forbidden.map((s) => s.title).join(', ')}`}>
-        <p>Panels that depend on these types are incomplete. Grant list and watch on them to the identity zonescope runs as.</p>
-        <ul className="list-disc pl-5">
-          {f.forbidden.map((s) => (
-            <li key={s.title}>
-              <strong>{s.title}</strong>
-              {s.message ? `: ${s.message}` : ''}
-            </li>
-          ))}
-        </ul>
-      </Callout>,
-    );
-  }
+  if (f.forbidden.length > 0) items.push(<PermissionsBanner key="forbidden" header={header} />);
   if (f.problems.length > 0 && f.stale.length === 0) {
     items.push(
       <Callout key="problems" tone="warn" title="Problems with the data source">
@@ -83,7 +83,7 @@ function FreshnessBanner({ header }: { readonly header: HeaderView }) {
     );
   }
   if (items.length === 0) return null;
-  return <div className="mx-auto max-w-7xl space-y-2 px-4 pt-3">{items}</div>;
+  return <div className="mx-auto max-w-[112rem] space-y-2 px-4 pt-3">{items}</div>;
 }
 
 export async function SiteHeader() {
@@ -93,11 +93,12 @@ export async function SiteHeader() {
   const header = getHeader();
   const platform = formatPlatform(header.platform);
   const where = header.mode === 'snapshot' ? `Snapshot ${header.snapshotPath ?? ''}` : (header.contextName ?? 'no context');
+  const cluster = clusterDisplayName(header);
   const settled = header.freshness.synced && header.freshness.stale.length === 0;
   return (
     <>
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+        <div className="mx-auto flex max-w-[112rem] flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
           <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
             <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true">
               <rect x="2" y="4" width="6" height="16" rx="1.5" className="fill-sky-600 dark:fill-sky-400" />
@@ -108,10 +109,10 @@ export async function SiteHeader() {
           </Link>
           <NavLinks />
           <div className="ml-auto flex flex-wrap items-center gap-2">
-            <div className="text-right text-xs leading-tight">
-              <p className="max-w-[22rem] truncate font-medium" title={header.serverUrl ?? where}>
+            <div className="text-left text-xs leading-tight sm:text-right">
+              <p className="max-w-[22rem] break-all font-medium" title={`${where}${header.serverUrl ? ` (${header.serverUrl})` : ''}`} data-testid="cluster-name">
                 <span className="sr-only">Cluster: </span>
-                {where}
+                {cluster ?? where}
               </p>
               <p className="text-slate-600 dark:text-slate-400">
                 <span className="sr-only">Kubernetes version: </span>
@@ -151,7 +152,7 @@ export async function SiteHeader() {
 export function SiteHeaderFallback() {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <div className="mx-auto flex h-[52px] max-w-7xl items-center gap-4 px-4">
+      <div className="mx-auto flex h-[52px] max-w-[112rem] items-center gap-4 px-4">
         <span className="text-lg font-semibold tracking-tight">zonescope</span>
         <NavLinks />
       </div>

@@ -10,6 +10,14 @@ import { Callout } from '../ui/status';
 
 export function EligibilityVerdict({ cluster }: { readonly cluster: ClusterReport }) {
   const v = cluster.eligibilityVerification;
+  // Nodes forbidden: an empty node list is the identity's view, not the cluster's (no verdict).
+  if (cluster.unknown.eligibility !== undefined) {
+    return (
+      <Callout tone="warn" title="Eligibility unknown">
+        <p>{cluster.unknown.eligibility}</p>
+      </Callout>
+    );
+  }
   return (
     <div className="space-y-3">
       <Callout tone={cluster.eligible ? 'ok' : 'error'} title={cluster.eligible ? 'Eligible: the EndpointSlice controller has CPU ratios for every zone.' : 'Not eligible: topology hints are off for every Service.'}>

@@ -14,7 +14,9 @@ export function ClusterStatusPanel({ status, what }: { readonly status: Exclude<
         <p>{status.reason}</p>
         {status.since ? <p className="text-xs">Since {formatTimestamp(status.since)}.</p> : null}
         <p className="text-xs">
-          {status.retrying
+          {status.retrying && status.permanent
+            ? 'This does not go away on its own: fix the cause above. zonescope keeps retrying in the background and this page updates once the cluster can be read.'
+            : status.retrying
             ? 'zonescope keeps retrying in the background; this page updates on its own once the API server answers.'
             : 'Point zonescope at a cluster: set KUBECONFIG (and ZONESCOPE_CONTEXT), run it in a cluster, or set ZONESCOPE_SNAPSHOT to a kubectl dump.'}
         </p>

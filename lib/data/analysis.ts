@@ -14,6 +14,7 @@ import 'server-only';
 import { cache } from 'react';
 
 import type { ClusterSource } from '../k8s/cluster-source';
+import type { ResourceId } from '../k8s/resources';
 import { getClusterSource } from '../k8s/source';
 import { AnalysisCache } from '../topology/report/analysis-cache';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
@@ -25,6 +26,8 @@ import type { AnalysisOptions } from '../topology/model/cluster-context';
 interface Memo {
   readonly source: ClusterSource;
   readonly generation: number;
+  /** The types the source could not read when prepared (a status change, not a new generation). */
+  readonly unreadable: string;
   readonly prepared: PreparedAnalysis;
   analysis: ClusterAnalysis | null;
 }
@@ -57,14 +60,17 @@ export function prepared(): PreparedAnalysis {
   const state = source();
   const holder = globalThis as unknown as Holder;
   const memo = holder[KEY];
-  if (memo && memo.source === state && memo.generation === state.generation) return memo.prepared;
+  const options = unreadableOptions(state);
+  const unreadable = options.unreadable.join(',');
+  if (memo && memo.source === state && memo.generation === state.generation && memo.unreadable === unreadable) return memo.prepared;
   const generation = state.generation;
   const previous = memo && memo.source === state ? memo.prepared : null;
   const index = state.index();
   const next: Memo = {
     source: state,
     generation,
-    prepared: previous ? prepareAnalysis(index, {}, previous) : withAnalysisCache(prepareAnalysis(index), new AnalysisCache()),
+    unreadable,
+    prepared: previous ? prepareAnalysis(index, options, previous) : withAnalysisCache(prepareAnalysis(index, options), new AnalysisCache()),
     analysis: null,
   };
   holder[KEY] = next;
@@ -100,5 +106,10 @@ export function getClusterAnalysis(): ClusterAnalysis | null {
 /** A preparation with custom traffic/cost options (cheap: O(nodes)). */
 export function preparedWith(options: AnalysisOptions): PreparedAnalysis {
   const hasOptions = Object.values(options).some((value) => value !== undefined && value !== null);
-  return hasOptions ? prepareAnalysis(source().index(), options) : prepared();
+  return hasOptions ? prepareAnalysis(source().index(), { ...options, ...unreadableOptions(source()) }) : prepared();
+}
+
+/** The types the source could not read (forbidden), as the analysis option that makes their answers "unknown". */
+function unreadableOptions(state: ClusterSource): { readonly unreadable: readonly ResourceId[] } {
+  return { unreadable: state.statuses().filter((s) => s.health === 'forbidden').map((s) => s.id) };
 }

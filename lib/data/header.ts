@@ -5,7 +5,13 @@
  */
 import 'server-only';
 
+import type { RelistState } from '../k8s/cluster-source';
+import { permanentFailure, RELISTING_MESSAGE } from '../k8s/cluster-source';
+import { isPermanent } from '../k8s/errors';
 import type { ResourceStatus } from '../k8s/informer';
+import type { ResourceId } from '../k8s/resources';
+import { clusterRoleSnippet, identityLabel, knownIdentity, readGrantFor, ruleLine } from '../k8s/self-subject-review';
+import { unknownMessage, unreadableReport } from '../topology/report/unknowns';
 import { prepared, renderGeneration, source } from './analysis';
 import { envFlag } from './exposure';
 import type { LiveMark, ResourceHealthEntry } from './live-refresh';
@@ -21,10 +27,45 @@ export interface Freshness {
   readonly synced: boolean;
   /** Earliest `staleSince` of any stale type (ISO), `null` when all are current. */
   readonly staleSince: string | null;
-  readonly stale: readonly { readonly title: string; readonly since: string | null; readonly message: string | null }[];
-  readonly forbidden: readonly { readonly title: string; readonly message: string | null }[];
+  /** `permanent`: the failure does not go away without the user fixing its cause (credentials, TLS, configuration). */
+  readonly stale: readonly { readonly title: string; readonly since: string | null; readonly message: string | null; readonly permanent: boolean }[];
+  readonly forbidden: readonly ForbiddenType[];
   readonly syncing: readonly { readonly title: string; readonly listed: number }[];
   readonly problems: readonly string[];
+  /**
+   * The re-list after the API server's history went backwards, `null` when none: pages show the
+   * previous data while every type is listed again; all are swapped in at once.
+   */
+  readonly relisting: { readonly message: string; readonly since: string; readonly reason: string } | null;
+}
+
+/** A resource type the identity may not read, and what that leaves unknown. */
+export interface ForbiddenType {
+  readonly resource: ResourceId;
+  readonly title: string;
+  /** The API server's message (safe to show). */
+  readonly message: string | null;
+  /** `unknown: zonescope could not read Nodes (forbidden)`: what the answers depending on it say. */
+  readonly unknown: string;
+  /** The answers left unknown (`cluster.eligibility`, `services[].crossZone`, …; see docs/analyze-schema.md). */
+  readonly affects: readonly string[];
+  /** The RBAC rule that grants it: `apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"]`. */
+  readonly rule: string;
+}
+
+/** Who zonescope reads as, and the RBAC change that lets it read what it may not; `null` when nothing is forbidden. */
+export interface PermissionsView {
+  /** The username from a SelfSubjectReview, or "the current identity" when the server could not say (yet). */
+  readonly identity: string;
+  /** Whether {@link identity} came from the API server. */
+  readonly identityKnown: boolean;
+  /**
+   * Ready-to-apply YAML granting get, list and watch on every forbidden type: a ClusterRole for the
+   * types read cluster-wide, a Role in kube-system for its ConfigMaps and DaemonSets.
+   */
+  readonly clusterRole: string;
+  /** The `kubectl create clusterrolebinding` / `rolebinding` commands binding them to the identity. */
+  readonly bind: readonly string[];
 }
 
 /** What the header shows about the cluster. */
@@ -38,18 +79,42 @@ export interface HeaderView {
   readonly platform: string | null;
   readonly readOnly: boolean;
   readonly freshness: Freshness;
+  readonly permissions: PermissionsView | null;
 }
 
-function freshness(statuses: readonly ResourceStatus[], synced: boolean, problems: readonly string[]): Freshness {
+function forbiddenType(status: ResourceStatus): ForbiddenType {
+  return {
+    resource: status.id,
+    title: status.title,
+    message: status.error?.message ?? null,
+    unknown: unknownMessage([status.id]),
+    affects: unreadableReport([status.id])[0]?.affects ?? [],
+    rule: ruleLine([readGrantFor(status.id)]),
+  };
+}
+
+/**
+ * Who zonescope reads as (the SelfSubjectReview answer, looked up once per connection in the
+ * background: a render never waits for it) and the ClusterRole that grants the forbidden types.
+ */
+function permissionsView(state: ReturnType<typeof source>, forbidden: readonly ResourceId[]): PermissionsView | null {
+  if (forbidden.length === 0) return null;
+  const identity = knownIdentity(state.connection);
+  const { yaml, bind } = clusterRoleSnippet(forbidden, identity);
+  return { identity: identityLabel(identity), identityKnown: identity?.ok === true, clusterRole: yaml, bind };
+}
+
+function freshness(statuses: readonly ResourceStatus[], synced: boolean, problems: readonly string[], relist: RelistState | null = null): Freshness {
   const stale = statuses.filter((s) => s.health === 'stale');
   const since = stale.map((s) => s.staleSince).filter((s): s is string => s !== null).sort()[0] ?? null;
   return {
     synced,
     staleSince: since,
-    stale: stale.map((s) => ({ title: s.title, since: s.staleSince, message: s.error?.message ?? null })),
-    forbidden: statuses.filter((s) => s.health === 'forbidden').map((s) => ({ title: s.title, message: s.error?.message ?? null })),
+    stale: stale.map((s) => ({ title: s.title, since: s.staleSince, message: s.error?.message ?? null, permanent: s.error !== null && isPermanent(s.error) })),
+    forbidden: statuses.filter((s) => s.health === 'forbidden').map(forbiddenType),
     syncing: statuses.filter((s) => s.health === 'syncing').map((s) => ({ title: s.title, listed: s.listed })),
     problems,
+    relisting: relist === null ? null : { message: RELISTING_MESSAGE, since: relist.since, reason: relist.reason },
   };
 }
 
@@ -61,6 +126,7 @@ export function getHeader(): HeaderView {
   const state = source();
   const version = state.serverVersion();
   const synced = state.isSynced();
+  const fresh = freshness(state.statuses(), synced, state.problems(), state.relisting());
   return {
     mode: state.mode,
     contextName: state.contextName,
@@ -70,7 +136,8 @@ export function getHeader(): HeaderView {
     release: synced ? prepared().kubernetes.release : version?.minor !== null && version?.minor !== undefined ? `1.${version.minor}` : 'unknown',
     platform: version?.platform ?? null,
     readOnly: isReadOnly() || state.mode !== 'live',
-    freshness: freshness(state.statuses(), synced, state.problems()),
+    freshness: fresh,
+    permissions: permissionsView(state, fresh.forbidden.map((f) => f.resource)),
   };
 }
 
@@ -90,13 +157,20 @@ export const SYNCING: SourceProblem & { readonly kind: 'syncing' } = Object.free
   message: 'The dashboard is still reading the cluster; try again in a moment.',
 });
 
-/** `null` when the cluster data is ready to serve (first sync done), else why not. */
+/**
+ * `null` when the cluster data is ready to serve (first sync done), else why not: `unavailable`
+ * with the cause when nothing is connected or the first sync failed permanently (credentials,
+ * TLS, configuration — see `permanentFailure`), `syncing` otherwise.
+ */
 export function getSourceProblem(): SourceProblem | null {
   const state = source();
   if (state.mode === 'live' && state.connection === null) {
     return { kind: 'unavailable', message: state.problems()[0] ?? 'No cluster is connected.' };
   }
-  if (!state.isSynced()) return SYNCING;
+  if (!state.isSynced()) {
+    const failure = permanentFailure(state.statuses());
+    return failure === null ? SYNCING : { kind: 'unavailable', message: failure.message };
+  }
   return null;
 }
 
@@ -116,6 +190,8 @@ export type ClusterStatusView =
       readonly since: string | null;
       /** Live sources keep retrying in the background. */
       readonly retrying: boolean;
+      /** The cause does not go away on its own (credentials, TLS, configuration): the user must fix it. */
+      readonly permanent: boolean;
     };
 
 /** Whether pages can render their panels, and if not, why (syncing progress or the source's problem). */
@@ -126,9 +202,10 @@ export function getClusterStatus(): ClusterStatusView {
   const problems = state.problems();
   const failed = statuses.filter((s) => s.health === 'stale' && s.syncedAt === null);
   if (failed.length > 0 || (problems.length > 0 && statuses.every((s) => s.health !== 'syncing'))) {
-    const reason = failed.find((s) => s.error)?.error?.message ?? problems[0] ?? 'The cluster cannot be read.';
+    const failure = permanentFailure(statuses);
+    const reason = failure?.message ?? failed.find((s) => s.error)?.error?.message ?? problems[0] ?? 'The cluster cannot be read.';
     const since = failed.map((s) => s.staleSince).filter((s): s is string => s !== null).sort()[0] ?? null;
-    return { state: 'unavailable', reason, since, retrying: state.mode === 'live' && state.connection !== null };
+    return { state: 'unavailable', reason, since, retrying: state.mode === 'live' && state.connection !== null, permanent: failure !== null };
   }
   return {
     state: 'syncing',

@@ -15,9 +15,9 @@ import { EMPTY_SNAPSHOT, INDEX_KEYS, indexCluster } from '../topology/model/clus
 import type { ConnectionEnv, KubeConnection } from './connection';
 import { connectionOptionsFromEnv, createConnection } from './connection';
 import type { KubeError } from './errors';
-import { errorFromException, errorFromResponse } from './errors';
-import type { InformerLogEvent, InformerOptions, ResourceStatus } from './informer';
-import { DEFAULT_BACKOFF, ResourceInformer } from './informer';
+import { errorFromException, errorFromResponse, isPermanent } from './errors';
+import type { InformerLogEvent, InformerOptions, RelistCoordinator, ResourceStatus } from './informer';
+import { compareResourceVersions, DEFAULT_BACKOFF, ResourceInformer } from './informer';
 import { obj, projectServerVersion } from './wire-to-record';
 import type { RecordById, ResourceId } from './resources';
 import { assembleSnapshot, RESOURCE_IDS, RESOURCES } from './resources';
@@ -34,6 +34,23 @@ export interface ClusterChange {
 
 /** Where the data comes from. */
 export type ClusterSourceMode = 'live' | 'snapshot';
+
+/**
+ * A re-list of every type after the API server's history went backwards: readers keep the
+ * previous data until all types are listed, then every type is swapped at once.
+ */
+export interface RelistState {
+  /** When it began (ISO). */
+  readonly since: string;
+  /** What showed it (safe to show). */
+  readonly reason: string;
+}
+
+/** The type whose resourceVersions may come from another etcd (`--etcd-servers-overrides=/events#…`). */
+const SEPARATE_HISTORY: ResourceId = 'events';
+
+/** The header's words for a {@link RelistState}. */
+export const RELISTING_MESSAGE = "Re-listing after the API server's history went backwards";
 
 /** The cluster model, whatever its source. */
 export interface ClusterSource {
@@ -62,9 +79,15 @@ export interface ClusterSource {
   status(id: ResourceId): ResourceStatus;
   /** The server version, `null` while unknown. */
   serverVersion(): ServerVersionRecord | null;
+  /** The re-list in progress after the API server's history went backwards, `null` when none. */
+  relisting(): RelistState | null;
   /** Whether every resource type finished its first sync (synced, or forbidden). */
   isSynced(): boolean;
-  /** Resolves `true` once {@link isSynced}, `false` after `timeoutMs`. */
+  /**
+   * Resolves `true` once {@link isSynced}; `false` after `timeoutMs`, or as soon as a resource type
+   * failed its first sync permanently (see {@link permanentFailure}: a context, TLS or credential
+   * problem does not fix itself, so waiting for it is pointless).
+   */
   waitForSync(timeoutMs?: number): Promise<boolean>;
   /** Problems of the source as a whole (snapshot load errors, version lookup failure). Safe to show. */
   problems(): readonly string[];
@@ -73,6 +96,20 @@ export interface ClusterSource {
    * one macrotask). Returns the unsubscribe function.
    */
   onChange(listener: (change: ClusterChange) => void): () => void;
+}
+
+/**
+ * The failure that keeps the first sync from completing until the user changes something (see
+ * `isPermanent`: credentials refused, a credential plugin failing, a TLS certificate that does not
+ * match, no usable configuration): the error of the first type never synced that failed that way.
+ * `null` when there is none (still syncing, or failing in ways that may pass: connection refused,
+ * 5xx, timeouts).
+ */
+export function permanentFailure(statuses: readonly ResourceStatus[]): KubeError | null {
+  for (const status of statuses) {
+    if (status.syncedAt === null && status.health === 'stale' && status.error !== null && isPermanent(status.error)) return status.error;
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,7 +232,7 @@ abstract class ClusterSourceBase {
   private pending: { timer: ReturnType<typeof setTimeout>; dataChanged: boolean } | null = null;
   private memoSnapshot: { generation: number; snapshot: ClusterSnapshot } | null = null;
   private memoIndex: { generation: number; index: ClusterIndex } | null = null;
-  private syncWaiters = new Set<() => void>();
+  private syncWaiters = new Set<(synced: boolean) => void>();
 
   constructor(private readonly notifyDelayMs: number) {}
 
@@ -205,6 +242,7 @@ abstract class ClusterSourceBase {
 
   protected abstract buildSnapshot(): ClusterSnapshot;
   abstract isSynced(): boolean;
+  abstract statuses(): readonly ResourceStatus[];
 
   snapshot(): ClusterSnapshot {
     if (this.memoSnapshot === null || this.memoSnapshot.generation !== this.gen) {
@@ -228,11 +266,12 @@ abstract class ClusterSourceBase {
 
   waitForSync(timeoutMs = 60_000): Promise<boolean> {
     if (this.isSynced()) return Promise.resolve(true);
+    if (permanentFailure(this.statuses()) !== null) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const done = (): void => {
+      const done = (synced: boolean): void => {
         clearTimeout(timer);
         this.syncWaiters.delete(done);
-        resolve(true);
+        resolve(synced);
       };
       const timer = setTimeout(() => {
         this.syncWaiters.delete(done);
@@ -245,7 +284,10 @@ abstract class ClusterSourceBase {
   /** Records a change; `dataChanged` bumps the generation. */
   protected changed(dataChanged: boolean): void {
     if (dataChanged) this.gen++;
-    if (this.syncWaiters.size > 0 && this.isSynced()) for (const waiter of [...this.syncWaiters]) waiter();
+    if (this.syncWaiters.size > 0) {
+      const synced = this.isSynced();
+      if (synced || permanentFailure(this.statuses()) !== null) for (const waiter of [...this.syncWaiters]) waiter(synced);
+    }
     if (this.listeners.size === 0) return;
     if (this.pending !== null) {
       this.pending.dataChanged ||= dataChanged;
@@ -288,8 +330,11 @@ export interface LiveClusterSourceOptions {
   readonly log?: (event: InformerLogEvent) => void;
 }
 
-/** The live source: one informer per resource type over one connection. */
-export class LiveClusterSource extends ClusterSourceBase implements ClusterSource {
+/**
+ * The live source: one informer per resource type over one connection. It coordinates the
+ * atomic re-list when the API server's history goes backwards (see {@link RelistState}).
+ */
+export class LiveClusterSource extends ClusterSourceBase implements ClusterSource, RelistCoordinator {
   readonly mode = 'live' as const;
   readonly snapshotPath = null;
   readonly contextName: string;
@@ -301,6 +346,11 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
   private versionAbort: AbortController | null = null;
   private versionFailures = 0;
   private running = false;
+  private relist: RelistState | null = null;
+  /** UID of the `kube-system` Namespace: the cluster's identity (`null` until known, or when it cannot be read). */
+  private identity: string | null = null;
+  private identityCheck: Promise<boolean> | null = null;
+  private readonly log: (event: InformerLogEvent) => void;
   private readonly versionRefreshMs: number;
 
   constructor(
@@ -312,7 +362,8 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
     this.serverUrl = connection.serverUrl;
     this.versionRefreshMs = options.versionRefreshMs ?? 30 * 60_000;
     const ids = options.resources ?? RESOURCE_IDS;
-    const informerOptions: InformerOptions = { ...options.informer, ...(options.log ? { log: options.log } : {}) };
+    this.log = options.log ?? (() => undefined);
+    const informerOptions: InformerOptions = { ...options.informer, ...(options.log ? { log: options.log } : {}), coordinator: this };
     this.informers = new Map();
     for (const id of RESOURCE_IDS) {
       if (!ids.includes(id)) continue;
@@ -330,15 +381,103 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
     for (const informer of this.informers.values()) informer.start();
     this.versionAbort = new AbortController();
     void this.fetchVersion();
+    void this.confirmSameServer();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.relist = null;
     if (this.versionTimer !== null) clearTimeout(this.versionTimer);
     this.versionTimer = null;
     this.versionAbort?.abort();
     await Promise.all([...this.informers.values()].map((informer) => informer.stop()));
     this.cancelNotifications();
+  }
+
+  relisting(): RelistState | null {
+    return this.relist;
+  }
+
+  /** {@link RelistCoordinator}: starts the re-list of every type (once per episode, one log line). */
+  historyWentBackwards(id: ResourceId, reason: string): void {
+    this.startRelist(id, `${RESOURCES[id].title}: ${reason}`, reason);
+  }
+
+  private startRelist(id: ResourceId, shown: string, reason: string): void {
+    if (!this.running || this.relist !== null) return;
+    this.relist = { since: new Date().toISOString(), reason: shown };
+    this.log({
+      resource: id,
+      level: 'warn',
+      message: `the API server's history went backwards (${reason}); re-listing every resource type, all swapped in together once listed (pages keep the previous data meanwhile)`,
+    });
+    for (const informer of this.informers.values()) informer.beginRelist();
+    // The history changed: the cluster's identity is read again (it may be another cluster).
+    this.identity = null;
+    void this.confirmSameServer();
+    this.changed(false);
+  }
+
+  /**
+   * {@link RelistCoordinator}: reads the `kube-system` Namespace's UID (one request shared by
+   * every type asking at once). A UID other than the one known means another cluster answers at
+   * this address: every type is re-listed and swapped together. When it cannot be read (RBAC
+   * without `get namespaces`, errors) nothing can be told, and `true` is answered.
+   */
+  confirmSameServer(): Promise<boolean> {
+    this.identityCheck ??= this.readIdentity().then((uid) => {
+      this.identityCheck = null;
+      if (uid === null || !this.running) return true;
+      const known = this.identity;
+      this.identity = uid;
+      if (known === null || known === uid) return true;
+      const reason = `the kube-system namespace UID changed from ${known} to ${uid}: another cluster answers at this address`;
+      this.startRelist('nodes', reason, reason);
+      return false;
+    });
+    return this.identityCheck;
+  }
+
+  private async readIdentity(): Promise<string | null> {
+    try {
+      const response = await this.connection.request({ path: '/api/v1/namespaces/kube-system', signal: this.versionAbort?.signal });
+      if (response.status < 200 || response.status >= 300) return null;
+      const uid = obj(obj(JSON.parse(response.body) as unknown).metadata).uid;
+      return typeof uid === 'string' && uid !== '' ? uid : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** {@link RelistCoordinator}: the newest resourceVersion of any type (Events aside: they may have their own etcd). */
+  newestSeen(id: ResourceId): string | null {
+    if (id === SEPARATE_HISTORY) return null;
+    let newest: string | null = null;
+    for (const informer of this.informers.values()) {
+      const status = informer.status();
+      // A forbidden type keeps nothing of the history it last saw.
+      if (status.health === 'forbidden' || status.id === SEPARATE_HISTORY) continue;
+      const rv = status.resourceVersion;
+      if (newest === null || compareResourceVersions(rv, newest) === 1) newest = rv ?? newest;
+    }
+    return newest;
+  }
+
+  /** {@link RelistCoordinator}: swaps every staged list in at once when the last type is listed. */
+  staged(id: ResourceId): void {
+    if (this.relist === null) {
+      // A type that was forbidden during the episode lists later, alone.
+      this.informers.get(id)?.commitStaged();
+      return;
+    }
+    for (const informer of this.informers.values()) if (!informer.isStaged()) return;
+    // Synchronous: no reader can see some types swapped and others not.
+    let swapped = 0;
+    for (const informer of this.informers.values()) if (informer.commitStaged()) swapped++;
+    const since = this.relist.since;
+    this.relist = null;
+    this.log({ resource: id, level: 'info', message: `re-list after the history went backwards complete: ${swapped} resource types swapped in together (began ${since})` });
+    this.changed(false);
   }
 
   /** The informer of one type (tests, diagnostics). */
@@ -528,6 +667,10 @@ export class SnapshotClusterSource extends ClusterSourceBase implements ClusterS
     return this.current.version;
   }
 
+  relisting(): RelistState | null {
+    return null;
+  }
+
   statuses(): readonly ResourceStatus[] {
     return RESOURCE_IDS.map((id) => this.status(id));
   }
@@ -605,12 +748,17 @@ export class UnavailableClusterSource extends ClusterSourceBase implements Clust
     return null;
   }
 
+  relisting(): RelistState | null {
+    return null;
+  }
+
   statuses(): readonly ResourceStatus[] {
     return RESOURCE_IDS.map((id) => this.status(id));
   }
 
   status(id: ResourceId): ResourceStatus {
-    return { ...notReadStatus(id), health: 'stale', staleSince: this.since, error: { kind: 'unavailable', message: this.message } };
+    // No configuration to connect with does not fix itself: permanent.
+    return { ...notReadStatus(id), health: 'stale', staleSince: this.since, error: { kind: 'unavailable', message: this.message, permanent: true } };
   }
 
   isSynced(): boolean {

@@ -91,10 +91,25 @@ describe('connectionOptionsFromEnv', () => {
       kubeconfig: '/k',
       context: 'prod',
       requestTimeoutMs: 5000,
+      proxyEnv: {},
     });
-    expect(connectionOptionsFromEnv({ KUBERNETES_SERVICE_HOST: '10.96.0.1', HOME: tmp })).toEqual({ inCluster: true });
+    expect(connectionOptionsFromEnv({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', HOME: tmp })).toEqual({
+      inCluster: true,
+      serviceHost: '10.96.0.1',
+      servicePort: '443',
+      proxyEnv: {},
+    });
+    expect(connectionOptionsFromEnv({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', ZONESCOPE_SERVICEACCOUNT_DIR: '/sa', HOME: tmp })).toMatchObject({
+      inCluster: true,
+      serviceAccountDir: '/sa',
+    });
     expect(connectionOptionsFromEnv({ HOME: tmp })).toBeNull();
-    expect(connectionOptionsFromEnv({ HOME: tmp, ZONESCOPE_REQUEST_TIMEOUT_MS: 'soon', KUBECONFIG: '/k' })).toEqual({ kubeconfig: '/k' });
+    expect(connectionOptionsFromEnv({ HOME: tmp, ZONESCOPE_REQUEST_TIMEOUT_MS: 'soon', KUBECONFIG: '/k' })).toEqual({ kubeconfig: '/k', proxyEnv: {} });
+    // Only the proxy variables are handed on.
+    expect(connectionOptionsFromEnv({ KUBECONFIG: '/k', HTTPS_PROXY: 'http://proxy:3128', no_proxy: '.internal', PATH: '/bin' })?.proxyEnv).toEqual({
+      HTTPS_PROXY: 'http://proxy:3128',
+      no_proxy: '.internal',
+    });
   });
 });
 

@@ -9,19 +9,32 @@
  * JSON (no model classes, no Date conversion), exposes status codes, `Retry-After` and `Status`
  * bodies, and lets a watch be cut by our own watchdog.
  *
+ * Kubeconfigs are read as kubectl reads them (see {@link createConnection}): `KUBECONFIG` lists
+ * with missing and empty files skipped, paths relative to the file that names them, `tokenFile`;
+ * the proxy is the cluster's `proxy-url`, else `HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY`
+ * matches (./proxy), handed to client-node's agent as the cluster's `proxyUrl`.
+ *
  * Size limits: one watch line (one event) is cut at {@link MAX_WATCH_LINE_BYTES}, a buffered 2xx
  * body (a list page) at {@link MAX_RESPONSE_BYTES}; both fail with a `ResponseTooLargeError`
  * instead of growing without bound. The credentials every request carries are handed to the
  * redactor (`rememberSecret`), so an API server echoing them cannot make them shown or logged.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { rememberSecret, ResponseTooLargeError } from './errors';
+import type { Cluster, Context, User } from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
+import { KubeRequestError, rememberSecret, ResponseTooLargeError } from './errors';
+import type { ProxyEnv } from './proxy';
+import { chooseProxy, proxyCredentials } from './proxy';
+import { TOKEN_FILE_AUTHENTICATOR, tokenFileAuthProvider } from './token-file';
+import type { ExecCredential, ExecCredentialOptions, ExecCredentialProvider } from './exec-credential';
+import { withExecCredentials } from './exec-credential';
 
 /** Default timeout of one request (a list page, a patch, an access review). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -52,10 +65,26 @@ export interface ConnectionOptions {
   readonly kubeconfigText?: string;
   /** Context to use instead of the current context. */
   readonly context?: string;
-  /** Use the in-cluster service account (`KUBERNETES_SERVICE_HOST`, mounted token and CA). */
+  /**
+   * Use the in-cluster service account: the API server at {@link serviceHost}:{@link servicePort}
+   * over HTTPS, the token (re-read every minute), CA and namespace of {@link serviceAccountDir}.
+   */
   readonly inCluster?: boolean;
+  /** In-cluster: the API server host (default `KUBERNETES_SERVICE_HOST` of the process). */
+  readonly serviceHost?: string;
+  /** In-cluster: the API server port (default `KUBERNETES_SERVICE_PORT` of the process). */
+  readonly servicePort?: string;
+  /** In-cluster: the folder with `token`, `ca.crt` and `namespace` (default {@link DEFAULT_SERVICEACCOUNT_DIR}). */
+  readonly serviceAccountDir?: string;
+  /**
+   * Where `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY` (and lower case) are read (default
+   * `process.env`); a cluster's `proxy-url` wins over them (see ./proxy).
+   */
+  readonly proxyEnv?: ProxyEnv;
   /** Timeout of one request in ms (default {@link DEFAULT_REQUEST_TIMEOUT_MS}). */
   readonly requestTimeoutMs?: number;
+  /** Credential plugins (`exec` users): time limit and backoff (see `./exec-credential`). */
+  readonly exec?: ExecCredentialOptions;
 }
 
 /** A request to the API server. */
@@ -116,6 +145,12 @@ export interface KubeConnection {
   request(request: KubeHttpRequest): Promise<KubeHttpResponse>;
   /** Opens a newline-delimited stream; `onLine` gets every non-empty line (lines over the line limit end it). */
   openStream(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult>;
+  /**
+   * A request through {@link kubeConfig} (a generated client) got 401: drops a credential-plugin
+   * credential so the next request runs the plugin again. `true` when a retry may succeed (a fresh
+   * credential will be fetched); `false` without a plugin or when the credential was itself fresh.
+   */
+  credentialsRejected?(): boolean;
 }
 
 /** Result of {@link createConnection}. */
@@ -135,41 +170,184 @@ export function displayServerUrl(server: string): string {
   }
 }
 
-function loadKubeConfig(options: ConnectionOptions): KubeConfig {
-  const kc = new KubeConfig();
-  if (options.kubeconfigText !== undefined) {
-    kc.loadFromString(options.kubeconfigText);
-  } else if (options.inCluster) {
-    kc.loadFromCluster();
-  } else {
-    const files = (options.kubeconfig ?? '').split(path.delimiter).filter((f) => f !== '');
-    if (files.length === 0) throw new Error('no kubeconfig file was given');
-    const [first, ...rest] = files;
-    kc.loadFromFile(first ?? '');
-    for (const file of rest) {
-      const extra = new KubeConfig();
-      extra.loadFromFile(file);
-      // kubectl semantics: the first file to set a name wins.
-      for (const cluster of extra.getClusters()) if (!kc.getCluster(cluster.name)) kc.addCluster(cluster);
-      for (const user of extra.getUsers()) if (!kc.getUser(user.name)) kc.addUser(user);
-      for (const context of extra.getContexts()) if (!kc.getContextObject(context.name)) kc.addContext(context);
-      if (!kc.getCurrentContext()) kc.setCurrentContext(extra.getCurrentContext());
-    }
+/** Where Kubernetes mounts a Pod's service-account token, CA and namespace. */
+export const DEFAULT_SERVICEACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** A kubeconfig or in-cluster problem, with a message fit to show (files and fields, never credentials). */
+class KubeconfigError extends Error {}
+
+function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A user's fields client-node does not keep: `tokenFile` (it only reads `token-file`, once). */
+function rawUsers(document: unknown): Map<string, { tokenFile?: string }> {
+  const users = new Map<string, { tokenFile?: string }>();
+  const list = typeof document === 'object' && document !== null ? (document as { users?: unknown }).users : undefined;
+  if (!Array.isArray(list)) return users;
+  for (const entry of list as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { name, user } = entry as { name?: unknown; user?: unknown };
+    if (typeof name !== 'string' || typeof user !== 'object' || user === null) continue;
+    const tokenFile = (user as { tokenFile?: unknown }).tokenFile;
+    users.set(name, typeof tokenFile === 'string' && tokenFile !== '' ? { tokenFile } : {});
   }
-  if (options.context !== undefined && options.context !== '') kc.setCurrentContext(options.context);
+  return users;
+}
+
+/**
+ * One kubeconfig document as client-node reads it, with kubectl's file semantics added: relative
+ * `certificate-authority`, `client-certificate`, `client-key` and `tokenFile` paths, and an exec
+ * `command` with a path separator, are resolved against `dir` (the folder of the file that
+ * defines them; bare command names are looked up in PATH when run); `tokenFile` is honoured,
+ * re-read every minute as client-go does (./token-file), and wins over `token`. `null` for an
+ * empty document.
+ */
+function parseKubeconfig(text: string, dir: string | null, what: string): KubeConfig | null {
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch {
+    throw new KubeconfigError(`Cannot load ${what}: it is not valid YAML.`);
+  }
+  if (document === null || document === undefined) return null;
+  if (typeof document !== 'object' || Array.isArray(document)) throw new KubeconfigError(`Cannot load ${what}: it is not a kubeconfig (a YAML mapping).`);
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromString(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    const field = /^(clusters|users|contexts)\[\d+\]\.[\w.]+ is missing$/.test(message) ? `: ${message}` : '';
+    throw new KubeconfigError(`Cannot load ${what}${field || ': it is not a valid kubeconfig'}.`);
+  }
+  if (dir !== null) kc.makePathsAbsolute(dir);
+  const resolve = (file: string): string => (dir === null || path.isAbsolute(file) ? file : path.join(dir, file));
+  const extra = rawUsers(document);
+  const users = kc.getUsers().map((user): User => {
+    let next: User = user;
+    const tokenFile = extra.get(user.name)?.tokenFile;
+    if (tokenFile !== undefined && !user.authProvider && !user.exec) {
+      next = { ...next, token: undefined, authProvider: tokenFileAuthProvider(resolve(tokenFile)) };
+    }
+    const exec = next.exec as { command?: unknown } | null | undefined;
+    if (exec && typeof exec.command === 'string' && /[\\/]/.test(exec.command) && !path.isAbsolute(exec.command)) {
+      next = { ...next, exec: { ...exec, command: resolve(exec.command) } };
+    }
+    return next;
+  });
+  kc.loadFromOptions({ clusters: kc.getClusters(), contexts: kc.getContexts(), users, currentContext: kc.getCurrentContext() });
   return kc;
 }
 
 /**
- * Builds a connection. Fails (as a value) when the kubeconfig cannot be read, the context does
- * not exist, it names no cluster, or an `http://` server lacks `insecure-skip-tls-verify: true`
- * (client-node refuses plain HTTP otherwise). Messages name files and contexts, never credentials.
+ * The files of a `KUBECONFIG` list merged as kubectl merges them: missing and empty files are
+ * skipped, the first file to define a name (cluster, user, context) or `current-context` wins.
+ * Fails when none of the files exists, naming them.
+ */
+function loadKubeconfigFiles(list: string): KubeConfig {
+  const files = list.split(path.delimiter).filter((f) => f !== '');
+  if (files.length === 0) throw new KubeconfigError('Cannot load the kubeconfig: no kubeconfig file was given.');
+  const clusters: Cluster[] = [];
+  const users: User[] = [];
+  const contexts: Context[] = [];
+  let currentContext = '';
+  const missing: string[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT') {
+        missing.push(file);
+        continue;
+      }
+      throw new KubeconfigError(`Cannot load kubeconfig ${file}${code !== undefined ? ` (${code})` : ''}.`);
+    }
+    const kc = parseKubeconfig(text, path.dirname(path.resolve(file)), `kubeconfig ${file}`);
+    if (kc === null) continue;
+    for (const cluster of kc.getClusters()) if (!clusters.some((c) => c.name === cluster.name)) clusters.push(cluster);
+    for (const user of kc.getUsers()) if (!users.some((u) => u.name === user.name)) users.push(user);
+    for (const context of kc.getContexts()) if (!contexts.some((c) => c.name === context.name)) contexts.push(context);
+    if (!currentContext) currentContext = kc.getCurrentContext() ?? '';
+  }
+  if (missing.length === files.length) {
+    throw new KubeconfigError(
+      files.length === 1 ? `Cannot load kubeconfig ${files[0] ?? ''} (ENOENT).` : `Cannot load the kubeconfig: none of its files exists (${files.join(', ')}).`,
+    );
+  }
+  const kc = new KubeConfig();
+  kc.loadFromOptions({ clusters, users, contexts, currentContext });
+  return kc;
+}
+
+/**
+ * The in-cluster configuration as client-go builds it: `https://KUBERNETES_SERVICE_HOST:PORT`,
+ * the service account's CA (when mounted) and token (re-read every minute, so projected tokens
+ * rotate), the namespace file as the default namespace.
+ */
+function loadInCluster(options: ConnectionOptions): KubeConfig {
+  const host = options.serviceHost ?? process.env.KUBERNETES_SERVICE_HOST ?? '';
+  const port = options.servicePort ?? process.env.KUBERNETES_SERVICE_PORT ?? '';
+  if (host === '' || port === '') {
+    throw new KubeconfigError('Cannot use the in-cluster service account: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must both be set (Kubernetes sets them in every Pod).');
+  }
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new KubeconfigError(`Cannot use the in-cluster service account: KUBERNETES_SERVICE_PORT must be a port number, got "${port}".`);
+  const dir = options.serviceAccountDir ?? DEFAULT_SERVICEACCOUNT_DIR;
+  const tokenFile = path.join(dir, 'token');
+  try {
+    readFileSync(tokenFile);
+  } catch (error) {
+    const code = errorCode(error);
+    const hint = options.serviceAccountDir === undefined ? ' Is a service-account token mounted (automountServiceAccountToken)? ZONESCOPE_SERVICEACCOUNT_DIR names another folder.' : '';
+    throw new KubeconfigError(`Cannot load the in-cluster service account: ${tokenFile} cannot be read${code !== undefined ? ` (${code})` : ''}.${hint}`);
+  }
+  const caFile = path.join(dir, 'ca.crt');
+  let namespace: string | undefined;
+  try {
+    namespace = readFileSync(path.join(dir, 'namespace'), 'utf8').trim() || undefined;
+  } catch {
+    namespace = undefined;
+  }
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'inCluster', server: `https://${isIPv6(host) ? `[${host}]` : host}:${port}`, skipTLSVerify: false, ...(existsSync(caFile) ? { caFile } : {}) }],
+    users: [{ name: 'inClusterUser', authProvider: tokenFileAuthProvider(tokenFile) }],
+    contexts: [{ name: 'inClusterContext', cluster: 'inCluster', user: 'inClusterUser', ...(namespace !== undefined ? { namespace } : {}) }],
+    currentContext: 'inClusterContext',
+  });
+  return kc;
+}
+
+function loadKubeConfig(options: ConnectionOptions): KubeConfig {
+  let kc: KubeConfig;
+  if (options.kubeconfigText !== undefined) {
+    kc = parseKubeconfig(options.kubeconfigText, null, 'the kubeconfig') ?? new KubeConfig();
+  } else if (options.inCluster) {
+    kc = loadInCluster(options);
+  } else {
+    kc = loadKubeconfigFiles(options.kubeconfig ?? '');
+  }
+  if (options.context !== undefined && options.context !== '') kc.setCurrentContext(options.context);
+  kc.addAuthenticator(TOKEN_FILE_AUTHENTICATOR);
+  return kc;
+}
+
+/**
+ * Builds a connection. Fails (as a value) when the kubeconfig cannot be read (no file of the
+ * list exists, one is unreadable or not a kubeconfig), the in-cluster environment is incomplete,
+ * the context does not exist, it names no cluster, its proxy (`proxy-url` or the environment's)
+ * is malformed or of an unsupported scheme, or an `http://` server lacks
+ * `insecure-skip-tls-verify: true` (client-node refuses plain HTTP otherwise). Messages name
+ * files, contexts and variables, never credentials or proxy URLs.
  */
 export function createConnection(options: ConnectionOptions): ConnectionResult {
   let kc: KubeConfig;
   try {
     kc = loadKubeConfig(options);
   } catch (error) {
+    if (error instanceof KubeconfigError) return { ok: false, message: error.message };
     const what = options.inCluster ? 'the in-cluster service account' : options.kubeconfigText !== undefined ? 'the kubeconfig' : `kubeconfig ${options.kubeconfig ?? ''}`;
     const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? ` (${(error as { code: string }).code})` : '';
     return { ok: false, message: `Cannot load ${what}${code}.` };
@@ -181,38 +359,68 @@ export function createConnection(options: ConnectionOptions): ConnectionResult {
     const known = kc.getContexts().map((c) => c.name).join(', ');
     return { ok: false, message: `Context "${contextName}" is not in the kubeconfig (contexts: ${known || 'none'}).` };
   }
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) return { ok: false, message: `Context "${contextName}" names cluster "${context.cluster}", which the kubeconfig does not define.` };
+  const kubeconfigCluster = kc.getCurrentCluster();
+  if (!kubeconfigCluster) return { ok: false, message: `Context "${contextName}" names cluster "${context.cluster}", which the kubeconfig does not define.` };
+  // The proxy (proxy-url, else HTTPS_PROXY/HTTP_PROXY unless NO_PROXY matches) goes into the
+  // cluster's proxyUrl, so that client-node's agent — for our requests and for the generated
+  // clients alike — goes through it.
+  const proxy = chooseProxy(kubeconfigCluster.server, kubeconfigCluster.proxyUrl, options.proxyEnv ?? process.env, kubeconfigCluster.name);
+  if (!proxy.ok) return { ok: false, message: proxy.message };
+  const cluster: Cluster = proxy.proxy === null ? { ...kubeconfigCluster, proxyUrl: undefined } : { ...kubeconfigCluster, proxyUrl: proxy.proxy.url };
+  const clusters = kc.getClusters();
+  clusters.splice(clusters.indexOf(kubeconfigCluster), 1, cluster);
+  for (const secret of proxy.proxy === null ? [] : proxyCredentials(proxy.proxy.url)) rememberSecret(secret);
   if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify && !cluster.proxyUrl) {
     return { ok: false, message: `Cluster "${cluster.name}" uses plain http:// without insecure-skip-tls-verify: true, which client-node refuses.` };
   }
   rememberUserCredentials(kc);
-  const connection = new HttpKubeConnection(kc, contextName, cluster.server, options.inCluster ? 'in-cluster' : 'kubeconfig', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const connection = new HttpKubeConnection(kc, contextName, cluster.server, options.inCluster ? 'in-cluster' : 'kubeconfig', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, options.exec);
   return { ok: true, connection };
 }
 
 /**
  * Environment read by {@link connectionOptionsFromEnv}: `KUBECONFIG`, `ZONESCOPE_CONTEXT`,
- * `KUBERNETES_SERVICE_HOST`, `ZONESCOPE_REQUEST_TIMEOUT_MS`, `HOME`.
+ * `KUBERNETES_SERVICE_HOST`, `KUBERNETES_SERVICE_PORT`, `ZONESCOPE_SERVICEACCOUNT_DIR`,
+ * `ZONESCOPE_REQUEST_TIMEOUT_MS`, `HOME`, and the proxy variables ({@link PROXY_VARIABLES}).
  */
 export type ConnectionEnv = Readonly<Record<string, string | undefined>>;
 
+/** The proxy variables handed on to the connection (upper and lower case, as kubectl reads them). */
+export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'] as const;
+
 /**
  * Connection options from the environment: `KUBECONFIG` (else `~/.kube/config` when it exists)
- * with `ZONESCOPE_CONTEXT`; the in-cluster service account when `KUBERNETES_SERVICE_HOST` is set
- * and there is no kubeconfig. `null` when there is nothing to connect with.
+ * with `ZONESCOPE_CONTEXT` (else the current context); the in-cluster service account when
+ * `KUBERNETES_SERVICE_HOST` is set and there is no kubeconfig — at `KUBERNETES_SERVICE_HOST`:
+ * `KUBERNETES_SERVICE_PORT`, with the token, CA and namespace of `ZONESCOPE_SERVICEACCOUNT_DIR`
+ * (default {@link DEFAULT_SERVICEACCOUNT_DIR}). The proxy variables of `env` (only those) go
+ * into `proxyEnv`. `null` when there is nothing to connect with.
  */
 export function connectionOptionsFromEnv(env: ConnectionEnv = process.env): ConnectionOptions | null {
   const timeout = Number(env.ZONESCOPE_REQUEST_TIMEOUT_MS);
+  const proxyEnv: Record<string, string> = {};
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined) proxyEnv[name] = value;
+  }
   const common = {
     ...(env.ZONESCOPE_CONTEXT ? { context: env.ZONESCOPE_CONTEXT } : {}),
     ...(Number.isFinite(timeout) && timeout > 0 ? { requestTimeoutMs: timeout } : {}),
+    proxyEnv,
   };
   if (env.KUBECONFIG) return { kubeconfig: env.KUBECONFIG, ...common };
   const home = env.HOME ?? homedir();
   const defaultFile = path.join(home, '.kube', 'config');
   if (!env.KUBERNETES_SERVICE_HOST && existsSync(defaultFile)) return { kubeconfig: defaultFile, ...common };
-  if (env.KUBERNETES_SERVICE_HOST) return { inCluster: true, ...common };
+  if (env.KUBERNETES_SERVICE_HOST) {
+    return {
+      inCluster: true,
+      serviceHost: env.KUBERNETES_SERVICE_HOST,
+      servicePort: env.KUBERNETES_SERVICE_PORT ?? '',
+      ...(env.ZONESCOPE_SERVICEACCOUNT_DIR ? { serviceAccountDir: env.ZONESCOPE_SERVICEACCOUNT_DIR } : {}),
+      ...common,
+    };
+  }
   return null;
 }
 
@@ -313,24 +521,62 @@ function readAll(res: IncomingMessage, limit: number, overLimit: 'truncate' | 'f
   });
 }
 
-/** node:http(s) transport with the kubeconfig's TLS and auth options. */
+/**
+ * node:http(s) transport with the kubeconfig's TLS and auth options. A user with a credential
+ * plugin (`exec`) gets its credentials from one {@link ExecCredentialProvider} shared by every
+ * request and by the generated clients of {@link kubeConfig}; a 401 drops that credential, runs
+ * the plugin once more and retries the request once.
+ */
 class HttpKubeConnection implements KubeConnection {
   readonly serverUrl: string;
+  readonly kubeConfig: KubeConfig;
+  /** The credential plugin of the current user, `null` without one. */
+  private readonly exec: ExecCredentialProvider | null;
 
   constructor(
-    readonly kubeConfig: KubeConfig,
+    kubeConfig: KubeConfig,
     readonly contextName: string,
     private readonly server: string,
     readonly source: ConnectionSource,
     readonly requestTimeoutMs: number,
+    execOptions: ExecCredentialOptions = {},
   ) {
     this.serverUrl = displayServerUrl(server);
+    const wired = withExecCredentials(kubeConfig, execOptions);
+    this.kubeConfig = wired?.kubeConfig ?? kubeConfig;
+    this.exec = wired?.provider ?? null;
+  }
+
+  /**
+   * Fills in TLS and auth options. With a credential plugin, waits for its credential first
+   * (abortable: an abort ends this request's wait, not the plugin run others share) and returns
+   * the credential used.
+   */
+  private async applyCredentials(options: https.RequestOptions, signal: AbortSignal | undefined): Promise<ExecCredential | null> {
+    if (this.exec !== null) await this.exec.get(signal);
+    await this.kubeConfig.applyToHTTPSOptions(options);
+    return this.exec?.credentialOf(options) ?? null;
+  }
+
+  credentialsRejected(): boolean {
+    return this.exec?.rejectCurrent() ?? false;
+  }
+
+  /** After a 401 with `credential`: whether to retry (the credential is dropped, so the retry runs the plugin again). */
+  private retryAfterUnauthorized(status: number, credential: ExecCredential | null, attempt: number): boolean {
+    if (this.exec === null || credential === null) return false;
+    if (status !== 401) {
+      this.exec.accepted(credential);
+      return false;
+    }
+    if (!this.exec.reject(credential) || attempt > 0) throw new KubeRequestError(this.exec.rejectedError().error);
+    return true;
   }
 
   /** Starts a request; resolves with the response once headers arrive (timeout covers that wait). */
-  private async start(request: KubeHttpRequest, timeoutMs: number): Promise<{ res: IncomingMessage; destroy: () => void; agent: http.Agent | undefined }> {
+  private async start(request: KubeHttpRequest, timeoutMs: number): Promise<{ res: IncomingMessage; destroy: () => void; agent: http.Agent | undefined; credential: ExecCredential | null }> {
     const options: https.RequestOptions = {};
-    await this.kubeConfig.applyToHTTPSOptions(options);
+    const credential = await this.applyCredentials(options, request.signal);
     rememberRequestCredentials(options);
     const url = buildPath(this.server, request);
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -382,7 +628,7 @@ class HttpKubeConnection implements KubeConnection {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
         settled = true;
-        resolve({ res, destroy, agent });
+        resolve({ res, destroy, agent, credential });
       });
       if (request.body !== undefined) req.write(request.body);
       req.end();
@@ -390,9 +636,16 @@ class HttpKubeConnection implements KubeConnection {
   }
 
   async request(request: KubeHttpRequest): Promise<KubeHttpResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const { response, credential } = await this.requestOnce(request);
+      if (!this.retryAfterUnauthorized(response.status, credential, attempt)) return response;
+    }
+  }
+
+  private async requestOnce(request: KubeHttpRequest): Promise<{ response: KubeHttpResponse; credential: ExecCredential | null }> {
     const timeoutMs = request.timeoutMs ?? this.requestTimeoutMs;
     const deadline = Date.now() + timeoutMs;
-    const { res, destroy } = await this.start(request, timeoutMs);
+    const { res, destroy, credential } = await this.start(request, timeoutMs);
     const remaining = Math.max(1, deadline - Date.now());
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -406,7 +659,7 @@ class HttpKubeConnection implements KubeConnection {
           request.signal?.addEventListener('abort', onAbort, { once: true });
         }),
       ]);
-      return { status, headers: res.headers, body };
+      return { response: { status, headers: res.headers, body }, credential };
     } finally {
       clearTimeout(timer);
       if (onAbort) request.signal?.removeEventListener('abort', onAbort);
@@ -415,13 +668,20 @@ class HttpKubeConnection implements KubeConnection {
   }
 
   async openStream(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult> {
+    for (let attempt = 0; ; attempt++) {
+      const opened = await this.openStreamOnce(request, onLine);
+      if (!this.retryAfterUnauthorized(opened.ok ? 200 : opened.response.status, opened.credential, attempt)) return opened.ok ? { ok: true, stream: opened.stream } : { ok: false, response: opened.response };
+    }
+  }
+
+  private async openStreamOnce(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult & { readonly credential: ExecCredential | null }> {
     const timeoutMs = request.timeoutMs ?? this.requestTimeoutMs;
-    const { res, destroy } = await this.start(request, timeoutMs);
+    const { res, destroy, credential } = await this.start(request, timeoutMs);
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       try {
         const body = await readAll(res, MAX_ERROR_BODY, 'truncate');
-        return { ok: false, response: { status, headers: res.headers, body } };
+        return { ok: false, response: { status, headers: res.headers, body }, credential };
       } finally {
         destroy();
       }
@@ -484,6 +744,7 @@ class HttpKubeConnection implements KubeConnection {
     res.on('close', () => finish(res.complete ? null : abortError()));
     return {
       ok: true,
+      credential,
       stream: {
         done,
         close: () => finish(null),

@@ -32,6 +32,11 @@ export interface KubeError {
   readonly message: string;
   /** Seconds the server asked us to wait (`Retry-After` or `Status.details.retryAfterSeconds`). */
   readonly retryAfterSeconds?: number;
+  /**
+   * Set when the failure does not go away without the user doing something (a TLS certificate the
+   * server's name or our CA does not match, a credential plugin that fails). See {@link isPermanent}.
+   */
+  readonly permanent?: boolean;
 }
 
 /** An `Error` carrying a {@link KubeError}; its `message` is the safe message. */
@@ -167,7 +172,7 @@ const CREDENTIAL_WORD = `(?:(?=${VALUE}*[0-9._~+/=-])${VALUE}{6,}|(?=${VALUE}*[a
 /** Names whose value is a credential (substring match, case-insensitive): `AWS_SECRET_ACCESS_KEY`, `access_token`, `X-Api-Key`… */
 const SECRET_NAME = 'token|passw(?:or)?d|pwd|secret|credential|authorization|cookie|signature|api[_-]?key|apikey|(?:access|private|secret|signing|client|account|master|encryption)[_-]?key';
 
-const PATTERNS: readonly (readonly [RegExp, string | ((...groups: string[]) => string)])[] = [
+const PATTERNS: readonly (readonly [RegExp, string | ((...groups: never[]) => string)])[] = [
   // PEM private keys, whole or cut off, and base64 PEM (`LS0tLS1CRUdJTi` is "-----BEGIN").
   [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g, '[redacted private key]'],
   [/LS0tLS1CRUdJTi[A-Za-z0-9+/=]*/g, '[redacted]'],
@@ -182,9 +187,12 @@ const PATTERNS: readonly (readonly [RegExp, string | ((...groups: string[]) => s
   // and kubeconfig `*-data:` fields (`client-key-data: …`).
   [
     new RegExp(`(?<![\\w.-])((?:[\\w.-]*?(?:${SECRET_NAME})[\\w.-]*|[\\w.-]+-data|sig|pass))(["']?\\s*[:=]\\s*)("[^"]*"|'[^']*'|[^\\s"',;&]+)`, 'gi'),
-    (whole: string, name: string, separator: string, value: string) => {
+    (whole: string, name: string, separator: string, value: string, offset: number, input: string) => {
       const bare = value.replace(/^["']|["']$/g, '');
       if (bare.startsWith('[redacted') || /^(bearer|basic|negotiate)$/i.test(bare)) return whole;
+      // Prose, not a value: "Error loading SSO Token: Token for dev does not exist" (a capitalised
+      // word after ": ", followed by more lower-case words).
+      if (/^:\s$/.test(separator) && /^[A-Z][a-z]{1,11}$/.test(value) && /^ [a-z]{2,} [a-z]/.test(input.slice(offset + whole.length))) return whole;
       const quote = value.startsWith('"') || value.startsWith("'") ? value.charAt(0) : '';
       return `${name}${separator}${quote}[redacted]${quote}`;
     },
@@ -217,7 +225,7 @@ const DEFAULT_MESSAGES: Readonly<Record<KubeErrorKind, string>> = {
   forbidden: 'The API server refused access (403 Forbidden).',
   'not-found': 'The object was not found (404).',
   conflict: 'The object was changed by someone else (409 Conflict).',
-  unauthorized: 'The API server did not accept the credentials (401 Unauthorized).',
+  unauthorized: 'The API server rejected the credentials (401 Unauthorized): check the token or client certificate of the kubeconfig user, or get new ones.',
   invalid: 'The API server rejected the request as invalid (422).',
   'too-many-requests': 'The API server is throttling requests (429 Too Many Requests).',
   timeout: 'The request timed out; its outcome is unknown.',
@@ -345,7 +353,8 @@ export function errorFromResponse(status: number, body: unknown, headers?: unkno
   const reason = parsed?.reason;
   const kind = kindFor(status, reason);
   const retryAfter = parseRetryAfter(header(headers, 'retry-after')) ?? parsed?.retryAfterSeconds;
-  const message = parsed?.message ? redact(parsed.message) : DEFAULT_MESSAGES[kind];
+  // A bare "Unauthorized" (what API servers say) tells less than our sentence.
+  const message = parsed?.message && !(kind === 'unauthorized' && /^unauthorized\.?$/i.test(parsed.message.trim())) ? redact(parsed.message) : DEFAULT_MESSAGES[kind];
   return {
     kind,
     status,
@@ -377,6 +386,40 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
 };
 
 const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH)/;
+
+/** TLS failures that say the configuration is wrong (they fail the same way on every attempt). */
+const UNTRUSTED_CA = /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED|CERT_SIGNATURE_FAILURE|CERT_CHAIN_TOO_LONG|UNABLE_TO_DECRYPT_CERT_SIGNATURE)$/;
+
+/** A fixed, safe sentence for a TLS failure code, and whether it is permanent. */
+function tlsError(code: string, host: unknown, reason: unknown): KubeError {
+  const permanent = (message: string): KubeError => ({ kind: 'unavailable', message, permanent: true });
+  if (UNTRUSTED_CA.test(code)) {
+    return permanent(
+      `The API server's TLS certificate is not signed by a CA zonescope trusts (${code}): set certificate-authority or certificate-authority-data of the cluster in the kubeconfig to the CA that signed it.`,
+    );
+  }
+  if (code === 'CERT_HAS_EXPIRED') return permanent(`The API server's TLS certificate has expired (${code}): renew the server certificate, or check the clock of this machine.`);
+  if (code === 'CERT_NOT_YET_VALID') return permanent(`The API server's TLS certificate is not valid yet (${code}): check the clock of this machine.`);
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    const name = typeof host === 'string' && /^[A-Za-z0-9.:[\]-]{1,253}$/.test(host) ? ` "${host}"` : '';
+    return permanent(
+      `The API server's TLS certificate is not valid for the host name${name} of the server URL (${code}): use a name the certificate lists, or set tls-server-name of the cluster in the kubeconfig.`,
+    );
+  }
+  if (/^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|UNKNOWN_PROTOCOL)$/.test(code)) {
+    return permanent(`The API server did not answer with TLS (${code}): check the server URL's scheme (https:// or http://) and port in the kubeconfig.`);
+  }
+  if (code === 'EPROTO') {
+    // Only classified by OpenSSL's fixed reason phrase in the message, which is not shown.
+    const text = typeof reason === 'string' ? reason : '';
+    const phrase = /wrong version number|packet length too long|http request|unknown protocol|alert [a-z ]{3,40}/i.exec(text)?.[0].toLowerCase() ?? null;
+    if (phrase !== null && !phrase.startsWith('alert')) {
+      return permanent(`The API server did not answer with TLS (EPROTO: ${phrase}): check the server URL's scheme (https:// or http://) and port in the kubeconfig.`);
+    }
+    return permanent(`The TLS handshake with the API server failed (EPROTO${phrase !== null ? `: ${phrase}` : ''}): check the cluster's CA and the client certificate of the kubeconfig user.`);
+  }
+  return { kind: 'unavailable', message: `TLS handshake with the API server failed (${code}).` };
+}
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -412,14 +455,28 @@ export function errorFromException(error: unknown): KubeError {
   if (networkCode !== undefined) {
     const text = NETWORK_CODES[networkCode];
     if (text !== undefined) return { kind: 'unavailable', message: `Cannot reach the API server (${text}, ${networkCode}).` };
-    if (TLS_CODES.test(networkCode)) return { kind: 'unavailable', message: `TLS handshake with the API server failed (${networkCode}).` };
+    if (TLS_CODES.test(networkCode) || networkCode === 'EPROTO') {
+      const cause = field(error, 'cause');
+      return tlsError(networkCode, field(error, 'host') ?? field(cause, 'host'), field(error, 'message') ?? field(cause, 'message'));
+    }
     if (/^[A-Z][A-Z0-9_]{2,40}$/.test(networkCode)) return { kind: 'unavailable', message: `The API server request failed (${networkCode}).` };
   }
   return { kind: 'unknown', message: DEFAULT_MESSAGES.unknown };
 }
 
-/** Whether retrying the same request later may succeed (throttling, timeouts, 5xx, network). */
+/**
+ * Whether the failure stays until the user changes something: credentials the API server refuses
+ * (401, a failing credential plugin), a TLS certificate that does not match, a configuration that
+ * cannot be used. zonescope still retries them in the background (slowly), but does not wait for
+ * them: the first sync fails at once with the cause.
+ */
+export function isPermanent(error: KubeError): boolean {
+  return error.permanent === true || error.kind === 'unauthorized';
+}
+
+/** Whether retrying the same request later may succeed (throttling, timeouts, 5xx, network; never a permanent failure). */
 export function isRetryable(error: KubeError): boolean {
+  if (error.permanent === true) return false;
   return (
     error.kind === 'too-many-requests' ||
     error.kind === 'timeout' ||

@@ -237,3 +237,40 @@ describe('ResourceInformer: updates that change nothing the record keeps', () =>
     expect(informer.records.get('default/b')).toBe(kept);
   });
 });
+
+describe('ResourceInformer when the API server history goes backwards', () => {
+  const tooLarge = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 504, reason: 'Timeout', message: 'Timeout: Too large resource version: 10, current: 3', details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } };
+
+  it('re-lists (instead of retrying the watch) on an ERROR event with the 504 ResourceVersionTooLarge Status', async () => {
+    const connection = new ScriptedConnection();
+    const logs: string[] = [];
+    const informer = start(connection, { log: (e) => logs.push(e.message) });
+    await until(() => connection.streams.length === 1, 'watch');
+    connection.listAnswer = () => list('3', ['x']);
+    connection.streams[0]?.push(event('ERROR', tooLarge));
+    await until(() => connection.streams.length === 2, 're-watch');
+    expect(names(informer)).toEqual(['x']);
+    expect(informer.status()).toMatchObject({ lists: 2, resourceVersion: '3', health: 'synced' });
+    expect(connection.streams[1]?.request.query?.resourceVersion).toBe('3');
+    expect(logs.filter((m) => m.includes("history went backwards"))).toHaveLength(1);
+  });
+
+  it('restarts a list from its first page when a later page is at another resourceVersion', async () => {
+    const connection = new ScriptedConnection();
+    const pages = [
+      { metadata: { resourceVersion: '20', continue: 'next' }, items: [service('old-a', '20')] },
+      { metadata: { resourceVersion: '5' }, items: [service('new-b', '5')] }, // another server's page
+      { metadata: { resourceVersion: '5', continue: 'next' }, items: [service('new-a', '5')] },
+      { metadata: { resourceVersion: '5' }, items: [service('new-b', '5')] },
+    ];
+    let call = 0;
+    connection.listAnswer = () => ({ status: 200, headers: {}, body: JSON.stringify({ kind: 'ServiceList', apiVersion: 'v1', ...pages[Math.min(call++, pages.length - 1)] }) });
+    const logs: string[] = [];
+    const informer = start(connection, { log: (e) => logs.push(e.message) });
+    await until(() => connection.streams.length === 1, 'watch');
+    expect(names(informer)).toEqual(['new-a', 'new-b']);
+    expect(informer.status().resourceVersion).toBe('5');
+    expect(connection.requests[2]?.query?.continue).toBeUndefined();
+    expect(logs.some((m) => /pages disagree on the resourceVersion \(20, then 5\); restarting it from the first page/.test(m))).toBe(true);
+  });
+});

@@ -14,6 +14,14 @@
  *    healthy watch period), at least as long as a 429's `Retry-After`; 403 marks the type
  *    forbidden, empties its cache and retries slowly. A watchdog cuts watches silent for longer
  *    than a bound (bookmarks count as activity).
+ * 6. The API server's history going backwards (restarted on an etcd restored from an older
+ *    backup, another cluster on the same address): a watch answered 504 `ResourceVersionTooLarge`
+ *    (HTTP or `ERROR` event), or a re-list whose resourceVersion is older than the cache's. With a
+ *    {@link RelistCoordinator} (the ClusterSource) every type then re-lists into a staged map the
+ *    readers do not see, and the coordinator swaps them all at once; alone, the informer re-lists.
+ *    A list cut between pages by a lost connection, or whose pages disagree on the
+ *    resourceVersion, restarts from the first page (the server behind the next page may not be
+ *    the one that served the first).
  * 5. Size limits (see `MAX_WATCH_LINE_BYTES`, `MAX_RESPONSE_BYTES` in `./connection`): a watch
  *    event over the line limit aborts the watch, marks the type stale ("A watch event exceeded
  *    N MiB …") and, after the backoff, re-lists (the cut event is unknown, so only a list tells
@@ -29,6 +37,30 @@ import type { Json } from './wire-to-record';
 import { isJsonObject, obj, str } from './wire-to-record';
 import type { RecordById, ResourceDescriptor, ResourceId } from './resources';
 import { cacheKey } from './resources';
+
+/**
+ * Coordinates the atomic re-list of every type after the API server's history went backwards
+ * (implemented by the live ClusterSource).
+ */
+export interface RelistCoordinator {
+  /** An informer saw the history go backwards (`reason` is safe to show and log). */
+  historyWentBackwards(id: ResourceId, reason: string): void;
+  /** A re-list asked by {@link ResourceInformer.beginRelist} is staged (or the type is forbidden): commit when all are. */
+  staged(id: ResourceId): void;
+  /**
+   * The newest resourceVersion any other type has seen (resourceVersions are one counter across
+   * types: etcd's revision). A list started after it was seen cannot be older, unless the history
+   * went backwards — which is how a type listed for the first time notices it. `null` for types
+   * that may live in another etcd (Events: `--etcd-servers-overrides`), whose counter differs.
+   */
+  newestSeen(id: ResourceId): string | null;
+  /**
+   * Before a type swaps in a re-list (after 410, a forbidden or cut watch): whether the same
+   * cluster still answers. `false` means it is another one; the coordinator has then begun a
+   * coordinated re-list, which this list joins.
+   */
+  confirmSameServer(): Promise<boolean>;
+}
 
 /** Health of one resource type's cache. */
 export type ResourceHealth = 'syncing' | 'synced' | 'stale' | 'forbidden';
@@ -101,15 +133,53 @@ export interface InformerOptions {
   readonly maxListResponseBytes?: number;
   /** Log sink; messages pass {@link redact} once more before they reach it. */
   readonly log?: (event: InformerLogEvent) => void;
+  /** The coordinator of atomic re-lists across types (the ClusterSource sets it; alone, each type re-lists by itself). */
+  readonly coordinator?: RelistCoordinator;
 }
 
 type WatchOutcome =
   | { readonly type: 'ended'; readonly durationMs: number; readonly events: number }
   | { readonly type: 'expired' }
   | { readonly type: 'silent' }
+  | { readonly type: 'too-large'; readonly error: KubeError }
   | { readonly type: 'error'; readonly error: KubeError; readonly opened: boolean; readonly durationMs: number; readonly relist?: boolean };
 
 type ListOutcome = { readonly ok: true } | { readonly ok: false; readonly error: KubeError };
+
+/** A complete list held back from readers until the coordinator commits every type at once. */
+interface StagedList<Record> {
+  readonly epoch: number;
+  readonly cache: Map<string, Record>;
+  readonly resourceVersion: string | null;
+}
+
+/**
+ * Whether an error is the API server's "Too large resource version" (504 Timeout with cause
+ * `ResourceVersionTooLarge`, `storage.NewTooLargeResourceVersionError` upstream): the version we
+ * sent is newer than its history. `body` is the raw response or the watch event's Status.
+ */
+export function isResourceVersionTooLarge(error: KubeError, body?: unknown): boolean {
+  if (error.kind !== 'timeout' || (error.status !== undefined && error.status !== 504)) return false;
+  const status = typeof body === 'string' ? safeJson(body) : body;
+  if (isJsonObject(status)) {
+    const causes = obj(status.details).causes;
+    if (Array.isArray(causes) && causes.some((cause) => isJsonObject(cause) && cause.reason === 'ResourceVersionTooLarge')) return true;
+  }
+  return /too large resource version/i.test(error.message);
+}
+
+/** -1, 0, 1 when both resourceVersions are decimal (etcd revisions, as every API server sends); `null` when they cannot be ordered. */
+export function compareResourceVersions(a: string | null, b: string | null): number | null {
+  if (a === null || b === null || !/^\d{1,30}$/.test(a) || !/^\d{1,30}$/.test(b)) return null;
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Errors of a lost connection (no HTTP answer): the server behind the next request may be another. */
+function connectionLost(error: KubeError): boolean {
+  return error.status === undefined && (error.kind === 'unavailable' || error.kind === 'timeout' || error.kind === 'unknown');
+}
 
 function nowIso(): string {
   return new Date().toISOString();
@@ -142,7 +212,17 @@ export class ResourceInformer<Id extends ResourceId> {
   private listed = 0;
   private lists = 0;
   private watches = 0;
-  private readonly options: Required<Omit<InformerOptions, 'backoff' | 'log' | 'listTimeoutMs' | 'maxWatchLineBytes' | 'maxListResponseBytes'>> & {
+  /** Bumped by {@link beginRelist}; a list started in an older epoch starts again. */
+  private relistEpoch = 0;
+  /** The epoch whose re-list is committed (equal to `relistEpoch` when none is pending). */
+  private committedEpoch = 0;
+  private staged: StagedList<RecordById[Id]> | null = null;
+  private commitWaiter: (() => void) | null = null;
+  private wake: (() => void) | null = null;
+  /** The history going backwards was logged (standalone): the re-list it causes does not log it again. */
+  private backwardsLogged = false;
+  private readonly coordinator: RelistCoordinator | undefined;
+  private readonly options: Required<Omit<InformerOptions, 'backoff' | 'log' | 'coordinator' | 'listTimeoutMs' | 'maxWatchLineBytes' | 'maxListResponseBytes'>> & {
     backoff: BackoffOptions;
     listTimeoutMs: number;
     maxWatchLineBytes: number | undefined;
@@ -168,6 +248,7 @@ export class ResourceInformer<Id extends ResourceId> {
       maxWatchLineBytes: options.maxWatchLineBytes,
       maxListResponseBytes: options.maxListResponseBytes,
     };
+    this.coordinator = options.coordinator;
     const log = options.log;
     // Messages are built from safe errors; redacting again costs little and guards future messages.
     this.log = log === undefined ? () => undefined : (event) => log({ ...event, message: redact(event.message) });
@@ -221,12 +302,55 @@ export class ResourceInformer<Id extends ResourceId> {
     });
   }
 
+  /** Whether a coordinated re-list is pending (listing, or listed and waiting for the other types). */
+  get relisting(): boolean {
+    return this.relistEpoch !== this.committedEpoch;
+  }
+
+  /**
+   * Starts a coordinated re-list (the coordinator calls it on every type): the watch is closed,
+   * a wait cut short, a list in progress restarted; the new list is staged, readers keep the
+   * current cache, and {@link RelistCoordinator.staged} is called when it is complete. A staged
+   * list not committed yet is discarded (the history moved again).
+   */
+  beginRelist(): void {
+    this.relistEpoch++;
+    this.staged = null;
+    this.stream?.close();
+    this.wake?.();
+    this.commitWaiter?.();
+  }
+
+  /**
+   * Swaps in the staged list (the coordinator calls it for every type at once, synchronously, so
+   * no reader sees a mix). Returns whether anything was swapped.
+   */
+  commitStaged(): boolean {
+    const staged = this.staged;
+    if (staged === null || staged.epoch !== this.relistEpoch) return false;
+    this.staged = null;
+    this.committedEpoch = staged.epoch;
+    this.resourceVersion = staged.resourceVersion;
+    this.syncedAt = nowIso();
+    this.lists++;
+    this.replace(staged.cache);
+    this.markSynced();
+    this.commitWaiter?.();
+    return true;
+  }
+
+  /** Whether a staged list of the current epoch is ready (or the type is forbidden and takes no part). */
+  isStaged(): boolean {
+    return !this.relisting || (this.staged !== null && this.staged.epoch === this.relistEpoch) || this.health === 'forbidden';
+  }
+
   /** Stops the loop, closes the watch and waits until nothing is in flight. The cache is kept. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.stopController.abort();
     this.stream?.close();
+    this.commitWaiter?.();
     await this.loop;
     this.loop = null;
   }
@@ -236,13 +360,22 @@ export class ResourceInformer<Id extends ResourceId> {
   private async run(): Promise<void> {
     let needList = true;
     while (this.running) {
-      // 1. LIST (first time, and after 410 Gone).
-      if (needList) {
+      // 1. LIST (first time, after 410 Gone, and staged while a coordinated re-list is pending).
+      if (needList || this.relisting) {
         const listed = await this.listAll();
         if (!this.running) return;
         if (!listed.ok) {
-          await this.fail(listed.error);
+          if (listed.error.kind === 'forbidden' && this.relisting && this.coordinator !== undefined) {
+            // A forbidden type takes no part in the swap (it is emptied now): do not hold the others back.
+            await this.fail(listed.error, () => this.coordinator?.staged(this.descriptor.id));
+          } else {
+            await this.fail(listed.error);
+          }
           continue;
+        }
+        if (this.relisting) {
+          // Staged: wait until every type is listed and the coordinator swapped them all.
+          if (this.staged?.epoch !== this.relistEpoch || !(await this.waitForCommit())) continue;
         }
         needList = false;
       }
@@ -260,10 +393,23 @@ export class ResourceInformer<Id extends ResourceId> {
         case 'silent':
           this.log({ resource: this.descriptor.id, level: 'info', message: `watch silent for over ${this.options.watchdogMs} ms; restarting it` });
           break;
+        case 'too-large':
+          // 6. Our resourceVersion is ahead of the server: its history went backwards. Retrying
+          // the watch can never succeed; only a new list can tell what the server holds now.
+          if (this.coordinator !== undefined) {
+            this.coordinator.historyWentBackwards(this.descriptor.id, `the API server answered "${outcome.error.message}"`);
+            if (!this.relisting) this.beginRelist();
+          } else {
+            this.log({ resource: this.descriptor.id, level: 'warn', message: `the API server's history went backwards (${outcome.error.message}); re-listing` });
+            this.backwardsLogged = true;
+            needList = true;
+            await this.sleep(this.nextBackoff());
+          }
+          break;
         case 'ended':
           if (outcome.durationMs >= this.options.backoff.resetAfterMs) this.failures = 0;
           // A server that closes watches at once, repeatedly, must not make us spin.
-          if (outcome.durationMs < 1000 && outcome.events === 0) await this.sleep(this.nextBackoff());
+          if (outcome.durationMs < 1000 && outcome.events === 0 && !this.relisting) await this.sleep(this.nextBackoff());
           break;
         case 'error':
           if (outcome.opened && outcome.durationMs >= this.options.backoff.resetAfterMs) this.failures = 0;
@@ -276,8 +422,16 @@ export class ResourceInformer<Id extends ResourceId> {
     }
   }
 
-  /** Records a failure in the status and waits before the next attempt. */
-  private async fail(error: KubeError): Promise<void> {
+  /** The newest resourceVersion seen by this type or (through the coordinator) any other. */
+  private newestSeen(): string | null {
+    const other = this.coordinator?.newestSeen(this.descriptor.id) ?? null;
+    const order = compareResourceVersions(other, this.resourceVersion);
+    if (order === null) return this.resourceVersion ?? other;
+    return order > 0 ? other : this.resourceVersion;
+  }
+
+  /** Records a failure in the status and waits before the next attempt (`afterRecord` runs before the wait). */
+  private async fail(error: KubeError, afterRecord?: () => void): Promise<void> {
     let delay = this.nextBackoff();
     if (error.kind === 'forbidden') {
       if (this.health !== 'forbidden') {
@@ -295,7 +449,20 @@ export class ResourceInformer<Id extends ResourceId> {
     this.error = error;
     if (error.retryAfterSeconds !== undefined) delay = Math.max(delay, error.retryAfterSeconds * 1000);
     this.onChange(false);
+    afterRecord?.();
     await this.sleep(delay);
+  }
+
+  /** Waits until the staged list is committed (`true`) or discarded / the informer stopped (`false`). */
+  private async waitForCommit(): Promise<boolean> {
+    const epoch = this.relistEpoch;
+    const committed = new Promise<void>((resolve) => {
+      this.commitWaiter = resolve;
+    });
+    this.coordinator?.staged(this.descriptor.id);
+    if (this.relisting && this.relistEpoch === epoch && this.running) await committed;
+    this.commitWaiter = null;
+    return this.running && this.committedEpoch === epoch;
   }
 
   /** Equal-jitter exponential backoff; each call counts one failure. */
@@ -310,13 +477,16 @@ export class ResourceInformer<Id extends ResourceId> {
     if (!this.running) return Promise.resolve();
     const signal = this.stopController.signal;
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
+      const timer = setTimeout(() => done(), ms);
+      const done = (): void => {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
+        if (this.wake === done) this.wake = null;
         resolve();
-      }
+      };
       signal.addEventListener('abort', done, { once: true });
+      // A coordinated re-list does not wait for a backoff to end.
+      this.wake = done;
     });
   }
 
@@ -338,7 +508,10 @@ export class ResourceInformer<Id extends ResourceId> {
     return this.descriptor.paths[this.pathIndex] ?? this.descriptor.paths[0] ?? '/';
   }
 
-  /** 1. One complete paged LIST into a fresh map, swapped in at the end. */
+  /**
+   * 1. One complete paged LIST into a fresh map, swapped in at the end — or, while a coordinated
+   * re-list is pending, staged for the coordinator to swap.
+   */
   private async listAll(): Promise<ListOutcome> {
     const { pageSize, listTimeoutMs, pageAttempts } = this.options;
     let fresh = new Map<string, RecordById[Id]>();
@@ -346,14 +519,29 @@ export class ResourceInformer<Id extends ResourceId> {
     let listResourceVersion: string | null = null;
     let restarts = 0;
     let attempt = 0;
+    let epoch = this.relistEpoch;
+    // The newest resourceVersion seen before this list began: the list cannot be older.
+    let floor = this.newestSeen();
     // Halved when a page is over the response limit (a continue token accepts any limit).
     let limit = pageSize;
     this.listing = true;
     this.listed = 0;
     this.onChange(false);
+    /** Starts the list again from the first page (what was read so far is dropped). */
+    const restart = (why: string | null): void => {
+      if (why !== null) this.log({ resource: this.descriptor.id, level: 'warn', message: `list ${why}; restarting it from the first page` });
+      fresh = new Map();
+      continueToken = undefined;
+      listResourceVersion = null;
+      this.listed = 0;
+      epoch = this.relistEpoch;
+      floor = this.newestSeen();
+    };
     try {
       while (this.running) {
+        if (epoch !== this.relistEpoch) restart(null); // a coordinated re-list began: list the new history
         let error: KubeError | null = null;
+        let errorBody: unknown;
         let tooLarge = false;
         let body: Json | null = null;
         try {
@@ -370,6 +558,7 @@ export class ResourceInformer<Id extends ResourceId> {
             else error = { kind: 'unknown', status: response.status, message: 'The API server sent a list that is not a JSON list.' };
           } else {
             error = errorFromResponse(response.status, response.body, response.headers);
+            errorBody = response.body;
           }
         } catch (thrown) {
           error = errorFromException(thrown);
@@ -389,14 +578,21 @@ export class ResourceInformer<Id extends ResourceId> {
             this.pathIndex++; // an older API version (autoscaling/v1 without v2)
             continue;
           }
-          if (error.kind === 'gone' && continueToken !== undefined && restarts < 3) {
-            // Expired continue token: start the list again from scratch.
-            restarts++;
-            fresh = new Map();
-            continueToken = undefined;
-            listResourceVersion = null;
-            this.listed = 0;
-            continue;
+          if (continueToken !== undefined && restarts < 3) {
+            if (error.kind === 'gone') {
+              // Expired continue token (or one the server does not know): start the list again from scratch.
+              restarts++;
+              restart(null);
+              continue;
+            }
+            if (isResourceVersionTooLarge(error, errorBody) || connectionLost(error)) {
+              // The server behind the next page may not be the one that served the first (it
+              // restarted, maybe on another state): continuing could mix two histories.
+              restarts++;
+              restart(`interrupted between pages (${error.message})`);
+              await this.sleep(this.options.backoff.initialMs * restarts);
+              continue;
+            }
           }
           if (isRetryable(error) && ++attempt < pageAttempts) {
             await this.sleep(Math.max(error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0, this.options.backoff.initialMs * attempt));
@@ -407,7 +603,14 @@ export class ResourceInformer<Id extends ResourceId> {
         attempt = 0;
         const page = body ?? {};
         const metadata = obj(page.metadata);
-        listResourceVersion ??= str(metadata.resourceVersion);
+        const pageResourceVersion = str(metadata.resourceVersion);
+        if (continueToken !== undefined && restarts < 3 && pageResourceVersion !== listResourceVersion) {
+          // Every page of one list is served at its first page's resourceVersion: this one is not.
+          restarts++;
+          restart(`pages disagree on the resourceVersion (${listResourceVersion ?? 'none'}, then ${pageResourceVersion ?? 'none'})`);
+          continue;
+        }
+        listResourceVersion ??= pageResourceVersion;
         for (const item of page.items as unknown[]) {
           if (!isJsonObject(item)) continue;
           const record = this.descriptor.project(item);
@@ -421,10 +624,37 @@ export class ResourceInformer<Id extends ResourceId> {
         }
         this.onChange(false);
         const next = str(metadata.continue);
-        if (next === null || next === '') break;
+        if (next === null || next === '') {
+          if (epoch !== this.relistEpoch) continue; // the history moved while listing: list again
+          break;
+        }
         continueToken = next;
       }
       if (!this.running) return { ok: true };
+      if (!this.relisting && this.coordinator !== undefined && compareResourceVersions(listResourceVersion, floor) === -1) {
+        // 6. A list older than what had been seen: the server's history went backwards. Every
+        // type must be listed again and swapped together; this list is already one of them.
+        this.coordinator.historyWentBackwards(
+          this.descriptor.id,
+          `a new list of ${this.descriptor.title} is at resourceVersion ${listResourceVersion ?? ''}, older than the ${floor ?? ''} already seen`,
+        );
+        if (!this.relisting) this.beginRelist();
+      }
+      if (!this.relisting && this.coordinator !== undefined && this.syncedAt !== null) {
+        // A re-list of a type already shown: another cluster at this address would be shown
+        // type by type, mixed with this one, unless all types are swapped together.
+        await this.coordinator.confirmSameServer();
+        if (!this.running) return { ok: true };
+        if (epoch !== this.relistEpoch && !this.relisting) return this.listAll();
+      }
+      if (this.relisting) {
+        this.staged = { epoch: this.relistEpoch, cache: fresh, resourceVersion: listResourceVersion };
+        return { ok: true };
+      }
+      if (compareResourceVersions(listResourceVersion, this.resourceVersion) === -1 && !this.backwardsLogged) {
+        this.log({ resource: this.descriptor.id, level: 'warn', message: `the API server's history went backwards (list at resourceVersion ${listResourceVersion ?? ''}, ${this.resourceVersion ?? ''} seen before); cache replaced by the new list` });
+      }
+      this.backwardsLogged = false;
       this.resourceVersion = listResourceVersion;
       this.syncedAt = nowIso();
       this.lists++;
@@ -484,7 +714,9 @@ export class ResourceInformer<Id extends ResourceId> {
     }
     if (!opened.ok) {
       const error = errorFromResponse(opened.response.status, opened.response.body, opened.response.headers);
-      return error.kind === 'gone' ? { type: 'expired' } : { type: 'error', error, opened: false, durationMs: 0 };
+      if (error.kind === 'gone') return { type: 'expired' };
+      if (isResourceVersionTooLarge(error, opened.response.body)) return { type: 'too-large', error };
+      return { type: 'error', error, opened: false, durationMs: 0 };
     }
     const stream = opened.stream;
     close = () => stream.close();
@@ -532,7 +764,9 @@ export class ResourceInformer<Id extends ResourceId> {
         break;
       case 'ERROR': {
         const error = errorFromWatchStatus(object);
-        settle(error.kind === 'gone' ? { type: 'expired' } : { type: 'error', error, opened: true, durationMs: 0 });
+        if (error.kind === 'gone') settle({ type: 'expired' });
+        else if (isResourceVersionTooLarge(error, object)) settle({ type: 'too-large', error });
+        else settle({ type: 'error', error, opened: true, durationMs: 0 });
         return;
       }
       default:

@@ -9,6 +9,10 @@
  * connection lost after the request went out, an ambiguous 5xx) carries `unknownOutcome` (re-read
  * with {@link readServiceAnnotations}) and is never a success. Patch results carry the API server's `Audit-Id`
  * response header as `auditId` when it sent one (for the mutation audit log).
+ *
+ * Credentials: the generated clients go through `connection.kubeConfig`, whose credential plugin
+ * (if any) is the connection's own, so writes share the informers' credential and cache; a 401
+ * drops it and the call is made once more with a fresh one.
  */
 import type { ConfigurationOptions, ObservableMiddleware, RequestContext, ResponseContext } from '@kubernetes/client-node';
 import { AuthorizationV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -155,6 +159,20 @@ export function unknownOutcomeOf(thrown: unknown, error: KubeError): UnknownOutc
   return 'connection-lost';
 }
 
+/**
+ * Runs a generated-client call; on a 401 with a credential plugin, drops its credential (the same
+ * one the informers use) and runs the call once more with a fresh one. A 401 was not applied, so
+ * the retry cannot apply a write twice.
+ */
+async function withCredentialRefresh<T>(connection: KubeConnection, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (thrown) {
+    if (errorFromException(thrown).status !== 401 || connection.credentialsRejected?.() !== true) throw thrown;
+    return call();
+  }
+}
+
 function metadataOf(value: unknown): { resourceVersion: string; annotations: Record<string, string> } {
   const metadata = obj(obj(value).metadata);
   return { resourceVersion: str(metadata.resourceVersion) ?? '', annotations: stringMap(metadata.annotations) };
@@ -190,14 +208,16 @@ export async function patchServiceAnnotations(
     return auditId === undefined ? result : { ...result, auditId };
   };
   try {
-    const updated: unknown = await api.patchNamespacedService(
-      { name, namespace, body, fieldManager: options.fieldManager ?? 'zonescope' },
-      setHeaderOptions(
-        'Content-Type',
-        PatchStrategy.MergePatch,
-        withTimeout(options.timeoutMs ?? connection.requestTimeoutMs, { middleware: [capture.middleware], middlewareMergeStrategy: 'append' }),
-      ),
-    );
+    const patch = (): Promise<unknown> =>
+      api.patchNamespacedService(
+        { name, namespace, body, fieldManager: options.fieldManager ?? 'zonescope' },
+        setHeaderOptions(
+          'Content-Type',
+          PatchStrategy.MergePatch,
+          withTimeout(options.timeoutMs ?? connection.requestTimeoutMs, { middleware: [capture.middleware], middlewareMergeStrategy: 'append' }),
+        ),
+      );
+    const updated: unknown = await withCredentialRefresh(connection, patch);
     const meta = metadataOf(updated);
     if (meta.resourceVersion === '') {
       return withAuditId({ ok: false, error: { kind: 'unknown', message: 'The API server answered the patch without a resourceVersion; re-read the Service.' }, unknownOutcome: 'server-error' });
@@ -261,15 +281,17 @@ export async function canPatchService(connection: KubeConnection, namespace: str
   if (invalid) return invalid;
   const api = connection.kubeConfig.makeApiClient(AuthorizationV1Api);
   try {
-    const review: unknown = await api.createSelfSubjectAccessReview(
-      {
-        body: {
-          apiVersion: 'authorization.k8s.io/v1',
-          kind: 'SelfSubjectAccessReview',
-          spec: { resourceAttributes: { verb: 'patch', group: '', version: 'v1', resource: 'services', namespace, name } },
+    const review: unknown = await withCredentialRefresh(connection, () =>
+      api.createSelfSubjectAccessReview(
+        {
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { verb: 'patch', group: '', version: 'v1', resource: 'services', namespace, name } },
+          },
         },
-      },
-      withTimeout(options.timeoutMs ?? connection.requestTimeoutMs),
+        withTimeout(options.timeoutMs ?? connection.requestTimeoutMs),
+      ),
     );
     const status = obj(obj(review).status);
     return { ok: true, allowed: status.allowed === true && status.denied !== true, reason: str(status.reason) };

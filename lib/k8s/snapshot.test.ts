@@ -1,29 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SnapshotProblem, SnapshotResult } from './snapshot';
 import { formatProblem, loadSnapshot, parseSnapshotDocuments, snapshotFromText } from './snapshot';
+import { dumpFolder, ok } from './snapshot-test-support';
 
 const TESTDATA = path.join(__dirname, 'testdata');
 const dumpText = readFileSync(path.join(TESTDATA, 'kubectl-dump.yaml'), 'utf8');
 const kubeSystemText = readFileSync(path.join(TESTDATA, 'kube-system.yaml'), 'utf8');
 
-const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-snapshot-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function write(relative: string, text: string): string {
-  const file = path.join(tmp, relative);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
-
-function ok(result: SnapshotResult): Extract<SnapshotResult, { ok: true }> {
-  if (!result.ok) throw new Error(`expected success, got:\n${result.errors.map(formatProblem).join('\n')}`);
-  return result;
-}
+const { dir: tmp, write } = dumpFolder('zonescope-snapshot-');
 
 function errors(result: SnapshotResult | ReturnType<typeof parseSnapshotDocuments>): readonly SnapshotProblem[] {
   if (result.ok) throw new Error('expected failure');
@@ -110,13 +97,12 @@ describe('good dumps', () => {
     expect(summary.ignoredKinds).toEqual({ Namespace: 1, Ingress: 1 });
   });
 
-  it('counts duplicates (the later object wins)', () => {
+  it('refuses an object given twice, naming both places', () => {
     const a = 'apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    topology.kubernetes.io/zone: a';
     const b = 'apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels:\n    topology.kubernetes.io/zone: b';
-    const { snapshot, summary } = ok(snapshotFromText(`${a}\n---\n${b}`, 'dup.yaml'));
-    expect(snapshot.nodes).toHaveLength(1);
-    expect(snapshot.nodes[0]?.zone).toBe('b');
-    expect(summary.duplicates).toBe(1);
+    expect(errors(snapshotFromText(`${a}\n---\n${b}`, 'dup.yaml')).map(formatProblem)).toEqual([
+      'dup.yaml, document 2 (Node n1): given twice: also in dup.yaml, document 1; keep one of them',
+    ]);
   });
 
   it('parseSnapshotDocuments returns every object with its location for the simulator', () => {

@@ -21,20 +21,27 @@
  * Unknown kinds are ignored (counted in the summary); Events not about a Service and ConfigMaps
  * or DaemonSets that carry no dataplane facts are dropped (counted). Malformed input — a YAML or
  * JSON syntax error, a document that is not a mapping, an object without `kind` or
- * `metadata.name`, a field of the wrong type where zonescope reads it — is an error naming the
- * file, the document (1-based), the item (`items[i]`, 0-based) and what is wrong. On any error
- * nothing is returned but the errors.
+ * `metadata.name`, a field of the wrong type where zonescope reads it, a key given twice in a JSON
+ * object, a Node CPU the API server would refuse (`allocatableCpuProblem`), an object given twice
+ * (same kind, namespace and name, in one file or two: both places are named) — is an error naming
+ * the file, the document (1-based), the item (`items[i]`, 0-based) and what is wrong. On any error
+ * nothing is returned but the errors (the first 50, then a count).
  *
- * The dump format (documents, Lists, version documents) is `./kubectl-dump`, shared with the
- * simulator's scenario loader. Pure except {@link loadSnapshot} (file system). No client-node.
+ * Files are streamed (`./dump-stream`): a List is read item by item and each object is projected
+ * onto its slim record at once, so a dump larger than a string (~512 MB) or than memory as parsed
+ * objects loads. The dump format (documents, Lists, version documents) is `./kubectl-dump`, shared
+ * with the simulator's scenario loader. Pure except {@link loadSnapshot} (file system). No
+ * client-node.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClusterSnapshot, ServerVersionRecord } from '../topology/model/cluster-model';
 import type { DumpLocation } from './kubectl-dump';
-import { isJsonFileName, isJsonText, isServerVersionDocument, kubectlVersionOf, listDocument, readYamlDocuments } from './kubectl-dump';
+import type { DumpEvent, DumpSplitter } from './dump-stream';
+import { JsonDumpSplitter, splitText, YamlDumpSplitter } from './dump-stream';
+import { isJsonFileName, isJsonText, isServerVersionDocument, kubectlVersionOf, listDocument } from './kubectl-dump';
 import type { DataplaneFactRecord, Json } from './wire-to-record';
-import { isJsonObject, obj, projectCalicoObject, projectServerVersion, str } from './wire-to-record';
+import { allocatableCpuProblem, isJsonObject, obj, projectCalicoObject, projectServerVersion, str } from './wire-to-record';
 import type { RecordById, ResourceId } from './resources';
 import { assembleSnapshot, cacheKey, RESOURCE_IDS, RESOURCES, resourceIdForKind } from './resources';
 
@@ -84,8 +91,6 @@ export interface SnapshotSummary {
   readonly ignoredKinds: Readonly<Record<string, number>>;
   /** Objects of read kinds dropped as irrelevant (Events not about Services, other ConfigMaps…). */
   readonly dropped: Readonly<Record<string, number>>;
-  /** Objects given more than once (same kind, namespace and name); the last one wins. */
-  readonly duplicates: number;
   /** Where the server version came from, `null` when unknown. */
   readonly versionSource: string | null;
 }
@@ -269,6 +274,7 @@ export function objectProblem(object: Json, kind: string): string | null {
     const problem = checkRule(object, fieldPath.split('.'), type, '');
     if (problem !== null) return problem;
   }
+  if (kind === 'Node') return allocatableCpuProblem(object);
   return null;
 }
 
@@ -284,45 +290,243 @@ function isReadKind(kind: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Parsing
+// Reading: dump events → objects → records
 
-/** Parses the text into documents (`null` and `undefined` entries are empty documents). */
-function parseDocuments(text: string, file: string): { ok: true; documents: unknown[] } | { ok: false; errors: SnapshotProblem[] } {
-  if (isJsonText(text, file)) {
-    try {
-      return { ok: true, documents: [JSON.parse(text) as unknown] };
-    } catch {
-      // Not strict JSON: the YAML parser (a JSON superset) accepts it or locates the error.
-    }
+/** At most this many problems are listed; the rest are counted. */
+const MAX_PROBLEMS = 50;
+
+type MutableRecordLists = { [Id in ResourceId]: Map<string, RecordById[Id]> };
+
+/** One object read, projected, waiting for its document to say it was a List item. */
+interface PendingObject {
+  readonly kind: string;
+  readonly object: Json;
+  readonly location: SnapshotLocation;
+}
+
+/**
+ * Collects objects into records: shape checks, projection, duplicate detection (an object given
+ * twice, same kind, namespace and name, is an error naming both places), version documents.
+ * Objects are projected as they come and dropped unless `keepObjects`, so memory holds records.
+ */
+class SnapshotCollector {
+  readonly maps = Object.fromEntries(RESOURCE_IDS.map((id) => [id, new Map()])) as MutableRecordLists;
+  private readonly seen = new Map<string, SnapshotLocation>();
+  readonly ignoredKinds: Record<string, number> = {};
+  readonly dropped: Record<string, number> = {};
+  readonly extraFacts = new Map<string, DataplaneFactRecord>();
+  readonly objects: SnapshotObject[] = [];
+  readonly versions: SnapshotVersion[] = [];
+  readonly errors: SnapshotProblem[] = [];
+  private moreErrors = 0;
+  documents = 0;
+
+  constructor(private readonly keepObjects: boolean) {}
+
+  problem(problem: SnapshotProblem): void {
+    if (this.errors.length < MAX_PROBLEMS) this.errors.push(problem);
+    else this.moreErrors++;
   }
-  const syntax = isJsonFileName(file) ? 'JSON syntax error' : 'YAML syntax error';
-  const documents: unknown[] = [];
-  const errors: SnapshotProblem[] = [];
-  let parsed;
-  try {
-    parsed = readYamlDocuments(text, 100);
-  } catch (error) {
-    return { ok: false, errors: [{ file, message: `YAML could not be parsed: ${error instanceof Error ? error.message : String(error)}` }] };
+
+  /** The problems, with a last line counting those not listed. */
+  allErrors(): SnapshotProblem[] {
+    if (this.moreErrors === 0) return this.errors;
+    const last = this.errors[this.errors.length - 1];
+    return [...this.errors, { file: last?.file ?? '', message: `… and ${this.moreErrors} more problem(s)` }];
   }
-  for (const doc of parsed) {
-    if (doc.ok) {
-      documents.push(doc.value);
-      continue;
+
+  /** Shape-checks a value as an object; `null` (with the problem recorded) when it is not one. */
+  check(value: unknown, location: SnapshotLocation, kindHint: string | undefined, apiVersionHint: string | undefined, report: (p: SnapshotProblem) => void): PendingObject | null {
+    if (!isJsonObject(value)) {
+      report({ ...location, message: `expected a Kubernetes object (a mapping), found ${describe(value)}` });
+      return null;
     }
-    const [first] = doc.errors;
-    if (first === undefined) continue;
-    if (first.type === 'conversion') {
-      errors.push({ file, document: doc.document, message: `YAML could not be converted: ${first.message}` });
-    } else {
-      errors.push({
-        file,
-        document: doc.document,
-        ...(first.line !== undefined && first.column !== undefined ? { line: first.line, column: first.column } : {}),
-        message: `${syntax}: ${first.message.replace(/ at line \d+, column \d+:?$/, '')}`,
+    const kind = str(value.kind) ?? kindHint;
+    if (kind === undefined || kind === '') {
+      report({ ...location, message: 'the object has no kind' });
+      return null;
+    }
+    const object = value.kind === undefined ? { ...value, kind, ...(value.apiVersion === undefined && apiVersionHint !== undefined ? { apiVersion: apiVersionHint } : {}) } : value;
+    if (isReadKind(kind)) {
+      const problem = objectProblem(object, kind);
+      if (problem !== null) {
+        report({ ...location, object: objectLabel(kind, object), message: problem });
+        return null;
+      }
+    }
+    return { kind, object, location };
+  }
+
+  /** Adds a checked object: projects it (read kinds) or counts it (other kinds). */
+  add({ kind, object, location }: PendingObject): void {
+    if (this.errors.length > 0 && !this.keepObjects) return; // failing anyway: only look for more problems
+    const identity = `${kind} ${cacheKey(object)}`;
+    const earlier = this.seen.get(identity);
+    if (earlier !== undefined) {
+      this.problem({ ...location, object: objectLabel(kind, object), message: `given twice: also in ${formatProblem({ ...earlier, message: '' }).slice(0, -2)}; keep one of them` });
+      return;
+    }
+    this.seen.set(identity, location);
+    if (this.keepObjects) this.objects.push({ kind, apiVersion: str(object.apiVersion) ?? '', object, location });
+    const id = resourceIdForKind(kind);
+    if (id === undefined) {
+      if (EXTRA_KINDS.includes(kind)) {
+        const calico = projectCalicoObject(object);
+        const key = objectLabel(kind, object);
+        if (calico !== null) this.extraFacts.set(key, { key, proxy: null, cilium: null, calico, awsVpcCni: false });
+        else this.dropped[kind] = (this.dropped[kind] ?? 0) + 1;
+      } else {
+        this.ignoredKinds[kind] = (this.ignoredKinds[kind] ?? 0) + 1;
+      }
+      return;
+    }
+    const record = RESOURCES[id].project(object);
+    if (record === null) {
+      this.dropped[kind] = (this.dropped[kind] ?? 0) + 1;
+      return;
+    }
+    (this.maps[id] as Map<string, unknown>).set(cacheKey(object), record);
+  }
+
+  /** A whole document (not a List item). */
+  document(document: unknown, location: SnapshotLocation): void {
+    if (document === null || document === undefined) return; // empty document (`---` at the end)
+    if (!isJsonObject(document)) {
+      this.problem({ ...location, message: `expected a Kubernetes object or List (a mapping), found ${describe(document)}` });
+      return;
+    }
+    if (isServerVersionDocument(document)) {
+      if (typeof document.gitVersion !== 'string' || document.gitVersion === '') {
+        this.problem({ ...location, message: 'ServerVersion.gitVersion must be a version string such as v1.31.4' });
+      } else {
+        this.versions.push({ version: { gitVersion: document.gitVersion }, location });
+      }
+      return;
+    }
+    if (str(document.kind) === null) {
+      const version = kubectlVersionOf(document);
+      if (version !== null) this.versions.push({ version, location });
+      else this.problem({ ...location, message: 'the document has no kind (and is not a /version document)' });
+      return;
+    }
+    const list = listDocument(document);
+    if (list !== null) {
+      const { items } = list;
+      if (items !== null && items !== undefined && !Array.isArray(items)) {
+        this.problem({ ...location, message: `items of a ${list.kind} must be a list, not ${describe(items)}` });
+        return;
+      }
+      (items ?? []).forEach((item: unknown, i: number) => {
+        const checked = this.check(item, { ...location, item: i }, list.itemKind, list.itemApiVersion, (p) => this.problem(p));
+        if (checked) this.add(checked);
       });
+      return;
     }
+    const checked = this.check(document, location, undefined, undefined, (p) => this.problem(p));
+    if (checked) this.add(checked);
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, documents };
+
+  /** The records as a snapshot, or the problems. */
+  result(files: readonly string[]): SnapshotResult {
+    if (this.errors.length > 0) return { ok: false, errors: this.allErrors() };
+    const providerIDs: (string | null)[] = [];
+    for (const node of this.maps.nodes.values()) providerIDs.push(node.providerID);
+    // Server version: all version documents must agree.
+    let version: ServerVersionRecord | null = null;
+    let versionSource: string | null = null;
+    for (const candidate of this.versions) {
+      const record = projectServerVersion(candidate.version, providerIDs);
+      if (record === null) return { ok: false, errors: [{ ...candidate.location, message: 'the version document has neither gitVersion nor major/minor' }] };
+      if (version !== null && version.gitVersion !== record.gitVersion) {
+        return { ok: false, errors: [{ ...candidate.location, message: `server version ${record.gitVersion} contradicts ${version.gitVersion} given in ${versionSource ?? 'another document'}` }] };
+      }
+      version = record;
+      versionSource = `${candidate.location.file}, document ${candidate.location.document}`;
+    }
+    const { maps } = this;
+    const snapshot = assembleSnapshot(
+      {
+        nodes: [...maps.nodes.values()],
+        services: [...maps.services.values()],
+        endpointslices: [...maps.endpointslices.values()],
+        pods: [...maps.pods.values()],
+        deployments: [...maps.deployments.values()],
+        replicasets: [...maps.replicasets.values()],
+        hpas: [...maps.hpas.values()],
+        events: [...maps.events.values()],
+        configmaps: [...maps.configmaps.values()],
+        daemonsets: [...maps.daemonsets.values()],
+      },
+      version,
+      [...this.extraFacts.values()],
+    );
+    const records = Object.fromEntries(RESOURCE_IDS.map((id) => [id, maps[id].size])) as Record<ResourceId, number>;
+    return {
+      ok: true,
+      snapshot,
+      summary: { files, documents: this.documents, records, ignoredKinds: this.ignoredKinds, dropped: this.dropped, versionSource },
+    };
+  }
+}
+
+/**
+ * Turns one file's {@link DumpEvent}s into collector calls. Items of a document are checked as
+ * they come; they are added once the document's `kind` (printed after `items` by kubectl) shows
+ * it is a List, and dropped otherwise. Items without `kind` (typed lists as the API serves them)
+ * wait for the list's kind.
+ */
+class FileReader {
+  private pending: PendingObject[] = [];
+  private pendingProblems: SnapshotProblem[] = [];
+  private kindless: { item: number; value: unknown }[] = [];
+
+  constructor(
+    private readonly collector: SnapshotCollector,
+    private readonly file: string,
+  ) {}
+
+  readonly onEvent = (event: DumpEvent): void => {
+    const collector = this.collector;
+    switch (event.type) {
+      case 'error': {
+        const { type: _type, ...where } = event;
+        collector.problem({ file: this.file, ...where });
+        return;
+      }
+      case 'item': {
+        const location: SnapshotLocation = { file: this.file, document: event.document, item: event.item };
+        if (isJsonObject(event.value) && event.value.kind === undefined) {
+          this.kindless.push({ item: event.item, value: event.value });
+          return;
+        }
+        const checked = collector.check(event.value, location, undefined, undefined, (p) => this.pendingProblems.push(p));
+        if (checked) this.pending.push(checked);
+        return;
+      }
+      case 'document': {
+        const location: SnapshotLocation = { file: this.file, document: event.document };
+        const list = event.splitItems !== null && isJsonObject(event.value) ? listDocument(event.value) : null;
+        if (list !== null) {
+          for (const p of this.pendingProblems) collector.problem(p);
+          for (const o of this.pending) collector.add(o);
+          for (const { item, value } of this.kindless) {
+            const checked = collector.check(value, { ...location, item }, list.itemKind, list.itemApiVersion, (p) => collector.problem(p));
+            if (checked) collector.add(checked);
+          }
+        } else {
+          collector.document(event.value, location);
+        }
+        this.pending = [];
+        this.pendingProblems = [];
+        this.kindless = [];
+        return;
+      }
+    }
+  };
+}
+
+function splitterFor(json: boolean, onEvent: (event: DumpEvent) => void): DumpSplitter {
+  return json ? new JsonDumpSplitter(onEvent) : new YamlDumpSplitter(onEvent, 100);
 }
 
 /**
@@ -333,169 +537,41 @@ function parseDocuments(text: string, file: string): { ok: true; documents: unkn
  * @param fileName used in problems only.
  */
 export function parseSnapshotDocuments(text: string, fileName: string): ParseDocumentsResult {
-  const parsed = parseDocuments(text, fileName);
-  if (!parsed.ok) return parsed;
-  const objects: SnapshotObject[] = [];
-  const versions: SnapshotVersion[] = [];
-  const errors: SnapshotProblem[] = [];
-
-  const addObject = (value: unknown, location: SnapshotLocation, kindHint: string | undefined, apiVersionHint: string | undefined): void => {
-    if (!isJsonObject(value)) {
-      errors.push({ ...location, message: `expected a Kubernetes object (a mapping), found ${describe(value)}` });
-      return;
-    }
-    const kind = str(value.kind) ?? kindHint;
-    if (kind === undefined || kind === '') {
-      errors.push({ ...location, message: 'the object has no kind' });
-      return;
-    }
-    const object = value.kind === undefined ? { ...value, kind, ...(value.apiVersion === undefined && apiVersionHint !== undefined ? { apiVersion: apiVersionHint } : {}) } : value;
-    if (isReadKind(kind)) {
-      const problem = objectProblem(object, kind);
-      if (problem !== null) {
-        errors.push({ ...location, object: objectLabel(kind, object), message: problem });
-        return;
-      }
-    }
-    objects.push({ kind, apiVersion: str(object.apiVersion) ?? '', object, location });
-  };
-
-  parsed.documents.forEach((document, index) => {
-    const location: SnapshotLocation = { file: fileName, document: index + 1 };
-    if (document === null || document === undefined) return; // empty document (`---` at the end)
-    if (!isJsonObject(document)) {
-      errors.push({ ...location, message: `expected a Kubernetes object or List (a mapping), found ${describe(document)}` });
-      return;
-    }
-    if (isServerVersionDocument(document)) {
-      if (typeof document.gitVersion !== 'string' || document.gitVersion === '') {
-        errors.push({ ...location, message: 'ServerVersion.gitVersion must be a version string such as v1.31.4' });
-      } else {
-        versions.push({ version: { gitVersion: document.gitVersion }, location });
-      }
-      return;
-    }
-    if (str(document.kind) === null) {
-      const version = kubectlVersionOf(document);
-      if (version !== null) versions.push({ version, location });
-      else errors.push({ ...location, message: 'the document has no kind (and is not a /version document)' });
-      return;
-    }
-    const list = listDocument(document);
-    if (list !== null) {
-      const { items } = list;
-      if (items !== null && items !== undefined && !Array.isArray(items)) {
-        errors.push({ ...location, message: `items of a ${list.kind} must be a list, not ${describe(items)}` });
-        return;
-      }
-      (items ?? []).forEach((item: unknown, i: number) => addObject(item, { ...location, item: i }, list.itemKind, list.itemApiVersion));
-      return;
-    }
-    addObject(document, location, undefined, undefined);
-  });
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, objects, versions, documents: parsed.documents.length };
+  const collector = new SnapshotCollector(true);
+  readText(collector, text, fileName);
+  if (collector.errors.length > 0) return { ok: false, errors: collector.allErrors() };
+  return { ok: true, objects: collector.objects, versions: collector.versions, documents: collector.documents };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Building
-
-type MutableRecordLists = { [Id in ResourceId]: Map<string, RecordById[Id]> };
+function readText(collector: SnapshotCollector, text: string, file: string): void {
+  let json = isJsonText(text, file);
+  if (json && !isJsonFileName(file)) {
+    // YAML text that merely starts with `{` or `[`: read as YAML (a JSON superset) unless it is JSON.
+    try {
+      JSON.parse(text);
+    } catch {
+      json = false;
+    }
+  }
+  const splitter = splitterFor(json, new FileReader(collector, file).onEvent);
+  splitText(splitter, text);
+  collector.documents += splitter.documents;
+}
 
 /**
- * Projects parsed objects onto a {@link ClusterSnapshot}. Later objects win over earlier ones
- * with the same kind, namespace and name.
+ * Projects parsed objects onto a {@link ClusterSnapshot}. An object given twice (same kind,
+ * namespace and name) is an error naming both places.
  */
 export function buildSnapshot(
   objects: readonly SnapshotObject[],
   versions: readonly SnapshotVersion[] = [],
   meta: { readonly files?: readonly string[]; readonly documents?: number } = {},
 ): SnapshotResult {
-  const maps = Object.fromEntries(RESOURCE_IDS.map((id) => [id, new Map()])) as MutableRecordLists;
-  const ignoredKinds: Record<string, number> = {};
-  const dropped: Record<string, number> = {};
-  const extraFacts = new Map<string, DataplaneFactRecord>();
-  let duplicates = 0;
-  const providerIDs: (string | null)[] = [];
-
-  const put = <Id extends ResourceId>(id: Id, key: string, record: RecordById[Id]): void => {
-    const map = maps[id] as Map<string, RecordById[Id]>;
-    if (map.has(key)) duplicates++;
-    map.set(key, record);
-  };
-
-  for (const { kind, object } of objects) {
-    const id = resourceIdForKind(kind);
-    if (id === undefined) {
-      if (EXTRA_KINDS.includes(kind)) {
-        const calico = projectCalicoObject(object);
-        const key = objectLabel(kind, object);
-        if (calico !== null) {
-          if (extraFacts.has(key)) duplicates++;
-          extraFacts.set(key, { key, proxy: null, cilium: null, calico, awsVpcCni: false });
-        } else dropped[kind] = (dropped[kind] ?? 0) + 1;
-      } else {
-        ignoredKinds[kind] = (ignoredKinds[kind] ?? 0) + 1;
-      }
-      continue;
-    }
-    const record = RESOURCES[id].project(object);
-    if (record === null) {
-      dropped[kind] = (dropped[kind] ?? 0) + 1;
-      continue;
-    }
-    put(id, cacheKey(object), record as RecordById[typeof id]);
-  }
-  for (const node of maps.nodes.values()) providerIDs.push(node.providerID);
-
-  // Server version: all version documents must agree.
-  let version: ServerVersionRecord | null = null;
-  let versionSource: string | null = null;
-  for (const candidate of versions) {
-    const record = projectServerVersion(candidate.version, providerIDs);
-    if (record === null) {
-      return { ok: false, errors: [{ ...candidate.location, message: 'the version document has neither gitVersion nor major/minor' }] };
-    }
-    if (version !== null && version.gitVersion !== record.gitVersion) {
-      return {
-        ok: false,
-        errors: [{ ...candidate.location, message: `server version ${record.gitVersion} contradicts ${version.gitVersion} given in ${versionSource ?? 'another document'}` }],
-      };
-    }
-    version = record;
-    versionSource = `${candidate.location.file}, document ${candidate.location.document}`;
-  }
-
-  const snapshot = assembleSnapshot(
-    {
-      nodes: [...maps.nodes.values()],
-      services: [...maps.services.values()],
-      endpointslices: [...maps.endpointslices.values()],
-      pods: [...maps.pods.values()],
-      deployments: [...maps.deployments.values()],
-      replicasets: [...maps.replicasets.values()],
-      hpas: [...maps.hpas.values()],
-      events: [...maps.events.values()],
-      configmaps: [...maps.configmaps.values()],
-      daemonsets: [...maps.daemonsets.values()],
-    },
-    version,
-    [...extraFacts.values()],
-  );
-  const records = Object.fromEntries(RESOURCE_IDS.map((id) => [id, maps[id].size])) as Record<ResourceId, number>;
-  return {
-    ok: true,
-    snapshot,
-    summary: {
-      files: meta.files ?? [...new Set(objects.map((o) => o.location.file))],
-      documents: meta.documents ?? 0,
-      records,
-      ignoredKinds,
-      dropped,
-      duplicates,
-      versionSource,
-    },
-  };
+  const collector = new SnapshotCollector(false);
+  for (const { kind, object, location } of objects) collector.add({ kind, object, location });
+  for (const version of versions) collector.versions.push(version);
+  collector.documents = meta.documents ?? 0;
+  return collector.result(meta.files ?? [...new Set(objects.map((o) => o.location.file))]);
 }
 
 const SNAPSHOT_EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -523,50 +599,103 @@ async function collectFiles(target: string, errors: SnapshotProblem[]): Promise<
   const files: string[] = [];
   for (const entry of entries) {
     const full = path.join(target, entry.name);
-    if (entry.isDirectory()) files.push(...(await collectFiles(full, errors)));
-    else if (entry.isFile() && SNAPSHOT_EXTENSIONS.includes(path.extname(entry.name).toLowerCase())) files.push(full);
+    if (entry.isDirectory()) {
+      for (const file of await collectFiles(full, errors)) files.push(file);
+    } else if (entry.isFile() && SNAPSHOT_EXTENSIONS.includes(path.extname(entry.name).toLowerCase())) files.push(full);
   }
   return files;
 }
 
 /**
- * Loads a snapshot from a file, a folder (recursively: `.yaml`, `.yml`, `.json`) or several of
- * them. All-or-nothing: any problem in any file yields `{ok: false, errors}` listing every
- * problem found, and no snapshot.
+ * The dump files of a path: the file itself, or a folder's `.yaml`, `.yml` and `.json` files,
+ * recursively, in name order (hidden entries skipped). Problems (missing path, empty folder) are
+ * returned instead; shared with the simulator's `--snapshot FOLDER`.
  */
-export async function loadSnapshot(pathOrPaths: string | readonly string[]): Promise<SnapshotResult> {
+export async function listSnapshotFiles(target: string): Promise<{ readonly files: readonly string[]; readonly errors: readonly SnapshotProblem[] }> {
+  const errors: SnapshotProblem[] = [];
+  let files: string[] = [];
+  try {
+    files = await collectFiles(target, errors);
+  } catch (error) {
+    errors.push({ file: target, message: `cannot be listed (${errorCode(error)})` });
+  }
+  if (errors.length === 0 && files.length === 0) errors.push({ file: target, message: 'no .yaml, .yml or .json files found' });
+  return { files, errors };
+}
+
+/** How {@link loadSnapshot} reads files (tests make both small to exercise streaming). */
+export interface LoadOptions {
+  /** Files up to this size are read whole (default 8 MiB); larger ones are streamed. */
+  readonly wholeFileBytes?: number;
+  /** Bytes read at a time when streaming (default 1 MiB). */
+  readonly chunkBytes?: number;
+}
+
+/** Reads one file into the collector, streaming it in chunks when large. */
+async function readFileInto(collector: SnapshotCollector, file: string, options: LoadOptions): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    if (size <= (options.wholeFileBytes ?? 8 * 1024 * 1024)) {
+      readText(collector, (await handle.readFile()).toString('utf8').replace(/^\uFEFF/, ''), file);
+      return;
+    }
+    // Large: decide by the name and the first byte that is not blank, then stream.
+    const probe = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(probe, 0, probe.length, 0);
+    const head = probe.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    const splitter = splitterFor(isJsonText(head, file), new FileReader(collector, file).onEvent);
+    const chunk = Buffer.alloc(Math.max(1, options.chunkBytes ?? 1024 * 1024));
+    let position = 0;
+    for (;;) {
+      const { bytesRead: n } = await handle.read(chunk, 0, chunk.length, position);
+      if (n === 0) break;
+      position += n;
+      splitter.push(chunk.subarray(0, n));
+    }
+    splitter.end();
+    collector.documents += splitter.documents;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Loads a snapshot from a file, a folder (recursively, in name order: `.yaml`, `.yml`, `.json`)
+ * or several of them, streaming each file (a dump may be larger than memory would hold as text).
+ * All-or-nothing: any problem in any file yields `{ok: false, errors}` listing the problems
+ * found, and no snapshot. Never rejects: an unexpected failure is a problem too.
+ */
+export async function loadSnapshot(pathOrPaths: string | readonly string[], options: LoadOptions = {}): Promise<SnapshotResult> {
   const targets = typeof pathOrPaths === 'string' ? [pathOrPaths] : pathOrPaths;
   const errors: SnapshotProblem[] = [];
   const files: string[] = [];
-  for (const target of targets) files.push(...(await collectFiles(target, errors)));
-  if (errors.length === 0 && files.length === 0) errors.push({ file: targets.join(', ') || '(none)', message: 'no .yaml, .yml or .json files found' });
-  const objects: SnapshotObject[] = [];
-  const versions: SnapshotVersion[] = [];
-  let documents = 0;
-  for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      errors.push({ file, message: `cannot be read (${errorCode(error)})` });
-      continue;
-    }
-    const parsed = parseSnapshotDocuments(text, file);
-    if (!parsed.ok) {
-      errors.push(...parsed.errors);
-      continue;
-    }
-    objects.push(...parsed.objects);
-    versions.push(...parsed.versions);
-    documents += parsed.documents;
+  try {
+    for (const target of targets) for (const file of await collectFiles(target, errors)) files.push(file);
+  } catch (error) {
+    return { ok: false, errors: [{ file: targets.join(', '), message: `cannot be listed (${errorCode(error)})` }] };
   }
+  if (errors.length === 0 && files.length === 0) errors.push({ file: targets.join(', ') || '(none)', message: 'no .yaml, .yml or .json files found' });
   if (errors.length > 0) return { ok: false, errors };
-  return buildSnapshot(objects, versions, { files, documents });
+  const collector = new SnapshotCollector(false);
+  for (const file of files) {
+    try {
+      await readFileInto(collector, file, options);
+    } catch (error) {
+      const code = errorCode(error);
+      collector.problem({ file, message: code !== 'error' ? `cannot be read (${code})` : `cannot be read: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  try {
+    return collector.result(files);
+  } catch (error) {
+    return { ok: false, errors: [{ file: files.join(', '), message: `cannot be loaded: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
 }
 
 /** {@link parseSnapshotDocuments} then {@link buildSnapshot} for one text (tests, uploads). */
 export function snapshotFromText(text: string, fileName: string): SnapshotResult {
-  const parsed = parseSnapshotDocuments(text, fileName);
-  if (!parsed.ok) return parsed;
-  return buildSnapshot(parsed.objects, parsed.versions, { files: [fileName], documents: parsed.documents });
+  const collector = new SnapshotCollector(false);
+  readText(collector, text, fileName);
+  return collector.result([fileName]);
 }

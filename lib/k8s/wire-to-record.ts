@@ -25,6 +25,7 @@ import type {
 import { LABEL_MANAGED_BY, LABEL_SERVICE_NAME, LABEL_TOPOLOGY_ZONE } from '../topology/upstream/constants';
 import type { AddressType, Endpoint, EndpointHints } from '../topology/upstream/types';
 import { parseKubeMinor } from '../topology/upstream/version';
+import { nanoToMilli, parseQuantityNano } from '../topology/upstream/quantity';
 import { internNullable, internRecord, internString, internStringMap } from './intern';
 
 /** A JSON object as read from the wire. */
@@ -82,9 +83,34 @@ const NODE_LABELS_KEPT = [
   'topology.kubernetes.io/region',
   'node.kubernetes.io/instance-type',
   'eks.amazonaws.com/nodegroup',
+  // Platform markers (detectClusterPlatform).
+  'cloud.google.com/gke-nodepool',
+  'kubernetes.azure.com/agentpool',
   'karpenter.sh/nodepool',
   'kubernetes.io/hostname',
 ];
+
+/** The most allocatable CPU a Node can state: `Quantity.MilliValue()` is an int64 (9223372036854775807m). */
+export const MAX_ALLOCATABLE_CPU_MILLI = 9_223_372_036_854_775_807n;
+
+/**
+ * What is wrong with a Node's `status.allocatable.cpu`, `null` when it is fine or absent. The API
+ * server stores only quantities that parse and are not negative (`ValidateResourceQuantityValue`),
+ * and the EndpointSlice controller counts CPU as an int64 of milli-cores, so a dump with anything
+ * else was edited or corrupted: zonescope refuses it rather than compute ratios such as −41 % and
+ * 258 % (negative CPU) or NaN (a total beyond a double, `1e306`).
+ */
+export function allocatableCpuProblem(rawNode: unknown): string | null {
+  const cpu = obj(obj(obj(rawNode).status).allocatable).cpu;
+  if (cpu === undefined || cpu === null) return null;
+  if (typeof cpu !== 'string' && typeof cpu !== 'number') return `status.allocatable.cpu must be a quantity such as "4" or "3920m", not ${Array.isArray(cpu) ? 'a list' : typeof cpu}`;
+  const text = String(cpu);
+  const nano = parseQuantityNano(text);
+  if (nano === null) return `status.allocatable.cpu "${text}" is not a Kubernetes quantity (such as "4" or "3920m"); the API server refuses it`;
+  if (nano < 0n) return `status.allocatable.cpu "${text}" is negative; the API server refuses a negative quantity`;
+  if (nanoToMilli(nano) > MAX_ALLOCATABLE_CPU_MILLI) return `status.allocatable.cpu "${text}" is more than ${MAX_ALLOCATABLE_CPU_MILLI}m, which Kubernetes cannot count (MilliValue() is an int64)`;
+  return null;
+}
 
 /** Node → {@link NodeRecord}. */
 export function projectNode(raw: unknown): NodeRecord {
@@ -102,7 +128,10 @@ export function projectNode(raw: unknown): NodeRecord {
     name: internString(str(metadata.name) ?? ''),
     zone: Object.prototype.hasOwnProperty.call(labels, LABEL_TOPOLOGY_ZONE) ? internString(labels[LABEL_TOPOLOGY_ZONE] ?? '') : null,
     region: internNullable(labels['topology.kubernetes.io/region'] ?? null),
-    allocatableCpu: internNullable(typeof cpu === 'string' ? cpu : typeof cpu === 'number' ? String(cpu) : null),
+    // A CPU the API server would not store (negative) or Kubernetes cannot count (over an int64 of
+    // milli-cores) is read as missing — "allocatable CPU not specified", as for an unparsable one —
+    // never as a number that makes ratios negative or NaN. (Snapshots refuse such a Node outright.)
+    allocatableCpu: internNullable((typeof cpu === 'string' || typeof cpu === 'number') && allocatableCpuProblem(raw) === null ? String(cpu) : null),
     ready: readyCondition === undefined ? null : readyCondition.status === 'True',
     unschedulable: spec.unschedulable === true,
     labels: internStringMap(kept),
@@ -151,7 +180,18 @@ export function projectService(raw: unknown): ServiceRecord {
       .filter((s): s is string => s !== null),
     loadBalancerClass: internNullable(str(spec.loadBalancerClass)),
     ipFamilies: internRecord(stringList(spec.ipFamilies)),
+    ...ownershipLabels(metadata.labels),
   };
+}
+
+/** The Service labels that say who manages it (GitOps / Helm); only these are kept. */
+const SERVICE_LABELS_KEPT = ['argocd.argoproj.io/instance', 'kustomize.toolkit.fluxcd.io/name', 'kustomize.toolkit.fluxcd.io/namespace', 'helm.toolkit.fluxcd.io/name', 'helm.toolkit.fluxcd.io/namespace', 'app.kubernetes.io/managed-by'];
+
+function ownershipLabels(raw: unknown): { labels?: Readonly<Record<string, string>> } {
+  const labels = stringMap(raw);
+  const kept: Record<string, string> = {};
+  for (const key of SERVICE_LABELS_KEPT) if (key in labels) kept[key] = labels[key] ?? '';
+  return Object.keys(kept).length > 0 ? { labels: internStringMap(kept) } : {};
 }
 
 function names(value: unknown): string[] | undefined {

@@ -5,11 +5,21 @@
  * TopologyCache fed by the Nodes. Records the same TopologyAwareHints* Events on the Service,
  * aggregated like client-go's event recorder (count and lastTimestamp).
  *
- * Simplifications, stated: one address family (IPv4); at most 100 endpoints per slice; slices are
- * rewritten whole when their membership changes (hints dropped, as upstream does for rebuilt
- * endpoints); node changes re-queue only overloaded Services, as upstream does.
+ * Address types: one set of slices per entry of the Service's `spec.ipFamilies` (IPv4, IPv6, or
+ * both for dual-stack), endpoints taking the pod's IP of that family from `status.podIPs`; slices
+ * of a family the Service no longer has are deleted. Named target ports resolve to the pods'
+ * container ports. A slice already matching (same endpoints by address, conditions, node, zone
+ * and target, same ports; whatever else a real controller wrote in it) is not rewritten, and an
+ * updated slice keeps its metadata; the first sync after start does not repeat an Event a dump
+ * already holds, nor announce hints a dump's slices already carry.
+ *
+ * Simplifications, stated: at most 100 endpoints per slice; slices are rewritten whole when their
+ * membership changes (hints dropped, as upstream does for rebuilt endpoints); a named port
+ * resolves from the first selected pod that declares it; node changes re-queue only overloaded
+ * Services, as upstream does.
  */
 import { endpointFromWire, hintsToWire, isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
+import { hintsEnabled } from '../../lib/topology/upstream/annotations';
 import { ENDPOINTSLICE_CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/upstream/constants';
 import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../lib/topology/upstream/reconciler';
 import type { SliceInfo } from '../../lib/topology/upstream/slice-info';
@@ -58,6 +68,76 @@ function selects(selector: Record<string, string>, labels: Record<string, string
   return entries.length > 0 && entries.every(([key, value]) => labels[key] === value);
 }
 
+type IpFamily = 'IPv4' | 'IPv6';
+const IP_FAMILIES: readonly IpFamily[] = ['IPv4', 'IPv6'];
+
+function familyOf(ip: string): IpFamily {
+  return ip.includes(':') ? 'IPv6' : 'IPv4';
+}
+
+/** A pod's IPs: `status.podIPs` (dual-stack: one per family), else `status.podIP`. */
+function podIPs(pod: ReadonlyKubeObject): string[] {
+  const status = obj(pod.status);
+  const list = Array.isArray(status.podIPs) ? (status.podIPs as unknown[]).map((p) => str(obj(p).ip)).filter((ip): ip is string => ip !== null && ip !== '') : [];
+  if (list.length > 0) return list;
+  const single = str(status.podIP);
+  return single === null || single === '' ? [] : [single];
+}
+
+/**
+ * The Service's address types, in order: `spec.ipFamilies` (IPv4/IPv6), else the family of its
+ * clusterIP, else IPv4 — one set of slices per family, as upstream reconciles per address type.
+ */
+function serviceFamilies(service: ReadonlyKubeObject): IpFamily[] {
+  const spec = obj(service.spec);
+  const listed = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]).filter((f): f is IpFamily => f === 'IPv4' || f === 'IPv6') : [];
+  const unique = listed.filter((f, i) => listed.indexOf(f) === i);
+  if (unique.length > 0) return unique;
+  const clusterIP = str(spec.clusterIP);
+  return [clusterIP !== null && clusterIP.includes(':') ? 'IPv6' : 'IPv4'];
+}
+
+function sliceFamily(slice: ReadonlyKubeObject): IpFamily | 'FQDN' {
+  const type = str(slice.addressType);
+  return type === 'IPv6' ? 'IPv6' : type === 'FQDN' ? 'FQDN' : 'IPv4';
+}
+
+function firstAddress(endpoint: unknown): string | null {
+  const addresses = obj(endpoint).addresses;
+  return Array.isArray(addresses) ? str(addresses[0]) : null;
+}
+
+/** The containerPort a pod declares under `name`, or null. */
+function containerPort(pod: ReadonlyKubeObject, name: string): number | null {
+  const containers = obj(pod.spec).containers;
+  if (!Array.isArray(containers)) return null;
+  for (const c of containers) {
+    const ports = obj(c).ports;
+    if (!Array.isArray(ports)) continue;
+    for (const p of ports) if (obj(p).name === name && typeof obj(p).containerPort === 'number') return obj(p).containerPort as number;
+  }
+  return null;
+}
+
+/**
+ * What the controller itself sets on an endpoint (addresses, conditions, nodeName, zone, the
+ * target's kind/namespace/name/uid), as stable JSON: a slice written by a real controller compares
+ * equal when it says the same, whatever else it carries (hints are compared by the engine).
+ */
+function endpointSignature(endpoint: unknown): string {
+  const e = obj(endpoint);
+  const conditions = obj(e.conditions);
+  const target = obj(e.targetRef);
+  const out: Record<string, unknown> = {
+    addresses: Array.isArray(e.addresses) ? e.addresses : [],
+    conditions: { ready: conditions.ready ?? null, serving: conditions.serving ?? null, terminating: conditions.terminating ?? null },
+  };
+  if (typeof e.nodeName === 'string' && e.nodeName !== '') out.nodeName = e.nodeName;
+  if (typeof e.zone === 'string' && e.zone !== '') out.zone = e.zone;
+  if (isJsonObject(e.targetRef)) out.targetRef = { kind: target.kind ?? null, namespace: target.namespace ?? null, name: target.name ?? null, uid: target.uid ?? null };
+  return stableJson(out);
+}
+
 function withoutHints(endpoint: unknown): WireEndpoint {
   const copy: WireEndpoint = { ...obj(endpoint) };
   delete copy.hints;
@@ -78,6 +158,8 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
   /** True while this controller writes slices: their change notifications are its own. */
   let writingSlices = false;
   let sliceCounter = 0;
+  /** True during the sync of every Service at start. */
+  let initialSync = false;
 
   // Syncs may enqueue more work (e.g. events); the queue loops until quiet.
   const queue = new WorkQueue((key) => syncService(key));
@@ -99,17 +181,19 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   }
 
-  function desiredEndpoints(service: ReadonlyKubeObject, selector: Record<string, string>): DesiredEndpoint[] {
-    if (!ctx) return [];
+  function desiredEndpoints(service: ReadonlyKubeObject, selector: Record<string, string>, family: IpFamily): { endpoints: DesiredEndpoint[]; pods: ReadonlyKubeObject[] } {
+    if (!ctx) return { endpoints: [], pods: [] };
     const namespace = service.metadata.namespace ?? 'default';
     const out: DesiredEndpoint[] = [];
+    const pods: ReadonlyKubeObject[] = [];
     for (const pod of ctx.store.list('pods', namespace)) {
       const labels = stringMap(obj(pod.metadata).labels);
       if (!selects(selector, labels)) continue;
       const status = obj(pod.status);
       const phase = str(status.phase);
-      const podIP = str(status.podIP);
+      const podIP = podIPs(pod).find((ip) => familyOf(ip) === family) ?? null;
       if (phase === 'Succeeded' || phase === 'Failed' || podIP === null) continue;
+      pods.push(pod);
       const nodeName = str(obj(pod.spec).nodeName);
       const zone = nodeName === null ? null : (nodes.get(nodeName)?.zone ?? null);
       const terminating = typeof pod.metadata.deletionTimestamp === 'string';
@@ -121,19 +205,30 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       };
       if (nodeName !== null) wire.nodeName = nodeName;
       if (zone !== null && zone !== '') wire.zone = zone;
-      out.push({ address: podIP, wire, signature: stableJson(wire) });
+      out.push({ address: podIP, wire, signature: endpointSignature(wire) });
     }
-    return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    return { endpoints: out, pods };
   }
 
-  function servicePorts(service: ReadonlyKubeObject): unknown[] {
+  /** The slice ports: a named targetPort resolves to the container port of that name (first selected pod that has it, by name). */
+  function servicePorts(service: ReadonlyKubeObject, pods: readonly ReadonlyKubeObject[]): unknown[] {
     const ports = obj(service.spec).ports;
     if (!Array.isArray(ports)) return [];
+    const sorted = [...pods].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
     return ports.map((raw) => {
       const p = obj(raw);
-      const target = typeof p.targetPort === 'number' ? p.targetPort : typeof p.port === 'number' ? p.port : null;
+      let target: number | null = typeof p.targetPort === 'number' ? p.targetPort : typeof p.port === 'number' && p.targetPort === undefined ? p.port : null;
+      if (typeof p.targetPort === 'string') {
+        const named = p.targetPort;
+        for (const pod of sorted) {
+          target = containerPort(pod, named);
+          if (target !== null) break;
+        }
+      }
       const port: Record<string, unknown> = { name: str(p.name) ?? '', protocol: str(p.protocol) ?? 'TCP' };
       if (target !== null) port.port = target;
+      if (typeof p.appProtocol === 'string') port.appProtocol = p.appProtocol;
       return port;
     });
   }
@@ -145,12 +240,38 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
     const existing = managedSlices(namespace, name);
     const selector = service && isJsonObject(obj(service.spec).selector) ? stringMap(obj(service.spec).selector) : {};
     if (!service || obj(service.spec).type === 'ExternalName' || Object.keys(selector).length === 0) {
-      for (const slice of existing) ctx.system.delete('endpointslices', namespace, slice.metadata.name);
-      cache?.removeHints(key, 'IPv4');
+      writingSlices = true;
+      try {
+        for (const slice of existing) ctx.system.delete('endpointslices', namespace, slice.metadata.name);
+      } finally {
+        writingSlices = false;
+      }
+      for (const family of IP_FAMILIES) cache?.removeHints(key, family);
       return;
     }
-    const ports = servicePorts(service);
-    const desired = desiredEndpoints(service, selector);
+    const families = serviceFamilies(service);
+    // Slices of an address type the Service no longer has (e.g. after a change to single-stack).
+    const stale = existing.filter((slice) => !(families as readonly string[]).includes(sliceFamily(slice)));
+    if (stale.length > 0) {
+      writingSlices = true;
+      try {
+        for (const slice of stale) ctx.system.delete('endpointslices', namespace, slice.metadata.name);
+      } finally {
+        writingSlices = false;
+      }
+    }
+    // (removeHints forgets the Service's populated state too: only for a family that had hints.)
+    for (const family of IP_FAMILIES) if (!families.includes(family) && cache?.getEndpointsByZone(key, family)) cache.removeHints(key, family);
+    families.forEach((family, i) => syncFamily(service, key, selector, family, i === 0, existing.filter((slice) => sliceFamily(slice) === family)));
+  }
+
+  /** One address type of a Service: its slices in step with the pods, with hints. */
+  function syncFamily(service: ReadonlyKubeObject, key: string, selector: Record<string, string>, family: IpFamily, primary: boolean, existing: ReadonlyKubeObject[]): void {
+    if (!ctx) return;
+    const namespace = service.metadata.namespace ?? 'default';
+    const name = service.metadata.name;
+    const { endpoints: desired, pods } = desiredEndpoints(service, selector, family);
+    const ports = servicePorts(service, pods);
     const desiredByAddress = new Map(desired.map((d) => [d.address, d]));
     const placed = new Set<string>();
 
@@ -165,18 +286,18 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
         stableJson(slice.ports ?? []) === portsJson &&
         endpoints.length > 0 &&
         endpoints.every((e) => {
-          const address = str(obj(e).addresses && Array.isArray(obj(e).addresses) ? (obj(e).addresses as unknown[])[0] : null);
+          const address = firstAddress(e);
           const want = address === null ? undefined : desiredByAddress.get(address);
-          return want !== undefined && !placed.has(want.address) && stableJson(withoutHints(e)) === want.signature;
+          return want !== undefined && !placed.has(want.address) && endpointSignature(e) === want.signature;
         });
       if (intact) {
-        for (const e of endpoints) placed.add(String((obj(e).addresses as unknown[])[0]));
+        for (const e of endpoints) placed.add(firstAddress(e) ?? '');
         unchanged.push({ name: slice.metadata.name, raw: slice });
         continue;
       }
       const keep: WireEndpoint[] = [];
       for (const e of endpoints) {
-        const address = Array.isArray(obj(e).addresses) ? str((obj(e).addresses as unknown[])[0]) : null;
+        const address = firstAddress(e);
         const want = address === null ? undefined : desiredByAddress.get(address);
         if (want && !placed.has(want.address)) {
           placed.add(want.address);
@@ -202,14 +323,18 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       }
       placed.add(d.address);
     }
-    // A Service without endpoints still gets one empty slice, as upstream keeps a placeholder.
-    if (desired.length === 0 && existing.length === toDelete.length && fresh.length === 0 && rebuilt.length === 0) {
-      if (toDelete.length > 0) {
+    // A Service without endpoints still gets one empty slice (of its primary address type), as
+    // upstream keeps a placeholder; an existing empty slice with the right ports is left alone.
+    if (desired.length === 0) {
+      const placeholder = existing.find((s) => (!Array.isArray(s.endpoints) || s.endpoints.length === 0) && stableJson(s.ports ?? []) === portsJson);
+      if (primary && placeholder) {
+        const index = toDelete.indexOf(placeholder.metadata.name);
+        if (index >= 0) toDelete.splice(index, 1);
+      } else if (primary && existing.length === toDelete.length && fresh.length === 0 && rebuilt.length === 0) {
         const first = toDelete.shift();
         const raw = existing.find((s) => s.metadata.name === first);
         if (first !== undefined && raw) rebuilt.push({ name: first, endpoints: [], raw });
-      } else {
-        fresh.push([]);
+        else fresh.push([]);
       }
     }
 
@@ -217,13 +342,13 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
     const names = new Map<number, string>();
     const toEngine = (sliceName: string, endpoints: readonly unknown[]): EndpointSlice => ({
       name: sliceName,
-      addressType: 'IPv4',
+      addressType: family,
       endpoints: endpoints.map(endpointFromWire),
     });
     fresh.forEach((_, i) => names.set(i, `${name}-${(++sliceCounter).toString(36).padStart(5, '0')}`));
     const info: SliceInfo = {
       serviceKey: key,
-      addressType: 'IPv4',
+      addressType: family,
       toCreate: fresh.map((endpoints, i) => toEngine(names.get(i) ?? '', endpoints)),
       toUpdate: rebuilt.map((r) => toEngine(r.name, r.endpoints)),
       unchanged: unchanged.map((u) => toEngine(u.name, Array.isArray(u.raw.endpoints) ? (u.raw.endpoints as unknown[]) : [])),
@@ -238,31 +363,40 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       gates,
     );
 
-    // 4. Write: wire endpoints (by address) with the engine's hints.
+    // 4. Write: wire endpoints (by address) with the engine's hints; an existing slice keeps its
+    //    metadata (labels, annotations, managedFields) as a real controller's update does.
     const wireByAddress = new Map<string, WireEndpoint>();
     for (const r of rebuilt) for (const e of r.endpoints) wireByAddress.set(String((e.addresses as unknown[])[0]), e);
     for (const f of fresh) for (const e of f) wireByAddress.set(String((e.addresses as unknown[])[0]), e);
-    for (const u of unchanged) for (const e of (u.raw.endpoints as unknown[]) ?? []) wireByAddress.set(String((obj(e).addresses as unknown[])[0]), withoutHints(e));
-    const toWire = (slice: EndpointSlice): KubeObject => ({
-      apiVersion: 'discovery.k8s.io/v1',
-      kind: 'EndpointSlice',
-      metadata: {
-        name: slice.name ?? '',
-        namespace,
-        generateName: `${name}-`,
-        labels: { [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER_NAME },
-        ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
-      },
-      addressType: 'IPv4',
-      endpoints: slice.endpoints.map((e) => {
-        const base = { ...(wireByAddress.get(e.addresses[0] ?? '') ?? {}) };
-        const hints = hintsToWire(e.hints);
-        if (hints) base.hints = hints;
-        else delete base.hints;
-        return base;
-      }),
-      ports,
-    });
+    for (const u of unchanged) for (const e of (u.raw.endpoints as unknown[]) ?? []) wireByAddress.set(firstAddress(e) ?? '', withoutHints(e));
+    const rawByName = new Map<string, ReadonlyKubeObject>(existing.map((s) => [s.metadata.name, s]));
+    const toWire = (slice: EndpointSlice): KubeObject => {
+      const raw = rawByName.get(slice.name ?? '');
+      const base = raw ? (JSON.parse(JSON.stringify(raw.metadata)) as KubeObject['metadata']) : undefined;
+      const ownerReferences = [{ apiVersion: 'v1', kind: 'Service', name, uid: service.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }];
+      return {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: base
+          ? { ...base, labels: { ...(base.labels ?? {}), [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER_NAME }, ownerReferences: base.ownerReferences ?? ownerReferences }
+          : {
+              name: slice.name ?? '',
+              namespace,
+              generateName: `${name}-`,
+              labels: { [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: ENDPOINTSLICE_CONTROLLER_NAME },
+              ownerReferences,
+            },
+        addressType: family,
+        endpoints: slice.endpoints.map((e) => {
+          const wire = { ...(wireByAddress.get(e.addresses[0] ?? '') ?? {}) };
+          const hints = hintsToWire(e.hints);
+          if (hints) wire.hints = hints;
+          else delete wire.hints;
+          return wire;
+        }),
+        ports,
+      };
+    };
     writingSlices = true;
     try {
       for (const sliceName of toDelete) ctx.system.delete('endpointslices', namespace, sliceName);
@@ -284,6 +418,8 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
         const involved = obj(e.involvedObject);
         return involved.kind === 'Service' && involved.name === service.metadata.name && e.reason === event.reason && e.message === event.message;
       });
+    // The first sync after start finds the Events a dump already holds: recorded, not repeated.
+    if (same && initialSync) return;
     if (same) {
       const updated: KubeObject = JSON.parse(JSON.stringify(same)) as KubeObject;
       updated.count = (typeof same.count === 'number' ? same.count : 1) + 1;
@@ -366,8 +502,22 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
       nodes = new Map(context.store.list('nodes').map((n) => [n.metadata.name, toTopologyNode(n)]));
       cache?.setNodes([...nodes.values()]);
       for (const resource of ['services', 'pods', 'nodes', 'endpointslices'] as const) context.subscribe(resource, onChange);
+      // Annotated Services whose slices already carry hints had them populated before: no Enabled event again.
+      for (const slice of context.store.list('endpointslices')) {
+        const labels = stringMap(obj(slice.metadata).labels);
+        const serviceName = labels[LABEL_SERVICE_NAME];
+        if (serviceName === undefined || labels[LABEL_MANAGED_BY] !== ENDPOINTSLICE_CONTROLLER_NAME) continue;
+        const service = context.store.get('services', slice.metadata.namespace, serviceName);
+        if (!service || !hintsEnabled(stringMap(service.metadata.annotations), minor)) continue;
+        if (Array.isArray(slice.endpoints) && slice.endpoints.some((e) => isJsonObject(e) && isJsonObject(e.hints))) cache?.setPopulated(`${slice.metadata.namespace ?? 'default'}/${serviceName}`, true);
+      }
       for (const service of context.store.list('services')) enqueue(`${service.metadata.namespace ?? 'default'}/${service.metadata.name}`);
-      queue.flush();
+      initialSync = true;
+      try {
+        queue.flush();
+      } finally {
+        initialSync = false;
+      }
     },
     stop() {
       queue.stop();

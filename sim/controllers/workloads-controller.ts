@@ -7,10 +7,21 @@
  * fewest matching Pods among zones with schedulable nodes; ties by zone name), as the scheduler's
  * default spreading also does. Scale-down removes Pods **at random** (seeded), because the
  * ReplicaSet controller's deletion order ignores zones — this is how an HPA scale-down drifts a
- * Service out of zone balance in real clusters.
+ * Service out of zone balance in real clusters. The scheduler honours taints: a node with a
+ * NoSchedule or NoExecute taint the pod does not tolerate is not a candidate.
+ *
+ * Settling on a real dump: the controllers write only what differs from the state a real cluster's
+ * controllers would leave. Pods a ReplicaSet owns (controller ownerReference, by uid — or by name
+ * when the dump's uids did not survive — with labels its selector matches) are adopted as they
+ * are; terminating and finished pods do not count as replicas (as upstream's active pods); a
+ * Deployment whose ReplicaSet has its template (pod-template-hash aside) keeps it, old ones are
+ * scaled to 0 and kept up to `revisionHistoryLimit`; statuses are rewritten only when a count
+ * they report is wrong (managedFields, resourceVersion, generation and conditions are not
+ * compared).
  */
 import { isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
 import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/upstream/constants';
+import { labelSelectorFromObject, matchesLabels } from '../selectors';
 import type { SimChange, SimContext, SimController } from '../controller';
 import { stableJson } from './stable-json';
 import { WorkQueue } from './work-queue';
@@ -39,8 +50,8 @@ function hashText(text: string): string {
 /** Whether a ReplicaSet's pod template is the Deployment's (ignoring the pod-template-hash label). */
 function sameTemplate(rsTemplate: Record<string, unknown>, deploymentTemplate: Record<string, unknown>): boolean {
   const labels = Object.fromEntries(Object.entries(stringMap(obj(rsTemplate.metadata).labels)).filter(([key]) => key !== POD_TEMPLATE_HASH));
-  const normalised = { ...rsTemplate, metadata: { ...obj(rsTemplate.metadata), labels } };
-  return stableJson(normalised) === stableJson({ ...deploymentTemplate, metadata: { ...obj(deploymentTemplate.metadata), labels: stringMap(obj(deploymentTemplate.metadata).labels) } });
+  const normalised = { ...rsTemplate, metadata: { ...obj(rsTemplate.metadata), labels, creationTimestamp: null } };
+  return stableJson(normalised) === stableJson({ ...deploymentTemplate, metadata: { ...obj(deploymentTemplate.metadata), labels: stringMap(obj(deploymentTemplate.metadata).labels), creationTimestamp: null } });
 }
 
 function copy<T>(value: T): T {
@@ -54,10 +65,67 @@ function controllerOwner(object: ReadonlyKubeObject): { kind: string; name: stri
   return ref ? { kind: ref.kind, name: ref.name, uid: ref.uid } : null;
 }
 
+/** Whether a pod counts as a replica: not terminating, not finished (upstream's FilterActivePods). */
+function isActive(pod: ReadonlyKubeObject): boolean {
+  const phase = str(obj(pod.status).phase);
+  return typeof pod.metadata.deletionTimestamp !== 'string' && phase !== 'Succeeded' && phase !== 'Failed';
+}
+
+function isReady(pod: ReadonlyKubeObject): boolean {
+  const conditions = obj(pod.status).conditions;
+  return Array.isArray(conditions) && conditions.some((c) => isJsonObject(c) && c.type === 'Ready' && c.status === 'True');
+}
+
+interface Taint {
+  key: string;
+  value: string;
+  effect: string;
+}
+
+function taintsOf(node: ReadonlyKubeObject): Taint[] {
+  const taints = obj(node.spec).taints;
+  if (!Array.isArray(taints)) return [];
+  return taints.map(obj).map((t) => ({ key: str(t.key) ?? '', value: str(t.value) ?? '', effect: str(t.effect) ?? '' }));
+}
+
+/**
+ * Whether `tolerations` tolerate every NoSchedule and NoExecute taint (PreferNoSchedule is a
+ * preference, not a filter), as the scheduler's TaintToleration filter decides.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint)
+ */
+export function toleratesTaints(tolerations: readonly unknown[], taints: readonly Taint[]): boolean {
+  const list = tolerations.map(obj);
+  return taints.every((taint) => {
+    if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') return true;
+    return list.some((t) => {
+      const effect = str(t.effect) ?? '';
+      if (effect !== '' && effect !== taint.effect) return false;
+      const key = str(t.key) ?? '';
+      const operator = str(t.operator) ?? 'Equal';
+      if (operator === 'Exists') return key === '' || key === taint.key;
+      return key === taint.key && (str(t.value) ?? '') === taint.value;
+    });
+  });
+}
+
+/** The count fields of a Deployment or ReplicaSet status; a write happens only when one differs. */
+function countsDiffer(current: Record<string, unknown>, wanted: Record<string, number>): boolean {
+  return Object.entries(wanted).some(([key, value]) => (typeof current[key] === 'number' ? current[key] : 0) !== value);
+}
+
+function revisionOf(rs: ReadonlyKubeObject): number {
+  const raw = stringMap(rs.metadata.annotations)['deployment.kubernetes.io/revision'];
+  const n = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(n) ? n : 0;
+}
+
 /** Creates the workload controllers. */
 export function createWorkloadsController(): SimController & { flush(): void } {
   let ctx: SimContext | null = null;
   let ipCounter = 0;
+  /** Pods by `namespace/ownerName` of their controller ReplicaSet (kept in step with pod changes). */
+  const podsByOwner = new Map<string, Set<string>>();
 
   const queue = new WorkQueue((key) => {
     const [kind, namespace = '', name = ''] = key.split('/');
@@ -66,25 +134,64 @@ export function createWorkloadsController(): SimController & { flush(): void } {
   });
   const enqueue = (key: string) => queue.add(key);
 
+  function indexPod(pod: ReadonlyKubeObject, add: boolean): void {
+    const owner = controllerOwner(pod);
+    if (owner?.kind !== 'ReplicaSet') return;
+    const key = `${pod.metadata.namespace ?? 'default'}/${owner.name}`;
+    let set = podsByOwner.get(key);
+    if (add) {
+      if (set === undefined) {
+        set = new Set();
+        podsByOwner.set(key, set);
+      }
+      set.add(pod.metadata.name);
+    } else if (set !== undefined) {
+      set.delete(pod.metadata.name);
+      if (set.size === 0) podsByOwner.delete(key);
+    }
+  }
+
   function nextPodIP(): string {
     ipCounter++;
     return `10.${100 + ((ipCounter >> 16) & 0x3f)}.${(ipCounter >> 8) & 0xff}.${ipCounter & 0xff}`;
   }
 
+  function ownedReplicaSets(deployment: ReadonlyKubeObject): ReadonlyKubeObject[] {
+    if (!ctx) return [];
+    const namespace = deployment.metadata.namespace ?? 'default';
+    return ctx.store.list('replicasets', namespace).filter((rs) => {
+      const owner = controllerOwner(rs);
+      return owner?.kind === 'Deployment' && (owner.uid === deployment.metadata.uid || (owner.name === deployment.metadata.name && !ctx?.store.list('deployments', namespace).some((d) => d.metadata.uid === owner.uid)));
+    });
+  }
+
   function syncDeployment(namespace: string, name: string): void {
     if (!ctx) return;
     const deployment = ctx.store.get('deployments', namespace, name);
-    const owned = ctx.store.list('replicasets', namespace).filter((rs) => controllerOwner(rs)?.uid === deployment?.metadata.uid);
     if (!deployment) return;
+    const owned = ownedReplicaSets(deployment);
     const spec = obj(deployment.spec);
     const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
     const template = obj(spec.template);
     const hash = hashText(JSON.stringify(template));
     const current = owned.find((rs) => sameTemplate(obj(obj(rs.spec).template), template));
-    // Old ReplicaSets are retired at once (a rollout collapsed to one step).
-    for (const rs of owned) if (rs !== current) ctx.system.delete('replicasets', namespace, rs.metadata.name);
+    // Old ReplicaSets: scaled to 0 (a rollout collapsed to one step), kept up to revisionHistoryLimit.
+    const old = owned.filter((rs) => rs !== current).sort((a, b) => revisionOf(a) - revisionOf(b) || (a.metadata.name < b.metadata.name ? -1 : 1));
+    const historyLimit = typeof spec.revisionHistoryLimit === 'number' ? spec.revisionHistoryLimit : 10;
+    old.forEach((rs, i) => {
+      if (!ctx) return;
+      if (i < old.length - historyLimit) {
+        ctx.system.delete('replicasets', namespace, rs.metadata.name);
+      } else if (obj(rs.spec).replicas !== 0) {
+        const updated = copy(rs) as KubeObject;
+        updated.spec = { ...obj(updated.spec), replicas: 0 };
+        updated.metadata.resourceVersion = '';
+        ctx.system.update('replicasets', updated);
+      }
+    });
     const templateLabels = stringMap(obj(template.metadata).labels);
     if (!current) {
+      const revision = Math.max(0, ...owned.map(revisionOf)) + 1;
       ctx.system.create('replicasets', {
         apiVersion: 'apps/v1',
         kind: 'ReplicaSet',
@@ -92,6 +199,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
           name: `${name}-${hash}`,
           namespace,
           labels: { ...templateLabels, [POD_TEMPLATE_HASH]: hash },
+          annotations: { 'deployment.kubernetes.io/revision': String(revision) },
           ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, uid: deployment.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
         },
         spec: {
@@ -110,9 +218,22 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     updateStatuses(namespace, name);
   }
 
+  /** Pods a ReplicaSet controls: by the owner's uid, or by its name when the uid is not a live one. */
   function podsOf(rs: ReadonlyKubeObject): ReadonlyKubeObject[] {
     if (!ctx) return [];
-    return ctx.store.list('pods', rs.metadata.namespace).filter((pod) => controllerOwner(pod)?.uid === rs.metadata.uid);
+    const namespace = rs.metadata.namespace ?? 'default';
+    const names = podsByOwner.get(`${namespace}/${rs.metadata.name}`);
+    if (names === undefined) return [];
+    const selector = labelSelectorFromObject(obj(rs.spec).selector);
+    const out: ReadonlyKubeObject[] = [];
+    for (const podName of names) {
+      const pod = ctx.store.get('pods', namespace, podName);
+      const owner = pod ? controllerOwner(pod) : null;
+      if (!pod || !owner) continue;
+      if (owner.uid === rs.metadata.uid) out.push(pod);
+      else if (ctx.store.list('replicasets', namespace).every((other) => other.metadata.uid !== owner.uid) && matchesLabels(selector, stringMap(pod.metadata.labels))) out.push(pod);
+    }
+    return out;
   }
 
   function syncReplicaSet(namespace: string, name: string): void {
@@ -120,20 +241,23 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     const rs = ctx.store.get('replicasets', namespace, name);
     if (!rs) return;
     const want = typeof obj(rs.spec).replicas === 'number' ? (obj(rs.spec).replicas as number) : 1;
-    const pods = podsOf(rs);
+    const pods = podsOf(rs).filter(isActive);
     if (pods.length > want) {
       // Random removal, zone-blind, like the ReplicaSet controller among equally ranked pods.
       const victims = [...pods].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
       for (let i = 0; i < pods.length - want; i++) {
         const index = Math.floor(ctx.random() * victims.length);
         const [victim] = victims.splice(index, 1);
-        if (victim) ctx.system.delete('pods', namespace, victim.metadata.name);
+        if (victim) deletePod(namespace, victim.metadata.name);
       }
     }
     for (let i = pods.length; i < want; i++) createPod(rs);
-    const updated = copy(rs) as KubeObject;
-    if (obj(rs.status).replicas !== want) {
-      updated.status = { replicas: want, readyReplicas: want, availableReplicas: want, fullyLabeledReplicas: want, observedGeneration: rs.metadata.generation ?? 1 };
+    const current = podsOf(rs).filter(isActive);
+    const ready = current.filter(isReady).length;
+    const counts = { replicas: current.length, fullyLabeledReplicas: current.length, readyReplicas: ready, availableReplicas: ready };
+    if (countsDiffer(obj(rs.status), counts)) {
+      const updated = copy(rs) as KubeObject;
+      updated.status = { ...obj(rs.status), ...counts, observedGeneration: rs.metadata.generation ?? 1 };
       updated.metadata.resourceVersion = '';
       ctx.system.update('replicasets', updated);
     }
@@ -144,10 +268,12 @@ export function createWorkloadsController(): SimController & { flush(): void } {
   /** Picks a node: the zone with the fewest matching pods (spread), then the emptiest node there. */
   function chooseNode(rs: ReadonlyKubeObject, podLabels: Record<string, string>): { name: string; zone: string | null } | null {
     if (!ctx) return null;
+    const template = obj(obj(rs.spec).template);
+    const tolerations = Array.isArray(obj(template.spec).tolerations) ? (obj(template.spec).tolerations as unknown[]) : [];
     const candidates = ctx.store
       .list('nodes')
       .map((n) => ({ raw: n, node: projectNode(n) }))
-      .filter(({ node }) => node.ready === true && !node.unschedulable && !('node-role.kubernetes.io/control-plane' in node.labels));
+      .filter(({ raw, node }) => node.ready === true && !node.unschedulable && !('node-role.kubernetes.io/control-plane' in node.labels) && toleratesTaints(tolerations, taintsOf(raw)));
     if (candidates.length === 0) return null;
     const namespace = rs.metadata.namespace ?? 'default';
     const pods = ctx.store.list('pods', namespace);
@@ -156,7 +282,6 @@ export function createWorkloadsController(): SimController & { flush(): void } {
       const nodeName = str(obj(pod.spec).nodeName);
       if (nodeName) podsPerNode.set(nodeName, (podsPerNode.get(nodeName) ?? 0) + 1);
     }
-    const template = obj(obj(rs.spec).template);
     const constraints = Array.isArray(obj(template.spec).topologySpreadConstraints) ? (obj(template.spec).topologySpreadConstraints as unknown[]) : [];
     const zoneConstraint = constraints.map(obj).find((c) => c.topologyKey === LABEL_TOPOLOGY_ZONE);
     const selectorLabels = zoneConstraint && isJsonObject(obj(zoneConstraint.labelSelector).matchLabels) ? stringMap(obj(zoneConstraint.labelSelector).matchLabels) : podLabels;
@@ -165,7 +290,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     const countByZone = new Map<string, number>();
     for (const { node } of candidates) if (node.zone) countByZone.set(node.zone, countByZone.get(node.zone) ?? 0);
     for (const pod of pods) {
-      if (!matching(stringMap(obj(pod.metadata).labels))) continue;
+      if (!isActive(pod) || !matching(stringMap(obj(pod.metadata).labels))) continue;
       const zone = nodeZone.get(str(obj(pod.spec).nodeName) ?? '');
       if (zone) countByZone.set(zone, (countByZone.get(zone) ?? 0) + 1);
     }
@@ -177,7 +302,6 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     const chosen = pool[0];
     return chosen ? { name: chosen.node.name, zone: chosen.node.zone } : null;
   }
-
   function createPod(rs: ReadonlyKubeObject): void {
     if (!ctx) return;
     const namespace = rs.metadata.namespace ?? 'default';
@@ -189,7 +313,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     const podSpec = { ...obj(template.spec) };
     if (node) podSpec.nodeName = node.name;
     const running = node !== null;
-    ctx.system.create('pods', {
+    const created = ctx.system.create('pods', {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
@@ -213,30 +337,44 @@ export function createWorkloadsController(): SimController & { flush(): void } {
           }
         : { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', lastTransitionTime: now }] },
     });
+    indexPod(created, true);
   }
+
+  function deletePod(namespace: string, name: string): void {
+    const gone = ctx?.system.delete('pods', namespace, name);
+    if (gone) indexPod(gone, false);
+  }
+
 
   function updateStatuses(namespace: string, deploymentName: string): void {
     if (!ctx) return;
     const deployment = ctx.store.get('deployments', namespace, deploymentName);
     if (!deployment) return;
-    const replicaSets = ctx.store.list('replicasets', namespace).filter((rs) => controllerOwner(rs)?.uid === deployment.metadata.uid);
-    const pods = replicaSets.flatMap(podsOf);
-    const ready = pods.filter((p) => str(obj(p.status).phase) === 'Running').length;
-    const status = { observedGeneration: deployment.metadata.generation ?? 1, replicas: pods.length, updatedReplicas: pods.length, readyReplicas: ready, availableReplicas: ready };
-    if (JSON.stringify(obj(deployment.status)) !== JSON.stringify({ ...obj(deployment.status), ...status })) {
+    const template = obj(obj(deployment.spec).template);
+    const replicaSets = ownedReplicaSets(deployment);
+    const pods = replicaSets.flatMap(podsOf).filter(isActive);
+    const updatedPods = replicaSets.filter((rs) => sameTemplate(obj(obj(rs.spec).template), template)).flatMap(podsOf).filter(isActive);
+    const ready = pods.filter(isReady).length;
+    const wanted = typeof obj(deployment.spec).replicas === 'number' ? (obj(deployment.spec).replicas as number) : 1;
+    const counts = { replicas: pods.length, updatedReplicas: updatedPods.length, readyReplicas: ready, availableReplicas: ready, unavailableReplicas: Math.max(0, wanted - ready) };
+    const status = obj(deployment.status);
+    const generation = deployment.metadata.generation ?? 1;
+    const behind = typeof status.observedGeneration !== 'number' || status.observedGeneration < generation;
+    if (countsDiffer(status, counts) || behind) {
       const updated = copy(deployment) as KubeObject;
-      updated.status = { ...obj(deployment.status), ...status };
+      const next: Record<string, unknown> = { ...status, ...counts, observedGeneration: generation };
+      if (counts.unavailableReplicas === 0) delete next.unavailableReplicas;
+      updated.status = next;
       updated.metadata.resourceVersion = '';
       ctx.system.update('deployments', updated);
     }
     for (const hpa of ctx.store.list('horizontalpodautoscalers', namespace)) {
       const target = obj(obj(hpa.spec).scaleTargetRef);
       if (target.kind !== 'Deployment' || target.name !== deploymentName) continue;
-      const replicas = typeof obj(deployment.spec).replicas === 'number' ? (obj(deployment.spec).replicas as number) : pods.length;
       const hpaStatus = obj(hpa.status);
-      if (hpaStatus.currentReplicas === pods.length && hpaStatus.desiredReplicas === replicas) continue;
+      if (hpaStatus.currentReplicas === pods.length && hpaStatus.desiredReplicas === wanted) continue;
       const updated = copy(hpa) as KubeObject;
-      updated.status = { ...hpaStatus, currentReplicas: pods.length, desiredReplicas: replicas };
+      updated.status = { ...hpaStatus, currentReplicas: pods.length, desiredReplicas: wanted };
       updated.metadata.resourceVersion = '';
       ctx.system.update('horizontalpodautoscalers', updated);
     }
@@ -249,10 +387,14 @@ export function createWorkloadsController(): SimController & { flush(): void } {
       if (change.type !== 'DELETED') enqueue(`deployment/${namespace}/${object.metadata.name}`);
     } else if (change.resource === 'replicasets') {
       if (change.type !== 'DELETED') enqueue(`replicaset/${namespace}/${object.metadata.name}`);
-      else if (ctx) for (const pod of podsOf(object)) ctx.system.delete('pods', namespace, pod.metadata.name);
-    } else if (change.resource === 'pods' && change.type === 'DELETED') {
+      else if (ctx) for (const pod of podsOf(object)) deletePod(namespace, pod.metadata.name);
+    } else if (change.resource === 'pods') {
+      if (change.previous) indexPod(change.previous, false);
+      if (change.type !== 'DELETED') indexPod(object, true);
+      // A pod that left the active set (deleted, terminating, finished) may need a replacement.
       const owner = controllerOwner(object);
-      if (owner?.kind === 'ReplicaSet') enqueue(`replicaset/${namespace}/${owner.name}`);
+      const leftActive = change.type === 'DELETED' || (change.previous !== undefined && isActive(change.previous) && !isActive(object));
+      if (owner?.kind === 'ReplicaSet' && leftActive) enqueue(`replicaset/${namespace}/${owner.name}`);
     }
   }
 
@@ -261,8 +403,10 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     start(context) {
       ctx = context;
       queue.start();
+      podsByOwner.clear();
       // Continue pod IPs after the highest one a scenario already uses.
       for (const pod of context.store.list('pods')) {
+        indexPod(pod, true);
         const ip = str(obj(pod.status).podIP);
         const parts = ip?.split('.').map(Number);
         if (parts && parts.length === 4 && parts[0] === 10 && (parts[1] ?? 0) >= 100) {
@@ -276,6 +420,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     },
     stop() {
       queue.stop();
+      podsByOwner.clear();
       ctx = null;
     },
     flush: () => queue.flush(),

@@ -59,7 +59,7 @@ describe('findFixes', () => {
     expect(fixes[0]).toMatchObject({
       kind: 'add-endpoints',
       primary: true,
-      title: 'Add 1 ready endpoint (1 in zone-c)',
+      title: 'Add 1 ready endpoint, to 12 (fewest donations with 1 in zone-c)',
       endpointChangeByZone: { 'zone-a': 0, 'zone-b': 0, 'zone-c': 1 },
       readyEndpointsAfter: 12,
       verification: { verified: true, event: { reason: 'TopologyAwareHintsEnabled' } },
@@ -73,6 +73,26 @@ describe('findFixes', () => {
       `kubectl patch hpa web -n default --type merge -p '{"spec":{"minReplicas":12}}'`,
       'kubectl scale deployment/web -n default --replicas=12',
     ]);
+  });
+
+  it('kubectl scale cannot choose the zone: the fix pairs the count with a complete zone-spread patch using the pods\' labels', () => {
+    const workload: FixWorkload = { deployment: 'web', replicas: 11, hpa: null, podLabels: { 'app.kubernetes.io/name': 'web', tier: 'front' }, zoneSpread: { present: false, hard: false, maxSkew: null, whenUnsatisfiable: null, selectorMatchesPods: false } };
+    const fix = fixesFor(testService('web', { annotations: AUTO }), undefined, {}, workload)[0];
+    expect(fix?.commands).toEqual([
+      `kubectl patch deployment/web -n default --type strategic -p '{"spec":{"template":{"spec":{"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app.kubernetes.io/name":"web","tier":"front"}}}]}}}}'`,
+      'kubectl scale deployment/web -n default --replicas=12',
+    ]);
+    expect(fix?.description).toContain('Hints turn on at 12 ready endpoints wherever the pods run (the minimums depend on the count alone).');
+    expect(fix?.description).toContain('kubectl scale cannot choose zones, so the zones shown (fewest donations) are not guaranteed.');
+    expect(fix?.description).toContain('a new pod is placed only where zones stay within 1 pod of each other, else it stays Pending');
+
+    const soft = fixesFor(testService('web', { annotations: AUTO }), undefined, {}, { ...workload, zoneSpread: { present: true, hard: false, maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway', selectorMatchesPods: true } })[0];
+    expect(soft?.description).toContain('Its zone spread is ScheduleAnyway, which only tries.');
+    expect(soft?.commands[0]).toMatch(/^kubectl patch deployment\/web /);
+
+    const hard = fixesFor(testService('web', { annotations: AUTO }), undefined, {}, { ...workload, zoneSpread: { present: true, hard: true, maxSkew: 1, whenUnsatisfiable: 'DoNotSchedule', selectorMatchesPods: true } })[0];
+    expect(hard?.commands).toEqual(['kubectl scale deployment/web -n default --replicas=12']);
+    expect(hard?.description).toContain("the Deployment's zone spread (maxSkew 1, DoNotSchedule) puts each new pod in a zone with the fewest pods");
   });
 
   it('a node without zone label: label it (verified by re-running SetNodes and the engine)', () => {
@@ -118,5 +138,7 @@ describe('findFixes', () => {
       ['add-endpoints', { 'zone-a': 0, 'zone-b': 0, 'zone-c': 2 }, true],
       ['remove-endpoints', { 'zone-a': -1, 'zone-b': 0, 'zone-c': 0 }, true],
     ]);
+    // 6 fits, 8 does not (Σ minimum 9 > 8): the fix says so, so "one more" is not a surprise.
+    expect(fixes[0]?.description).toContain('Hints turn on at 6 ready endpoints wherever the pods run (the minimums depend on the count alone); at 8 they are off again.');
   });
 });

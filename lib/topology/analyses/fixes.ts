@@ -16,8 +16,10 @@ import { zoneFromProviderID } from './analyze-zones';
 import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_NO_ZONE_SPECIFIED, TRAFFIC_DISTRIBUTION_PREFER_CLOSE } from '../upstream/constants';
+import type { SpreadConstraintCheck } from './hpa';
+import { spreadPatchCommand } from './hpa';
 import type { MechanismAnalysis } from './service-mechanism';
-import { topologyAnnotationChange } from './service-mechanism';
+import { endpointSearchSkipped, topologyAnnotationChange } from './service-mechanism';
 import { computeAllocationTable, getAllocations, getGivingAndReceivingZones, setNodes } from '../upstream/topology-cache';
 import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../upstream/types';
 
@@ -66,6 +68,10 @@ export interface FixWorkload {
   readonly deployment: string;
   readonly replicas: number;
   readonly hpa: { readonly name: string; readonly minReplicas: number; readonly maxReplicas: number } | null;
+  /** The pod template's labels (the spread constraint's labelSelector); absent: unknown. */
+  readonly podLabels?: Readonly<Record<string, string>>;
+  /** The Deployment's zone spread constraint, checked; absent: unknown. */
+  readonly zoneSpread?: Pick<SpreadConstraintCheck, 'present' | 'hard' | 'maxSkew' | 'whenUnsatisfiable' | 'selectorMatchesPods'>;
 }
 
 /** Input of {@link findFixes}. */
@@ -101,28 +107,39 @@ export interface EndpointChange {
 /** Enumeration budget per total before falling back to a greedy placement. */
 const MAX_PLACEMENTS = 5000;
 
+/**
+ * The placements of `total` over `parts` zones (each at most `caps[i]` when given), the first
+ * zones taking the most first; `null` once there are more than `limit`. Iterative: the depth is
+ * the number of zones.
+ */
 function compositions(total: number, parts: number, caps: readonly number[] | null, limit: number): number[][] | null {
+  if (parts === 0) return total === 0 ? [[]] : [];
   const out: number[][] = [];
   const current: number[] = new Array<number>(parts).fill(0);
-  let overflow = false;
-  const walk = (index: number, left: number) => {
-    if (overflow) return;
+  const left: number[] = new Array<number>(parts + 1).fill(0);
+  const cap = (index: number, rest: number) => (caps ? Math.min(rest, caps[index] ?? 0) : rest);
+  // current[index] counts down from its cap; `index` is the zone being varied.
+  left[0] = total;
+  current[0] = cap(0, total);
+  let index = 0;
+  for (;;) {
     if (index === parts - 1) {
-      if (caps && left > (caps[index] ?? 0)) return;
-      current[index] = left;
-      out.push([...current]);
-      if (out.length > limit) overflow = true;
-      return;
+      const rest = left[index] ?? 0;
+      if (!(caps && rest > (caps[index] ?? 0))) {
+        current[index] = rest;
+        out.push([...current]);
+        if (out.length > limit) return null;
+      }
+      index--;
+      // Step back to the nearest zone that can still give one away.
+      while (index >= 0 && (current[index] ?? 0) === 0) index--;
+      if (index < 0) return out;
+      current[index] = (current[index] ?? 0) - 1;
     }
-    const max = caps ? Math.min(left, caps[index] ?? 0) : left;
-    for (let value = max; value >= 0; value--) {
-      current[index] = value;
-      walk(index + 1, left - value);
-    }
-  };
-  if (parts === 0) return total === 0 ? [[]] : [];
-  walk(0, total);
-  return overflow ? null : out;
+    left[index + 1] = (left[index] ?? 0) - (current[index] ?? 0);
+    index++;
+    if (index < parts - 1) current[index] = cap(index, left[index] ?? 0);
+  }
 }
 
 /** Endpoints donated when `countsByZone` ready endpoints are allocated over `ratios` (Σ giving). */
@@ -148,6 +165,7 @@ export function searchEndpointChange(
   direction: 'add' | 'remove',
 ): EndpointChange | null {
   const zones = Object.keys(ratios).sort();
+  if (endpointSearchSkipped(zones.length) !== null) return null;
   const current = zones.map((zone) => readyByZone[zone] ?? 0);
   const maxSteps = direction === 'add' ? 10 * zones.length + 10 : readyEndpoints - zones.length;
   for (let step = 1; step <= maxSteps; step++) {
@@ -236,6 +254,31 @@ function zoneList(change: Readonly<ValueByZone<number>>): string {
     .filter(([, d]) => d !== 0)
     .map(([zone, d]) => `${Math.abs(d)} in ${zone}`)
     .join(', ');
+}
+
+/**
+ * What the count guarantees and what the placement adds: hints depend on the number of ready
+ * endpoints alone; where the pods land only changes the donations, and `kubectl scale` cannot
+ * choose it — a zone spread of maxSkew 1 with DoNotSchedule does, at scheduling time only.
+ */
+function placementNote(isAdd: boolean, readyAfter: number, workload: FixWorkload | null, ratios: Readonly<ValueByZone<number>>): string {
+  // The counts just above also decide: an HPA or a manual "one more" can land on one that is off.
+  const offAbove = [1, 2, 3].map((d) => readyAfter + d).filter((c) => !getAllocations(ratios, c).ok);
+  const count =
+    `Hints turn on at ${readyAfter} ready endpoints wherever the pods run (the minimums depend on the count alone)` +
+    (offAbove.length > 0 ? `; at ${offAbove.join(', ')} they are off again.` : '.');
+  if (!isAdd) return `${count} Scale-down removes pods without regard to zones, so the zones shown are the fewest-donation outcome, not a guarantee.`;
+  const spread = workload?.zoneSpread;
+  if (spread?.hard && spread.maxSkew === 1) {
+    return `${count} kubectl scale cannot choose zones; the Deployment's zone spread (maxSkew 1, DoNotSchedule) puts each new pod in a zone with the fewest pods, so zones stay within 1 pod of each other.`;
+  }
+  const now =
+    spread?.present && spread.whenUnsatisfiable === 'ScheduleAnyway'
+      ? ' Its zone spread is ScheduleAnyway, which only tries.'
+      : spread?.present && !spread.selectorMatchesPods
+        ? ' Its zone spread does not select its own pods.'
+        : '';
+  return `${count} kubectl scale cannot choose zones, so the zones shown (fewest donations) are not guaranteed.${now} The patch below adds a zone spread (maxSkew 1, DoNotSchedule): a new pod is placed only where zones stay within 1 pod of each other, else it stays Pending; it does not move running pods, and scale-down ignores it.`;
 }
 
 /**
@@ -419,11 +462,14 @@ export function findFixes(input: FixInput): Fix[] {
     const perZone = readyByZone(slices);
     const add = searchEndpointChange(ratios, perZone, n, 'add');
     const remove = searchEndpointChange(ratios, perZone, n, 'remove');
+    const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);
     const scaleCommands = (replicasDelta: number, zonesText: string) => {
-      const w = input.workloadOf ? input.workloadOf() : input.workload;
+      const w = workloadNow();
       if (!w) return [`# ${replicasDelta > 0 ? 'add' : 'remove'} ${Math.abs(replicasDelta)} ready endpoint(s): ${zonesText}`];
       const target = Math.max(0, w.replicas + replicasDelta);
       const commands = [`kubectl scale deployment/${w.deployment} -n ${service.namespace} --replicas=${target}`];
+      // kubectl scale cannot choose zones: without a hard zone spread of maxSkew 1, add one first.
+      if (replicasDelta > 0 && w.podLabels && !(w.zoneSpread?.hard && w.zoneSpread.maxSkew === 1)) commands.unshift(spreadPatchCommand(service.namespace, w.deployment, w.podLabels));
       if (w.hpa) {
         const patch = replicasDelta > 0 ? `{"spec":{"minReplicas":${Math.max(w.hpa.minReplicas, target)}}}` : `{"spec":{"maxReplicas":${target},"minReplicas":${Math.min(w.hpa.minReplicas, target)}}}`;
         commands.unshift(`kubectl patch hpa ${w.hpa.name} -n ${service.namespace} --type merge -p '${patch}'`);
@@ -440,11 +486,12 @@ export function findFixes(input: FixInput): Fix[] {
       const where = zoneList(found.changeByZone);
       push({
         kind: isAdd ? 'add-endpoints' : 'remove-endpoints',
-        title: `${isAdd ? 'Add' : 'Remove'} ${found.total} ready endpoint${found.total === 1 ? '' : 's'} (${where})`,
+        title: `${isAdd ? 'Add' : 'Remove'} ${found.total} ready endpoint${found.total === 1 ? '' : 's'}, to ${found.readyAfter} (fewest donations with ${where})`,
         description:
           `${n} ready endpoints cannot be allocated (${auto.reason?.message ?? 'minimums do not fit'}); with ${found.readyAfter} the per-zone minimums fit` +
           (found.donatedAfter > 0 ? `, though ${found.donatedAfter} endpoint(s) would still be donated across zones.` : ' and no endpoint is donated across zones.') +
-          (isAdd ? ' Make sure the new pods land in those zones (topologySpreadConstraints on topology.kubernetes.io/zone).' : ''),
+          ' ' +
+          placementNote(isAdd, found.readyAfter, workloadNow(), ratios),
         endpointChangeByZone: found.changeByZone,
         readyEndpointsAfter: found.readyAfter,
         nodes: [],

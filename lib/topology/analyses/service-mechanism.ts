@@ -106,7 +106,22 @@ export type ServiceLintId =
   | 'headless'
   | 'external-name'
   | 'dataplane-ignores-hints'
-  | 'few-endpoints-per-zone';
+  | 'few-endpoints-per-zone'
+  | 'too-many-zones';
+
+/**
+ * Zones beyond which the search for the fewest endpoints to add or remove (`fixes.ts`) is not run:
+ * each candidate count costs O(zones²), so 10,000 zones would take minutes and 100,000 never
+ * answer. A region has a handful of zones; a cluster with more is usually mislabelled.
+ */
+export const MAX_SEARCH_ZONES = 64;
+
+/** Why the endpoint-count search is skipped for this many zones, `null` when it runs. */
+export function endpointSearchSkipped(zoneCount: number): string | null {
+  return zoneCount > MAX_SEARCH_ZONES
+    ? `The cluster has ${zoneCount} zones with CPU, more than the ${MAX_SEARCH_ZONES} zonescope searches: no "add or remove endpoints" fix is computed, and traffic figures lump other zones into one "(other zones)" column. So many zones usually means a wrong topology.kubernetes.io/zone label.`
+    : null;
+}
 
 /** A policy lint on a Service. */
 export interface ServiceLint {
@@ -280,6 +295,8 @@ export function lintService(service: ServiceRecord, mechanism: MechanismAnalysis
   if (active && !ctx.dataplane.honoursHints) {
     lints.push({ id: 'dataplane-ignores-hints', severity: 'error', message: `Hints are set but not used: ${ctx.dataplane.honoursHintsReason}`, fix: null });
   }
+  const skipped = endpointSearchSkipped(ctx.zoneCount);
+  if (skipped !== null && wantsHints) lints.push({ id: 'too-many-zones', severity: 'info', message: skipped, fix: null });
   if (active && ctx.zoneCount > 0 && ctx.readyEndpoints < 3 * ctx.zoneCount) {
     lints.push({
       id: 'few-endpoints-per-zone',

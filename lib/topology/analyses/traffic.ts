@@ -28,6 +28,29 @@ import { endpointShape, endpointZone, FirstAddresses, SHAPE_PART } from './endpo
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
 export const UNKNOWN_ZONE = '(no zone)';
 
+/**
+ * Zones (client and endpoint zones together) beyond which the matrix keeps, per client zone, only
+ * its own zone, {@link UNKNOWN_ZONE} and {@link OTHER_ZONES}: a full matrix has zones² cells
+ * (10⁸ at 10,000 zones, more than memory holds). The fractions stay exact.
+ */
+export const MAX_MATRIX_ZONES = 64;
+
+/** Column of a lumped matrix ({@link MAX_MATRIX_ZONES}): every other known zone (a label value can never look like this). */
+export const OTHER_ZONES = '(other zones)';
+
+/**
+ * Most client zones whose traffic is modelled: kube-proxy's endpoint choice is worked out once per
+ * client zone over all of a Service's endpoints, so the work grows with zones × endpoints. Beyond
+ * this many zones (no real cluster has more than a few dozen) the cross-zone figures are reported
+ * as unknown instead of taking minutes per Service.
+ */
+export const MAX_TRAFFIC_ZONES = 1_000;
+
+/** The `unknown` message of the cross-zone figures when a cluster has more than {@link MAX_TRAFFIC_ZONES} client zones. */
+export function tooManyTrafficZones(zoneCount: number): string {
+  return `unknown: the cluster has ${zoneCount} zones with client traffic, more than the ${MAX_TRAFFIC_ZONES} zonescope models traffic for; so many zones usually means a wrong topology.kubernetes.io/zone label`;
+}
+
 /** An endpoint as the traffic model sees it: kube-proxy's view plus where it runs. */
 export interface TrafficEndpoint extends ProxyEndpoint {
   /** Zone of the endpoint (its `zone` field, else its node's zone), `null` when unknown. */
@@ -317,6 +340,12 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
   const endpointZone = (endpoint: TrafficEndpoint) => endpoint.zone ?? UNKNOWN_ZONE;
   const endpointZones = new Set<string>();
   for (const endpoint of endpoints) if (endpoint.ready) endpointZones.add(endpointZone(endpoint));
+  let lumped = endpointZones.size > MAX_MATRIX_ZONES;
+  if (!lumped) {
+    const allZones = new Set(endpointZones);
+    for (const client of input.clients) allZones.add(client.zone);
+    lumped = allZones.size > MAX_MATRIX_ZONES;
+  }
 
   // 1. Walk client zones; evaluate each distinct node situation once. Without any hint the
   //    selection is the same on every node, so it is computed once and its load added at the end.
@@ -394,7 +423,17 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
         continue;
       }
       const each = share / selected.length;
-      for (const [zone, count] of selectedByZone) row[zone] = (row[zone] ?? 0) + each * count;
+      if (lumped) {
+        // Own zone, unknown zone, and the rest in one column: O(1) per client zone.
+        const own = selectedByZone.get(client.zone) ?? 0;
+        const unknownCount = selectedByZone.get(UNKNOWN_ZONE) ?? 0;
+        const others = selected.length - own - unknownCount;
+        if (own > 0) row[client.zone] = (row[client.zone] ?? 0) + each * own;
+        if (unknownCount > 0) row[UNKNOWN_ZONE] = (row[UNKNOWN_ZONE] ?? 0) + each * unknownCount;
+        if (others > 0) row[OTHER_ZONES] = (row[OTHER_ZONES] ?? 0) + each * others;
+      } else {
+        for (const [zone, count] of selectedByZone) row[zone] = (row[zone] ?? 0) + each * count;
+      }
       if (zoneIndependent) sharedLoad += each;
       else if (loadAt && loadedAt) {
         positionsOf(current.base, selected, (i) => {
@@ -480,7 +519,7 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
 
   return {
     clientZones: sortedKeys(matrix),
-    endpointZones: sortZones(endpointZones),
+    endpointZones: lumped ? lumpedColumns(matrix) : sortZones(endpointZones),
     clientShareByZone,
     matrix,
     droppedByZone,
@@ -493,6 +532,14 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
     maxRelativeLoad: endpointLoads.reduce((m, e) => Math.max(m, e.relativeLoad), 0),
     selectionByZone,
   };
+}
+
+/** The columns of a lumped matrix: the zones its rows name, {@link OTHER_ZONES} then {@link UNKNOWN_ZONE} last. */
+function lumpedColumns(matrix: Readonly<ValueByZone<ValueByZone<number>>>): string[] {
+  const columns = new Set<string>();
+  for (const clientZone in matrix) for (const zone in matrix[clientZone]) columns.add(zone);
+  const named = sortZones([...columns].filter((z) => z !== OTHER_ZONES && z !== UNKNOWN_ZONE));
+  return [...named, ...(columns.has(OTHER_ZONES) ? [OTHER_ZONES] : []), ...(columns.has(UNKNOWN_ZONE) ? [UNKNOWN_ZONE] : [])];
 }
 
 function clamp01(value: number): number {

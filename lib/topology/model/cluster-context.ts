@@ -6,8 +6,8 @@
  * Building the context is O(nodes); pod lookups are built per namespace on first use, so a single
  * Service analysis never walks the pods of other namespaces.
  */
-import type { ClusterIndex, NodeRecord, PodRecord } from './cluster-model';
-import { objectKey } from './cluster-model';
+import type { ClusterIndex, NodeRecord, PodRecord, SourceResource } from './cluster-model';
+import { objectKey, SOURCE_RESOURCES } from './cluster-model';
 import { LABEL_TOPOLOGY_ZONE } from '../upstream/constants';
 import type { ProxyNode, ProxyRelease } from '../upstream/proxy-topology';
 import { quantityToMilli } from '../upstream/quantity';
@@ -50,6 +50,12 @@ export interface AnalysisOptions {
   readonly gbPerMonth?: number | null;
   /** Price per cross-zone GB in each direction in USD (default {@link DEFAULT_PRICE_PER_GB}). */
   readonly pricePerGb?: number | null;
+  /**
+   * Resource types the source could not read (forbidden): their lists are empty because of the
+   * identity's permissions, not because the cluster has none. Answers that depend on them are
+   * reported as unknown (see `report/unknowns.ts`).
+   */
+  readonly unreadable?: readonly SourceResource[] | null;
 }
 
 /** Where the modelled release came from. */
@@ -76,6 +82,8 @@ export interface ResolvedAnalysisOptions {
   readonly pricePerGb: number;
   readonly trafficByZone: Readonly<Record<string, number>> | null;
   readonly featureGates: FeatureGateOverrides;
+  /** {@link AnalysisOptions.unreadable}, deduplicated, in {@link SOURCE_RESOURCES} order. */
+  readonly unreadable: readonly SourceResource[];
 }
 
 /** A node that originates client traffic (a ready worker with a zone and CPU). */
@@ -215,6 +223,12 @@ export function computeClientShareByZone(
   return { shareByZone, source };
 }
 
+/** `unreadable` as a canonical list: known identifiers only, each once, in display order. */
+export function resolveUnreadable(unreadable: readonly SourceResource[] | null | undefined): readonly SourceResource[] {
+  if (!unreadable || unreadable.length === 0) return [];
+  return SOURCE_RESOURCES.filter((id) => unreadable.includes(id));
+}
+
 function positiveOr(value: number | null | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }
@@ -276,6 +290,7 @@ export function buildClusterContext(index: ClusterIndex, options: AnalysisOption
       pricePerGb: positiveOr(options.pricePerGb, DEFAULT_PRICE_PER_GB),
       trafficByZone: options.trafficByZone ?? null,
       featureGates,
+      unreadable: resolveUnreadable(options.unreadable),
     },
     release,
     gates,

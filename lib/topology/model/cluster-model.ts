@@ -63,6 +63,8 @@ export interface ServiceRecord {
   readonly loadBalancerIngress: readonly string[];
   readonly loadBalancerClass: string | null;
   readonly ipFamilies: readonly string[];
+  /** The GitOps / Helm ownership labels (`argocd.argoproj.io/instance`, Flux, `app.kubernetes.io/managed-by`), when any is set. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** An EndpointSlice with the engine's endpoint shape. */
@@ -180,6 +182,31 @@ export interface ServerVersionRecord {
   /** Platform guess from the version string (`eks`, `gke`, `aks`, …), `null` when unknown. */
   readonly platform: string | null;
 }
+
+/**
+ * A resource type a cluster source reads (the same identifiers as `lib/k8s/resources.ts`). The
+ * engine only names them: which ones could not be read is an analysis option
+ * (`AnalysisOptions.unreadable`), so that verdicts depending on them say "unknown" instead of
+ * analysing an empty list as if the cluster had none.
+ */
+export type SourceResource = 'nodes' | 'services' | 'endpointslices' | 'pods' | 'deployments' | 'replicasets' | 'hpas' | 'events' | 'configmaps' | 'daemonsets';
+
+/** Every {@link SourceResource}, in display order. */
+export const SOURCE_RESOURCES: readonly SourceResource[] = ['nodes', 'services', 'endpointslices', 'pods', 'deployments', 'replicasets', 'hpas', 'events', 'configmaps', 'daemonsets'];
+
+/** How messages name each resource type (the Kubernetes kind, plural). */
+export const SOURCE_RESOURCE_NAMES: Readonly<Record<SourceResource, string>> = {
+  nodes: 'Nodes',
+  services: 'Services',
+  endpointslices: 'EndpointSlices',
+  pods: 'Pods',
+  deployments: 'Deployments',
+  replicasets: 'ReplicaSets',
+  hpas: 'HorizontalPodAutoscalers',
+  events: 'Events',
+  configmaps: 'ConfigMaps (kube-system)',
+  daemonsets: 'DaemonSets (kube-system)',
+};
 
 /**
  * A whole cluster as plain data. Lists are unordered sets (analyses sort where order shows).

@@ -74,6 +74,8 @@ export class AnalysisCache {
   private clusterKey: string | null = null;
   private nodes: readonly NodeRecord[] | null = null;
   private synced: ClusterIndex | null = null;
+  /** The options of the context last synced: new options over the same index (unreadable types changed) re-key the cache. */
+  private syncedOptions: ClusterContext['options'] | null = null;
   private podsByNamespace: ClusterIndex['podsByNamespace'] | null = null;
   private readonly groupings = new Map<'replicaSets' | 'deployments' | 'hpas', Grouping>();
   private readonly namespaceVersions = new Map<string, number>();
@@ -86,13 +88,14 @@ export class AnalysisCache {
   lastRun: AnalysisCacheRun | null = null;
 
   /**
-   * Brings the dependency bookkeeping up to `context`'s index (idempotent per index): drops
+   * Brings the dependency bookkeeping up to `context`'s index (idempotent per index and options): drops
    * everything when cluster-wide inputs changed, otherwise marks namespaces whose pods,
    * ReplicaSets, Deployments or HPAs changed.
    */
   sync(context: ClusterContext): void {
     const index = context.index;
-    if (this.synced === index) return;
+    if (this.synced === index && this.syncedOptions === context.options) return;
+    this.syncedOptions = context.options;
     const { snapshot } = index;
     const key = JSON.stringify([snapshot.version, snapshot.proxy, snapshot.cni, context.options, context.release, context.gates]);
     if (key !== this.clusterKey || snapshot.nodes !== this.nodes) {

@@ -19,6 +19,7 @@ import type { ClusterContext, ReleaseInfo } from '../model/cluster-context';
 import type { EventRecord, ProxyMode, ServiceRecord } from '../model/cluster-model';
 import type { ValueByZone } from '../upstream/types';
 import type { FeatureGates } from '../upstream/version';
+import type { ClusterAnswer, ServiceAnswer, UnknownAnswers, UnreadableResource } from './unknowns';
 
 /** Identifier of the JSON layout; bumped on incompatible changes. */
 export const ANALYSIS_SCHEMA = 'zonescope.analysis/v1';
@@ -76,6 +77,13 @@ export interface ServiceReport {
   readonly diff: Omit<HintsDiff, 'entries'>;
   readonly ifAuto: IfAutoPrediction;
   readonly traffic: TrafficSummary;
+  /**
+   * Answers of this report that are unknown because zonescope could not read a resource type they
+   * depend on, each with its message (`unknown: zonescope could not read Nodes (forbidden)`); the
+   * fields of an unknown answer hold what an empty list of that type gives and must not be read as
+   * a verdict. Empty when everything was readable.
+   */
+  readonly unknown: UnknownAnswers<ServiceAnswer>;
   /** The Deployment and HPA behind the Service; `null` when no HPA scales it. */
   readonly hpa: HpaAnalysis | null;
   /** The Deployment behind the Service when no HPA scales it (same shape, `autoscaler: null`). */
@@ -124,6 +132,8 @@ export interface ClusterReport {
     readonly needingAttention: number;
   };
   readonly needsAttention: readonly (ServiceAttention & { readonly namespace: string; readonly name: string })[];
+  /** Cluster-wide answers that are unknown (see {@link ServiceReport.unknown}); empty when everything was readable. */
+  readonly unknown: UnknownAnswers<ClusterAnswer>;
 }
 
 /** The whole analyze JSON. */
@@ -132,6 +142,8 @@ export interface ClusterAnalysis {
   readonly kubernetes: KubernetesReport;
   /** Assumptions the figures rest on (release, client traffic, cost inputs). */
   readonly assumptions: readonly string[];
+  /** Resource types zonescope could not read (forbidden), with the answers each leaves unknown; empty when all were read. */
+  readonly unreadable: readonly UnreadableResource[];
   readonly cluster: ClusterReport;
   /** Sorted by namespace, then name. */
   readonly services: readonly ServiceReport[];

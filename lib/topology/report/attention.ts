@@ -22,17 +22,20 @@ const ATTENTION_LINTS: Readonly<Partial<Record<ServiceLint['id'], AttentionReaso
 /**
  * Why a Service needs attention, `null` when it does not: hints off although asked for, then the
  * first lint of {@link ATTENTION_LINTS} that is an error (or a warning that hints go unused), then
- * slices out of sync, partial hints, and hints on with endpoints donated across zones.
+ * slices out of sync, partial hints, and hints on with endpoints donated across zones. Rules on the
+ * expected hints are skipped while those are unknown (`report.unknown.expectedHints`).
  */
-export function attentionFor(report: Pick<ServiceReport, 'mechanism' | 'expected' | 'lints' | 'diff' | 'observed' | 'traffic'>): ServiceAttention | null {
+export function attentionFor(report: Pick<ServiceReport, 'mechanism' | 'expected' | 'lints' | 'diff' | 'observed' | 'traffic' | 'unknown'>): ServiceAttention | null {
   const active = report.mechanism === 'topology-mode' || report.mechanism === 'legacy-annotation';
-  if (active && !report.expected.hintsEnabled) return { reason: 'hints-off', message: report.expected.verdict };
+  // Rules on the controller's expected hints (off, out of sync, donated) cannot hold when those are unknown.
+  const expectedKnown = report.unknown.expectedHints === undefined;
+  if (active && expectedKnown && !report.expected.hintsEnabled) return { reason: 'hints-off', message: report.expected.verdict };
   for (const lint of report.lints) {
     const reason = ATTENTION_LINTS[lint.id];
     if (!reason) continue;
     if (lint.severity === 'error' || (reason === 'hints-unused' && lint.severity === 'warning')) return { reason, message: lint.message };
   }
-  if (!report.diff.inSync) {
+  if (expectedKnown && !report.diff.inSync) {
     const parts = [
       report.diff.missing > 0 ? `${report.diff.missing} missing` : null,
       report.diff.unexpected > 0 ? `${report.diff.unexpected} unexpected` : null,
@@ -43,10 +46,13 @@ export function attentionFor(report: Pick<ServiceReport, 'mechanism' | 'expected
   if (report.observed.hintsPresent && report.observed.readyEndpointsWithoutHints > 0) {
     return { reason: 'partial-hints', message: `${report.observed.readyEndpointsWithoutHints} ready endpoint(s) have no zone hint, so kube-proxy ignores the hints of the others too.` };
   }
-  if (report.expected.hintsEnabled && report.expected.donatedEndpoints > 0) {
+  if (expectedKnown && report.expected.hintsEnabled && report.expected.donatedEndpoints > 0) {
     return {
       reason: 'cross-zone-leak',
-      message: `Hints are on but ${report.expected.donatedEndpoints} endpoint(s) are donated across zones (uneven placement): ${(report.traffic.crossZoneFractionExpected * 100).toFixed(1)} % of traffic crosses zones.`,
+      message:
+        report.unknown.crossZone === undefined
+          ? `Hints are on but ${report.expected.donatedEndpoints} endpoint(s) are donated across zones (uneven placement): ${(report.traffic.crossZoneFraction * 100).toFixed(1)} % of traffic crosses zones.`
+          : `Hints are on but ${report.expected.donatedEndpoints} endpoint(s) are donated across zones (uneven placement).`,
     };
   }
   return null;

@@ -119,6 +119,7 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
     schema: ANALYSIS_SCHEMA,
     kubernetes: prepared.kubernetes,
     assumptions: prepared.assumptions,
+    unreadable: prepared.unreadable,
     cluster: {
       zones: zones.zones,
       eligible: zones.eligible,
@@ -137,6 +138,7 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
       ruleEstimates: estimateRules(ruleInputs, context.index.snapshot.nodes.length, prepared.dataplane.proxyMode),
       summary: { services: reports.length, byMechanism, hintsExpectedOn, hintsObservedOn, needingAttention: needsAttention.length },
       needsAttention,
+      unknown: prepared.clusterUnknown,
     },
     services: reports,
   };

@@ -9,15 +9,18 @@
  * facts. It is never serialised.
  */
 import type { DataplaneAnalysis } from '../analyses/analyze-dataplane';
-import { analyzeDataplane } from '../analyses/analyze-dataplane';
+import { analyzeDataplane, detectClusterPlatform } from '../analyses/analyze-dataplane';
 import type { ZoneAnalysis } from '../analyses/analyze-zones';
 import { analyzeZones } from '../analyses/analyze-zones';
 import type { TrafficClientZone } from '../analyses/traffic';
+import { MAX_TRAFFIC_ZONES, tooManyTrafficZones } from '../analyses/traffic';
 import type { AnalysisOptions, ClusterContext } from '../model/cluster-context';
 import { buildClusterContext, rebaseClusterContext } from '../model/cluster-context';
 import type { ClusterIndex } from '../model/cluster-model';
 import type { AnalysisCache } from './analysis-cache';
 import type { KubernetesReport } from './analysis-schema';
+import type { ClusterAnswer, ServiceAnswer, UnknownAnswers, UnreadableResource } from './unknowns';
+import { clusterUnknowns, serviceUnknowns, unreadableReport } from './unknowns';
 
 /** Per-cluster work shared by every Service analysis. */
 export interface PreparedAnalysis {
@@ -27,6 +30,10 @@ export interface PreparedAnalysis {
   readonly clients: readonly TrafficClientZone[];
   readonly kubernetes: KubernetesReport;
   readonly assumptions: readonly string[];
+  /** Types that could not be read, and the answers left unknown cluster-wide and per Service (see unknowns.ts). */
+  readonly unreadable: readonly UnreadableResource[];
+  readonly clusterUnknown: UnknownAnswers<ClusterAnswer>;
+  readonly serviceUnknown: UnknownAnswers<ServiceAnswer>;
   /**
    * What the preparation was built from besides the nodes (server version, dataplane, options), as
    * one comparable string: {@link prepareAnalysis} reuses a previous preparation only when it is
@@ -85,14 +92,23 @@ export function withoutShapeSharing(prepared: PreparedAnalysis): PreparedAnalysi
 
 function prepareFresh(index: ClusterIndex, options: AnalysisOptions, inputsKey: string): PreparedAnalysis {
   const context = buildClusterContext(index, options);
-  const zones = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
-  const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease);
-  const clients: TrafficClientZone[] = [...context.clientNodesByZone.entries()].map(([zone, nodes]) => ({
+  const clusterUnknown = clusterUnknowns(context.options.unreadable);
+  const analysed = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
+  // Without Nodes, "no node has a zone" is the identity's view, not the cluster's: no verdict.
+  const zones = clusterUnknown.eligibility === undefined ? analysed : { ...analysed, eligible: false, verdict: clusterUnknown.eligibility, ineligibleNodes: [], verification: null };
+  const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease, detectClusterPlatform(index.snapshot.nodes, index.snapshot.version));
+  const allClients: TrafficClientZone[] = [...context.clientNodesByZone.entries()].map(([zone, nodes]) => ({
     zone,
     share: context.clientShareByZone[zone] ?? 0,
     nodes: nodes.map((node) => ({ weight: node.cpuMilli, proxyNode: node.proxyNode })),
     totalWeight: nodes.reduce((sum, node) => sum + node.cpuMilli, 0),
   }));
+  // Beyond MAX_TRAFFIC_ZONES client zones the traffic model is not run (it is zones × endpoints per
+  // Service): no clients, and the cross-zone figures are marked unknown.
+  const tooManyZones = allClients.length > MAX_TRAFFIC_ZONES ? tooManyTrafficZones(allClients.length) : null;
+  const clients = tooManyZones === null ? allClients : [];
+  const unreadableUnknown = serviceUnknowns(context.options.unreadable);
+  const serviceUnknown = tooManyZones !== null && unreadableUnknown.crossZone === undefined ? { ...unreadableUnknown, crossZone: tooManyZones } : unreadableUnknown;
   const assumptions: string[] = [];
   if (context.release.note) assumptions.push(context.release.note);
   assumptions.push(
@@ -109,6 +125,9 @@ function prepareFresh(index: ClusterIndex, options: AnalysisOptions, inputsKey: 
     clients,
     kubernetes: { ...context.release, featureGates: context.gates, topologyCacheEnabled: context.topologyCacheEnabled },
     assumptions,
+    unreadable: unreadableReport(context.options.unreadable),
+    clusterUnknown,
+    serviceUnknown,
     inputsKey,
     shareShapes: true,
   };

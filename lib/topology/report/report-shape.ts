@@ -7,7 +7,8 @@
  * - the Service fields the engine, the mechanism and kube-proxy read (annotations, type, whether it
  *   has a selector, headless or not, traffic policies, trafficDistribution, IP families, whether it
  *   is reachable from outside);
- * - per slice, in order: address type and whether the EndpointSlice controller manages it;
+ * - per slice, in order: address type and whether the EndpointSlice controller manages it (else
+ *   its managed-by value, which the verdict names);
  * - per endpoint, in order: its zone (as written, and as resolved through its node), its
  *   conditions, its zone hints (its exact shape, analyses/endpoint-shape.ts), and which endpoints
  *   share a first address.
@@ -55,7 +56,7 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
   let key = headerOf(service);
   const addresses = new FirstAddresses(slices);
   for (const slice of slices) {
-    key += `${SHAPE_PART}${slice.addressType}${isControllerManaged(slice) ? 'm' : 'f'}`;
+    key += `${SHAPE_PART}${slice.addressType}${isControllerManaged(slice) ? 'm' : `f${JSON.stringify(slice.managedBy)}`}`;
     for (const endpoint of slice.endpoints) {
       const hints = endpoint.hints;
       if (hints !== null && hints.forNodes !== undefined) return null;

@@ -200,7 +200,10 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   });
   const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
 
-  const { expectedSummary, diffSummary } = core;
+  const { diffSummary } = core;
+  const unknown = prepared.serviceUnknown;
+  // The controller's decision needs the Nodes (CPU ratios) and the endpoints: without them, no verdict.
+  const expectedSummary = unknown.expectedHints === undefined ? core.expectedSummary : { ...core.expectedSummary, verdict: unknown.expectedHints };
   const common = {
     namespace: service.namespace,
     name: service.name,
@@ -213,6 +216,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     diff: diffSummary,
     ifAuto: analysis.ifAuto,
     traffic,
+    unknown,
   };
   const needsAttention = attentionFor(common);
   const lazy = !withDetail && prepared.cache !== undefined;
@@ -246,6 +250,7 @@ function lazyReport(
     diff: common.diff,
     ifAuto: common.ifAuto,
     traffic: common.traffic,
+    unknown: common.unknown,
     get hpa() {
       return cell.hpa();
     },

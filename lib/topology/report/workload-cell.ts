@@ -4,7 +4,7 @@
  */
 import type { FixWorkload } from '../analyses/fixes';
 import type { HpaAnalysis } from '../analyses/hpa';
-import { analyzeHpa, findServiceWorkload } from '../analyses/hpa';
+import { analyzeHpa, checkSpreadConstraint, findServiceWorkload } from '../analyses/hpa';
 import type { ClusterContext } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 
@@ -67,6 +67,8 @@ export class WorkloadCell {
           deployment: workload.deployment.name,
           replicas: workload.deployment.replicas,
           hpa: workload.hpa ? { name: workload.hpa.name, minReplicas: workload.hpa.minReplicas, maxReplicas: workload.hpa.maxReplicas } : null,
+          podLabels: workload.deployment.templateLabels,
+          zoneSpread: checkSpreadConstraint(workload.deployment),
         }
       : null;
   }

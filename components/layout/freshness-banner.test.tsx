@@ -1,0 +1,56 @@
+/** The stale-data banner and the page's "cannot be read" panel: permanent failures say to fix the cause, transient ones that they pass. */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { HeaderView } from '@/lib/data/header';
+import { ClusterStatusPanel } from '../shared/cluster-status';
+import { FreshnessBanner } from './site-header';
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, ' ').trim();
+
+function header(message: string, permanent: boolean): HeaderView {
+  return {
+    mode: 'live',
+    contextName: 'prod',
+    serverUrl: 'https://10.0.0.1',
+    snapshotPath: null,
+    gitVersion: null,
+    release: 'unknown',
+    platform: null,
+    readOnly: false,
+    freshness: {
+      synced: false,
+      staleSince: '2026-01-01T00:00:00.000Z',
+      stale: [{ title: 'Services', since: '2026-01-01T00:00:00.000Z', message, permanent }],
+      forbidden: [],
+      syncing: [],
+      problems: [],
+      relisting: null,
+    },
+    permissions: null,
+  } as HeaderView;
+}
+
+describe('FreshnessBanner', () => {
+  it('a permanent failure: says it does not go away on its own, with the cause', () => {
+    const html = text(renderToStaticMarkup(<FreshnessBanner header={header('The credential plugin "aws eks get-token" failed (exit code 255).', true)} />));
+    expect(html).toContain('This does not go away on its own: fix the cause below');
+    expect(html).not.toContain('this banner goes away on its own');
+    expect(html).toContain('Services since');
+    expect(html).toContain('The credential plugin "aws eks get-token" failed (exit code 255).');
+  });
+
+  it('a transient failure: the banner goes away on its own', () => {
+    const html = text(renderToStaticMarkup(<FreshnessBanner header={header('Cannot reach the API server (connection refused, ECONNREFUSED).', false)} />));
+    expect(html).toContain('zonescope keeps retrying in the background and this banner goes away on its own.');
+    expect(html).not.toContain('fix the cause below');
+  });
+});
+
+describe('ClusterStatusPanel', () => {
+  it('a permanent failure asks for the fix; a transient one says the page updates on its own', () => {
+    const permanent = text(renderToStaticMarkup(<ClusterStatusPanel what="the overview" status={{ state: 'unavailable', reason: 'TLS says no.', since: null, retrying: true, permanent: true }} />));
+    expect(permanent).toContain('TLS says no. This does not go away on its own: fix the cause above.');
+    const transient = text(renderToStaticMarkup(<ClusterStatusPanel what="the overview" status={{ state: 'unavailable', reason: 'Refused.', since: null, retrying: true, permanent: false }} />));
+    expect(transient).toContain('this page updates on its own once the API server answers');
+  });
+});

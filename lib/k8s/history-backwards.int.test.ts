@@ -1,0 +1,270 @@
+/**
+ * The API server's history going backwards, against the simulator over real HTTP: a restart on an
+ * older state (`POST /__sim/restore`), the 504 `ResourceVersionTooLarge` answer to a watch from
+ * a version the server no longer has, a restart between the pages of a list — and the cold start,
+ * where every type is listed exactly once.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Simulator } from '../../sim/server';
+import { startSimulator } from '../../sim/server';
+import { node, service } from '../../sim/test-support';
+import type { KubeObject } from '../../sim/types';
+import type { LiveClusterSourceOptions } from './cluster-source';
+import { LiveClusterSource, RELISTING_MESSAGE } from './cluster-source';
+import { createConnection } from './connection';
+import type { InformerLogEvent } from './informer';
+import { RESOURCE_IDS } from './resources';
+
+const sims: Simulator[] = [];
+const states: LiveClusterSource[] = [];
+
+afterEach(async () => {
+  await Promise.all(states.splice(0).map((state) => state.stop()));
+  await Promise.all(sims.splice(0).map((sim) => sim.stop()));
+});
+
+/** The cluster before: 3 nodes `old-node-*`, 13 Services `old-*`. */
+function oldCluster(): KubeObject[] {
+  return [
+    ...['a', 'b', 'c'].map((zone) => node(`old-node-${zone}`, `us-east-1${zone}`)),
+    ...Array.from({ length: 13 }, (_, i) => service(`old-${i + 1}`, 'shop')),
+  ];
+}
+
+/** The older state it is restored to: 2 nodes `new-node-*`, 2 Services `new-*`. */
+function newCluster(): KubeObject[] {
+  return [node('new-node-a', 'us-east-1a'), node('new-node-b', 'us-east-1b'), service('new-1', 'shop'), service('new-2', 'shop')];
+}
+
+async function startSim(objects: readonly KubeObject[]): Promise<Simulator> {
+  const sim = await startSimulator({ port: 0, log: () => undefined, objects });
+  sims.push(sim);
+  return sim;
+}
+
+function startState(sim: Simulator, logs: InformerLogEvent[], options: LiveClusterSourceOptions = {}): LiveClusterSource {
+  const connection = createConnection({ kubeconfigText: sim.kubeconfig(), requestTimeoutMs: 2000 });
+  if (!connection.ok) throw new Error(connection.message);
+  const state = new LiveClusterSource(connection.connection, {
+    log: (event) => logs.push(event),
+    ...options,
+    informer: { backoff: { initialMs: 20, maxMs: 200 }, forbiddenRetryMs: 100, listTimeoutMs: 2000, pageSize: 4, ...options.informer },
+  });
+  states.push(state);
+  state.start();
+  return state;
+}
+
+async function control(sim: Simulator, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sim.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function stats(sim: Simulator): Promise<{ requests: Record<string, Record<string, number>>; resourceVersion: string }> {
+  return (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { requests: Record<string, Record<string, number>>; resourceVersion: string };
+}
+
+/** Names the source shows: services and nodes. */
+function shown(state: LiveClusterSource): { services: string[]; nodes: string[] } {
+  const snapshot = state.snapshot();
+  return { services: snapshot.services.map((s) => s.name).sort(), nodes: snapshot.nodes.map((n) => n.name).sort() };
+}
+
+/**
+ * Polls until the source shows exactly the new cluster, recording every observation where the data
+ * mixes both clusters while the source calls itself synced and not re-listing.
+ */
+async function untilNewCluster(state: LiveClusterSource, timeoutMs = 5000): Promise<{ mixedWhileSynced: string[]; sawRelisting: boolean }> {
+  const mixedWhileSynced: string[] = [];
+  let sawRelisting = false;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { services, nodes } = shown(state);
+    const relisting = state.relisting() !== null;
+    sawRelisting ||= relisting;
+    const names = [...services, ...nodes];
+    const hasOld = names.some((n) => n.startsWith('old-'));
+    const hasNew = names.some((n) => n.startsWith('new-'));
+    if (hasOld && hasNew && state.isSynced() && !relisting) mixedWhileSynced.push(names.join(','));
+    if (!relisting && services.join() === 'new-1,new-2' && nodes.join() === 'new-node-a,new-node-b') return { mixedWhileSynced, sawRelisting };
+    if (Date.now() > deadline) throw new Error(`timed out; showing ${names.join(',')}; relisting ${String(relisting)}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+describe('the API server restarted on an older state', () => {
+  it('shows exactly the restored objects, never a mix as synced, with one log line', { timeout: 15_000 }, async () => {
+    const sim = await startSim(oldCluster());
+    const logs: InformerLogEvent[] = [];
+    const state = startState(sim, logs);
+    expect(await state.waitForSync(5000)).toBe(true);
+    expect(shown(state).services).toHaveLength(13);
+    const before = Number((await stats(sim)).resourceVersion);
+
+    const restored = await control(sim, '/__sim/restore', { objects: newCluster() });
+    expect(Number(restored.resourceVersion)).toBeLessThan(before);
+
+    const { mixedWhileSynced } = await untilNewCluster(state);
+    expect(mixedWhileSynced).toEqual([]);
+    expect(state.isSynced()).toBe(true);
+    expect(state.statuses().every((s) => s.health === 'synced')).toBe(true);
+    const lines = logs.filter((l) => l.message.includes("history went backwards") && l.level === 'warn');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toMatch(/re-listing every resource type/);
+
+    // The watches resume on the new history: a change after the restore arrives.
+    await fetch(`${sim.url}/api/v1/namespaces/shop/services`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(service('new-3', 'shop')) });
+    const deadline = Date.now() + 3000;
+    while (!shown(state).services.includes('new-3')) {
+      if (Date.now() > deadline) throw new Error('new-3 never arrived');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  });
+
+  it('answers a watch from a too-new resourceVersion with 504 ResourceVersionTooLarge, and the source re-lists instead of retrying', { timeout: 15_000 }, async () => {
+    const sim = await startSim(oldCluster());
+    const logs: InformerLogEvent[] = [];
+    const state = startState(sim, logs);
+    expect(await state.waitForSync(5000)).toBe(true);
+    const rv = Number((await stats(sim)).resourceVersion);
+
+    // The simulator's answer, as the API server's.
+    const watch = await fetch(`${sim.url}/api/v1/services?watch=1&resourceVersion=${rv + 1000}`);
+    expect(watch.status).toBe(504);
+    const status = (await watch.json()) as { reason: string; message: string; details: { causes: { reason: string }[] } };
+    expect(status.reason).toBe('Timeout');
+    expect(status.message).toBe(`Timeout: Too large resource version: ${rv + 1000}, current: ${rv}`);
+    expect(status.details.causes[0]?.reason).toBe('ResourceVersionTooLarge');
+
+    await control(sim, '/__sim/stats/reset', {});
+    await control(sim, '/__sim/restore', { objects: newCluster() });
+    await untilNewCluster(state);
+    // Give a retry loop time to show itself, then count: one failed watch (504) and one new list per type at most.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const counts = (await stats(sim)).requests;
+    for (const resource of ['services', 'nodes', 'pods', 'endpointslices']) {
+      expect(counts[resource]?.watch ?? 0, `${resource} watches`).toBeLessThanOrEqual(3);
+    }
+    // Services: 2 objects, pages of 4 → one list request.
+    expect(counts.services?.list).toBe(1);
+    expect(counts.nodes?.list).toBe(1);
+  });
+
+  it('restarts a list cut between pages by the restart from its first page: no mix', { timeout: 15_000 }, async () => {
+    const sim = await startSim(oldCluster());
+    // Page 2 of the Services list never answers, until the server "restarts".
+    await control(sim, '/__sim/faults', { rules: [{ type: 'hang', verb: 'list', resource: 'services', page: 2, count: 1 }] });
+    const logs: InformerLogEvent[] = [];
+    const state = startState(sim, logs);
+    const deadline = Date.now() + 3000;
+    while (((await stats(sim)).requests.services?.list ?? 0) < 2) {
+      if (Date.now() > deadline) throw new Error('page 2 was never asked for');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(state.isSynced()).toBe(false);
+    await control(sim, '/__sim/restore', { objects: newCluster() });
+    const { mixedWhileSynced } = await untilNewCluster(state);
+    expect(mixedWhileSynced).toEqual([]);
+    expect(logs.some((l) => /list interrupted between pages .*restarting it from the first page/.test(l.message))).toBe(true);
+  });
+
+  it('notices another cluster with a newer history (410, then a new kube-system UID) and swaps every type together', { timeout: 15_000 }, async () => {
+    const sim = await startSim(oldCluster());
+    const logs: InformerLogEvent[] = [];
+    const state = startState(sim, logs);
+    expect(await state.waitForSync(5000)).toBe(true);
+    const rv = Number((await stats(sim)).resourceVersion);
+    // Services list slowly from now on: a type-by-type swap would show new nodes with old Services.
+    await control(sim, '/__sim/faults', { rules: [{ type: 'latency', ms: 300, verb: 'list', resource: 'services' }] });
+    await control(sim, '/__sim/restore', { objects: newCluster(), fromResourceVersion: rv + 1000 });
+    const { mixedWhileSynced } = await untilNewCluster(state);
+    expect(mixedWhileSynced).toEqual([]);
+    expect(logs.filter((l) => /kube-system namespace UID changed from .* another cluster answers at this address/.test(l.message))).toHaveLength(1);
+  });
+
+  it('restarts a list whose connection is killed on page 3 from the first page, and ends with every object', { timeout: 15_000 }, async () => {
+    const sim = await startSim(oldCluster());
+    await control(sim, '/__sim/faults', { rules: [{ type: 'reset', verb: 'list', resource: 'services', page: 3, count: 1 }] });
+    await control(sim, '/__sim/stats/reset', {});
+    const logs: InformerLogEvent[] = [];
+    const state = startState(sim, logs);
+    expect(await state.waitForSync(5000)).toBe(true);
+    expect(shown(state).services).toHaveLength(13);
+    // Pages 1, 2, 3 (killed), then 1–4 again.
+    expect((await stats(sim)).requests.services?.list).toBe(7);
+    expect(logs.filter((l) => /list interrupted between pages \(Cannot reach the API server .*\); restarting it from the first page/.test(l.message))).toHaveLength(1);
+  });
+
+  it('answers a continue token from before the restore with 410, not with pages of the new state', async () => {
+    const sim = await startSim(oldCluster());
+    const first = (await (await fetch(`${sim.url}/api/v1/services?limit=4`)).json()) as { metadata: { continue: string } };
+    await control(sim, '/__sim/restore', { objects: newCluster(), fromResourceVersion: 0 });
+    const next = await fetch(`${sim.url}/api/v1/services?limit=4&continue=${encodeURIComponent(first.metadata.continue)}`);
+    expect(next.status).toBe(410);
+  });
+
+  it('refuses a malformed restore and changes nothing', async () => {
+    const sim = await startSim(oldCluster());
+    const before = (await stats(sim)).resourceVersion;
+    for (const body of [{ objects: [{ kind: 'Service' }] }, { scenario: '../etc' }, { scenario: 'no-such-scenario' }, { fromResourceVersion: -1 }, { scenario: 'eks-demo', objects: [] }]) {
+      const response = await fetch(`${sim.url}/__sim/restore`, { method: 'POST', body: JSON.stringify(body) });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await response.json()) as { error: string }).error).not.toBe('');
+    }
+    expect((await stats(sim)).resourceVersion).toBe(before);
+    expect(sim.store.count('services')).toBe(13);
+  });
+});
+
+describe('cold start', () => {
+  it('lists every type once: list requests = pages, one watch per type', { timeout: 15_000 }, async () => {
+    const objects = oldCluster();
+    const sim = await startSim(objects);
+    await control(sim, '/__sim/stats/reset', {});
+    const state = startState(sim, []);
+    expect(await state.waitForSync(5000)).toBe(true);
+    // Let a second list (a watch restarting at 0, a re-list) show itself.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { requests } = await stats(sim);
+    // 13 Services in pages of 4 → 4 pages; 3 nodes → 1 page; every other type (empty) → 1.
+    expect(requests.services).toEqual({ list: 4, watch: 1 });
+    expect(requests.nodes).toEqual({ list: 1, watch: 1 });
+    for (const id of RESOURCE_IDS) expect(state.status(id).lists, id).toBe(1);
+    expect(state.relisting()).toBeNull();
+    expect(RELISTING_MESSAGE).toBe("Re-listing after the API server's history went backwards");
+  });
+
+  it('the server-wide source is one per process, even from several module instances (as Next.js bundles load them)', { timeout: 15_000 }, async () => {
+    const sim = await startSim(oldCluster());
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'zonescope-cold-'));
+    const saved = { KUBECONFIG: process.env.KUBECONFIG, ZONESCOPE_SNAPSHOT: process.env.ZONESCOPE_SNAPSHOT, ZONESCOPE_CONTEXT: process.env.ZONESCOPE_CONTEXT };
+    process.env.KUBECONFIG = await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
+    delete process.env.ZONESCOPE_SNAPSHOT;
+    delete process.env.ZONESCOPE_CONTEXT;
+    try {
+      await control(sim, '/__sim/stats/reset', {});
+      const first = (await import('./source')).getClusterSource();
+      vi.resetModules();
+      const second = (await import('./source')).getClusterSource();
+      expect(second).toBe(first);
+      expect(await first.waitForSync(5000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { requests } = await stats(sim);
+      for (const resource of ['nodes', 'services', 'endpointslices', 'pods', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'events', 'configmaps', 'daemonsets']) {
+        expect(requests[resource], resource).toEqual({ list: 1, watch: 1 });
+      }
+    } finally {
+      await (await import('./source')).resetClusterSource();
+      if (saved.KUBECONFIG === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved.KUBECONFIG;
+      if (saved.ZONESCOPE_SNAPSHOT !== undefined) process.env.ZONESCOPE_SNAPSHOT = saved.ZONESCOPE_SNAPSHOT;
+      if (saved.ZONESCOPE_CONTEXT !== undefined) process.env.ZONESCOPE_CONTEXT = saved.ZONESCOPE_CONTEXT;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
