@@ -1,20 +1,26 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
+import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { CniNotes } from '@/components/dataplane/cni-notes';
 import { DataplaneCard, proxyModeText } from '@/components/dataplane/dataplane-card';
 import { IpvsSchedulers } from '@/components/dataplane/ipvs-schedulers';
+import { ProxyModeAdviceView, RuleCountWarning } from '@/components/dataplane/proxy-mode-advice';
 import { ReleaseTable } from '@/components/dataplane/release-table';
 import { RuleEstimatesView } from '@/components/dataplane/rule-estimates';
 import { PageTitle } from '@/components/ui/page-title';
 import { Panel } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
+import { adviseProxyMode } from '@/lib/topology/analyses/proxy-mode-advice';
 import { getReleaseAnnotationTable } from '@/lib/data/dataplane';
-import { getClusterStatus } from '@/lib/data/header';
+import { getClusterStatus, getHeader } from '@/lib/data/header';
 
-export const metadata: Metadata = { title: 'Dataplane' };
+export async function generateMetadata(): Promise<Metadata> {
+  await connection();
+  return { title: titleWithCluster('Dataplane', clusterDisplayName(getHeader())) };
+}
 
 export default async function DataplanePage() {
   await connection();
@@ -35,15 +41,22 @@ export default async function DataplanePage() {
   );
   if (!analysis) return <ClusterPending title={title} status={getClusterStatus()} what="the dataplane" />;
   const d = analysis.cluster.dataplane;
+  const advice = adviseProxyMode(d, analysis.cluster.ruleEstimates, analysis.kubernetes.minor);
   return (
     <>
       {title}
       <div className="grid gap-5 lg:grid-cols-2">
+        <Panel id="advice" title="Should we switch proxy mode?" description={`For this cluster on Kubernetes ${d.release}.`} className="lg:col-span-2">
+          <ProxyModeAdviceView advice={advice} />
+        </Panel>
         <Panel id="proxy" title="Service proxy" description={`Per the kube-proxy ConfigMap and CNI configuration, on Kubernetes ${d.release}.`} className="lg:col-span-2">
           <DataplaneCard dataplane={d} />
         </Panel>
         <Panel id="rules" title="Rule counts per proxy mode" description="Estimated per-node kernel state for this cluster's Services and endpoints in iptables, IPVS and nftables mode." className="lg:col-span-2">
-          <RuleEstimatesView estimates={analysis.cluster.ruleEstimates} />
+          <div className="space-y-3">
+            <RuleCountWarning advice={advice} />
+            <RuleEstimatesView estimates={analysis.cluster.ruleEstimates} />
+          </div>
         </Panel>
         <Panel id="ipvs-schedulers" title="IPVS schedulers" description={d.proxyMode === 'ipvs' ? `This cluster uses ${d.ipvsScheduler?.name ?? 'rr'}.` : 'Only used in IPVS mode (this cluster is not).'} className="lg:col-span-2">
           <IpvsSchedulers dataplane={d} />

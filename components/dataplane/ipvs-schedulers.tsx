@@ -45,11 +45,21 @@ export function IpvsSchedulers({ dataplane: d }: { readonly dataplane: Dataplane
             Packages: {r.packages.map((p) => <Code key={p}>{p}</Code>).reduce<React.ReactNode[]>((acc, el, i) => (i === 0 ? [el] : [...acc, ', ', el]), [])}. Kernel modules:{' '}
             <span className="font-mono text-xs">{r.kernelModules.join(' ')}</span>.
           </p>
-          <p className="text-xs text-slate-600 dark:text-slate-400">Check the mode:</p>
-          <CommandBlock command={r.checkModeCommand} />
-          <p className="text-xs text-slate-600 dark:text-slate-400">EKS managed add-on:</p>
-          <CommandBlock command={r.eksAddonCommand} />
-          <CommandBlock command={r.restartCommand} />
+          {d.platform.platform === 'eks' ? (
+            <>
+              <p className="text-xs text-slate-600 dark:text-slate-400">Check the mode:</p>
+              <CommandBlock command={r.checkModeCommand} />
+              <p className="text-xs text-slate-600 dark:text-slate-400">EKS managed add-on:</p>
+              <CommandBlock command={r.eksAddonCommand} />
+              <CommandBlock command={r.restartCommand} />
+            </>
+          ) : (
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              {d.platform.platform === 'gke' || d.platform.platform === 'aks'
+                ? `On ${d.platform.platform.toUpperCase()} the platform configures kube-proxy; see the note under Service proxy.`
+                : 'Set mode: ipvs in the kube-proxy configuration (kube-system/kube-proxy on kubeadm clusters), then restart the kube-proxy DaemonSet.'}
+            </p>
+          )}
           <p className="text-xs text-slate-600 dark:text-slate-400">Inspect on a node:</p>
           {r.inspectCommands.map((c) => (
             <CommandBlock key={c} command={c} />

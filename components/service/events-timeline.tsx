@@ -1,9 +1,43 @@
-/** Events recorded on the Service, oldest first, TopologyAwareHints ones highlighted. */
+/**
+ * Events recorded on the Service, newest first, TopologyAwareHints ones highlighted. Times are
+ * relative to `now` — the render time the server passes in (`3 min ago`) — with the absolute
+ * UTC time in the `<time dateTime>` and its title.
+ */
 import type { EventRecord } from '@/lib/topology/model/cluster-model';
 import { formatTimestamp } from '../ui/format';
 import { Badge } from '../ui/status';
 
-export function EventsTimeline({ events }: { readonly events: readonly EventRecord[] }) {
+function timeOf(event: EventRecord): string | null {
+  return event.lastTimestamp ?? event.firstTimestamp;
+}
+
+function millis(iso: string | null): number | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+}
+
+/** `just now`, `45 s ago`, `3 min ago`, `2 h ago`, `4 d ago` (`in 2 min` for a clock ahead of ours); `unknown time` without one. */
+export function relativeTime(iso: string | null, now: number): string {
+  const t = millis(iso);
+  if (t === null) return 'unknown time';
+  const seconds = Math.round((now - t) / 1000);
+  const ahead = seconds < 0;
+  const s = Math.abs(seconds);
+  if (s < 10) return 'just now';
+  const text = s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min` : s < 86_400 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 86_400)} d`;
+  return ahead ? `in ${text}` : `${text} ago`;
+}
+
+/** Newest first; events without a time last, in their given order. */
+export function newestFirst(events: readonly EventRecord[]): EventRecord[] {
+  return events
+    .map((event, i) => ({ event, i, t: millis(timeOf(event)) }))
+    .sort((a, b) => (a.t === null ? (b.t === null ? a.i - b.i : 1) : b.t === null ? -1 : b.t - a.t || a.i - b.i))
+    .map((x) => x.event);
+}
+
+export function EventsTimeline({ events, now }: { readonly events: readonly EventRecord[]; /** Render time (ms since the epoch), from the server. */ readonly now: number }) {
   if (events.length === 0) {
     return (
       <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -14,18 +48,23 @@ export function EventsTimeline({ events }: { readonly events: readonly EventReco
   }
   return (
     <ol className="relative space-y-3 border-l-2 border-slate-200 pl-5 dark:border-slate-700">
-      {events.map((event) => {
+      {newestFirst(events).map((event) => {
         const topology = event.reason.startsWith('TopologyAwareHints');
+        const at = timeOf(event);
         return (
           <li key={`${event.name}-${event.lastTimestamp ?? ''}`} className="relative">
             <span aria-hidden="true" className={`absolute -left-[27px] top-1 h-3 w-3 rounded-full border-2 border-white dark:border-slate-900 ${event.type === 'Warning' ? 'bg-amber-500' : 'bg-emerald-500'}`} />
             <p className="flex flex-wrap items-center gap-2 text-sm">
-              <time dateTime={event.lastTimestamp ?? event.firstTimestamp ?? undefined} className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                {formatTimestamp(event.lastTimestamp ?? event.firstTimestamp)}
+              <time dateTime={at ?? undefined} title={formatTimestamp(at)} className="text-xs text-slate-600 dark:text-slate-400">
+                {relativeTime(at, now)}
               </time>
               <Badge tone={event.type === 'Warning' ? 'warn' : 'ok'}>{event.type}</Badge>
               <span className={`font-mono text-xs ${topology ? 'font-semibold' : ''}`}>{event.reason}</span>
-              {event.count > 1 ? <span className="text-xs text-slate-600 dark:text-slate-400">×{event.count} since {formatTimestamp(event.firstTimestamp)}</span> : null}
+              {event.count > 1 ? (
+                <span className="text-xs text-slate-600 dark:text-slate-400" title={formatTimestamp(event.firstTimestamp)}>
+                  ×{event.count}, first {relativeTime(event.firstTimestamp, now)}
+                </span>
+              ) : null}
             </p>
             <p className="mt-0.5 break-words font-mono text-xs">{event.message}</p>
           </li>

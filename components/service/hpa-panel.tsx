@@ -25,12 +25,18 @@ function Probability({ label, value, tone, note }: { readonly label: string; rea
   );
 }
 
-export function HpaPanel({ analysis: a }: { readonly analysis: HpaAnalysis }) {
+export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly analysis: HpaAnalysis; /** Set when the Service's hints come from trafficDistribution. */ readonly trafficDistribution?: string | null }) {
   const hpa = a.autoscaler;
   const sc = a.spreadConstraint;
   const sd = a.scaleDown;
   return (
     <div className="space-y-5">
+      {trafficDistribution !== null ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          This Service&apos;s hints come from trafficDistribution: {trafficDistribution}, which has no per-zone minimums: the minimums and hints-off counts below are what
+          topology mode Auto would need, not limits on it.
+        </p>
+      ) : null}
       <Facts
         items={[
           {

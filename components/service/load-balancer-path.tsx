@@ -1,9 +1,11 @@
 /**
  * The external path into a LoadBalancer / NodePort Service: load balancer → node (NodePort, then
- * kube-proxy) or straight to pod IPs; externalTrafficPolicy, AWS target type and cross-zone
- * setting, and the nodes that drop traffic under Local.
+ * kube-proxy) or straight to pod IPs; externalTrafficPolicy, AWS target type, client IP
+ * preservation and the cross-zone setting with its cost; IP vs instance targets × Local vs Cluster
+ * compared; the annotation changes worth making; and the nodes that drop traffic under Local.
  */
 import type { LoadBalancerAnalysis } from '@/lib/topology/analyses/load-balancer';
+import { CommandBlock } from '../ui/command';
 import { ArrowRightIcon } from '../ui/icons';
 import { Code, Facts } from '../ui/panel';
 import { Badge, Callout } from '../ui/status';
@@ -58,6 +60,17 @@ export function LoadBalancerPath({ lb }: { readonly lb: LoadBalancerAnalysis }) 
                   ),
                 },
                 {
+                  label: 'Client IP at the pod',
+                  value: (
+                    <>
+                      {lb.sourceIpPreserved ? 'preserved' : 'not preserved'}{' '}
+                      <span className="text-xs text-slate-600 dark:text-slate-400">
+                        ({lb.path === 'lb-to-pod' ? aws.clientIpSource : lb.externalTrafficPolicy === 'Local' ? 'externalTrafficPolicy: Local' : 'externalTrafficPolicy: Cluster SNATs to the node IP'})
+                      </span>
+                    </>
+                  ),
+                },
+                {
                   label: 'Cross-zone load balancing',
                   value: (
                     <>
@@ -78,6 +91,50 @@ export function LoadBalancerPath({ lb }: { readonly lb: LoadBalancerAnalysis }) 
           <li key={line}>{line}</li>
         ))}
       </ul>
+      {lb.crossZoneCost ? <p className="text-sm">{lb.crossZoneCost}</p> : null}
+      {lb.fixes.map((fix) => (
+        <Callout key={fix.title} tone="warn" title={fix.title}>
+          <p>{fix.why}</p>
+          <CommandBlock command={fix.yaml} language="yaml" label="Service annotation (Git)" />
+          <CommandBlock command={fix.command} label="Live" />
+        </Callout>
+      ))}
+      {lb.modes.length > 0 ? (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <caption className="mb-1 text-left text-xs text-slate-600 dark:text-slate-400">
+              Target type (<Code>service.beta.kubernetes.io/aws-load-balancer-nlb-target-type: ip|instance</Code>) × externalTrafficPolicy
+            </caption>
+            <thead>
+              <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
+                <th scope="col" className="py-1.5 pr-3 font-medium">Targets</th>
+                <th scope="col" className="py-1.5 pr-3 font-medium">Policy</th>
+                <th scope="col" className="py-1.5 pr-3 font-medium">Path</th>
+                <th scope="col" className="py-1.5 pr-3 font-medium">Client IP</th>
+                <th scope="col" className="py-1.5 font-medium">Cross-zone</th>
+              </tr>
+            </thead>
+            <tbody>
+              {lb.modes.map((m) => (
+                <tr
+                  key={`${m.targetType}-${m.externalTrafficPolicy}`}
+                  aria-current={m.current ? 'true' : undefined}
+                  className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${m.current ? 'bg-sky-50 font-semibold dark:bg-sky-950' : ''}`}
+                >
+                  <th scope="row" className="whitespace-nowrap py-1.5 pr-3 text-left font-mono font-normal">
+                    {m.targetType}
+                    {m.current ? <span className="ml-1 font-sans text-xs">(this Service)</span> : null}
+                  </th>
+                  <td className="py-1.5 pr-3 font-mono">{m.externalTrafficPolicy}</td>
+                  <td className="py-1.5 pr-3">{m.path}</td>
+                  <td className="py-1.5 pr-3">{m.clientIp}</td>
+                  <td className="py-1.5">{m.crossZone}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
       {lb.nodesWithoutLocalEndpoints && lb.nodesWithoutLocalEndpoints.count > 0 ? (
         <Callout tone="warn" title={`${lb.nodesWithoutLocalEndpoints.count} node(s) have no local endpoint under externalTrafficPolicy: Local`}>
           <p>They fail the load balancer&apos;s health check (503 on the health check node port) and drop traffic that still reaches them.</p>

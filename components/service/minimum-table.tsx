@@ -5,6 +5,7 @@ import { Formula } from '../ui/panel';
 import { Badge, Callout } from '../ui/status';
 
 export function MinimumTable({ table }: { readonly table: MinimumTableData }) {
+  const belowMinimum = table.rows.find((r) => r.maximum < r.minimum) ?? null;
   return (
     <div className="space-y-3">
       <p className="text-sm">
@@ -53,6 +54,13 @@ export function MinimumTable({ table }: { readonly table: MinimumTableData }) {
           <p>The minimums fit, so hints stay on: the controller donates endpoints from zones above their maximum to the zones short of their minimum.</p>
         ) : null}
       </Callout>
+      {belowMinimum ? (
+        <p className="text-sm" data-testid="maximum-below-minimum">
+          Maximum below minimum ({belowMinimum.zone}: minimum {belowMinimum.minimum}, maximum {belowMinimum.maximum}): maximum = minimum + (total − Σ minimum), and Σ
+          minimum {table.minimumTotal} exceeds the {table.readyEndpoints} ready endpoints by {table.minimumTotal - table.readyEndpoints}, so the minimums cannot
+          all be met at once. It goes away when the ready endpoints cover Σ minimum (see the smallest fix).
+        </p>
+      ) : null}
       {table.floatNote ? <Formula>Floating point: {table.floatNote}</Formula> : null}
       <Formula>{table.formula}. desired = max(total × ratio, minimum); maximum = minimum + (total − Σ minimum).</Formula>
     </div>

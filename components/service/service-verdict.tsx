@@ -5,6 +5,7 @@
  */
 import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import type { Fix } from '@/lib/topology/analyses/fixes';
+import { hpaRangeRisk } from '@/lib/topology/analyses/hpa';
 import { Commands } from '../ui/command';
 import { formatPercent } from '../ui/format';
 import { Code } from '../ui/panel';
@@ -52,7 +53,7 @@ function FixCard({ fix }: { readonly fix: Fix }) {
   );
 }
 
-export function ServiceVerdict({ detail }: { readonly detail: ServiceDetail }) {
+export function ServiceVerdict({ detail, gitOpsWarning = null }: { readonly detail: ServiceDetail; /** Set when Argo CD, Flux or Helm applies the Service (lib/topology/analyses/gitops.ts). */ readonly gitOpsWarning?: string | null }) {
   const e = detail.expected;
   const asked = detail.mechanism !== 'none';
   const tone = e.hintsEnabled ? (e.donatedEndpoints > 0 ? 'warn' : 'ok') : asked ? 'error' : 'neutral';
@@ -66,6 +67,8 @@ export function ServiceVerdict({ detail }: { readonly detail: ServiceDetail }) {
   const event = e.event ?? e.reason;
   const primary = detail.fixes.find((f) => f.primary) ?? detail.fixes[0];
   const alternatives = detail.fixes.filter((f) => f !== primary);
+  // Hints on now but off at counts the HPA may reach: the verdict says so instead of "no fix needed".
+  const rangeRisk = e.hintsEnabled && detail.hpa && (detail.mechanism === 'topology-mode' || detail.mechanism === 'legacy-annotation') ? hpaRangeRisk(detail.hpa) : null;
   return (
     <div className="space-y-4">
       <Callout tone={tone} title={heading}>
@@ -92,7 +95,15 @@ export function ServiceVerdict({ detail }: { readonly detail: ServiceDetail }) {
       {primary ? (
         <div className="space-y-2 rounded-md border-2 border-sky-300 p-3 dark:border-sky-700">
           <h3 className="text-sm font-semibold uppercase tracking-wide text-sky-900 dark:text-sky-200">Smallest fix</h3>
+          {gitOpsWarning ? <p className="text-sm font-semibold text-amber-900 dark:text-amber-200">{gitOpsWarning}</p> : null}
           <FixCard fix={primary} />
+        </div>
+      ) : e.hintsEnabled && rangeRisk ? (
+        <div className="space-y-2 rounded-md border-2 border-amber-300 p-3 dark:border-amber-700">
+          <h3 className="text-sm font-semibold uppercase tracking-wide text-amber-900 dark:text-amber-200">Risk within the HPA range</h3>
+          <p className="text-sm">{rangeRisk.text}</p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">{rangeRisk.advice}</p>
+          {rangeRisk.command ? <Commands commands={[rangeRisk.command]} /> : null}
         </div>
       ) : e.hintsEnabled ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">No fix needed for hints to be on.{e.donatedEndpoints > 0 ? ' To stop the donations, even out the placement (see the HPA / workload panel).' : ''}</p>

@@ -333,6 +333,12 @@ export function TopologyModeToggle({
         </p>
       </div>
 
+      {p.unknown !== null ? (
+        <p className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+          No prediction: {p.unknown.replace(/^unknown: /, '')}, so what Enable or Disable would do to hints and cross-zone traffic is unknown. The
+          buttons still write the annotation.
+        </p>
+      ) : (
       <div className="grid gap-2 sm:grid-cols-2">
         <div className="rounded-md border border-slate-200 p-2 text-sm dark:border-slate-700">
           <p className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">If enabled (Auto)</p>
@@ -344,6 +350,7 @@ export function TopologyModeToggle({
           <PredictedOutcome outcome={p.disable} hintsNow={p.now.hintsEnabled} />
         </div>
       </div>
+      )}
 
       <div className="flex flex-wrap items-center gap-2">
         <button
@@ -369,7 +376,8 @@ export function TopologyModeToggle({
       </div>
       {disabledReason ? (
         <p id={reasonId} className="flex items-start gap-1 text-sm text-amber-800 dark:text-amber-300">
-          <Badge tone="warn">not permitted</Badge> {disabledReason}
+          {/* A check that could not run is not a denial (issue 12): say which one it is. */}
+          <Badge tone="warn">{state.permissionCheckFailed ? 'permission unknown' : 'not permitted'}</Badge> {disabledReason}
         </p>
       ) : null}
 
@@ -397,7 +405,7 @@ export function TopologyModeToggle({
               ))}
             </ul>
             <p className="text-sm">
-              Predicted: {(phase.mode === 'Auto' ? p.enable : p.disable).text}.
+              {p.unknown !== null ? `No prediction (${p.unknown.replace(/^unknown: /, '')}).` : `Predicted: ${(phase.mode === 'Auto' ? p.enable : p.disable).text}.`}
             </p>
             <p className="text-xs text-slate-600 dark:text-slate-400">One merge patch of this annotation, only if the Service is still at resourceVersion {ifMatch}.</p>
             <div className="flex gap-2">

@@ -19,6 +19,7 @@ import type { ClusterSource } from '../k8s/cluster-source';
 import type { KubeError } from '../k8s/errors';
 import type { UnknownOutcomeCause } from '../k8s/mutations';
 import { canPatchService, patchServiceAnnotations, readServiceAnnotations } from '../k8s/mutations';
+import { identityLabel, whoAmI } from '../k8s/self-subject-review';
 import type { CrossZoneCost } from '../topology/analyses/traffic';
 import { effectiveTopologyAnnotation, hintsEnabled } from '../topology/upstream/annotations';
 import { objectKey } from '../topology/model/cluster-model';
@@ -128,6 +129,11 @@ export interface TopologyModeChangeOutcome extends TopologyModeOutcome {
 
 /** What enabling and disabling would do, from the analysis. */
 export interface TopologyModePrediction {
+  /**
+   * Why the outcomes cannot be predicted (a type they depend on, such as Nodes, could not be read),
+   * `null` when they can. The outcome fields then hold what an empty list of that type gives.
+   */
+  readonly unknown: string | null;
   /** The Service as it is. */
   readonly now: TopologyModeOutcome;
   /** After Enable: the same analysis on `change.enable.annotations`. */
@@ -163,6 +169,11 @@ export interface TopologyModeState {
   readonly canPatch: boolean;
   /** Why the control is disabled (read-only, RBAC, review failed), `null` when allowed. */
   readonly notAllowedReason: string | null;
+  /**
+   * The permission check could not run (API server unreachable, review failed): the control is
+   * disabled because the answer is unknown, not because RBAC said no.
+   */
+  readonly permissionCheckFailed: boolean;
   readonly current: TopologyModeCurrent;
   /** Modelled release (`"1.31"`) and minor, which decide the key written. */
   readonly release: string;
@@ -218,7 +229,7 @@ const TOPOLOGY_KEYS = [ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_
 
 interface PermissionEntry {
   readonly expires: number;
-  readonly answer: Promise<{ allowed: boolean; reason: string | null }>;
+  readonly answer: Promise<PermissionAnswer>;
 }
 
 interface SourceMemory {
@@ -275,7 +286,14 @@ function topologyAnnotationsOnly(annotations: Readonly<Record<string, string>>):
 }
 
 /** Whether the identity may patch the Service (SelfSubjectAccessReview, cached per Service). */
-async function permission(state: ClusterSource, namespace: string, name: string): Promise<{ allowed: boolean; reason: string | null }> {
+/** A permission answer; `checkFailed` when the review could not run (not a denial). */
+interface PermissionAnswer {
+  readonly allowed: boolean;
+  readonly reason: string | null;
+  readonly checkFailed?: boolean;
+}
+
+async function permission(state: ClusterSource, namespace: string, name: string): Promise<PermissionAnswer> {
   const connection = state.connection;
   if (connection === null) return { allowed: false, reason: 'No cluster is connected.' };
   const memory = memoryOf(state);
@@ -283,16 +301,30 @@ async function permission(state: ClusterSource, namespace: string, name: string)
   const now = Date.now();
   const cached = memory.permissions.get(key);
   if (cached !== undefined && cached.expires > now) return cached.answer;
-  const answer = canPatchService(connection, namespace, name, { timeoutMs: writeTimeoutMs() }).then((review) => {
+  const answer = canPatchService(connection, namespace, name, { timeoutMs: writeTimeoutMs() }).then(async (review) => {
     if (!review.ok) {
-      memory.permissions.set(key, { expires: Date.now() + CAN_PATCH_ERROR_TTL_MS, answer: Promise.resolve({ allowed: false, reason: `The permission check failed: ${review.error.message}` }) });
-      return { allowed: false, reason: `The permission check failed: ${review.error.message}` };
+      // The check did not run: say so, distinct from an RBAC "no" (issue 12).
+      const failed: PermissionAnswer = { allowed: false, reason: permissionCheckFailed(review.error), checkFailed: true };
+      memory.permissions.set(key, { expires: Date.now() + CAN_PATCH_ERROR_TTL_MS, answer: Promise.resolve(failed) });
+      return failed;
     }
     if (review.allowed) return { allowed: true, reason: null };
-    return { allowed: false, reason: `Not permitted: your Kubernetes identity may not patch Services in "${namespace}"${review.reason ? ` (${review.reason})` : ''}.` };
+    const identity = identityLabel(await whoAmI(connection, { timeoutMs: writeTimeoutMs() }));
+    return {
+      allowed: false,
+      reason: `Not permitted: ${identity} may not patch Services in "${namespace}"${review.reason ? ` (${review.reason})` : ''}. The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].`,
+    };
   });
   memory.permissions.set(key, { expires: now + CAN_PATCH_TTL_MS, answer });
   return answer;
+}
+
+/** Why the toggle is disabled when the permission check itself failed (not a denial). */
+export function permissionCheckFailed(error: KubeError): string {
+  if (error.kind === 'unavailable' || error.kind === 'timeout') {
+    return `Could not check permissions: the API server is unreachable (${error.message}). This is not an RBAC denial; the toggle is enabled once the check succeeds.`;
+  }
+  return `Could not check permissions: the SelfSubjectAccessReview failed (${error.message}). This is not an RBAC denial; the check is retried in a few seconds.`;
 }
 
 function rememberPermission(state: ClusterSource, namespace: string, name: string, answer: { allowed: boolean; reason: string | null }): void {
@@ -413,6 +445,7 @@ function predictTopologyMode(detail: ServiceDetail, service: ServiceRecord, chan
   const enable = changeOutcome(now, predictWithAnnotations(p, service, change.enable.annotations), service, 'enable');
   const disable = changeOutcome(now, predictWithAnnotations(p, service, change.disable.annotations), service, 'disable');
   return {
+    unknown: detail.unknown.expectedHints ?? detail.unknown.crossZone ?? null,
     now,
     enable,
     disable,
@@ -444,7 +477,9 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
   const view = getServiceView(namespace, name);
   if (!view.ok) return view;
   const readOnly = readOnlyReason(state);
-  const allowed = readOnly !== null ? { allowed: false, reason: readOnly } : await permission(state, namespace, name);
+  const notApplicable = topologyModeNotApplicable(view.value.service);
+  const allowed =
+    readOnly !== null ? { allowed: false, reason: readOnly } : notApplicable !== null ? { allowed: false, reason: notApplicable } : await permission(state, namespace, name);
   const { detail, service, minor, release } = view.value;
   const enable = topologyAnnotationChange(service.annotations, minor, true);
   const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
@@ -457,6 +492,7 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
       readOnlyReason: readOnly,
       canPatch: allowed.allowed,
       notAllowedReason: allowed.allowed ? null : allowed.reason,
+      permissionCheckFailed: 'checkFailed' in allowed && allowed.checkFailed === true,
       current: describeTopologyAnnotations(service.annotations, service.resourceVersion, minor),
       release,
       minor,
@@ -655,11 +691,28 @@ async function write(state: ClusterSource, input: SetTopologyModeInput): Promise
 }
 
 /**
+ * Why topology mode cannot apply to a Service (answered as 422 `invalid`), `null` when it can:
+ * an ExternalName Service has no EndpointSlices and kube-proxy does not route it; a Service
+ * without a selector gets its slices from someone else and the EndpointSlice controller writes no
+ * hints for it. Nothing is written for either.
+ */
+export function topologyModeNotApplicable(service: Pick<ServiceRecord, 'type' | 'selector'> | null): string | null {
+  if (service === null) return null;
+  if (service.type === 'ExternalName') {
+    return 'Topology mode does not apply to an ExternalName Service: it is a DNS CNAME with no EndpointSlices, and kube-proxy does not route it. Nothing was written.';
+  }
+  if (service.selector === null) {
+    return 'Topology mode does not apply to a Service without a selector: the EndpointSlice controller does not manage its EndpointSlices or write hints for them. Nothing was written.';
+  }
+  return null;
+}
+
+/**
  * Sets topology mode `Auto` or `Disabled` on a Service (`topology-aware-hints: auto` before
  * 1.27), guarded by the `If-Match` resourceVersion. Refused as `read-only` when
  * `ZONESCOPE_READ_ONLY=1` or the source is a snapshot, `unavailable`/`syncing` before the cluster
- * is known. Identical requests (same Service, `If-Match` and mode) in flight share one PATCH and
- * one result.
+ * is known, `invalid` (422) for ExternalName and selector-less Services ({@link topologyModeNotApplicable}).
+ * Identical requests (same Service, `If-Match` and mode) in flight share one PATCH and one result.
  */
 export async function setTopologyMode(input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
   const state = source();
@@ -667,6 +720,8 @@ export async function setTopologyMode(input: SetTopologyModeInput): Promise<Topo
   if (readOnly !== null) return { ok: false, error: { kind: 'read-only', message: readOnly } };
   const problem = getSourceProblem();
   if (problem) return { ok: false, error: problem };
+  const notApplicable = topologyModeNotApplicable(state.index().servicesByKey.get(objectKey(input.namespace, input.name)) ?? null);
+  if (notApplicable !== null) return { ok: false, error: { kind: 'invalid', message: notApplicable } };
   const memory = memoryOf(state);
   const key = `${objectKey(input.namespace, input.name)}\u0000${input.ifMatch}\u0000${input.mode}`;
   const pending = memory.inFlight.get(key);

@@ -7,7 +7,7 @@
  * @see https://kubernetes.io/docs/reference/networking/virtual-ips/
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go
  */
-import type { CniRecord, ProxyConfigRecord, ProxyMode } from '../model/cluster-model';
+import type { CniRecord, NodeRecord, ProxyConfigRecord, ProxyMode, ServerVersionRecord } from '../model/cluster-model';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 import type { HintsAnnotationRule, ProxyRelease } from '../upstream/proxy-topology';
 import { hintsAnnotationRule } from '../upstream/proxy-topology';
@@ -60,6 +60,94 @@ export const IPVS_REQUIREMENTS = {
   inspectCommands: ['sudo ipvsadm -Ln', 'sudo ipset list', 'sudo iptables -t nat -S | wc -l'],
 } as const;
 
+/** The managed Kubernetes platform, as far as it decides where kube-proxy's configuration lives. */
+export type ClusterPlatform = 'eks' | 'gke' | 'aks' | 'other';
+
+/** Result of {@link detectClusterPlatform}. */
+export interface PlatformDetection {
+  readonly platform: ClusterPlatform;
+  /** What gave it away (`server gitVersion v1.31.4-eks-2d98532`, `node providerID gce://…`), `null` for `other`. */
+  readonly evidence: string | null;
+}
+
+const PLATFORM_LABEL_PREFIXES: readonly (readonly [string, ClusterPlatform])[] = [
+  ['eks.amazonaws.com/', 'eks'],
+  ['cloud.google.com/gke-', 'gke'],
+  ['kubernetes.azure.com/', 'aks'],
+];
+
+/**
+ * The platform from the server version and the nodes: `gitVersion` markers first (`-eks-`,
+ * `-gke.`), then node `providerID` schemes (`aws://`, `gce://`, `azure://`), then node labels
+ * (`eks.amazonaws.com/*`, `cloud.google.com/gke-*`, `kubernetes.azure.com/*`); `other` otherwise.
+ */
+export function detectClusterPlatform(nodes: readonly NodeRecord[], version: ServerVersionRecord | null): PlatformDetection {
+  const git = version?.gitVersion ?? '';
+  if (/-eks-/i.test(git)) return { platform: 'eks', evidence: `server gitVersion ${git}` };
+  if (/-gke\./i.test(git)) return { platform: 'gke', evidence: `server gitVersion ${git}` };
+  for (const node of nodes) {
+    const id = node.providerID ?? '';
+    if (id.startsWith('aws://')) return { platform: 'eks', evidence: `node ${node.name} providerID ${id}` };
+    if (id.startsWith('gce://')) return { platform: 'gke', evidence: `node ${node.name} providerID ${id}` };
+    if (id.startsWith('azure://')) return { platform: 'aks', evidence: `node ${node.name} providerID ${id}` };
+  }
+  for (const node of nodes) {
+    for (const key of Object.keys(node.labels)) {
+      const hit = PLATFORM_LABEL_PREFIXES.find(([prefix]) => key.startsWith(prefix));
+      if (hit) return { platform: hit[1], evidence: `node ${node.name} label ${key}` };
+    }
+  }
+  return { platform: 'other', evidence: null };
+}
+
+/** Where kube-proxy's mode is set on each platform when no ConfigMap was read: the note's title, text and severity. */
+function missingProxyConfigNote(platform: PlatformDetection, serviceProxy: ServiceProxyImplementation): DataplaneNote {
+  const seen = platform.evidence ? ` (${platform.evidence})` : '';
+  if (serviceProxy !== 'kube-proxy') {
+    return {
+      id: 'proxy-config-missing',
+      severity: 'info',
+      title: 'No kube-proxy configuration (not needed)',
+      detail: `${serviceProxy === 'cilium' ? 'Cilium' : 'Calico eBPF'} implements Services instead of kube-proxy, so there is no kube-proxy mode to read; hints are handled as described above.`,
+      source: DOC_VIRTUAL_IPS,
+    };
+  }
+  switch (platform.platform) {
+    case 'eks':
+      return {
+        id: 'proxy-config-missing',
+        severity: 'warning',
+        title: 'kube-proxy configuration not found',
+        detail: `EKS${seen}: the kube-proxy add-on keeps its configuration in kube-system/kube-proxy-config, which was not read (RBAC, or a self-managed kube-proxy); on Linux the default mode is iptables. Check with: ${IPVS_REQUIREMENTS.checkModeCommand}`,
+        source: 'https://docs.aws.amazon.com/eks/latest/userguide/managing-kube-proxy.html',
+      };
+    case 'gke':
+      return {
+        id: 'proxy-config-missing',
+        severity: 'info',
+        title: 'GKE manages kube-proxy',
+        detail: `GKE${seen}: GKE Standard runs kube-proxy itself, with no ConfigMap to read, in iptables mode; kube-proxy honours hints. With GKE Dataplane V2 there is no kube-proxy: Cilium (the anetd DaemonSet) implements Services and handles hints. Check with: kubectl get daemonset -n kube-system anetd`,
+        source: 'https://cloud.google.com/kubernetes-engine/docs/concepts/dataplane-v2',
+      };
+    case 'aks':
+      return {
+        id: 'proxy-config-missing',
+        severity: 'info',
+        title: 'AKS manages kube-proxy',
+        detail: `AKS${seen}: AKS deploys and configures kube-proxy itself (iptables mode unless the cluster's kube-proxy configuration chooses another), with no ConfigMap zonescope reads; kube-proxy honours hints. With Azure CNI powered by Cilium there is no kube-proxy: Cilium implements Services. Check with: kubectl logs -n kube-system daemonset/kube-proxy | grep -i proxier`,
+        source: 'https://learn.microsoft.com/azure/aks/configure-kube-proxy',
+      };
+    case 'other':
+      return {
+        id: 'proxy-config-missing',
+        severity: 'warning',
+        title: 'kube-proxy configuration not found',
+        detail: 'No kube-proxy ConfigMap was read (kube-system/kube-proxy or kube-proxy-config); on Linux the default mode is iptables. Check with: kubectl get configmap -n kube-system -o name | grep kube-proxy',
+        source: DOC_VIRTUAL_IPS,
+      };
+  }
+}
+
 /** Which component implements Services on the nodes. */
 export type ServiceProxyImplementation = 'kube-proxy' | 'cilium' | 'calico-ebpf';
 
@@ -103,6 +191,8 @@ export interface DataplaneAnalysis {
   readonly calicoEbpf: boolean;
   readonly awsVpcCni: boolean;
   readonly notes: readonly DataplaneNote[];
+  /** The platform (EKS, GKE, AKS) and what revealed it: decides where kube-proxy's mode is set. */
+  readonly platform: PlatformDetection;
   /** The IPVS schedulers explained (for the Dataplane view's table). */
   readonly ipvsSchedulers: readonly IpvsScheduler[];
   /** What IPVS mode needs on the nodes and how to switch to it. */
@@ -166,7 +256,7 @@ function kubeProxyNote(rule: HintsAnnotationRule, minor: KubeMinor, gates: Featu
  * @see https://docs.cilium.io/en/stable/network/kubernetes/kubeproxy-free/#topology-aware-hints
  * @see https://github.com/projectcalico/calico/pull/7241
  */
-export function analyzeDataplane(proxy: ProxyConfigRecord | null, cni: CniRecord, release: ProxyRelease): DataplaneAnalysis {
+export function analyzeDataplane(proxy: ProxyConfigRecord | null, cni: CniRecord, release: ProxyRelease, platform: PlatformDetection = { platform: 'other', evidence: null }): DataplaneAnalysis {
   const { minor, gates } = release;
   const notes: DataplaneNote[] = [];
   const proxyMode: ProxyMode = proxy?.mode ?? 'unknown';
@@ -229,13 +319,7 @@ export function analyzeDataplane(proxy: ProxyConfigRecord | null, cni: CniRecord
 
   // 2. kube-proxy mode notes.
   if (proxy === null) {
-    notes.push({
-      id: 'proxy-config-missing',
-      severity: 'warning',
-      title: 'kube-proxy configuration not found',
-      detail: `No kube-proxy ConfigMap was read; on Linux the default mode is iptables. Check with: ${IPVS_REQUIREMENTS.checkModeCommand}`,
-      source: DOC_VIRTUAL_IPS,
-    });
+    notes.push(missingProxyConfigNote(platform, serviceProxy));
   } else if (proxyMode === 'ipvs') {
     notes.push({
       id: 'ipvs',
@@ -280,6 +364,7 @@ export function analyzeDataplane(proxy: ProxyConfigRecord | null, cni: CniRecord
       ...notes,
       { id: 'annotation-key', severity: 'info', title: `Annotation for ${formatKubeMinor(minor)}`, detail: annotationNote(minor), source: DOC_TAR },
     ],
+    platform,
     ipvsSchedulers: IPVS_SCHEDULERS,
     ipvsRequirements: IPVS_REQUIREMENTS,
   };

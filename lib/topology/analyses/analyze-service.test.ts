@@ -158,3 +158,23 @@ describe('building blocks', () => {
     expect(findDonatedEndpoints(result.slices)).toEqual([]);
   });
 });
+
+describe('Services the EndpointSlice controller does not manage: the verdict says what they are', () => {
+  it('ExternalName: a DNS CNAME with no EndpointSlices', () => {
+    const { analysis } = analyze(testService('db', { type: 'ExternalName', selector: null, clusterIP: null }), []);
+    expect(analysis.expected.applicable).toBe(false);
+    expect(analysis.expected.verdict).toBe('ExternalName: a DNS CNAME answered by cluster DNS. kube-proxy does not route it and it has no EndpointSlices, so topology routing does not apply.');
+  });
+
+  it.each([
+    [[{ managedBy: 'staff.example.com' }], 'No selector: its EndpointSlices are written by endpointslice.kubernetes.io/managed-by: staff.example.com. The EndpointSlice controller does not write hints for it; only that writer can.'],
+    [
+      [{ managedBy: 'endpointslicemirroring-controller.k8s.io' }],
+      'No selector: its EndpointSlices are written by endpointslice.kubernetes.io/managed-by: endpointslicemirroring-controller.k8s.io, mirrored from a hand-written Endpoints object, which has no hints. The EndpointSlice controller does not write hints for it, so topology routing does not apply.',
+    ],
+    [[], 'No selector: no EndpointSlice exists for it yet. The EndpointSlice controller does not write hints for it; only that writer can.'],
+  ])('selector-less with slices %j', (extras, verdict) => {
+    const slices = extras.map((extra, i) => testSlice('ext', testEndpoints({ 'zone-a': 1 }), { name: `ext-${i}`, ...extra }));
+    expect(analyze(testService('ext', { selector: null }), slices).analysis.expected.verdict).toBe(verdict);
+  });
+});

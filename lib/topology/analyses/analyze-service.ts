@@ -467,8 +467,34 @@ function readyByZoneOf(slices: readonly EndpointSlice[]): ValueByZone<number> {
   return sortedObject(map);
 }
 
-function verdictFor(engine: HintsEngineResult | null, mechanism: MechanismAnalysis, donated: number, sumCheck: () => string | null): string {
-  if (engine === null) return 'Not managed by the EndpointSlice controller (no selector): hints are whatever the slice owner writes.';
+/**
+ * Why the EndpointSlice controller has nothing to do with a Service, in one sentence; `null` when
+ * it manages the Service. ExternalName Services are a DNS CNAME: kube-proxy does not route them
+ * and no EndpointSlice exists. Selector-less Services get slices from whoever writes them (the
+ * `endpointslice.kubernetes.io/managed-by` values seen are named); the controller writes no hints.
+ */
+export function notManagedExplanation(service: ServiceRecord, slices: readonly EndpointSliceRecord[]): string | null {
+  if (service.type === 'ExternalName') {
+    return 'ExternalName: a DNS CNAME answered by cluster DNS. kube-proxy does not route it and it has no EndpointSlices, so topology routing does not apply.';
+  }
+  if (service.selector !== null) return null;
+  const owners = sortStrings([...new Set(slices.map((s) => s.managedBy ?? '(no managed-by label)'))]);
+  const seen =
+    slices.length === 0
+      ? 'no EndpointSlice exists for it yet'
+      : `its EndpointSlices are written by ${owners.map((o) => (o.startsWith('(') ? o : `endpointslice.kubernetes.io/managed-by: ${o}`)).join(', ')}`;
+  // The mirroring controller copies a hand-written Endpoints object, which cannot carry hints.
+  if (owners.length === 1 && owners[0] === ENDPOINTSLICE_MIRRORING_CONTROLLER_NAME) {
+    return `No selector: ${seen}, mirrored from a hand-written Endpoints object, which has no hints. The EndpointSlice controller does not write hints for it, so topology routing does not apply.`;
+  }
+  return `No selector: ${seen}. The EndpointSlice controller does not write hints for it; only that writer can.`;
+}
+
+/** `endpointslice.kubernetes.io/managed-by` of the EndpointSlice mirroring controller (slices mirrored from Endpoints). */
+const ENDPOINTSLICE_MIRRORING_CONTROLLER_NAME = 'endpointslicemirroring-controller.k8s.io';
+
+function verdictFor(engine: HintsEngineResult | null, mechanism: MechanismAnalysis, donated: number, sumCheck: () => string | null, notManaged: string | null): string {
+  if (engine === null) return notManaged ?? 'Not managed by the EndpointSlice controller.';
   if (engine.mechanism === 'topologyAnnotation') {
     if (!engine.hintsEnabled) return `Hints off: ${engine.reason?.message ?? 'the Auto heuristic could not allocate endpoints'}.`;
     const check = sumCheck();
@@ -582,7 +608,7 @@ export function analyzeServiceHints(
       donatedEndpoints: donatedCount,
       donated,
       slicesToWrite: engine?.slicesToWrite ?? 0,
-      verdict: verdictFor(engine, mechanism, donatedCount, sumCheck),
+      verdict: verdictFor(engine, mechanism, donatedCount, sumCheck, applicable ? null : notManagedExplanation(service, typed)),
     };
     // A sync that writes nothing leaves every hint as observed.
     const diff = engine && engine.slicesToWrite > 0 ? diffHints(typed, expectedSlices) : { inSync: true, missing: 0, unexpected: 0, stale: 0, entries: [] };

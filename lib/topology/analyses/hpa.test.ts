@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
-import { analyzeHpa, checkSpreadConstraint, evenSpread, findServiceWorkload, scaleDownRisk, scanReplicaCounts, worstSpread } from './hpa';
+import { analyzeHpa, checkSpreadConstraint, evenSpread, findServiceWorkload, hpaRangeRisk, scaleDownRisk, scanReplicaCounts, worstSpread } from './hpa';
 import { testCluster, testEndpoints, testService, testSlice, testWorkload } from '../model/test-cluster';
 
 const thirds = { 'zone-a': 1 / 3, 'zone-b': 1 / 3, 'zone-c': 1 / 3 };
@@ -119,7 +119,36 @@ describe('analyzeHpa: the Deployment behind a Service', () => {
     const hpa = build();
     expect(hpa.spreadConstraint.present).toBe(false);
     expect(hpa.recommendations.map((r) => r.id)).toEqual(['topology-spread-constraints', 'descheduler', 'per-zone-deployments', 'avoid-replica-counts']);
-    expect(hpa.recommendations[0]?.snippet).toContain('topologyKey: topology.kubernetes.io/zone');
+    expect(hpa.recommendations[0]?.snippet).toBe(
+      [
+        '# kubectl patch deployment/api -n default --type strategic --patch-file spread.yaml',
+        'spec:',
+        '  template:',
+        '    spec:',
+        '      topologySpreadConstraints:',
+        '        - maxSkew: 1',
+        '          topologyKey: topology.kubernetes.io/zone',
+        '          whenUnsatisfiable: DoNotSchedule',
+        '          labelSelector:',
+        '            matchLabels:',
+        '              app: api',
+      ].join('\n'),
+    );
+  });
+
+  it('hints on now but off at counts the HPA may reach: the risk sentence and the patch that avoids it', () => {
+    const hpa = build();
+    expect(hpaRangeRisk(hpa)).toEqual({
+      text: "Hints are on now, but turn off at 4, 5, 8 and 11 replicas within the HPA's range 3–12.",
+      safeMinReplicas: 12,
+      advice: 'Only 12 replicas avoid it: minReplicas 12 pins the HPA at 12. Otherwise use trafficDistribution: PreferClose, which has no per-zone minimums.',
+      command: `kubectl patch hpa api -n default --type merge -p '{"spec":{"minReplicas":12}}'`,
+    });
+    const wider = { ...hpa, autoscaler: hpa.autoscaler && { ...hpa.autoscaler, maxReplicas: 14 } };
+    expect(hpaRangeRisk(wider)?.advice).toBe('Raising minReplicas to 12 keeps hints on at every count from 12 to 14.');
+    expect(hpaRangeRisk({ ...hpa, hintsOffAt: [4, 5, 8, 12] })).toMatchObject({ safeMinReplicas: null, command: null });
+    expect(hpaRangeRisk({ ...hpa, hintsOffAt: [] })).toBeNull();
+    expect(hpaRangeRisk({ ...hpa, hintsEnabledNow: false })).toBeNull();
   });
 
   it('a DoNotSchedule constraint with maxSkew 1 bounds the worst placement', () => {

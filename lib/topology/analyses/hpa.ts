@@ -93,7 +93,8 @@ export function findServiceWorkload(context: ClusterContext, service: ServiceRec
   for (const name of countByDeployment.keys()) if (name !== chosen) others.add(`Deployment/${name}`);
   // 3. Every pod of the chosen Deployment's ReplicaSets (pending ones included).
   const deploymentPods: PodRecord[] = [];
-  for (const rsName of [...(replicaSetsByDeployment.get(chosen) ?? [])].sort()) deploymentPods.push(...(namespacePods.byOwner.get(`ReplicaSet/${rsName}`) ?? []));
+  // (a loop, not push(...pods): a ReplicaSet may own more pods than a call takes arguments)
+  for (const rsName of [...(replicaSetsByDeployment.get(chosen) ?? [])].sort()) for (const pod of namespacePods.byOwner.get(`ReplicaSet/${rsName}`) ?? []) deploymentPods.push(pod);
   return {
     deployment,
     pods: deploymentPods,
@@ -467,20 +468,52 @@ export function checkSpreadConstraint(deployment: DeploymentRecord): SpreadConst
   };
 }
 
-function spreadSnippet(labels: Readonly<Record<string, string>>): string {
-  const matchLabels = Object.entries(labels)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `          ${k}: ${v}`)
-    .join('\n');
+function sortedLabels(labels: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A YAML scalar: quoted when plain style would change its meaning (`"true"`, `"1"`, `"a: b"`). */
+function yamlScalar(value: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|yes|no|on|off|null|y|n)$/i.test(value) ? value : JSON.stringify(value);
+}
+
+/**
+ * The zone spread (maxSkew 1, DoNotSchedule, selecting the pods by `podLabels`) as a complete
+ * strategic-merge patch of the Deployment, in YAML under its full path, with the command that
+ * applies it as its first line.
+ */
+export function spreadPatchYaml(namespace: string, deployment: string, podLabels: Readonly<Record<string, string>>): string {
+  const labels = sortedLabels(podLabels);
   return [
-    'topologySpreadConstraints:',
-    '  - maxSkew: 1',
-    `    topologyKey: ${LABEL_TOPOLOGY_ZONE}`,
-    '    whenUnsatisfiable: DoNotSchedule',
-    '    labelSelector:',
-    '      matchLabels:',
-    matchLabels || '          app: <your-app>',
+    `# kubectl patch deployment/${deployment} -n ${namespace} --type strategic --patch-file spread.yaml`,
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      topologySpreadConstraints:',
+    '        - maxSkew: 1',
+    `          topologyKey: ${LABEL_TOPOLOGY_ZONE}`,
+    '          whenUnsatisfiable: DoNotSchedule',
+    '          labelSelector:',
+    '            matchLabels:',
+    ...(labels.length > 0 ? labels.map(([k, v]) => `              ${k}: ${yamlScalar(v)}`) : ['              app: <your-app>']),
   ].join('\n');
+}
+
+/** The same patch as one `kubectl patch deployment … --type strategic -p '…'` command. */
+export function spreadPatchCommand(namespace: string, deployment: string, podLabels: Readonly<Record<string, string>>): string {
+  const patch = {
+    spec: {
+      template: {
+        spec: {
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: LABEL_TOPOLOGY_ZONE, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: Object.fromEntries(sortedLabels(podLabels)) } },
+          ],
+        },
+      },
+    },
+  };
+  // Single quotes inside a label value would end the shell string: escape them the POSIX way.
+  return `kubectl patch deployment/${deployment} -n ${namespace} --type strategic -p '${JSON.stringify(patch).replace(/'/g, "'\\''")}'`;
 }
 
 /**
@@ -562,8 +595,9 @@ export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, s
     recommendations.push({
       id: 'topology-spread-constraints',
       title: 'Spread replicas evenly over zones',
-      detail: 'A zone topology spread constraint with maxSkew 1 and DoNotSchedule keeps new pods even across zones, so the controller has nothing to donate.',
-      snippet: spreadSnippet(deployment.templateLabels),
+      detail:
+        'With maxSkew 1 and DoNotSchedule the scheduler places a new pod only where zones stay within 1 pod of each other (else it stays Pending), so the controller has little to donate. ScheduleAnyway only tries. Neither moves running pods, and scale-down ignores it.',
+      snippet: spreadPatchYaml(deployment.namespace, deployment.name, deployment.templateLabels),
     });
   }
   if (hpa) {
@@ -623,5 +657,56 @@ export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, s
     scaleDown,
     recommendations,
     truths,
+  };
+}
+
+/** `3`, `3 and 4`, `3, 4, 6 and 11`. */
+function listWithAnd(values: readonly number[]): string {
+  if (values.length <= 1) return values.join('');
+  return `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
+}
+
+/** Hints on now, but off at replica counts the HPA may reach: the sentence and the patch that avoids it. */
+export interface HpaRangeRisk {
+  /** `Hints are on now, but turn off at 3, 4, 6 and 11 replicas within the HPA's range 2–12.` */
+  readonly text: string;
+  /** The smallest minReplicas from which every count up to maxReplicas keeps hints on; `null` when none does. */
+  readonly safeMinReplicas: number | null;
+  /** What the patch does (or why there is none). */
+  readonly advice: string;
+  /** `kubectl patch hpa …` raising minReplicas, when a safe count exists. */
+  readonly command: string | null;
+}
+
+/**
+ * The risk a "no fix needed" verdict must not hide: hints are on at the current count but the
+ * HPA's range holds counts where Σ minimum exceeds the replicas. `null` when hints are off now,
+ * there is no HPA scan, or every count in the range keeps hints on.
+ */
+export function hpaRangeRisk(analysis: HpaAnalysis): HpaRangeRisk | null {
+  const hpa = analysis.autoscaler;
+  if (!hpa || analysis.scan === null || analysis.hintsEnabledNow !== true || analysis.hintsOffAt.length === 0) return null;
+  const off = analysis.hintsOffAt;
+  const shown = off.length <= 12 ? listWithAnd(off) : `${off.length} counts`;
+  const text = `Hints are on now, but turn off at ${shown} replicas within the HPA's range ${hpa.minReplicas}–${hpa.maxReplicas}.`;
+  const highestOff = off.reduce((max, n) => (n > max ? n : max), -Infinity);
+  const safe = highestOff < hpa.maxReplicas ? highestOff + 1 : null;
+  const { namespace } = analysis.deployment;
+  if (safe === null) {
+    return {
+      text,
+      safeMinReplicas: null,
+      advice: `No minReplicas avoids it (hints are off at maxReplicas ${hpa.maxReplicas}); raise maxReplicas past the off counts, or use trafficDistribution: PreferClose, which has no per-zone minimums.`,
+      command: null,
+    };
+  }
+  return {
+    text,
+    safeMinReplicas: safe,
+    advice:
+      safe === hpa.maxReplicas
+        ? `Only ${safe} replicas avoid it: minReplicas ${safe} pins the HPA at ${safe}. Otherwise use trafficDistribution: PreferClose, which has no per-zone minimums.`
+        : `Raising minReplicas to ${safe} keeps hints on at every count from ${safe} to ${hpa.maxReplicas}.`,
+    command: `kubectl patch hpa ${hpa.name} -n ${namespace} --type merge -p '{"spec":{"minReplicas":${safe}}}'`,
   };
 }

@@ -71,3 +71,46 @@ describe('analyzeLoadBalancer: the external path', () => {
     expect(analyze(testService('web'))).toBeNull();
   });
 });
+
+describe('analyzeLoadBalancer: client IP, cross-zone cost and the fixes (AWS)', () => {
+  const ipTargets = { 'service.beta.kubernetes.io/aws-load-balancer-type': 'external', 'service.beta.kubernetes.io/aws-load-balancer-nlb-target-type': 'ip' };
+
+  it('NLB IP targets with TCP: the client IP is not preserved by default, and the fix says how to turn it on', () => {
+    const result = analyze(lb({ annotations: ipTargets }));
+    expect(result?.sourceIpPreserved).toBe(false);
+    expect(result?.aws).toMatchObject({ clientIpPreserved: false, clientIpSource: 'default for IP targets with TCP/TLS (off)' });
+    expect(result?.explanation).toContain("Client IP not preserved (default for IP targets with TCP/TLS (off)): pods see the load balancer's private IP.");
+    expect(result?.fixes.map((f) => [f.title, f.yaml, f.command])).toEqual([
+      [
+        'Keep the client IP with IP targets',
+        'metadata:\n  annotations:\n    service.beta.kubernetes.io/aws-load-balancer-target-group-attributes: "preserve_client_ip.enabled=true"',
+        'kubectl annotate service web -n default service.beta.kubernetes.io/aws-load-balancer-target-group-attributes=preserve_client_ip.enabled=true --overwrite',
+      ],
+    ]);
+  });
+
+  it('preserve_client_ip.enabled=true, UDP and instance targets keep the client IP', () => {
+    const tg = 'service.beta.kubernetes.io/aws-load-balancer-target-group-attributes';
+    expect(analyze(lb({ annotations: { ...ipTargets, [tg]: 'preserve_client_ip.enabled=true' } }))?.sourceIpPreserved).toBe(true);
+    expect(analyze(lb({ annotations: ipTargets, ports: [{ name: 'dns', protocol: 'UDP', port: 53, nodePort: 30053 }] }))?.sourceIpPreserved).toBe(true);
+    expect(awsLoadBalancer(lb({ annotations: { 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb' } }))).toMatchObject({ clientIpPreserved: true, clientIpSource: 'default for instance targets (on)' });
+  });
+
+  it('cross-zone on: what it costs, and the annotation that turns it off keeping the other attributes', () => {
+    const attributes = 'service.beta.kubernetes.io/aws-load-balancer-attributes';
+    const result = analyze(lb({ annotations: { ...ipTargets, [attributes]: 'deletion_protection.enabled=true,load_balancing.cross_zone.enabled=true' } }));
+    expect(result?.crossZoneCost).toBe(
+      'NLB cross-zone load balancing is on; when on, traffic an NLB node sends to a target in another zone is billed at the inter-AZ data transfer rate (ALBs: on by default, no charge).',
+    );
+    const fix = result?.fixes.find((f) => f.title === 'Turn NLB cross-zone load balancing off');
+    expect(fix?.yaml).toBe('metadata:\n  annotations:\n    service.beta.kubernetes.io/aws-load-balancer-attributes: "deletion_protection.enabled=true,load_balancing.cross_zone.enabled=false"');
+    expect(analyze(lb({ annotations: ipTargets }))?.crossZoneCost).toContain('NLB cross-zone load balancing is off (the NLB default)');
+  });
+
+  it('compares IP vs instance targets under Local and Cluster, marking this Service\'s combination', () => {
+    const result = analyze(lb({ externalTrafficPolicy: 'Local', annotations: { 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb' } }));
+    expect(result?.modes.map((m) => `${m.targetType}/${m.externalTrafficPolicy}${m.current ? '*' : ''}`)).toEqual(['ip/Cluster', 'ip/Local', 'instance/Cluster', 'instance/Local*']);
+    expect(result?.modes.find((m) => m.targetType === 'ip' && m.externalTrafficPolicy === 'Local')?.path).toBe('same as Cluster: the policy does not apply to IP targets');
+    expect(result?.modes.find((m) => m.targetType === 'instance' && m.externalTrafficPolicy === 'Cluster')?.clientIp).toBe('lost: SNAT to the node IP');
+  });
+});

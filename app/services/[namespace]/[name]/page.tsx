@@ -2,19 +2,20 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 
-import { DistributionChart } from '@/components/service/distribution-chart';
+import { DistributionPanel } from '@/components/service/distribution-panel';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { EndpointTable } from '@/components/service/endpoint-table';
 import { EventsTimeline } from '@/components/service/events-timeline';
 import { firstRows } from '@/components/service/first-rows';
 import { HintsDiff } from '@/components/service/hints-diff';
 import { HpaPanel } from '@/components/service/hpa-panel';
+import { ANSWER_LABELS } from '@/components/layout/permissions-banner';
 import { ATTENTION } from '@/components/shared/labels';
 import { Lints } from '@/components/service/lints';
 import { LoadBalancerPath } from '@/components/service/load-balancer-path';
-import { MinimumTable } from '@/components/service/minimum-table';
 import { ServiceVerdict } from '@/components/service/service-verdict';
 import { MAX_TILE_ENDPOINTS, ServiceZoneMap } from '@/components/service/service-zone-map';
+import { TopologyModeEquivalents } from '@/components/service/topology-mode-equivalents';
 import { TopologyModeToggle } from '@/components/service/topology-mode-toggle';
 import { trafficScenarios } from '@/components/service/traffic-data';
 import { TrafficPanel } from '@/components/service/traffic-panel';
@@ -24,6 +25,7 @@ import { Formula, LINK, Panel } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { getClusterStatus } from '@/lib/data/header';
 import { getServiceView } from '@/lib/data/service';
+import { gitOpsManager } from '@/lib/topology/analyses/gitops';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 
 import type { ServiceParams } from './params';
@@ -66,7 +68,10 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
       <Link href="/services" className={LINK}>
         Services
       </Link>{' '}
-      / {namespace} / <span aria-current="page">{name}</span>
+      / {namespace} / <span aria-current="page">{name}</span> ·{' '}
+      <Link href={`${serviceHref(namespace, name)}/yaml`} className={LINK}>
+        YAML
+      </Link>
     </>
   );
   if (!result.ok && result.error.kind === 'syncing') {
@@ -74,7 +79,9 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   }
   if (!result.ok) notFound();
 
-  const { detail, service, release, readOnly, version } = result.value;
+  const { detail, service, release, minor, readOnly, version } = result.value;
+  // The render time: the events' relative times ("3 min ago") are counted from it.
+  const renderedAt = Date.now();
   const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
   const gb = nonNegative(one(search.gb)) ?? detail.traffic.monthlyCost.now.gbPerMonth;
   const price = nonNegative(one(search.price)) ?? detail.traffic.monthlyCost.now.pricePerGb;
@@ -84,13 +91,22 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   const workload = detail.hpa ?? detail.workload;
   const attention = detail.needsAttention;
   const e = detail.expected;
-  const hintsBadge = e.hintsEnabled ? (
+  const hintsBadge = detail.unknown.expectedHints !== undefined ? (
+    <Badge tone="warn" title={detail.unknown.expectedHints}>hints unknown</Badge>
+  ) : e.hintsEnabled ? (
     <Badge tone={e.donatedEndpoints > 0 ? 'warn' : 'ok'}>hints on{e.donatedEndpoints > 0 ? `, ${e.donatedEndpoints} donated` : ''}</Badge>
   ) : detail.mechanism === 'none' ? (
     <Badge tone="neutral">no hints asked for</Badge>
   ) : (
     <Badge tone="error">hints off</Badge>
   );
+  // LoadBalancer Services: the external path matters first, so its panel comes right after the verdict.
+  const lbFirst = service.type === 'LoadBalancer' && detail.loadBalancer !== null;
+  const loadBalancerPanel = detail.loadBalancer ? (
+    <Panel id="load-balancer" title="Load-balancer path" description="How external traffic reaches the pods, and where it can cross zones." className={lbFirst ? 'lg:col-span-3' : 'lg:col-span-2'}>
+      <LoadBalancerPath lb={detail.loadBalancer} />
+    </Panel>
+  ) : null;
   const mapHref = (mode: 'observed' | 'expected') => {
     const q = new URLSearchParams();
     if (mode === 'expected') q.set('map', 'expected');
@@ -116,7 +132,11 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
             <Badge tone="neutral">{service.type}</Badge>
             <Badge tone={detail.mechanism === 'none' ? 'neutral' : 'info'}>mechanism: {mechanismLabel(detail.mechanism)}</Badge>
             {hintsBadge}
-            <Badge tone={detail.traffic.crossZoneFraction > 0.2 ? 'warn' : 'ok'}>{formatPercent(detail.traffic.crossZoneFraction)} cross-zone</Badge>
+            {detail.unknown.crossZone !== undefined ? (
+              <Badge tone="warn" title={detail.unknown.crossZone}>cross-zone unknown</Badge>
+            ) : (
+              <Badge tone={detail.traffic.crossZoneFraction > 0.2 ? 'warn' : 'ok'}>{formatPercent(detail.traffic.crossZoneFraction)} cross-zone</Badge>
+            )}
             {attention && attention.reason !== 'hints-off' ? (
               <Badge tone={ATTENTION[attention.reason].tone} title={attention.message}>
                 {ATTENTION[attention.reason].label}
@@ -127,7 +147,9 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
       />
       <nav aria-label="Panels on this page" className="mb-5 overflow-x-auto">
         <ul className="flex flex-wrap gap-x-1 gap-y-1 text-sm">
-          {SECTIONS.filter(([id]) => (id === 'load-balancer' ? detail.loadBalancer !== null : id === 'topology-mode' ? !readOnly : true)).map(([id, label]) => (
+          {(lbFirst ? [...SECTIONS.slice(0, 2), ...SECTIONS.filter(([id]) => id === 'load-balancer'), ...SECTIONS.slice(2).filter(([id]) => id !== 'load-balancer')] : SECTIONS)
+            .filter(([id]) => (id === 'load-balancer' ? detail.loadBalancer !== null : id === 'topology-mode' ? !readOnly : true))
+            .map(([id, label]) => (
             <li key={id}>
               <a href={`#${id}`} className="block rounded px-2 py-1 text-slate-700 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800">
                 {label}
@@ -137,15 +159,33 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         </ul>
       </nav>
 
+      {Object.keys(detail.unknown).length > 0 ? (
+        // Types the identity may not read: these panels show what an empty list gives, not the cluster.
+        <Callout tone="warn" title="Some answers on this page are unknown" className="mb-5">
+          <ul className="list-disc pl-5">
+            {Object.entries(detail.unknown).map(([answer, message]) => (
+              <li key={answer}>
+                <strong>{ANSWER_LABELS[`services[].${answer}`] ?? answer}</strong>: {message}
+              </li>
+            ))}
+          </ul>
+        </Callout>
+      ) : null}
       <div className="grid gap-5 lg:grid-cols-3">
         <Panel id="verdict" title="Verdict and smallest fix" description={`What the EndpointSlice controller does on ${release}, in its own words.`} className={readOnly ? 'lg:col-span-3' : 'lg:col-span-2'}>
-          <ServiceVerdict detail={detail} />
+          <ServiceVerdict detail={detail} gitOpsWarning={gitOpsManager(service)?.warning ?? null} />
         </Panel>
-        {readOnly ? null : (
+        {readOnly ? null : e.applicable ? (
           <Panel id="topology-mode" title="Topology mode" description="Enable or disable Auto, with the predicted outcome first.">
             <TopologyModeToggle namespace={namespace} name={name} pageResourceVersion={service.resourceVersion} dataVersion={version} />
+            <TopologyModeEquivalents service={service} minor={minor} />
+          </Panel>
+        ) : (
+          <Panel id="topology-mode" title="Topology mode" description="Not offered: topology routing does not apply to this Service.">
+            <p className="text-sm text-slate-700 dark:text-slate-300">{e.verdict}</p>
           </Panel>
         )}
+        {lbFirst ? loadBalancerPanel : null}
 
         <Panel
           id="endpoint-map"
@@ -185,42 +225,14 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         </Panel>
 
         <Panel id="distribution" title="Endpoint distribution and per-zone minimums" description="Ready endpoints per zone against the controller's minimum, desired and maximum." className="lg:col-span-3">
-          {detail.minimumTable ? (
-            <div className="grid gap-5 lg:grid-cols-5">
-              <div className="lg:col-span-2">
-                <DistributionChart
-                  data={detail.minimumTable.rows.map((r) => ({ zone: r.zone, ready: r.readyEndpoints, minimum: r.minimum, desired: r.desired, maximum: r.maximum }))}
-                  fits={detail.minimumTable.fits}
-                />
-              </div>
-              <div className="lg:col-span-3">
-                <MinimumTable table={detail.minimumTable} />
-              </div>
-            </div>
-          ) : (
-            <div className="space-y-3">
-              <Callout tone="neutral" title="No per-zone minimums">
-                <p>
-                  {e.applicable
-                    ? 'The cluster has no CPU ratios (see the Overview\u2019s eligibility verdict), so the controller cannot allocate endpoints to zones.'
-                    : 'The EndpointSlice controller does not manage this Service\u2019s endpoints (no selector or ExternalName), so no allocation applies.'}
-                </p>
-              </Callout>
-              {detail.endpoints.length > 0 ? (
-                <DistributionChart
-                  data={Object.entries(detail.observed.endpointsByZone).map(([zone, c]) => ({ zone, ready: c.ready, minimum: null, desired: null, maximum: null }))}
-                  fits={null}
-                />
-              ) : null}
-            </div>
-          )}
+          <DistributionPanel detail={detail} />
         </Panel>
 
         <Panel id="hints" title="Observed vs expected hints" description="Hints on the EndpointSlices now against what the controller would write." className="lg:col-span-2">
           <HintsDiff detail={detail} namespace={namespace} name={name} version={version} />
         </Panel>
-        <Panel id="events" title="Events" description="TopologyAwareHints events and others recorded on the Service, oldest first.">
-          <EventsTimeline events={detail.events} />
+        <Panel id="events" title="Events" description="TopologyAwareHints events and others recorded on the Service, newest first.">
+          <EventsTimeline events={detail.events} now={renderedAt} />
         </Panel>
 
         <Panel id="traffic" title="Traffic and cost" description="Expected in-cluster traffic from each client zone to each endpoint zone under kube-proxy's endpoint selection." className="lg:col-span-3">
@@ -247,20 +259,16 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
           className="lg:col-span-3"
         >
           {workload ? (
-            <HpaPanel analysis={workload} />
+            <HpaPanel analysis={workload} trafficDistribution={detail.mechanism === 'trafficDistribution' ? detail.mechanismDetail.trafficDistribution : null} />
           ) : (
             <p className="text-sm text-slate-700 dark:text-slate-300">No Deployment found behind this Service (its pods are not owned by a Deployment&apos;s ReplicaSet, or it has no selector).</p>
           )}
         </Panel>
 
-        <Panel id="lints" title="Policy lints" description="Traffic policies, annotations and fields that override, shadow or disable hints." className={detail.loadBalancer ? 'lg:col-span-1' : 'lg:col-span-3'}>
+        <Panel id="lints" title="Policy lints" description="Traffic policies, annotations and fields that override, shadow or disable hints." className={detail.loadBalancer && !lbFirst ? 'lg:col-span-1' : 'lg:col-span-3'}>
           <Lints lints={detail.lints} />
         </Panel>
-        {detail.loadBalancer ? (
-          <Panel id="load-balancer" title="Load-balancer path" description="How external traffic reaches the pods, and where it can cross zones." className="lg:col-span-2">
-            <LoadBalancerPath lb={detail.loadBalancer} />
-          </Panel>
-        ) : null}
+        {lbFirst ? null : loadBalancerPanel}
       </div>
     </>
   );

@@ -16,7 +16,7 @@ function get(namespace: string, name: string, query = ''): Promise<Response> {
 }
 
 const REPORT_FIELDS = [
-  'namespace', 'name', 'type', 'mechanism', 'mechanismDetail', 'lints', 'expected', 'observed', 'diff', 'ifAuto', 'traffic', 'hpa', 'workload', 'fixes',
+  'namespace', 'name', 'type', 'mechanism', 'mechanismDetail', 'lints', 'expected', 'observed', 'diff', 'ifAuto', 'traffic', 'unknown', 'hpa', 'workload', 'fixes',
   'loadBalancer', 'needsAttention',
 ];
 const DETAIL_FIELDS = ['byAddressType', 'diffEntries', 'donatedEndpoints', 'minimumTable', 'endpoints', 'trafficMatrix', 'events'];

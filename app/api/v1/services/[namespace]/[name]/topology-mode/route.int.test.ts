@@ -114,15 +114,29 @@ describe('GET …/topology-mode', () => {
     harness().sim.faults.deny({ verbs: ['patch'], resources: ['services'], namespaces: ['payments'] });
     const body = await state('payments', 'fraud-check');
     expect(body.canPatch).toBe(false);
-    expect(body.notAllowedReason).toMatch(/^Not permitted/);
+    // The identity comes from a SelfSubjectReview: the user the simulator's RBAC knows.
+    expect(body.notAllowedReason).toBe(
+      'Not permitted: system:serviceaccount:zonescope:zonescope may not patch Services in "payments". The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].',
+    );
+    expect(body.permissionCheckFailed).toBe(false);
     expect((await state('shop', 'recommendations')).canPatch).toBe(true);
   });
 
-  it('says the permission check failed when the review itself fails', async () => {
+  it('says the permission check could not run (not "not permitted") when the review itself fails', async () => {
     harness().sim.faults.add({ type: 'error', code: 500, verbs: ['create'], resources: ['selfsubjectaccessreviews'], count: 1 });
     const body = await state('shop', 'recommendations');
     expect(body.canPatch).toBe(false);
-    expect(body.notAllowedReason).toMatch(/^The permission check failed/);
+    expect(body.permissionCheckFailed).toBe(true);
+    expect(body.notAllowedReason).toMatch(/^Could not check permissions: the SelfSubjectAccessReview failed \(.+\)\. This is not an RBAC denial; the check is retried in a few seconds\.$/);
+  });
+
+  it('says the API server is unreachable, not an RBAC problem, when the permission check cannot reach it', async () => {
+    harness().sim.faults.add({ type: 'reset', afterApply: false, verbs: ['create'], resources: ['selfsubjectaccessreviews'], count: 1 });
+    const body = await state('shop', 'recommendations');
+    expect(body.canPatch).toBe(false);
+    expect(body.notAllowedReason).toMatch(/^Could not check permissions: the API server is unreachable \(.+\)\. This is not an RBAC denial; the toggle is enabled once the check succeeds\.$/);
+    expect(body.notAllowedReason).not.toMatch(/Not permitted|permission check failed/i);
+    expect(body.permissionCheckFailed).toBe(true);
   });
 
   it('answers 404 not-found:service for an unknown Service', async () => {
