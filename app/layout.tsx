@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { Suspense } from 'react';
 
+import { RouteFocus } from '@/components/layout/route-focus';
 import { SiteHeader, SiteHeaderFallback } from '@/components/layout/site-header';
 import { THEME_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
@@ -32,13 +33,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         >
           Skip to content
         </a>
+        <RouteFocus />
         <Suspense fallback={<SiteHeaderFallback />}>
           <SiteHeader />
         </Suspense>
-        <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
+        <main id="main" tabIndex={-1} className="mx-auto max-w-[112rem] px-4 py-6 focus:outline-none">
           {children}
         </main>
-        <footer className="mx-auto max-w-7xl px-4 pb-8 pt-2 text-xs text-slate-600 dark:text-slate-400">
+        <footer className="mx-auto max-w-[112rem] px-4 pb-8 pt-2 text-xs text-slate-600 dark:text-slate-400">
           zonescope recomputes what the EndpointSlice controller and kube-proxy do; figures are predictions from the cluster&apos;s objects, not measured
           traffic.
         </footer>

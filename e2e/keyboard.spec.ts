@@ -1,7 +1,12 @@
-/** Keyboard only: the skip link, and the topology-mode toggle from focus to written change. */
+/**
+ * Keyboard only: the skip link, the topology-mode toggle from focus to written change, the
+ * Services table's shortcuts (`/`, Enter on a single match, arrow keys between rows) and the focus
+ * on the heading after a client-side navigation.
+ */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ServicePage } from './pages/service-page';
+import { ServicesPage } from './pages/services-page';
 import { getService } from './sim';
 
 /** Presses Tab until `target` has the focus (bounded), as a keyboard user would. */
@@ -58,4 +63,73 @@ test('the toggle works with the keyboard alone: open, cancel (button or Escape),
   await page.keyboard.press('Enter');
   await expect(service.toggle.getByRole('status').filter({ hasText: 'Topology mode disabled; the slices carry 0 hints.' })).toBeVisible({ timeout: 40_000 });
   expect((await getService('shop', 'api-gateway')).metadata.annotations?.['service.kubernetes.io/topology-mode']).toBe('Disabled');
+});
+
+test('/ focuses the Services search, but not while typing in a field; Enter opens the only match', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.waitForHydration();
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('/');
+  await expect(services.search).toBeFocused();
+  await expect(services.search).toHaveValue('');
+
+  // In the search itself "/" is a character (namespace/name).
+  await page.keyboard.type('payments/led');
+  await expect(services.search).toHaveValue('payments/led');
+  await expect(services.count).toHaveText('1 of 13 Services');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/services\/payments\/ledger$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('payments/ledger');
+});
+
+test('Enter in the search does nothing while several Services match', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto('?q=shop');
+  await services.waitForHydration();
+  await services.search.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/services\?q=shop$/);
+});
+
+test('arrow keys move between the rows of the Services table (one tab stop), Enter opens the row', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.waitForHydration();
+  const links = services.rows.locator('a[data-row-link]');
+  // One tab stop for the rows: only the first row's link is in the tab order.
+  await expect(links.first()).toHaveAttribute('tabindex', '0');
+  await expect(links.nth(1)).toHaveAttribute('tabindex', '-1');
+  await tabTo(page, links.first());
+  await expect(links.first()).toHaveText('kube-system/kube-dns');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(':focus')).toHaveText('payments/fraud-check');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(':focus')).toHaveText('payments/ledger');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator(':focus')).toHaveText('payments/fraud-check');
+  await page.keyboard.press('End');
+  await expect(page.locator(':focus')).toHaveText('shop/storefront');
+  await page.keyboard.press('Home');
+  await expect(page.locator(':focus')).toHaveText('kube-system/kube-dns');
+  await page.keyboard.press('ArrowDown');
+  // Tab leaves the rows; Shift+Tab comes back to the row last visited.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.locator(':focus')).toHaveText('payments/fraud-check');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/services\/payments\/fraud-check$/);
+});
+
+test('after a client-side navigation the focus is on the new page heading', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.waitForHydration();
+  await services.nav.getByRole('link', { name: 'Dataplane' }).click();
+  await expect(page).toHaveURL(/\/dataplane$/);
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Dataplane');
+  await expect(heading).toBeFocused();
+  await services.nav.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeFocused();
 });

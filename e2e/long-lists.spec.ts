@@ -50,3 +50,53 @@ test('a failed load says so and offers a retry that works', async ({ page }) => 
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByText(/All 30 endpoints shown/)).toBeVisible();
 });
+
+test.describe('5,000 endpoints', () => {
+  const BIG = 'shop/five-thousand';
+  test.setTimeout(120_000);
+
+  test.beforeEach(async ({ page }) => {
+    await createManualService('shop', 'five-thousand', 5000, await zonedNodes());
+    await expect.poll(async () => (await page.request.get(`/api/v1/services/${BIG}`)).status(), { timeout: 30_000 }).toBe(200);
+  });
+
+  test('the complete list is virtualised: bounded DOM rows, filter and sort over all 5,000, keyboard scrolling', async ({ page }) => {
+    await page.goto(`/services/${BIG}`);
+    const table = page.getByRole('table', { name: /^Endpoints: pod, node, zone/ });
+    const rows = table.locator('tbody tr[aria-rowindex]');
+    await expect(rows).toHaveCount(10);
+    await page.getByRole('button', { name: 'Show all 5,000 endpoints' }).click();
+    await expect(page.getByText(/All 5,000 endpoints shown/)).toBeVisible({ timeout: 30_000 });
+    await expect(table).toHaveAttribute('aria-rowcount', '5001');
+    // Only the rows in view (plus overscan) are in the DOM.
+    const rendered = await rows.count();
+    expect(rendered).toBeGreaterThan(10);
+    expect(rendered).toBeLessThan(80);
+    expect(await page.evaluate(() => document.querySelectorAll('*').length)).toBeLessThan(6000);
+
+    // The scroll region takes the focus and scrolls with the keyboard; rows further down render.
+    const region = page.getByRole('region', { name: 'Endpoints', exact: true });
+    await region.focus();
+    await page.keyboard.press('End');
+    await expect(rows.last()).toHaveAttribute('aria-rowindex', '5001');
+    expect(await rows.count()).toBeLessThan(80);
+
+    // Sort by address, descending: the highest address first.
+    await region.evaluate((el) => el.scrollTo({ top: 0 }));
+    const byAddress = table.getByRole('columnheader', { name: 'Endpoint' });
+    await byAddress.getByRole('button').click();
+    await expect(byAddress).toHaveAttribute('aria-sort', 'ascending');
+    await expect(rows.first().locator('th')).toHaveText('10.99.0.1');
+    await byAddress.getByRole('button').click();
+    await expect(byAddress).toHaveAttribute('aria-sort', 'descending');
+    await expect(rows.first().locator('th')).toHaveText('10.99.19.136');
+
+    // Filter over every endpoint, with the count announced.
+    await page.getByRole('searchbox', { name: 'Filter endpoints' }).fill('10.99.7.');
+    await expect(page.getByRole('status').filter({ hasText: /^256 of 5,000 endpoints match\.$/ })).toBeVisible();
+    await expect(table).toHaveAttribute('aria-rowcount', '257');
+    expect(await rows.count()).toBeLessThan(80);
+    await page.getByRole('searchbox', { name: 'Filter endpoints' }).fill('no such endpoint');
+    await expect(table.getByText('No endpoint matches “no such endpoint”.')).toBeVisible();
+  });
+});

@@ -53,3 +53,29 @@ test.describe('dark', () => {
     });
   }
 });
+
+/**
+ * Phone (390 px) and wide-screen (1920 px) variants of every view, light and dark, to look at
+ * (not used by the README, so always written to test-results/screenshots/responsive/, never
+ * committed). Each also checks that the page does not scroll sideways.
+ */
+const RESPONSIVE_OUT = path.join(__dirname, '..', 'test-results', 'screenshots', 'responsive');
+
+for (const width of [390, 1920] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test.describe(`${width} px, ${scheme}`, () => {
+      test.use({ colorScheme: scheme, viewport: { width, height: width === 390 ? 844 : 1080 } });
+      for (const shot of SHOTS) {
+        const file = shot.file.replace(/\.png$/, `-${width}-${scheme}.png`);
+        test(file, async ({ page }) => {
+          await page.goto(shot.path);
+          await expect(shot.ready(page)).toBeVisible();
+          await expect(page.locator('header').getByText('Live, synced')).toBeVisible();
+          await page.evaluate(() => document.fonts.ready);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+          await page.screenshot({ path: path.join(RESPONSIVE_OUT, file), fullPage: true, animations: 'disabled', caret: 'hide' });
+        });
+      }
+    });
+  }
+}

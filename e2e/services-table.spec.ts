@@ -75,3 +75,63 @@ test('a shared link opens the table with its search, filters and sort', async ({
   await expect(services.count).toHaveText('4 of 13 Services');
   expect(await services.serviceKeys()).toEqual(['shop/cart', 'shop/catalog', 'shop/api-gateway', 'shop/checkout']);
 });
+
+test('mechanism, reason and type filters narrow the table and go into the URL', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.reason.selectOption({ label: 'Hints off' });
+  await expect(services.count).toHaveText('3 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['shop/api-gateway', 'shop/cart', 'shop/catalog']);
+  await expect(page).toHaveURL(/\/services\?reason=hints-off$/);
+
+  await services.reason.selectOption('');
+  await services.mechanism.selectOption({ label: 'legacy annotation' });
+  expect(await services.serviceKeys()).toEqual(['platform/auth']);
+  await services.mechanism.selectOption('');
+  await services.type.selectOption('LoadBalancer');
+  await expect(page).toHaveURL(/\/services\?type=LoadBalancer$/);
+  const loadBalancers = await services.serviceKeys();
+  expect(loadBalancers.length).toBeGreaterThan(0);
+  for (const row of await services.rows.all()) await expect(row.locator('td').first()).toContainText('LoadBalancer');
+
+  // A shared link opens with the same filters.
+  await page.goto('/services?mechanism=topology-mode&reason=cross-zone-leak');
+  await expect(services.mechanism).toHaveValue('topology-mode');
+  await expect(services.reason).toHaveValue('cross-zone-leak');
+  expect(await services.serviceKeys()).toEqual(['payments/ledger', 'shop/checkout']);
+});
+
+test('the cross-zone column and the reason text agree, and the secondary figure says what it is', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto('?q=payments/ledger');
+  const row = services.rows.first();
+  const share = (await row.locator('td').last().textContent()) ?? '';
+  const percent = /^(\d+\.\d) %/.exec(share.trim())?.[1];
+  expect(percent).toBeDefined();
+  await expect(row).toContainText(`${percent} % of traffic crosses zones`);
+  // The with-Auto figure is labelled wherever it differs (recommendations: none now, Auto would keep traffic in-zone).
+  await services.search.fill('shop/recommendations');
+  await expect(services.rows.first().locator('td').last()).toContainText(/if Auto: \d+\.\d %/);
+});
+
+test('exports the rows shown, filtered and sorted, as CSV and JSON', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto('?ns=shop&sort=crossZone&order=desc');
+  const shown = await services.serviceKeys();
+  const csvHref = await services.exportCsv.getAttribute('href');
+  expect(csvHref).toBe('/api/v1/services?format=csv&namespace=shop&sort=crossZone&order=desc');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), services.exportCsv.click()]);
+  expect(download.suggestedFilename()).toMatch(/^services(-[A-Za-z0-9._-]+)?\.csv$/);
+  const csv = await (await page.request.get(csvHref ?? '')).text();
+  const lines = csv.trim().split('\r\n');
+  expect(lines[0]).toMatch(/^namespace,name,type,mechanism,/);
+  expect(lines.slice(1).map((line) => line.split(',').slice(0, 2).join('/'))).toEqual(shown);
+
+  // The search covers reasons in the table; the export follows it.
+  await services.search.fill('insufficient');
+  await expect(services.count).toHaveText('1 of 13 Services');
+  const jsonHref = await services.exportJson.getAttribute('href');
+  const json = (await (await page.request.get(jsonHref ?? '')).json()) as { items: { namespace: string; name: string }[] };
+  expect(json.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['shop/cart']);
+});

@@ -116,17 +116,27 @@ export async function createManualService(namespace: string, name: string, count
     metadata: { name, namespace },
     spec: { type: 'ClusterIP', ports: [{ name: 'http', port: 80, protocol: 'TCP' }], ipFamilies: ['IPv4'] },
   });
-  await post(`/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, {
-    apiVersion: 'discovery.k8s.io/v1',
-    kind: 'EndpointSlice',
-    metadata: { name: `${name}-manual`, namespace, labels: { 'kubernetes.io/service-name': name, 'endpointslice.kubernetes.io/managed-by': 'e2e.zonescope.dev' } },
-    addressType: 'IPv4',
-    ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
-    endpoints: Array.from({ length: count }, (_, i) => {
-      const node = nodes[i % nodes.length] as { name: string; zone: string };
-      return { addresses: [`10.99.0.${i + 1}`], conditions: { ready: true, serving: true, terminating: false }, nodeName: node.name, zone: node.zone };
-    }),
-  });
+  // At most 1,000 endpoints per slice, as the API server allows; addresses 10.99.0.1, 10.99.0.2, …
+  const perSlice = 1000;
+  for (let start = 0, part = 0; start < count; start += perSlice, part++) {
+    await post(`/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: {
+        name: part === 0 ? `${name}-manual` : `${name}-manual-${part}`,
+        namespace,
+        labels: { 'kubernetes.io/service-name': name, 'endpointslice.kubernetes.io/managed-by': 'e2e.zonescope.dev' },
+      },
+      addressType: 'IPv4',
+      ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+      endpoints: Array.from({ length: Math.min(perSlice, count - start) }, (_, k) => {
+        const i = start + k;
+        const node = nodes[i % nodes.length] as { name: string; zone: string };
+        const n = i + 1;
+        return { addresses: [`10.99.${Math.floor(n / 256)}.${n % 256}`], conditions: { ready: true, serving: true, terminating: false }, nodeName: node.name, zone: node.zone };
+      }),
+    });
+  }
 }
 
 /** Node names and zones as the API server has them. */

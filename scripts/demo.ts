@@ -5,10 +5,13 @@
  *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`.
  * 2. Runs `next build` when `.next/BUILD_ID` is missing or older than any source file
  *    (app/, components/, lib/, public/, proxy.ts and the build configuration).
- * 3. Runs `next start` on `PORT` (default 3000) and `ZONESCOPE_DEMO_HOST` or `ZONESCOPE_HOST`
- *    (default 127.0.0.1, passed on as `ZONESCOPE_HOST` so the server knows whether it is
- *    reachable beyond loopback) with `KUBECONFIG` pointing at the simulator, waits until
- *    `/api/v1/cluster` answers 200 and prints the URL.
+ * 3. Starts the build's standalone server as `npm start` does (scripts/start.ts: static files
+ *    linked next to it, no `next start` warning) on `PORT` (default 3000) and
+ *    `ZONESCOPE_DEMO_HOST` or `ZONESCOPE_HOST` (default 127.0.0.1, passed on as `ZONESCOPE_HOST`
+ *    so the server knows whether it is reachable beyond loopback) with `KUBECONFIG` pointing at
+ *    the simulator and `ZONESCOPE_CLUSTER_NAME` naming the scenario (the header and page titles
+ *    show it), waits until `/api/v1/cluster` answers 200 and prints the address it listens on:
+ *    `zonescope is ready on http://127.0.0.1:3000 (simulated cluster eks-demo)`.
  * 4. Stops both on Ctrl-C / SIGTERM (and stops the simulator if the dashboard exits).
  *
  * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer).
@@ -23,6 +26,7 @@ import { defaultControllers } from '../sim/default-controllers';
 import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
+import { prepareStandalone, startPlan } from './start';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -63,10 +67,11 @@ async function buildReason(): Promise<string | null> {
 }
 
 function childEnv(port: number, host: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG, PORT: String(port), ZONESCOPE_HOST: host, NEXT_TELEMETRY_DISABLED: '1' };
-  // The simulator's kubeconfig and its current context, nothing else.
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG, PORT: String(port), ZONESCOPE_HOST: host, ZONESCOPE_CLUSTER_NAME: SCENARIO, NEXT_TELEMETRY_DISABLED: '1' };
+  // The simulator's kubeconfig and its current context, nothing else; the build in .next.
   delete env.ZONESCOPE_SNAPSHOT;
   delete env.ZONESCOPE_CONTEXT;
+  delete env.ZONESCOPE_DIST_DIR;
   return env;
 }
 
@@ -170,12 +175,20 @@ async function main(): Promise<number> {
     log('the production build is up to date');
   }
 
-  // 3. The dashboard.
-  const url = `http://${host === '127.0.0.1' || host === '::1' || host === 'localhost' ? 'localhost' : host}:${port}`;
-  log(`starting next start on ${host}:${port}`);
-  child = run(['start', '-p', String(port), '-H', host], childEnv(port, host));
+  // 3. The dashboard: the standalone server, as npm start runs it.
+  const plan = startPlan(['-p', String(port), '-H', host], childEnv(port, host), ROOT);
+  let server: string;
+  try {
+    server = prepareStandalone(ROOT, path.join(ROOT, '.next'));
+  } catch (error) {
+    console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
+    await sim.stop();
+    return 1;
+  }
+  log(`starting the dashboard on ${host}:${port}`);
+  child = spawn(process.execPath, [server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
   const dashboard = child;
-  const probeUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}`;
+  const probeUrl = plan.url;
   if (!(await waitUntilReady(probeUrl, dashboard))) {
     if (stopping) return 0;
     console.error(`demo: the dashboard did not answer on ${probeUrl} (is port ${port} taken? set PORT)`);
@@ -183,7 +196,7 @@ async function main(): Promise<number> {
     await sim.stop();
     return 1;
   }
-  log(`zonescope is ready: ${url}   (Ctrl-C stops the dashboard and the simulator)`);
+  console.log(`zonescope is ready on ${plan.url} (simulated cluster ${SCENARIO}); Ctrl-C stops the dashboard and the simulator`);
 
   // 4. Until stopped (or the dashboard exits on its own).
   const code = await exited(dashboard);

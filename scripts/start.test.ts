@@ -1,25 +1,73 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { isBoundBeyondLoopback } from '../lib/data/exposure';
-import { startCommand } from './start';
+import { browseUrl, prepareStandalone, startPlan, StartUsageError } from './start';
 
 describe('npm start', () => {
-  it('binds 127.0.0.1 by default and tells the server so', () => {
-    const { args, env } = startCommand([], { PATH: '/bin', HOSTNAME: 'build-box' });
-    expect(args).toEqual(['start', '-H', '127.0.0.1']);
-    expect(env.ZONESCOPE_HOST).toBe('127.0.0.1');
-    expect(isBoundBeyondLoopback(env)).toBe(false);
+  it('binds 127.0.0.1:3000 by default and tells the server so', () => {
+    const plan = startPlan([], { PATH: '/bin', HOSTNAME: 'build-box' }, '/srv');
+    expect(plan).toMatchObject({ host: '127.0.0.1', port: 3000, url: 'http://127.0.0.1:3000' });
+    expect(plan.env).toMatchObject({ HOSTNAME: '127.0.0.1', PORT: '3000', ZONESCOPE_HOST: '127.0.0.1', NODE_ENV: 'production' });
+    expect(isBoundBeyondLoopback(plan.env)).toBe(false);
   });
 
-  it('binds ZONESCOPE_HOST when set (beyond loopback)', () => {
-    const { args, env } = startCommand(['-p', '4000'], { ZONESCOPE_HOST: '0.0.0.0' });
-    expect(args).toEqual(['start', '-p', '4000', '-H', '0.0.0.0']);
-    expect(isBoundBeyondLoopback(env)).toBe(true);
+  it('binds ZONESCOPE_HOST when set (beyond loopback) and announces a loopback address to open', () => {
+    const plan = startPlan(['-p', '4000'], { ZONESCOPE_HOST: '0.0.0.0' }, '/srv');
+    expect(plan).toMatchObject({ host: '0.0.0.0', port: 4000, url: 'http://127.0.0.1:4000' });
+    expect(isBoundBeyondLoopback(plan.env)).toBe(true);
   });
 
-  it('an explicit -H / --hostname wins and is passed on', () => {
-    expect(startCommand(['-H', '10.0.0.5'], {}).env.ZONESCOPE_HOST).toBe('10.0.0.5');
-    const long = startCommand(['--hostname=::1'], { ZONESCOPE_HOST: '0.0.0.0' });
-    expect(long.args).toEqual(['start', '--hostname=::1']);
-    expect(long.env.ZONESCOPE_HOST).toBe('::1');
+  it('an explicit -H / --hostname wins and is passed on; PORT and --port=N choose the port', () => {
+    expect(startPlan(['-H', '10.0.0.5'], {}, '/srv').env.ZONESCOPE_HOST).toBe('10.0.0.5');
+    const long = startPlan(['--hostname=::1', '--port=8080'], { ZONESCOPE_HOST: '0.0.0.0', PORT: '9' }, '/srv');
+    expect(long).toMatchObject({ host: '::1', port: 8080, url: 'http://[::1]:8080' });
+    expect(long.env.HOSTNAME).toBe('::1');
+    expect(startPlan([], { PORT: '4321' }, '/srv').port).toBe(4321);
+  });
+
+  it('refuses unknown arguments and bad ports with a clear message', () => {
+    expect(() => startPlan(['--turbo'], {}, '/srv')).toThrow(new StartUsageError('unknown argument "--turbo" (npm start takes -p/--port and -H/--hostname)'));
+    expect(() => startPlan(['-p', 'http'], {}, '/srv')).toThrow('-p must be a port number (1–65535), not "http"');
+    expect(() => startPlan([], { PORT: '70000' }, '/srv')).toThrow('PORT must be a port number');
+    expect(() => startPlan(['-H'], {}, '/srv')).toThrow('-H needs a value');
+  });
+
+  it('makes relative kubeconfig and snapshot paths absolute (the server runs in its own folder)', () => {
+    const plan = startPlan([], { KUBECONFIG: `.sim/kubeconfig${path.delimiter}/etc/kube/config`, ZONESCOPE_SNAPSHOT: 'dump.yaml' }, '/srv/zonescope');
+    expect(plan.env.KUBECONFIG).toBe(`${path.resolve('/srv/zonescope/.sim/kubeconfig')}${path.delimiter}/etc/kube/config`);
+    expect(plan.env.ZONESCOPE_SNAPSHOT).toBe(path.resolve('/srv/zonescope/dump.yaml'));
+  });
+
+  it('browses wildcard binds on loopback and brackets IPv6', () => {
+    expect(browseUrl('::', 3000)).toBe('http://[::1]:3000');
+    expect(browseUrl('192.168.1.4', 80)).toBe('http://192.168.1.4:80');
+  });
+});
+
+describe('the standalone build', () => {
+  let root = '';
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('gets its static files linked next to server.js, once', () => {
+    root = mkdtempSync(path.join(tmpdir(), 'zonescope-start-'));
+    const dist = path.join(root, '.next');
+    mkdirSync(path.join(dist, 'standalone', '.next'), { recursive: true });
+    mkdirSync(path.join(dist, 'static', 'chunks'), { recursive: true });
+    mkdirSync(path.join(root, 'public'));
+    writeFileSync(path.join(dist, 'standalone', 'server.js'), '');
+    expect(prepareStandalone(root, dist)).toBe(path.join(dist, 'standalone', 'server.js'));
+    expect(readlinkSync(path.join(dist, 'standalone', '.next', 'static'))).toBe(path.join(dist, 'static'));
+    expect(readlinkSync(path.join(dist, 'standalone', 'public'))).toBe(path.join(root, 'public'));
+    // A second start leaves them as they are.
+    expect(() => prepareStandalone(root, dist)).not.toThrow();
+  });
+
+  it('says to build first when there is no standalone server', () => {
+    root = mkdtempSync(path.join(tmpdir(), 'zonescope-start-'));
+    expect(() => prepareStandalone(root, path.join(root, '.next'))).toThrow('there is no production build in .next (no standalone/server.js): run npm run build first');
   });
 });

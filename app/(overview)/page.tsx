@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 
+import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { AttentionList } from '@/components/overview/attention-list';
 import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
@@ -11,11 +12,23 @@ import { FlaggedNodes, ZoneRatioTable } from '@/components/overview/zone-table';
 import { formatCount } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
-import { Badge } from '@/components/ui/status';
+import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
-import { getClusterStatus } from '@/lib/data/header';
+import { getClusterStatus, getHeader } from '@/lib/data/header';
 
-export const metadata: Metadata = { title: 'Overview' };
+export async function generateMetadata(): Promise<Metadata> {
+  await connection();
+  return { title: titleWithCluster('Overview', clusterDisplayName(getHeader())) };
+}
+
+/** A panel whose answer depends on a type zonescope could not read: what it shows below is an empty list, not the cluster. */
+function UnknownAnswer({ message }: { readonly message: string }) {
+  return (
+    <Callout tone="warn" title="Unknown">
+      <p>{message}</p>
+    </Callout>
+  );
+}
 
 export default async function OverviewPage() {
   await connection();
@@ -27,7 +40,11 @@ export default async function OverviewPage() {
       badges={
         analysis ? (
           <>
-            <Badge tone={analysis.cluster.eligible ? 'ok' : 'error'}>{analysis.cluster.eligible ? 'Cluster eligible for hints' : 'Hints off cluster-wide'}</Badge>
+            {analysis.cluster.unknown.eligibility !== undefined ? (
+              <Badge tone="warn">Eligibility unknown (Nodes forbidden)</Badge>
+            ) : (
+              <Badge tone={analysis.cluster.eligible ? 'ok' : 'error'}>{analysis.cluster.eligible ? 'Cluster eligible for hints' : 'Hints off cluster-wide'}</Badge>
+            )}
             {analysis.cluster.dataplane.honoursHints ? null : <Badge tone="error">Dataplane ignores hints</Badge>}
           </>
         ) : null
@@ -46,6 +63,7 @@ export default async function OverviewPage() {
           <ZoneRatioTable cluster={cluster} />
         </Panel>
         <Panel id="summary" title="Services">
+          {cluster.unknown.services !== undefined ? <UnknownAnswer message={cluster.unknown.services} /> : null}
           <dl className="grid grid-cols-2 gap-2">
             <Stat label="Services" value={formatCount(s.services)} />
             <Stat
@@ -94,13 +112,15 @@ export default async function OverviewPage() {
           description="Zones as columns, nodes as tiles sized by allocatable CPU, as the EndpointSlice controller's topology cache sees them."
           className="lg:col-span-3"
         >
+          {cluster.unknown.zones !== undefined ? <UnknownAnswer message={cluster.unknown.zones} /> : null}
           <ClusterZoneMap cluster={cluster} />
           <FlaggedNodes cluster={cluster} />
         </Panel>
         <Panel id="attention" title={`Services needing attention (${formatCount(cluster.needsAttention.length)})`} description="Why each one does not keep traffic in-zone as intended." className="lg:col-span-2">
-          <AttentionList items={cluster.needsAttention} />
+          <AttentionList items={cluster.needsAttention} crossZone={new Map(analysis.services.map((r) => [`${r.namespace}/${r.name}`, r.traffic.crossZoneFraction]))} />
         </Panel>
         <Panel id="dataplane" title="Dataplane" description={`Will the Service proxy honour hints on ${kubernetes.release}?`}>
+          {cluster.unknown.dataplane !== undefined ? <UnknownAnswer message={cluster.unknown.dataplane} /> : null}
           <DataplaneCard dataplane={cluster.dataplane} compact />
           <Formula>Kubernetes {kubernetes.gitVersion ?? kubernetes.release} (modelled release {kubernetes.release}, {kubernetes.source}).</Formula>
         </Panel>

@@ -10,7 +10,10 @@ import { LoadingAnnouncement, SkeletonBlock, SkeletonPanel } from '../ui/skeleto
 function TitleSkeleton({ title, subtitle }: { readonly title: string; readonly subtitle: string }) {
   return (
     <div className="mb-5 space-y-1">
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      {/* data-skeleton: RouteFocus waits for the real page's heading instead of focusing this one. */}
+      <h1 className="text-2xl font-semibold tracking-tight" data-skeleton="">
+        {title}
+      </h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">{subtitle}</p>
     </div>
   );

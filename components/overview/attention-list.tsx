@@ -1,39 +1,173 @@
-/** Services needing attention, with the reason and a link to each Service view. */
+/**
+ * Services needing attention, most costly first: ordered by their expected cross-zone share now
+ * (every Service gets the same assumed traffic, so the share is what its cross-zone cost is
+ * proportional to), then by reason and name. Rows that say the same thing (same reason, same
+ * message up to its numbers: "30 Services: Hints off — fewer endpoints than zones") collapse into
+ * one expandable group.
+ */
 import Link from 'next/link';
-import type { ClusterReport } from '@/lib/topology/report/analysis-schema';
-import { serviceHref } from '../ui/format';
+import type { AttentionReason, ClusterReport } from '@/lib/topology/report/analysis-schema';
+import { formatPercent, serviceHref } from '../ui/format';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
-import { ATTENTION } from '../shared/labels';
+import { ATTENTION, ATTENTION_REASONS } from '../shared/labels';
 
-export function AttentionList({ items, limit = 25 }: { readonly items: ClusterReport['needsAttention']; readonly limit?: number }) {
+type Item = ClusterReport['needsAttention'][number];
+
+/** Rows saying the same thing that make a group (fewer are listed one by one). */
+export const GROUP_MIN = 3;
+
+/** Short summaries of the upstream messages Services share most ("Hints off: Insufficient number of endpoints (…)"). */
+const SUMMARIES: readonly (readonly [RegExp, string])[] = [
+  [/Insufficient number of endpoints/, 'fewer endpoints than zones'],
+  [/Unable to allocate minimum required endpoints/, 'a zone’s minimum would exceed the overload threshold'],
+  [/Insufficient Node information/, 'nodes lack zone or CPU information'],
+  [/Nodes only ready in one zone/, 'nodes are ready in one zone only'],
+  [/do not have a zone specified/, 'endpoints without a zone'],
+  [/donated across zones/, 'endpoints donated across zones'],
+];
+
+/** What a group of rows says: the message with its numbers taken out (the grouping key). */
+function messageShape(message: string): string {
+  return message.replace(/\d+(\.\d+)?/g, '#');
+}
+
+/** A group's one-line description. */
+export function groupSummary(message: string): string {
+  const known = SUMMARIES.find(([pattern]) => pattern.test(message));
+  if (known) return known[1];
+  const shape = messageShape(message).replace(/^Hints off: /, '');
+  return shape.length > 120 ? `${shape.slice(0, 119)}…` : shape;
+}
+
+export type AttentionEntry =
+  | { readonly kind: 'one'; readonly item: Item; readonly impact: number }
+  | { readonly kind: 'group'; readonly reason: AttentionReason; readonly summary: string; readonly items: readonly Item[]; readonly impact: number; readonly key: string };
+
+/**
+ * The list's entries: rows ordered by `impact` (cross-zone share now, highest first; unknown as 0),
+ * then reason (in {@link ATTENTION_REASONS} order) and namespace/name; rows of one message shape
+ * ({@link GROUP_MIN} or more) as one group placed at its most costly member.
+ */
+export function attentionEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
+  const impact = new Map(items.map((item) => [item, impactOf(item)]));
+  const rank = (reason: AttentionReason) => ATTENTION_REASONS.indexOf(reason);
+  const sorted = [...items].sort(
+    (a, b) =>
+      (impact.get(b) ?? 0) - (impact.get(a) ?? 0) ||
+      rank(a.reason) - rank(b.reason) ||
+      (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  const byShape = new Map<string, Item[]>();
+  for (const item of sorted) {
+    const key = `${item.reason}\u0000${messageShape(item.message)}`;
+    const list = byShape.get(key) ?? [];
+    list.push(item);
+    byShape.set(key, list);
+  }
+  const entries: AttentionEntry[] = [];
+  const placed = new Set<string>();
+  for (const item of sorted) {
+    const key = `${item.reason}\u0000${messageShape(item.message)}`;
+    const members = byShape.get(key) ?? [item];
+    if (members.length < GROUP_MIN) {
+      entries.push({ kind: 'one', item, impact: impact.get(item) ?? 0 });
+    } else if (!placed.has(key)) {
+      placed.add(key);
+      entries.push({ kind: 'group', reason: item.reason, summary: groupSummary(item.message), items: members, impact: impact.get(item) ?? 0, key });
+    }
+  }
+  return entries;
+}
+
+function ServiceLink({ item }: { readonly item: Item }) {
+  return (
+    <Link href={serviceHref(item.namespace, item.name)} className={`${LINK} font-mono text-sm [overflow-wrap:anywhere]`}>
+      {item.namespace}/{item.name}
+    </Link>
+  );
+}
+
+function Impact({ value, prefix = '' }: { readonly value: number | undefined; readonly prefix?: string }) {
+  if (value === undefined) return null;
+  return (
+    <span className="text-xs tabular-nums text-slate-600 dark:text-slate-400" title="Expected share of this Service's traffic that crosses zones now">
+      {prefix}
+      {formatPercent(value)} cross-zone
+    </span>
+  );
+}
+
+export function AttentionList({
+  items,
+  crossZone,
+  limit = 25,
+}: {
+  readonly items: ClusterReport['needsAttention'];
+  /** Expected cross-zone share now of each Service, by `namespace/name` (what the list is ordered by). */
+  readonly crossZone?: ReadonlyMap<string, number>;
+  readonly limit?: number;
+}) {
   if (items.length === 0) {
     return <p className="text-sm text-slate-700 dark:text-slate-300">No Service needs attention: every Service that asks for hints gets them, and nothing overrides them.</p>;
   }
-  const shown = items.slice(0, limit);
+  const share = (item: Item) => crossZone?.get(`${item.namespace}/${item.name}`);
+  const entries = attentionEntries(items, (item) => share(item) ?? 0);
+  const shown = entries.slice(0, limit);
+  const hidden = entries.slice(limit).reduce((sum, e) => sum + (e.kind === 'group' ? e.items.length : 1), 0);
   return (
     <div className="space-y-2">
+      {crossZone ? <p className="text-xs text-slate-600 dark:text-slate-400">Most cross-zone traffic first.</p> : null}
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-        {shown.map((item) => {
-          const a = ATTENTION[item.reason];
+        {shown.map((entry) => {
+          if (entry.kind === 'one') {
+            const { item } = entry;
+            const a = ATTENTION[item.reason];
+            return (
+              <li key={`${item.namespace}/${item.name}`} className="space-y-1 py-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <ServiceLink item={item} />
+                  <Badge tone={a.tone} title={a.hint}>
+                    {a.label}
+                  </Badge>
+                  <Impact value={share(item)} />
+                </div>
+                <p className="text-sm text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">{item.message}</p>
+              </li>
+            );
+          }
+          const a = ATTENTION[entry.reason];
           return (
-            <li key={`${item.namespace}/${item.name}`} className="space-y-1 py-2">
-              <div className="flex flex-wrap items-center gap-2">
-                <Link href={serviceHref(item.namespace, item.name)} className={`${LINK} font-mono text-sm`}>
-                  {item.namespace}/{item.name}
-                </Link>
-                <Badge tone={a.tone} title={a.hint}>
-                  {a.label}
-                </Badge>
-              </div>
-              <p className="text-sm text-slate-700 dark:text-slate-300">{item.message}</p>
+            <li key={entry.key} className="py-2">
+              <details className="group">
+                <summary className="flex cursor-pointer flex-wrap items-center gap-2">
+                  <span className="font-medium">
+                    {entry.items.length} Services: {a.label} — {entry.summary}
+                  </span>
+                  <Badge tone={a.tone} title={a.hint}>
+                    {a.label}
+                  </Badge>
+                  <Impact value={share(entry.items[0] as Item)} prefix="up to " />
+                </summary>
+                <ul className="mt-2 space-y-1.5 border-l-2 border-slate-200 pl-3 dark:border-slate-700">
+                  {entry.items.map((item) => (
+                    <li key={`${item.namespace}/${item.name}`} className="space-y-0.5">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <ServiceLink item={item} />
+                        <Impact value={share(item)} />
+                      </div>
+                      <p className="text-xs text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">{item.message}</p>
+                    </li>
+                  ))}
+                </ul>
+              </details>
             </li>
           );
         })}
       </ul>
-      {items.length > limit ? (
+      {hidden > 0 ? (
         <p className="text-sm">
-          <Link href="/services?attention=1" className={LINK}>
+          <Link href="/services?attention=1&sort=crossZone&order=desc" className={LINK}>
             All {items.length} Services needing attention →
           </Link>
         </p>

@@ -197,7 +197,7 @@ export function ClusterZoneMap({ cluster }: { readonly cluster: ClusterReport })
     (disabling.length > 0 ? `. ${disabling.map((n) => n.name).join(', ')} disables hints cluster-wide.` : '.');
   return (
     <figure className="space-y-2">
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Node tiles by zone, scrollable sideways">
         <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full min-w-[720px]" role="img" aria-label={`Zone map. ${summary}`}>
           <defs>
             <pattern id="zs-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">

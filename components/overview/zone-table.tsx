@@ -7,7 +7,7 @@ export function ZoneRatioTable({ cluster }: { readonly cluster: ClusterReport })
   const total = cluster.totalCpuMillis;
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto">
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Zone CPU ratios, scrollable sideways">
         <table className="w-full text-sm">
           <caption className="sr-only">CPU ratio per zone</caption>
           <thead>
@@ -51,7 +51,7 @@ export function FlaggedNodes({ cluster, limit = 100 }: { readonly cluster: Clust
   if (flagged.length === 0) return <p className="text-sm text-slate-700 dark:text-slate-300">Every node is counted: Ready workers with a zone label and allocatable CPU.</p>;
   const shown = flagged.slice(0, limit);
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Nodes not counted by the topology cache">
       <table className="w-full text-sm">
         <caption className="mb-1 text-left text-sm font-semibold">
           {flagged.length} node(s) not counted by the topology cache{flagged.length > limit ? ` (first ${limit} shown)` : ''}

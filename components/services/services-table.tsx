@@ -1,8 +1,16 @@
 'use client';
 
 /**
- * The Services table: search, namespace filter, "needs attention" filter, sortable columns, all in
- * the query string (`?q=&ns=&sort=&order=&attention=1`), virtualised with @tanstack/react-virtual.
+ * The Services table: search, namespace, mechanism, reason and type filters, "needs attention"
+ * filter, sortable columns, all in the query string
+ * (`?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`), virtualised with
+ * @tanstack/react-virtual against the page's own scroll (no nested scroll box; below the `lg`
+ * breakpoint the table scrolls sideways inside its own labelled region). CSV and JSON exports of
+ * exactly the rows shown link to `GET /api/v1/services?format=`.
+ *
+ * Keyboard: `/` focuses the search (unless the user is typing in a field), Enter in the search
+ * opens the only matching Service, and the Service links of the rows are one roving tab stop:
+ * ArrowUp/ArrowDown (Home/End, PageUp/PageDown) move between rows, Enter opens the row's Service.
  *
  * Why client-side over slim rows rather than fetching pages: the server sends every row once as
  * compact tuples (about 100 bytes each with reason texts interned, ~1 MB at 10,000 Services), and
@@ -18,11 +26,14 @@
  * `render` (what the cell shows).
  */
 import Link from 'next/link';
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { ReactNode } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRouter } from 'next/navigation';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { QueryableService, TableQuery, TableSortKey } from '@/lib/data/service-query';
-import { queryTable, serviceNaturalKey, serviceSearchText, tableQuerySearch } from '@/lib/data/service-query';
+import {
+  ATTENTION_REASONS, queryTable, SERVICE_MECHANISMS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
+} from '@/lib/data/service-query';
 import type { ServiceTableData, SlimServiceRow } from '@/lib/data/services';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 import { formatPercent, mechanismLabel, serviceHref } from '../ui/format';
@@ -36,6 +47,7 @@ interface Row extends QueryableService {
   /** `namespace/name`. */
   readonly key: string;
   readonly type: SlimServiceRow[2];
+  readonly href: string;
   readonly mechanism: SlimServiceRow[3];
   readonly endpointsByZone: readonly number[];
   readonly crossZoneIfAuto: number;
@@ -48,8 +60,8 @@ interface ColumnConfig {
   readonly label: string;
   readonly width: string;
   readonly align?: 'right';
-  /** What the cell shows. */
-  readonly render: (row: Row) => ReactNode;
+  /** What the cell shows (`active`: the row holds the table's roving tab stop). */
+  readonly render: (row: Row, active: boolean) => ReactNode;
 }
 
 const HINTS_OBSERVED_LABEL = { all: 'all endpoints', some: 'some endpoints', none: 'none' } as const;
@@ -78,16 +90,27 @@ function shortZone(zones: readonly string[], index: number): string {
   return zone.slice(cut) || zone;
 }
 
-function buildColumns(zones: readonly string[]): ColumnConfig[] {
+/** A cell whose figure is unknown (a type it depends on could not be read): says so instead of guessing. */
+function UnknownCell({ message, align }: { readonly message: string; readonly align?: 'right' }) {
+  return (
+    <span className={`block text-xs text-slate-600 dark:text-slate-400 ${align === 'right' ? 'text-right' : ''}`} title={message}>
+      <Badge tone="warn">unknown</Badge>
+      <span className="sr-only"> {message}</span>
+    </span>
+  );
+}
+
+function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown']): ColumnConfig[] {
   return [
     {
       id: 'service',
       label: 'Service',
       header: 'Service',
       width: 'w-[22%]',
-      render: (row) => (
+      render: (row, active) => (
         <span className="block min-w-0">
-          <Link href={serviceHref(row.namespace, row.name)} className={`${LINK} block truncate font-mono text-sm`} title={`${row.namespace}/${row.name}`}>
+          {/* Whole names, broken anywhere when the column is too narrow (never cut to a prefix). */}
+          <Link href={row.href} className={`${LINK} block font-mono text-sm [overflow-wrap:anywhere]`} title={`${row.namespace}/${row.name}`} tabIndex={active ? 0 : -1} data-row-link="">
             <span className="text-slate-600 dark:text-slate-400">{row.namespace}/</span>
             {row.name}
           </Link>
@@ -100,7 +123,7 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       label: 'Mechanism',
       header: 'Mechanism',
       width: 'w-[12%]',
-      render: (row) => <span className={`font-mono text-xs ${row.mechanism === 'none' ? 'text-slate-600 dark:text-slate-400' : ''}`}>{mechanismLabel(row.mechanism)}</span>,
+      render: (row) => <span className={`font-mono text-xs [overflow-wrap:anywhere] ${row.mechanism === 'none' ? 'text-slate-600 dark:text-slate-400' : ''}`}>{mechanismLabel(row.mechanism)}</span>,
     },
     {
       id: 'hints',
@@ -112,6 +135,7 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       ),
       width: 'w-[15%]',
       render: (row) => {
+        if (unknown.hints !== null) return <UnknownCell message={unknown.hints} />;
         const mismatch = row.hintsExpected !== (row.hintsObserved === 'all');
         return (
           <span className="flex flex-col items-start gap-0.5 text-xs">
@@ -134,7 +158,7 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
                 {ATTENTION[row.attention].label}
               </Badge>
             ) : null}
-            <span className="line-clamp-2 text-slate-700 dark:text-slate-300" title={row.reason ?? undefined}>
+            <span className="block text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">
               {row.reason}
             </span>
           </span>
@@ -147,7 +171,8 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       label: 'Ready endpoints per zone',
       header: 'Ready endpoints per zone',
       width: 'w-[14%]',
-      render: (row) => (
+      render: (row) =>
+        unknown.endpoints !== null ? <UnknownCell message={unknown.endpoints} /> : (
         <span className="block">
           <span className="text-xs tabular-nums">{row.readyEndpoints} ready</span>
           <ZoneCounts counts={row.endpointsByZone} zones={zones} />
@@ -160,12 +185,13 @@ function buildColumns(zones: readonly string[]): ColumnConfig[] {
       header: 'Cross-zone share',
       width: 'w-[12%]',
       align: 'right',
-      render: (row) => (
+      render: (row) =>
+        unknown.crossZone !== null ? <UnknownCell message={unknown.crossZone} align="right" /> : (
         <span className="block text-right text-sm tabular-nums">
           {formatPercent(row.crossZoneFraction)}
           {Math.abs(row.crossZoneIfAuto - row.crossZoneFraction) >= 0.0005 ? (
-            <span className="block text-xs text-slate-600 dark:text-slate-400" title="Cross-zone share with topology mode Auto">
-              Auto: {formatPercent(row.crossZoneIfAuto)}
+            <span className="block text-xs text-slate-600 dark:text-slate-400" title="Expected cross-zone share once topology mode Auto is set">
+              if Auto: {formatPercent(row.crossZoneIfAuto)}
             </span>
           ) : null}
         </span>
@@ -179,6 +205,7 @@ function decode(data: ServiceTableData): Row[] {
     namespace: r[0],
     name: r[1],
     key: `${r[0]}/${r[1]}`,
+    href: serviceHref(r[0], r[1]),
     naturalKey: serviceNaturalKey(r[0], r[1]),
     search: serviceSearchText(r[0], r[1]),
     type: r[2],
@@ -195,16 +222,66 @@ function decode(data: ServiceTableData): Row[] {
 }
 
 const ROW_HEIGHT = 64;
+/** Rows the server renders (and the first paint shows) before the browser measures the window. */
+const INITIAL_RECT = { width: 1280, height: 900 };
+
+const SELECT =
+  'h-9 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100';
+const FIELD = 'flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300';
+
+const MECHANISM_OPTIONS: readonly { readonly value: string; readonly label: string }[] = SERVICE_MECHANISMS.map((m) => ({ value: m, label: mechanismLabel(m) }));
+
+/** Whether a key press happens while the user types in a field (where `/` is a character). */
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+/** Height of the sticky site header, so the table's sticky column headers sit just below it. */
+function useSiteHeaderHeight(): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const header = document.querySelector('body > header');
+    if (!(header instanceof HTMLElement)) return;
+    const update = () => setHeight(header.offsetHeight);
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(header);
+    return () => observer.disconnect();
+  }, []);
+  return height;
+}
 
 export function ServicesTable({ data, initial }: { readonly data: ServiceTableData; readonly initial: TableQuery }) {
+  const router = useRouter();
   const rows = useMemo(() => decode(data), [data]);
-  const columns = useMemo(() => buildColumns(data.zones), [data.zones]);
+  const columns = useMemo(() => buildColumns(data.zones, data.unknown), [data.zones, data.unknown]);
   const [query, setQuery] = useState<TableQuery>(initial);
+  // Set once React has attached its handlers: the server-rendered controls look the same before.
+  const [interactive, setInteractive] = useState(false);
+  useEffect(() => setInteractive(true), []);
   const deferredQ = useDeferredValue(query.q);
   const effective = useMemo(() => ({ ...query, q: deferredQ }), [query, deferredQ]);
   const visible = useMemo(() => queryTable(rows, effective), [rows, effective]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const headerHeight = useSiteHeaderHeight();
+  // Where the rows start in the document: the window virtualiser's scroll margin.
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    if (!body) return;
+    const update = () => setScrollMargin(body.getBoundingClientRect().top + window.scrollY);
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+  const virtualizer = useWindowVirtualizer({ count: visible.length, estimateSize: () => ROW_HEIGHT, overscan: 8, scrollMargin, initialRect: INITIAL_RECT });
+  // The row whose Service link is the table's one tab stop (roving focus), as an index into `visible`.
+  const [active, setActive] = useState(0);
+  const activeIndex = Math.min(active, Math.max(0, visible.length - 1));
+  const focusWanted = useRef(false);
 
   // Keep the URL in step (replaceState: no server round trip, no history spam).
   useEffect(() => {
@@ -212,32 +289,92 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
     if (window.location.search !== search) window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
   }, [query]);
 
-  const update = (patch: Partial<TableQuery>) => setQuery((q) => ({ ...q, ...patch }));
+  // `/` focuses the search, unless the user is typing in a field.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) return;
+      event.preventDefault();
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  // After an arrow key: once the row is rendered, its link takes the focus.
+  useEffect(() => {
+    if (!focusWanted.current) return;
+    const link = bodyRef.current?.querySelector<HTMLAnchorElement>(`tr[data-index="${activeIndex}"] a[data-row-link]`);
+    if (link) {
+      focusWanted.current = false;
+      link.focus({ preventScroll: true });
+    }
+  });
+
+  const update = (patch: Partial<TableQuery>) => {
+    setQuery((q) => ({ ...q, ...patch }));
+    setActive(0);
+  };
   const sortBy = (id: TableSortKey) => setQuery((q) => ({ ...q, sort: id, order: q.sort === id && q.order === 'asc' ? 'desc' : 'asc' }));
+  const clear = () => update({ q: '', ns: '', mechanism: '', reason: '', type: '', attention: false });
+
+  const moveTo = useCallback(
+    (index: number) => {
+      const target = Math.max(0, Math.min(visible.length - 1, index));
+      focusWanted.current = true;
+      setActive(target);
+      virtualizer.scrollToIndex(target, { align: 'auto' });
+    },
+    [visible.length, virtualizer],
+  );
+  const onRowKey = (event: ReactKeyboardEvent<HTMLTableSectionElement>) => {
+    if (!(event.target instanceof HTMLElement) || !event.target.matches('a[data-row-link]')) return;
+    const step: Record<string, number | 'home' | 'end'> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: 'home', End: 'end' };
+    const move = step[event.key];
+    if (move === undefined) return;
+    event.preventDefault();
+    moveTo(move === 'home' ? 0 : move === 'end' ? visible.length - 1 : activeIndex + move);
+  };
+
   const items = virtualizer.getVirtualItems();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0) : 0;
+  const padTop = Math.max(0, (items[0]?.start ?? scrollMargin) - scrollMargin);
+  const padBottom = items.length > 0 ? Math.max(0, virtualizer.getTotalSize() - ((items[items.length - 1]?.end ?? scrollMargin) - scrollMargin)) : 0;
+  const filtered = tableQueryFilters(effective);
 
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter Services">
-        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
-          Search
+      <div className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter Services" data-interactive={interactive ? 'true' : undefined}>
+        <label className={FIELD}>
+          <span>
+            Search{' '}
+            <kbd className="rounded border border-slate-300 px-1 font-normal text-slate-600 dark:border-slate-600 dark:text-slate-400" aria-hidden="true">
+              /
+            </kbd>
+          </span>
           <input
+            ref={searchRef}
             type="search"
             value={query.q}
             onChange={(e) => update({ q: e.target.value })}
+            onKeyDown={(e) => {
+              // Enter opens the only match.
+              if (e.key === 'Enter' && visible.length === 1 && visible[0]) {
+                e.preventDefault();
+                router.push(visible[0].href);
+              }
+            }}
+            aria-keyshortcuts="/"
+            aria-describedby="services-search-help"
             placeholder="namespace/name or reason"
-            className="h-9 w-72 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 placeholder:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+            className={`${SELECT} w-full min-w-0 placeholder:text-slate-500 sm:w-72`}
           />
         </label>
-        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
+        <p id="services-search-help" className="sr-only">
+          Press slash to come back here; Enter opens the Service when exactly one matches.
+        </p>
+        <label className={FIELD}>
           Namespace
-          <select
-            value={query.ns}
-            onChange={(e) => update({ ns: e.target.value })}
-            className="h-9 w-56 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-          >
+          <select value={query.ns} onChange={(e) => update({ ns: e.target.value })} className={`${SELECT} w-full min-w-0 sm:w-48`}>
             <option value="">All namespaces ({data.namespaces.length})</option>
             {data.namespaces.map((ns) => (
               <option key={ns} value={ns}>
@@ -246,13 +383,46 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
             ))}
           </select>
         </label>
+        <label className={FIELD}>
+          Mechanism
+          <select value={query.mechanism} onChange={(e) => update({ mechanism: e.target.value })} className={SELECT}>
+            <option value="">Any mechanism</option>
+            {MECHANISM_OPTIONS.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={FIELD}>
+          Reason
+          <select value={query.reason} onChange={(e) => update({ reason: e.target.value })} className={SELECT}>
+            <option value="">Any reason</option>
+            {ATTENTION_REASONS.map((r) => (
+              <option key={r} value={r}>
+                {ATTENTION[r].label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={FIELD}>
+          Type
+          <select value={query.type} onChange={(e) => update({ type: e.target.value })} className={SELECT}>
+            <option value="">Any type</option>
+            {SERVICE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="flex h-9 items-center gap-2 text-sm">
           <input type="checkbox" checked={query.attention} onChange={(e) => update({ attention: e.target.checked })} className="h-4 w-4" />
           Needs attention only
         </label>
-        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300 sm:hidden">
+        <label className={`${FIELD} lg:hidden`}>
           Sort by
-          <select value={query.sort} onChange={(e) => update({ sort: e.target.value as TableSortKey })} className="h-9 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-900">
+          <select value={query.sort} onChange={(e) => update({ sort: e.target.value as TableSortKey })} className={SELECT}>
             {columns.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.label}
@@ -260,9 +430,22 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
             ))}
           </select>
         </label>
-        <p className="ml-auto text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
-          {visible.length === rows.length ? `${rows.length.toLocaleString('en-US')} Services` : `${visible.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} Services`}
-        </p>
+        <div className="ml-auto flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+          <p className="text-slate-700 dark:text-slate-300" aria-live="polite">
+            {visible.length === rows.length ? `${rows.length.toLocaleString('en-US')} Services` : `${visible.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} Services`}
+          </p>
+          {rows.length > 0 ? (
+            <p className="flex items-center gap-2">
+              <span className="text-slate-600 dark:text-slate-400">{filtered ? 'Export these:' : 'Export:'}</span>
+              <a href={tableExportHref(effective, 'csv')} download className={LINK}>
+                CSV
+              </a>
+              <a href={tableExportHref(effective, 'json')} download className={LINK}>
+                JSON
+              </a>
+            </p>
+          ) : null}
+        </div>
       </div>
 
       {rows.length === 0 ? (
@@ -271,69 +454,89 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
           <p className="text-sm text-slate-600 dark:text-slate-400">Once Services exist, each one appears here with its hints and cross-zone share.</p>
         </div>
       ) : (
-        <div ref={scrollRef} className="relative h-[calc(100vh-16rem)] min-h-[420px] overflow-auto rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900" tabIndex={0} aria-label="Services table, scrollable">
-          <table className="w-full table-fixed border-collapse text-sm" aria-rowcount={visible.length + 1}>
-            <caption className="sr-only">Services with their topology mechanism, hints observed and expected, reason, endpoints per zone and cross-zone share. Column headers sort.</caption>
-            <colgroup>
-              {columns.map((c) => (
-                <col key={c.id} className={c.width} />
-              ))}
-            </colgroup>
-            <thead className="sticky top-0 z-10 bg-slate-100 dark:bg-slate-800">
-              <tr aria-rowindex={1}>
-                {columns.map((c) => {
-                  const active = query.sort === c.id;
+        <>
+          <p className="text-xs text-slate-600 lg:hidden dark:text-slate-400" aria-hidden="true">
+            The table scrolls sideways: swipe or use the arrow keys on it →
+          </p>
+          {/* Below lg the table is wider than the screen and scrolls inside this region; from lg it fits and the page scrolls it. */}
+          <div
+            className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white lg:overflow-visible dark:border-slate-800 dark:bg-slate-900"
+            tabIndex={0}
+            role="region"
+            aria-label="Services table"
+          >
+            <table className="w-full min-w-[60rem] table-fixed border-collapse text-sm lg:min-w-0" aria-rowcount={visible.length + 1}>
+              <caption className="sr-only">
+                Services with their topology mechanism, hints observed and expected, reason, endpoints per zone and cross-zone share. Column headers sort; arrow keys move between rows.
+              </caption>
+              <colgroup>
+                {columns.map((c) => (
+                  <col key={c.id} className={c.width} />
+                ))}
+              </colgroup>
+              <thead className="z-10 bg-slate-100 lg:sticky dark:bg-slate-800" style={{ top: headerHeight }}>
+                <tr aria-rowindex={1}>
+                  {columns.map((c) => {
+                    const sorted = query.sort === c.id;
+                    return (
+                      <th key={c.id} scope="col" aria-sort={sorted ? (query.order === 'asc' ? 'ascending' : 'descending') : 'none'} className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300 ${c.align === 'right' ? 'text-right' : 'text-left'}`}>
+                        <button type="button" onClick={() => sortBy(c.id)} className={`inline-flex items-center gap-1 uppercase ${c.align === 'right' ? 'ml-auto text-right' : 'text-left'}`} title={`Sort by ${c.label}`}>
+                          <span>{c.header}</span>
+                          <SortIcon order={sorted ? query.order : null} className="h-3.5 w-3.5 shrink-0" />
+                        </button>
+                      </th>
+                    );
+                  })}
+                </tr>
+              </thead>
+              <tbody ref={bodyRef} onKeyDown={onRowKey}>
+                {visible.length === 0 ? (
+                  <tr>
+                    <td colSpan={columns.length} className="p-8 text-center">
+                      <p className="font-medium">No Service matches.</p>
+                      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                        {query.q ? <>Nothing contains “{query.q}”{query.ns ? ` in ${query.ns}` : ''}. </> : null}
+                        <button type="button" className={LINK} onClick={clear}>
+                          Clear the filters
+                        </button>
+                      </p>
+                    </td>
+                  </tr>
+                ) : null}
+                {padTop > 0 ? (
+                  <tr aria-hidden="true">
+                    <td colSpan={columns.length} style={{ height: padTop, padding: 0, border: 0 }} />
+                  </tr>
+                ) : null}
+                {items.map((item) => {
+                  const row = visible[item.index];
+                  if (!row) return null;
                   return (
-                    <th key={c.id} scope="col" aria-sort={active ? (query.order === 'asc' ? 'ascending' : 'descending') : 'none'} className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300 ${c.align === 'right' ? 'text-right' : 'text-left'}`}>
-                      <button type="button" onClick={() => sortBy(c.id)} className={`inline-flex items-center gap-1 uppercase ${c.align === 'right' ? 'ml-auto text-right' : 'text-left'}`} title={`Sort by ${c.label}`}>
-                        <span>{c.header}</span>
-                        <SortIcon order={active ? query.order : null} className="h-3.5 w-3.5 shrink-0" />
-                      </button>
-                    </th>
+                    <tr
+                      key={row.key}
+                      ref={virtualizer.measureElement}
+                      data-index={item.index}
+                      aria-rowindex={item.index + 2}
+                      style={{ height: ROW_HEIGHT }}
+                      className="border-t border-slate-100 hover:bg-slate-50 focus-within:bg-sky-50 dark:border-slate-800 dark:hover:bg-slate-800/50 dark:focus-within:bg-sky-950/40"
+                    >
+                      {columns.map((c) => (
+                        <td key={c.id} className="px-3 py-1 align-middle">
+                          {c.render(row, item.index === activeIndex)}
+                        </td>
+                      ))}
+                    </tr>
                   );
                 })}
-              </tr>
-            </thead>
-            <tbody>
-              {visible.length === 0 ? (
-                <tr>
-                  <td colSpan={columns.length} className="p-8 text-center">
-                    <p className="font-medium">No Service matches.</p>
-                    <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                      {query.q ? <>Nothing contains “{query.q}”{query.ns ? ` in ${query.ns}` : ''}. </> : null}
-                      <button type="button" className={LINK} onClick={() => setQuery({ q: '', ns: '', attention: false, sort: query.sort, order: query.order })}>
-                        Clear the filters
-                      </button>
-                    </p>
-                  </td>
-                </tr>
-              ) : null}
-              {padTop > 0 ? (
-                <tr aria-hidden="true">
-                  <td colSpan={columns.length} style={{ height: padTop, padding: 0, border: 0 }} />
-                </tr>
-              ) : null}
-              {items.map((item) => {
-                const row = visible[item.index];
-                if (!row) return null;
-                return (
-                  <tr key={row.key} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} className="border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/50">
-                    {columns.map((c) => (
-                      <td key={c.id} className="overflow-hidden px-3 py-1 align-middle">
-                        {c.render(row)}
-                      </td>
-                    ))}
+                {padBottom > 0 ? (
+                  <tr aria-hidden="true">
+                    <td colSpan={columns.length} style={{ height: padBottom, padding: 0, border: 0 }} />
                   </tr>
-                );
-              })}
-              {padBottom > 0 ? (
-                <tr aria-hidden="true">
-                  <td colSpan={columns.length} style={{ height: padBottom, padding: 0, border: 0 }} />
-                </tr>
-              ) : null}
-            </tbody>
-          </table>
-        </div>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
     </div>
   );

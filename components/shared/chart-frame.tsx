@@ -42,8 +42,9 @@ export const AXIS_TICK = { fill: 'var(--chart-text)', fontSize: 12 } as const;
 /** A chart region with an accessible name and a text alternative for screen readers. */
 export function ChartFrame({ label, summary, height, children }: { readonly label: string; readonly summary: ReactNode; readonly height: number; readonly children: ReactNode }) {
   return (
-    <figure className="space-y-1">
-      <div role="img" aria-label={label} style={{ width: '100%', height }}>
+    <figure className="min-w-0 space-y-1">
+      {/* contain: inline-size: the chart takes the width it is given and never widens its column (recharts sets pixel widths). */}
+      <div role="img" aria-label={label} className="[contain:inline-size]" style={{ width: '100%', height }}>
         {children}
       </div>
       <figcaption className="sr-only">{summary}</figcaption>

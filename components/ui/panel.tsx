@@ -23,7 +23,7 @@ export function Panel({
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className={`scroll-mt-20 rounded-lg border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className ?? ''}`}>
+    <section id={id} aria-labelledby={`${id}-title`} className={`min-w-0 scroll-mt-20 rounded-lg border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900 ${className ?? ''}`}>
       <div className="flex flex-wrap items-start justify-between gap-2 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
         <div className="min-w-0">
           <Heading id={`${id}-title`} className="text-base font-semibold">
@@ -64,18 +64,18 @@ export function Facts({ items, className, stacked = false }: { readonly items: r
         {items.map((item, i) => (
           <div key={i}>
             <dt className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">{item.label}</dt>
-            <dd className="mt-0.5 min-w-0 break-words">{item.value}</dd>
+            <dd className="mt-0.5 min-w-0 [overflow-wrap:anywhere]">{item.value}</dd>
           </div>
         ))}
       </dl>
     );
   }
   return (
-    <dl className={`grid grid-cols-[minmax(8rem,14rem)_1fr] gap-x-4 gap-y-1.5 text-sm ${className ?? ''}`}>
+    <dl className={`grid grid-cols-1 gap-x-4 gap-y-1.5 text-sm sm:grid-cols-[minmax(8rem,14rem)_minmax(0,1fr)] ${className ?? ''}`}>
       {items.map((item, i) => (
         <div key={i} className="contents">
           <dt className="text-slate-600 dark:text-slate-400">{item.label}</dt>
-          <dd className="min-w-0 break-words">{item.value}</dd>
+          <dd className="min-w-0 [overflow-wrap:anywhere]">{item.value}</dd>
         </div>
       ))}
     </dl>

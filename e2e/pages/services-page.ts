@@ -7,6 +7,11 @@ export class ServicesPage extends AppShell {
   readonly search: Locator;
   readonly namespace: Locator;
   readonly attentionOnly: Locator;
+  readonly mechanism: Locator;
+  readonly reason: Locator;
+  readonly type: Locator;
+  readonly exportCsv: Locator;
+  readonly exportJson: Locator;
   readonly count: Locator;
   readonly table: Locator;
   readonly rows: Locator;
@@ -17,6 +22,11 @@ export class ServicesPage extends AppShell {
     this.search = filters.getByRole('searchbox', { name: 'Search' });
     this.namespace = filters.getByRole('combobox', { name: 'Namespace' });
     this.attentionOnly = filters.getByRole('checkbox', { name: 'Needs attention only' });
+    this.mechanism = filters.getByRole('combobox', { name: 'Mechanism' });
+    this.reason = filters.getByRole('combobox', { name: 'Reason' });
+    this.type = filters.getByRole('combobox', { name: 'Type' });
+    this.exportCsv = filters.getByRole('link', { name: 'CSV' });
+    this.exportJson = filters.getByRole('link', { name: 'JSON' });
     this.count = filters.getByText(/\d+ (of \d+ )?Services$/);
     this.table = page.getByRole('table');
     this.rows = this.table.locator('tbody tr[aria-rowindex]');
@@ -25,6 +35,8 @@ export class ServicesPage extends AppShell {
   async goto(query = ''): Promise<void> {
     await this.page.goto(`/services${query}`);
     await expect(this.table).toBeVisible();
+    // The filters are server-rendered: wait until React handles them, or a first selection is lost.
+    await expect(this.page.locator('[role="search"][data-interactive="true"]')).toBeVisible();
   }
 
   /** `namespace/name` of every rendered row, in order. */

@@ -19,7 +19,7 @@ import { getHeader, getSourceProblem, SYNCING } from './header';
 import type { EndpointListKind, EndpointListQuery } from './service';
 import { ENDPOINT_LISTS } from './service';
 import type { ServiceSortKey } from './service-query';
-import { MAX_QUERY_LENGTH, SERVICE_SORT_KEYS } from './service-query';
+import { MAX_QUERY_LENGTH, SERVICE_FILTER_PARAMS, SERVICE_SORT_KEYS } from './service-query';
 import type { ServiceQuery } from './services';
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +198,8 @@ function single(params: URLSearchParams, key: string): string | undefined | { re
  * (default 100).
  */
 export function parseServiceQuery(params: URLSearchParams): Parsed<ServiceQuery & { offset: number; limit: number }> {
-  const KNOWN = ['q', 'namespace', 'attention', 'sort', 'order', 'offset', 'limit'];
+  // The mechanism/reason/type filters and the export format are parsed by the route (parseServiceFilterParams).
+  const KNOWN = ['q', 'namespace', 'attention', 'sort', 'order', 'offset', 'limit', ...SERVICE_FILTER_PARAMS];
   const unknown = unknownParams(params, (key) => KNOWN.includes(key));
   if (unknown !== null) return fail(400, 'bad-request', 'services', `Unknown query parameter "${truncate(unknown)}"; known: ${KNOWN.join(', ')}.`);
   const get = (key: string): string | undefined | null => {

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryableService } from './service-query';
 import {
-  API_SORT_ALIASES, parseTableQuery, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey, serviceSearchText, tableQuerySearch,
-  TABLE_SORT_KEYS,
+  API_SORT_ALIASES, csvField, parseServiceFilterParams, parseTableQuery, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey,
+  serviceSearchText, TABLE_SORT_KEYS, tableExportHref, tableQueryFilters, tableQuerySearch, toCsv,
 } from './service-query';
 
 function row(namespace: string, name: string, extra: Partial<QueryableService> = {}): QueryableService {
   return {
-    namespace, name, mechanism: 'none', hintsExpected: false, hintsObserved: 'none', reason: null, attention: null, readyEndpoints: 1, crossZoneFraction: 0,
+    namespace, name, mechanism: 'none', type: 'ClusterIP', hintsExpected: false, hintsObserved: 'none', reason: null, attention: null, readyEndpoints: 1, crossZoneFraction: 0,
     search: serviceSearchText(namespace, name), naturalKey: serviceNaturalKey(namespace, name), ...extra,
   };
 }
+
+const NO_FILTER = { q: '', ns: '', mechanism: '', reason: '', type: '', sort: 'service', order: 'asc', attention: false } as const;
 
 const keys = (rows: readonly QueryableService[]) => rows.map((r) => `${r.namespace}/${r.name}`);
 
@@ -37,15 +39,52 @@ describe('the shared Services query', () => {
     const rows = [row('shop', 'cart', { reason: 'Insufficient number of endpoints', attention: 'hints-off' }), row('shop', 'checkout')];
     expect(keys(queryServices(rows, { q: ' SHOP/CH ', sort: 'service' }))).toEqual(['shop/checkout']);
     expect(keys(queryServices(rows, { q: 'insufficient', sort: 'service' }))).toEqual([]);
-    expect(keys(queryTable(rows, { q: 'insufficient', ns: '', sort: 'service', order: 'asc', attention: false }))).toEqual(['shop/cart']);
-    expect(keys(queryTable(rows, { q: '', ns: 'shop', sort: 'service', order: 'asc', attention: true }))).toEqual(['shop/cart']);
+    expect(keys(queryTable(rows, { ...NO_FILTER, q: 'insufficient' }))).toEqual(['shop/cart']);
+    expect(keys(queryTable(rows, { ...NO_FILTER, ns: 'shop', attention: true }))).toEqual(['shop/cart']);
   });
 
   it('parses and writes the table URL state', () => {
     const query = parseTableQuery({ q: 'shop/', ns: 'payments', sort: 'crossZone', order: 'desc', attention: '1' }, ['payments']);
-    expect(query).toEqual({ q: 'shop/', ns: 'payments', sort: 'crossZone', order: 'desc', attention: true });
+    expect(query).toEqual({ ...NO_FILTER, q: 'shop/', ns: 'payments', sort: 'crossZone', order: 'desc', attention: true });
     expect(tableQuerySearch(query)).toBe('?q=shop%2F&ns=payments&attention=1&sort=crossZone&order=desc');
-    expect(parseTableQuery({ ns: 'unknown', sort: 'name', order: 'up' }, ['payments'])).toEqual({ q: '', ns: '', sort: 'service', order: 'asc', attention: false });
+    expect(parseTableQuery({ ns: 'unknown', sort: 'name', order: 'up', mechanism: 'magic', reason: 'x', type: 'Headless' }, ['payments'])).toEqual(NO_FILTER);
+    const filtered = parseTableQuery({ mechanism: 'topology-mode', reason: 'hints-off', type: 'LoadBalancer' }, []);
+    expect(filtered).toEqual({ ...NO_FILTER, mechanism: 'topology-mode', reason: 'hints-off', type: 'LoadBalancer' });
+    expect(tableQuerySearch(filtered)).toBe('?mechanism=topology-mode&reason=hints-off&type=LoadBalancer');
+    expect(tableQueryFilters(filtered)).toBe(true);
+    expect(tableQueryFilters(NO_FILTER)).toBe(false);
     expect(tableQuerySearch(parseTableQuery({}, []))).toBe('');
+  });
+  it('filters by mechanism, reason and type', () => {
+    const rows = [
+      row('shop', 'cart', { mechanism: 'topology-mode', attention: 'hints-off', type: 'LoadBalancer' }),
+      row('shop', 'checkout', { mechanism: 'topology-mode', attention: 'cross-zone-leak' }),
+      row('shop', 'web'),
+    ];
+    expect(keys(queryTable(rows, { ...NO_FILTER, mechanism: 'topology-mode' }))).toEqual(['shop/cart', 'shop/checkout']);
+    expect(keys(queryTable(rows, { ...NO_FILTER, reason: 'cross-zone-leak' }))).toEqual(['shop/checkout']);
+    expect(keys(queryTable(rows, { ...NO_FILTER, type: 'ClusterIP' }))).toEqual(['shop/checkout', 'shop/web']);
+    expect(keys(queryServices(rows, { mechanism: 'none', sort: 'service' }))).toEqual(['shop/web']);
+  });
+
+  it('links the export to the same rows the table shows (search over reasons, filters, sort)', () => {
+    const href = tableExportHref({ ...NO_FILTER, q: 'insufficient', ns: 'shop', reason: 'hints-off', sort: 'service', order: 'desc' }, 'csv');
+    const url = new URL(href, 'http://localhost');
+    expect(url.pathname).toBe('/api/v1/services');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'csv', q: 'insufficient', searchReasons: '1', namespace: 'shop', reason: 'hints-off', sort: 'namespace', order: 'desc' });
+    expect(parseServiceFilterParams(url.searchParams)).toEqual({ ok: true, value: { format: 'csv', reason: 'hints-off', searchReasons: true } });
+    expect(parseServiceFilterParams(new URLSearchParams('type=Headless'))).toEqual({ ok: false, message: 'type must be one of ClusterIP, NodePort, LoadBalancer, ExternalName.' });
+  });
+
+  it('quotes CSV fields as RFC 4180 says and defuses spreadsheet formulas', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a, b')).toBe('"a, b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvField('-1')).toBe("'-1");
+    expect(csvField(0.25)).toBe('0.25');
+    expect(csvField(null)).toBe('');
+    expect(toCsv(['a', 'b'], [[1, 'x,y']])).toBe('a,b\r\n1,"x,y"\r\n');
   });
 });

@@ -7,15 +7,35 @@
  * There is one set of sort columns ({@link SERVICE_SORTS}); the two public surfaces name them
  * their own way, mapped here and nowhere else: the API's documented `sort` values
  * ({@link SERVICE_SORT_KEYS}, through {@link API_SORT_ALIASES}) and the table's URL values
- * ({@link TABLE_SORT_KEYS}, `?q=&ns=&sort=&order=&attention=1`, see {@link parseTableQuery}).
+ * ({@link TABLE_SORT_KEYS}, `?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`, see
+ * {@link parseTableQuery}). The mechanism, reason and type filters have the same names and values
+ * on both surfaces ({@link parseServiceFilterParams} for the API).
  */
+import type { ServiceMechanism } from '../topology/analyses/service-mechanism';
+import type { ServiceRecord } from '../topology/model/cluster-model';
 import type { AttentionReason } from '../topology/report/analysis-schema';
+
+/** Every topology mechanism a Service can have (the `mechanism` filter's values). */
+export const SERVICE_MECHANISMS = ['topology-mode', 'legacy-annotation', 'trafficDistribution', 'none'] as const satisfies readonly ServiceMechanism[];
+/** Every Service type (the `type` filter's values). */
+export const SERVICE_TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'] as const satisfies readonly ServiceRecord['type'][];
+/** Every "needs attention" reason (the `reason` filter's values), in the order the filter lists them. */
+export const ATTENTION_REASONS = [
+  'hints-off',
+  'annotation-ineffective',
+  'dataplane-ignores-hints',
+  'hints-unused',
+  'out-of-sync',
+  'partial-hints',
+  'cross-zone-leak',
+] as const satisfies readonly AttentionReason[];
 
 /** What filtering and sorting read of a Service row. */
 export interface QueryableService {
   readonly namespace: string;
   readonly name: string;
   readonly mechanism: string;
+  readonly type: string;
   readonly hintsExpected: boolean;
   readonly hintsObserved: 'all' | 'some' | 'none';
   /** Why hints are off or what needs attention, `null` when fine. */
@@ -71,7 +91,7 @@ const SORT_VALUE: Readonly<Record<ServiceSort, (row: QueryableService) => string
 };
 
 /** The `sort` values of `GET /api/v1/services` (documented in docs/api.md), in documented order. */
-export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'endpoints', 'crossZone'] as const;
+export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone'] as const;
 /** One API `sort` value (see {@link SERVICE_SORT_KEYS}). */
 export type ServiceSortKey = (typeof SERVICE_SORT_KEYS)[number];
 
@@ -81,6 +101,7 @@ export const API_SORT_ALIASES: Readonly<Record<ServiceSortKey, ServiceSort>> = {
   namespace: 'service',
   mechanism: 'mechanism',
   hints: 'hints',
+  reason: 'reason',
   endpoints: 'endpoints',
   crossZone: 'crossZone',
 };
@@ -100,6 +121,12 @@ export interface ServiceFilter {
   readonly namespace?: string;
   /** Only Services needing attention. */
   readonly attention?: boolean;
+  /** Only Services with this mechanism (`''`/`undefined`: every one). */
+  readonly mechanism?: string;
+  /** Only Services of this type. */
+  readonly type?: string;
+  /** Only Services needing attention for this reason. */
+  readonly reason?: string;
 }
 
 /** The filter predicate of a query (normalises `q` once). */
@@ -108,9 +135,15 @@ export function serviceFilter(filter: ServiceFilter): (row: QueryableService) =>
   const namespace = filter.namespace ?? '';
   const attention = filter.attention === true;
   const reasons = filter.searchReasons === true;
+  const mechanism = filter.mechanism ?? '';
+  const type = filter.type ?? '';
+  const reason = filter.reason ?? '';
   return (row) =>
     (namespace === '' || row.namespace === namespace) &&
     (!attention || row.attention !== null) &&
+    (mechanism === '' || row.mechanism === mechanism) &&
+    (type === '' || row.type === type) &&
+    (reason === '' || row.attention === reason) &&
     (q === '' || row.search.includes(q) || (reasons && (row.reason?.toLowerCase().includes(q) ?? false)));
 }
 
@@ -138,11 +171,17 @@ export function queryServices<T extends QueryableService>(rows: readonly T[], qu
 /** Longest search string either surface accepts (the API refuses longer, the table cuts). */
 export const MAX_QUERY_LENGTH = 200;
 
-/** The Services table's state, kept in its URL as `?q=&ns=&sort=&order=&attention=1`. */
+/** The Services table's state, kept in its URL as `?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`. */
 export interface TableQuery {
   readonly q: string;
   /** `''`: every namespace. */
   readonly ns: string;
+  /** `''`: every mechanism, else one of {@link SERVICE_MECHANISMS}. */
+  readonly mechanism: string;
+  /** `''`: any reason, else one of {@link ATTENTION_REASONS}. */
+  readonly reason: string;
+  /** `''`: every type, else one of {@link SERVICE_TYPES}. */
+  readonly type: string;
   readonly sort: TableSortKey;
   readonly order: SortOrder;
   readonly attention: boolean;
@@ -157,9 +196,13 @@ export function parseTableQuery(params: Readonly<Record<string, string | string[
   const sort = one(params.sort);
   const ns = one(params.ns);
   const attention = one(params.attention);
+  const known = (list: readonly string[], value: string) => (list.includes(value) ? value : '');
   return {
     q: one(params.q).slice(0, MAX_QUERY_LENGTH),
     ns: namespaces.includes(ns) ? ns : '',
+    mechanism: known(SERVICE_MECHANISMS, one(params.mechanism)),
+    reason: known(ATTENTION_REASONS, one(params.reason)),
+    type: known(SERVICE_TYPES, one(params.type)),
     sort: (TABLE_SORT_KEYS as readonly string[]).includes(sort) ? (sort as TableSortKey) : 'service',
     order: one(params.order) === 'desc' ? 'desc' : 'asc',
     attention: attention === '1' || attention === 'true',
@@ -171,6 +214,9 @@ export function tableQuerySearch(query: TableQuery): string {
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
   if (query.ns) params.set('ns', query.ns);
+  if (query.mechanism) params.set('mechanism', query.mechanism);
+  if (query.reason) params.set('reason', query.reason);
+  if (query.type) params.set('type', query.type);
   if (query.attention) params.set('attention', '1');
   if (query.sort !== 'service') params.set('sort', query.sort);
   if (query.order !== 'asc') params.set('order', query.order);
@@ -180,5 +226,121 @@ export function tableQuerySearch(query: TableQuery): string {
 
 /** Filters and sorts the table's rows by its query (the search covers reasons too). */
 export function queryTable<T extends QueryableService>(rows: readonly T[], query: TableQuery): T[] {
-  return queryServices(rows, { q: query.q, searchReasons: true, namespace: query.ns, attention: query.attention, sort: query.sort, order: query.order });
+  return queryServices(rows, {
+    q: query.q,
+    searchReasons: true,
+    namespace: query.ns,
+    attention: query.attention,
+    mechanism: query.mechanism,
+    reason: query.reason,
+    type: query.type,
+    sort: query.sort,
+    order: query.order,
+  });
+}
+
+/** Whether a table query filters anything out (sort aside). */
+export function tableQueryFilters(query: TableQuery): boolean {
+  return query.q.trim() !== '' || query.ns !== '' || query.mechanism !== '' || query.reason !== '' || query.type !== '' || query.attention;
+}
+
+/** The table's sort columns as the API names them (the API's `namespace` is the table's `service`). */
+const API_SORT_OF_TABLE: Readonly<Record<TableSortKey, ServiceSortKey>> = {
+  service: 'namespace',
+  mechanism: 'mechanism',
+  hints: 'hints',
+  reason: 'reason',
+  endpoints: 'endpoints',
+  crossZone: 'crossZone',
+};
+
+/** Export formats of `GET /api/v1/services?format=` (the default answer is the paged JSON). */
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * The `GET /api/v1/services` address that exports what the table shows with `query`: every
+ * matching row (no paging) in the table's order, as CSV or JSON.
+ */
+export function tableExportHref(query: TableQuery, format: ExportFormat): string {
+  const params = new URLSearchParams();
+  params.set('format', format);
+  if (query.q.trim()) {
+    params.set('q', query.q.slice(0, MAX_QUERY_LENGTH));
+    params.set('searchReasons', '1');
+  }
+  if (query.ns) params.set('namespace', query.ns);
+  if (query.mechanism) params.set('mechanism', query.mechanism);
+  if (query.reason) params.set('reason', query.reason);
+  if (query.type) params.set('type', query.type);
+  if (query.attention) params.set('attention', '1');
+  params.set('sort', API_SORT_OF_TABLE[query.sort]);
+  params.set('order', query.order);
+  return `/api/v1/services?${params.toString()}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API's filter and export parameters
+
+/** The `GET /api/v1/services` parameters parsed by {@link parseServiceFilterParams} (on top of `q`, `namespace`, `attention`, paging and sort). */
+export const SERVICE_FILTER_PARAMS = ['mechanism', 'reason', 'type', 'searchReasons', 'format'] as const;
+
+/** The mechanism/reason/type filters, the reason search and the export format of an API query. */
+export interface ServiceFilterParams {
+  readonly mechanism?: string;
+  readonly reason?: string;
+  readonly type?: string;
+  readonly searchReasons?: boolean;
+  readonly format?: ExportFormat;
+}
+
+/**
+ * Parses {@link SERVICE_FILTER_PARAMS}: each at most once, an empty value meaning "not given";
+ * anything else than the listed values is an error message (the caller answers 400 with it).
+ */
+export function parseServiceFilterParams(params: URLSearchParams): { ok: true; value: ServiceFilterParams } | { ok: false; message: string } {
+  const value: { -readonly [K in keyof ServiceFilterParams]: ServiceFilterParams[K] } = {};
+  const choices: Readonly<Record<'mechanism' | 'reason' | 'type' | 'format', readonly string[]>> = {
+    mechanism: SERVICE_MECHANISMS,
+    reason: ATTENTION_REASONS,
+    type: SERVICE_TYPES,
+    format: EXPORT_FORMATS,
+  };
+  for (const key of SERVICE_FILTER_PARAMS) {
+    const all = params.getAll(key);
+    if (all.length > 1) return { ok: false, message: `The query parameter "${key}" is given more than once.` };
+    const text = all[0];
+    if (text === undefined || text === '') continue;
+    if (key === 'searchReasons') {
+      if (text === '1' || text === 'true') value.searchReasons = true;
+      else if (text === '0' || text === 'false') value.searchReasons = false;
+      else return { ok: false, message: 'searchReasons must be true, false, 1 or 0.' };
+      continue;
+    }
+    const allowed = choices[key];
+    if (!allowed.includes(text)) return { ok: false, message: `${key} must be one of ${allowed.join(', ')}.` };
+    if (key === 'format') value.format = text as ExportFormat;
+    else value[key] = text;
+  }
+  return { ok: true, value };
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled. A text
+ * that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR; event
+ * messages come from the cluster) gets a leading `'`, as OWASP recommends against CSV injection.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** CSV text (CRLF line ends, as RFC 4180 has them) from a header row and rows of fields. */
+export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | boolean | null)[])[]): string {
+  return [header, ...rows].map((fields) => fields.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

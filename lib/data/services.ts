@@ -7,9 +7,10 @@ import 'server-only';
 
 import type { ClusterAnalysis, ServiceReport } from '../topology/report/analysis-schema';
 import { UNKNOWN_ZONE } from '../topology/analyses/traffic';
+import { serviceUnknowns } from '../topology/report/unknowns';
 import { getClusterAnalysis } from './analysis';
 import type { QueryableService, ServiceSortKey, SortOrder } from './service-query';
-import { API_SORT_ALIASES, queryServices, serviceNaturalKey, serviceSearchText } from './service-query';
+import { API_SORT_ALIASES, queryServices, serviceNaturalKey, serviceSearchText, toCsv } from './service-query';
 
 /** One row of the Services table (slim, so 10,000 rows travel cheaply). */
 export interface ServiceRow {
@@ -38,7 +39,8 @@ function toRow(report: ServiceReport): ServiceRow {
     mechanism: report.mechanism,
     hintsExpected: report.expected.hintsEnabled,
     hintsObserved: hinted === 0 ? 'none' : observed.readyEndpointsWithoutHints === 0 ? 'all' : 'some',
-    reason: report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null),
+    // Nodes or EndpointSlices forbidden: the controller's event is unknown, not "insufficient node information".
+    reason: report.unknown.expectedHints ?? (report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null)),
     attention: report.needsAttention,
     endpointsByZone: Object.fromEntries(Object.entries(observed.endpointsByZone).map(([zone, counts]) => [zone, counts.ready])),
     readyEndpoints: observed.readyEndpoints,
@@ -64,8 +66,14 @@ export function getServiceRows(): readonly ServiceRow[] | null {
 /** A Services query of the API (validated by the caller, see `parseServiceQuery`). */
 export interface ServiceQuery {
   readonly q?: string;
+  /** `q` matches the reason text too, as the table's search does. */
+  readonly searchReasons?: boolean;
   readonly namespace?: string;
   readonly attention?: boolean;
+  readonly mechanism?: string;
+  readonly type?: string;
+  /** A "needs attention" reason (`hints-off`, …). */
+  readonly reason?: string;
   readonly sort?: ServiceSortKey;
   readonly order?: SortOrder;
   readonly offset?: number;
@@ -87,6 +95,7 @@ function queryable(rows: readonly ServiceRow[]): readonly QueryableRow[] {
       namespace: row.namespace,
       name: row.name,
       mechanism: row.mechanism,
+      type: row.type,
       hintsExpected: row.hintsExpected,
       hintsObserved: row.hintsObserved,
       reason: row.reason,
@@ -106,16 +115,79 @@ function queryable(rows: readonly ServiceRow[]): readonly QueryableRow[] {
  * as the tie-break; `limit` is clamped to 1–500 (default 100).
  */
 export function queryServiceRows(rows: readonly ServiceRow[], query: ServiceQuery): { total: number; items: ServiceRow[] } {
-  const sorted = queryServices(queryable(rows), {
-    q: query.q,
-    namespace: query.namespace,
-    attention: query.attention,
-    sort: API_SORT_ALIASES[query.sort ?? 'namespace'],
-    order: query.order,
-  });
+  const sorted = sortedRows(rows, query);
   const offset = Math.max(0, query.offset ?? 0);
   const limit = Math.min(500, Math.max(1, query.limit ?? 100));
   return { total: sorted.length, items: sorted.slice(offset, offset + limit).map((entry) => entry.row) };
+}
+
+function sortedRows(rows: readonly ServiceRow[], query: ServiceQuery): QueryableRow[] {
+  return queryServices(queryable(rows), {
+    q: query.q,
+    searchReasons: query.searchReasons,
+    namespace: query.namespace,
+    attention: query.attention,
+    mechanism: query.mechanism,
+    type: query.type,
+    reason: query.reason,
+    sort: API_SORT_ALIASES[query.sort ?? 'namespace'],
+    order: query.order,
+  });
+}
+
+/** Every row matching the query, in its order (no paging): what an export holds. */
+export function exportServiceRows(rows: readonly ServiceRow[], query: ServiceQuery): ServiceRow[] {
+  return sortedRows(rows, query).map((entry) => entry.row);
+}
+
+/** The zones the rows have endpoints in, sorted, the engine's `UNKNOWN_ZONE` last. */
+export function rowZones(rows: readonly ServiceRow[], clusterZones: readonly string[] = []): string[] {
+  const zoneSet = new Set<string>(clusterZones);
+  for (const row of rows) for (const zone of Object.keys(row.endpointsByZone)) zoneSet.add(zone);
+  return [...zoneSet].sort((a, b) => (a === UNKNOWN_ZONE ? 1 : b === UNKNOWN_ZONE ? -1 : a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The rows as CSV, one line per Service: the table's columns, one `ready <zone>` column per zone
+ * (`zones`, e.g. {@link rowZones}), fractions as numbers 0–1.
+ */
+export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[]): string {
+  const header = [
+    'namespace',
+    'name',
+    'type',
+    'mechanism',
+    'hints expected',
+    'hints on slices',
+    'attention',
+    'reason',
+    'ready endpoints',
+    ...zones.map((zone) => `ready ${zone === UNKNOWN_ZONE ? '(no zone)' : zone}`),
+    'cross-zone fraction',
+    'cross-zone fraction if Auto',
+  ];
+  return toCsv(
+    header,
+    rows.map((row) => [
+      row.namespace,
+      row.name,
+      row.type,
+      row.mechanism,
+      row.hintsExpected ? 'on' : 'off',
+      row.hintsObserved,
+      row.attention?.reason ?? null,
+      row.reason,
+      row.readyEndpoints,
+      ...zones.map((zone) => row.endpointsByZone[zone] ?? 0),
+      round6(row.crossZoneFraction),
+      round6(row.crossZoneFractionIfAuto),
+    ]),
+  );
+}
+
+/** Six decimals: exact enough for a share, short enough to read (and one rounding only: `formatPercent` shows one decimal of it). */
+function round6(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
 }
 
 /** Namespaces that have Services, sorted. */
@@ -152,6 +224,11 @@ export interface ServiceTableData {
   readonly reasons: readonly string[];
   readonly namespaces: readonly string[];
   readonly rows: readonly SlimServiceRow[];
+  /**
+   * Columns whose figures are unknown because zonescope could not read a type they depend on
+   * (the same for every row), with the message to show instead of the figure.
+   */
+  readonly unknown: { readonly hints: string | null; readonly endpoints: string | null; readonly crossZone: string | null };
 }
 
 const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
@@ -162,12 +239,9 @@ export function getServiceTable(): ServiceTableData | null {
   if (!rows) return null;
   const cached = TABLES.get(rows);
   if (cached) return cached;
-  const zoneSet = new Set<string>((getClusterAnalysis()?.cluster.zones ?? []).map((zone) => zone.name));
-  for (const row of rows) for (const zone of Object.keys(row.endpointsByZone)) zoneSet.add(zone);
-  const zones = [...zoneSet].sort((a, b) => (a === UNKNOWN_ZONE ? 1 : b === UNKNOWN_ZONE ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  const zones = rowZones(rows, (getClusterAnalysis()?.cluster.zones ?? []).map((zone) => zone.name));
   const reasonIndex = new Map<string, number>();
   const reasons: string[] = [];
-  const round = (value: number) => Math.round(value * 10000) / 10000;
   const slim = rows.map((row): SlimServiceRow => {
     let reason = -1;
     if (row.reason !== null) {
@@ -189,11 +263,18 @@ export function getServiceTable(): ServiceTableData | null {
       row.attention?.reason ?? null,
       zones.map((zone) => row.endpointsByZone[zone] ?? 0),
       row.readyEndpoints,
-      round(row.crossZoneFraction),
-      round(row.crossZoneFractionIfAuto),
+      round6(row.crossZoneFraction),
+      round6(row.crossZoneFractionIfAuto),
     ];
   });
-  const table: ServiceTableData = { zones, reasons, namespaces: serviceNamespaces(rows), rows: slim };
+  const unknown = serviceUnknowns((getClusterAnalysis()?.unreadable ?? []).map((entry) => entry.resource));
+  const table: ServiceTableData = {
+    zones,
+    reasons,
+    namespaces: serviceNamespaces(rows),
+    rows: slim,
+    unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
+  };
   TABLES.set(rows, table);
   return table;
 }

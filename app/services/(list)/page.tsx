@@ -1,14 +1,18 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
+import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { ServicesTable } from '@/components/services/services-table';
 import { PageTitle } from '@/components/ui/page-title';
-import { getClusterStatus } from '@/lib/data/header';
+import { getClusterStatus, getHeader } from '@/lib/data/header';
 import { parseTableQuery } from '@/lib/data/service-query';
 import { getServiceTable } from '@/lib/data/services';
 
-export const metadata: Metadata = { title: 'Services' };
+export async function generateMetadata(): Promise<Metadata> {
+  await connection();
+  return { title: titleWithCluster('Services', clusterDisplayName(getHeader())) };
+}
 
 export default async function ServicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();

@@ -54,9 +54,54 @@ describe('GET /api/v1/services', () => {
     const byName = await list('?sort=name');
     const names = byName.items.map((row) => row.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-    for (const sort of ['namespace', 'mechanism', 'hints', 'crossZone']) {
+    for (const sort of ['namespace', 'mechanism', 'hints', 'reason', 'crossZone']) {
       for (const order of ['asc', 'desc']) expect((await list(`?sort=${sort}&order=${order}`)).total).toBe(byName.total);
     }
+  });
+
+  it('filters by mechanism, reason and type, and searches reasons on request (as the table does)', async () => {
+    const legacy = await list('?mechanism=legacy-annotation');
+    expect(legacy.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['platform/auth']);
+    const off = await list('?reason=hints-off');
+    expect(off.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['shop/api-gateway', 'shop/cart', 'shop/catalog']);
+    const loadBalancers = await list('?type=LoadBalancer');
+    expect(loadBalancers.total).toBeGreaterThan(0);
+    expect(loadBalancers.items.every((row) => row.type === 'LoadBalancer')).toBe(true);
+    expect((await list('?mechanism=topology-mode&reason=hints-off&namespace=shop')).total).toBe(3);
+    // q is namespace/name only, unless searchReasons asks for the reason text too.
+    expect((await list('?q=insufficient')).total).toBe(0);
+    expect((await list('?q=insufficient&searchReasons=1')).items.map((row) => row.name)).toEqual(['cart']);
+    expect((await list('?sort=reason')).items[0]?.attention).not.toBeNull();
+  });
+
+  it('exports every matching row as CSV, in the query order, quoted as RFC 4180 says', async () => {
+    const response = GET(apiRequest('/api/v1/services?format=csv&namespace=shop&sort=crossZone&order=desc'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="services(-[A-Za-z0-9._-]+)?\.csv"$/);
+    const text = await response.text();
+    const lines = text.split('\r\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines[0]).toBe(
+      'namespace,name,type,mechanism,hints expected,hints on slices,attention,reason,ready endpoints,ready ap-northeast-2a,ready ap-northeast-2b,ready ap-northeast-2c,cross-zone fraction,cross-zone fraction if Auto',
+    );
+    const json = await list('?namespace=shop&sort=crossZone&order=desc');
+    expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 2).join('/'))).toEqual(json.items.map((row) => `${row.namespace}/${row.name}`));
+    // shop/cart's reason has commas: one quoted field.
+    const cart = lines.find((line) => line.startsWith('shop,cart,'));
+    expect(cart).toContain(',hints-off,"Insufficient number of endpoints (2 endpoints, 3 zones), addressType: IPv4",2,');
+  });
+
+  it('exports every matching row as JSON (no paging), and refuses paging parameters on an export', async () => {
+    const response = GET(apiRequest('/api/v1/services?format=json&reason=hints-off'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="services(-[A-Za-z0-9._-]+)?\.json"$/);
+    const body = await readJson<{ total: number; items: ServicesResponse['items'] }>(response);
+    expect(body.total).toBe(3);
+    expect(body.items.map((row) => row.name)).toEqual(['api-gateway', 'cart', 'catalog']);
+    const paged = GET(apiRequest('/api/v1/services?format=csv&limit=5'));
+    expect(paged.status).toBe(400);
+    expect((await readJson<ApiErrorResponse>(paged)).error.message).toBe('offset and limit do not apply to an export: format=csv and format=json hold every matching Service.');
   });
 
   it('pages with offset and limit, clamping limit to 1..500', async () => {
@@ -83,6 +128,12 @@ describe('GET /api/v1/services', () => {
     ['bad attention', '?attention=yes'],
     ['invalid namespace', '?namespace=Shop'],
     ['over-long q', `?q=${'x'.repeat(201)}`],
+    ['unknown mechanism', '?mechanism=magic'],
+    ['unknown reason', '?reason=because'],
+    ['unknown type', '?type=Headless'],
+    ['repeated type', '?type=ClusterIP&type=NodePort'],
+    ['unknown format', '?format=xml'],
+    ['bad searchReasons', '?searchReasons=maybe'],
   ])('answers 400 bad-request:services for a %s, with no cluster call', async (_label, query) => {
     const before = nonWatchRequests(harness().sim);
     const response = GET(apiRequest(`/api/v1/services${query}`));

@@ -1,15 +1,46 @@
-/** `GET /api/v1/services`: the Services table, filtered, sorted and paged (see docs/api.md). */
-import { jsonResponse, methodNotAllowed, notReadyResponse, parseServiceQuery } from '@/lib/data/http';
-import { getServiceRows, queryServiceRows, serviceNamespaces } from '@/lib/data/services';
+/**
+ * `GET /api/v1/services`: the Services table, filtered, sorted and paged (see docs/api.md);
+ * `format=csv` or `format=json` exports every matching row as a download instead.
+ */
+import { clusterDisplayName } from '@/components/shared/cluster-name';
+import { getHeader } from '@/lib/data/header';
+import { API_HEADERS, errorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseServiceQuery } from '@/lib/data/http';
+import { parseServiceFilterParams } from '@/lib/data/service-query';
+import { exportServiceRows, getServiceRows, queryServiceRows, rowZones, serviceNamespaces, servicesCsv } from '@/lib/data/services';
 
 export const dynamic = 'force-dynamic';
 
+/** `services-<cluster>.<ext>`, with only characters every file system and header accepts. */
+function exportFileName(extension: string): string {
+  const cluster = (clusterDisplayName(getHeader()) ?? '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 60);
+  return `services${cluster ? `-${cluster}` : ''}.${extension}`;
+}
+
 export function GET(request: Request): Response {
-  const query = parseServiceQuery(new URL(request.url).searchParams);
+  const params = new URL(request.url).searchParams;
+  const query = parseServiceQuery(params);
   if (!query.ok) return query.response;
+  const filters = parseServiceFilterParams(params);
+  if (!filters.ok) return errorResponse(400, 'bad-request', 'services', filters.message);
+  const { format, ...filter } = filters.value;
+  if (format !== undefined && (params.has('offset') || params.has('limit'))) {
+    return errorResponse(400, 'bad-request', 'services', 'offset and limit do not apply to an export: format=csv and format=json hold every matching Service.');
+  }
   const rows = getServiceRows();
   if (rows === null) return notReadyResponse('services');
-  const { total, items } = queryServiceRows(rows, query.value);
+  const full = { ...query.value, ...filter };
+  if (format === 'csv') {
+    const items = exportServiceRows(rows, full);
+    return new Response(servicesCsv(items, rowZones(rows)), {
+      status: 200,
+      headers: { ...API_HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${exportFileName('csv')}"` },
+    });
+  }
+  if (format === 'json') {
+    const items = exportServiceRows(rows, full);
+    return jsonResponse({ total: items.length, items, namespaces: serviceNamespaces(rows) }, 200, { 'Content-Disposition': `attachment; filename="${exportFileName('json')}"` });
+  }
+  const { total, items } = queryServiceRows(rows, full);
   return jsonResponse({ total, offset: query.value.offset, limit: query.value.limit, items, namespaces: serviceNamespaces(rows) });
 }
 

@@ -3,14 +3,17 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 
+import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
+import { getHeader } from '@/lib/data/header';
 import { findService } from '@/lib/data/service';
 
 import type { ServiceParams } from './params';
 import { decodeSegment } from './params';
 
 export async function generateMetadata({ params }: { params: Promise<ServiceParams> }): Promise<Metadata> {
+  await connection();
   const { namespace, name } = await params;
-  return { title: `${decodeSegment(namespace)}/${decodeSegment(name)}` };
+  return { title: titleWithCluster(`${decodeSegment(namespace)}/${decodeSegment(name)} · Services`, clusterDisplayName(getHeader())) };
 }
 
 /**

@@ -1,0 +1,95 @@
+/**
+ * Phone (390 px) and wide (1920 px) screens: no page scrolls sideways (tables scroll inside their
+ * own labelled region), wide screens use their width, and the Services table scrolls with the page
+ * (no nested scroll box).
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const PAGES = [
+  { name: 'Overview', path: '/', ready: (page: Page) => page.getByRole('region', { name: 'Zone map' }).locator('svg').first() },
+  { name: 'Services', path: '/services', ready: (page: Page) => page.getByRole('table').locator('tbody tr[aria-rowindex]').first() },
+  { name: 'Service payments/ledger', path: '/services/payments/ledger', ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(/^Current:/) },
+  { name: 'Dataplane', path: '/dataplane', ready: (page: Page) => page.getByRole('heading', { level: 1 }) },
+  { name: 'not found', path: '/no-such-page', ready: (page: Page) => page.getByRole('heading', { level: 1, name: 'Page not found' }) },
+] as const;
+
+/** The page's width beyond the viewport, with the elements sticking out furthest (for the failure message). */
+async function overflow(page: Page): Promise<{ scrollWidth: number; innerWidth: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const innerWidth = window.innerWidth;
+    const culprits: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const rect = el.getBoundingClientRect();
+      if (rect.right > innerWidth + 1 && rect.width > 0) {
+        // Only the outermost element that sticks out and is not inside a scrolling region.
+        let scrolled = false;
+        for (let p = el.parentElement; p; p = p.parentElement) {
+          const style = getComputedStyle(p);
+          if ((style.overflowX === 'auto' || style.overflowX === 'scroll' || style.overflowX === 'hidden') && p.getBoundingClientRect().right <= innerWidth + 1) scrolled = true;
+        }
+        if (!scrolled) culprits.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${String(el.getAttribute('class') ?? '').slice(0, 60)} right=${Math.round(rect.right)}`);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth, culprits: culprits.slice(0, 8) };
+  });
+}
+
+for (const width of [390, 1920]) {
+  test.describe(`${width} px wide`, () => {
+    test.use({ viewport: { width, height: width === 390 ? 844 : 1080 } });
+    for (const view of PAGES) {
+      test(`${view.name} does not scroll sideways`, async ({ page }) => {
+        await page.goto(view.path);
+        await expect(view.ready(page)).toBeVisible();
+        const result = await overflow(page);
+        expect(result.scrollWidth, `page wider than the ${width} px viewport: ${result.culprits.join('; ')}`).toBeLessThanOrEqual(result.innerWidth);
+      });
+    }
+  });
+}
+
+test.describe('1920 px wide', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+
+  test('pages use the width of a wide screen', async ({ page }) => {
+    await page.goto('/');
+    const width = await page.locator('main').evaluate((el) => el.getBoundingClientRect().width);
+    expect(width).toBeGreaterThan(1700);
+  });
+
+  test('the Services table scrolls with the page: no scroll box of its own, header row stays in view', async ({ page }) => {
+    await page.goto('/services');
+    const table = page.getByRole('table');
+    await expect(table.locator('tbody tr[aria-rowindex]').first()).toBeVisible();
+    const nested = await table.evaluate((el) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (/(auto|scroll)/.test(style.overflowY) && p.scrollHeight > p.clientHeight + 1) return p.outerHTML.slice(0, 120);
+      }
+      return null;
+    });
+    expect(nested).toBeNull();
+    // Every one of the 13 rows is rendered in the page, none hidden behind an inner scroll.
+    await expect(table.locator('tbody tr[aria-rowindex]')).toHaveCount(13);
+  });
+});
+
+test.describe('390 px wide', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the Services table scrolls sideways in its own region and says so; names are whole', async ({ page }) => {
+    await page.goto('/services');
+    const region = page.getByRole('region', { name: 'Services table' });
+    await expect(region.locator('tbody tr[aria-rowindex]').first()).toBeVisible();
+    await expect(page.getByText('The table scrolls sideways')).toBeVisible();
+    const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeGreaterThan(clientWidth);
+    // The region is a tab stop, so the keyboard scrolls it too.
+    await expect(region).toHaveAttribute('tabindex', '0');
+    // Names are shown whole (wrapped), not cut to a prefix.
+    const link = region.getByRole('link', { name: 'kube-system/kube-dns' });
+    const fits = await link.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+    expect(fits).toBe(true);
+  });
+});
