@@ -126,6 +126,10 @@ describe('the simulator on a realistic dump (realistic-S)', () => {
 
     const scenario = await loadScenarioFile(join(dir, 'cluster.json'));
     expect(scenario.objects).toHaveLength(written as number);
+    // Read as a stream, item by item (what a dump larger than one string takes): the same objects.
+    const streamed = await loadScenarioFile(join(dir, 'cluster.json'), { streamJsonAboveBytes: 0 });
+    expect(streamed.objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)).toEqual(scenario.objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`));
+    expect(streamed.objects[0]).toEqual(scenario.objects[0]);
     const rec = recorder();
     const sim = await startSimulator({ port: 0, objects: scenario.objects, controllers: [rec, ...defaultControllers()], version: 'v1.31.4-eks-2d98532', log: () => undefined });
     try {

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,5 +166,33 @@ describe('scenarioEntries', () => {
       'default', 'kube-node-lease', 'kube-public', 'kube-system', 'shop',
     ]);
     expect(owner.metadata.uid).toBe('old-svc');
+  });
+});
+
+describe('large JSON dumps are read as a stream', () => {
+  it('gives the same scenario as reading the file whole, and names broken JSON', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-scenario-stream-'));
+    try {
+      const list = {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', labels: { 'topology.kubernetes.io/zone': 'a' } } },
+          { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'shop' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+        ],
+      };
+      const file = path.join(dir, 'dump.json');
+      writeFileSync(file, JSON.stringify(list));
+      const whole = await loadScenarioFile(file);
+      const streamed = await loadScenarioFile(file, { streamJsonAboveBytes: 0 });
+      expect(streamed.objects).toEqual(whole.objects);
+      expect(streamed.objects.map((o) => o.metadata.name)).toEqual(['n1', 'web']);
+
+      const broken = path.join(dir, 'broken.json');
+      writeFileSync(broken, JSON.stringify(list).slice(0, -20));
+      await expect(loadScenarioFile(broken, { streamJsonAboveBytes: 0 })).rejects.toThrowError(/invalid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

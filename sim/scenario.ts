@@ -14,9 +14,11 @@
  * not serve are reported as warnings (or errors with `unknownKinds: 'error'`).
  */
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { JsonDumpSplitter } from '../lib/k8s/dump-stream';
 import { isJsonText, isServerVersionDocument, listDocument, readYamlDocuments } from '../lib/k8s/kubectl-dump';
 import type { ResourceKey } from './resources';
 import { API_RESOURCES, apiResourceForKind, apiVersionOf, STORAGE } from './resources';
@@ -75,6 +77,8 @@ export interface Scenario {
 export interface ScenarioOptions {
   /** What to do with kinds the simulator does not serve (default: `warn`, skipping them). */
   unknownKinds?: 'warn' | 'error';
+  /** JSON files larger than this many bytes are streamed item by item (default {@link STREAM_JSON_BYTES}; tests lower it). */
+  streamJsonAboveBytes?: number;
 }
 
 function servedKindsText(kind: string): string {
@@ -119,7 +123,17 @@ export function parseScenario(text: string, file: string, options: ScenarioOptio
     }
   }
 
-  // 2. Objects, with List documents expanded.
+  return scenarioFromDocuments(documents, problems, warnings, file, options);
+}
+
+/** Step 2 of {@link parseScenario}: objects from parsed documents, with List documents expanded. */
+function scenarioFromDocuments(
+  documents: readonly { readonly index: number; readonly value: unknown }[],
+  problems: ScenarioProblem[],
+  warnings: ScenarioProblem[],
+  file: string,
+  options: ScenarioOptions,
+): Scenario {
   const objects: KubeObject[] = [];
   const seen = new Map<string, ScenarioLocation>();
   let serverVersion: string | undefined;
@@ -189,6 +203,10 @@ export function parseScenario(text: string, file: string, options: ScenarioOptio
  * @throws ScenarioError when the file cannot be read or is malformed.
  */
 export async function loadScenarioFile(file: string, options: ScenarioOptions = {}): Promise<Scenario> {
+  if (/\.json$/i.test(file)) {
+    const size = await stat(file).then((s) => s.size, () => -1);
+    if (size > (options.streamJsonAboveBytes ?? STREAM_JSON_BYTES)) return loadJsonScenarioStream(file, options);
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -197,6 +215,42 @@ export async function loadScenarioFile(file: string, options: ScenarioOptions = 
     throw new ScenarioError(file, [{ file, document: 0, message: `cannot read the file: ${reason}` }]);
   }
   return parseScenario(text, file, options);
+}
+
+/**
+ * JSON files larger than this are read as a stream, item by item (`kubectl get pods -A -o json` at
+ * 150,000 pods is several hundred MB, more than one JavaScript string can hold).
+ */
+export const STREAM_JSON_BYTES = 64 * 1024 * 1024;
+
+/** Reads a JSON dump in 1 MiB chunks with the dashboard's splitter; each List's items are parsed one by one. */
+async function loadJsonScenarioStream(file: string, options: ScenarioOptions): Promise<Scenario> {
+  const problems: ScenarioProblem[] = [];
+  const items = new Map<number, unknown[]>();
+  const documents: { index: number; value: unknown }[] = [];
+  const splitter = new JsonDumpSplitter((event) => {
+    if (event.type === 'item') {
+      let list = items.get(event.document);
+      if (!list) items.set(event.document, (list = []));
+      list.push(event.value);
+    } else if (event.type === 'document') {
+      const value = event.splitItems !== null && isRecord(event.value) ? { ...event.value, items: items.get(event.document) ?? [] } : event.value;
+      items.delete(event.document);
+      documents.push({ index: event.document, value: Array.isArray(value) ? { apiVersion: 'v1', kind: 'List', items: value } : value });
+    } else {
+      const where = event.line !== undefined ? ` (line ${event.line}${event.column !== undefined ? `, column ${event.column}` : ''})` : '';
+      problems.push({ file, document: event.document ?? 0, ...(event.item !== undefined ? { item: event.item + 1 } : {}), message: `invalid JSON${where}: ${event.message}` });
+    }
+  });
+  try {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) splitter.push(chunk as Buffer);
+    splitter.end();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ScenarioError(file, [{ file, document: 0, message: `cannot read the file: ${reason}` }]);
+  }
+  if (problems.length > 0) throw new ScenarioError(file, problems);
+  return scenarioFromDocuments(documents, problems, [], file, options);
 }
 
 /** The project's `fixtures/` folder. */
