@@ -55,16 +55,16 @@ test.describe('dark', () => {
 });
 
 /**
- * Phone (390 px) and wide-screen (1920 px) variants of every view, light and dark, to look at
+ * Phone (390 px), laptop (1280 px) and wide-screen (1920 px) variants of every view, light and dark, to look at
  * (not used by the README, so always written to test-results/screenshots/responsive/, never
  * committed). Each also checks that the page does not scroll sideways.
  */
 const RESPONSIVE_OUT = path.join(__dirname, '..', 'test-results', 'screenshots', 'responsive');
 
-for (const width of [390, 1920] as const) {
+for (const width of [390, 1280, 1920] as const) {
   for (const scheme of ['light', 'dark'] as const) {
     test.describe(`${width} px, ${scheme}`, () => {
-      test.use({ colorScheme: scheme, viewport: { width, height: width === 390 ? 844 : 1080 } });
+      test.use({ colorScheme: scheme, viewport: { width, height: width === 390 ? 844 : width === 1280 ? 800 : 1080 } });
       for (const shot of SHOTS) {
         const file = shot.file.replace(/\.png$/, `-${width}-${scheme}.png`);
         test(file, async ({ page }) => {

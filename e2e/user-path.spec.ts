@@ -107,3 +107,20 @@ test('enables topology mode on shop/recommendations: prediction, confirm, then t
   await expect(service.enableButton).toHaveText('Enable topology mode (on)');
   await expect(service.disableButton).toBeEnabled();
 });
+
+test('the toggle predicts from the whole mechanism precedence: trafficDistribution keeps hints on Disable, Auto overrides it on Enable', async ({ page }) => {
+  const service = new ServicePage(page);
+  // payments/notifier: topology-mode Auto plus trafficDistribution PreferClose.
+  await service.goto('payments/notifier');
+  await service.waitForToggle();
+  const ifDisabled = service.toggle.getByText('If disabled').locator('..');
+  await expect(ifDisabled).toContainText('hints on via topology-mode Auto, cross-zone 0.0 % → hints on via trafficDistribution, 0.0 %');
+  await expect(ifDisabled).toContainText('trafficDistribution PreferClose keeps hints when topology mode is disabled');
+
+  // payments/fraud-check: trafficDistribution only, hints on now; Auto would take over and turn them off.
+  await service.goto('payments/fraud-check');
+  await service.waitForToggle();
+  const ifEnabled = service.toggle.getByText('If enabled (Auto)').locator('..');
+  await expect(ifEnabled).toContainText('hints on via trafficDistribution, cross-zone 0.0 % → hints off, 66.7 %');
+  await expect(ifEnabled).toContainText('topology-mode Auto overrides trafficDistribution PreferClose');
+});

@@ -16,14 +16,18 @@ import { NavLinks } from './nav-links';
 import { PermissionsBanner } from './permissions-banner';
 import { ThemeToggle } from './theme-toggle';
 
-function FreshnessBadge({ header }: { readonly header: HeaderView }) {
+/** The header's one-line data state (exported for its test). */
+export function FreshnessBadge({ header }: { readonly header: HeaderView }) {
   const f = header.freshness;
   if (header.mode === 'snapshot') return <Badge tone="neutral" title={`Loaded from ${header.snapshotPath ?? 'a snapshot'}; it does not change.`}>Snapshot</Badge>;
   if (f.relisting !== null) return <Badge tone="warn" title={f.relisting.reason}>Re-listing since {formatTimestamp(f.relisting.since).slice(11)}</Badge>;
   if (f.stale.length > 0) return <Badge tone="warn">Stale since {formatTimestamp(f.staleSince).slice(11)}</Badge>;
   if (!f.synced) {
-    const listed = f.syncing.reduce((sum, s) => sum + s.listed, 0);
-    return <Badge tone="info">Syncing: {formatCount(listed)} objects listed</Badge>;
+    return (
+      <Badge tone="info" title={`${f.progress.done} of ${f.progress.types} resource types done`}>
+        Syncing: {formatCount(f.progress.listed)} objects listed
+      </Badge>
+    );
   }
   if (f.forbidden.length > 0) return <Badge tone="warn">Synced, {f.forbidden.length} type(s) forbidden</Badge>;
   return <Badge tone="ok" title="Every resource type is listed and watched; pages show the live cache.">Live, synced</Badge>;

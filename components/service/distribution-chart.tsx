@@ -4,7 +4,10 @@
  * Ready endpoints per zone (bars) against the controller's allocation: minimum, desired and maximum
  * drawn as distinct horizontal markers (solid, dashed, dotted — not colour alone).
  */
+import { useState } from 'react';
 import { Bar, CartesianGrid, Cell, ComposedChart, Legend, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
+import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
+import { shortZoneName } from '../ui/format';
 import { AXIS_TICK, CHART_COLORS, ChartFrame, DARK_CHART_COLORS } from '../shared/chart-frame';
 import { useDark } from '../shared/use-dark';
 
@@ -36,12 +39,15 @@ export function DistributionChart({ data, fits }: { readonly data: readonly Dist
   const rows = data.map((d) => ({ ...d, low: d.minimum !== null && d.ready < d.minimum }));
   const summary = rows.map((d) => `${d.zone}: ${d.ready} ready, minimum ${d.minimum ?? 'n/a'}, desired ${d.desired?.toFixed(2) ?? 'n/a'}, maximum ${d.maximum ?? 'n/a'}`).join('; ');
   const top = Math.max(1, ...rows.flatMap((d) => [d.ready, d.minimum ?? 0, d.desired ?? 0, d.maximum ?? 0]));
+  // Under ~120 px per zone whole names overlap (phones): the axis drops the shared region prefix.
+  const [narrow, setNarrow] = useState(false);
+  const zones = rows.map((d) => d.zone);
   return (
     <ChartFrame label={`Ready endpoints per zone against minimum, desired and maximum${fits === false ? '; the minimums do not fit' : ''}`} summary={summary} height={280}>
-      <ResponsiveContainer width="100%" height="100%">
+      <ResponsiveContainer width="100%" height="100%" onResize={(width) => setNarrow(width < 120 * Math.max(1, rows.length))}>
         <ComposedChart data={rows} margin={{ top: 10, right: 16, bottom: 4, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="zone" tick={AXIS_TICK} interval={0} />
+          <XAxis dataKey="zone" tick={AXIS_TICK} interval={0} tickFormatter={narrow ? (zone: string) => shortZoneName(zones, zone, UNKNOWN_ZONE) : undefined} />
           <YAxis allowDecimals={false} tick={AXIS_TICK} domain={[0, Math.ceil(top + 1)]} width={36} />
           <Tooltip formatter={(value, name) => [typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : String(value), String(name)]} />
           <Legend wrapperStyle={{ fontSize: 12 }} />

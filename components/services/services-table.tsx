@@ -36,7 +36,7 @@ import {
 } from '@/lib/data/service-query';
 import type { ServiceTableData, SlimServiceRow } from '@/lib/data/services';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
-import { formatPercent, mechanismLabel, serviceHref } from '../ui/format';
+import { formatPercent, mechanismLabel, serviceHref, shortZoneName } from '../ui/format';
 import { SortIcon } from '../ui/icons';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
@@ -71,23 +71,12 @@ function ZoneCounts({ counts, zones }: { readonly counts: readonly number[]; rea
     <span className="flex flex-wrap gap-x-2 gap-y-0.5 font-mono text-xs">
       {counts.map((count, i) => (
         <span key={zones[i]} title={`${zones[i]}: ${count} ready endpoint(s)`} className={count === 0 ? 'font-semibold text-amber-800 dark:text-amber-300' : undefined}>
-          <span className="text-slate-500 dark:text-slate-400">{shortZone(zones, i)}</span> {count}
+          <span className="text-slate-500 dark:text-slate-400">{shortZoneName(zones, zones[i] ?? '', UNKNOWN_ZONE)}</span> {count}
           {count === 0 ? <span className="sr-only"> (no endpoint in this zone)</span> : null}
         </span>
       ))}
     </span>
   );
-}
-
-/** Zone names without their common region prefix (`ap-northeast-2a` → `2a`). */
-function shortZone(zones: readonly string[], index: number): string {
-  const zone = zones[index] ?? '';
-  const named = zones.filter((z) => z !== UNKNOWN_ZONE);
-  if (named.length < 2 || zone === UNKNOWN_ZONE) return zone === UNKNOWN_ZONE ? '∅' : zone;
-  let prefix = named[0] ?? '';
-  for (const z of named) while (!z.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  const cut = prefix.lastIndexOf('-') + 1;
-  return zone.slice(cut) || zone;
 }
 
 /** A cell whose figure is unknown (a type it depends on could not be read): says so instead of guessing. */
@@ -123,7 +112,14 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       label: 'Mechanism',
       header: 'Mechanism',
       width: 'w-[12%]',
-      render: (row) => <span className={`font-mono text-xs [overflow-wrap:anywhere] ${row.mechanism === 'none' ? 'text-slate-600 dark:text-slate-400' : ''}`}>{mechanismLabel(row.mechanism)}</span>,
+      // Narrow columns break camelCase names between words ("traffic·Distribution"), not mid-word.
+      render: (row) => (
+        <span className={`font-mono text-xs [overflow-wrap:anywhere] ${row.mechanism === 'none' ? 'text-slate-600 dark:text-slate-400' : ''}`}>
+          {mechanismLabel(row.mechanism)
+            .split(/(?=[A-Z])/)
+            .map((part, i) => (i === 0 ? part : [<wbr key={i} />, part]))}
+        </span>
+      ),
     },
     {
       id: 'hints',

@@ -23,12 +23,12 @@ export function ClusterStatusPanel({ status, what }: { readonly status: Exclude<
       </Callout>
     );
   }
-  const done = status.types.filter((t) => t.done || t.forbidden).length;
+  const { listed, done, types } = status.progress;
   return (
     <div className="space-y-3">
-      <Callout tone="info" role="status" title={`Syncing: ${formatCount(status.listed)} objects listed so far (${done} of ${status.types.length} resource types done).`}>
+      <Callout tone="info" role="status" title={`Syncing: ${formatCount(listed)} objects listed so far (${done} of ${types} resource types done).`}>
         <p>This page fills in once every resource type has been listed. Large clusters take a few seconds per 10,000 objects; it updates on its own.</p>
-        <progress className="h-2 w-full max-w-md" max={status.types.length} value={done} aria-label="Resource types synced" />
+        <progress className="h-2 w-full max-w-md" max={types} value={done} aria-label="Resource types synced" />
       </Callout>
       <ul className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3 lg:grid-cols-4" aria-label="Resource types">
         {status.types.map((t) => (

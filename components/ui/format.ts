@@ -81,3 +81,18 @@ export function mechanismLabel(mechanism: string): string {
       return 'none';
   }
 }
+
+/**
+ * A zone name without the region prefix every named zone shares (`ap-northeast-2a` → `2a` among
+ * ap-northeast-2a/2b/2c), for narrow cells and chart axes; `unknownZone` (the engine's "no zone"
+ * column) becomes `∅`. Names stay whole when fewer than two zones are named.
+ */
+export function shortZoneName(zones: readonly string[], zone: string, unknownZone: string): string {
+  if (zone === unknownZone) return '∅';
+  const named = zones.filter((z) => z !== unknownZone);
+  if (named.length < 2) return zone;
+  let prefix = named[0] ?? '';
+  for (const z of named) while (!z.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const cut = prefix.lastIndexOf('-') + 1;
+  return zone.slice(cut) || zone;
+}

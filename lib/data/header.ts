@@ -31,12 +31,32 @@ export interface Freshness {
   readonly stale: readonly { readonly title: string; readonly since: string | null; readonly message: string | null; readonly permanent: boolean }[];
   readonly forbidden: readonly ForbiddenType[];
   readonly syncing: readonly { readonly title: string; readonly listed: number }[];
+  /** Sync progress over every type, as the page body counts it ({@link syncProgress}). */
+  readonly progress: SyncProgress;
   readonly problems: readonly string[];
   /**
    * The re-list after the API server's history went backwards, `null` when none: pages show the
    * previous data while every type is listed again; all are swapped in at once.
    */
   readonly relisting: { readonly message: string; readonly since: string; readonly reason: string } | null;
+}
+
+/** Objects listed so far over every resource type, and how many types are done (synced or forbidden). */
+export interface SyncProgress {
+  readonly listed: number;
+  readonly done: number;
+  readonly types: number;
+}
+
+/** The one count of sync progress the header badge and the page body both show. */
+export function syncProgress(statuses: readonly ResourceStatus[]): SyncProgress {
+  let listed = 0;
+  let done = 0;
+  for (const s of statuses) {
+    listed += s.listed;
+    if (s.syncedAt !== null || s.health === 'forbidden') done++;
+  }
+  return { listed, done, types: statuses.length };
 }
 
 /** A resource type the identity may not read, and what that leaves unknown. */
@@ -113,6 +133,7 @@ function freshness(statuses: readonly ResourceStatus[], synced: boolean, problem
     stale: stale.map((s) => ({ title: s.title, since: s.staleSince, message: s.error?.message ?? null, permanent: s.error !== null && isPermanent(s.error) })),
     forbidden: statuses.filter((s) => s.health === 'forbidden').map(forbiddenType),
     syncing: statuses.filter((s) => s.health === 'syncing').map((s) => ({ title: s.title, listed: s.listed })),
+    progress: syncProgress(statuses),
     problems,
     relisting: relist === null ? null : { message: RELISTING_MESSAGE, since: relist.since, reason: relist.reason },
   };
@@ -179,8 +200,8 @@ export type ClusterStatusView =
   | { readonly state: 'ready' }
   | {
       readonly state: 'syncing';
-      /** Objects listed so far over every type. */
-      readonly listed: number;
+      /** Objects listed so far over every type, and the types done (the header's badge counts the same). */
+      readonly progress: SyncProgress;
       readonly types: readonly { readonly title: string; readonly listed: number; readonly done: boolean; readonly forbidden: boolean }[];
     }
   | {
@@ -209,7 +230,7 @@ export function getClusterStatus(): ClusterStatusView {
   }
   return {
     state: 'syncing',
-    listed: statuses.reduce((sum, s) => sum + s.listed, 0),
+    progress: syncProgress(statuses),
     types: statuses.map((s) => ({ title: s.title, listed: s.listed, done: s.syncedAt !== null, forbidden: s.health === 'forbidden' })),
   };
 }
