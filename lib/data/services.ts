@@ -9,7 +9,7 @@ import type { ClusterAnalysis, ServiceReport } from '../topology/report/analysis
 import { UNKNOWN_ZONE } from '../topology/analyses/traffic';
 import { serviceUnknowns } from '../topology/report/unknowns';
 import { getClusterAnalysis } from './analysis';
-import type { QueryableService, ServiceSortKey, SortOrder } from './service-query';
+import type { QueryableService, ServiceFilter, ServiceSortKey, SortOrder } from './service-query';
 import { API_SORT_ALIASES, queryServices, serviceNaturalKey, serviceSearchText, toCsv } from './service-query';
 
 /** One row of the Services table (slim, so 10,000 rows travel cheaply). */
@@ -63,17 +63,8 @@ export function getServiceRows(): readonly ServiceRow[] | null {
   return rows;
 }
 
-/** A Services query of the API (validated by the caller, see `parseServiceQuery`). */
-export interface ServiceQuery {
-  readonly q?: string;
-  /** `q` matches the reason text too, as the table's search does. */
-  readonly searchReasons?: boolean;
-  readonly namespace?: string;
-  readonly attention?: boolean;
-  readonly mechanism?: string;
-  readonly type?: string;
-  /** A "needs attention" reason (`hints-off`, …). */
-  readonly reason?: string;
+/** A Services query of the API (validated by the caller, see `parseServiceQuery`): the shared filter plus sort and page. */
+export interface ServiceQuery extends ServiceFilter {
   readonly sort?: ServiceSortKey;
   readonly order?: SortOrder;
   readonly offset?: number;
