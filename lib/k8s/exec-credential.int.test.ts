@@ -53,6 +53,17 @@ function plugin(dir: string, name: string, body: string): string {
   return file;
 }
 
+/**
+ * A plugin that issues whatever token `tokenFile` holds (it starts with {@link TOKEN}), claiming it
+ * is valid for an hour: rewrite the file to make the next run issue another token.
+ */
+function fileTokenPlugin(dir: string): { readonly tokenFile: string; readonly command: string } {
+  const tokenFile = join(dir, 'token');
+  writeFileSync(tokenFile, TOKEN);
+  const command = plugin(dir, 'file-token', `process.stdout.write(credential(fs.readFileSync(${JSON.stringify(tokenFile)}, 'utf8'), 3600_000));`);
+  return { tokenFile, command };
+}
+
 /** Writes an executable `sh` script `name` into `dir`. */
 function shellPlugin(dir: string, name: string, body: string): string {
   const file = join(dir, name);
@@ -245,9 +256,7 @@ describe('credential plugins', () => {
   it('a write (generated client) that gets a 401 runs the shared plugin once more and succeeds', { timeout: 10_000 }, async () => {
     const s = await sim();
     const dir = workdir();
-    const tokenFile = join(dir, 'token');
-    writeFileSync(tokenFile, TOKEN);
-    const command = plugin(dir, 'file-token', `process.stdout.write(credential(fs.readFileSync(${JSON.stringify(tokenFile)}, 'utf8'), 3600_000));`);
+    const { tokenFile, command } = fileTokenPlugin(dir);
     const connection = connect(s.url, { command });
     const read = await readServiceAnnotations(connection, 'default', 'web');
     if (!read.ok) throw new Error(read.error.message);
@@ -263,10 +272,8 @@ describe('credential plugins', () => {
   it('on a 401 drops the credential, runs the plugin once more and retries; a second 401 is reported with the command', { timeout: 15_000 }, async () => {
     const s = await sim();
     const dir = workdir();
-    const tokenFile = join(dir, 'token');
-    writeFileSync(tokenFile, TOKEN);
     // The credential claims to be valid for an hour.
-    const command = plugin(dir, 'file-token', `process.stdout.write(credential(fs.readFileSync(${JSON.stringify(tokenFile)}, 'utf8'), 3600_000));`);
+    const { tokenFile, command } = fileTokenPlugin(dir);
     const connection = connect(s.url, { command });
     const state = live(connection, { resources: ['services'] });
     expect(await state.waitForSync(5000)).toBe(true);
