@@ -10,7 +10,10 @@
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import { topologyAnnotationFor } from './analyze-dataplane';
 import { effectiveTopologyAnnotation, hintsEnabled } from '../upstream/annotations';
+import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
+import type { ProxyServicePort } from '../upstream/proxy-topology';
+import { effectiveHintsAnnotation } from '../upstream/proxy-topology';
 import {
   ANNOTATION_TOPOLOGY_MODE,
   DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS,
@@ -149,6 +152,20 @@ export interface LintContext {
 /** Whether the Service is reachable from outside through a NodePort, a load balancer or external IPs. */
 export function isExternallyAccessible(service: ServiceRecord): boolean {
   return service.ports.some((port) => (port.nodePort ?? 0) !== 0) || service.loadBalancerIngress.length > 0 || service.externalIPs.length > 0 || service.type === 'LoadBalancer' || service.type === 'NodePort';
+}
+
+/**
+ * The Service as kube-proxy's endpoint selection reads it, with `annotations` in place of its own
+ * (its own, or those a topology-mode edit would leave): traffic policies, external reachability
+ * and the hints annotation in effect on the context's release.
+ */
+export function proxyServicePort(service: ServiceRecord, annotations: Readonly<Record<string, string>>, context: ClusterContext): ProxyServicePort {
+  return {
+    internalTrafficPolicy: service.internalTrafficPolicy ?? 'Cluster',
+    externalTrafficPolicy: service.externalTrafficPolicy ?? 'Cluster',
+    externallyAccessible: isExternallyAccessible(service),
+    hintsAnnotation: effectiveHintsAnnotation(annotations, context.release.minor),
+  };
 }
 
 function annotateCommand(service: ServiceRecord, key: string, value: string | null): string {

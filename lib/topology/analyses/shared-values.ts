@@ -1,7 +1,7 @@
 /**
  * Values that many Services of one analysis share, computed once and handed out as the same
  * (read-only) object: the mechanism of an annotation set, the topology-mode toggle's edit, the
- * allocation table for an endpoint count, the monthly cost of a cross-zone fraction. At 10,000
+ * allocation table for an endpoint count, the monthly cost of a cross-zone fraction and volume. At 10,000
  * Services most of them repeat, so sharing saves both the work and the memory of the reports.
  *
  * Stores belong to a cluster context's per-cluster memo (the same across generations with the
@@ -25,7 +25,9 @@ interface Store {
   readonly mechanisms: WeakMap<object, Map<string | null, MechanismAnalysis>>;
   readonly changes: WeakMap<object, TopologyAnnotationChange>;
   allocations: Map<number, { allocations: ValueByZone<Allocation>; minimumTotal: number }>;
-  costs: Map<number, CrossZoneCost>;
+  /** By GB per month, then cross-zone fraction. */
+  costs: Map<number, Map<number, CrossZoneCost>>;
+  costCount: number;
 }
 
 const STORES = new WeakMap<ClusterContext['memo'], Store>();
@@ -33,7 +35,7 @@ const STORES = new WeakMap<ClusterContext['memo'], Store>();
 function store(context: ClusterContext): Store {
   let found = STORES.get(context.memo);
   if (!found) {
-    found = { mechanisms: new WeakMap(), changes: new WeakMap(), allocations: new Map(), costs: new Map() };
+    found = { mechanisms: new WeakMap(), changes: new WeakMap(), allocations: new Map(), costs: new Map(), costCount: 0 };
     STORES.set(context.memo, found);
   }
   return found;
@@ -79,14 +81,27 @@ export function sharedAllocationTable(context: ClusterContext, ratios: Readonly<
   return table;
 }
 
-/** `crossZoneCost(fraction, options.gbPerMonth, options.pricePerGb)`, once per fraction. */
-export function sharedCrossZoneCost(context: ClusterContext, fraction: number): CrossZoneCost {
+/**
+ * `crossZoneCost(fraction, gbPerMonth, options.pricePerGb)`, once per fraction and volume (Services
+ * of one shape share the fraction, and volumes repeat: per-endpoint volumes differ only by count).
+ */
+export function sharedCrossZoneCost(context: ClusterContext, fraction: number, gbPerMonth: number): CrossZoneCost {
   const s = store(context);
-  let cost = s.costs.get(fraction);
+  let byFraction = s.costs.get(gbPerMonth);
+  let cost = byFraction?.get(fraction);
   if (!cost) {
-    cost = crossZoneCost(fraction, context.options.gbPerMonth, context.options.pricePerGb);
-    if (s.costs.size >= LIMIT) s.costs = new Map();
-    s.costs.set(fraction, cost);
+    cost = crossZoneCost(fraction, gbPerMonth, context.options.pricePerGb);
+    if (s.costCount >= LIMIT) {
+      s.costs = new Map();
+      s.costCount = 0;
+      byFraction = undefined;
+    }
+    if (!byFraction) {
+      byFraction = new Map();
+      s.costs.set(gbPerMonth, byFraction);
+    }
+    byFraction.set(fraction, cost);
+    s.costCount++;
   }
   return cost;
 }

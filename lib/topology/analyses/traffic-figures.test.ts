@@ -56,6 +56,7 @@ describe('computeTrafficFigures: the figures of computeTrafficMatrix without the
           maxRelativeLoad: matrix.maxRelativeLoad,
           selectionByZone: matrix.selectionByZone,
           loadedEndpoints: matrix.endpointLoads.length,
+          matrix: matrix.matrix,
         });
       }),
       { numRuns: 300 },

@@ -196,6 +196,11 @@ export interface TrafficFigures {
   readonly selectionByZone: readonly ZoneSelection[];
   /** `endpointLoads.length` of the matrix. */
   readonly loadedEndpoints: number;
+  /**
+   * client zone → endpoint zone → fraction, as {@link TrafficMatrix.matrix} (lumped the same way
+   * beyond {@link MAX_MATRIX_ZONES}): what the cluster-wide flow figures sum, at no extra cost.
+   */
+  readonly matrix: Readonly<ValueByZone<ValueByZone<number>>>;
 }
 
 /**
@@ -507,7 +512,7 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
       const e = endpoints[i] as TrafficEndpoint;
       maxRelativeLoad = Math.max(maxRelativeLoad, fair > 0 ? rawLoad(e, i) / fair : 0);
     }
-    const figures: TrafficFigures = { clientShareByZone, droppedFraction, crossZoneFraction, maxRelativeLoad, selectionByZone, loadedEndpoints: pool.length };
+    const figures: TrafficFigures = { clientShareByZone, droppedFraction, crossZoneFraction, maxRelativeLoad, selectionByZone, loadedEndpoints: pool.length, matrix };
     return figures;
   }
   const endpointLoads: EndpointLoad[] = pool.map((i) => {
@@ -571,6 +576,6 @@ export function crossZoneCost(crossZoneFraction: number, gbPerMonth: number, pri
     pricePerGb,
     crossZoneGbPerMonth,
     monthlyCost,
-    formula: `${gbPerMonth} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × $${pricePerGb}/GB × 2 directions = $${monthlyCost.toFixed(2)}/month`,
+    formula: `${Number(gbPerMonth.toFixed(2))} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × $${pricePerGb}/GB × 2 directions = $${monthlyCost.toFixed(2)}/month`,
   };
 }

@@ -24,8 +24,25 @@ import { formatKubeMinor, MAX_MODELLED_MINOR, MIN_MODELLED_MINOR, parseKubeMinor
  */
 export const DEFAULT_KUBERNETES_MINOR: KubeMinor = 33;
 
-/** Default monthly volume of a Service's traffic used for cost figures when none is given. */
+/**
+ * Monthly volume of a Service's traffic that earlier releases assumed for every Service. No longer
+ * a default: without a measurement or a set volume a Service is assumed to move
+ * {@link DEFAULT_GB_PER_ENDPOINT} GB per ready endpoint; a flat volume per Service applies only
+ * when given ({@link AnalysisOptions.gbPerMonth}).
+ */
 export const DEFAULT_GB_PER_MONTH = 1000;
+
+/**
+ * GB per month assumed for each ready endpoint of a Service when nothing is measured or set (the
+ * same figure as `DEFAULT_GB_PER_ENDPOINT` of analyses/traffic-volume.ts, which this layer cannot import).
+ */
+export const DEFAULT_GB_PER_ENDPOINT = 50;
+
+/** Largest accepted volume in GB per month (per Service or per endpoint): 1 EB. */
+export const MAX_GB_PER_MONTH = 1e9;
+
+/** Largest accepted price per GB in USD. */
+export const MAX_PRICE_PER_GB = 100;
 
 /**
  * Default price of cross-zone transfer per GB **in each direction** (AWS charges $0.01/GB out of
@@ -46,8 +63,15 @@ export interface AnalysisOptions {
    * split the rest in proportion to their CPU (see {@link computeClientShareByZone}).
    */
   readonly trafficByZone?: Readonly<Record<string, number>> | null;
-  /** Monthly traffic volume of a Service in GB (default {@link DEFAULT_GB_PER_MONTH}). */
+  /**
+   * Flat monthly traffic volume of every Service in GB, for Services with no measurement and no
+   * volume of their own. Unset: {@link gbPerEndpoint} × ready endpoints.
+   */
   readonly gbPerMonth?: number | null;
+  /** GB per month assumed for each ready endpoint when nothing is measured or set (default {@link DEFAULT_GB_PER_ENDPOINT}). */
+  readonly gbPerEndpoint?: number | null;
+  /** Monthly volume in GB set for single Services, by `namespace/name`; wins over the assumptions, not over measurements. */
+  readonly volumesByService?: Readonly<Record<string, number>> | null;
   /** Price per cross-zone GB in each direction in USD (default {@link DEFAULT_PRICE_PER_GB}). */
   readonly pricePerGb?: number | null;
   /**
@@ -76,14 +100,25 @@ export interface ReleaseInfo {
   readonly note: string | null;
 }
 
-/** Options with defaults applied. */
+/** Options with defaults applied (see {@link resolveAnalysisOptions}); invalid values are left out and named in `problems`. */
 export interface ResolvedAnalysisOptions {
-  readonly gbPerMonth: number;
+  /** Flat GB per Service per month, `null` when not given (volumes are then per ready endpoint). */
+  readonly gbPerMonth: number | null;
+  readonly gbPerEndpoint: number;
+  /** Volumes set per Service (`namespace/name` → GB per month), keys sorted. */
+  readonly volumesByService: Readonly<Record<string, number>>;
   readonly pricePerGb: number;
   readonly trafficByZone: Readonly<Record<string, number>> | null;
   readonly featureGates: FeatureGateOverrides;
   /** {@link AnalysisOptions.unreadable}, deduplicated, in {@link SOURCE_RESOURCES} order. */
   readonly unreadable: readonly SourceResource[];
+  /** Option values that were rejected (the default is used instead), one sentence each. */
+  readonly problems: readonly string[];
+  /**
+   * Identity of the measured traffic the report layer analyses with (`report/prepared-analysis.ts`
+   * sets it; this layer does not read it), so that caches keyed on the options re-key when it changes.
+   */
+  readonly measuredKey?: string | null;
 }
 
 /** A node that originates client traffic (a ready worker with a zone and CPU). */
@@ -229,8 +264,43 @@ export function resolveUnreadable(unreadable: readonly SourceResource[] | null |
   return SOURCE_RESOURCES.filter((id) => unreadable.includes(id));
 }
 
-function positiveOr(value: number | null | undefined, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+/** Whether `value` is a number from 0 to `max`. */
+function inRange(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= max;
+}
+
+/**
+ * Options with defaults applied. A value that is not a number from 0 to its maximum (volumes
+ * {@link MAX_GB_PER_MONTH}, price {@link MAX_PRICE_PER_GB}), or a per-Service volume whose key is not
+ * `namespace/name`, is left out (its default applies) and named in `problems`.
+ */
+export function resolveAnalysisOptions(options: AnalysisOptions = {}): ResolvedAnalysisOptions {
+  const problems: string[] = [];
+  const number = (name: string, value: number | null | undefined, max: number): number | null => {
+    if (value === null || value === undefined) return null;
+    if (inRange(value, max)) return value;
+    problems.push(`${name} must be a number from 0 to ${max}, got ${String(value)}; ignored.`);
+    return null;
+  };
+  const volumesByService: Record<string, number> = {};
+  const given = options.volumesByService ?? {};
+  for (const key of Object.keys(given).sort()) {
+    const value = given[key];
+    const parts = key.split('/');
+    if (parts.length !== 2 || !parts[0] || !parts[1]) problems.push(`volumesByService: "${key}" is not namespace/name; ignored.`);
+    else if (!inRange(value, MAX_GB_PER_MONTH)) problems.push(`volumesByService["${key}"] must be a number of GB from 0 to ${MAX_GB_PER_MONTH}, got ${String(value)}; ignored.`);
+    else volumesByService[key] = value;
+  }
+  return {
+    gbPerMonth: number('gbPerMonth', options.gbPerMonth, MAX_GB_PER_MONTH),
+    gbPerEndpoint: number('gbPerEndpoint', options.gbPerEndpoint, MAX_GB_PER_MONTH) ?? DEFAULT_GB_PER_ENDPOINT,
+    volumesByService,
+    pricePerGb: number('pricePerGb', options.pricePerGb, MAX_PRICE_PER_GB) ?? DEFAULT_PRICE_PER_GB,
+    trafficByZone: options.trafficByZone ?? null,
+    featureGates: options.featureGates ?? {},
+    unreadable: resolveUnreadable(options.unreadable),
+    problems,
+  };
 }
 
 /**
@@ -285,13 +355,7 @@ export function buildClusterContext(index: ClusterIndex, options: AnalysisOption
 
   return {
     index,
-    options: {
-      gbPerMonth: positiveOr(options.gbPerMonth, DEFAULT_GB_PER_MONTH),
-      pricePerGb: positiveOr(options.pricePerGb, DEFAULT_PRICE_PER_GB),
-      trafficByZone: options.trafficByZone ?? null,
-      featureGates,
-      unreadable: resolveUnreadable(options.unreadable),
-    },
+    options: resolveAnalysisOptions(options),
     release,
     gates,
     proxyRelease: { minor: release.minor, gates },

@@ -14,6 +14,7 @@ import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import type { RuleEstimates } from '../analyses/rule-estimates';
 import type { MechanismAnalysis, ServiceLint, ServiceMechanism } from '../analyses/service-mechanism';
 import type { CrossZoneCost, TrafficMatrix } from '../analyses/traffic';
+import type { ClusterTrafficReport, ServiceVolume } from '../analyses/traffic-volume';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext, ReleaseInfo } from '../model/cluster-context';
 import type { EventRecord, ProxyMode, ServiceRecord } from '../model/cluster-model';
@@ -60,6 +61,12 @@ export interface TrafficSummary {
   readonly droppedFraction: number;
   /** Busiest endpoint now, relative to a fair share (1 = fair). */
   readonly maxRelativeLoad: number;
+  /** The Service's monthly volume and where it comes from (measured, set or assumed). */
+  readonly volume: ServiceVolume;
+  /**
+   * USD per month of the cross-zone part of {@link volume} (× price × 2): now (at the measured
+   * cross-zone share when the volume is `measured-flows`, else the model's), with Auto, without hints.
+   */
   readonly monthlyCost: { readonly now: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
   readonly clientShareByZone: Readonly<ValueByZone<number>>;
 }
@@ -140,11 +147,13 @@ export interface ClusterReport {
 export interface ClusterAnalysis {
   readonly schema: typeof ANALYSIS_SCHEMA;
   readonly kubernetes: KubernetesReport;
-  /** Assumptions the figures rest on (release, client traffic, cost inputs). */
+  /** Assumptions the figures rest on (release, client traffic, volumes and price). */
   readonly assumptions: readonly string[];
   /** Resource types zonescope could not read (forbidden), with the answers each leaves unknown; empty when all were read. */
   readonly unreadable: readonly UnreadableResource[];
   readonly cluster: ClusterReport;
+  /** The cluster's zone traffic: flows, totals now / after the next sync / best, saving, sources, top Services (see cluster-traffic.ts). */
+  readonly traffic: ClusterTrafficReport;
   /** Sorted by namespace, then name. */
   readonly services: readonly ServiceReport[];
 }

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
+import { computeClusterTraffic, defaultVolumeSettings } from '../analyses/cluster-traffic';
+import type { MeasuredTraffic } from '../analyses/traffic-volume';
+import { AnalysisCache } from './analysis-cache';
 import { ANALYSIS_SCHEMA } from './analysis-schema';
-import { analyzeCluster } from './cluster-analysis';
+import { analyzeCluster, analyzeClusterIn, serviceFlowsOf } from './cluster-analysis';
 import type { EndpointSliceRecord, NodeRecord, ServiceRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
-import { prepareAnalysis } from './prepared-analysis';
+import { prepareAnalysis, withAnalysisCache } from './prepared-analysis';
 import { analyzeServiceIn } from './service-detail';
 import { testCluster, testEndpoints, testNode, testService, testSlice, testSnapshot, testZoneNodes } from '../model/test-cluster';
 import { AUTO, publicCases } from './test-public-cases';
@@ -51,7 +54,9 @@ describe('analyzeCluster: the JSON the analyze command prints', () => {
     expect(byName.api?.traffic.crossZoneFractionExpected).toBeCloseTo(2 / 9);
     expect(byName.api?.traffic.crossZoneFractionIfAuto).toBeCloseTo(2 / 9);
     expect(byName.api?.traffic.crossZoneFraction).toBeCloseTo(2 / 3);
-    expect(byName.api?.traffic.monthlyCost.ifAuto.monthlyCost).toBeCloseTo(1000 * (2 / 9) * 0.02);
+    // Nothing measured or set: 9 ready endpoints × 50 GB = 450 GB a month, 2/9 of it cross-zone, $0.01 each way.
+    expect(byName.api?.traffic.volume).toMatchObject({ gbPerMonth: 450, source: { kind: 'assumed', label: 'assumed: 50 GB per ready endpoint per month × 9' } });
+    expect(byName.api?.traffic.monthlyCost.ifAuto.monthlyCost).toBeCloseTo(450 * (2 / 9) * 0.02);
   });
 
   it('the HPA behind 5/2/2: off at 4, 5, 8, 11 replicas', () => {
@@ -146,5 +151,124 @@ describe('scale', () => {
     expect(result.services).toHaveLength(10000);
     expect(result.cluster.summary.hintsExpectedOn).toBe(5000);
     expect(analyzeServiceIn(prepared, 'ns-2', 'svc-2')?.expected.hintsEnabled).toBe(true);
+  });
+});
+
+describe("analyzeCluster: the cluster's zone traffic", () => {
+  const FLOWS_METRIC = 'beyla_network_flow_bytes_total';
+  function measuredWeb(matrix: Record<string, Record<string, number>>): MeasuredTraffic {
+    const gbPerMonth = Object.values(matrix).reduce((sum, row) => sum + Object.values(row).reduce((a, b) => a + b, 0), 0);
+    return {
+      window: '7d',
+      measuredAt: '2026-12-01T12:00:00Z',
+      byService: new Map([['default/web', { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth, matrix }]]),
+      interZoneGbPerMonth: null,
+      quality: { seriesRead: 9, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
+    };
+  }
+
+  it('sums every Service: volume per ready endpoint, cost now / after the sync / best, and the Services that cost most', () => {
+    const result = analyzeCluster(publicCases());
+    const { traffic } = result;
+    // web 11 + api 9 + two 2 ready endpoints, 50 GB each.
+    expect(result.services.map((s) => [s.name, s.traffic.volume.gbPerMonth])).toEqual([['api', 450], ['two', 100], ['web', 550]]);
+    expect(traffic.totals.now.gbPerMonth).toBe(1100);
+    const perService = result.services.reduce((sum, s) => sum + s.traffic.monthlyCost.now.monthlyCost, 0);
+    expect(traffic.totals.now.monthlyCost).toBeCloseTo(perService, 9);
+    // api's hints arrive with the next sync: 2/3 → 2/9 of its 450 GB crosses zones.
+    expect(traffic.saving.expected).toBeCloseTo(450 * (2 / 3 - 2 / 9) * 0.02, 9);
+    // By dollars: web (550 GB, 2/3 cross-zone, hints off until it has one more endpoint), then api, then two.
+    expect(traffic.topByCost.map((r) => [r.name, r.fix])).toEqual([
+      ['web', 'Add 1 ready endpoint, to 12 (fewest donations with 1 in zone-c)'],
+      ['api', null],
+      ['two', 'Add 1 ready endpoint, to 3 (fewest donations with 1 in zone-c)'],
+    ]);
+    expect(traffic.topByCost[1]).toMatchObject({ crossZoneGbPerMonth: expect.closeTo(300, 9), monthlyCost: expect.closeTo(6, 9), bestScenario: 'expected', bestMonthlyCost: expect.closeTo(2, 9) });
+    expect(traffic.zones).toEqual(['zone-a', 'zone-b', 'zone-c']);
+    expect(traffic.sources.assumed).toEqual({ services: 3, gbPerMonth: 1100 });
+    expect(traffic.sourceNotes).toEqual(["Assumed: 3 Services at 50 GB per ready endpoint per month — set ZONESCOPE_GB_PER_ENDPOINT, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES"]);
+    expect(result.assumptions).toContain('Traffic volume per Service: 50 GB per ready endpoint per month, assumed.');
+    expect(result.assumptions).toContain('Cross-zone transfer costs $0.01/GB in each direction, so $0.02 per cross-zone GB.');
+    expect(serviceFlowsOf(result).map((f) => [f.name, f.readyEndpoints])).toEqual([['api', 9], ['two', 2], ['web', 11]]);
+    // The flows recompute the same report with other settings, without another pass.
+    expect(computeClusterTraffic(serviceFlowsOf(result), defaultVolumeSettings(), null).report).toEqual(traffic);
+    expect(JSON.parse(JSON.stringify(traffic))).toEqual(traffic);
+  });
+
+  it('options: GB per ready endpoint, per-Service volumes, the flat volume and the price', () => {
+    const result = analyzeCluster(publicCases(), { gbPerEndpoint: 10, volumesByService: { 'default/api': 1000 }, pricePerGb: 0.02 });
+    const byName = Object.fromEntries(result.services.map((s) => [s.name, s.traffic]));
+    expect(byName.api?.volume.source).toMatchObject({ kind: 'set', label: 'set: 1,000 GB per month for this Service' });
+    expect(byName.api?.monthlyCost.now).toMatchObject({ gbPerMonth: 1000, monthlyCost: expect.closeTo(1000 * (2 / 3) * 0.04, 9) });
+    expect(byName.web?.volume).toMatchObject({ gbPerMonth: 110, source: { kind: 'assumed' } });
+    expect(result.traffic.pricePerGb).toBe(0.02);
+    expect(result.assumptions).toContain('Traffic volume per Service: the volume set for 1 Service; otherwise 10 GB per ready endpoint per month, assumed.');
+    const flat = analyzeCluster(publicCases(), { gbPerMonth: 1000 });
+    expect(flat.services.map((s) => s.traffic.volume.gbPerMonth)).toEqual([1000, 1000, 1000]);
+    expect(flat.assumptions).toContain('Traffic volume per Service: 1,000 GB per Service per month (flat), assumed.');
+  });
+
+  it('bad option values are named in the assumptions and change nothing', () => {
+    const result = analyzeCluster(publicCases(), { gbPerEndpoint: -1, pricePerGb: 500, volumesByService: { api: 5, 'default/web': Number.NaN } });
+    expect(result.assumptions).toEqual(
+      expect.arrayContaining([
+        'Option not used: gbPerEndpoint must be a number from 0 to 1000000000, got -1; ignored.',
+        'Option not used: pricePerGb must be a number from 0 to 100, got 500; ignored.',
+        'Option not used: volumesByService: "api" is not namespace/name; ignored.',
+        'Option not used: volumesByService["default/web"] must be a number of GB from 0 to 1000000000, got NaN; ignored.',
+      ]),
+    );
+    expect(result.traffic).toEqual(analyzeCluster(publicCases()).traffic);
+  });
+
+  it('measured flows: the Service volume and its cross-zone share now come from the measurement', () => {
+    // The model sends 2/3 of web's traffic across zones (no hints yet); the flows say 40 % does.
+    const measured = measuredWeb({ 'zone-a': { 'zone-a': 300, 'zone-b': 200 }, 'zone-b': { 'zone-a': 200, 'zone-b': 300 } });
+    const result = analyzeCluster(publicCases(), { measured });
+    const web = result.services.find((s) => s.name === 'web');
+    expect(web?.traffic.volume).toMatchObject({ gbPerMonth: 1000, source: { kind: 'measured-flows', label: `measured: ${FLOWS_METRIC}, rate over 7d`, metric: FLOWS_METRIC, window: '7d' } });
+    expect(web?.traffic.monthlyCost.now.crossZoneGbPerMonth).toBeCloseTo(400, 9);
+    const row = result.traffic.topByCost.find((r) => r.name === 'web');
+    expect(row).toMatchObject({ crossZoneFraction: 0.4, monthlyCost: expect.closeTo(8, 9) });
+    expect(row?.predictedCrossZoneFraction).toBeCloseTo(2 / 3, 9);
+    // zone-a → zone-b: web's measured 200 GB, plus the model's share of api (1/3 of clients × 2/9 endpoints) and two (1/3 × 1/2).
+    expect(result.traffic.flows.now['zone-a']?.['zone-b']).toBeCloseTo(200 + 450 * (1 / 3) * (2 / 9) + 100 * (1 / 3) * 0.5, 6);
+    expect(result.traffic.sourceNotes[0]).toBe(`Measured: 1 Service from ${FLOWS_METRIC} (rate over 7d × 30 days)`);
+    expect(result.assumptions).toContain('Traffic volume per Service: measured rates over 7d × 30 days (evaluated 2026-12-01T12:00:00Z); otherwise 50 GB per ready endpoint per month, assumed.');
+  });
+
+  it('with a cache: new volume options or a new measurement re-analyse every Service; the same ones reuse them', () => {
+    const index = publicCases();
+    const first = withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
+    analyzeClusterIn(first);
+    const same = prepareAnalysis(index, {}, first);
+    analyzeClusterIn(same);
+    expect(same.cache?.lastRun).toMatchObject({ computed: 0, reused: 3 });
+    const perEndpoint = prepareAnalysis(index, { gbPerEndpoint: 10 }, same);
+    const result = analyzeClusterIn(perEndpoint);
+    expect(perEndpoint.cache?.lastRun).toMatchObject({ computed: 3, full: true });
+    expect(result.services.map((s) => s.traffic.volume.gbPerMonth)).toEqual([90, 20, 110]);
+    const measured = measuredWeb({ 'zone-a': { 'zone-a': 10 } });
+    const withMeasured = prepareAnalysis(index, { gbPerEndpoint: 10, measured }, perEndpoint);
+    expect(analyzeClusterIn(withMeasured).services.find((s) => s.name === 'web')?.traffic.volume.source.kind).toBe('measured-flows');
+    expect(withMeasured.cache?.lastRun).toMatchObject({ computed: 3, full: true });
+    const next = prepareAnalysis(index, { gbPerEndpoint: 10, measured: measuredWeb({ 'zone-a': { 'zone-a': 20 } }) }, withMeasured);
+    expect(analyzeClusterIn(next).services.find((s) => s.name === 'web')?.traffic.volume.gbPerMonth).toBe(20);
+    expect(next.cache?.lastRun).toMatchObject({ full: true });
+  });
+
+  it('with a cache: a pass that changed nothing keeps the traffic block; a changed EndpointSlice recomputes it', () => {
+    const snapshot = publicCases().snapshot;
+    const first = withAnalysisCache(prepareAnalysis(indexCluster(snapshot)), new AnalysisCache());
+    const before = analyzeClusterIn(first).traffic;
+    const same = prepareAnalysis(indexCluster({ ...snapshot }), {}, first);
+    expect(analyzeClusterIn(same).traffic).toBe(before);
+    // web loses 3 of its 11 endpoints: 150 GB less assumed traffic.
+    const slices = snapshot.endpointSlices.map((slice) => (slice.name.startsWith('web') ? { ...slice, resourceVersion: '2', endpoints: slice.endpoints.slice(3) } : slice));
+    const changed = prepareAnalysis(indexCluster({ ...snapshot, endpointSlices: slices }), {}, same);
+    const after = analyzeClusterIn(changed).traffic;
+    expect(changed.cache?.lastRun).toMatchObject({ computed: 1 });
+    expect(after.totals.now.gbPerMonth).toBe(before.totals.now.gbPerMonth - 150);
+    expect(after).toEqual(analyzeCluster(indexCluster({ ...snapshot, endpointSlices: slices })).traffic);
   });
 });

@@ -4,16 +4,19 @@
  * analysis-schema.ts and `docs/analyze-schema.md`). With a cache, Services whose inputs did not
  * change keep their previous result.
  */
+import type { ServiceFlow, ServiceFlowScenario } from '../analyses/cluster-traffic';
+import { computeClusterTraffic } from '../analyses/cluster-traffic';
 import type { RuleEstimateService } from '../analyses/rule-estimates';
 import { estimateRules } from '../analyses/rule-estimates';
 import type { ServiceMechanism } from '../analyses/service-mechanism';
 import type { TrafficFigures } from '../analyses/traffic';
-import type { AnalysisOptions } from '../model/cluster-context';
 import { serviceKey } from '../model/cluster-context';
 import type { ClusterIndex, ServiceRecord } from '../model/cluster-model';
+import type { AnalysisCache } from './analysis-cache';
+import { sameItems } from './analysis-cache';
 import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysis-schema';
 import { ANALYSIS_SCHEMA } from './analysis-schema';
-import type { PreparedAnalysis } from './prepared-analysis';
+import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
 import type { ShapeMemo } from './service-computation';
 import { computeService, shapeMemoFor } from './service-computation';
@@ -39,19 +42,56 @@ interface ClusterPassResult {
   readonly cell: WorkloadCell | null;
   /** Its entry of `cluster.needsAttention`, `null` when it needs none. */
   readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
+  /** Its zone fractions per scenario, for the cluster-wide traffic figures. */
+  readonly flow: ServiceFlow;
+}
+
+const NORMALISED = new WeakMap<TrafficFigures, ServiceFlowScenario>();
+
+/**
+ * A scenario's figures as fractions of the Service's traffic. Client shares sum to 1 except when
+ * per-zone overrides name every zone and sum to less; the matrix is then divided by their sum, as
+ * the model's cross-zone fraction is. Figures are shared between Services, and so is this.
+ */
+function flowScenario(figures: TrafficFigures): ServiceFlowScenario {
+  let total = 0;
+  for (const zone in figures.clientShareByZone) total += figures.clientShareByZone[zone] as number;
+  if (total <= 0 || Math.abs(total - 1) < 1e-9) return figures;
+  let scenario = NORMALISED.get(figures);
+  if (!scenario) {
+    const matrix: Record<string, Record<string, number>> = {};
+    for (const client in figures.matrix) {
+      const row: Record<string, number> = {};
+      for (const zone in figures.matrix[client]) row[zone] = (figures.matrix[client]?.[zone] as number) / total;
+      matrix[client] = row;
+    }
+    scenario = { crossZoneFraction: figures.crossZoneFraction, matrix };
+    NORMALISED.set(figures, scenario);
+  }
+  return scenario;
 }
 
 function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, shapes: ShapeMemo | null): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell } = computeService(prepared, service, false, shapes);
+  const { report: partial, needsAttention, traffic, cell, analysis } = computeService(prepared, service, false, shapes);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-  if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, attention };
+  const flow: ServiceFlow = {
+    namespace: report.namespace,
+    name: report.name,
+    readyEndpoints: analysis.observed.readyEndpoints,
+    now: flowScenario(traffic.now),
+    expected: flowScenario(traffic.expected),
+    ifAuto: flowScenario(traffic.ifAuto),
+    fix: report.unknown.fixes !== undefined ? null : (report.fixes.find((fix) => fix.primary)?.title ?? null),
+  };
+  if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, attention, flow };
   const ready = traffic.now.loadedEndpoints;
   return {
     report,
     cell,
     attention,
+    flow,
     ruleInput: {
       ports: Math.max(1, service.ports.length),
       nodePorts: service.ports.filter((p) => (p.nodePort ?? 0) !== 0).length,
@@ -93,6 +133,7 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
   let computed = 0;
   let shapes: ShapeMemo | null | undefined;
   const needsAttention: (ServiceAttention & { readonly namespace: string; readonly name: string })[] = [];
+  const flows: ServiceFlow[] = [];
   for (const service of services) {
     const key = keyOf(service);
     const slices = context.index.slicesByService.get(key);
@@ -105,8 +146,9 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
       computed++;
       cache?.storeReport(key, service, slices, result);
     }
-    const { report, ruleInput, attention } = result;
+    const { report, ruleInput, attention, flow } = result;
     reports.push(report);
+    flows.push(flow);
     if (attention) needsAttention.push(attention);
     byMechanism[report.mechanism]++;
     if (report.expected.hintsEnabled) hintsExpectedOn++;
@@ -140,16 +182,53 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
       needsAttention,
       unknown: prepared.clusterUnknown,
     },
+    traffic: clusterTraffic(prepared, flows),
     services: reports,
   };
+  // On the analysis itself (a registered symbol, not enumerable, so never in the JSON): a server
+  // bundle may load this module more than once, and a module-local map would then miss an
+  // analysis built by the other copy.
+  Object.defineProperty(analysis, FLOWS, { value: flows, enumerable: false });
   if (cache) cache.lastRun = { services: services.length, computed, reused: services.length - computed, full: cache.isFullPass };
   return analysis;
 }
 
+const FLOWS = Symbol.for('zonescope.serviceFlows');
+
+/** The traffic block of a cache's last pass, with what it was computed from. */
+const LAST_TRAFFIC = new WeakMap<
+  AnalysisCache,
+  { readonly flows: readonly ServiceFlow[]; readonly volume: PreparedAnalysis['volume']; readonly measured: PreparedAnalysis['measured']; readonly report: ClusterAnalysis['traffic'] }
+>();
+
+/**
+ * The cluster-wide traffic block of a pass. With a cache, a pass that reused every Service's flow
+ * (the same objects, in the same order) under the same settings and measurement gets the previous
+ * block: nothing it sums changed.
+ */
+function clusterTraffic(prepared: PreparedAnalysis, flows: readonly ServiceFlow[]): ClusterAnalysis['traffic'] {
+  const { cache } = prepared;
+  const last = cache ? LAST_TRAFFIC.get(cache) : undefined;
+  if (last && last.volume === prepared.volume && last.measured === prepared.measured && sameItems(last.flows, flows)) return last.report;
+  const { report } = computeClusterTraffic(flows, prepared.volume, prepared.measured);
+  if (cache) LAST_TRAFFIC.set(cache, { flows, volume: prepared.volume, measured: prepared.measured, report });
+  return report;
+}
+
+/**
+ * The per-Service zone fractions a cluster pass kept (sorted like `analysis.services`), for
+ * `computeClusterTraffic` with other volume settings or measurements than the analysis was run
+ * with. Empty for an analysis not built by {@link analyzeClusterIn} (e.g. parsed from JSON).
+ */
+export function serviceFlowsOf(analysis: ClusterAnalysis): readonly ServiceFlow[] {
+  return (analysis as unknown as { readonly [FLOWS]?: readonly ServiceFlow[] })[FLOWS] ?? [];
+}
+
 /**
  * Analyzes a whole cluster: `cluster` (zones, eligibility, dataplane, rule estimates, attention
- * list) and `services[]`, as documented in `docs/analyze-schema.md`.
+ * list), `traffic` (the cluster's zone traffic and its cost) and `services[]`, as documented in
+ * `docs/analyze-schema.md`.
  */
-export function analyzeCluster(index: ClusterIndex, options: AnalysisOptions = {}): ClusterAnalysis {
+export function analyzeCluster(index: ClusterIndex, options: ClusterAnalysisOptions = {}): ClusterAnalysis {
   return analyzeClusterIn(prepareAnalysis(index, options));
 }

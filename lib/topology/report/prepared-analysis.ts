@@ -12,8 +12,10 @@ import type { DataplaneAnalysis } from '../analyses/analyze-dataplane';
 import { analyzeDataplane, detectClusterPlatform } from '../analyses/analyze-dataplane';
 import type { ZoneAnalysis } from '../analyses/analyze-zones';
 import { analyzeZones } from '../analyses/analyze-zones';
+import { defaultVolumeSettings, formatAmount } from '../analyses/cluster-traffic';
 import type { TrafficClientZone } from '../analyses/traffic';
 import { MAX_TRAFFIC_ZONES, tooManyTrafficZones } from '../analyses/traffic';
+import type { MeasuredTraffic, VolumeSettings } from '../analyses/traffic-volume';
 import type { AnalysisOptions, ClusterContext } from '../model/cluster-context';
 import { buildClusterContext, rebaseClusterContext } from '../model/cluster-context';
 import type { ClusterIndex } from '../model/cluster-model';
@@ -22,9 +24,23 @@ import type { KubernetesReport } from './analysis-schema';
 import type { ClusterAnswer, ServiceAnswer, UnknownAnswers, UnreadableResource } from './unknowns';
 import { clusterUnknowns, serviceUnknowns, unreadableReport } from './unknowns';
 
+/**
+ * The options of a cluster analysis: {@link AnalysisOptions} plus the measured traffic (built by
+ * the caller from Prometheus answers; the model layer that declares the other options does not
+ * know its type).
+ */
+export interface ClusterAnalysisOptions extends AnalysisOptions {
+  /** Measured volumes and zone matrices by Service; they win over set and assumed volumes. */
+  readonly measured?: MeasuredTraffic | null;
+}
+
 /** Per-cluster work shared by every Service analysis. */
 export interface PreparedAnalysis {
   readonly context: ClusterContext;
+  /** How volumes are resolved and priced (from the options). */
+  readonly volume: VolumeSettings;
+  /** Measured traffic given in the options, `null` when none. */
+  readonly measured: MeasuredTraffic | null;
   readonly zones: ZoneAnalysis;
   readonly dataplane: DataplaneAnalysis;
   readonly clients: readonly TrafficClientZone[];
@@ -53,9 +69,23 @@ export interface PreparedAnalysis {
   readonly cache?: AnalysisCache;
 }
 
-function preparedInputs(index: ClusterIndex, options: AnalysisOptions): string {
+const MEASURED_KEYS = new WeakMap<MeasuredTraffic, string>();
+let measuredCount = 0;
+
+/** A key of measured traffic by identity (its maps do not serialise): a new measurement is a new input. */
+function measuredKey(measured: MeasuredTraffic | null | undefined): string | null {
+  if (!measured) return null;
+  let key = MEASURED_KEYS.get(measured);
+  if (key === undefined) {
+    key = `measured#${++measuredCount} ${measured.window} ${measured.measuredAt}`;
+    MEASURED_KEYS.set(measured, key);
+  }
+  return key;
+}
+
+function preparedInputs(index: ClusterIndex, options: ClusterAnalysisOptions): string {
   const { version, proxy, cni } = index.snapshot;
-  return JSON.stringify([version, proxy, cni, options]);
+  return JSON.stringify([version, proxy, cni, { ...options, measured: measuredKey(options.measured) }]);
 }
 
 /**
@@ -67,7 +97,7 @@ function preparedInputs(index: ClusterIndex, options: AnalysisOptions): string {
  * `previous`'s other fields — otherwise the preparation is fresh and `previous.cache` is carried
  * over.
  */
-export function prepareAnalysis(index: ClusterIndex, options: AnalysisOptions = {}, previous: PreparedAnalysis | null = null): PreparedAnalysis {
+export function prepareAnalysis(index: ClusterIndex, options: ClusterAnalysisOptions = {}, previous: PreparedAnalysis | null = null): PreparedAnalysis {
   const inputsKey = preparedInputs(index, options);
   if (previous !== null && previous.context.index.snapshot.nodes === index.snapshot.nodes && previous.inputsKey === inputsKey) {
     return { ...previous, context: rebaseClusterContext(previous.context, index) };
@@ -90,8 +120,36 @@ export function withoutShapeSharing(prepared: PreparedAnalysis): PreparedAnalysi
   return { ...prepared, shareShapes: false };
 }
 
-function prepareFresh(index: ClusterIndex, options: AnalysisOptions, inputsKey: string): PreparedAnalysis {
-  const context = buildClusterContext(index, options);
+/** The sentences of the assumptions list that say how volumes are found and priced. */
+function volumeAssumptions(options: ClusterContext['options'], measured: MeasuredTraffic | null): string[] {
+  const price = options.pricePerGb;
+  const set = Object.keys(options.volumesByService).length;
+  const assumed =
+    options.gbPerMonth !== null
+      ? `${formatAmount(options.gbPerMonth)} GB per Service per month (flat)`
+      : `${formatAmount(options.gbPerEndpoint)} GB per ready endpoint per month`;
+  const sources = [
+    measured !== null ? `measured rates over ${measured.window} × 30 days (evaluated ${measured.measuredAt})` : null,
+    set > 0 ? `the volume set for ${set} Service${set === 1 ? '' : 's'}` : null,
+  ].filter((part): part is string => part !== null);
+  return [
+    `Traffic volume per Service: ${sources.length > 0 ? `${sources.join(', then ')}; otherwise ` : ''}${assumed}, assumed.`,
+    `Cross-zone transfer costs $${price}/GB in each direction, so $${formatAmount(price * 2)} per cross-zone GB.`,
+    ...options.problems.map((problem) => `Option not used: ${problem}`),
+  ];
+}
+
+function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inputsKey: string): PreparedAnalysis {
+  const built = buildClusterContext(index, options);
+  const measured = options.measured ?? null;
+  // The measured traffic is an input of every Service's report: caches keyed on the options re-key on it.
+  const context: ClusterContext = measured === null ? built : { ...built, options: { ...built.options, measuredKey: measuredKey(measured) } };
+  const volume = defaultVolumeSettings({
+    pricePerGb: context.options.pricePerGb,
+    gbPerEndpoint: context.options.gbPerEndpoint,
+    gbPerService: context.options.gbPerMonth,
+    setByService: new Map(Object.entries(context.options.volumesByService)),
+  });
   const clusterUnknown = clusterUnknowns(context.options.unreadable);
   const analysed = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
   // Without Nodes, "no node has a zone" is the identity's view, not the cluster's: no verdict.
@@ -115,11 +173,13 @@ function prepareFresh(index: ClusterIndex, options: AnalysisOptions, inputsKey: 
     context.clientShareSource === 'equal'
       ? 'Client traffic is split equally between zones (no CPU information).'
       : `Client traffic per zone is proportional to zone CPU${context.clientShareSource === 'cpu-with-overrides' ? ', with the given per-zone overrides' : ''} (the controller's own assumption).`,
-    `Monthly cost assumes ${context.options.gbPerMonth} GB per Service per month at $${context.options.pricePerGb}/GB in each direction.`,
+    ...volumeAssumptions(context.options, measured),
     'Expected hints are the EndpointSlice controller\'s next sync on the observed slices; an enabled outcome carries the event recorded on the transition.',
   );
   return {
     context,
+    volume,
+    measured,
     zones,
     dataplane,
     clients,

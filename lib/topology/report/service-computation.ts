@@ -10,16 +10,15 @@ import type { Fix } from '../analyses/fixes';
 import { findFixes } from '../analyses/fixes';
 import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import { analyzeLoadBalancer } from '../analyses/load-balancer';
-import { isExternallyAccessible } from '../analyses/service-mechanism';
+import { proxyServicePort } from '../analyses/service-mechanism';
+import { measuredCrossZoneFraction, resolveServiceVolume } from '../analyses/cluster-traffic';
 import { sharedCrossZoneCost } from '../analyses/shared-values';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
-import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import type { ProxyServicePort } from '../upstream/proxy-topology';
-import { effectiveHintsAnnotation } from '../upstream/proxy-topology';
 import type { EndpointSlice } from '../upstream/types';
 import type { ServiceAttention, ServiceReport, TrafficSummary } from './analysis-schema';
 import { attentionFor } from './attention';
@@ -27,17 +26,8 @@ import type { PreparedAnalysis } from './prepared-analysis';
 import { reportShapeKey, ReportShapeMemo } from './report-shape';
 import { WorkloadCell } from './workload-cell';
 
-function proxyServicePort(service: ServiceRecord, annotations: Readonly<Record<string, string>>, context: ClusterContext): ProxyServicePort {
-  return {
-    internalTrafficPolicy: service.internalTrafficPolicy ?? 'Cluster',
-    externalTrafficPolicy: service.externalTrafficPolicy ?? 'Cluster',
-    externallyAccessible: isExternallyAccessible(service),
-    hintsAnnotation: effectiveHintsAnnotation(annotations, context.release.minor),
-  };
-}
-
 /** What both the full matrices and their figures carry. */
-export type TrafficCommon = Pick<TrafficMatrix, 'crossZoneFraction' | 'droppedFraction' | 'maxRelativeLoad' | 'clientShareByZone' | 'selectionByZone'>;
+export type TrafficCommon = Pick<TrafficMatrix, 'crossZoneFraction' | 'droppedFraction' | 'maxRelativeLoad' | 'clientShareByZone' | 'selectionByZone' | 'matrix'>;
 
 /** What the traffic step yields per scenario: full matrices (detail) or their figures (cluster-wide report). */
 type TrafficScenarios<M extends TrafficCommon> = Readonly<Record<TrafficScenario, M>>;
@@ -168,6 +158,10 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   }
   const { analysis, slices, traffic: scenarios } = core;
   const { now, ifAuto, ifNone } = scenarios;
+  // The Service's volume (measured, set or assumed) prices its cross-zone share; measured flows also give the share now.
+  const volume = resolveServiceVolume(key, analysis.observed.readyEndpoints, prepared.volume, prepared.measured);
+  const gb = volume.gbPerMonth;
+  const nowFraction = volume.measuredMatrix === null ? now.crossZoneFraction : measuredCrossZoneFraction(volume.measuredMatrix);
   const traffic: TrafficSummary = {
     crossZoneFraction: now.crossZoneFraction,
     crossZoneFractionExpected: scenarios.expected.crossZoneFraction,
@@ -175,10 +169,11 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     crossZoneFractionIfNone: ifNone.crossZoneFraction,
     droppedFraction: now.droppedFraction,
     maxRelativeLoad: now.maxRelativeLoad,
+    volume,
     monthlyCost: {
-      now: sharedCrossZoneCost(context, now.crossZoneFraction),
-      ifAuto: sharedCrossZoneCost(context, ifAuto.crossZoneFraction),
-      ifNone: sharedCrossZoneCost(context, ifNone.crossZoneFraction),
+      now: sharedCrossZoneCost(context, nowFraction, gb),
+      ifAuto: sharedCrossZoneCost(context, ifAuto.crossZoneFraction, gb),
+      ifNone: sharedCrossZoneCost(context, ifNone.crossZoneFraction, gb),
     },
     clientShareByZone: now.clientShareByZone,
   };

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ServiceFlow, ServiceFlowScenario } from './cluster-traffic';
+import { applyVolumeToSummary, computeClusterTraffic, defaultVolumeSettings, resolveServiceVolume, TOP_SERVICES, WHAT_IF_LABEL } from './cluster-traffic';
+import { crossZoneCost, MAX_MATRIX_ZONES, OTHER_ZONES } from './traffic';
+import type { MeasuredServiceTraffic, MeasuredTraffic, VolumeSettings } from './traffic-volume';
+
+const FLOWS_METRIC = 'beyla_network_flow_bytes_total';
+const POD_METRIC = 'container_network_receive_bytes_total+container_network_transmit_bytes_total';
+
+function measuredTraffic(byService: Record<string, MeasuredServiceTraffic>, interZoneGbPerMonth: number | null = null): MeasuredTraffic {
+  return {
+    window: '7d',
+    measuredAt: '2026-12-01T12:00:00Z',
+    byService: new Map(Object.entries(byService)),
+    interZoneGbPerMonth,
+    quality: { seriesRead: 3, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
+  };
+}
+
+/** A scenario in which each of zones a and b sends half the traffic, `cross` of it to the other zone. */
+function twoZones(cross: number): ServiceFlowScenario {
+  return { crossZoneFraction: cross, matrix: { a: { a: (1 - cross) / 2, b: cross / 2 }, b: { a: cross / 2, b: (1 - cross) / 2 } } };
+}
+
+function flow(name: string, fractions: { now: number; expected?: number; ifAuto?: number }, extra: Partial<ServiceFlow> = {}): ServiceFlow {
+  return {
+    namespace: 'shop',
+    name,
+    readyEndpoints: 2,
+    now: twoZones(fractions.now),
+    expected: twoZones(fractions.expected ?? fractions.now),
+    ifAuto: twoZones(fractions.ifAuto ?? fractions.expected ?? fractions.now),
+    fix: null,
+    ...extra,
+  };
+}
+
+describe('resolveServiceVolume: first found wins', () => {
+  const settings = (partial: Partial<VolumeSettings> = {}) => defaultVolumeSettings(partial);
+  const flows = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 700, matrix: { a: { a: 700 } } } });
+  const podBytes = measuredTraffic({ 'shop/web': { kind: 'measured-pod-bytes', metric: POD_METRIC, gbPerMonth: 300, matrix: null } });
+  const set = new Map([['shop/web', 120]]);
+  it.each([
+    ['a what-if beats a measurement', settings({ setByService: set }), flows, 5, 'set', 5, WHAT_IF_LABEL],
+    ['measured flows beat a set volume', settings({ setByService: set, gbPerService: 1000 }), flows, null, 'measured-flows', 700, `measured: ${FLOWS_METRIC}, rate over 7d`],
+    ['measured pod bytes beat a set volume', settings({ setByService: set }), podBytes, null, 'measured-pod-bytes', 300, `measured: ${POD_METRIC}, rate over 7d (zone split modelled)`],
+    ['a set volume beats the flat assumption', settings({ setByService: set, gbPerService: 1000 }), null, null, 'set', 120, 'set: 120 GB per month for this Service'],
+    ['the flat assumption beats the per-endpoint one', settings({ gbPerService: 1000 }), null, null, 'assumed', 1000, 'assumed: 1,000 GB per Service per month (flat)'],
+    ['otherwise 50 GB per ready endpoint', settings(), null, null, 'assumed', 150, 'assumed: 50 GB per ready endpoint per month × 3'],
+  ] as const)('%s', (_, s, measured, whatIf, kind, gb, label) => {
+    const volume = resolveServiceVolume('shop/web', 3, s, measured, whatIf);
+    expect(volume.source.kind).toBe(kind);
+    expect(volume.gbPerMonth).toBe(gb);
+    expect(volume.source.label).toBe(label);
+    expect(volume.measuredMatrix).toEqual(kind === 'measured-flows' ? { a: { a: 700 } } : null);
+  });
+
+  it('a measurement of another Service does not apply', () => {
+    expect(resolveServiceVolume('shop/other', 4, settings(), flows).source.kind).toBe('assumed');
+  });
+});
+
+describe('computeClusterTraffic', () => {
+  it('costs cross-zone GB × price × 2: 100 GB, 30 % cross-zone, $0.01 each way = $0.60', () => {
+    const { report, byService } = computeClusterTraffic([flow('web', { now: 0.3 })], defaultVolumeSettings({ setByService: new Map([['shop/web', 100]]) }), null);
+    expect(report.totals.now).toEqual({ gbPerMonth: 100, crossZoneGbPerMonth: expect.closeTo(30, 9), crossZoneFraction: expect.closeTo(0.3, 9), monthlyCost: expect.closeTo(0.6, 9) });
+    expect(byService.get('shop/web')?.monthlyCost).toBeCloseTo(0.6, 9);
+    expect(report.priceNote).toBe('$0.01 per GB in each direction: a cross-zone GB costs $0.02 (charged leaving one zone and entering the other)');
+    expect(report.flows.now).toEqual({ a: { a: expect.closeTo(35, 9), b: expect.closeTo(15, 9) }, b: { a: expect.closeTo(15, 9), b: expect.closeTo(35, 9) } });
+  });
+
+  it.each([
+    ['Auto is best when only it cuts cross-zone traffic', { now: 0.6, expected: 0.6, ifAuto: 0.2 }, 'ifAuto', 0.2],
+    ['the next sync wins a tie with Auto (no change needed)', { now: 0.6, expected: 0.1, ifAuto: 0.1 }, 'expected', 0.1],
+    ['now stays best when the sync and Auto would raise cross-zone traffic', { now: 0.2, expected: 0.5, ifAuto: 0.5 }, 'now', 0.2],
+    ['now stays best when nothing changes', { now: 0.4 }, 'now', 0.4],
+  ] as const)('best scenario: %s', (_, fractions, scenario, bestFraction) => {
+    const settings = defaultVolumeSettings({ setByService: new Map([['shop/web', 1000]]) });
+    const { report, byService } = computeClusterTraffic([flow('web', fractions, { fix: 'Enable topology mode Auto' })], settings, null);
+    const row = byService.get('shop/web');
+    expect(row?.bestScenario).toBe(scenario);
+    expect(row?.bestMonthlyCost).toBeCloseTo(1000 * bestFraction * 0.02, 9);
+    expect(row?.saving).toBeCloseTo(1000 * (fractions.now - bestFraction) * 0.02, 9);
+    expect(report.totals.best.crossZoneFraction).toBeCloseTo(bestFraction, 9);
+    expect(report.saving.best).toBeCloseTo(1000 * (fractions.now - bestFraction) * 0.02, 9);
+    // The expected saving is the sync's effect, negative when the sync adds cross-zone traffic.
+    expect(report.saving.expected).toBeCloseTo(1000 * (fractions.now - (('expected' in fractions ? fractions.expected : undefined) ?? fractions.now)) * 0.02, 9);
+    expect(report.topBySaving.map((r) => r.name)).toEqual(scenario === 'now' ? [] : ['web']);
+    expect(report.topBySaving[0]?.fix ?? null).toBe(scenario === 'now' ? null : 'Enable topology mode Auto');
+  });
+
+  it('now uses the measured matrix of a Service measured with flows; the model scenarios scale its measured volume', () => {
+    // The model says no traffic crosses zones now; the flows say 40 % does (keep-alive connections, say).
+    const measured = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 1000, matrix: { a: { a: 300, b: 200 }, b: { a: 200, b: 300 } } } });
+    const { report, byService } = computeClusterTraffic([flow('web', { now: 0, expected: 0, ifAuto: 0 })], defaultVolumeSettings(), measured);
+    expect(report.flows.now).toEqual({ a: { a: 300, b: 200 }, b: { a: 200, b: 300 } });
+    expect(report.flows.expected).toEqual({ a: { a: 500 }, b: { b: 500 } });
+    const row = byService.get('shop/web');
+    expect(row).toMatchObject({ crossZoneFraction: 0.4, predictedCrossZoneFraction: 0, crossZoneGbPerMonth: 400, bestScenario: 'expected' });
+    expect(row?.monthlyCost).toBeCloseTo(8, 9);
+    expect(report.totals.now).toMatchObject({ gbPerMonth: 1000, crossZoneGbPerMonth: 400 });
+    expect(report.sources['measured-flows']).toEqual({ services: 1, gbPerMonth: 1000 });
+    expect(report.measuredAt).toBe('2026-12-01T12:00:00Z');
+    expect(report.quality?.seriesRead).toBe(3);
+  });
+
+  it('says what each figure rests on: measured metric and window, set volumes, the assumption and how to change it', () => {
+    const measured = measuredTraffic(
+      {
+        ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`shop/m${i}`, { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 10, matrix: { a: { a: 10 } } } as const])),
+        'shop/p0': { kind: 'measured-pod-bytes', metric: POD_METRIC, gbPerMonth: 20, matrix: null },
+      },
+      12.5,
+    );
+    const flows = [
+      ...Array.from({ length: 9 }, (_, i) => flow(`m${i}`, { now: 0.1 })),
+      flow('p0', { now: 0.1 }),
+      flow('s0', { now: 0.1 }),
+      ...Array.from({ length: 4 }, (_, i) => flow(`a${i}`, { now: 0.1 })),
+    ];
+    const { report } = computeClusterTraffic(flows, defaultVolumeSettings({ setByService: new Map([['shop/s0', 7]]) }), measured);
+    expect(report.sourceNotes).toEqual([
+      `Measured: 9 Services from ${FLOWS_METRIC} (rate over 7d × 30 days)`,
+      `Measured: 1 Service from ${POD_METRIC} (rate over 7d × 30 days); their zone split is the model\u2019s`,
+      'Set: 1 Service at the volume set for it',
+      "Assumed: 4 Services at 50 GB per ready endpoint per month — set ZONESCOPE_GB_PER_ENDPOINT, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES",
+      'Measured cluster-wide inter-zone traffic: 12.5 GB per month (*_network_inter_zone_bytes_total, rate over 7d × 30 days)',
+    ]);
+    expect(report.sources).toEqual({
+      'measured-flows': { services: 9, gbPerMonth: 90 },
+      'measured-pod-bytes': { services: 1, gbPerMonth: 20 },
+      set: { services: 1, gbPerMonth: 7 },
+      assumed: { services: 4, gbPerMonth: 400 },
+    });
+    expect(report.services).toBe(15);
+    expect(report.measuredInterZoneGbPerMonth).toBe(12.5);
+  });
+
+  it('a flat assumption says so and names its setting', () => {
+    const { report } = computeClusterTraffic([flow('web', { now: 0.1 })], defaultVolumeSettings({ gbPerService: 1000 }), null);
+    expect(report.sourceNotes).toEqual(["Assumed: 1 Service at 1,000 GB per Service per month (flat) — set ZONESCOPE_GB_PER_SERVICE, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES"]);
+  });
+
+  it('top lists: at most 10, highest first, ties by namespace then name; only Services with a cost or a saving', () => {
+    const flows = [
+      ...Array.from({ length: 12 }, (_, i) => ({ ...flow(`svc-${String(i).padStart(2, '0')}`, { now: 0.5, ifAuto: i < 3 ? 0.1 : 0.5 }), namespace: i % 2 === 0 ? 'b' : 'a' })),
+      flow('free', { now: 0 }),
+    ];
+    const { report } = computeClusterTraffic(flows, defaultVolumeSettings(), null);
+    expect(report.topByCost).toHaveLength(TOP_SERVICES);
+    // Equal cost everywhere: namespace a first, then by name.
+    expect(report.topByCost.map((r) => `${r.namespace}/${r.name}`)).toEqual(['a/svc-01', 'a/svc-03', 'a/svc-05', 'a/svc-07', 'a/svc-09', 'a/svc-11', 'b/svc-00', 'b/svc-02', 'b/svc-04', 'b/svc-06']);
+    expect(report.topBySaving.map((r) => `${r.namespace}/${r.name}`)).toEqual(['a/svc-01', 'b/svc-00', 'b/svc-02']);
+    expect(report.topByCost.some((r) => r.name === 'free')).toBe(false);
+  });
+
+  it('a bigger cost ranks first whatever the cross-zone share: 11 % of a huge Service over 67 % of a tiny one', () => {
+    const settings = defaultVolumeSettings({ setByService: new Map([['shop/huge', 100_000], ['shop/tiny', 10]]) });
+    const { report } = computeClusterTraffic([flow('tiny', { now: 0.67 }), flow('huge', { now: 0.11 })], settings, null);
+    expect(report.topByCost.map((r) => r.name)).toEqual(['huge', 'tiny']);
+  });
+
+  it(`lumps the columns beyond ${MAX_MATRIX_ZONES} zones into "${OTHER_ZONES}", keeping the totals exact`, () => {
+    const zones = Array.from({ length: MAX_MATRIX_ZONES + 6 }, (_, i) => `z${String(i).padStart(3, '0')}`);
+    // Every client zone sends all its traffic to the next zone.
+    const matrix = Object.fromEntries(zones.map((zone, i) => [zone, { [zones[(i + 1) % zones.length] as string]: 1 / zones.length }]));
+    const scenario = { crossZoneFraction: 1, matrix };
+    const { report } = computeClusterTraffic([{ namespace: 'shop', name: 'web', readyEndpoints: 1, now: scenario, expected: scenario, ifAuto: scenario, fix: null }], defaultVolumeSettings({ gbPerService: 700 }), null);
+    expect(report.zones).toHaveLength(zones.length + 1);
+    expect(report.zones.at(-1)).toBe(OTHER_ZONES);
+    expect(Object.keys(report.flows.now)).toHaveLength(zones.length);
+    for (const row of Object.values(report.flows.now)) expect(Object.keys(row)).toEqual([OTHER_ZONES]);
+    expect(report.totals.now).toMatchObject({ gbPerMonth: 700, crossZoneGbPerMonth: 700, crossZoneFraction: 1 });
+  });
+
+  it('zero traffic: no Services, or none with endpoints, gives zeros, no NaN and empty top lists', () => {
+    for (const flows of [[], [flow('empty', { now: 0.5 }, { readyEndpoints: 0 })]]) {
+      const { report } = computeClusterTraffic(flows, defaultVolumeSettings(), null);
+      for (const scenario of ['now', 'expected', 'best'] as const) expect(report.totals[scenario]).toEqual({ gbPerMonth: 0, crossZoneGbPerMonth: 0, crossZoneFraction: 0, monthlyCost: 0 });
+      expect(report.saving).toEqual({ expected: 0, best: 0 });
+      expect(report.topByCost).toEqual([]);
+      expect(report.topBySaving).toEqual([]);
+      expect(report.flows.now).toEqual({});
+      expect(report.measuredAt).toBeNull();
+    }
+  });
+});
+
+describe('applyVolumeToSummary', () => {
+  it('recomputes every monthly cost from the volume; now at the measured share when the volume has a matrix', () => {
+    const base = { crossZoneFraction: 0.5, crossZoneFractionIfAuto: 0.1, crossZoneFractionIfNone: 0.6 };
+    const summary = {
+      ...base,
+      volume: resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), null),
+      monthlyCost: { now: crossZoneCost(0.5, 100, 0.01), ifAuto: crossZoneCost(0.1, 100, 0.01), ifNone: crossZoneCost(0.6, 100, 0.01) },
+    };
+    const set = applyVolumeToSummary(summary, resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), null, 2000), 0.02);
+    expect(set.volume.source.label).toBe(WHAT_IF_LABEL);
+    expect(set.monthlyCost.now).toMatchObject({ gbPerMonth: 2000, pricePerGb: 0.02, monthlyCost: expect.closeTo(2000 * 0.5 * 0.04, 9) });
+    expect(set.monthlyCost.ifAuto.monthlyCost).toBeCloseTo(2000 * 0.1 * 0.04, 9);
+    expect(set.monthlyCost.ifNone.monthlyCost).toBeCloseTo(2000 * 0.6 * 0.04, 9);
+    const measured = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 100, matrix: { a: { a: 90, b: 10 } } } });
+    const fromFlows = applyVolumeToSummary(summary, resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), measured), 0.01);
+    expect(fromFlows.monthlyCost.now.crossZoneGbPerMonth).toBeCloseTo(10, 9);
+    expect(fromFlows.crossZoneFraction).toBe(0.5);
+  });
+});
