@@ -22,6 +22,7 @@ import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
 import { analyzeClusterIn } from '../topology/report/cluster-analysis';
 import { prepareAnalysis, withAnalysisCache } from '../topology/report/prepared-analysis';
 import type { AnalysisOptions } from '../topology/model/cluster-context';
+import { volumeAnalysisOptions } from './volume-settings';
 
 interface Memo {
   readonly source: ClusterSource;
@@ -60,8 +61,10 @@ export function prepared(): PreparedAnalysis {
   const state = source();
   const holder = globalThis as unknown as Holder;
   const memo = holder[KEY];
-  const options = unreadableOptions(state);
-  const unreadable = options.unreadable.join(',');
+  const unreadableOnly = unreadableOptions(state);
+  const unreadable = unreadableOnly.unreadable.join(',');
+  // The volume settings are read once per process, so they never change a generation's key.
+  const options: AnalysisOptions = { ...volumeAnalysisOptions(), ...unreadableOnly };
   if (memo && memo.source === state && memo.generation === state.generation && memo.unreadable === unreadable) return memo.prepared;
   const generation = state.generation;
   const previous = memo && memo.source === state ? memo.prepared : null;
@@ -106,7 +109,9 @@ export function getClusterAnalysis(): ClusterAnalysis | null {
 /** A preparation with custom traffic/cost options (cheap: O(nodes)). */
 export function preparedWith(options: AnalysisOptions): PreparedAnalysis {
   const hasOptions = Object.values(options).some((value) => value !== undefined && value !== null);
-  return hasOptions ? prepareAnalysis(source().index(), { ...options, ...unreadableOptions(source()) }) : prepared();
+  if (!hasOptions) return prepared();
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined && value !== null));
+  return prepareAnalysis(source().index(), { ...volumeAnalysisOptions(), ...defined, ...unreadableOptions(source()) });
 }
 
 /** The types the source could not read (forbidden), as the analysis option that makes their answers "unknown". */

@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readVolumesFile, volumeSettingsFromEnv } from './traffic';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-volumes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('volume settings from the environment', () => {
+  it('defaults: $0.01/GB, 50 GB per ready endpoint, no flat volume, nothing set', () => {
+    const { settings, error } = volumeSettingsFromEnv({});
+    expect(error).toBeNull();
+    expect(settings).toEqual({ pricePerGb: 0.01, gbPerEndpoint: 50, gbPerService: null, setByService: new Map() });
+  });
+
+  it('reads price, assumptions and the per-Service volumes file', () => {
+    const volumes = file('ok.json', JSON.stringify({ 'shop/web': 1200, 'payments/ledger': 0 }));
+    const { settings, error } = volumeSettingsFromEnv({ ZONESCOPE_PRICE_PER_GB: '0.02', ZONESCOPE_GB_PER_ENDPOINT: '10', ZONESCOPE_GB_PER_SERVICE: '500', ZONESCOPE_TRAFFIC_VOLUMES: volumes });
+    expect(error).toBeNull();
+    expect(settings.pricePerGb).toBe(0.02);
+    expect(settings.gbPerEndpoint).toBe(10);
+    expect(settings.gbPerService).toBe(500);
+    expect([...settings.setByService]).toEqual([
+      ['shop/web', 1200],
+      ['payments/ledger', 0],
+    ]);
+  });
+
+  it('a bad value keeps its default and says why; the others still apply', () => {
+    const { settings, error } = volumeSettingsFromEnv({ ZONESCOPE_PRICE_PER_GB: '-1', ZONESCOPE_GB_PER_ENDPOINT: 'lots', ZONESCOPE_GB_PER_SERVICE: '7' });
+    expect(settings.pricePerGb).toBe(0.01);
+    expect(settings.gbPerEndpoint).toBe(50);
+    expect(settings.gbPerService).toBe(7);
+    expect(error).toBe('ZONESCOPE_PRICE_PER_GB must be a number ≥ 0, not "-1"; the default is used. ZONESCOPE_GB_PER_ENDPOINT must be a number ≥ 0, not "lots"; the default is used.');
+  });
+
+  it.each([
+    { name: 'missing file', text: null, message: (p: string) => `ZONESCOPE_TRAFFIC_VOLUMES (${p}) cannot be read; no per-Service volumes are set.` },
+    { name: 'not JSON', text: '{oops', message: (p: string) => `ZONESCOPE_TRAFFIC_VOLUMES (${p}) is not JSON; expected {"namespace/name": GB per month, …}. No per-Service volumes are set.` },
+    { name: 'a list', text: '[1,2]', message: (p: string) => `ZONESCOPE_TRAFFIC_VOLUMES (${p}) must hold a JSON object {"namespace/name": GB per month, …}. No per-Service volumes are set.` },
+    { name: 'a key without namespace', text: '{"web": 5}', message: (p: string) => `ZONESCOPE_TRAFFIC_VOLUMES (${p}): "web" is not namespace/name. No per-Service volumes are set.` },
+    { name: 'a negative volume', text: '{"shop/web": 5, "shop/api": -2}', message: (p: string) => `ZONESCOPE_TRAFFIC_VOLUMES (${p}): the volume of shop/api must be a number of GB ≥ 0. No per-Service volumes are set.` },
+  ])('volumes file: $name → nothing of it is used, with a clear message', ({ name, text, message }) => {
+    const p = text === null ? path.join(dir, 'does-not-exist.json') : file(`${name.replace(/\W+/g, '-')}.json`, text);
+    expect(readVolumesFile(p)).toBe(message(p));
+    const { settings, error } = volumeSettingsFromEnv({ ZONESCOPE_TRAFFIC_VOLUMES: p });
+    expect(settings.setByService.size).toBe(0);
+    expect(error).toBe(message(p));
+  });
+});

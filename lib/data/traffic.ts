@@ -1,0 +1,143 @@
+/**
+ * Cluster-wide traffic for pages and routes: the volumes and costs of every Service (measured
+ * from Prometheus where it has series, else set, else assumed), memoised per analysis, measured
+ * snapshot and settings, so a page render costs a map lookup and a new cluster generation or a new
+ * Prometheus answer costs one O(Services × zones²) pass.
+ *
+ * Never waits for Prometheus: the traffic source refreshes in the background
+ * (lib/metrics/traffic-source.ts), and while it is slow, down or empty the figures are the
+ * model's (assumed volumes) and {@link getMetricsStatus} says so.
+ *
+ * Volume settings come from the environment, read once:
+ * `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
+ * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
+ * value keeps the defaults and is reported in the status (`settingsError`).
+ */
+import 'server-only';
+
+import type { TrafficMeasurement } from '../metrics/traffic-source';
+import { getTrafficSource } from '../metrics/traffic-source';
+import type { MetricsStatus } from '../metrics/traffic-source';
+import type { ClusterIndex } from '../topology/model/cluster-model';
+import { computeClusterTraffic } from '../topology/analyses/cluster-traffic';
+import { measuredTrafficFromSeries } from '../topology/analyses/measured-traffic';
+import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
+import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
+import type { ClusterTrafficReport, MeasuredServiceTraffic, MeasuredTraffic, ServiceTrafficCost, VolumeSettings } from '../topology/analyses/traffic-volume';
+import type { ClusterAnalysis, ServiceDetail } from '../topology/report/analysis-schema';
+import { serviceFlowsOf } from '../topology/report/cluster-analysis';
+import { clusterAnalysis, getClusterAnalysis, source } from './analysis';
+import { volumeSettingsMemo } from './volume-settings';
+
+export { readVolumesFile, volumeSettingsFromEnv } from './volume-settings';
+
+/** What {@link getClusterTraffic} returns. */
+export interface ClusterTraffic {
+  readonly report: ClusterTrafficReport;
+  readonly byService: ReadonlyMap<string, ServiceTrafficCost>;
+  readonly status: MetricsStatus;
+}
+
+/** The metrics status, with the volume settings' start-up error when there is one. */
+export type TrafficStatus = MetricsStatus & { readonly settingsError?: string | null };
+
+interface Memo {
+  measured?: { readonly index: ClusterIndex; readonly measurement: TrafficMeasurement; readonly traffic: MeasuredTraffic | null };
+  cluster?: {
+    readonly analysis: ClusterAnalysis;
+    readonly measured: MeasuredTraffic | null;
+    readonly settings: VolumeSettings;
+    readonly result: Omit<ClusterTraffic, 'status'>;
+  };
+}
+
+const KEY = Symbol.for('zonescope.trafficMemo');
+type Holder = { [KEY]?: Memo };
+
+function memo(): Memo {
+  const holder = globalThis as unknown as Holder;
+  return (holder[KEY] ??= {});
+}
+
+/** The cluster's volume settings (price, assumptions, per-Service volumes), read from the environment once. */
+export function getVolumeSettings(): VolumeSettings {
+  return volumeSettingsMemo().settings;
+}
+
+/** The metrics source's health (from memory; starts the source on first use). */
+export function getMetricsStatus(): TrafficStatus {
+  const status = getTrafficSource().status();
+  const error = volumeSettingsMemo().error;
+  return error === null ? status : { ...status, settingsError: error };
+}
+
+/**
+ * What Prometheus measured, mapped onto the current cluster's Services; `null` when there is no
+ * usable measurement (not configured, pending, unreachable, no series, stale for too long).
+ * Memoised per (cluster index, measurement).
+ */
+export function getMeasuredTraffic(): MeasuredTraffic | null {
+  const measurement = getTrafficSource().measurement();
+  if (measurement === null) return null;
+  const state = source();
+  if (!state.isSynced()) return null;
+  const index = state.index();
+  const m = memo();
+  if (m.measured && m.measured.index === index && m.measured.measurement === measurement) return m.measured.traffic;
+  let traffic: MeasuredTraffic | null;
+  try {
+    traffic = measuredTrafficFromSeries(measurement, index);
+  } catch (error) {
+    // Never into a page: a mapping failure leaves the figures on the model (logged once per snapshot).
+    console.warn(`[zonescope] metrics: the measured series could not be mapped to Services (${error instanceof Error ? error.message : 'unknown error'}); traffic volumes are assumed.`);
+    traffic = null;
+  }
+  m.measured = { index, measurement, traffic };
+  return traffic;
+}
+
+/** One Service's measured traffic, `null` when nothing usable is measured for it. */
+export function getMeasuredFor(namespace: string, name: string): MeasuredServiceTraffic | null {
+  return getMeasuredTraffic()?.byService.get(`${namespace}/${name}`) ?? null;
+}
+
+/**
+ * The cluster-wide traffic figures with the metrics status, or `null` before the first sync.
+ * Memoised per analysis object × measured snapshot × settings.
+ */
+export function getClusterTraffic(): ClusterTraffic | null {
+  const analysis = getClusterAnalysis();
+  if (analysis === null) return null;
+  const measured = getMeasuredTraffic();
+  const settings = getVolumeSettings();
+  const m = memo();
+  const cached = m.cluster;
+  let result: Omit<ClusterTraffic, 'status'>;
+  if (cached && cached.analysis === analysis && cached.measured === measured && cached.settings === settings) {
+    result = cached.result;
+  } else {
+    result = computeClusterTraffic(serviceFlowsOf(analysis), settings, measured);
+    m.cluster = { analysis, measured, settings, result };
+  }
+  return { report: result.report, byService: result.byService, status: getMetricsStatus() };
+}
+
+/**
+ * "Measured vs predicted" of one Service (its detail from `analyzeServiceIn`): `null` when its
+ * traffic is not measured with zone-resolved flows.
+ */
+export function getMeasuredComparison(detail: ServiceDetail): MeasuredComparison | null {
+  const measured = getMeasuredFor(detail.namespace, detail.name);
+  if (measured === null || measured.kind !== 'measured-flows') return null;
+  const index = source().index();
+  const service = index.servicesByKey.get(`${detail.namespace}/${detail.name}`);
+  if (service === undefined) return null;
+  return compareMeasuredWithPredicted({
+    measured,
+    predicted: detail.trafficMatrix.now,
+    service,
+    index,
+    dataplane: clusterAnalysis().cluster.dataplane,
+    loadBalancer: detail.loadBalancer,
+  });
+}

@@ -1,0 +1,306 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateSimTls } from '../../sim/tls';
+import type { MetricsConfig } from './config';
+import { metricsConfigFromEnv } from './config';
+import { PrometheusError, queryInstant } from './prometheus-client';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+let handler: Handler = (_req, res) => res.end();
+let server: http.Server;
+let base = '';
+const seen: { url: string; authorization: string | undefined }[] = [];
+let dir = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'zonescope-prom-'));
+  server = http.createServer((req, res) => {
+    seen.push({ url: req.url ?? '', authorization: req.headers.authorization });
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  seen.length = 0;
+});
+
+function config(extra: Partial<MetricsConfig> = {}): MetricsConfig {
+  return { baseUrl: base, basicAuth: null, tokenFile: null, ca: null, window: '7d', refreshSeconds: 60, timeoutMs: 2000, maxStaleSeconds: 600, maxResponseBytes: 64 * 1024 * 1024, ...extra };
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function failure(promise: Promise<unknown>): Promise<PrometheusError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PrometheusError) return error;
+    throw error;
+  }
+  throw new Error('expected the query to fail');
+}
+
+describe('queryInstant', () => {
+  it('sends the query and time, and parses the vector with NaN and ±Inf kept as numbers', async () => {
+    handler = (_req, res) =>
+      json(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'vector',
+          result: [
+            { metric: { pod: 'a' }, value: [1700000000, '12.5'] },
+            { metric: { pod: 'b' }, value: [1700000000, 'NaN'] },
+            { metric: { pod: 'c' }, value: [1700000000, '+Inf'] },
+            { metric: { pod: 'd' }, value: [1700000000, '-Inf'] },
+          ],
+        },
+      });
+    const samples = await queryInstant(config(), 'sum by (pod) (rate(x[7d]))', 1700000000.5);
+    expect(samples.map((s) => [s.metric.pod, s.value])).toEqual([
+      ['a', 12.5],
+      ['b', Number.NaN],
+      ['c', Number.POSITIVE_INFINITY],
+      ['d', Number.NEGATIVE_INFINITY],
+    ]);
+    const url = new URL(seen[0]?.url ?? '', base);
+    expect(url.pathname).toBe('/api/v1/query');
+    expect(url.searchParams.get('query')).toBe('sum by (pod) (rate(x[7d]))');
+    expect(url.searchParams.get('time')).toBe('1700000000.500');
+  });
+
+  it.each([
+    {
+      name: '503 with a text body',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(503, 'Service Unavailable', { 'Content-Type': 'text/plain' });
+        res.end('Service Unavailable: too many queries');
+      },
+      kind: 'http',
+      message: (u: string) => `Prometheus at ${u} answered HTTP 503 Service Unavailable: Service Unavailable: too many queries.`,
+    },
+    {
+      name: '400 with an error envelope',
+      respond: (res: http.ServerResponse) => json(res, 400, { status: 'error', errorType: 'bad_data', error: 'invalid parameter "query": 1:5: parse error' }),
+      kind: 'query',
+      message: (u: string) => `Prometheus at ${u} rejected the query: bad_data: invalid parameter "query": 1:5: parse error.`,
+    },
+    {
+      name: '422 execution error',
+      respond: (res: http.ServerResponse) => json(res, 422, { status: 'error', errorType: 'execution', error: 'query processing would load too many samples into memory' }),
+      kind: 'query',
+      message: (u: string) => `Prometheus at ${u} rejected the query: execution: query processing would load too many samples into memory.`,
+    },
+    {
+      name: '404 HTML page',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(404, 'Not Found', { 'Content-Type': 'text/html' });
+        res.end('<html><body>nope</body></html>');
+      },
+      kind: 'http',
+      message: (u: string) => `Prometheus at ${u} answered HTTP 404 Not Found.`,
+    },
+    {
+      name: '401',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(401, 'Unauthorized');
+        res.end('unauthorized');
+      },
+      kind: 'auth',
+      message: (u: string) => `Prometheus at ${u} answered HTTP 401 Unauthorized: check the bearer token (ZONESCOPE_PROMETHEUS_TOKEN_FILE) or the URL's credentials.`,
+    },
+    {
+      name: 'a body that is not JSON',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html>Grafana</html>');
+      },
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent a response that is not JSON (is the URL a Prometheus server?).`,
+    },
+    {
+      name: 'JSON without a status',
+      respond: (res: http.ServerResponse) => json(res, 200, { hello: 'world' }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent JSON that is not a Prometheus API answer (no "status").`,
+    },
+    {
+      name: 'a matrix where a vector was expected',
+      respond: (res: http.ServerResponse) => json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} answered with a matrix result where an instant vector was expected.`,
+    },
+    {
+      name: 'a sample without a value pair',
+      respond: (res: http.ServerResponse) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: ['1'] }] } }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent a vector sample that is not {metric, value: [time, "value"]}.`,
+    },
+    {
+      name: 'a sample value that is not a number',
+      respond: (res: http.ServerResponse) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, 'lots'] }] } }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent a sample value that is not a number.`,
+    },
+  ])('$name → a clear message', async ({ respond, kind, message }) => {
+    handler = (_req, res) => respond(res);
+    const error = await failure(queryInstant(config(), 'up', 1));
+    expect(error.kind).toBe(kind);
+    expect(error.message).toBe(message(base));
+  });
+
+  it('refuses a response larger than the cap, declared or streamed', async () => {
+    const big = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: Array.from({ length: 500 }, (_, i) => ({ metric: { pod: `p${i}` }, value: [1, '1'] })) } });
+    const message = `Prometheus at ${base} sent a response too large (over 8 KiB); the queries aggregate by a few labels, so check that the URL points at Prometheus.`;
+    handler = (_req, res) => json(res, 200, JSON.parse(big));
+    const declared = await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1));
+    expect(declared.kind).toBe('too-large');
+    expect(declared.message).toBe(message);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      for (let i = 0; i < big.length; i += 1000) res.write(big.slice(i, i + 1000));
+      res.end();
+    };
+    const streamed = await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1));
+    expect(streamed.message).toBe(message);
+    // Under the cap the same answer is fine.
+    expect(await queryInstant(config({ maxResponseBytes: big.length + 1 }), 'up', 1)).toHaveLength(500);
+  });
+
+  it('gives up on a slow Prometheus after the timeout', async () => {
+    handler = (_req, res) => {
+      setTimeout(() => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } }), 2000).unref();
+    };
+    const started = Date.now();
+    const error = await failure(queryInstant(config({ timeoutMs: 150 }), 'up', 1));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toBe(`Prometheus at ${base} did not answer within 150 ms.`);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('says "connection refused" when nothing listens', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const error = await failure(queryInstant(config({ baseUrl: `http://127.0.0.1:${port}` }), 'up', 1));
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toBe(`Prometheus at http://127.0.0.1:${port} is unreachable: connection refused.`);
+  });
+
+  it('reads the bearer token again for every request and never puts it in a message', async () => {
+    const tokenFile = path.join(dir, 'token');
+    writeFileSync(tokenFile, 'first-secret-token\n');
+    handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } });
+    const cfg = config({ tokenFile });
+    await queryInstant(cfg, 'up', 1);
+    writeFileSync(tokenFile, 'second-secret-token');
+    await queryInstant(cfg, 'up', 1);
+    expect(seen.map((s) => s.authorization)).toEqual(['Bearer first-secret-token', 'Bearer second-secret-token']);
+    handler = (_req, res) => {
+      res.writeHead(403, 'Forbidden');
+      res.end('token second-secret-token is not allowed');
+    };
+    const error = await failure(queryInstant(cfg, 'up', 1));
+    expect(error.message).not.toContain('second-secret-token');
+    rmSync(tokenFile);
+    const missing = await failure(queryInstant(cfg, 'up', 1));
+    expect(missing.message).toBe('The Prometheus bearer token file (ZONESCOPE_PROMETHEUS_TOKEN_FILE) cannot be read.');
+  });
+
+  it('sends basic auth from the URL userinfo without showing it', async () => {
+    handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } });
+    const result = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: base.replace('http://', 'http://alice:s3cret@') + '/?x=1' });
+    if (result.kind !== 'ok') throw new Error(JSON.stringify(result));
+    expect(result.config.baseUrl).toBe(base);
+    await queryInstant(result.config, 'up', 1);
+    expect(seen[0]?.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+  });
+});
+
+describe('queryInstant over https', () => {
+  it('trusts the server with ZONESCOPE_PROMETHEUS_CA_FILE, and says what is wrong without it', async () => {
+    const tls = await generateSimTls();
+    const secure = https.createServer({ cert: tls.serverCertificate, key: tls.serverKey }, (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, '3'] }] } }));
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    try {
+      const caFile = path.join(dir, 'prom-ca.pem');
+      writeFileSync(caFile, tls.caCertificate);
+      const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
+      const trusted = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_CA_FILE: caFile });
+      if (trusted.kind !== 'ok') throw new Error(JSON.stringify(trusted));
+      expect((await queryInstant(trusted.config, 'up', 1)).map((sample) => sample.value)).toEqual([3]);
+      const untrusted = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url });
+      if (untrusted.kind !== 'ok') throw new Error(JSON.stringify(untrusted));
+      const error = await failure(queryInstant(untrusted.config, 'up', 1));
+      expect(error.message).toBe(`Prometheus at ${url} presented a certificate that is not trusted (set ZONESCOPE_PROMETHEUS_CA_FILE to the CA that signs it).`);
+    } finally {
+      secure.closeAllConnections();
+      await new Promise<void>((resolve) => secure.close(() => resolve()));
+    }
+  }, 20_000);
+});
+
+describe('metricsConfigFromEnv', () => {
+  it('is not configured without a URL, with defaults', () => {
+    expect(metricsConfigFromEnv({})).toEqual({ kind: 'not-configured', window: '7d', refreshSeconds: 60 });
+  });
+
+  it('reads every variable', () => {
+    const result = metricsConfigFromEnv({
+      ZONESCOPE_PROMETHEUS_URL: 'https://prom.example:9090/prometheus/',
+      ZONESCOPE_PROMETHEUS_WINDOW: '1h30m',
+      ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '15',
+      ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '2500',
+      ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '30',
+    });
+    expect(result).toMatchObject({ kind: 'ok', config: { baseUrl: 'https://prom.example:9090/prometheus', window: '1h30m', refreshSeconds: 15, timeoutMs: 2500, maxStaleSeconds: 30, basicAuth: null, tokenFile: null, ca: null } });
+  });
+
+  it.each([
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'not a url' }, message: 'ZONESCOPE_PROMETHEUS_URL is not a valid URL (expected e.g. http://prometheus:9090).' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'ftp://prom:21' }, message: 'ZONESCOPE_PROMETHEUS_URL must start with http:// or https://, not ftp://.' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_WINDOW: '7 days' }, message: 'ZONESCOPE_PROMETHEUS_WINDOW must be a PromQL duration such as 7d, 24h or 30m, not "7 days".' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '0' }, message: 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS must be a number of at least 0.1, not "0".' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '1.5' }, message: 'ZONESCOPE_PROMETHEUS_TIMEOUT_MS must be a whole number of at least 1, not "1.5".' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_TOKEN_FILE: '/nonexistent/zonescope/token' }, message: 'ZONESCOPE_PROMETHEUS_TOKEN_FILE (/nonexistent/zonescope/token) cannot be read: no such file.' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'https://prom:9090', ZONESCOPE_PROMETHEUS_CA_FILE: '/nonexistent/zonescope/ca.pem' }, message: 'ZONESCOPE_PROMETHEUS_CA_FILE (/nonexistent/zonescope/ca.pem) cannot be read: no such file.' },
+  ])('$message', ({ env, message }) => {
+    const result = metricsConfigFromEnv(env);
+    expect(result.kind).toBe('error');
+    expect(result.kind === 'error' ? result.message : '').toBe(message);
+  });
+
+  it('rejects a CA file without a certificate and an empty token file', () => {
+    const ca = path.join(dir, 'ca.pem');
+    writeFileSync(ca, 'hello');
+    const token = path.join(dir, 'empty-token');
+    writeFileSync(token, '  \n');
+    expect(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_CA_FILE: ca })).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_CA_FILE (${ca}) holds no PEM certificate.` });
+    expect(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_TOKEN_FILE: token })).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_TOKEN_FILE (${token}) is empty.` });
+  });
+
+  it('never shows URL credentials, even for a URL it cannot use', () => {
+    const bad = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@prom:9090', ZONESCOPE_PROMETHEUS_WINDOW: 'x' });
+    expect(JSON.stringify(bad)).not.toContain('hunter2');
+    expect(bad).toMatchObject({ kind: 'error', url: 'http://prom:9090' });
+    const invalid = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@[bad' });
+    expect(JSON.stringify(invalid)).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * A minimal Prometheus HTTP API client: instant queries (`GET /api/v1/query?query=…&time=…`) over
+ * node:http(s), with the bearer token read again from its file for every request, an optional CA
+ * bundle, a deadline and a cap on the response size. Every failure is a {@link PrometheusError}
+ * whose message is one sentence a user can act on; no credential is ever part of it.
+ *
+ * @see https://prometheus.io/docs/prometheus/latest/querying/api/#instant-queries
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { MetricsConfig } from './config';
+
+/** One sample of an instant vector: the series' labels and its value (NaN, ±Inf kept as such). */
+export interface VectorSample {
+  readonly metric: Readonly<Record<string, string>>;
+  readonly value: number;
+}
+
+/** Why a query failed. */
+export type PrometheusErrorKind = 'unreachable' | 'timeout' | 'http' | 'malformed' | 'too-large' | 'query' | 'auth';
+
+/** A failed query, with a user-facing message. */
+export class PrometheusError extends Error {
+  readonly kind: PrometheusErrorKind;
+  constructor(kind: PrometheusErrorKind, message: string) {
+    super(message);
+    this.name = 'PrometheusError';
+    this.kind = kind;
+  }
+}
+
+const MAX_DETAIL = 200;
+
+function shorten(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > MAX_DETAIL ? `${one.slice(0, MAX_DETAIL)}…` : one;
+}
+
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/** A sample value as Prometheus writes it (`"1.5"`, `"NaN"`, `"+Inf"`, `"-Inf"`), `null` when not a number at all. */
+export function parseSampleValue(raw: unknown): number | null {
+  if (typeof raw !== 'string') return null;
+  if (raw === 'NaN') return Number.NaN;
+  if (raw === '+Inf' || raw === 'Inf') return Number.POSITIVE_INFINITY;
+  if (raw === '-Inf') return Number.NEGATIVE_INFINITY;
+  if (raw.trim() === '') return null;
+  const value = Number(raw);
+  return Number.isNaN(value) ? null : value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses the `{status, data:{resultType:'vector', result:[…]}}` envelope of an instant query. Throws {@link PrometheusError}. */
+export function parseVectorResponse(body: string, where: string): VectorSample[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new PrometheusError('malformed', `Prometheus at ${where} sent a response that is not JSON (is the URL a Prometheus server?).`);
+  }
+  if (!isRecord(parsed) || (parsed.status !== 'success' && parsed.status !== 'error')) {
+    throw new PrometheusError('malformed', `Prometheus at ${where} sent JSON that is not a Prometheus API answer (no "status").`);
+  }
+  if (parsed.status === 'error') {
+    const type = typeof parsed.errorType === 'string' ? parsed.errorType : 'error';
+    const detail = typeof parsed.error === 'string' ? parsed.error : 'no detail';
+    throw new PrometheusError('query', `Prometheus at ${where} rejected the query: ${type}: ${sentence(shorten(detail))}`);
+  }
+  const data = parsed.data;
+  if (!isRecord(data)) throw new PrometheusError('malformed', `Prometheus at ${where} sent an answer without "data".`);
+  if (data.resultType !== 'vector') {
+    throw new PrometheusError('malformed', `Prometheus at ${where} answered with a ${typeof data.resultType === 'string' ? data.resultType : 'missing'} result where an instant vector was expected.`);
+  }
+  if (!Array.isArray(data.result)) throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector answer without a "result" list.`);
+  const samples: VectorSample[] = [];
+  for (const entry of data.result as unknown[]) {
+    if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.value) || entry.value.length !== 2) {
+      throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector sample that is not {metric, value: [time, "value"]}.`);
+    }
+    const value = parseSampleValue(entry.value[1]);
+    if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
+    const metric: Record<string, string> = {};
+    for (const [key, label] of Object.entries(entry.metric)) if (typeof label === 'string') metric[key] = label;
+    samples.push({ metric, value });
+  }
+  return samples;
+}
+
+function readToken(file: string): string {
+  let token: string;
+  try {
+    token = readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new PrometheusError('auth', 'The Prometheus bearer token file (ZONESCOPE_PROMETHEUS_TOKEN_FILE) cannot be read.');
+  }
+  if (token === '') throw new PrometheusError('auth', 'The Prometheus bearer token file (ZONESCOPE_PROMETHEUS_TOKEN_FILE) is empty.');
+  return token;
+}
+
+function networkMessage(error: NodeJS.ErrnoException, where: string): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `Prometheus at ${where} is unreachable: connection refused.`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Prometheus at ${where} is unreachable: the host name does not resolve.`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `Prometheus at ${where} closed the connection before answering.`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `Prometheus at ${where} is unreachable: no route to the host.`;
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return `Prometheus at ${where} presented a certificate that is not trusted (set ZONESCOPE_PROMETHEUS_CA_FILE to the CA that signs it).`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `Prometheus at ${where} presented a certificate for another host name.`;
+    case 'CERT_HAS_EXPIRED':
+      return `Prometheus at ${where} presented an expired certificate.`;
+    default:
+      return `Prometheus at ${where} is unreachable: ${error.code ?? 'network error'}.`;
+  }
+}
+
+function httpMessage(status: number, statusText: string, body: string, where: string): PrometheusError {
+  let detail = '';
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isRecord(parsed) && typeof parsed.error === 'string') detail = `${typeof parsed.errorType === 'string' ? `${parsed.errorType}: ` : ''}${parsed.error}`;
+  } catch {
+    detail = body.trim().startsWith('<') ? '' : body;
+  }
+  const head = `Prometheus at ${where} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
+  if (status === 401 || status === 403) {
+    return new PrometheusError('auth', `${head}: check the bearer token (ZONESCOPE_PROMETHEUS_TOKEN_FILE) or the URL's credentials.`);
+  }
+  return new PrometheusError('http', detail.trim() === '' ? `${head}.` : `${head}: ${sentence(shorten(detail))}`);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+/**
+ * Runs one instant query at `timeSeconds` (Unix seconds). Resolves to the vector's samples;
+ * rejects with a {@link PrometheusError} when Prometheus is down, slow, answers 4xx/5xx or an
+ * error envelope, or sends something that is not a vector answer or is larger than the cap.
+ */
+export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number): Promise<VectorSample[]> {
+  const where = config.baseUrl;
+  return new Promise<VectorSample[]>((resolve, reject) => {
+    let settled = false;
+    const done = (error: PrometheusError | null, samples?: VectorSample[]): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(samples ?? []);
+    };
+    let headers: Record<string, string>;
+    try {
+      headers = { Accept: 'application/json' };
+      if (config.tokenFile !== null) headers.Authorization = `Bearer ${readToken(config.tokenFile)}`;
+      else if (config.basicAuth !== null) headers.Authorization = `Basic ${Buffer.from(`${config.basicAuth.username}:${config.basicAuth.password}`).toString('base64')}`;
+    } catch (error) {
+      settled = true;
+      reject(error instanceof PrometheusError ? error : new PrometheusError('auth', 'The Prometheus credentials could not be prepared.'));
+      return;
+    }
+    const url = new URL(`${config.baseUrl}/api/v1/query`);
+    url.searchParams.set('query', promql);
+    url.searchParams.set('time', timeSeconds.toFixed(3));
+    const transport = url.protocol === 'https:' ? https : http;
+    const request = transport.request(
+      url,
+      { method: 'GET', headers, ...(url.protocol === 'https:' && config.ca !== null ? { ca: config.ca } : {}), agent: false },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const declared = Number(response.headers['content-length']);
+        const tooLarge = (): void => {
+          done(new PrometheusError('too-large', `Prometheus at ${where} sent a response too large (over ${formatBytes(config.maxResponseBytes)}); the queries aggregate by a few labels, so check that the URL points at Prometheus.`));
+          response.destroy();
+          request.destroy();
+        };
+        if (Number.isFinite(declared) && declared > config.maxResponseBytes) {
+          tooLarge();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > config.maxResponseBytes) {
+            tooLarge();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('error', () => done(new PrometheusError('unreachable', `Prometheus at ${where} closed the connection before the answer was complete.`)));
+        response.on('aborted', () => done(new PrometheusError('unreachable', `Prometheus at ${where} closed the connection before the answer was complete.`)));
+        response.on('end', () => {
+          if (settled) return;
+          const body = Buffer.concat(chunks).toString('utf8');
+          // Prometheus answers 400 (bad query) and 422 (execution) with an error envelope: show its message.
+          if (status >= 200 && status < 300) {
+            try {
+              done(null, parseVectorResponse(body, where));
+            } catch (error) {
+              done(error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`));
+            }
+            return;
+          }
+          if (status === 400 || status === 422) {
+            try {
+              parseVectorResponse(body, where);
+            } catch (error) {
+              if (error instanceof PrometheusError && error.kind === 'query') {
+                done(error);
+                return;
+              }
+            }
+          }
+          done(httpMessage(status, response.statusMessage ?? '', body, where));
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      done(new PrometheusError('timeout', `Prometheus at ${where} did not answer within ${config.timeoutMs} ms.`));
+      request.destroy();
+    }, config.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => done(new PrometheusError('unreachable', networkMessage(error, where))));
+    request.end();
+  });
+}
