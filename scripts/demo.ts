@@ -2,7 +2,13 @@
  * `npm run demo`: the dashboard's production build against the simulated `eks-demo` cluster.
  *
  * 1. Starts the simulator (`eks-demo`, its controllers and its Kubernetes version) on a free
- *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`.
+ *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`. When a Prometheus binary
+ *    is found (`PROMETHEUS_BIN`, `prometheus` on PATH, /usr/bin/prometheus), starts it too
+ *    (sim/prometheus.ts: a free loopback port, a temporary data folder) scraping the simulator's
+ *    `/__sim/metrics` every 5 s, and gives the dashboard `ZONESCOPE_PROMETHEUS_URL` (with
+ *    `ZONESCOPE_PROMETHEUS_WINDOW` 10m and `ZONESCOPE_PROMETHEUS_REFRESH_SECONDS` 15 unless set: the
+ *    demo's Prometheus only holds minutes of data); without one it says how to add measured traffic
+ *    and the dashboard shows assumed volumes.
  * 2. Runs `next build` when `.next/BUILD_ID` is missing or older than any source file
  *    (app/, components/, lib/, public/, proxy.ts and the build configuration).
  * 3. Starts the build's standalone server as `npm start` does (scripts/start.ts: static files
@@ -11,8 +17,9 @@
  *    so the server knows whether it is reachable beyond loopback) with `KUBECONFIG` pointing at
  *    the simulator and `ZONESCOPE_CLUSTER_NAME` naming the scenario (the header and page titles
  *    show it), waits until `/api/v1/cluster` answers 200 and prints the address it listens on:
- *    `zonescope is ready on http://127.0.0.1:3000 (simulated cluster eks-demo)`.
- * 4. Stops both on Ctrl-C / SIGTERM (and stops the simulator if the dashboard exits).
+ *    `zonescope is ready on http://127.0.0.1:3000 (simulated cluster eks-demo; measured traffic
+ *    from Prometheus on http://127.0.0.1:PORT)`.
+ * 4. Stops all of them on Ctrl-C / SIGTERM (and the others if the dashboard exits).
  *
  * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer).
  */
@@ -23,9 +30,12 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultControllers } from '../sim/default-controllers';
+import type { RunningPrometheus } from '../sim/prometheus';
+import { findPrometheus, PROMETHEUS_INSTALL_HINT, startPrometheus } from '../sim/prometheus';
 import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
+import { FLOW_METRIC } from '../sim/traffic-metrics';
 import { prepareStandalone, startPlan } from './start';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,13 +76,46 @@ async function buildReason(): Promise<string | null> {
   return null;
 }
 
-function childEnv(port: number, host: string): NodeJS.ProcessEnv {
+function childEnv(port: number, host: string, prometheusUrl: string | null = null): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG, PORT: String(port), ZONESCOPE_HOST: host, ZONESCOPE_CLUSTER_NAME: SCENARIO, NEXT_TELEMETRY_DISABLED: '1' };
   // The simulator's kubeconfig and its current context, nothing else; the build in .next.
   delete env.ZONESCOPE_SNAPSHOT;
   delete env.ZONESCOPE_CONTEXT;
   delete env.ZONESCOPE_DIST_DIR;
+  // Measured traffic only from the demo's own Prometheus (another one has no series of the simulated cluster).
+  delete env.ZONESCOPE_PROMETHEUS_TOKEN_FILE;
+  delete env.ZONESCOPE_PROMETHEUS_CA_FILE;
+  if (prometheusUrl === null) {
+    delete env.ZONESCOPE_PROMETHEUS_URL;
+  } else {
+    env.ZONESCOPE_PROMETHEUS_URL = prometheusUrl;
+    env.ZONESCOPE_PROMETHEUS_WINDOW ||= '10m';
+    env.ZONESCOPE_PROMETHEUS_REFRESH_SECONDS ||= '15';
+  }
   return env;
+}
+
+/** The demo's Prometheus scraping the simulator, or `null` (with one line saying why and how to add it). */
+async function startDemoPrometheus(sim: Simulator): Promise<RunningPrometheus | null> {
+  let binary: string | null;
+  try {
+    binary = findPrometheus();
+  } catch (error) {
+    log(`${error instanceof Error ? error.message : String(error)}; traffic volumes are assumed`);
+    return null;
+  }
+  if (binary === null) {
+    log(`traffic volumes are assumed; to add measured traffic, install Prometheus (${PROMETHEUS_INSTALL_HINT}) and run npm run demo again`);
+    return null;
+  }
+  try {
+    const prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${sim.port}`], metricsPath: '/__sim/metrics', scrapeIntervalSeconds: 5, retention: '7d', binary });
+    log(`Prometheus (${binary}) on ${prometheus.url}, scraping the simulator's traffic metrics every 5 s`);
+    return prometheus;
+  } catch (error) {
+    log(`Prometheus did not start (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}); traffic volumes are assumed`);
+    return null;
+  }
 }
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -144,15 +187,21 @@ async function main(): Promise<number> {
   }
   await sim.writeKubeconfig(KUBECONFIG);
   log(`simulated cluster "${SCENARIO}" (Kubernetes ${sim.version}) at ${sim.url}, kubeconfig ${path.relative(ROOT, KUBECONFIG)}`);
+  const prometheus = await startDemoPrometheus(sim);
+  const everything = prometheus ? 'the dashboard, Prometheus and the simulator' : 'the dashboard and the simulator';
+  const stopBackends = async (): Promise<void> => {
+    await prometheus?.stop();
+    await sim.stop();
+  };
 
   let child: ChildProcess | null = null;
   let stopping = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    log(`${signal}, stopping the dashboard and the simulator`);
+    log(`${signal}, stopping ${everything}`);
     if (child !== null) await stopChild(child);
-    await sim.stop();
+    await stopBackends();
     process.exit(0);
   };
   process.once('SIGINT', (signal) => void stop(signal));
@@ -168,7 +217,7 @@ async function main(): Promise<number> {
     if (stopping) return 0;
     if (code !== 0) {
       console.error(`demo: next build failed (exit ${code})`);
-      await sim.stop();
+      await stopBackends();
       return 1;
     }
   } else {
@@ -176,13 +225,17 @@ async function main(): Promise<number> {
   }
 
   // 3. The dashboard: the standalone server, as npm start runs it.
-  const plan = startPlan(['-p', String(port), '-H', host], childEnv(port, host), ROOT);
+  // The dashboard's first refresh should find series: the first scrapes land within seconds.
+  if (prometheus !== null) {
+    await prometheus.waitForSeries(FLOW_METRIC, 30_000).catch((error: unknown) => log(`warning: ${error instanceof Error ? error.message : String(error)}`));
+  }
+  const plan = startPlan(['-p', String(port), '-H', host], childEnv(port, host, prometheus?.url ?? null), ROOT);
   let server: string;
   try {
     server = prepareStandalone(ROOT, path.join(ROOT, '.next'));
   } catch (error) {
     console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
-    await sim.stop();
+    await stopBackends();
     return 1;
   }
   log(`starting the dashboard on ${host}:${port}`);
@@ -193,16 +246,17 @@ async function main(): Promise<number> {
     if (stopping) return 0;
     console.error(`demo: the dashboard did not answer on ${probeUrl} (is port ${port} taken? set PORT)`);
     await stopChild(dashboard);
-    await sim.stop();
+    await stopBackends();
     return 1;
   }
-  console.log(`zonescope is ready on ${plan.url} (simulated cluster ${SCENARIO}); Ctrl-C stops the dashboard and the simulator`);
+  const measured = prometheus !== null ? `; measured traffic from Prometheus on ${prometheus.url}` : '';
+  console.log(`zonescope is ready on ${plan.url} (simulated cluster ${SCENARIO}${measured}); Ctrl-C stops ${everything}`);
 
   // 4. Until stopped (or the dashboard exits on its own).
   const code = await exited(dashboard);
   if (stopping) return new Promise<number>(() => undefined); // stop() exits
-  console.error(`demo: the dashboard exited (code ${code}); stopping the simulator`);
-  await sim.stop();
+  console.error(`demo: the dashboard exited (code ${code}); stopping ${prometheus ? 'Prometheus and ' : ''}the simulator`);
+  await stopBackends();
   return 1;
 }
 

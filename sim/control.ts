@@ -15,6 +15,8 @@
  * | `POST /__sim/watches/drop`    | `{resource?, abrupt?}`                                  | `{dropped}` |
  * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?}` (each default true) | `{ok: true, resourceVersion}` |
  * | `POST /__sim/restore`         | `{scenario?, objects?, fromResourceVersion?}`           | `{ok: true, resourceVersion, objects}` |
+ * | `GET /__sim/metrics`          |                                                         | Prometheus text format 0.0.4: Beyla flow and cAdvisor pod byte counters (sim/traffic-metrics.ts) |
+ * | `GET /__sim/traffic-rates[?service=ns/name][&series=false]` |                           | {@link TrafficRatesDocument}: the exact rate of every exported series |
  *
  * `POST /__sim/restore` is the API server restarting on an older state (an etcd restore, another
  * cluster on the same address): every object is replaced by the named scenario's (`scenario`,
@@ -35,6 +37,7 @@ import type { KubeObject } from './types';
 import { kubeObjectProblem } from './types';
 import type { SimStats, StatsSnapshot } from './stats';
 import type { ObjectStore } from './store';
+import type { SimTrafficMetrics, TrafficRatesDocument } from './traffic-metrics';
 
 /** Body of `POST /__sim/reset`. */
 export const resetRequestSchema = z.object({
@@ -73,6 +76,8 @@ export interface ControlDeps {
    * @throws when the objects cannot be loaded (nothing changed then).
    */
   restore: (options: RestoreOptions) => void;
+  /** The traffic counters of `/__sim/metrics` and `/__sim/traffic-rates` (both 404 without). */
+  traffic?: SimTrafficMetrics;
 }
 
 /** Statistics plus store facts, as `GET /__sim/stats` returns them. */
@@ -131,6 +136,18 @@ function wireObjects(values: readonly unknown[]): KubeObject[] {
   });
 }
 
+/** `GET /__sim/traffic-rates`: `service=namespace/name` keeps one Service (404 when it sends nothing), `series=false` leaves the series out. */
+function trafficRates(traffic: SimTrafficMetrics, query: URLSearchParams): TrafficRatesDocument {
+  for (const name of query.keys()) if (name !== 'service' && name !== 'series') throw new ControlError(400, `unknown parameter ${JSON.stringify(name)} (service, series)`);
+  const service = query.get('service') ?? undefined;
+  if (service !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(service)) throw new ControlError(400, `service must be namespace/name, not ${JSON.stringify(service)}`);
+  const seriesParam = query.get('series');
+  if (seriesParam !== null && seriesParam !== 'true' && seriesParam !== 'false') throw new ControlError(400, `series must be true or false, not ${JSON.stringify(seriesParam)}`);
+  const document = traffic.rates({ ...(service !== undefined ? { service } : {}), series: seriesParam !== 'false' });
+  if (service !== undefined && document.services.length === 0) throw new ControlError(404, `Service ${service} sends no traffic (it does not exist or has no ready endpoints)`);
+  return document;
+}
+
 /** Handles one `/__sim/...` request. */
 export async function handleControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
@@ -184,7 +201,13 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
       const counts: Record<string, number> = {};
       for (const key of RESOURCE_KEYS) counts[key] = deps.store.count(key);
       sendJson(res, 200, { ok: true, resourceVersion: String(deps.store.resourceVersion), objects: counts });
-    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore'].includes(path)) {
+    } else if (path === '/__sim/metrics' && (method === 'GET' || method === 'HEAD') && deps.traffic !== undefined) {
+      const text = deps.traffic.exposition();
+      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, private' });
+      res.end(method === 'HEAD' ? undefined : text);
+    } else if (path === '/__sim/traffic-rates' && method === 'GET' && deps.traffic !== undefined) {
+      sendJson(res, 200, trafficRates(deps.traffic, url.searchParams));
+    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore', ...(deps.traffic ? ['/__sim/metrics', '/__sim/traffic-rates'] : [])].includes(path)) {
       throw new ControlError(405, `${method} is not supported on ${path}`);
     } else {
       throw new ControlError(404, `unknown control endpoint ${path}`);

@@ -34,6 +34,7 @@ import { SimStats } from './stats';
 import type { SimTlsMaterial } from './tls';
 import { generateSimTls } from './tls';
 import { ObjectStore } from './store';
+import { SimTrafficMetrics, trafficProfileFor } from './traffic-metrics';
 import type { KubeObject } from './types';
 import { ServiceAllocator } from './validation';
 import { WatchHub } from './watch';
@@ -85,6 +86,12 @@ export interface SimulatorOptions {
   auth?: SimAuth;
   /** Clock (default: the system clock). */
   now?: () => Date;
+  /**
+   * The `fixtures/` name of the scenario served, when it has one: names the cluster in the traffic
+   * metrics (`k8s_cluster_name`) and picks the scenario's deliberate traffic deviations (eks-demo's;
+   * see sim/traffic-metrics.ts). Without it, eks-demo is recognised by its Services.
+   */
+  scenarioName?: string;
   /** Diagnostics sink (default: stderr). */
   log?: (message: string) => void;
 }
@@ -111,6 +118,8 @@ export interface Simulator {
   readonly faults: SimFaults;
   /** Request statistics. */
   readonly stats: SimStats;
+  /** The traffic counters served at `/__sim/metrics` and `/__sim/traffic-rates`. */
+  readonly traffic: SimTrafficMetrics;
   /** How clients authenticate. */
   readonly auth: SimAuth;
   /** The generated CA certificate (PEM) with TLS, else undefined. */
@@ -212,6 +221,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     running = [];
   };
   startControllers();
+  const traffic = new SimTrafficMetrics(store, { profile: trafficProfileFor(initialObjects, options.scenarioName), version, now });
 
   const hanging = new Set<ServerResponse>();
   const reset = (what: Partial<ResetOptions> = {}): void => {
@@ -219,6 +229,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       stopControllers();
       hub.drop(undefined, false);
       store.replaceAll(scenarioEntries(initialObjects));
+      traffic.invalidate();
       startControllers();
     }
     if (what.faults ?? true) {
@@ -234,6 +245,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stopControllers();
     try {
       store.replaceAll(entries, { fromResourceVersion: what.fromResourceVersion });
+      traffic.invalidate();
     } catch (error) {
       startControllers();
       throw error;
@@ -251,7 +263,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     store, faults, hub, stats, allocator: new ServiceAllocator(), now, random: apiRandom, version, log, hanging,
     serverAddress: () => address,
     requiredToken: () => (tokenRequired ? token : undefined),
-    control: (req, res, url) => handleControl({ store, faults, stats, reset, restore }, req, res, url),
+    control: (req, res, url) => handleControl({ store, faults, stats, reset, restore, traffic }, req, res, url),
   });
   const server = tls
     ? createHttpsServer(
@@ -287,6 +299,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   } catch (error) {
     stopControllers();
     hub.shutdown();
+    traffic.dispose();
     removeExecDir();
     throw error;
   }
@@ -317,6 +330,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     store,
     faults,
     stats,
+    traffic,
     auth,
     caCertificate: tls?.caCertificate,
     tlsServerNames: tls?.serverNames ?? [],
@@ -336,6 +350,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       stopping ??= new Promise<void>((resolve) => {
         stopControllers();
         hub.shutdown();
+        traffic.dispose();
         removeExecDir();
         for (const res of hanging) res.destroy();
         hanging.clear();
