@@ -76,10 +76,109 @@ describe('npm run analyze', () => {
     expect(err).toContain(message);
   });
 
+  it.each([
+    [['--snapshot', 'fixtures/eks-demo.yaml', '--gb-per-endpoint', '-1'], '--gb-per-endpoint needs a non-negative number, got "-1"'],
+    [['--snapshot', 'fixtures/eks-demo.yaml', '--price-per-gb', '101'], '--price-per-gb takes a number from 0 to 100, got 101'],
+    [['--snapshot', 'fixtures/eks-demo.yaml', '--fail-on', 'cross-zone-cost>lots'], 'unknown --fail-on rule "cross-zone-cost>lots"'],
+    [['--snapshot', 'fixtures/eks-demo.yaml', '--volumes'], '--volumes needs a value'],
+  ])('rejects bad traffic arguments %j with exit 2', async (argv, message) => {
+    const { code, out, err } = await run(...argv);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain(message);
+  });
+
   it('--fail-on cross-zone>0.5 lists the Services over the threshold', async () => {
     const { code, err } = await run('--snapshot', 'fixtures/eks-demo.yaml', '--fail-on', 'cross-zone>0.5', '--format', 'markdown');
     expect(code).toBe(1);
     expect(err).toContain('shop/cart (61.1%)');
     expect(err).not.toContain('shop/checkout');
+  });
+});
+
+describe('npm run analyze: zone traffic', () => {
+  function volumesFile(content: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'zonescope-volumes-'));
+    const file = join(dir, 'volumes.json');
+    writeFileSync(file, content);
+    return file;
+  }
+
+  it('text: totals now / after the next sync / best with dollars and saving, the price, the sources, the top Services with their fix', async () => {
+    const { code, out } = await run('--snapshot', 'fixtures/eks-demo.yaml');
+    expect(code).toBe(0);
+    expect(out).toContain('Zone traffic (13 Services, per month):');
+    expect(out).toContain('  Price: $0.01 per GB in each direction: a cross-zone GB costs $0.02 (charged leaving one zone and entering the other)');
+    expect(out).toMatch(/^ {2}now +\$25\.72\/month {2}1,286 of 4,200 GB cross-zone \(30\.6%\)$/m);
+    expect(out).toMatch(/^ {2}best achievable +\$14\.94\/month {2}747 of 4,200 GB cross-zone \(17\.8%\) {2}saves \$10\.78\/month$/m);
+    expect(out).toContain("    Assumed: 13 Services at 50 GB per ready endpoint per month — set ZONESCOPE_GB_PER_ENDPOINT, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES");
+    expect(out).toContain(
+      '    platform/config  $6.00/month: 300 of 450 GB cross-zone (66.7%), assumed: 50 GB per ready endpoint per month × 9; best $1.00 with topology mode Auto, saves $5.00; fix: Set service.kubernetes.io/topology-mode: Auto',
+    );
+    expect(out).toContain('Assumption: Traffic volume per Service: 50 GB per ready endpoint per month, assumed.');
+  });
+
+  it('markdown: the same section as tables', async () => {
+    const { code, out } = await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'markdown');
+    expect(code).toBe(0);
+    expect(out).toContain('## Zone traffic');
+    expect(out).toContain('| best achievable | $14.94 | $10.78 | 747 | 4,200 | 17.8% |');
+    expect(out).toContain('| platform/config | $6.00 | 450 | assumed: 50 GB per ready endpoint per month × 9 | 66.7% | $1.00 (with topology mode Auto) | $5.00 | Set service.kubernetes.io/topology-mode: Auto |');
+  });
+
+  it('JSON: a top-level traffic block whose total is the sum of the Services, scaled by --gb-per-endpoint', async () => {
+    const base = JSON.parse((await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'json')).out) as ClusterAnalysis;
+    const sum = base.services.reduce((total, s) => total + s.traffic.monthlyCost.now.monthlyCost, 0);
+    expect(base.traffic.totals.now.monthlyCost).toBeCloseTo(sum, 9);
+    expect(base.traffic.topByCost).toHaveLength(9);
+    const doubled = JSON.parse((await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'json', '--gb-per-endpoint', '100')).out) as ClusterAnalysis;
+    expect(doubled.traffic.totals.now.monthlyCost).toBeCloseTo(2 * base.traffic.totals.now.monthlyCost, 9);
+    const flat = JSON.parse((await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'json', '--gb-per-month', '1000')).out) as ClusterAnalysis;
+    expect(flat.traffic.totals.now.gbPerMonth).toBe(13_000);
+  });
+
+  it('--volumes sets single Services: their volume and its label, the source counts', async () => {
+    const file = volumesFile(JSON.stringify({ 'shop/storefront': 5000 }));
+    const { code, out } = await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'json', '--volumes', file);
+    expect(code).toBe(0);
+    const analysis = JSON.parse(out) as ClusterAnalysis;
+    const storefront = analysis.services.find((s) => s.name === 'storefront');
+    expect(storefront?.traffic.volume).toMatchObject({ gbPerMonth: 5000, source: { kind: 'set', label: 'set: 5,000 GB per month for this Service' } });
+    expect(analysis.traffic.sources.set).toEqual({ services: 1, gbPerMonth: 5000 });
+    expect(analysis.traffic.topByCost[0]?.name).toBe('storefront');
+  });
+
+  it.each([
+    ['a missing file', null, 'no such file'],
+    ['invalid JSON', '{"shop/cart": ', 'not valid JSON'],
+    ['an array', '[1, 2]', 'expected a JSON object {"namespace/name": GB per month, …}'],
+    ['a key without a namespace', '{"cart": 10}', 'key "cart" is not namespace/name'],
+    ['a negative volume', '{"shop/cart": -5}', '"shop/cart" must be a number of GB per month from 0 to 1000000000, got -5'],
+    ['a string volume', '{"shop/cart": "10"}', '"shop/cart" must be a number of GB per month from 0 to 1000000000, got "10"'],
+  ])('--volumes with %s: a clear error, exit 2, nothing on stdout', async (_, content, message) => {
+    const file = content === null ? join(tmpdir(), 'zonescope-no-such-volumes.json') : volumesFile(content);
+    const { code, out, err } = await run('--snapshot', 'fixtures/eks-demo.yaml', '--volumes', file);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain(`analyze: --volumes ${file}: ${message}`);
+  });
+
+  it("--fail-on 'cross-zone-cost>USD' exits 1 naming the total and the limit, 0 under it; with --service, that Service's cost", async () => {
+    const over = await run('--snapshot', 'fixtures/eks-demo.yaml', '--fail-on', 'cross-zone-cost>20');
+    expect(over.code).toBe(1);
+    expect(over.err).toContain("analyze: fail-on cross-zone-cost>20: the cluster's cross-zone traffic costs $25.72 a month now, over the limit of $20");
+    const under = await run('--snapshot', 'fixtures/eks-demo.yaml', '--fail-on', 'cross-zone-cost>30');
+    expect(under.code).toBe(0);
+    expect(under.err).toBe('');
+    const one = await run('--snapshot', 'fixtures/eks-demo.yaml', '--service', 'shop/cart', '--fail-on', 'cross-zone-cost>1');
+    expect(one.code).toBe(1);
+    expect(one.err).toContain("analyze: fail-on cross-zone-cost>1: shop/cart's cross-zone traffic costs $1.22 a month now, over the limit of $1");
+    expect(one.out).toContain('Traffic: 100 GB per month (assumed: 50 GB per ready endpoint per month × 2); cross-zone now $1.22/month');
+  });
+
+  it('--help lists the traffic options and the cost rule', async () => {
+    const { code, out } = await run('--help');
+    expect(code).toBe(0);
+    for (const text of ['--gb-per-endpoint N', '--gb-per-month N', '--volumes FILE', '--price-per-gb N', 'cross-zone-cost>USD']) expect(out).toContain(text);
   });
 });

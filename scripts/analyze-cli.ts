@@ -3,6 +3,8 @@
  * with `--fail-on` thresholds for CI gating. `main()` takes argv and streams so tests can run it
  * in-process; `scripts/analyze.ts` is the executable entry.
  */
+import { readFile } from 'node:fs/promises';
+
 import { createClusterSource, permanentFailure } from '../lib/k8s/cluster-source';
 import type { ResourceId } from '../lib/k8s/resources';
 import { RESOURCES } from '../lib/k8s/resources';
@@ -11,11 +13,14 @@ import type { SourceResource } from '../lib/topology/model/cluster-model';
 import { CLUSTER_ANSWER_NEEDS, SERVICE_ANSWER_NEEDS, unknownMessage } from '../lib/topology/report/unknowns';
 import type { SnapshotSummary } from '../lib/k8s/snapshot';
 import { formatProblem, loadSnapshot } from '../lib/k8s/snapshot';
+import { formatAmount } from '../lib/topology/analyses/cluster-traffic';
+import type { ServiceTrafficCost } from '../lib/topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/report/analysis-schema';
 import { analyzeClusterIn } from '../lib/topology/report/cluster-analysis';
 import { prepareAnalysis } from '../lib/topology/report/prepared-analysis';
 import { analyzeServiceIn } from '../lib/topology/report/service-detail';
 import type { AnalysisOptions } from '../lib/topology/model/cluster-context';
+import { MAX_GB_PER_MONTH, MAX_PRICE_PER_GB } from '../lib/topology/model/cluster-context';
 import type { ClusterIndex } from '../lib/topology/model/cluster-model';
 import { indexCluster } from '../lib/topology/model/cluster-model';
 
@@ -30,12 +35,18 @@ export const USAGE = `usage: npm run analyze -- [--snapshot PATH | --context NAM
   --fail-on RULE           exit 1 when RULE holds; repeatable. Rules:
                              cross-zone>F          any Service's cross-zone fraction now > F (0–1)
                              cross-zone-if-auto>F  the same, with topology mode Auto
+                             cross-zone-cost>USD   the cluster's cross-zone traffic costs more than USD
+                                                   a month now (with --service: that Service's)
                              hints-off             an Auto/legacy-annotated Service whose hints are expected off
                              attention>N           more than N Services need attention
                              ineligible            the cluster cannot use Topology Aware Routing
   --kubernetes-version V   model release V (e.g. 1.30) instead of the cluster's
-  --gb-per-month N         traffic per Service per month for cost figures (default 1000)
-  --price-per-gb N         USD per cross-zone GB in each direction (default 0.01)
+  --gb-per-endpoint N      GB per month assumed per ready endpoint of a Service (default 50)
+  --gb-per-month N         a flat GB per month for every Service instead of per endpoint
+  --volumes FILE           JSON {"namespace/name": GB per month, …}: the volume of single
+                           Services (wins over --gb-per-endpoint and --gb-per-month)
+  --price-per-gb N         USD per cross-zone GB in each direction (default 0.01; a cross-zone
+                           GB costs twice this)
   --traffic ZONE=SHARE[,ZONE=SHARE…]   client traffic share per zone (0–1; others split the rest by CPU)
   --timeout SECONDS        live sync timeout (default 60)
 
@@ -55,7 +66,7 @@ export interface Io {
   err(text: string): void;
 }
 
-type FailRule = { kind: 'cross-zone' | 'cross-zone-if-auto' | 'attention'; threshold: number } | { kind: 'hints-off' | 'ineligible' };
+type FailRule = { kind: 'cross-zone' | 'cross-zone-if-auto' | 'cross-zone-cost' | 'attention'; threshold: number } | { kind: 'hints-off' | 'ineligible' };
 
 interface Args {
   snapshots: string[];
@@ -64,34 +75,68 @@ interface Args {
   format: 'text' | 'json' | 'markdown';
   failOn: FailRule[];
   options: AnalysisOptions;
+  /** `--volumes FILE`, read by {@link readVolumes} before the cluster. */
+  volumesFile: string | null;
   timeoutSeconds: number;
 }
 
 function parseRule(text: string): FailRule | string {
   if (text === 'hints-off' || text === 'ineligible') return { kind: text };
-  const match = /^(cross-zone|cross-zone-if-auto|attention)>(\d+(?:\.\d+)?)$/.exec(text);
+  const match = /^(cross-zone|cross-zone-if-auto|cross-zone-cost|attention)>(\d+(?:\.\d+)?)$/.exec(text);
   if (!match) return `unknown --fail-on rule "${text}"`;
-  const kind = match[1] as 'cross-zone' | 'cross-zone-if-auto' | 'attention';
+  const kind = match[1] as 'cross-zone' | 'cross-zone-if-auto' | 'cross-zone-cost' | 'attention';
   const threshold = Number(match[2]);
-  if (kind !== 'attention' && threshold > 1) return `--fail-on ${kind} takes a fraction from 0 to 1, got ${threshold}`;
+  if ((kind === 'cross-zone' || kind === 'cross-zone-if-auto') && threshold > 1) return `--fail-on ${kind} takes a fraction from 0 to 1, got ${threshold}`;
   return { kind, threshold };
 }
 
-function positive(flag: string, value: string): number | string {
-  const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : `${flag} needs a non-negative number, got "${value}"`;
+function positive(flag: string, value: string, max = Number.POSITIVE_INFINITY): number | string {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n) || n < 0) return `${flag} needs a non-negative number, got "${value}"`;
+  return n <= max ? n : `${flag} takes a number from 0 to ${max}, got ${value}`;
+}
+
+/**
+ * Reads `--volumes FILE`: a JSON object of `"namespace/name": GB per month` (numbers from 0 to
+ * 10⁹). Returns the volumes, or a message naming the file and what is wrong with it.
+ */
+export async function readVolumes(file: string): Promise<Record<string, number> | string> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
+    return `--volumes ${file}: ${code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`}`;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return `--volumes ${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return `--volumes ${file}: expected a JSON object {"namespace/name": GB per month, …}`;
+  const volumes: Record<string, number> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const parts = key.split('/');
+    if (parts.length !== 2 || !parts[0] || !parts[1]) return `--volumes ${file}: key "${key}" is not namespace/name`;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_GB_PER_MONTH) {
+      return `--volumes ${file}: "${key}" must be a number of GB per month from 0 to ${MAX_GB_PER_MONTH}, got ${JSON.stringify(value)}`;
+    }
+    volumes[key] = value;
+  }
+  return volumes;
 }
 
 /** Parses arguments; returns a message on error. */
 export function parseArgs(argv: readonly string[]): Args | string {
-  const args: Args = { snapshots: [], context: null, service: null, format: 'text', failOn: [], options: {}, timeoutSeconds: 60 };
+  const args: Args = { snapshots: [], context: null, service: null, format: 'text', failOn: [], options: {}, volumesFile: null, timeoutSeconds: 60 };
   const options: { -readonly [K in keyof AnalysisOptions]: AnalysisOptions[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
     if (flag === '--') continue;
     const value = argv[i + 1];
     const need = () => (value === undefined || value.startsWith('--') ? `${flag} needs a value` : null);
-    const missing = ['--snapshot', '--context', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-month', '--price-per-gb', '--traffic', '--timeout'].includes(flag) ? need() : null;
+    const missing = ['--snapshot', '--context', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-endpoint', '--gb-per-month', '--volumes', '--price-per-gb', '--traffic', '--timeout'].includes(flag) ? need() : null;
     if (missing) return missing;
     const v = value ?? '';
     switch (flag) {
@@ -114,14 +159,21 @@ export function parseArgs(argv: readonly string[]): Args | string {
         break;
       }
       case '--kubernetes-version': options.kubernetesVersion = v; break;
+      case '--gb-per-endpoint': {
+        const n = positive(flag, v, MAX_GB_PER_MONTH);
+        if (typeof n === 'string') return n;
+        options.gbPerEndpoint = n;
+        break;
+      }
       case '--gb-per-month': {
-        const n = positive(flag, v);
+        const n = positive(flag, v, MAX_GB_PER_MONTH);
         if (typeof n === 'string') return n;
         options.gbPerMonth = n;
         break;
       }
+      case '--volumes': args.volumesFile = v; break;
       case '--price-per-gb': {
-        const n = positive(flag, v);
+        const n = positive(flag, v, MAX_PRICE_PER_GB);
         if (typeof n === 'string') return n;
         options.pricePerGb = n;
         break;
@@ -240,6 +292,81 @@ async function readCluster(args: Args, io: Io): Promise<ClusterRead | null> {
 
 const pct = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 
+const DOLLARS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** `$1,234.56`. */
+const usd = (value: number) => `$${DOLLARS.format(value)}`;
+
+/** Why the cross-zone figures are unknown (Nodes unreadable, too many zones), `null` when they are known. */
+function crossZoneUnknown(analysis: ClusterAnalysis): string | null {
+  for (const service of analysis.services) if (service.unknown.crossZone !== undefined) return service.unknown.crossZone;
+  return null;
+}
+
+const SCENARIO_WORDS = { now: 'now', expected: 'after the next sync', best: 'best achievable' } as const;
+const BEST_WORDS = { now: 'as now', expected: 'after the next sync', ifAuto: 'with topology mode Auto' } as const;
+
+/** How the volumes are set on this command line (the source notes name the dashboard's settings). */
+const VOLUME_FLAGS = 'On this command line: --gb-per-endpoint N, --gb-per-month N (flat), --volumes FILE ({"namespace/name": GB}), --price-per-gb N.';
+
+function topLine(row: ServiceTrafficCost): string {
+  const best = row.saving > 0 ? `; best ${usd(row.bestMonthlyCost)} ${BEST_WORDS[row.bestScenario]}, saves ${usd(row.saving)}` : '';
+  const fix = row.fix !== null ? `; fix: ${row.fix}` : '';
+  return `${row.namespace}/${row.name}  ${usd(row.monthlyCost)}/month: ${formatAmount(row.crossZoneGbPerMonth)} of ${formatAmount(row.volume.gbPerMonth)} GB cross-zone (${pct(row.crossZoneFraction)}), ${row.volume.source.label}${best}${fix}`;
+}
+
+/** The "Zone traffic" section of the text report. */
+function trafficText(analysis: ClusterAnalysis): string[] {
+  const unknown = crossZoneUnknown(analysis);
+  if (unknown !== null) return ['', `Zone traffic: ${unknown}`];
+  const { traffic } = analysis;
+  const lines = ['', `Zone traffic (${traffic.services} Services, per month):`, `  Price: ${traffic.priceNote}`];
+  for (const scenario of ['now', 'expected', 'best'] as const) {
+    const totals = traffic.totals[scenario];
+    const saving = scenario === 'now' ? '' : `  ${traffic.saving[scenario] >= 0 ? 'saves' : 'adds'} ${usd(Math.abs(traffic.saving[scenario]))}/month`;
+    lines.push(`  ${SCENARIO_WORDS[scenario].padEnd(20)} ${usd(totals.monthlyCost).padStart(12)}/month  ${formatAmount(totals.crossZoneGbPerMonth)} of ${formatAmount(totals.gbPerMonth)} GB cross-zone (${pct(totals.crossZoneFraction)})${saving}`);
+  }
+  lines.push('  Sources:', ...traffic.sourceNotes.map((note) => `    ${note}`), `    ${VOLUME_FLAGS}`);
+  if (traffic.topByCost.length > 0) lines.push(`  Top ${traffic.topByCost.length} by cross-zone cost:`, ...traffic.topByCost.map((row) => `    ${topLine(row)}`));
+  else lines.push('  No Service sends traffic across zones.');
+  return lines;
+}
+
+/** The "Zone traffic" section of the Markdown report. */
+function trafficMarkdown(analysis: ClusterAnalysis, esc: (s: string) => string): string[] {
+  const unknown = crossZoneUnknown(analysis);
+  if (unknown !== null) return ['## Zone traffic', '', esc(unknown), ''];
+  const { traffic } = analysis;
+  return [
+    '## Zone traffic',
+    '',
+    `${traffic.services} Services; ${esc(traffic.priceNote)}.`,
+    '',
+    '| scenario | cross-zone $/month | saving | cross-zone GB/month | of GB/month | cross-zone |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...(['now', 'expected', 'best'] as const).map((scenario) => {
+      const totals = traffic.totals[scenario];
+      const saving = scenario === 'now' ? '' : usd(traffic.saving[scenario]);
+      return `| ${SCENARIO_WORDS[scenario]} | ${usd(totals.monthlyCost)} | ${saving} | ${formatAmount(totals.crossZoneGbPerMonth)} | ${formatAmount(totals.gbPerMonth)} | ${pct(totals.crossZoneFraction)} |`;
+    }),
+    '',
+    ...traffic.sourceNotes.map((note) => `- ${esc(note)}`),
+    `- ${esc(VOLUME_FLAGS)}`,
+    '',
+    ...(traffic.topByCost.length > 0
+      ? [
+          '| Service | cross-zone $/month | GB/month | volume from | cross-zone | best | saving | smallest fix |',
+          '|---|---:|---:|---|---:|---:|---:|---|',
+          ...traffic.topByCost.map(
+            (row) =>
+              `| ${row.namespace}/${row.name} | ${usd(row.monthlyCost)} | ${formatAmount(row.volume.gbPerMonth)} | ${esc(row.volume.source.label)} | ${pct(row.crossZoneFraction)} | ${usd(row.bestMonthlyCost)} (${BEST_WORDS[row.bestScenario]}) | ${usd(row.saving)} | ${esc(row.fix ?? '')} |`,
+          ),
+        ]
+      : ['No Service sends traffic across zones.']),
+    '',
+  ];
+}
+
 function hintsText(report: ServiceReport): string {
   if (report.unknown.observedHints !== undefined) return 'unknown';
   const counts = Object.entries(report.observed.hintCountsByZone);
@@ -292,9 +419,14 @@ function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null): st
     if (detail.unknown.fixes !== undefined) lines.push(`Fix: ${detail.unknown.fixes}`);
     else for (const fix of detail.fixes) lines.push(`${fix.primary ? 'Fix' : 'Alternative'}: ${fix.title} — ${fix.description}${fix.commands.length > 0 ? `\n    ${fix.commands.join('\n    ')}` : ''}`);
   }
+  if (detail && detail.unknown.crossZone === undefined) {
+    const cost = detail.traffic.monthlyCost.now;
+    lines.push(`Traffic: ${formatAmount(detail.traffic.volume.gbPerMonth)} GB per month (${detail.traffic.volume.source.label}); cross-zone now ${usd(cost.monthlyCost)}/month (${cost.formula})`);
+  }
   if (!detail && cluster.needsAttention.length > 0) {
     lines.push('', `Needs attention (${cluster.needsAttention.length}):`, ...cluster.needsAttention.map((a) => `  ${a.namespace}/${a.name}: ${a.message}`));
   }
+  lines.push(...trafficText(analysis));
   return `${lines.join('\n')}\n`;
 }
 
@@ -326,6 +458,7 @@ function formatMarkdown(analysis: ClusterAnalysis, detail: ServiceDetail | null)
           ),
         ]),
     '',
+    ...trafficMarkdown(analysis, esc),
   ].join('\n');
 }
 
@@ -342,9 +475,15 @@ function unevaluable(analysis: ClusterAnalysis, rule: FailRule): string | null {
   const needs: readonly SourceResource[] =
     rule.kind === 'ineligible'
       ? CLUSTER_ANSWER_NEEDS.eligibility
-      : [...CLUSTER_ANSWER_NEEDS.services, ...(rule.kind === 'cross-zone' || rule.kind === 'cross-zone-if-auto' ? SERVICE_ANSWER_NEEDS.crossZone : SERVICE_ANSWER_NEEDS.expectedHints)];
+      : [
+          ...CLUSTER_ANSWER_NEEDS.services,
+          ...(rule.kind === 'cross-zone' || rule.kind === 'cross-zone-if-auto' || rule.kind === 'cross-zone-cost' ? SERVICE_ANSWER_NEEDS.crossZone : SERVICE_ANSWER_NEEDS.expectedHints),
+        ];
   const missing = analysis.unreadable.map((u) => u.resource).filter((id) => needs.includes(id));
-  return missing.length === 0 ? null : unknownMessage(missing).replace(/^unknown: /, '');
+  if (missing.length > 0) return unknownMessage(missing).replace(/^unknown: /, '');
+  // Cross-zone figures can also be unknown for another reason (more zones than the model takes).
+  const crossZone = rule.kind === 'cross-zone-cost' ? crossZoneUnknown(analysis) : null;
+  return crossZone === null ? null : `the cross-zone figures are ${crossZone}`;
 }
 
 /** The rules that held (or could not be evaluated, which fails closed), as messages. */
@@ -367,6 +506,19 @@ export function evaluateRules(analysis: ClusterAnalysis, services: readonly Serv
       case 'hints-off': {
         const off = services.filter((s) => s.mechanism === 'topology-mode' || s.mechanism === 'legacy-annotation').filter((s) => !s.expected.hintsEnabled);
         if (off.length > 0) failures.push(`hints-off: ${off.map((s) => `${s.namespace}/${s.name}`).join(', ')}`);
+        break;
+      }
+      case 'cross-zone-cost': {
+        const limit = `$${formatAmount(rule.threshold)}`;
+        // With --service the rule is about that Service (the list is not the analysis's own).
+        const service = services !== analysis.services && services.length === 1 ? services[0] : undefined;
+        if (service !== undefined) {
+          const cost = service.traffic.monthlyCost.now.monthlyCost;
+          if (cost > rule.threshold) failures.push(`cross-zone-cost>${rule.threshold}: ${service.namespace}/${service.name}'s cross-zone traffic costs ${usd(cost)} a month now, over the limit of ${limit}`);
+        } else {
+          const cost = analysis.traffic.totals.now.monthlyCost;
+          if (cost > rule.threshold) failures.push(`cross-zone-cost>${rule.threshold}: the cluster's cross-zone traffic costs ${usd(cost)} a month now, over the limit of ${limit}`);
+        }
         break;
       }
       case 'attention': {
@@ -393,10 +545,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.err(`analyze: ${args}\n\n${USAGE}\n`);
     return 2;
   }
+  let volumesByService: Record<string, number> | null = null;
+  if (args.volumesFile !== null) {
+    const volumes = await readVolumes(args.volumesFile);
+    if (typeof volumes === 'string') {
+      io.err(`analyze: ${volumes}\n`);
+      return 2;
+    }
+    volumesByService = volumes;
+  }
   const read = await readCluster(args, io);
   if (!read) return 3;
   const { index } = read;
-  const prepared = prepareAnalysis(index, { ...args.options, unreadable: read.unreadable });
+  const prepared = prepareAnalysis(index, { ...args.options, volumesByService, unreadable: read.unreadable });
   const analysis = analyzeClusterIn(prepared);
   let detail: ServiceDetail | null = null;
   if (args.service) {
