@@ -36,7 +36,7 @@ describe('npm run bench (smoke, scale S)', () => {
   it(
     'runs end to end and prints the figures as one JSON object on its last line',
     async () => {
-      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--timeout-minutes', '4'], (BUILT ? 120 : 300) * 1000);
+      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--traffic-seconds', '3', '--timeout-minutes', '4'], (BUILT ? 120 : 300) * 1000);
       expect(code, stderr.slice(-3000)).toBe(0);
       const last = stdout.trim().split('\n').pop() ?? '';
       const result = JSON.parse(last) as Record<string, unknown>;
@@ -52,6 +52,11 @@ describe('npm run bench (smoke, scale S)', () => {
       expect(result.changeLatencyMs as number).toBeLessThan(1000);
       for (const key of ['kubectlListMs', 'overviewVsKubectl']) expect(result[key] === null || typeof result[key] === 'number', key).toBe(true);
       expect(stdout).toContain('GET /api/v1/cluster');
+      // The traffic figures (issue 13): against a real Prometheus where the binary is installed, else unconfigured, and it says which.
+      expect(typeof result.prometheus).toBe('string');
+      expect(result.trafficBlockKiB as number).toBeGreaterThan(0);
+      expect(typeof result.promQueriesPerMin1).toBe('number');
+      expect(stdout).toContain('Prometheus queries/min, 20 client(s)');
       // The browser phase runs wherever chromium is installed (CI installs it).
       if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
         expect(result.servicesRows).toBe(result.services);

@@ -14,7 +14,12 @@
  *    and how many Services the server re-analysed for it (its analysis log);
  * 6. the full-cluster analysis in-process (`scripts/bench/analyze-all.ts`);
  * 7. `kubectl get endpointslices -A -o json` against the same simulator;
- * 8. optionally churn at 20 changes/s with RSS sampled every 10 s.
+ * 8. optionally churn at 20 changes/s with RSS sampled every 10 s;
+ * 9. issue 13's traffic figures (`scripts/bench/traffic.ts`): the `traffic` block's cost on
+ *    `/api/v1/cluster` and Prometheus queries per minute with 1 and 20 clients, against a real
+ *    Prometheus (`sim/prometheus.ts`) scraping the simulator's traffic metrics when the binary is
+ *    installed (else unconfigured, and the output says so). `--traffic-only` runs just the cold
+ *    sync, `/api/v1/cluster` and this phase.
  *
  * Prints tables, then one JSON object as the last line (fields in BENCHMARKS.md).
  */
@@ -37,12 +42,21 @@ import type { Child } from './bench/processes';
 import { run, startChild, stop, stopAll, treeRssMiB } from './bench/processes';
 import type { BenchResult } from './bench/report';
 import { GOALS, latencyTable, missedGoals, r1, summaryTable } from './bench/report';
+import type { TrafficFigures } from './bench/traffic';
+import { trafficPhase, trafficTable } from './bench/traffic';
+import { startPrometheus } from '../sim/prometheus';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 /** Endpoints of the two named large Services per scale (sim/scenarios/generator.ts). */
 const BIG_SERVICES: Record<BenchOptions['scale'], readonly number[]> = { S: [250], M: [250, 2000], L: [250, 5000] };
+
+/** Stops the Prometheus the run started (it is not a tracked child of processes.ts). */
+let stopPrometheus: () => Promise<void> = async () => undefined;
+
+/** Clients of the two load levels of the queries-per-minute measurement. */
+const TRAFFIC_CLIENTS = [1, 20] as const;
 
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
@@ -104,6 +118,39 @@ interface AnalyzeAllFigures {
   readonly analyzeAllDistinctMs: number;
   readonly serviceShapes: number;
   readonly incrementalMs: number;
+  readonly trafficBlockMs?: number;
+  readonly trafficBlockJsonMs?: number;
+}
+
+/** The flat traffic fields of the final JSON object. */
+function trafficFields(figures: TrafficFigures | null, prometheus: string): Partial<BenchResult> {
+  if (figures === null) return { prometheus };
+  const perMinute = (clients: number) => figures.load.find((l) => l.clients === clients)?.queriesPerMinute;
+  const one = perMinute(1);
+  const twenty = perMinute(20);
+  return {
+    prometheus,
+    trafficBlockKiB: r1(figures.trafficBlockBytes / 1024),
+    clusterWhatIfP95Ms: r1(figures.whatIf.p95),
+    ...(one !== undefined ? { promQueriesPerMin1: r1(one) } : {}),
+    ...(twenty !== undefined ? { promQueriesPerMin20: r1(twenty) } : {}),
+  };
+}
+
+/** `scripts/bench/analyze-all.ts` as a child: the in-process analysis figures, `null` when it failed. */
+async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeAllFigures | null> {
+  const child = await run('analyze-all', process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(runs)], {
+    cwd: ROOT,
+    env: childEnv({}),
+    timeoutMs: 15 * 60_000,
+  });
+  const last = child.output.filter((l) => l.startsWith('{')).pop();
+  if (child.code === 0 && last) {
+    log(`in-process analysis: ${last}`);
+    return JSON.parse(last) as AnalyzeAllFigures;
+  }
+  log(`analyze-all failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);
+  return null;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -119,7 +166,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const options = parsed;
   const deadline = setTimeout(() => {
     log(`deadline of ${options.timeoutMinutes} min reached; stopping`);
-    void stopAll(1500).finally(() => process.exit(1));
+    void Promise.all([stopAll(1500), stopPrometheus()]).finally(() => process.exit(1));
   }, options.timeoutMinutes * 60_000);
   const tmp = path.join(ROOT, '.bench-tmp', `run-${options.scale}-${process.pid}`);
   mkdirSync(tmp, { recursive: true });
@@ -142,6 +189,29 @@ async function main(argv: readonly string[]): Promise<number> {
   const simStartSeconds = r1((performance.now() - simStartedAt) / 1000);
   await createChangeTarget(simUrl, await someNodeNames(simUrl));
   log(`simulator up in ${simStartSeconds} s at ${simUrl}`);
+
+  // 1b. A real Prometheus scraping the simulator's traffic metrics (issue 13), when installed.
+  let prometheusUrl: string | null = null;
+  let prometheusNote = 'not configured (--no-prometheus)';
+  if (options.prometheus && (options.trafficSeconds > 0 || options.trafficOnly)) {
+    try {
+      // At L the simulator exports ~400k series (~70 MiB a scrape): scrape less often there.
+      const scrapeSeconds = options.scale === 'L' ? 15 : 5;
+      const prom = await startPrometheus({ scrapeTargets: [`127.0.0.1:${simPort}`], metricsPath: '/__sim/metrics', scrapeIntervalSeconds: scrapeSeconds, dataDir: path.join(tmp, 'prometheus') });
+      stopPrometheus = async () => {
+        stopPrometheus = async () => undefined;
+        await prom.stop();
+      };
+      await prom.waitForSeries('beyla_network_flow_bytes_total', 5 * 60_000);
+      prometheusUrl = prom.url;
+      prometheusNote = `a real Prometheus scraping the simulator's /__sim/metrics every ${scrapeSeconds} s; server refresh every ${options.prometheusRefreshSeconds} s`;
+      log(`Prometheus up at ${prom.url}`);
+    } catch (error) {
+      await stopPrometheus();
+      prometheusNote = `not configured: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+      log(`Prometheus: ${prometheusNote}`);
+    }
+  }
 
   // 2. The production build, in the benchmark's own folder.
   let buildSeconds: number | null = null;
@@ -173,6 +243,9 @@ async function main(argv: readonly string[]): Promise<number> {
     env: childEnv({
       KUBECONFIG: kubeconfig,
       ZONESCOPE_ANALYSIS_LOG: '1',
+      ...(prometheusUrl !== null
+        ? { ZONESCOPE_PROMETHEUS_URL: prometheusUrl, ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: String(options.prometheusRefreshSeconds), ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '60000' }
+        : {}),
       NODE_ENV: 'production',
       PORT: String(port),
       ...distEnv,
@@ -199,6 +272,50 @@ async function main(argv: readonly string[]): Promise<number> {
   const coldSyncSeconds = r1((performance.now() - serverStartedAt) / 1000);
   const clusterSummary = await getJson<{ cluster: { summary: { services: number } } }>(`${serverUrl}/api/v1/cluster`);
   log(`cold sync: ${coldSyncSeconds} s${sawSyncing ? ' (answered 503 syncing meanwhile)' : ''}`);
+  if (prometheusUrl !== null) {
+    // The warm phase measures the measured path: wait for the server's first Prometheus answer.
+    const state = await poll(async () => {
+      const metrics = (await getJson<{ metrics?: { state: string; message: string } }>(`${serverUrl}/api/v1/cluster`)).metrics;
+      return metrics && metrics.state !== 'pending' ? metrics : null;
+    }, 5 * 60_000, 1000);
+    log(`metrics source: ${state ? `${state.state} — ${state.message}` : 'still pending after 5 minutes'}`);
+  }
+
+  const runTraffic = (requests: number): Promise<TrafficFigures | null> =>
+    trafficPhase({ serverUrl, requests, seconds: options.trafficSeconds, clientCounts: TRAFFIC_CLIENTS, servicePath: 'bench/big-250', log }).catch((error: unknown) => {
+      log(`traffic phase failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+  if (options.trafficOnly) {
+    const cluster = await measure(`${serverUrl}/api/v1/cluster`, options.requests);
+    log(`api.cluster: p50 ${r1(cluster.p50)} ms, p95 ${r1(cluster.p95)} ms`);
+    const figures = await runTraffic(options.requests);
+    if (figures === null || figures.load.some((l) => l.errors > 0)) log(`server output (last lines):\n${server.lines.slice(-15).join('\n')}`);
+    // The block's own compute cost, in-process (a short analyze-all run).
+    const inProcess = options.analyzeRuns > 0 ? await runAnalyzeAll(kubeconfig, 2) : null;
+    clearTimeout(deadline);
+    await stop(server);
+    await stopPrometheus();
+    await stop(sim);
+    closeConnections();
+    console.log(`\nzonescope bench (traffic only) — scale ${options.scale} (${clusterSummary.cluster.summary.services} Services), ${machine}\n`);
+    console.log(latencyTable([{ label: 'GET /api/v1/cluster', stats: cluster, budget: GOALS.clusterP95Ms }]));
+    if (figures !== null) console.log(`\n${trafficTable(figures, cluster.p95, prometheusNote)}`);
+    if (inProcess?.trafficBlockMs !== undefined) console.log(`  cluster traffic block alone, in-process         ${r1(inProcess.trafficBlockMs)} ms compute, ${r1(inProcess.trafficBlockJsonMs ?? Number.NaN)} ms JSON (${inProcess.serviceShapes} shapes; full analysis ${r1(inProcess.analyzeAllMs)} ms)`);
+    const json = JSON.stringify({
+      scale: options.scale,
+      services: clusterSummary.cluster.summary.services,
+      coldSyncSeconds,
+      clusterP50Ms: r1(cluster.p50),
+      clusterP95Ms: r1(cluster.p95),
+      ...trafficFields(figures, prometheusNote),
+      ...(inProcess?.trafficBlockMs !== undefined ? { trafficBlockComputeMs: r1(inProcess.trafficBlockMs), trafficBlockJsonMs: r1(inProcess.trafficBlockJsonMs ?? Number.NaN), analyzeAllMs: r1(inProcess.analyzeAllMs) } : {}),
+      machine,
+    });
+    if (options.jsonOut) writeFileSync(options.jsonOut, `${json}\n`);
+    console.log(json);
+    return 0;
+  }
 
   // 4. Warm phase: sequential timings, then concurrent clients; simulator requests counted around it.
   await new Promise((r) => setTimeout(r, 1000));
@@ -266,6 +383,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const sortedLatencies = [...latencies].sort((a, b) => a - b);
   log(`change latency: ${latencies.map((l) => Math.round(l)).join(', ')} ms; Services re-analysed per change: ${reanalysed ?? 'unknown'}`);
 
+  // 5b. The traffic figures (issue 13).
+  const traffic = options.trafficSeconds > 0 ? await runTraffic(n) : null;
+
   // 6. kubectl against the same simulator.
   const kubectlListMs = options.kubectl ? await kubectlList(kubeconfig) : null;
   if (kubectlListMs !== null) log(`kubectl get endpointslices -A -o json: ${kubectlListMs} ms`);
@@ -285,21 +405,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 
   // 7. The full analysis in-process.
-  let analyzeAll: AnalyzeAllFigures | null = null;
-  if (options.analyzeRuns > 0) {
-    const child = await run('analyze-all', process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(options.analyzeRuns)], {
-      cwd: ROOT,
-      env: childEnv({}),
-      timeoutMs: 15 * 60_000,
-    });
-    const last = child.output.filter((l) => l.startsWith('{')).pop();
-    if (child.code === 0 && last) {
-      analyzeAll = JSON.parse(last) as AnalyzeAllFigures;
-      log(`in-process analysis: ${last}`);
-    } else {
-      log(`analyze-all failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);
-    }
-  }
+  const analyzeAll = options.analyzeRuns > 0 ? await runAnalyzeAll(kubeconfig, options.analyzeRuns) : null;
 
   // 8. Churn.
   let churnResult: Awaited<ReturnType<typeof churn>> | null = null;
@@ -336,6 +442,7 @@ async function main(argv: readonly string[]): Promise<number> {
     analyzeAllDistinctMs: analyzeAll ? r1(analyzeAll.analyzeAllDistinctMs) : null,
     serviceShapes: analyzeAll ? analyzeAll.serviceShapes : null,
     analyzeIncrementalMs: analyzeAll ? r1(analyzeAll.incrementalMs) : null,
+    ...(analyzeAll?.trafficBlockMs !== undefined ? { trafficBlockComputeMs: r1(analyzeAll.trafficBlockMs), trafficBlockJsonMs: r1(analyzeAll.trafficBlockJsonMs ?? Number.NaN) } : {}),
     serverFullAnalysisMs: fullPass ? r1(fullPass.ms) : null,
     changeLatencyMs: r1(sortedLatencies[sortedLatencies.length - 1] ?? Number.NaN),
     changeLatencyMedianMs: r1(sortedLatencies[Math.floor(sortedLatencies.length / 2)] ?? Number.NaN),
@@ -356,6 +463,7 @@ async function main(argv: readonly string[]): Promise<number> {
     ...(churnResult
       ? { churnRssGrowthMiB: churnResult.rssGrowthMiB, churnRssMaxMiB: churnResult.rssMaxMiB, churnChanges: churnResult.changesSent, churnReadP95Ms: r1(churnResult.readsDuringChurn.p95), churnMinutes: churnResult.minutes }
       : {}),
+    ...trafficFields(traffic, prometheusNote),
     simStartSeconds,
     buildSeconds,
     machine,
@@ -364,6 +472,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   clearTimeout(deadline);
   await stop(server);
+  await stopPrometheus();
   await stop(sim);
   closeConnections();
 
@@ -385,6 +494,7 @@ async function main(argv: readonly string[]): Promise<number> {
   console.log('');
   console.log(summaryTable(result));
   if (readPath.total > 0) console.log(`\nnon-watch API requests during the warm phase: ${JSON.stringify(readPath.byResourceVerb)}`);
+  if (traffic !== null) console.log(`\n${trafficTable(traffic, stats['api.cluster']?.p95 ?? Number.NaN, prometheusNote)}`);
   if (churnResult) console.log(`\nchurn: ${churnResult.changesSent} changes (${churnResult.changeErrors} failed); RSS samples (MiB): ${churnResult.rssSamplesMiB.join(' ')}`);
   console.log(result.goalsMissed.length === 0 ? '\nall goals met' : `\ngoals missed: ${result.goalsMissed.join('; ')}`);
   const json = JSON.stringify(result);
@@ -397,7 +507,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   async (error: unknown) => {
     console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-    await stopAll(1500);
+    await Promise.all([stopAll(1500), stopPrometheus()]);
     process.exit(1);
   },
 );

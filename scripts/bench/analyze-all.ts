@@ -6,13 +6,16 @@
  * front (`analyzeAllEagerMs`, the analyze command's path), the same with report sharing between
  * Services of one shape switched off (`analyzeAllDistinctMs`: a cluster where no two Services look
  * alike; `serviceShapes` says how many distinct shapes this cluster has), and the incremental pass after one
- * EndpointSlice changes. Prints one JSON object as its last line.
+ * EndpointSlice changes; and the cluster-wide traffic block on its own (`trafficBlockMs`: one
+ * `computeClusterTraffic` pass over the analysis's per-Service flows, what a what-if or a new
+ * Prometheus answer costs; `trafficBlockJsonMs`: serialising it). Prints one JSON object as its last line.
  *
  * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N]
  */
 import { createClusterSource, indexIncrementally } from '../../lib/k8s/cluster-source';
 import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
-import { analyzeClusterIn } from '../../lib/topology/report/cluster-analysis';
+import { computeClusterTraffic, defaultVolumeSettings } from '../../lib/topology/analyses/cluster-traffic';
+import { analyzeClusterIn, serviceFlowsOf } from '../../lib/topology/report/cluster-analysis';
 import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/prepared-analysis';
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
 import type { ClusterSnapshot } from '../../lib/topology/model/cluster-model';
@@ -84,6 +87,22 @@ async function main(): Promise<void> {
     eager.push(performance.now() - b);
   }
 
+  // 1c. The cluster-wide traffic block alone, over the flows of one analysis (no re-analysis).
+  const analysis = analyzeClusterIn(withAnalysisCache(prepareAnalysis(index), new AnalysisCache()));
+  const flows = serviceFlowsOf(analysis);
+  const trafficBlock: number[] = [];
+  const trafficJson: number[] = [];
+  let trafficBytes = 0;
+  for (let i = 0; i < Math.max(5, runs); i++) {
+    const settings = defaultVolumeSettings({ pricePerGb: 0.01 + i * 1e-6 });
+    const a = performance.now();
+    const { report } = computeClusterTraffic(flows, settings, null);
+    const b = performance.now();
+    trafficBytes = JSON.stringify(report).length;
+    trafficJson.push(performance.now() - b);
+    trafficBlock.push(b - a);
+  }
+
   // 2. Incremental: one EndpointSlice changes; the cache re-analyses only its Service.
   let previous = withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
   analyzeClusterIn(previous);
@@ -123,6 +142,10 @@ async function main(): Promise<void> {
       prepareMs: round(percentile(sorted(prepare), 50)),
       incrementalMs: round(percentile(sorted(incremental), 50)),
       incrementalReanalysed: reanalysed,
+      trafficBlockMs: round(percentile(sorted(trafficBlock.slice(1)), 50)),
+      trafficBlockJsonMs: round(percentile(sorted(trafficJson.slice(1)), 50)),
+      trafficBlockKiB: round(trafficBytes / 1024),
+      trafficFlows: flows.length,
       heapUsedAfterSyncMiB: mib(heapAfterSync.heapUsed),
       rssAfterSyncMiB: mib(heapAfterSync.rss),
     }),

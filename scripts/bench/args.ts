@@ -33,6 +33,14 @@ export interface BenchOptions {
   readonly jsonOut: string | null;
   /** NODE_OPTIONS of the server process (e.g. a heap limit), `null` for none. */
   readonly serverNodeOptions: string | null;
+  /** Start a real Prometheus (sim/prometheus.ts) scraping the simulator's metrics, when the binary is there. */
+  readonly prometheus: boolean;
+  /** Seconds between the server's Prometheus refreshes (`ZONESCOPE_PROMETHEUS_REFRESH_SECONDS`). */
+  readonly prometheusRefreshSeconds: number;
+  /** Seconds of each load level of the queries-per-minute measurement (0 skips the traffic phase). */
+  readonly trafficSeconds: number;
+  /** Only the cold sync, `/api/v1/cluster` and the traffic phase. */
+  readonly trafficOnly: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
@@ -50,6 +58,11 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --timeout-minutes T    stop everything after T minutes (default 30 + churn minutes)
   --json-out FILE        also write the final JSON object to FILE
   --server-node-options "FLAGS"   NODE_OPTIONS for the server (e.g. "--max-old-space-size=640")
+  --no-prometheus        do not start Prometheus (the traffic figures are then measured unconfigured)
+  --prometheus-refresh-seconds R  the server's Prometheus refresh interval (default 10)
+  --traffic-seconds N    seconds of each load level (1 and 20 clients) of the Prometheus
+                         queries-per-minute measurement (default 30; 0 skips the traffic phase)
+  --traffic-only         only the cold sync, GET /api/v1/cluster and the traffic phase
 
 The last line printed is one JSON object with the figures (see BENCHMARKS.md).`;
 
@@ -78,6 +91,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
   let timeoutMinutes: number | null = null;
   let jsonOut: string | null = null;
   let serverNodeOptions: string | null = null;
+  let prometheus = true;
+  let prometheusRefreshSeconds = 10;
+  let trafficSeconds = 30;
+  let trafficOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
     const value = argv[i + 1];
@@ -137,6 +154,20 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
         serverNodeOptions = value;
         i++;
         continue;
+      case '--no-prometheus':
+        prometheus = false;
+        continue;
+      case '--traffic-only':
+        trafficOnly = true;
+        continue;
+      case '--prometheus-refresh-seconds':
+        result = take(positiveInt(flag, value, 1));
+        if (typeof result === 'number') prometheusRefreshSeconds = result;
+        break;
+      case '--traffic-seconds':
+        result = take(positiveInt(flag, value, 0));
+        if (typeof result === 'number') trafficSeconds = result;
+        break;
       case '--json-out':
         if (value === undefined || value.startsWith('--')) return '--json-out needs a file';
         jsonOut = value;
@@ -161,5 +192,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     timeoutMinutes: timeoutMinutes ?? 30 + churnMinutes,
     jsonOut,
     serverNodeOptions,
+    prometheus,
+    prometheusRefreshSeconds,
+    trafficSeconds,
+    trafficOnly,
   };
 }

@@ -19,6 +19,14 @@ describe('bench arguments', () => {
       build: 'never',
       timeoutMinutes: 60,
     });
+    expect(parseBenchArgs(['--scale', 'L'])).toMatchObject({ prometheus: true, prometheusRefreshSeconds: 10, trafficSeconds: 30, trafficOnly: false });
+    expect(parseBenchArgs(['--scale', 'L', '--traffic-only', '--no-prometheus', '--traffic-seconds', '0', '--prometheus-refresh-seconds', '5'])).toMatchObject({
+      prometheus: false,
+      prometheusRefreshSeconds: 5,
+      trafficSeconds: 0,
+      trafficOnly: true,
+    });
+    expect(parseBenchArgs(['--scale', 'S', '--prometheus-refresh-seconds', '0'])).toBe('--prometheus-refresh-seconds must be at least 1');
     expect(parseBenchArgs(['--scale', 'S', '--requests', '0'])).toBe('--requests must be at least 1');
     expect(parseBenchArgs(['--scale', 'S', '--what'])).toBe('unknown argument "--what"');
   });

@@ -80,6 +80,18 @@ export interface BenchResult {
   readonly churnChanges?: number;
   readonly churnReadP95Ms?: number;
   readonly churnMinutes?: number;
+  /** Issue 13: what the traffic figures were measured against ("Prometheus 2.42 …" or why not). */
+  readonly prometheus?: string;
+  /** In-process: one `computeClusterTraffic` pass over the analysis's flows, and serialising its block (ms). */
+  readonly trafficBlockComputeMs?: number;
+  readonly trafficBlockJsonMs?: number;
+  /** Size of the `traffic` block in `/api/v1/cluster`. */
+  readonly trafficBlockKiB?: number;
+  /** `/api/v1/cluster` p95 with the traffic block recomputed per request (a what-if parameter). */
+  readonly clusterWhatIfP95Ms?: number;
+  /** Prometheus queries per minute with 1 and with 20 concurrent clients reading the dashboard. */
+  readonly promQueriesPerMin1?: number;
+  readonly promQueriesPerMin20?: number;
   readonly simStartSeconds: number;
   readonly buildSeconds: number | null;
   readonly machine: string;
@@ -165,6 +177,9 @@ export function summaryTable(result: BenchResult): string {
     ['  sort / filter, worst (input → table updated)', result.sortMaxMs === null ? null : `${result.sortMaxMs} / ${result.filterMaxMs} ms`, `≤ ${GOALS.sortFilterMs} ms`],
     ['Service view LCP (250 endpoints / biggest)', result.serviceLcpMs === null ? null : `${result.serviceLcpMs} / ${result.bigServiceLcpMs} ms`, `≤ ${GOALS.serviceLcpMs} ms`],
   ];
+  if (result.trafficBlockComputeMs !== undefined) {
+    rows.push(['cluster traffic block alone (compute / JSON)', `${result.trafficBlockComputeMs} / ${result.trafficBlockJsonMs ?? '?'} ms`, '']);
+  }
   if (result.churnRssGrowthMiB !== undefined) {
     rows.push([`RSS growth over ${result.churnMinutes} min of churn (lows)`, `${result.churnRssGrowthMiB} MiB`, '≈ 0']);
     rows.push(['  highest RSS sample during churn', `${result.churnRssMaxMiB} MiB`, '']);
