@@ -18,6 +18,7 @@ const nodeBuiltins = [
 const COMPONENT_BANS = [
   { group: ['@kubernetes/*'], message: 'Components never see client-node objects.' },
   { group: ['@/lib/k8s/*', '@/lib/k8s', '**/lib/k8s/*'], message: 'Components get view data from lib/data, not lib/k8s.' },
+  { group: ['@/lib/metrics/*', '@/lib/metrics', '**/lib/metrics/*'], message: 'Components get view data from lib/data, not lib/metrics.' },
 ];
 const RECHARTS_BAN = { group: ['recharts', 'recharts/*'], message: 'Only `*-chart.tsx` files (client components in the view folders) import recharts.' };
 
@@ -84,7 +85,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/data/**/*.ts', 'lib/topology/**/*.ts', 'sim/**/*.ts', 'scripts/**/*.ts'],
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/data/**/*.ts', 'lib/metrics/**/*.ts', 'lib/topology/**/*.ts', 'sim/**/*.ts', 'scripts/**/*.ts'],
     // Tests may drive a server with client-node directly (real wires, no mocks).
     ignores: ['lib/topology/**/*.ts', '**/*.test.ts'],
     rules: {

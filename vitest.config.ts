@@ -10,7 +10,7 @@ export default defineConfig({
   },
   test: {
     include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['node_modules/**', 'e2e/**', '.next/**'],
+    exclude: ['node_modules/**', 'e2e/**', '.next/**', '.next-*/**', '.bench-tmp/**'],
     environment: 'node',
     pool: 'forks',
   },

@@ -26,6 +26,45 @@ const SHOTS = [
 
 const DARK = new Set(['overview.png', 'service-payments-ledger.png']);
 
+/**
+ * The traffic panels, one element each (light and dark): the Overview's zone traffic, and on
+ * shop/catalog (measured by the e2e Prometheus, keep-alive skewed in the simulator) measured vs
+ * predicted and the "100 requests" experiment. They wait for measured figures, so the images show
+ * what a user with Prometheus sees.
+ */
+const PANELS = [
+  { file: 'overview-zone-traffic.png', path: '/', region: 'Zone traffic', ready: (page: Page) => page.getByRole('region', { name: 'Zone traffic', exact: true }).getByText(/measured with zone-resolved flows for \d+/) },
+  { file: 'service-measured.png', path: '/services/shop/catalog', region: 'Measured vs predicted', ready: (page: Page) => page.getByTestId('measured-difference') },
+  {
+    file: 'service-request-sample.png',
+    path: '/services/shop/catalog',
+    region: 'Send 100 requests from a client in zone X',
+    ready: (page: Page) => page.getByRole('region', { name: 'Send 100 requests from a client in zone X' }).getByTestId('sample-total'),
+  },
+] as const;
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`panels, ${scheme}`, () => {
+    test.use({ colorScheme: scheme, viewport: { width: 1280, height: 800 } });
+    for (const shot of PANELS) {
+      const file = scheme === 'dark' ? shot.file.replace(/\.png$/, '-dark.png') : shot.file;
+      test(file, async ({ page }) => {
+        // The e2e Prometheus needs a few scrapes before the figures are measured: reload until they are.
+        await expect(async () => {
+          await page.goto(shot.path);
+          await expect(shot.ready(page)).toBeVisible({ timeout: 2_000 });
+        }).toPass({ timeout: 60_000 });
+        await expect(page.locator('header').getByText('Live, synced')).toBeVisible();
+        await page.evaluate(() => document.fonts.ready);
+        // The sticky site header would cover the top of a panel scrolled into view: keep it in the flow.
+        await page
+          .getByRole('region', { name: shot.region, exact: true })
+          .screenshot({ path: path.join(OUT, file), animations: 'disabled', caret: 'hide', style: 'header { position: static !important; }' });
+      });
+    }
+  });
+}
+
 async function capture(page: Page, shot: (typeof SHOTS)[number], file: string): Promise<void> {
   await page.goto(shot.path);
   await expect(shot.ready(page)).toBeVisible();

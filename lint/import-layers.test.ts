@@ -11,7 +11,8 @@ async function messagesFor(file: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
-describe('engine layers (lint)', () => {
+// Each test starts ESLint with the project's config, which takes seconds on a loaded 2-core machine.
+describe('engine layers (lint)', { timeout: 30_000 }, () => {
   it('the upstream mirror imports nothing of zonescope', async () => {
     const messages = await messagesFor('lib/topology/upstream/example.ts', "import { indexCluster } from '../model/cluster-model';\nexport const used = indexCluster;\n");
     expect(messages).toEqual([expect.stringMatching(/^zonescope\/import-layers: lib\/topology\/upstream may not import lib\/topology\/model/)]);

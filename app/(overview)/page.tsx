@@ -9,12 +9,14 @@ import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
 import { DataplaneCard } from '@/components/dataplane/dataplane-card';
 import { EligibilityVerdict } from '@/components/overview/eligibility';
 import { FlaggedNodes, ZoneRatioTable } from '@/components/overview/zone-table';
+import { ZoneTraffic } from '@/components/overview/zone-traffic';
 import { formatCount } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
+import { getClusterTraffic } from '@/lib/data/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
@@ -54,10 +56,20 @@ export default async function OverviewPage() {
   if (!analysis) return <ClusterPending title={title} status={getClusterStatus()} what="the overview" />;
   const { cluster, kubernetes } = analysis;
   const s = cluster.summary;
+  const traffic = getClusterTraffic();
   return (
     <>
       {title}
       <div className="grid gap-5 lg:grid-cols-3">
+        <Panel
+          id="zone-traffic"
+          title="Zone traffic"
+          description="Which Services send traffic across zones, what it costs per month in total, and what fixing them would save."
+          className="lg:col-span-3"
+        >
+          {cluster.unknown.services !== undefined ? <UnknownAnswer message={cluster.unknown.services} /> : null}
+          <ZoneTraffic traffic={traffic} />
+        </Panel>
         <Panel id="eligibility" title="Eligibility" description="Whether the EndpointSlice controller can compute CPU ratios (SetNodes)." className="lg:col-span-2">
           <EligibilityVerdict cluster={cluster} />
           <ZoneRatioTable cluster={cluster} />

@@ -31,6 +31,10 @@ function header(message: string, permanent: boolean): HeaderView {
       relisting: null,
     },
     permissions: null,
+    metrics: {
+      state: 'not-configured', message: 'No Prometheus is configured.', url: null, window: '7d', lastSuccessAt: null, staleSince: null,
+      queriesIssued: 0, queriesPerRefresh: 3, refreshSeconds: 60, hint: null,
+    },
   } as HeaderView;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The header on every page: product, navigation, which cluster and release, data freshness, read-only
- * mode and the theme switch; below it a banner when data is stale, forbidden or still syncing.
+ * The header on every page: product, navigation, which cluster and release, data freshness, the
+ * metrics source's health (measured or assumed traffic), read-only mode and the theme switch; below it a banner when data is stale, forbidden or still syncing.
  */
 import Link from 'next/link';
 import { connection } from 'next/server';
@@ -12,6 +12,7 @@ import { LockIcon } from '../ui/icons';
 import { Badge, Callout } from '../ui/status';
 import { AutoRefresh } from './auto-refresh';
 import { LiveStatus } from './live-status';
+import { MetricsStatusBadge } from './metrics-status';
 import { NavLinks } from './nav-links';
 import { PermissionsBanner } from './permissions-banner';
 import { ThemeToggle } from './theme-toggle';
@@ -133,6 +134,8 @@ export async function SiteHeader() {
             ) : (
               <FreshnessBadge header={header} />
             )}
+            {/* Where traffic volumes come from (Prometheus or the model's assumption) and its health. */}
+            <MetricsStatusBadge status={header.metrics} />
             {header.readOnly ? (
               <span
                 className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-inset ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600"

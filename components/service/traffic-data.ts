@@ -105,3 +105,12 @@ export function trafficScenarios(detail: ServiceDetail): readonly TrafficScenari
   SCENARIOS.set(detail, scenarios);
   return scenarios;
 }
+
+/**
+ * A volume as the what-if input starts with it: whole GB from 100 up, one decimal below (measured
+ * volumes carry many digits, and change a little with every Prometheus answer).
+ */
+export function roundGb(gb: number): number {
+  if (!Number.isFinite(gb)) return 0;
+  return gb >= 100 ? Math.round(gb) : Math.round(gb * 10) / 10;
+}

@@ -2,8 +2,9 @@
 
 /**
  * Expected traffic of a Service: client zone → endpoint zone matrix with cross-zone %, kube-proxy's
- * selection per zone, per-endpoint load against a fair share, and the monthly cross-zone cost with
- * editable GB/month and $/GB.
+ * selection per zone, per-endpoint load against a fair share, and the monthly cross-zone cost: the
+ * Service's volume with where it comes from (measured, set or assumed), the cost at that volume,
+ * and an editable GB/month and $/GB what-if.
  *
  * Cost is recomputed here from the matrices' cross-zone fractions (`GB × fraction × $/GB × 2`, the
  * same formula as the engine's `crossZoneCost`): the fractions do not depend on GB or price, so
@@ -11,10 +12,12 @@
  */
 import { useEffect, useState } from 'react';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
+import type { VolumeSource } from '@/lib/topology/analyses/traffic-volume';
+import { formatGb, VOLUME_SOURCE, VolumeSourceMarker } from '../overview/zone-traffic-source';
 import { formatPercent, formatUsd } from '../ui/format';
 import { sortLoads } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
-import { OVERLOAD } from './traffic-data';
+import { OVERLOAD, roundGb } from './traffic-data';
 import type { LoadRowData, TrafficScenarioView } from './traffic-data';
 import { endpointListUrl, useFullList } from './use-full-list';
 
@@ -153,6 +156,42 @@ function Loads({ s, namespace, name, version }: { readonly s: TrafficScenarioVie
   );
 }
 
+/** The Service's volume as the cluster-wide figures count it, and its cost now. */
+export interface TrafficVolumeView {
+  readonly gbPerMonth: number;
+  readonly source: VolumeSource;
+  /** The cluster's price per GB in each direction. */
+  readonly pricePerGb: number;
+  /** Cross-zone share the cost now is computed at: measured with zone-resolved flows, else the model's now. */
+  readonly crossZoneFractionNow: number;
+  /** USD per month now at that volume and price. */
+  readonly monthlyCostNow: number;
+  /** Why nothing is measured for this Service (the metrics source's sentence), `null` when measured. */
+  readonly unmeasuredNote?: string | null;
+}
+
+/** What a what-if volume is labelled (kind `set`, as the API's `gbPerMonth`). */
+const WHAT_IF = 'set here (what-if)';
+
+function VolumeSummary({ volume }: { readonly volume: TrafficVolumeView }) {
+  const measuredShare = volume.source.kind === 'measured-flows';
+  return (
+    <div className="space-y-1 text-sm" data-testid="service-volume">
+      <p>
+        <span className="font-semibold">Volume: {formatGb(volume.gbPerMonth)} per month</span> <VolumeSourceMarker kind={volume.source.kind} title={VOLUME_SOURCE[volume.source.kind].title} />{' '}
+        <span className="text-slate-700 dark:text-slate-300">{volume.source.label}</span>
+      </p>
+      <p>
+        <span className="font-semibold">Cost now: {formatUsd(volume.monthlyCostNow)}/month</span>{' '}
+        <span className="text-slate-700 dark:text-slate-300">
+          at {formatPercent(volume.crossZoneFractionNow)} cross-zone ({measuredShare ? 'measured' : 'predicted'}) × ${volume.pricePerGb}/GB each direction × 2
+        </span>
+      </p>
+      {volume.unmeasuredNote ? <p className="text-xs text-slate-600 dark:text-slate-400">{volume.unmeasuredNote}</p> : null}
+    </div>
+  );
+}
+
 export function TrafficPanel({
   namespace,
   name,
@@ -161,6 +200,7 @@ export function TrafficPanel({
   initialGb,
   initialPrice,
   hintsOn,
+  volume,
 }: {
   readonly namespace: string;
   readonly name: string;
@@ -170,10 +210,15 @@ export function TrafficPanel({
   readonly initialGb: number;
   readonly initialPrice: number;
   readonly hintsOn: boolean;
+  /** The Service's own volume and its source (the inputs below are a what-if on top of it). */
+  readonly volume: TrafficVolumeView;
 }) {
   const [selected, setSelected] = useState<TrafficScenario>('now');
-  const [gbText, setGbText] = useState(String(initialGb));
-  const [priceText, setPriceText] = useState(String(initialPrice));
+  // `null` until typed in: the input follows the page's value (a measured volume changes with every Prometheus answer).
+  const [typedGb, setGbText] = useState<string | null>(null);
+  const [typedPrice, setPriceText] = useState<string | null>(null);
+  const gbText = typedGb ?? String(initialGb);
+  const priceText = typedPrice ?? String(initialPrice);
   const gb = parseNumber(gbText);
   const price = parseNumber(priceText);
 
@@ -189,6 +234,9 @@ export function TrafficPanel({
 
   const s = scenarios.find((x) => x.id === selected) ?? scenarios[0];
   if (!s) return null;
+  // The Service's own volume as the input shows it: typing another one is a what-if.
+  const ownGb = roundGb(volume.gbPerMonth);
+  const measuredNow = volume.source.kind === 'measured-flows';
   const byId = (id: TrafficScenario) => scenarios.find((x) => x.id === id);
   const none = byId('ifNone');
   const now = byId('now');
@@ -252,9 +300,11 @@ export function TrafficPanel({
 
       <div className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700">
         <h3 className="text-sm font-semibold">Monthly cross-zone cost</h3>
+        <VolumeSummary volume={volume} />
+        <h4 className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">What-if</h4>
         <div className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
-            Traffic (GB / month)
+            What-if traffic (GB / month)
             <input
               type="number"
               min={0}
@@ -267,7 +317,7 @@ export function TrafficPanel({
             />
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
-            Price ($ / GB, each direction)
+            Price ($ / GB, each direction; cluster ${volume.pricePerGb})
             <input
               type="number"
               min={0}
@@ -287,6 +337,20 @@ export function TrafficPanel({
         </div>
         {gb !== null && price !== null ? (
           <>
+            <p className="text-xs text-slate-700 dark:text-slate-300" data-testid="what-if-source">
+              {gb === ownGb && price === volume.pricePerGb ? (
+                <>
+                  The table uses the Service&apos;s volume ({volume.source.kind === 'assumed' ? 'assumed' : volume.source.kind === 'set' ? 'set' : 'measured'}) and the cluster&apos;s price; change them to try a what-if.
+                </>
+              ) : (
+                <>
+                  <VolumeSourceMarker kind="set" title="A what-if typed here: not the Service's measured, set or assumed volume" /> {gb === ownGb ? 'price' : 'volume'} {WHAT_IF}:{' '}
+                  {gb !== ownGb ? `${formatGb(gb)} instead of ${formatGb(volume.gbPerMonth)}` : ''}
+                  {gb !== ownGb && price !== volume.pricePerGb ? ', ' : ''}
+                  {price !== volume.pricePerGb ? `$${price}/GB instead of $${volume.pricePerGb}/GB` : ''}.
+                </>
+              )}
+            </p>
             <table className="w-full text-sm">
               <caption className="sr-only">Monthly cross-zone cost per scenario</caption>
               <thead>
@@ -298,12 +362,23 @@ export function TrafficPanel({
                 </tr>
               </thead>
               <tbody>
+                {measuredNow ? (
+                  <tr className="border-b border-slate-100 dark:border-slate-800" data-testid="measured-cost-row">
+                    <th scope="row" className="py-1 pr-3 text-left font-normal">
+                      Now, measured
+                    </th>
+                    <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(volume.crossZoneFractionNow)}</td>
+                    <td className="py-1 pr-3 text-right tabular-nums">{crossZoneCost(gb, volume.crossZoneFractionNow, price).gb.toFixed(1)}</td>
+                    <td className="py-1 text-right tabular-nums">{formatUsd(crossZoneCost(gb, volume.crossZoneFractionNow, price).cost)}</td>
+                  </tr>
+                ) : null}
                 {scenarios.map((x) => {
                   const c = crossZoneCost(gb, x.crossZoneFraction, price);
                   return (
                     <tr key={x.id} className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${x.id === selected ? 'font-semibold' : ''}`}>
                       <th scope="row" className="py-1 pr-3 text-left font-normal">
                         {x.label}
+                        {measuredNow ? <span className="text-xs text-slate-600 dark:text-slate-400"> (predicted)</span> : null}
                       </th>
                       <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(x.crossZoneFraction)}</td>
                       <td className="py-1 pr-3 text-right tabular-nums">{c.gb.toFixed(1)}</td>
@@ -329,7 +404,9 @@ export function TrafficPanel({
             ) : null}
           </>
         ) : null}
-        <p className="text-xs text-slate-600 dark:text-slate-400">GB/month is this Service&apos;s in-cluster traffic; AWS charges $0.01/GB in each direction between AZs in one region.</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          GB/month is this Service&apos;s in-cluster traffic. The default price is $0.01/GB in each direction between zones of one region (AWS, GCP and Azure), so a cross-zone GB costs $0.02.
+        </p>
       </div>
     </div>
   );

@@ -2,7 +2,8 @@
 
 /**
  * The Services table: search, namespace, mechanism, reason and type filters, "needs attention"
- * filter, sortable columns, all in the query string
+ * filter, sortable columns (numbers — endpoints, cross-zone share, volume, cross-zone $ — sort
+ * descending on the first click, names and categories ascending), all in the query string
  * (`?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`), virtualised with
  * @tanstack/react-virtual against the page's own scroll (no nested scroll box; below the `lg`
  * breakpoint the table scrolls sideways inside its own labelled region). CSV and JSON exports of
@@ -32,11 +33,12 @@ import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { QueryableService, TableQuery, TableSortKey } from '@/lib/data/service-query';
 import {
-  ATTENTION_REASONS, queryTable, SERVICE_MECHANISMS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
+  ATTENTION_REASONS, firstSortOrder, nextSort, queryTable, SERVICE_MECHANISMS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
 } from '@/lib/data/service-query';
 import type { ServiceTableData, SlimServiceRow } from '@/lib/data/services';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
-import { formatPercent, mechanismLabel, serviceHref, shortZoneName } from '../ui/format';
+import { formatPercent, formatUsd, mechanismLabel, serviceHref, shortZoneName } from '../ui/format';
+import { formatGb, VOLUME_SOURCE, VolumeSourceMarker } from '../overview/zone-traffic-source';
 import { SortIcon } from '../ui/icons';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
@@ -51,6 +53,8 @@ interface Row extends QueryableService {
   readonly mechanism: SlimServiceRow[3];
   readonly endpointsByZone: readonly number[];
   readonly crossZoneIfAuto: number;
+  readonly volumeSource: SlimServiceRow[13];
+  readonly measuredCrossZone: number | null;
 }
 
 interface ColumnConfig {
@@ -89,13 +93,23 @@ function UnknownCell({ message, align }: { readonly message: string; readonly al
   );
 }
 
-function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown']): ColumnConfig[] {
+/** A cell for a Service the cluster-wide traffic figures do not count (no traffic to price). */
+function NoFigure({ why }: { readonly why: string }) {
+  return (
+    <span className="block text-right text-xs text-slate-500 dark:text-slate-400" title={why}>
+      —<span className="sr-only"> {why}</span>
+    </span>
+  );
+}
+
+function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown'], pricePerGb: number | null): ColumnConfig[] {
+  const price = pricePerGb === null ? 'the price per GB' : `${formatUsd(pricePerGb)}/GB`;
   return [
     {
       id: 'service',
       label: 'Service',
       header: 'Service',
-      width: 'w-[22%]',
+      width: 'w-[19%]',
       render: (row, active) => (
         <span className="block min-w-0">
           {/* Whole names, broken anywhere when the column is too narrow (never cut to a prefix). */}
@@ -111,7 +125,7 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       id: 'mechanism',
       label: 'Mechanism',
       header: 'Mechanism',
-      width: 'w-[12%]',
+      width: 'w-[11%]',
       // Narrow columns break camelCase names between words ("traffic·Distribution"), not mid-word.
       render: (row) => (
         <span className={`font-mono text-xs [overflow-wrap:anywhere] ${row.mechanism === 'none' ? 'text-slate-600 dark:text-slate-400' : ''}`}>
@@ -129,7 +143,7 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
           Hints <span className="font-normal normal-case">on slices / expected</span>
         </>
       ),
-      width: 'w-[15%]',
+      width: 'w-[12%]',
       render: (row) => {
         if (unknown.hints !== null) return <UnknownCell message={unknown.hints} />;
         const mismatch = row.hintsExpected !== (row.hintsObserved === 'all');
@@ -145,7 +159,7 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       id: 'reason',
       label: 'Reason / attention',
       header: 'Reason when off / attention',
-      width: 'w-[25%]',
+      width: 'w-[20%]',
       render: (row) =>
         row.reason || row.attention ? (
           <span className="block min-w-0 text-xs">
@@ -166,7 +180,7 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       id: 'endpoints',
       label: 'Ready endpoints per zone',
       header: 'Ready endpoints per zone',
-      width: 'w-[14%]',
+      width: 'w-[12%]',
       render: (row) =>
         unknown.endpoints !== null ? <UnknownCell message={unknown.endpoints} /> : (
         <span className="block">
@@ -179,12 +193,17 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       id: 'crossZone',
       label: 'Expected cross-zone share',
       header: 'Cross-zone share',
-      width: 'w-[12%]',
+      width: 'w-[10%]',
       align: 'right',
       render: (row) =>
         unknown.crossZone !== null ? <UnknownCell message={unknown.crossZone} align="right" /> : (
         <span className="block text-right text-sm tabular-nums">
           {formatPercent(row.crossZoneFraction)}
+          {row.measuredCrossZone !== null && Math.abs(row.measuredCrossZone - row.crossZoneFraction) >= 0.0005 ? (
+            <span className="block text-xs font-medium text-amber-800 dark:text-amber-300" title="Cross-zone share measured by zone-resolved flows (what the cost column uses)">
+              measured: {formatPercent(row.measuredCrossZone)}
+            </span>
+          ) : null}
           {Math.abs(row.crossZoneIfAuto - row.crossZoneFraction) >= 0.0005 ? (
             <span className="block text-xs text-slate-600 dark:text-slate-400" title="Expected cross-zone share once topology mode Auto is set">
               if Auto: {formatPercent(row.crossZoneIfAuto)}
@@ -192,6 +211,48 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
           ) : null}
         </span>
       ),
+    },
+    {
+      id: 'volume',
+      label: 'Volume (GB per month)',
+      header: (
+        <>
+          Volume <span className="font-normal normal-case">GB/mo</span>
+        </>
+      ),
+      width: 'w-[8%]',
+      align: 'right',
+      render: (row) => {
+        if (row.gbPerMonth === null || row.volumeSource === null) return <NoFigure why="No traffic figures for this Service" />;
+        if (row.volumeSource === 'assumed' && unknown.endpoints !== null) return <UnknownCell message={unknown.endpoints} align="right" />;
+        return (
+          <span className="flex flex-col items-end gap-0.5 text-right">
+            <span className="text-sm tabular-nums">{formatGb(row.gbPerMonth)}</span>
+            <VolumeSourceMarker kind={row.volumeSource} />
+            <span className="sr-only">, {VOLUME_SOURCE[row.volumeSource].title}</span>
+          </span>
+        );
+      },
+    },
+    {
+      id: 'cost',
+      label: 'Cross-zone $ per month',
+      header: (
+        <>
+          Cross-zone <span className="font-normal normal-case">$/mo</span>
+        </>
+      ),
+      width: 'w-[8%]',
+      align: 'right',
+      render: (row) => {
+        if (unknown.crossZone !== null) return <UnknownCell message={unknown.crossZone} align="right" />;
+        if (row.monthlyCost === null) return <NoFigure why="No traffic figures for this Service" />;
+        return (
+          <span className="block text-right text-sm tabular-nums" title={`Cross-zone GB per month × ${price} × 2 (each direction is billed)`}>
+            {formatUsd(row.monthlyCost)}
+          </span>
+        );
+      },
     },
   ];
 }
@@ -214,6 +275,10 @@ function decode(data: ServiceTableData): Row[] {
     readyEndpoints: r[9],
     crossZoneFraction: r[10],
     crossZoneIfAuto: r[11],
+    gbPerMonth: r[12],
+    volumeSource: r[13],
+    monthlyCost: r[14],
+    measuredCrossZone: r[15],
   }));
 }
 
@@ -251,7 +316,7 @@ function useSiteHeaderHeight(): number {
 export function ServicesTable({ data, initial }: { readonly data: ServiceTableData; readonly initial: TableQuery }) {
   const router = useRouter();
   const rows = useMemo(() => decode(data), [data]);
-  const columns = useMemo(() => buildColumns(data.zones, data.unknown), [data.zones, data.unknown]);
+  const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricePerGb), [data.zones, data.unknown, data.pricePerGb]);
   const [query, setQuery] = useState<TableQuery>(initial);
   // Set once React has attached its handlers: the server-rendered controls look the same before.
   const [interactive, setInteractive] = useState(false);
@@ -311,7 +376,8 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
     setQuery((q) => ({ ...q, ...patch }));
     setActive(0);
   };
-  const sortBy = (id: TableSortKey) => setQuery((q) => ({ ...q, sort: id, order: q.sort === id && q.order === 'asc' ? 'desc' : 'asc' }));
+  // Numbers sort largest first on the first click; a second click flips.
+  const sortBy = (id: TableSortKey) => setQuery((q) => ({ ...q, sort: id, order: nextSort(q, id).order }));
   const clear = () => update({ q: '', ns: '', mechanism: '', reason: '', type: '', attention: false });
 
   const moveTo = useCallback(
@@ -418,7 +484,14 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
         </label>
         <label className={`${FIELD} lg:hidden`}>
           Sort by
-          <select value={query.sort} onChange={(e) => update({ sort: e.target.value as TableSortKey })} className={SELECT}>
+          <select
+            value={query.sort}
+            onChange={(e) => {
+              const sort = e.target.value as TableSortKey;
+              update({ sort, order: firstSortOrder(sort) });
+            }}
+            className={SELECT}
+          >
             {columns.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.label}
@@ -461,9 +534,9 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
             role="region"
             aria-label="Services table"
           >
-            <table className="w-full min-w-[60rem] table-fixed border-collapse text-sm lg:min-w-0" aria-rowcount={visible.length + 1}>
+            <table className="w-full min-w-[68rem] table-fixed border-collapse text-sm lg:min-w-0" aria-rowcount={visible.length + 1}>
               <caption className="sr-only">
-                Services with their topology mechanism, hints observed and expected, reason, endpoints per zone and cross-zone share. Column headers sort; arrow keys move between rows.
+                Services with their topology mechanism, hints observed and expected, reason, endpoints per zone, cross-zone share, monthly volume with where it comes from, and cross-zone cost per month. Column headers sort (numbers largest first); arrow keys move between rows.
               </caption>
               <colgroup>
                 {columns.map((c) => (

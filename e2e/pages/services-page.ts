@@ -28,7 +28,9 @@ export class ServicesPage extends AppShell {
     this.exportCsv = filters.getByRole('link', { name: 'CSV' });
     this.exportJson = filters.getByRole('link', { name: 'JSON' });
     this.count = filters.getByText(/\d+ (of \d+ )?Services$/);
-    this.table = page.getByRole('table');
+    // The Services table is the one with aria-rowcount (virtualised); while a link from the
+    // Overview is still loading, the Overview's tables are on the page too.
+    this.table = page.locator('table[aria-rowcount]');
     this.rows = this.table.locator('tbody tr[aria-rowindex]');
   }
 

@@ -2,14 +2,20 @@
  * The JSON shapes of `/api/v1` (documented in `docs/api.md`), for clients such as the toggle
  * component. Types only: import them with `import type`.
  */
+import type { MetricsStatus } from '../metrics/traffic-source';
+import type { ClusterTrafficReport } from '../topology/analyses/traffic-volume';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState, TopologyModeWriteOutcome, UnknownOutcomeCause } from './topology-mode';
 import type { Freshness, HeaderView, LiveState } from './header';
-import type { EndpointListView, ServiceDetailView } from './service';
+import type { EndpointListView, RequestSampleView, ServiceDetailView } from './service';
 import type { ServiceRow } from './services';
 
 /** `GET /api/v1/cluster`. */
 export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kubernetes' | 'assumptions' | 'cluster'> {
+  /** The cluster's zone traffic and its cost (with the request's what-ifs applied, if any). */
+  readonly traffic: ClusterTrafficReport;
+  /** The metrics source's health (the same object as `header.metrics`). */
+  readonly metrics: MetricsStatus;
   readonly header: HeaderView;
 }
 
@@ -30,6 +36,9 @@ export interface ServicesResponse {
 
 /** `GET /api/v1/services/{namespace}/{name}`. */
 export type ServiceResponse = ServiceDetailView;
+
+/** `GET /api/v1/services/{namespace}/{name}/request-sample`: N requests from one client node (see docs/api.md). */
+export type RequestSampleResponse = RequestSampleView;
 
 /** `GET /api/v1/services/{namespace}/{name}/endpoints`. */
 export type EndpointListResponse = EndpointListView;

@@ -14,6 +14,8 @@ import { clusterRoleSnippet, identityLabel, knownIdentity, readGrantFor, ruleLin
 import { unknownMessage, unreadableReport } from '../topology/report/unknowns';
 import { prepared, renderGeneration, source } from './analysis';
 import { envFlag } from './exposure';
+import type { TrafficStatus } from './traffic';
+import { getMetricsStatus } from './traffic';
 import type { LiveMark, ResourceHealthEntry } from './live-refresh';
 import { healthKey } from './live-refresh';
 
@@ -100,6 +102,13 @@ export interface HeaderView {
   readonly readOnly: boolean;
   readonly freshness: Freshness;
   readonly permissions: PermissionsView | null;
+  /**
+   * The metrics source's health (Prometheus: ok, stale since T, unreachable, no matching series,
+   * not configured and how to add it), beside the informers' freshness. Read from the process-wide
+   * traffic source's last answer: never waits for Prometheus. `settingsError` says when a volume
+   * setting (price, GB per endpoint/Service, volumes file) could not be used.
+   */
+  readonly metrics: TrafficStatus;
 }
 
 function forbiddenType(status: ResourceStatus): ForbiddenType {
@@ -159,6 +168,7 @@ export function getHeader(): HeaderView {
     readOnly: isReadOnly() || state.mode !== 'live',
     freshness: fresh,
     permissions: permissionsView(state, fresh.forbidden.map((f) => f.resource)),
+    metrics: getMetricsStatus(),
   };
 }
 
@@ -246,7 +256,9 @@ function liveState(generation: number): LiveState {
   const state = source();
   const synced = state.isSynced();
   const resources = state.statuses().map((s) => ({ resource: s.id, health: s.health }));
-  return { mode: state.mode, generation, synced, health: healthKey(synced, resources), resources };
+  // The metrics source's state is part of the key: open pages re-render when Prometheus goes down
+  // or comes back, so the header and the traffic figures say what they rest on.
+  return { mode: state.mode, generation, synced, health: `${healthKey(synced, resources)}|metrics:${getMetricsStatus().state}`, resources };
 }
 
 /** The cache's generation and per-type health now: O(resource types), no analysis, no API server call. */

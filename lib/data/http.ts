@@ -316,6 +316,49 @@ export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOpti
   return { ok: true, value: out };
 }
 
+/** What-if volume and price settings of `GET /api/v1/cluster` (they recompute only its `traffic` block). */
+export interface ClusterTrafficQuery {
+  readonly gbPerEndpoint?: number;
+  readonly gbPerService?: number;
+  readonly pricePerGb?: number;
+}
+
+/** The query parameters of `GET /api/v1/cluster`, with their accepted ranges. */
+export const CLUSTER_QUERY_PARAMS: readonly { readonly key: keyof ClusterTrafficQuery; readonly max: number; readonly what: string }[] = [
+  { key: 'gbPerEndpoint', max: MAX_GB_PER_MONTH, what: 'GB per ready endpoint per month' },
+  { key: 'gbPerService', max: MAX_GB_PER_MONTH, what: 'GB per Service per month' },
+  { key: 'pricePerGb', max: MAX_PRICE_PER_GB, what: 'USD per cross-zone GB in each direction' },
+];
+
+/**
+ * Parses the what-ifs of `GET /api/v1/cluster`: `gbPerEndpoint` (0–1e9, GB per ready endpoint per
+ * month), `gbPerService` (0–1e9, a flat GB per Service per month instead) and `pricePerGb` (0–100
+ * USD). Each applies to the Services whose volume is assumed (the price to all). Unknown or
+ * repeated parameters and malformed or out-of-range numbers are 400 `bad-request:cluster` naming
+ * the parameter and its range.
+ */
+export function parseClusterQuery(params: URLSearchParams): Parsed<ClusterTrafficQuery> {
+  const known = CLUSTER_QUERY_PARAMS.map((p) => p.key as string);
+  const unknown = unknownParams(params, (key) => known.includes(key));
+  if (unknown !== null) return fail(400, 'bad-request', 'cluster', `Unknown query parameter "${truncate(unknown)}"; known: ${known.join(', ')}.`);
+  const out: { -readonly [K in keyof ClusterTrafficQuery]: number } = {};
+  for (const { key, max, what } of CLUSTER_QUERY_PARAMS) {
+    const values = params.getAll(key);
+    if (values.length > 1) return fail(400, 'bad-request', 'cluster', `The query parameter "${key}" is given more than once.`);
+    const text = values[0];
+    if (text === undefined) continue;
+    const value = decimal(text);
+    if (value === null || value > max) {
+      return fail(400, 'bad-request', 'cluster', `${key} must be a plain decimal number from 0 to ${max} (${what}); got "${truncate(text, 32)}".`);
+    }
+    out[key] = value;
+  }
+  if (out.gbPerEndpoint !== undefined && out.gbPerService !== undefined) {
+    return fail(400, 'bad-request', 'cluster', 'Give gbPerEndpoint or gbPerService, not both: gbPerService replaces the per-endpoint assumption with a flat volume per Service.');
+  }
+  return { ok: true, value: out };
+}
+
 /**
  * Parses `list` (`endpoints`, `diff` or `loads`; default `endpoints`) and `scenario` (`now`,
  * `expected`, `ifAuto` or `ifNone`; default `now`; only with `list=loads`) of the Service's

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryableService } from './service-query';
 import {
-  API_SORT_ALIASES, csvField, parseServiceFilterParams, parseTableQuery, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey,
+  API_SORT_ALIASES, csvField, firstSortOrder, nextSort, parseServiceFilterParams, parseTableQuery, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey,
   serviceSearchText, TABLE_SORT_KEYS, tableExportHref, tableQueryFilters, tableQuerySearch, toCsv,
 } from './service-query';
 
 function row(namespace: string, name: string, extra: Partial<QueryableService> = {}): QueryableService {
   return {
     namespace, name, mechanism: 'none', type: 'ClusterIP', hintsExpected: false, hintsObserved: 'none', reason: null, attention: null, readyEndpoints: 1, crossZoneFraction: 0,
+    gbPerMonth: 150, monthlyCost: 0,
     search: serviceSearchText(namespace, name), naturalKey: serviceNaturalKey(namespace, name), ...extra,
   };
 }
@@ -74,6 +75,46 @@ describe('the shared Services query', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'csv', q: 'insufficient', searchReasons: '1', namespace: 'shop', reason: 'hints-off', sort: 'namespace', order: 'desc' });
     expect(parseServiceFilterParams(url.searchParams)).toEqual({ ok: true, value: { format: 'csv', reason: 'hints-off', searchReasons: true } });
     expect(parseServiceFilterParams(new URLSearchParams('type=Headless'))).toEqual({ ok: false, message: 'type must be one of ClusterIP, NodePort, LoadBalancer, ExternalName.' });
+  });
+
+  it('sorts by volume and by cross-zone cost, Services without traffic figures last when descending', () => {
+    const rows = [
+      row('shop', 'storefront', { gbPerMonth: 15_000, monthlyCost: 42.5 }),
+      row('shop', 'cart', { gbPerMonth: 100, monthlyCost: 1.2 }),
+      row('shop', 'legacy', { gbPerMonth: null, monthlyCost: null }),
+      row('payments', 'ledger', { gbPerMonth: 450, monthlyCost: 3.6 }),
+      row('shop', 'web', { gbPerMonth: 450, monthlyCost: 0 }),
+    ];
+    expect(keys(queryServices(rows, { sort: 'cost', order: 'desc' }))).toEqual(['shop/storefront', 'payments/ledger', 'shop/cart', 'shop/web', 'shop/legacy']);
+    expect(keys(queryServices(rows, { sort: 'cost', order: 'asc' }))).toEqual(['shop/legacy', 'shop/web', 'shop/cart', 'payments/ledger', 'shop/storefront']);
+    // Equal volumes fall back to namespace/name ascending.
+    expect(keys(queryServices(rows, { sort: 'volume', order: 'desc' }))).toEqual(['shop/storefront', 'payments/ledger', 'shop/web', 'shop/cart', 'shop/legacy']);
+    expect(API_SORT_ALIASES.cost).toBe('cost');
+    expect(API_SORT_ALIASES.volume).toBe('volume');
+    expect(SERVICE_SORT_KEYS).toEqual(expect.arrayContaining(['cost', 'volume']));
+  });
+
+  it('sorts numbers descending on the first click, names ascending; a second click flips', () => {
+    expect(firstSortOrder('cost')).toBe('desc');
+    expect(firstSortOrder('volume')).toBe('desc');
+    expect(firstSortOrder('crossZone')).toBe('desc');
+    expect(firstSortOrder('endpoints')).toBe('desc');
+    expect(firstSortOrder('service')).toBe('asc');
+    expect(firstSortOrder('mechanism')).toBe('asc');
+    expect(nextSort({ sort: 'service', order: 'asc' }, 'cost')).toEqual({ sort: 'cost', order: 'desc' });
+    expect(nextSort({ sort: 'cost', order: 'desc' }, 'cost')).toEqual({ sort: 'cost', order: 'asc' });
+    expect(nextSort({ sort: 'cost', order: 'asc' }, 'cost')).toEqual({ sort: 'cost', order: 'desc' });
+    expect(nextSort({ sort: 'cost', order: 'desc' }, 'reason')).toEqual({ sort: 'reason', order: 'asc' });
+  });
+
+  it('keeps the volume and cost sorts in the table URL and in its export links', () => {
+    const query = parseTableQuery({ sort: 'cost', order: 'desc' }, []);
+    expect(query).toEqual({ ...NO_FILTER, sort: 'cost', order: 'desc' });
+    expect(tableQuerySearch(query)).toBe('?sort=cost&order=desc');
+    expect(parseTableQuery({ sort: 'volume' }, []).sort).toBe('volume');
+    const url = new URL(tableExportHref(query, 'json'), 'http://localhost');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'json', sort: 'cost', order: 'desc' });
+    expect(new URL(tableExportHref({ ...NO_FILTER, sort: 'volume', order: 'asc' }, 'csv'), 'http://localhost').searchParams.get('sort')).toBe('volume');
   });
 
   it('quotes CSV fields as RFC 4180 says and defuses spreadsheet formulas', () => {

@@ -43,6 +43,10 @@ export interface QueryableService {
   readonly attention: AttentionReason | null;
   readonly readyEndpoints: number;
   readonly crossZoneFraction: number;
+  /** Volume per month in GB (measured, set or assumed); `null` when the Service carries no traffic figures (ExternalName). */
+  readonly gbPerMonth: number | null;
+  /** Cross-zone cost now in USD per month; `null` as for {@link gbPerMonth}. */
+  readonly monthlyCost: number | null;
   /** {@link serviceSearchText}: what `q` matches. */
   readonly search: string;
   /** {@link serviceNaturalKey}: the default order and every tie-break. */
@@ -65,7 +69,7 @@ export function serviceNaturalKey(namespace: string, name: string): string {
 }
 
 /** Every column the Services can be sorted by (each surface exposes its own names for them). */
-export const SERVICE_SORTS = ['service', 'name', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone'] as const;
+export const SERVICE_SORTS = ['service', 'name', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone', 'volume', 'cost'] as const;
 /** One sort column (see {@link SERVICE_SORTS}). */
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
@@ -88,10 +92,27 @@ const SORT_VALUE: Readonly<Record<ServiceSort, (row: QueryableService) => string
   reason: (row) => (row.attention ? `0${row.attention}` : `1${row.reason ?? ''}`),
   endpoints: (row) => row.readyEndpoints,
   crossZone: (row) => row.crossZoneFraction,
+  // Services without traffic figures rank below every figure (last when descending).
+  volume: (row) => row.gbPerMonth ?? -1,
+  cost: (row) => row.monthlyCost ?? -1,
 };
 
+/** The columns that hold numbers: they sort descending on the first click (largest first), the others ascending. */
+const NUMERIC_SORTS: ReadonlySet<ServiceSort> = new Set<ServiceSort>(['endpoints', 'crossZone', 'volume', 'cost']);
+
+/** The order a column sorts in when first chosen: descending for numbers, ascending for names and categories. */
+export function firstSortOrder(sort: ServiceSort): SortOrder {
+  return NUMERIC_SORTS.has(sort) ? 'desc' : 'asc';
+}
+
+/** The sort after choosing column `sort`: the same column flips its order, another one starts at its {@link firstSortOrder}. */
+export function nextSort(current: { readonly sort: ServiceSort; readonly order: SortOrder }, sort: ServiceSort): { sort: ServiceSort; order: SortOrder } {
+  if (current.sort === sort) return { sort, order: current.order === 'asc' ? 'desc' : 'asc' };
+  return { sort, order: firstSortOrder(sort) };
+}
+
 /** The `sort` values of `GET /api/v1/services` (documented in docs/api.md), in documented order. */
-export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone'] as const;
+export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone', 'volume', 'cost'] as const;
 /** One API `sort` value (see {@link SERVICE_SORT_KEYS}). */
 export type ServiceSortKey = (typeof SERVICE_SORT_KEYS)[number];
 
@@ -104,10 +125,12 @@ export const API_SORT_ALIASES: Readonly<Record<ServiceSortKey, ServiceSort>> = {
   reason: 'reason',
   endpoints: 'endpoints',
   crossZone: 'crossZone',
+  volume: 'volume',
+  cost: 'cost',
 };
 
 /** The table's sortable columns, in column order: its `?sort=` values (the same names as {@link SERVICE_SORTS}). */
-export const TABLE_SORT_KEYS = ['service', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone'] as const satisfies readonly ServiceSort[];
+export const TABLE_SORT_KEYS = ['service', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone', 'volume', 'cost'] as const satisfies readonly ServiceSort[];
 /** One table `?sort=` value (see {@link TABLE_SORT_KEYS}). */
 export type TableSortKey = (typeof TABLE_SORT_KEYS)[number];
 
@@ -252,6 +275,8 @@ const API_SORT_OF_TABLE: Readonly<Record<TableSortKey, ServiceSortKey>> = {
   reason: 'reason',
   endpoints: 'endpoints',
   crossZone: 'crossZone',
+  volume: 'volume',
+  cost: 'cost',
 };
 
 /** Export formats of `GET /api/v1/services?format=` (the default answer is the paged JSON). */

@@ -9,11 +9,29 @@ import 'server-only';
 import type { ServiceRecord } from '../topology/model/cluster-model';
 import { objectKey } from '../topology/model/cluster-model';
 import type { AnalysisOptions } from '../topology/model/cluster-context';
-import type { ServiceDetail } from '../topology/report/analysis-schema';
+import type { ServiceDetail, TrafficSummary } from '../topology/report/analysis-schema';
 import { analyzeServiceIn } from '../topology/report/service-detail';
 import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
+import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
+import type { RequestSample, RequestSampleScenario } from '../topology/analyses/request-sample';
+import {
+  nodesWithOwnSelection,
+  representativeNode,
+  requestCountError,
+  requestSampleScenarios,
+  requestSampleSeed,
+  sampleRequests,
+  selectionDependsOnNode,
+} from '../topology/analyses/request-sample';
+import type { ClientNode } from '../topology/model/cluster-context';
+import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
 import { prepared, preparedWith, source } from './analysis';
 import { isReadOnly, SYNCING } from './header';
+import { getMeasuredTraffic, getMetricsStatus, getVolumeSettings } from './traffic';
+import { applyVolumeToSummary, resolveServiceVolume } from '../topology/analyses/cluster-traffic';
+import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
+import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
+import type { MeasuredServiceTraffic, ServiceVolume } from '../topology/analyses/traffic-volume';
 
 /** The Service view: the analysis detail plus the object's own state for the toggle. */
 export interface ServiceView {
@@ -96,6 +114,12 @@ export interface ServiceDetailView extends ServiceDetail {
   /** The modelled release (`"1.31"`). */
   readonly release: string;
   readonly readOnly: boolean;
+  /**
+   * Zone-resolved flows measured by Prometheus against the model's prediction now (cross-zone
+   * shares, difference in points, client shares, the known causes that fit); `null` when no flows
+   * are measured for the Service.
+   */
+  readonly measuredVsPredicted: MeasuredComparison | null;
 }
 
 /** Result of {@link getServiceDetailView}. */
@@ -118,7 +142,16 @@ export function getServiceDetailView(namespace: string, name: string, options: A
   const result = getServiceView(namespace, name, options);
   if (!result.ok) return result;
   const view = result.value;
-  return { ok: true, value: { ...view.detail, resourceVersion: view.service.resourceVersion, release: view.release, readOnly: view.readOnly } };
+  // Volume as everywhere (measured > set > assumed); the request's gbPerMonth is a what-if that wins, its pricePerGb too.
+  const figures = getServiceTraffic(view);
+  const volume = options.gbPerMonth !== undefined && options.gbPerMonth !== null
+    ? resolveServiceVolume(`${namespace}/${name}`, view.detail.observed.readyEndpoints, getVolumeSettings(), null, options.gbPerMonth)
+    : figures.volume;
+  const traffic = applyVolumeToSummary(view.detail.traffic, volume, options.pricePerGb ?? figures.pricePerGb);
+  return {
+    ok: true,
+    value: { ...view.detail, traffic, resourceVersion: view.service.resourceVersion, release: view.release, readOnly: view.readOnly, measuredVsPredicted: figures.comparison },
+  };
 }
 
 /** The per-endpoint lists of the Service page, each served in full by {@link getServiceEndpointList}. */
@@ -172,4 +205,266 @@ export function getServiceEndpointList(namespace: string, name: string, query: E
       return { ok: true, value: { ...base, list: 'loads', scenario: query.scenario, total: loads.length, items: loads } };
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Send N requests from a client in zone X"
+
+/** Client nodes offered per zone by the node picker (nodes whose selection may differ listed first). */
+export const MAX_NODE_OPTIONS = 100;
+
+/** The scenario inputs of a Service's request samples, per analysis result (the cache hands out the same detail until an input changes). */
+const SAMPLE_SCENARIOS = new WeakMap<ServiceDetail, Readonly<Record<TrafficScenario, RequestSampleScenario>>>();
+
+function sampleScenariosFor(view: ServiceView, preparation: PreparedAnalysis): Readonly<Record<TrafficScenario, RequestSampleScenario>> {
+  let scenarios = SAMPLE_SCENARIOS.get(view.detail);
+  if (!scenarios) {
+    const { context, dataplane } = preparation;
+    const slices = context.index.slicesByService.get(objectKey(view.service.namespace, view.service.name)) ?? [];
+    scenarios = requestSampleScenarios(context, dataplane, view.service, slices);
+    SAMPLE_SCENARIOS.set(view.detail, scenarios);
+  }
+  return scenarios;
+}
+
+/** One client zone of the picker. */
+export interface RequestSampleZoneOption {
+  readonly zone: string;
+  /** The node the traffic model reports for the zone (used when only the zone is picked). */
+  readonly representative: string;
+  /** Client nodes of the zone, at most {@link MAX_NODE_OPTIONS}: those with a selection of their own first, then by name. */
+  readonly nodes: readonly string[];
+  /** Client nodes the zone has (more than `nodes` when capped). */
+  readonly totalNodes: number;
+}
+
+/** What the request-sample panel offers: client zones and their nodes. */
+export interface RequestSampleOptions {
+  readonly zones: readonly RequestSampleZoneOption[];
+  /** Whether some node of a zone selects differently from the zone's other nodes (internalTrafficPolicy Local, node hints) in some scenario. */
+  readonly nodeMatters: boolean;
+}
+
+/** A request sample asked for: the scenario, the number of requests, and the client zone and/or node. */
+export interface RequestSampleQuery {
+  readonly scenario: TrafficScenario;
+  readonly count: number;
+  readonly zone: string | null;
+  readonly node: string | null;
+}
+
+/** `GET /api/v1/services/{namespace}/{name}/request-sample`: N requests from one client node. */
+export interface RequestSampleView {
+  readonly namespace: string;
+  readonly name: string;
+  readonly scenario: TrafficScenario;
+  readonly count: number;
+  readonly zone: string;
+  readonly node: string;
+  /** `true` when the node was asked for; `false` when it is the zone's representative node. */
+  readonly nodePicked: boolean;
+  /** Every client node of the zone selects the same endpoints in this scenario (a zone nodeSelector reproduces it). */
+  readonly sameOnEveryNodeOfZone: boolean;
+  readonly sample: RequestSample;
+  /** The check by hand: start a client pod there, curl N times, clean up. */
+  readonly commands: { readonly run: string; readonly loop: string; readonly cleanup: string };
+  /** Measured share of this zone's bytes per endpoint zone (zone-resolved flows only), else `null`. */
+  readonly measured: {
+    readonly metric: string;
+    readonly window: string | null;
+    readonly gbPerMonth: number;
+    readonly byZone: readonly { readonly zone: string; readonly sameZone: boolean; readonly share: number }[];
+  } | null;
+}
+
+/** Result of {@link getRequestSample}. */
+export type RequestSampleResult =
+  | { readonly ok: true; readonly value: RequestSampleView }
+  | { readonly ok: false; readonly error: { readonly kind: 'not-found' | 'bad-request' | 'syncing'; readonly message: string } };
+
+function clientZonesOf(preparation: PreparedAnalysis): ReadonlyMap<string, readonly ClientNode[]> {
+  return preparation.context.clientNodesByZone;
+}
+
+/** The zones and nodes the request-sample panel offers for a Service (`null` when it cannot be shown). */
+export function getRequestSampleOptions(namespace: string, name: string): RequestSampleOptions | null {
+  const result = getServiceView(namespace, name);
+  if (!result.ok) return null;
+  const preparation = prepared();
+  const scenarios = sampleScenariosFor(result.value, preparation);
+  const own = new Set<string>();
+  for (const id of TRAFFIC_SCENARIOS) for (const node of nodesWithOwnSelection(scenarios[id])) own.add(node);
+  const zones: RequestSampleZoneOption[] = [];
+  for (const [zone, nodes] of clientZonesOf(preparation)) {
+    const representative = representativeNode(nodes, scenarios.now)?.name ?? nodes[0]?.name;
+    if (representative === undefined) continue;
+    const first = nodes.filter((n) => own.has(n.name));
+    const rest = nodes.filter((n) => !own.has(n.name));
+    zones.push({ zone, representative, nodes: [...first, ...rest].slice(0, MAX_NODE_OPTIONS).map((n) => n.name), totalNodes: nodes.length });
+  }
+  return { zones, nodeMatters: own.size > 0 };
+}
+
+/** A DNS-1123 pod name for the client pod: `curl-<zone or node>`. */
+function clientPodName(where: string): string {
+  const cleaned = where.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  return `curl-${cleaned}`.slice(0, 63).replace(/-+$/, '');
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function sampleCommands(service: ServiceRecord, count: number, selector: Readonly<Record<string, string>>, where: string): RequestSampleView['commands'] {
+  const pod = clientPodName(where);
+  const ns = service.namespace;
+  const port = service.ports[0]?.port ?? 80;
+  const url = `http://${service.name}.${ns}${port === 80 ? '' : `:${port}`}/hostname`;
+  const overrides = JSON.stringify({ apiVersion: 'v1', spec: { nodeSelector: selector } });
+  return {
+    run: `kubectl run ${pod} -n ${ns} --image=curlimages/curl --restart=Never --overrides=${shellQuote(overrides)} --command -- sleep 3600`,
+    loop: `kubectl exec -n ${ns} ${pod} -- sh -c ${shellQuote(`for i in $(seq ${count}); do curl -s ${url}; echo; done | sort | uniq -c`)}`,
+    cleanup: `kubectl delete pod -n ${ns} ${pod}`,
+  };
+}
+
+function measuredSplit(namespace: string, name: string, zone: string): RequestSampleView['measured'] {
+  const measured = getMeasuredTraffic();
+  const service = measured?.byService.get(`${namespace}/${name}`);
+  if (!measured || !service || service.kind !== 'measured-flows' || service.matrix === null) return null;
+  const row = service.matrix[zone];
+  if (!row) return null;
+  let total = 0;
+  for (const value of Object.values(row)) total += value;
+  if (!(total > 0)) return null;
+  const byZone = Object.keys(row)
+    .sort()
+    .map((to) => ({ zone: to, sameZone: to === zone, share: (row[to] ?? 0) / total }));
+  return { metric: service.metric, window: measured.window, gbPerMonth: total, byZone };
+}
+
+/**
+ * N requests from a client node of a Service (see lib/topology/analyses/request-sample.ts): the
+ * node is the one asked for, else the zone's representative node, else the first client zone's.
+ * A zone or node the cluster has no client node for is a `bad-request`.
+ */
+export function getRequestSample(namespace: string, name: string, query: RequestSampleQuery): RequestSampleResult {
+  const result = getServiceView(namespace, name);
+  if (!result.ok) return result;
+  const countError = requestCountError(query.count);
+  if (countError !== null) return { ok: false, error: { kind: 'bad-request', message: countError } };
+  const preparation = prepared();
+  const scenarios = sampleScenariosFor(result.value, preparation);
+  const input = scenarios[query.scenario];
+  const byZone = clientZonesOf(preparation);
+  const zoneNames = [...byZone.keys()];
+  let zone: string;
+  let node: ClientNode;
+  if (query.node !== null) {
+    const found = [...byZone.values()].flat().find((n) => n.name === query.node);
+    if (!found) return { ok: false, error: { kind: 'bad-request', message: `node: the cluster has no ready client node "${query.node}" with a zone and CPU.` } };
+    if (query.zone !== null && query.zone !== found.zone) {
+      return { ok: false, error: { kind: 'bad-request', message: `node: "${found.name}" is in zone "${found.zone}", not "${query.zone}".` } };
+    }
+    zone = found.zone;
+    node = found;
+  } else {
+    const wanted = query.zone ?? zoneNames[0];
+    const nodes = wanted === undefined ? undefined : byZone.get(wanted);
+    const rep = nodes ? representativeNode(nodes, input) : null;
+    if (wanted === undefined || !rep) {
+      return {
+        ok: false,
+        error: { kind: 'bad-request', message: zoneNames.length === 0 ? 'The cluster has no ready worker node with a zone and CPU to send requests from.' : `zone: the cluster has no client nodes in zone "${wanted}" (zones: ${zoneNames.join(', ')}).` },
+      };
+    }
+    zone = wanted;
+    node = rep;
+  }
+  const key = `${namespace}/${name}`;
+  const sample = sampleRequests({ ...input, clientNode: node.proxyNode, count: query.count, seed: requestSampleSeed(key, node.name, query.scenario, query.count) });
+  const sameOnEveryNodeOfZone = !selectionDependsOnNode(input);
+  const selector: Record<string, string> = sameOnEveryNodeOfZone && query.node === null ? { 'topology.kubernetes.io/zone': zone } : { 'kubernetes.io/hostname': node.name };
+  return {
+    ok: true,
+    value: {
+      namespace,
+      name,
+      scenario: query.scenario,
+      count: query.count,
+      zone,
+      node: node.name,
+      nodePicked: query.node !== null,
+      sameOnEveryNodeOfZone,
+      sample,
+      commands: sampleCommands(result.value.service, query.count, selector, sameOnEveryNodeOfZone && query.node === null ? zone : node.name),
+      measured: measuredSplit(namespace, name, zone),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Volume, cost and measured against predicted
+
+/** The Service's traffic volume (with its source), its cost, and what Prometheus measured for it. */
+export interface ServiceTrafficView {
+  /** Measured, set or assumed: as the cluster-wide figures count it (the page's what-if is separate). */
+  readonly volume: ServiceVolume;
+  /** Price per GB in each direction (the cluster's setting). */
+  readonly pricePerGb: number;
+  /** Monthly cost with {@link volume}: now (at the measured cross-zone share when flows are measured), with Auto, without hints. */
+  readonly monthlyCost: TrafficSummary['monthlyCost'];
+  /** What Prometheus measured for this Service, `null` when nothing usable. */
+  readonly measured: MeasuredServiceTraffic | null;
+  readonly window: string | null;
+  readonly measuredAt: string | null;
+  /** Measured flows against the model's prediction now; `null` without zone-resolved flows. */
+  readonly comparison: MeasuredComparison | null;
+  /** The metrics source's state and its sentence (why nothing is measured, when nothing is). */
+  readonly metrics: { readonly state: string; readonly message: string };
+}
+
+const COMPARISONS = new WeakMap<ServiceDetail, { readonly measured: MeasuredServiceTraffic; readonly comparison: MeasuredComparison | null }>();
+
+/**
+ * The traffic figures of a Service's page: its volume resolved as everywhere (measured flows >
+ * measured pod bytes > set > assumed), the cost at that volume and the cluster's price, and —
+ * with zone-resolved flows — the comparison with the model (memoised per analysis and measurement).
+ */
+export function getServiceTraffic(view: ServiceView): ServiceTrafficView {
+  const { detail, service } = view;
+  const key = `${service.namespace}/${service.name}`;
+  const settings = getVolumeSettings();
+  const measuredTraffic = getMeasuredTraffic();
+  const measured = measuredTraffic?.byService.get(key) ?? null;
+  const volume = resolveServiceVolume(key, detail.observed.readyEndpoints, settings, measuredTraffic);
+  const costed = applyVolumeToSummary(detail.traffic, volume, settings.pricePerGb);
+  let comparison: MeasuredComparison | null = null;
+  if (measured !== null && measured.kind === 'measured-flows') {
+    const cached = COMPARISONS.get(detail);
+    if (cached && cached.measured === measured) comparison = cached.comparison;
+    else {
+      const preparation = prepared();
+      comparison = compareMeasuredWithPredicted({
+        measured,
+        predicted: detail.trafficMatrix.now,
+        service,
+        index: preparation.context.index,
+        dataplane: preparation.dataplane,
+        loadBalancer: detail.loadBalancer,
+      });
+      COMPARISONS.set(detail, { measured, comparison });
+    }
+  }
+  const status = getMetricsStatus();
+  return {
+    volume,
+    pricePerGb: settings.pricePerGb,
+    monthlyCost: costed.monthlyCost,
+    measured,
+    window: measuredTraffic?.window ?? null,
+    measuredAt: measuredTraffic?.measuredAt ?? null,
+    comparison,
+    metrics: { state: status.state, message: status.message },
+  };
 }

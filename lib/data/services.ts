@@ -7,8 +7,10 @@ import 'server-only';
 
 import type { ClusterAnalysis, ServiceReport } from '../topology/report/analysis-schema';
 import { UNKNOWN_ZONE } from '../topology/analyses/traffic';
+import type { ServiceTrafficCost, VolumeSourceKind } from '../topology/analyses/traffic-volume';
 import { serviceUnknowns } from '../topology/report/unknowns';
 import { getClusterAnalysis } from './analysis';
+import { getClusterTraffic } from './traffic';
 import type { QueryableService, ServiceFilter, ServiceSortKey, SortOrder } from './service-query';
 import { API_SORT_ALIASES, queryServices, serviceNaturalKey, serviceSearchText, toCsv } from './service-query';
 
@@ -27,9 +29,23 @@ export interface ServiceRow {
   readonly readyEndpoints: number;
   readonly crossZoneFraction: number;
   readonly crossZoneFractionIfAuto: number;
+  /**
+   * Volume per 30-day month in GB, as the cluster-wide traffic figures count it (measured, set or
+   * assumed: see {@link volumeSource}); `null` when the Service is not counted (no traffic figures).
+   */
+  readonly gbPerMonth: number | null;
+  /** Where {@link gbPerMonth} comes from; `null` with it. */
+  readonly volumeSource: VolumeSourceKind | null;
+  /** Cross-zone cost now, USD per month (cross-zone GB × price × 2); `null` with {@link gbPerMonth}. */
+  readonly monthlyCost: number | null;
+  /**
+   * The cross-zone share measured by zone-resolved flows (what {@link monthlyCost} uses instead of
+   * {@link crossZoneFraction}, the model's), `null` unless the volume source is `measured-flows`.
+   */
+  readonly measuredCrossZoneFraction: number | null;
 }
 
-function toRow(report: ServiceReport): ServiceRow {
+function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined): ServiceRow {
   const observed = report.observed;
   const hinted = Object.values(observed.hintCountsByZone).reduce((a, b) => a + b, 0);
   return {
@@ -46,19 +62,33 @@ function toRow(report: ServiceReport): ServiceRow {
     readyEndpoints: observed.readyEndpoints,
     crossZoneFraction: report.traffic.crossZoneFraction,
     crossZoneFractionIfAuto: report.traffic.crossZoneFractionIfAuto,
+    gbPerMonth: traffic ? round6(traffic.volume.gbPerMonth) : null,
+    volumeSource: traffic ? traffic.volume.source.kind : null,
+    monthlyCost: traffic ? round6(traffic.monthlyCost) : null,
+    measuredCrossZoneFraction: traffic?.volume.source.kind === 'measured-flows' ? round6(traffic.crossZoneFraction) : null,
   };
 }
 
-const ROWS = new WeakMap<ClusterAnalysis, readonly ServiceRow[]>();
+/** Rows per analysis, then per traffic snapshot (the cluster-wide figures change when Prometheus answers anew, the analysis not). */
+const ROWS = new WeakMap<ClusterAnalysis, WeakMap<object, readonly ServiceRow[]>>();
+/** Stands for "no traffic figures yet" in {@link ROWS}. */
+const NO_TRAFFIC: object = {};
 
-/** Every Service as a table row (memoised per analysis); `null` before the first sync. */
+/** Every Service as a table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
 export function getServiceRows(): readonly ServiceRow[] | null {
   const analysis = getClusterAnalysis();
   if (!analysis) return null;
-  let rows = ROWS.get(analysis);
+  const byService = getClusterTraffic()?.byService ?? null;
+  let perTraffic = ROWS.get(analysis);
+  if (!perTraffic) {
+    perTraffic = new WeakMap();
+    ROWS.set(analysis, perTraffic);
+  }
+  const key = byService ?? NO_TRAFFIC;
+  let rows = perTraffic.get(key);
   if (!rows) {
-    rows = analysis.services.map(toRow);
-    ROWS.set(analysis, rows);
+    rows = analysis.services.map((report) => toRow(report, byService?.get(`${report.namespace}/${report.name}`)));
+    perTraffic.set(key, rows);
   }
   return rows;
 }
@@ -93,6 +123,8 @@ function queryable(rows: readonly ServiceRow[]): readonly QueryableRow[] {
       attention: row.attention?.reason ?? null,
       readyEndpoints: row.readyEndpoints,
       crossZoneFraction: row.crossZoneFraction,
+      gbPerMonth: row.gbPerMonth,
+      monthlyCost: row.monthlyCost,
       search: serviceSearchText(row.namespace, row.name),
       naturalKey: serviceNaturalKey(row.namespace, row.name),
     }));
@@ -140,7 +172,8 @@ export function rowZones(rows: readonly ServiceRow[], clusterZones: readonly str
 
 /**
  * The rows as CSV, one line per Service: the table's columns, one `ready <zone>` column per zone
- * (`zones`, e.g. {@link rowZones}), fractions as numbers 0–1.
+ * (`zones`, e.g. {@link rowZones}), fractions as numbers 0–1, the volume (GB per month, with its
+ * source) and the cross-zone cost (USD per month); empty when a Service has no traffic figures.
  */
 export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[]): string {
   const header = [
@@ -156,6 +189,10 @@ export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[
     ...zones.map((zone) => `ready ${zone === UNKNOWN_ZONE ? '(no zone)' : zone}`),
     'cross-zone fraction',
     'cross-zone fraction if Auto',
+    'GB per month',
+    'volume source',
+    'cross-zone USD per month',
+    'measured cross-zone fraction',
   ];
   return toCsv(
     header,
@@ -172,6 +209,10 @@ export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[
       ...zones.map((zone) => row.endpointsByZone[zone] ?? 0),
       round6(row.crossZoneFraction),
       round6(row.crossZoneFractionIfAuto),
+      row.gbPerMonth,
+      row.volumeSource,
+      row.monthlyCost === null ? null : Math.round(row.monthlyCost * 100) / 100,
+      row.measuredCrossZoneFraction,
     ]),
   );
 }
@@ -190,7 +231,9 @@ export function serviceNamespaces(rows: readonly ServiceRow[]): string[] {
  * One Services-table row as a tuple, so 10,000 rows travel to the browser in about 1 MB:
  * `[namespace, name, type, mechanism, hintsExpected (0/1), hintsObserved, reason index (-1 none),
  *   attention reason, ready endpoints per zone (aligned with `zones`), ready endpoints,
- *   cross-zone fraction now, cross-zone fraction with topology mode Auto]`.
+ *   cross-zone fraction now, cross-zone fraction with topology mode Auto, GB per month,
+ *   volume source, cross-zone USD per month (the three `null` without traffic figures), measured
+ *   cross-zone fraction (`null` unless measured with flows)]`.
  */
 export type SlimServiceRow = readonly [
   namespace: string,
@@ -205,6 +248,10 @@ export type SlimServiceRow = readonly [
   readyEndpoints: number,
   crossZone: number,
   crossZoneIfAuto: number,
+  gbPerMonth: number | null,
+  volumeSource: VolumeSourceKind | null,
+  monthlyCost: number | null,
+  measuredCrossZone: number | null,
 ];
 
 /** The Services table's data: slim rows plus the interned zone names and reason texts. */
@@ -220,11 +267,13 @@ export interface ServiceTableData {
    * (the same for every row), with the message to show instead of the figure.
    */
   readonly unknown: { readonly hints: string | null; readonly endpoints: string | null; readonly crossZone: string | null };
+  /** Price per GB in each direction of the cost column (USD), `null` before the traffic figures exist. */
+  readonly pricePerGb: number | null;
 }
 
 const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
 
-/** Every Service as a slim table row (memoised per analysis); `null` before the first sync. */
+/** Every Service as a slim table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
 export function getServiceTable(): ServiceTableData | null {
   const rows = getServiceRows();
   if (!rows) return null;
@@ -256,6 +305,10 @@ export function getServiceTable(): ServiceTableData | null {
       row.readyEndpoints,
       round6(row.crossZoneFraction),
       round6(row.crossZoneFractionIfAuto),
+      row.gbPerMonth === null ? null : Math.round(row.gbPerMonth * 100) / 100,
+      row.volumeSource,
+      row.monthlyCost === null ? null : Math.round(row.monthlyCost * 10_000) / 10_000,
+      row.measuredCrossZoneFraction,
     ];
   });
   const unknown = serviceUnknowns((getClusterAnalysis()?.unreadable ?? []).map((entry) => entry.resource));
@@ -265,6 +318,7 @@ export function getServiceTable(): ServiceTableData | null {
     namespaces: serviceNamespaces(rows),
     rows: slim,
     unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
+    pricePerGb: getClusterTraffic()?.report.pricePerGb ?? null,
   };
   TABLES.set(rows, table);
   return table;

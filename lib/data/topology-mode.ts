@@ -419,7 +419,8 @@ function changeOutcome(now: TopologyModeOutcome, predicted: AnnotationPrediction
   const { expected, traffic } = predicted;
   const after = outcomeOf(
     { ...expected, mechanism: predicted.mechanism },
-    { ...traffic, monthlyCost: sharedCrossZoneCost(p.context, traffic.crossZoneFraction) },
+    // The same volume as now (the Service's own: measured, set or assumed), at the predicted share.
+    { ...traffic, monthlyCost: sharedCrossZoneCost(p.context, traffic.crossZoneFraction, now.monthlyCost.gbPerMonth) },
     service,
     edit,
     p.dataplane,

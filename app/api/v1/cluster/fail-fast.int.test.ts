@@ -11,7 +11,7 @@ import type { ApiErrorResponse } from '../../../../lib/data/api-types';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
-import { readJson } from '../_testing/harness';
+import { apiRequest, readJson } from '../_testing/harness';
 import { GET } from './route';
 
 const KEYS = ['KUBECONFIG', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'KUBERNETES_SERVICE_HOST'] as const;
@@ -41,7 +41,7 @@ async function pointAt(sim: Simulator, token: string): Promise<void> {
 async function errorWithin(ms: number, until: (body: ApiErrorResponse) => boolean): Promise<ApiErrorResponse> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const response = GET();
+    const response = GET(apiRequest('/api/v1/cluster'));
     const body = await readJson<ApiErrorResponse>(response);
     if (until(body) || Date.now() > deadline) return body;
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -35,7 +35,7 @@ afterEach(async () => {
 /** The cluster answer once the SelfSubjectReview (looked up in the background) has named the identity. */
 async function clusterWithIdentity(): Promise<ClusterResponse> {
   return eventually(async () => {
-    const body = await readJson<ClusterResponse>(GET());
+    const body = await readJson<ClusterResponse>(GET(apiRequest('/api/v1/cluster')));
     return body.header.permissions?.identityKnown ? body : null;
   }, 5000, 'the identity in the header');
 }
@@ -49,7 +49,7 @@ const NODES_UNKNOWN = 'unknown: zonescope could not read Nodes (forbidden)';
 
 describe('an identity that cannot read everything', () => {
   it('reports nothing unknown when everything is readable', async () => {
-    const body = await readJson<ClusterResponse>(GET());
+    const body = await readJson<ClusterResponse>(GET(apiRequest('/api/v1/cluster')));
     expect(body.cluster.unknown).toEqual({});
     expect(body.header.freshness.forbidden).toEqual([]);
     expect(body.header.permissions).toBeNull();

@@ -28,8 +28,8 @@ describe('GET /api/v1/services', () => {
     const checkout = body.items.find((row) => row.namespace === 'shop' && row.name === 'checkout');
     expect(checkout).toMatchObject({ type: 'ClusterIP', mechanism: 'topology-mode', hintsExpected: true, hintsObserved: 'all' });
     expect(Object.keys(checkout ?? {}).sort()).toEqual([
-      'attention', 'crossZoneFraction', 'crossZoneFractionIfAuto', 'endpointsByZone', 'hintsExpected', 'hintsObserved', 'mechanism', 'name', 'namespace',
-      'readyEndpoints', 'reason', 'type',
+      'attention', 'crossZoneFraction', 'crossZoneFractionIfAuto', 'endpointsByZone', 'gbPerMonth', 'hintsExpected', 'hintsObserved', 'measuredCrossZoneFraction', 'mechanism',
+      'monthlyCost', 'name', 'namespace', 'readyEndpoints', 'reason', 'type', 'volumeSource',
     ]);
   });
 
@@ -54,9 +54,28 @@ describe('GET /api/v1/services', () => {
     const byName = await list('?sort=name');
     const names = byName.items.map((row) => row.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-    for (const sort of ['namespace', 'mechanism', 'hints', 'reason', 'crossZone']) {
+    for (const sort of ['namespace', 'mechanism', 'hints', 'reason', 'crossZone', 'volume', 'cost']) {
       for (const order of ['asc', 'desc']) expect((await list(`?sort=${sort}&order=${order}`)).total).toBe(byName.total);
     }
+  });
+
+  it('gives every row its assumed volume and cross-zone cost (no Prometheus here), and sorts by them', async () => {
+    const byCost = await list('?sort=cost&order=desc');
+    const costs = byCost.items.map((row) => row.monthlyCost ?? -1);
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+    expect(costs[0]).toBeGreaterThan(0);
+    for (const row of byCost.items) {
+      if (row.gbPerMonth === null) continue;
+      // Nothing measured or set: 50 GB per ready endpoint per month, cost = cross-zone GB × $0.01 × 2.
+      expect(row.volumeSource).toBe('assumed');
+      expect(row.measuredCrossZoneFraction).toBeNull();
+      expect(row.gbPerMonth).toBeCloseTo(50 * row.readyEndpoints, 4);
+      expect(row.monthlyCost).toBeCloseTo(row.gbPerMonth * row.crossZoneFraction * 0.01 * 2, 4);
+    }
+    const byVolume = await list('?sort=volume&order=desc');
+    const volumes = byVolume.items.map((row) => row.gbPerMonth ?? -1);
+    expect(volumes).toEqual([...volumes].sort((a, b) => b - a));
+    expect((await list('?sort=cost')).items.map((row) => row.monthlyCost ?? -1)).toEqual([...costs].reverse().sort((a, b) => a - b));
   });
 
   it('filters by mechanism, reason and type, and searches reasons on request (as the table does)', async () => {
@@ -83,7 +102,7 @@ describe('GET /api/v1/services', () => {
     const lines = text.split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      'namespace,name,type,mechanism,hints expected,hints on slices,attention,reason,ready endpoints,ready ap-northeast-2a,ready ap-northeast-2b,ready ap-northeast-2c,cross-zone fraction,cross-zone fraction if Auto',
+      'namespace,name,type,mechanism,hints expected,hints on slices,attention,reason,ready endpoints,ready ap-northeast-2a,ready ap-northeast-2b,ready ap-northeast-2c,cross-zone fraction,cross-zone fraction if Auto,GB per month,volume source,cross-zone USD per month,measured cross-zone fraction',
     );
     const json = await list('?namespace=shop&sort=crossZone&order=desc');
     expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 2).join('/'))).toEqual(json.items.map((row) => `${row.namespace}/${row.name}`));

@@ -17,14 +17,18 @@ import { ServiceVerdict } from '@/components/service/service-verdict';
 import { MAX_TILE_ENDPOINTS, ServiceZoneMap } from '@/components/service/service-zone-map';
 import { TopologyModeEquivalents } from '@/components/service/topology-mode-equivalents';
 import { TopologyModeToggle } from '@/components/service/topology-mode-toggle';
-import { trafficScenarios } from '@/components/service/traffic-data';
+import { MeasuredPanel } from '@/components/service/measured-panel';
+import { RequestSamplePanel } from '@/components/service/request-sample-panel';
+import { roundGb, trafficScenarios } from '@/components/service/traffic-data';
 import { TrafficPanel } from '@/components/service/traffic-panel';
 import { formatPercent, mechanismLabel, serviceHref } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { getClusterStatus } from '@/lib/data/header';
-import { getServiceView } from '@/lib/data/service';
+import { getRequestSample, getRequestSampleOptions, getServiceTraffic, getServiceView } from '@/lib/data/service';
+import { measuredCrossZoneFraction } from '@/lib/topology/analyses/cluster-traffic';
+import { DEFAULT_REQUESTS } from '@/lib/topology/analyses/request-sample';
 import { gitOpsManager } from '@/lib/topology/analyses/gitops';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 
@@ -51,6 +55,8 @@ const SECTIONS = [
   ['hints', 'Observed vs expected'],
   ['events', 'Events'],
   ['traffic', 'Traffic & cost'],
+  ['measured', 'Measured vs predicted'],
+  ['requests', '100 requests'],
   ['workload', 'HPA / workload'],
   ['lints', 'Policy lints'],
   ['load-balancer', 'Load balancer'],
@@ -83,8 +89,15 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   // The render time: the events' relative times ("3 min ago") are counted from it.
   const renderedAt = Date.now();
   const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
-  const gb = nonNegative(one(search.gb)) ?? detail.traffic.monthlyCost.now.gbPerMonth;
-  const price = nonNegative(one(search.price)) ?? detail.traffic.monthlyCost.now.pricePerGb;
+  // The Service's volume as everywhere (measured > set > assumed); ?gb= and ?price= are the panel's what-if.
+  const traffic = getServiceTraffic(result.value);
+  const gb = nonNegative(one(search.gb)) ?? roundGb(traffic.volume.gbPerMonth);
+  const price = nonNegative(one(search.price)) ?? traffic.pricePerGb;
+  const crossZoneNow = traffic.volume.measuredMatrix !== null ? measuredCrossZoneFraction(traffic.volume.measuredMatrix) : detail.traffic.crossZoneFraction;
+  const hasClients = detail.trafficMatrix.now.clientZones.length > 0;
+  const sampleOptions = hasClients ? getRequestSampleOptions(namespace, name) : null;
+  const firstSample = sampleOptions && sampleOptions.zones.length > 0 ? getRequestSample(namespace, name, { scenario: 'now', count: DEFAULT_REQUESTS, zone: null, node: null }) : null;
+  const scenarioLabels = trafficScenarios(detail).map((x) => ({ id: x.id, label: x.label }));
   const zones = [...new Set([...detail.trafficMatrix.now.clientZones, ...(detail.minimumTable?.rows.map((r) => r.zone) ?? []), ...detail.endpoints.map((e) => e.zone ?? UNKNOWN_ZONE)])]
     .filter((z) => z !== UNKNOWN_ZONE)
     .sort();
@@ -148,7 +161,9 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
       <nav aria-label="Panels on this page" className="mb-5 overflow-x-auto">
         <ul className="flex flex-wrap gap-x-1 gap-y-1 text-sm">
           {(lbFirst ? [...SECTIONS.slice(0, 2), ...SECTIONS.filter(([id]) => id === 'load-balancer'), ...SECTIONS.slice(2).filter(([id]) => id !== 'load-balancer')] : SECTIONS)
-            .filter(([id]) => (id === 'load-balancer' ? detail.loadBalancer !== null : id === 'topology-mode' ? !readOnly : true))
+            .filter(([id]) =>
+              id === 'load-balancer' ? detail.loadBalancer !== null : id === 'topology-mode' ? !readOnly : id === 'measured' ? traffic.measured !== null : id === 'requests' ? firstSample?.ok === true : true,
+            )
             .map(([id, label]) => (
             <li key={id}>
               <a href={`#${id}`} className="block rounded px-2 py-1 text-slate-700 hover:bg-slate-200 dark:text-slate-300 dark:hover:bg-slate-800">
@@ -242,7 +257,28 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
             </Callout>
           ) : (
             <>
-              <TrafficPanel namespace={namespace} name={name} version={version} scenarios={trafficScenarios(detail)} initialGb={gb} initialPrice={price} hintsOn={detail.observed.hintsPresent} />
+              <TrafficPanel
+                namespace={namespace}
+                name={name}
+                version={version}
+                scenarios={trafficScenarios(detail)}
+                initialGb={gb}
+                initialPrice={price}
+                hintsOn={detail.observed.hintsPresent}
+                volume={{
+                  gbPerMonth: traffic.volume.gbPerMonth,
+                  source: traffic.volume.source,
+                  pricePerGb: traffic.pricePerGb,
+                  crossZoneFractionNow: crossZoneNow,
+                  monthlyCostNow: traffic.monthlyCost.now.monthlyCost,
+                  unmeasuredNote:
+                    traffic.measured !== null
+                      ? null
+                      : traffic.metrics.state === 'ok' || traffic.metrics.state === 'stale'
+                        ? `Prometheus answers, but none of its series name this Service's workload or pods, so its volume is ${traffic.volume.source.kind}.`
+                        : traffic.metrics.message,
+                }}
+              />
               <Formula>
                 Model: each zone sends traffic in proportion to its CPU (the controller&apos;s own assumption), spread over its nodes by CPU; every node runs
                 kube-proxy&apos;s endpoint selection and spreads evenly over what it selects. If most requests start in one zone, that zone&apos;s endpoints
@@ -251,6 +287,32 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
             </>
           )}
         </Panel>
+
+        {traffic.measured ? (
+          <Panel
+            id="measured"
+            title={traffic.measured.kind === 'measured-flows' ? 'Measured vs predicted' : 'Measured volume'}
+            description={
+              traffic.measured.kind === 'measured-flows'
+                ? 'Zone-resolved bytes from Prometheus beside the cross-zone share the model predicts now.'
+                : 'Network bytes of the endpoint pods from Prometheus; the zone split stays the model\'s.'
+            }
+            className="lg:col-span-3"
+          >
+            <MeasuredPanel measured={traffic.measured} comparison={traffic.comparison} window={traffic.window} measuredAt={traffic.measuredAt} />
+          </Panel>
+        ) : null}
+
+        {sampleOptions && firstSample?.ok ? (
+          <Panel
+            id="requests"
+            title="Send 100 requests from a client in zone X"
+            description="The classic check: a client pod curls the Service and counts which pods answer. Worked out from kube-proxy's selection on the client's node."
+            className="lg:col-span-3"
+          >
+            <RequestSamplePanel namespace={namespace} name={name} version={version} options={sampleOptions} initial={firstSample.value} scenarios={scenarioLabels} />
+          </Panel>
+        ) : null}
 
         <Panel
           id="workload"

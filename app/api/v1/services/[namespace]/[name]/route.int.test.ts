@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/services/{namespace}/{name}` against eks-demo on the simulator: the analyze
- * per-Service object plus the detail panels and the resourceVersion (ETag), traffic/cost
- * recomputation from query parameters, 404, and 400 for bad names and parameters before any
+ * per-Service object plus the detail panels and the resourceVersion (ETag), the volume with its
+ * source and the cost recomputed from query parameters (a what-if), 404, and 400 for bad names and parameters before any
  * cluster call.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ describe('GET /api/v1/services/{namespace}/{name}', () => {
     const response = await get('shop', 'checkout');
     expect(response.status).toBe(200);
     const body = await readJson<ServiceResponse>(response);
-    expect(Object.keys(body).sort()).toEqual([...REPORT_FIELDS, ...DETAIL_FIELDS, 'resourceVersion', 'release', 'readOnly'].sort());
+    expect(Object.keys(body).sort()).toEqual([...REPORT_FIELDS, ...DETAIL_FIELDS, 'resourceVersion', 'release', 'readOnly', 'measuredVsPredicted'].sort());
     expect(body).toMatchObject({ namespace: 'shop', name: 'checkout', mechanism: 'topology-mode', release: '1.31', readOnly: false });
     expect(body.resourceVersion).toMatch(/^\d+$/);
     expect(response.headers.get('etag')).toBe(`"${body.resourceVersion}"`);
@@ -41,7 +41,12 @@ describe('GET /api/v1/services/{namespace}/{name}', () => {
     const scaled = await readJson<ServiceResponse>(await get('shop', 'recommendations', '?gbPerMonth=2000&pricePerGb=0.02'));
     expect(scaled.traffic.monthlyCost.now.gbPerMonth).toBe(2000);
     expect(scaled.traffic.monthlyCost.now.pricePerGb).toBe(0.02);
-    expect(scaled.traffic.monthlyCost.now.monthlyCost).toBeCloseTo(base.traffic.monthlyCost.now.monthlyCost * 4, 6);
+    expect(scaled.traffic.monthlyCost.now.monthlyCost).toBeCloseTo(2000 * base.traffic.crossZoneFraction * 0.02 * 2, 6);
+    // Nothing measured here (no Prometheus): the assumption, said as such; the request's gbPerMonth is a what-if.
+    expect(base.traffic.volume).toMatchObject({ gbPerMonth: 450, source: { kind: 'assumed', label: 'assumed: 50 GB per ready endpoint per month × 9' } });
+    expect(base.traffic.monthlyCost.now.pricePerGb).toBe(0.01);
+    expect(base.measuredVsPredicted).toBeNull();
+    expect(scaled.traffic.volume).toMatchObject({ gbPerMonth: 2000, source: { kind: 'set', label: 'set here (what-if)' } });
     const skewed = await readJson<ServiceResponse>(await get('shop', 'recommendations', '?traffic.ap-northeast-2a=1'));
     expect(skewed.traffic.clientShareByZone).toEqual({ 'ap-northeast-2a': 1, 'ap-northeast-2b': 0, 'ap-northeast-2c': 0 });
   });

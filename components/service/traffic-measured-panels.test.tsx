@@ -1,0 +1,219 @@
+/**
+ * What an SRE reads in the Service page's traffic panels, rendered to HTML from real analyses of
+ * small test clusters (no mocks): the volume with its source and the cost at that volume, the
+ * what-if, measured against predicted with the causes that fit, and the request sample's counts.
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { ReactElement } from 'react';
+import { describe, expect, it } from 'vitest';
+
+import type { RequestSampleOptions, RequestSampleView } from '@/lib/data/service';
+import { applyVolumeToSummary, defaultVolumeSettings, measuredCrossZoneFraction, resolveServiceVolume } from '@/lib/topology/analyses/cluster-traffic';
+import { compareMeasuredWithPredicted } from '@/lib/topology/analyses/measured-vs-predicted';
+import { requestSampleScenarios, sampleRequests } from '@/lib/topology/analyses/request-sample';
+import type { MeasuredServiceTraffic, MeasuredTraffic } from '@/lib/topology/analyses/traffic-volume';
+import { testCluster, testEndpoints, testService, testSlice } from '@/lib/topology/model/test-cluster';
+import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
+import { prepareAnalysis } from '@/lib/topology/report/prepared-analysis';
+import { analyzeService } from '@/lib/topology/report/service-detail';
+import { AUTO } from '@/lib/topology/report/test-public-cases';
+import { MeasuredPanel } from './measured-panel';
+import { RequestSamplePanel } from './request-sample-panel';
+import { roundGb, trafficScenarios } from './traffic-data';
+import { TrafficPanel } from './traffic-panel';
+import type { TrafficVolumeView } from './traffic-panel';
+
+/** The text a reader sees: tags dropped, entities decoded, whitespace collapsed. */
+function textOf(element: ReactElement): string {
+  return renderToStaticMarkup(element)
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function must<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`missing ${what}`);
+  return value;
+}
+
+/** `web`: 3/3/3 without hints (no annotation) in three equal zones; `near`: the same with Auto hints written. */
+const index = testCluster({
+  services: [testService('web'), testService('near', { annotations: AUTO })],
+  endpointSlices: [
+    testSlice('web', testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }, { service: 'web' })),
+    testSlice('near', testEndpoints({ 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }, { service: 'near', hinted: true })),
+  ],
+});
+
+function detailOf(name: string): ServiceDetail {
+  return must(analyzeService(index, 'default', name), `Service ${name}`);
+}
+
+/** Measured flows of a Service: `gb` per month from each zone, `crossShare` of it to the other zones (split evenly). */
+function flows(gbPerZone: number, crossShare: number): MeasuredServiceTraffic {
+  const zones = ['zone-a', 'zone-b', 'zone-c'];
+  const matrix: Record<string, Record<string, number>> = {};
+  for (const from of zones) {
+    matrix[from] = {};
+    for (const to of zones) (matrix[from] as Record<string, number>)[to] = from === to ? gbPerZone * (1 - crossShare) : (gbPerZone * crossShare) / 2;
+  }
+  return { kind: 'measured-flows', metric: 'beyla_network_flow_bytes_total', gbPerMonth: gbPerZone * 3, matrix };
+}
+
+function measuredOf(key: string, traffic: MeasuredServiceTraffic): MeasuredTraffic {
+  return {
+    window: '7d',
+    measuredAt: '2026-12-01T12:00:00Z',
+    byService: new Map([[key, traffic]]),
+    interZoneGbPerMonth: null,
+    quality: { seriesRead: 1, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
+  };
+}
+
+function volumeView(detail: ServiceDetail, measured: MeasuredTraffic | null, key: string): TrafficVolumeView {
+  const settings = defaultVolumeSettings();
+  const volume = resolveServiceVolume(key, detail.observed.readyEndpoints, settings, measured);
+  const costed = applyVolumeToSummary(detail.traffic, volume, settings.pricePerGb);
+  return {
+    gbPerMonth: volume.gbPerMonth,
+    source: volume.source,
+    pricePerGb: settings.pricePerGb,
+    crossZoneFractionNow: volume.measuredMatrix ? measuredCrossZoneFraction(volume.measuredMatrix) : detail.traffic.crossZoneFraction,
+    monthlyCostNow: costed.monthlyCost.now.monthlyCost,
+  };
+}
+
+function trafficPanel(detail: ServiceDetail, volume: TrafficVolumeView): ReactElement {
+  return (
+    <TrafficPanel
+      namespace="default"
+      name={detail.name}
+      version={1}
+      scenarios={trafficScenarios(detail)}
+      initialGb={roundGb(volume.gbPerMonth)}
+      initialPrice={volume.pricePerGb}
+      hintsOn={detail.observed.hintsPresent}
+      volume={volume}
+    />
+  );
+}
+
+describe('traffic panel: the volume says where it comes from, the inputs are a what-if', () => {
+  it('nothing measured: the assumption per ready endpoint, the cost at it, the default price', () => {
+    const detail = detailOf('web');
+    const text = textOf(trafficPanel(detail, volumeView(detail, null, 'default/web')));
+    expect(text).toContain('Volume: 450 GB per month assumed assumed: 50 GB per ready endpoint per month × 9');
+    // 9 endpoints over 3 equal zones, no hints: 2/3 crosses zones; 450 GB × 2/3 × $0.01 × 2 = $6.00.
+    expect(text).toContain('Cost now: $6.00/month at 66.7 % cross-zone (predicted) × $0.01/GB each direction × 2');
+    expect(text).toContain('What-if traffic (GB / month)');
+    expect(text).toContain('Price ($ / GB, each direction; cluster $0.01)');
+    expect(text).toContain("The table uses the Service's volume (assumed) and the cluster's price; change them to try a what-if.");
+    expect(text).not.toContain('Now, measured');
+  });
+
+  it('measured flows: the metric and window, the cost at the measured share, a measured row beside the predicted ones', () => {
+    const detail = detailOf('near');
+    const measured = measuredOf('default/near', flows(100, 0.6));
+    const text = textOf(trafficPanel(detail, volumeView(detail, measured, 'default/near')));
+    expect(text).toContain('Volume: 300 GB per month measured measured: beyla_network_flow_bytes_total, rate over 7d');
+    expect(text).toContain('Cost now: $3.60/month at 60.0 % cross-zone (measured)');
+    expect(text).toContain('Now, measured 60.0 % 180.0 $3.60');
+    expect(text).toContain('Now (predicted) 0.0 %');
+  });
+});
+
+describe('measured vs predicted', () => {
+  it('Auto hints on but 60 % measured cross-zone: disagree by 60 points, long-lived connections fit', () => {
+    const detail = detailOf('near');
+    const measured = flows(100, 0.6);
+    const comparison = compareMeasuredWithPredicted({
+      measured,
+      predicted: detail.trafficMatrix.now,
+      service: must(index.servicesByKey.get('default/near'), 'service'),
+      index,
+      dataplane: prepareAnalysis(index).dataplane,
+      loadBalancer: detail.loadBalancer,
+    });
+    const text = textOf(<MeasuredPanel measured={measured} comparison={comparison} window="7d" measuredAt={null} />);
+    expect(text).toContain('Measured cross-zone 60.0 % Predicted now 0.0 % Difference +60.0 points');
+    expect(text).toContain('Measured and predicted disagree by 60.0 points');
+    expect(text).toContain("One known cause fits this Service: Long-lived or keep-alive connections : kube-proxy picks an endpoint per connection, not per request");
+    expect(text).toContain('Known causes that do not fit');
+    expect(text).toContain('zone-a 33.3 % 33.3 % ±0.0 points');
+    expect(text).toContain('✓ 40 GB (13.3 %)');
+  });
+
+  it('agreement within 5 points: says so and lists no causes', () => {
+    const detail = detailOf('web');
+    const measured = flows(100, 0.65);
+    const comparison = compareMeasuredWithPredicted({
+      measured,
+      predicted: detail.trafficMatrix.now,
+      service: must(index.servicesByKey.get('default/web'), 'service'),
+      index,
+      dataplane: prepareAnalysis(index).dataplane,
+      loadBalancer: detail.loadBalancer,
+    });
+    const text = textOf(<MeasuredPanel measured={measured} comparison={comparison} window="7d" measuredAt={null} />);
+    expect(text).toContain('Measured and predicted agree (within 5 points)');
+    expect(text).not.toContain('Known causes that do not fit');
+  });
+
+  it('pod bytes only: the volume is measured, the zone split is the model’s', () => {
+    const measured: MeasuredServiceTraffic = { kind: 'measured-pod-bytes', metric: 'container_network_receive_bytes_total+container_network_transmit_bytes_total', gbPerMonth: 42, matrix: null };
+    const text = textOf(<MeasuredPanel measured={measured} comparison={null} window="7d" measuredAt={null} />);
+    expect(text).toContain('Volume measured: 42 GB per month from container_network_receive_bytes_total+container_network_transmit_bytes_total (rate over 7d).');
+    expect(text).toContain("the zone split shown here is the model's prediction, not a measurement");
+  });
+});
+
+describe('request sample panel', () => {
+  function view(scenario: 'now' | 'ifNone'): RequestSampleView {
+    const prepared = prepareAnalysis(index);
+    const service = must(index.servicesByKey.get('default/near'), 'service');
+    const input = requestSampleScenarios(prepared.context, prepared.dataplane, service, index.slicesByService.get('default/near') ?? [])[scenario];
+    const node = must(prepared.context.clientNodesByZone.get('zone-a')?.[0], 'node');
+    return {
+      namespace: 'default',
+      name: 'near',
+      scenario,
+      count: 100,
+      zone: 'zone-a',
+      node: node.name,
+      nodePicked: false,
+      sameOnEveryNodeOfZone: true,
+      sample: sampleRequests({ ...input, clientNode: node.proxyNode, count: 100, seed: 1 }),
+      commands: { run: 'kubectl run curl-zone-a …', loop: 'kubectl exec … | sort | uniq -c', cleanup: 'kubectl delete pod …' },
+      measured: null,
+    };
+  }
+  const options: RequestSampleOptions = { zones: [{ zone: 'zone-a', representative: 'node-a', nodes: ['node-a'], totalNodes: 1 }], nodeMatters: false };
+  const scenarios = [
+    { id: 'now' as const, label: 'Now' },
+    { id: 'ifNone' as const, label: 'Without hints' },
+  ];
+
+  it('hints on: the three zone-a pods answer, 100 in total, 33.33 expected each, and the table says so', () => {
+    const html = renderToStaticMarkup(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={view('now')} scenarios={scenarios} />);
+    const text = textOf(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={view('now')} scenarios={scenarios} />);
+    expect(text).toContain('hints for zone zone-a: 3 of 9 ready endpoints');
+    expect(text).toContain("answered by 3 pods; 100 of 100 from the client's zone, 0 from other zones");
+    expect(text).toContain('Total 100 100');
+    expect(text.match(/33\.33/g)?.length).toBe(3);
+    expect(html).not.toContain('data-same-zone="false"');
+    expect(html).toContain('aria-label="Answers per pod: sampled and expected"');
+  });
+
+  it('without hints: every pod, some in other zones, still 100 in total', () => {
+    const html = renderToStaticMarkup(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={view('ifNone')} scenarios={scenarios} />);
+    const text = textOf(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={view('ifNone')} scenarios={scenarios} />);
+    expect(text).toContain('no topology: all 9 ready endpoints');
+    expect(text).toContain('Total 100 100');
+    expect(html.match(/data-same-zone="false"/g)?.length).toBe(6);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The Overview's "Zone traffic" panel and the Services table's volume and cost columns, with
+ * measured traffic: scripts/e2e.ts starts a Prometheus that scrapes the simulator's Beyla- and
+ * cAdvisor-style counters (sim/traffic-metrics.ts). In eks-demo every namespace but `platform`
+ * (pod bytes only) and `kube-system` (nothing) has zone-resolved flows, and `shop/storefront`
+ * moves 100× the others' volume, so it tops the cross-zone $ list.
+ */
+import type { APIRequestContext } from '@playwright/test';
+import type { ClusterTrafficReport } from '../lib/topology/analyses/traffic-volume';
+import { expect, test } from './fixtures';
+import { ServicesPage } from './pages/services-page';
+import { ZoneTrafficPanel } from './pages/zone-traffic-panel';
+import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON } from './prometheus';
+import { SIM_URL } from './sim';
+
+interface ClusterBody {
+  readonly traffic: ClusterTrafficReport;
+  readonly metrics: { readonly state: string; readonly message: string };
+}
+
+async function clusterTraffic(request: APIRequestContext): Promise<ClusterBody> {
+  const response = await request.get('/api/v1/cluster');
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ClusterBody;
+}
+
+/** Waits (bounded) until the dashboard counts measured flows (Prometheus scraped and was queried), and returns the traffic block. */
+async function measuredTraffic(request: APIRequestContext): Promise<ClusterBody> {
+  let body: ClusterBody | null = null;
+  await expect
+    .poll(
+      async () => {
+        body = await clusterTraffic(request);
+        return body.traffic.sources['measured-flows'].services > 0 && body.metrics.state === 'ok' ? 'measured' : `${body.metrics.state}: ${body.metrics.message}`;
+      },
+      { message: 'the dashboard reads measured traffic from Prometheus', timeout: 90_000, intervals: [250, 500, 1000, 2000] },
+    )
+    .toBe('measured');
+  if (body === null) throw new Error('no answer from /api/v1/cluster');
+  return body;
+}
+
+/** `$1,234.56` as the dashboard formats USD (whole dollars from $1,000). */
+function usd(value: number): string {
+  const fixed = value >= 1000 ? value.toFixed(0) : value.toFixed(2);
+  return `$${fixed.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+}
+
+/** GB per month of a Service as the simulator sends it (request + reply bytes/s × 30 days). */
+async function simulatedGbPerMonth(key: string): Promise<number> {
+  const response = await fetch(`${SIM_URL}/__sim/traffic-rates?series=false`);
+  expect(response.ok).toBe(true);
+  const rates = (await response.json()) as { services: { namespace: string; name: string; totalBytesPerSecond: number }[] };
+  const service = rates.services.find((s) => `${s.namespace}/${s.name}` === key);
+  if (!service) throw new Error(`the simulator exports no traffic for ${key}`);
+  return (service.totalBytesPerSecond * 30 * 24 * 3600) / 1e9;
+}
+
+/**
+ * Opens the Overview and returns the traffic block of the same Prometheus answer as the page shows
+ * (measured rates move a little at every refresh: a page and an API answer on either side of one
+ * differ by cents, so the pair is read again until both show the same figures).
+ */
+async function overviewWithTraffic(panel: ZoneTrafficPanel, request: APIRequestContext): Promise<ClusterTrafficReport> {
+  let traffic: ClusterTrafficReport | null = null;
+  await expect
+    .poll(
+      async () => {
+        await panel.page.goto('/');
+        await expect(panel.region).toBeVisible();
+        const shown = await panel.card('now').innerText();
+        // The notes name the rate window, which grows with the test Prometheus' data at every refresh.
+        const sources = await panel.sources.innerText();
+        const body = await clusterTraffic(request);
+        traffic = body.traffic;
+        return (
+          shown.includes(`${usd(body.traffic.totals.now.monthlyCost)}/month`) &&
+          shown.includes(`${Math.round(body.traffic.totals.now.crossZoneGbPerMonth).toLocaleString('en-US')} GB cross-zone`) &&
+          body.traffic.sourceNotes.every((note) => sources.includes(note))
+        );
+      },
+      { message: 'the Overview and /api/v1/cluster show the same Prometheus answer', timeout: 30_000, intervals: [0, 500, 1000] },
+    )
+    .toBe(true);
+  if (traffic === null) throw new Error('no answer from /api/v1/cluster');
+  return traffic;
+}
+
+test('the Overview answers which Services send cross-zone traffic, what it costs and what fixing saves', async ({ page, request }) => {
+  test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  await measuredTraffic(request);
+  const panel = new ZoneTrafficPanel(page);
+  const traffic = await overviewWithTraffic(panel, request);
+
+  // Totals now / after the next sync / best achievable, with the saving, as the API has them.
+  await expect(panel.card('now')).toContainText(`${usd(traffic.totals.now.monthlyCost)}/month`);
+  await expect(panel.card('expected')).toContainText(`${usd(traffic.totals.expected.monthlyCost)}/month`);
+  await expect(panel.card('best')).toContainText(`${usd(traffic.totals.best.monthlyCost)}/month`);
+  await expect(panel.card('best')).toContainText(`saves ${usd(traffic.saving.best)}/month`);
+  expect(traffic.saving.best).toBeGreaterThan(0);
+
+  // The price and where every volume comes from: flows for payments and shop, pod bytes for platform, assumed for kube-system.
+  await expect(panel.sources).toContainText('Price: $0.01/GB in each direction; a cross-zone GB costs $0.02.');
+  const flows = traffic.sources['measured-flows'].services;
+  const podBytes = traffic.sources['measured-pod-bytes'].services;
+  const assumed = traffic.sources.assumed.services;
+  expect(flows + podBytes + traffic.sources.set.services + assumed).toBe(13);
+  expect(podBytes).toBeGreaterThan(0);
+  expect(assumed).toBeGreaterThan(0);
+  await expect(panel.sources).toContainText(`measured with zone-resolved flows for ${flows} of 13 Services`);
+  await expect(panel.sources).toContainText(`measured from pod network bytes for ${podBytes}`);
+  await expect(panel.sources).toContainText(`assumed for ${assumed}`);
+  await expect(panel.sources).toContainText('beyla_network_flow_bytes_total');
+  for (const note of traffic.sourceNotes) await expect(panel.sources).toContainText(note);
+  await expect(panel.region.getByText('Nothing is measured')).toHaveCount(0);
+
+  // The matrix table: every cell is the API's flow, rounded as shown.
+  const figures = await panel.matrixFigures();
+  expect(Object.keys(figures.cells)).toEqual([...traffic.zones]);
+  for (const from of traffic.zones) {
+    for (const to of traffic.zones) expect(Math.abs((figures.cells[from]?.[to] ?? NaN) - (traffic.flows.now[from]?.[to] ?? 0))).toBeLessThanOrEqual(0.51);
+  }
+  expect(Math.abs(figures.totalCrossZone - traffic.totals.now.crossZoneGbPerMonth)).toBeLessThanOrEqual(0.51);
+
+  // The best scenario's matrix: less cross-zone traffic than now.
+  await panel.waitForInteractive();
+  await panel.chooseScenario('Best achievable');
+  await expect(panel.matrix.locator('caption')).toHaveText(/^Best achievable:/);
+  const best = await panel.matrixFigures();
+  expect(Math.abs(best.totalCrossZone - traffic.totals.best.crossZoneGbPerMonth)).toBeLessThanOrEqual(0.51);
+  expect(best.totalCrossZone).toBeLessThan(figures.totalCrossZone);
+
+  // Top by cross-zone $: shop/storefront (100× the volume), measured, with its smallest fix; the link opens the Service.
+  const topKeys = await panel.topKeys(panel.topByCost);
+  expect(topKeys[0]).toBe('shop/storefront');
+  expect(topKeys).toEqual(traffic.topByCost.slice(0, 5).map((s) => `${s.namespace}/${s.name}`));
+  const storefront = panel.topByCost.getByRole('listitem').first();
+  await expect(storefront).toContainText(`${usd(traffic.topByCost[0]?.monthlyCost ?? NaN)}/month`);
+  await expect(storefront).toContainText('measured');
+  await expect(storefront).toContainText(/Smallest fix: |No fix does better than now\./);
+  expect(await panel.topKeys(panel.topBySaving)).toEqual(traffic.topBySaving.slice(0, 5).map((s) => `${s.namespace}/${s.name}`));
+
+  await storefront.getByRole('link', { name: 'shop/storefront' }).click();
+  await expect(page).toHaveURL(/\/services\/shop\/storefront$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('shop/storefront');
+});
+
+test('the Services table sorts by cross-zone $, largest first on the first click, with measured volumes marked', async ({ page, request }) => {
+  test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  await measuredTraffic(request);
+  const services = new ServicesPage(page);
+  await services.goto();
+  const cost = services.columnHeader(/Cross-zone \$/);
+  await services.sortButton(/Cross-zone \$/).click();
+  await expect(cost).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/\/services\?sort=cost&order=desc$/);
+  const keys = await services.serviceKeys();
+  expect(keys[0]).toBe('shop/storefront');
+
+  // The $ figures go down the table; the exports hold the same order and columns.
+  const costs = await services.rows.evaluateAll((rows) => rows.map((row) => Number((row.querySelectorAll('td')[7]?.textContent ?? '').replace(/[^0-9.]/g, ''))));
+  expect(costs).toEqual([...costs].sort((a, b) => b - a));
+  await expect(services.exportCsv).toHaveAttribute('href', '/api/v1/services?format=csv&sort=cost&order=desc');
+  const csv = await (await request.get('/api/v1/services?format=csv&sort=cost&order=desc')).text();
+  const header = csv.split('\r\n')[0]?.split(',') ?? [];
+  expect(header.slice(-4)).toEqual(['GB per month', 'volume source', 'cross-zone USD per month', 'measured cross-zone fraction']);
+  expect(csv.split('\r\n')[1]).toMatch(/^shop,storefront,.*,measured-flows,[\d.]+,[\d.]+$/);
+
+  // Volume with its source: storefront measured (as much as the simulator sends), kube-system's assumed, platform's from pod bytes.
+  const first = services.rows.first();
+  await expect(first.locator('td').nth(6)).toContainText('measured');
+  const shown = Number(((await first.locator('td').nth(6).innerText()).match(/[\d,.]+(?= GB)/)?.[0] ?? '').replace(/,/g, ''));
+  const sent = await simulatedGbPerMonth('shop/storefront');
+  expect(Math.abs(shown - sent) / sent).toBeLessThan(0.02);
+  const row = (key: string) => services.rows.filter({ has: page.locator(`a[title="${key}"]`) });
+  await expect(row('kube-system/kube-dns').locator('td').nth(6)).toContainText('assumed');
+  await expect(row('platform/config').locator('td').nth(6)).toContainText('pod bytes');
+  // shop/catalog's keep-alive skew: the share its flows measured, beside the model's, is what its $ uses.
+  await expect(row('shop/catalog').locator('td').nth(5)).toContainText(/measured: \d+\.\d %/);
+
+  // A second click sorts ascending.
+  await services.sortButton(/Cross-zone \$/).click();
+  await expect(cost).toHaveAttribute('aria-sort', 'ascending');
+  expect((await services.serviceKeys()).at(-1)).toBe('shop/storefront');
+});
