@@ -13,5 +13,8 @@ export default defineConfig({
     exclude: ['node_modules/**', 'e2e/**', '.next/**', '.next-*/**', '.bench-tmp/**'],
     environment: 'node',
     pool: 'forks',
+    // Vitest's default on a 2-core machine is one worker; most integration tests wait on servers
+    // (the simulator, Prometheus scrapes), so two files at a time halve the wall time.
+    maxWorkers: 2,
   },
 });

@@ -10,7 +10,7 @@ import type { ClusterTrafficReport } from '../lib/topology/analyses/traffic-volu
 import { expect, test } from './fixtures';
 import { ServicesPage } from './pages/services-page';
 import { ZoneTrafficPanel } from './pages/zone-traffic-panel';
-import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON } from './prometheus';
+import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON, startPrometheus, stopPrometheus } from './prometheus';
 import { SIM_URL } from './sim';
 
 interface ClusterBody {
@@ -182,4 +182,37 @@ test('the Services table sorts by cross-zone $, largest first on the first click
   await services.sortButton(/Cross-zone \$/).click();
   await expect(cost).toHaveAttribute('aria-sort', 'ascending');
   expect((await services.serviceKeys()).at(-1)).toBe('shop/storefront');
+});
+
+test('when Prometheus stops, the header and the Overview say so and the figures fall back to the model; they come back with it', async ({ page, request }) => {
+  test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  await measuredTraffic(request);
+  const panel = new ZoneTrafficPanel(page);
+  const header = page.locator('header');
+  await stopPrometheus();
+  try {
+    // First the last good answer is kept, marked stale; past ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS
+    // (short in the suite) the volumes are the model's and Prometheus is reported unreachable.
+    await expect
+      .poll(async () => (await clusterTraffic(request)).metrics.state, { message: 'the metrics source notices Prometheus is gone', timeout: 60_000, intervals: [500, 1000] })
+      .toBe('unreachable');
+    const body = await clusterTraffic(request);
+    expect(body.traffic.sources['measured-flows'].services).toBe(0);
+    expect(body.traffic.sources['measured-pod-bytes'].services).toBe(0);
+    expect(body.traffic.sources.assumed.services).toBe(13);
+    await page.goto('/');
+    await expect(header.getByText('Traffic: Prometheus unreachable — figures fall back to the model')).toBeVisible();
+    await expect(panel.region.getByText('Nothing is measured: every volume here is assumed')).toBeVisible();
+    await expect(panel.card('now')).toContainText(`${usd(body.traffic.totals.now.monthlyCost)}/month`);
+    // Every page still renders: the Services table marks each volume assumed.
+    const services = new ServicesPage(page);
+    await services.goto('?sort=cost&order=desc');
+    await expect(services.rows.first().locator('td').nth(6)).toContainText('assumed');
+  } finally {
+    await startPrometheus();
+  }
+  await measuredTraffic(request);
+  await page.goto('/');
+  await expect(header.getByText(/Traffic: measured \(Prometheus, [^)]+\) · ok/)).toBeVisible();
+  await expect(panel.region.getByText('Nothing is measured')).toHaveCount(0);
 });

@@ -16,8 +16,9 @@
  * Environment given to Playwright (and so to the simulator, the dashboard and every spec):
  * - `ZONESCOPE_PROMETHEUS_URL` — the Prometheus the dashboard reads measured traffic from;
  * - `ZONESCOPE_PROMETHEUS_WINDOW=2m`, `ZONESCOPE_PROMETHEUS_REFRESH_SECONDS=2`,
- *   `ZONESCOPE_PROMETHEUS_TIMEOUT_MS=2000` — a short rate window, frequent refreshes and a quick
- *   timeout, so the suite sees measured figures and the fallback within seconds;
+ *   `ZONESCOPE_PROMETHEUS_TIMEOUT_MS=2000`, `ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS=8` — a short
+ *   rate window, frequent refreshes, a quick timeout and a short stale period, so the suite sees
+ *   measured figures and the fallback within seconds;
  * - `ZONESCOPE_E2E_PROMETHEUS_CONTROL` — `http://127.0.0.1:PORT` of the control server:
  *   - `GET /` → `{"state": "running" | "stopped", "url": ZONESCOPE_PROMETHEUS_URL}`;
  *   - `POST /stop` → stops Prometheus and answers once it has exited (`{"state": "stopped", …}`):
@@ -50,6 +51,8 @@ const E2E_PROMETHEUS_ENV = {
   ZONESCOPE_PROMETHEUS_WINDOW: '2m',
   ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '2',
   ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '2000',
+  // The fallback spec stops Prometheus: the last answer is kept this long, then the model takes over.
+  ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '8',
 } as const;
 
 function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
