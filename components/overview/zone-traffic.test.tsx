@@ -5,6 +5,7 @@
  * and links, and what the panel says when nothing is measured or Prometheus fails.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
+import { htmlText } from '../test-support';
 import { describe, expect, it } from 'vitest';
 
 import type { ClusterTraffic } from '@/lib/data/traffic';
@@ -30,16 +31,6 @@ const NOT_CONFIGURED: Status = {
   hint: null,
 };
 
-function textOf(html: string): string {
-  return html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 function traffic(measured: MeasuredTraffic | null = null, status: Status = NOT_CONFIGURED, pricePerGb = 0.01): ClusterTraffic {
   const analysis = analyzeCluster(publicCases());
   const { report, byService } = computeClusterTraffic(serviceFlowsOf(analysis), defaultVolumeSettings({ pricePerGb }), measured);
@@ -63,7 +54,7 @@ describe('the Overview zone traffic panel', () => {
   it('shows the totals now / after the next sync / best, the saving, the price and the assumption', () => {
     const t = traffic();
     const html = renderToStaticMarkup(<ZoneTraffic traffic={t} />);
-    const text = textOf(html);
+    const text = htmlText(html);
     // 1,100 GB assumed (50 GB per ready endpoint); api's hints arrive with the next sync.
     expect(text).toContain(`Now $${t.report.totals.now.monthlyCost.toFixed(2)} /month`);
     expect(text).toContain(`After the controller’s next sync $${t.report.totals.expected.monthlyCost.toFixed(2)} /month`);
@@ -81,7 +72,7 @@ describe('the Overview zone traffic panel', () => {
   it('lists the top Services by cross-zone $ with their smallest fix, linking to each Service', () => {
     const html = renderToStaticMarkup(<ZoneTraffic traffic={traffic()} />);
     expect(html).toContain('href="/services/default/web"');
-    const text = textOf(html);
+    const text = htmlText(html);
     const top = text.slice(text.indexOf('Top Services by cross-zone $'), text.indexOf('Top savings if fixed'));
     expect(top.indexOf('default/web')).toBeLessThan(top.indexOf('default/api'));
     expect(top).toContain('Smallest fix: Add 1 ready endpoint, to 12 (fewest donations with 1 in zone-c)');
@@ -91,7 +82,7 @@ describe('the Overview zone traffic panel', () => {
 
   it('labels measured volumes and the cross-check, and shows the measured matrix in the table', () => {
     const t = traffic(measuredWeb(), { ...NOT_CONFIGURED, state: 'ok', message: 'Measured.', url: 'http://prometheus:9090', hint: null });
-    const text = textOf(renderToStaticMarkup(<ZoneTraffic traffic={t} />));
+    const text = htmlText(renderToStaticMarkup(<ZoneTraffic traffic={t} />));
     expect(text).toContain('measured with zone-resolved flows for 1 of 3 Services');
     expect(text).toContain('assumed for 2');
     for (const note of t.report.sourceNotes) expect(text).toContain(note);
@@ -106,14 +97,14 @@ describe('the Overview zone traffic panel', () => {
 
   it('says when a configured Prometheus fails, without telling the user to configure it', () => {
     const failing: Status = { ...NOT_CONFIGURED, state: 'unreachable', message: 'Prometheus at http://prometheus:9090 did not answer in 10 s.', url: 'http://prometheus:9090' };
-    const text = textOf(renderToStaticMarkup(<ZoneTraffic traffic={traffic(null, failing)} />));
+    const text = htmlText(renderToStaticMarkup(<ZoneTraffic traffic={traffic(null, failing)} />));
     expect(text).toContain('Prometheus at http://prometheus:9090 did not answer in 10 s.');
     expect(text).not.toContain('To measure: set');
   });
 
   it('states the price in use', () => {
     expect(priceSentence(0.02)).toBe('$0.02/GB in each direction; a cross-zone GB costs $0.04');
-    expect(textOf(renderToStaticMarkup(<ZoneTraffic traffic={traffic(null, NOT_CONFIGURED, 0.02)} />))).toContain('Price: $0.02/GB in each direction; a cross-zone GB costs $0.04.');
+    expect(htmlText(renderToStaticMarkup(<ZoneTraffic traffic={traffic(null, NOT_CONFIGURED, 0.02)} />))).toContain('Price: $0.02/GB in each direction; a cross-zone GB costs $0.04.');
     expect(sourcesSentence(traffic(measuredWeb()).report)).toMatch(/^measured with zone-resolved flows for 1 of 3 Services \(\d+ % of the GB\), assumed for 2 \(\d+ % of the GB\)\.$/);
   });
 
@@ -132,6 +123,6 @@ describe('the Overview zone traffic panel', () => {
   });
 
   it('says when the figures are not computed yet', () => {
-    expect(textOf(renderToStaticMarkup(<ZoneTraffic traffic={null} />))).toBe('The traffic figures are computed after the first sync of the cluster.');
+    expect(htmlText(renderToStaticMarkup(<ZoneTraffic traffic={null} />))).toBe('The traffic figures are computed after the first sync of the cluster.');
   });
 });

@@ -5,7 +5,6 @@
  * load-balancer client-IP facts.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 
 import type { EventRecord } from '@/lib/topology/model/cluster-model';
@@ -18,19 +17,7 @@ import { EventsTimeline } from './events-timeline';
 import { LoadBalancerPath } from './load-balancer-path';
 import { ServiceVerdict } from './service-verdict';
 import { TopologyModeEquivalents } from './topology-mode-equivalents';
-
-/** The text a reader sees: tags dropped, entities decoded, whitespace collapsed. */
-function textOf(element: ReactElement): string {
-  return renderToStaticMarkup(element)
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+import { textOf } from '../test-support';
 
 function detailOf(index: ReturnType<typeof testCluster>, name: string): ServiceDetail {
   const detail = analyzeService(index, 'default', name);

@@ -22,19 +22,7 @@ import { RequestSamplePanel } from './request-sample-panel';
 import { roundGb, trafficScenarios } from './traffic-data';
 import { TrafficPanel } from './traffic-panel';
 import type { TrafficVolumeView } from './traffic-panel';
-
-/** The text a reader sees: tags dropped, entities decoded, whitespace collapsed. */
-function textOf(element: ReactElement): string {
-  return renderToStaticMarkup(element)
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+import { textOf } from '../test-support';
 
 function must<T>(value: T | null | undefined, what: string): T {
   if (value === null || value === undefined) throw new Error(`missing ${what}`);
