@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedHosts, checkHost, checkWriteAllowed, isBoundBeyondLoopback, isLoopbackHost, parseHostPort, unauthenticatedWritesReason } from './exposure';
+import { allowedHosts, checkHost, checkMetricsHost, checkWriteAllowed, isIpLiteralHost, isBoundBeyondLoopback, isLoopbackHost, parseHostPort, unauthenticatedWritesReason } from './exposure';
 
 describe('bind address', () => {
   it('is loopback only when ZONESCOPE_HOST names loopback; unset means every interface (Next.js\'s default)', () => {
@@ -80,5 +80,21 @@ describe('writes beyond loopback', () => {
     expect(checkWriteAllowed(none, { ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' })).toEqual({ ok: true });
     expect(checkWriteAllowed(none, { ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'true' })).toEqual({ ok: true });
     expect(checkWriteAllowed(none, { ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'yes' }).ok).toBe(false);
+  });
+});
+
+describe('IP-literal Host (for /metrics)', () => {
+  it('tells IP literals from names', () => {
+    for (const host of ['10.0.0.5', '0.0.0.0', '255.255.255.255', '[::1]', '[fd00::1:2]', '[2001:db8:0:0:0:0:0:1]', '[::ffff:10.0.0.1]', '[::]', '[fe80::1]']) expect(isIpLiteralHost(host), host).toBe(true);
+    for (const host of ['10.0.0.256', '10.0.0', 'evil.example', '1.2.3.4.nip.io', '[fd00::zz]', '[1:2:3:4:5:6:7:8:9]', '[1::2::3]', '[::ffff:10.0.0.300]', 'localhost', '[]']) expect(isIpLiteralHost(host), host).toBe(false);
+  });
+
+  it('accepts an IP literal on any port, and still refuses names off the allow-list with the same reason', () => {
+    const env = { PORT: '3210' };
+    for (const host of ['10.0.3.17:3000', '10.0.3.17', '[fd00::1]:9100', 'localhost:3210']) expect(checkMetricsHost(host, env).ok, host).toBe(true);
+    const refused = checkMetricsHost('rebind.evil.example:3210', env);
+    expect(refused).toEqual(checkHost('rebind.evil.example:3210', env));
+    expect(refused.ok).toBe(false);
+    expect(checkMetricsHost(null, env).ok).toBe(false);
   });
 });

@@ -156,6 +156,40 @@ export function checkHost(hostHeader: string | null, env: ExposureEnv = process.
   };
 }
 
+/** Whether `host` (as {@link parseHostPort} returns it) is an IP literal: dotted IPv4, or IPv6 in brackets. */
+export function isIpLiteralHost(host: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (v4 !== null) return v4.slice(1).every((part) => Number(part) <= 255);
+  const v6 = /^\[([0-9a-f:.]+)\]$/i.exec(host);
+  if (v6 === null) return false;
+  let address = v6[1] ?? '';
+  // An embedded IPv4 tail (`::ffff:10.0.0.1`) stands for the last two groups.
+  const tail = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (tail !== null) {
+    if (!isIpLiteralHost(tail[1] ?? '')) return false;
+    address = `${address.slice(0, tail.index)}:0:0`;
+  }
+  if (address.includes('.')) return false;
+  const halves = address.split('::');
+  if (halves.length > 2) return false;
+  const parts = (half: string) => (half === '' ? [] : half.split(':'));
+  const head = parts(halves[0] ?? '');
+  const rest = halves.length === 2 ? parts(halves[1] ?? '') : [];
+  if (![...head, ...rest].every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return false;
+  return halves.length === 2 ? head.length + rest.length < 8 : head.length === 8;
+}
+
+/**
+ * `/metrics` also answers a `Host` that is an IP literal (any port): Prometheus scrapes pod IPs,
+ * and DNS rebinding always carries a name, never an address. Names off the allow-list are still
+ * refused ({@link checkHost}).
+ */
+export function checkMetricsHost(hostHeader: string | null, env: ExposureEnv = process.env): ExposureCheck {
+  const parsed = hostHeader === null ? null : parseHostPort(hostHeader);
+  if (parsed !== null && isIpLiteralHost(parsed.host)) return { ok: true };
+  return checkHost(hostHeader, env);
+}
+
 /** Whether `ZONESCOPE_AUTH_PROXY=1` declares an authenticating proxy in front. */
 export function behindAuthProxy(env: ExposureEnv = process.env): boolean {
   return envFlag(env, 'ZONESCOPE_AUTH_PROXY');

@@ -54,4 +54,23 @@ describe('request guards', () => {
     expect(ok('/services', 'HEAD')).toBeNull();
     expect(allowedMethods('/dataplane')).toEqual(['GET', 'HEAD']);
   });
+  it('/metrics: GET and HEAD only, and an IP-literal Host on any port besides the allow-list', () => {
+    for (const host of ['10.0.3.17:3000', '10.0.3.17', '192.168.1.20:9090', '[fd00::1:2]:3000', '[::ffff:10.0.0.1]:8080', 'localhost:3000']) {
+      expect(guardRequest({ method: 'GET', pathname: '/metrics', host }, env), host).toBeNull();
+    }
+    expect(guardRequest({ method: 'HEAD', pathname: '/metrics', host: '10.0.3.17:3000' }, env)).toBeNull();
+    // A name off the allow-list is still refused (DNS rebinding carries a name).
+    for (const host of ['rebind.evil.example:3000', 'zonescope.monitoring.svc:3000', '10.0.3.17.nip.io', '[fd00::zz]:3000', '999.1.1.1:3000']) {
+      expect(guardRequest({ method: 'GET', pathname: '/metrics', host }, env)?.status, host).toBe(421);
+    }
+    // The IP-literal exception is for /metrics only.
+    expect(guardRequest({ method: 'GET', pathname: '/', host: '10.0.3.17:3000' }, env)?.status).toBe(421);
+    expect(guardRequest({ method: 'GET', pathname: '/api/v1/cluster', host: '10.0.3.17:3000' }, env)?.status).toBe(421);
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const refused = guardRequest({ method, pathname: '/metrics', host: '10.0.3.17:3000' }, env);
+      expect(refused?.status, method).toBe(405);
+      expect(refused?.headers.Allow).toBe('GET, HEAD');
+    }
+    expect(allowedMethods('/metrics')).toEqual(['GET', 'HEAD']);
+  });
 });

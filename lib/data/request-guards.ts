@@ -2,7 +2,8 @@
  * Requests refused before any route runs, with the security headers and a clear answer — JSON
  * `{ error: { code, message } }` under `/api`, a short HTML page elsewhere:
  *
- * - a `Host` not on the allow-list (`421 untrusted-host`, see `exposure.ts`);
+ * - a `Host` not on the allow-list (`421 untrusted-host`, see `exposure.ts`); `/metrics` also
+ *   accepts an IP-literal `Host` (IPv4 or `[IPv6]`, any port), since Prometheus scrapes pod IPs;
  * - a path with a malformed `%` sequence (`400 bad-request`; Next.js would answer a bare 500);
  * - a method the path does not serve (`405 method-not-allowed` with `Allow`): pages serve GET
  *   and HEAD; methods outside GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS (TRACE, TRACK,
@@ -12,7 +13,7 @@
  * Pure apart from {@link Response}: `proxy.ts` and the Node.js server hook share it.
  */
 import type { ExposureEnv } from './exposure';
-import { checkHost } from './exposure';
+import { checkHost, checkMetricsHost } from './exposure';
 import { NON_PAGE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from './security-headers';
 
 /** Methods Next.js route handlers and pages can be asked for at all. */
@@ -28,9 +29,15 @@ export function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
 }
 
-/** What a path answers: the toggle GET and PUT, the rest of the API GET, pages GET and HEAD. */
+/** Whether a path is the Prometheus exposition (`/metrics`). */
+export function isMetricsPath(pathname: string): boolean {
+  return pathname === '/metrics' || pathname === '/metrics/';
+}
+
+/** What a path answers: the toggle GET and PUT, the rest of the API GET, pages and `/metrics` GET and HEAD. */
 export function allowedMethods(pathname: string): readonly string[] {
   if (TOGGLE_PATH.test(pathname)) return ['GET', 'PUT'];
+  if (isMetricsPath(pathname)) return PAGE_METHODS;
   if (isApiPath(pathname)) return ['GET'];
   return PAGE_METHODS;
 }
@@ -102,7 +109,8 @@ export interface GuardedRequest {
 export function guardRequest(request: GuardedRequest, env: ExposureEnv = process.env): Refusal | null {
   const method = request.method.toUpperCase();
   if (!KNOWN_METHODS.includes(method)) return methodRefusal(method, request.pathname);
-  const host = checkHost(request.host, env);
+  // `/metrics` also takes an IP-literal Host (Prometheus scrapes pod IPs; DNS rebinding carries a name).
+  const host = isMetricsPath(request.pathname) ? checkMetricsHost(request.host, env) : checkHost(request.host, env);
   if (!host.ok) return refusal(421, 'untrusted-host', request.pathname, 'Unknown host name', host.reason);
   if (hasMalformedPercentEncoding(request.pathname)) {
     return refusal(400, 'bad-request', request.pathname, 'Bad request', 'The address has a malformed percent-encoding (a "%" not followed by two hex digits, or bytes that are not UTF-8).');

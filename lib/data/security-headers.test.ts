@@ -25,6 +25,6 @@ describe('security headers', () => {
 
   it('tells pages from API routes and assets', () => {
     for (const page of ['/', '/services', '/services/shop/checkout', '/dataplane']) expect(isPagePath(page)).toBe(true);
-    for (const other of ['/api/v1/cluster', '/api', '/_next/static/chunks/a.js', '/favicon.ico', '/_next/image']) expect(isPagePath(other)).toBe(false);
+    for (const other of ['/api/v1/cluster', '/api', '/metrics', '/_next/static/chunks/a.js', '/favicon.ico', '/_next/image']) expect(isPagePath(other)).toBe(false);
   });
 });

@@ -45,9 +45,10 @@ export function createNonce(): string {
   return btoa(binary);
 }
 
-/** Whether a path is served by a page (HTML or its RSC payload) rather than an API route or a static file. */
+/** Whether a path is served by a page (HTML or its RSC payload) rather than an API route, `/metrics` or a static file. */
 export function isPagePath(pathname: string): boolean {
   if (pathname === '/api' || pathname.startsWith('/api/')) return false;
+  if (pathname === '/metrics' || pathname === '/metrics/') return false;
   if (pathname.startsWith('/_next/static/') || pathname.startsWith('/_next/image')) return false;
   return !/\.(?:ico|png|jpe?g|gif|svg|webp|avif|css|js|map|txt|xml|json|woff2?|ttf)$/i.test(pathname);
 }
