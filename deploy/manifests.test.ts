@@ -188,5 +188,77 @@ describe('deployment manifests', () => {
     expect(writerOut).toContain('zonescope-topology-mode-writer');
     expect(writerOut).toMatch(/name: ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES\n\s+value: "1"/);
     expect(writerOut).toContain('kind: NetworkPolicy');
+  });});
+
+describe('monitoring manifests (deploy/kubernetes/monitoring)', () => {
+  const monitoring = load('deploy/kubernetes/monitoring');
+  type Selector = { matchLabels: Record<string, string> };
+  type Monitor = { apiVersion: string; metadata: { namespace: string }; spec: { jobLabel: string; namespaceSelector: { matchNames: string[] }; selector: Selector } };
+  type Endpoint = { port: string; path: string; interval: string };
+  const service = named(base, 'Service', 'zonescope') as unknown as { metadata: { namespace: string; labels: Record<string, string> }; spec: { ports: { name: string }[] } };
+  const deployment = named(base, 'Deployment', 'zonescope') as unknown as {
+    spec: { template: { metadata: { labels: Record<string, string> }; spec: { containers: { ports: { name: string }[] }[] } } };
+  };
+
+  it('the kustomization applies the ServiceMonitor and the PrometheusRule; the PodMonitor is the documented alternative', () => {
+    const kustomization = parseAllDocuments(readFileSync('deploy/kubernetes/monitoring/kustomization.yaml', 'utf8'))[0]?.toJS() as { resources: string[] };
+    expect(kustomization.resources).toEqual(['servicemonitor.yaml', 'prometheusrule.yaml']);
+    expect(readFileSync('deploy/kubernetes/monitoring/kustomization.yaml', 'utf8')).toMatch(/podmonitor\.yaml/);
+    expect(monitoring.map((o) => o.kind).sort()).toEqual(['PodMonitor', 'PrometheusRule', 'ServiceMonitor']);
+    for (const object of monitoring) {
+      expect((object as unknown as { apiVersion: string }).apiVersion).toBe('monitoring.coreos.com/v1');
+      expect(object.metadata.namespace).toBe(service.metadata.namespace);
+    }
+  });
+
+  it('the ServiceMonitor selects the base Service by its labels and scrapes its named port at /metrics every 30 s, job "zonescope"', () => {
+    const monitor = named(monitoring, 'ServiceMonitor', 'zonescope') as unknown as Monitor & { spec: { endpoints: Endpoint[] } };
+    expect(Object.keys(monitor.spec.selector.matchLabels).length).toBeGreaterThan(0);
+    for (const [key, value] of Object.entries(monitor.spec.selector.matchLabels)) expect(service.metadata.labels[key], key).toBe(value);
+    expect(monitor.spec.namespaceSelector.matchNames).toEqual([service.metadata.namespace]);
+    expect(monitor.spec.endpoints).toHaveLength(1);
+    const endpoint = monitor.spec.endpoints[0] as Endpoint;
+    expect(service.spec.ports.map((p) => p.name)).toContain(endpoint.port);
+    expect(endpoint).toMatchObject({ path: '/metrics', interval: '30s' });
+    // The job label ZonescopeMetricsAbsent matches on comes from this Service label.
+    expect(service.metadata.labels[monitor.spec.jobLabel]).toBe('zonescope');
+    expect(readFileSync('deploy/prometheus/zonescope-rules.yaml', 'utf8')).toContain('absent(zonescope_build_info{job="zonescope"})');
+  });
+
+  it('the PodMonitor selects the Deployment\'s Pods on their named container port, with the same path, interval and job', () => {
+    const monitor = named(monitoring, 'PodMonitor', 'zonescope') as unknown as Monitor & { spec: { podMetricsEndpoints: Endpoint[] } };
+    const pod = deployment.spec.template;
+    for (const [key, value] of Object.entries(monitor.spec.selector.matchLabels)) expect(pod.metadata.labels[key], key).toBe(value);
+    const endpoint = monitor.spec.podMetricsEndpoints[0] as Endpoint;
+    expect(pod.spec.containers.flatMap((c) => c.ports.map((p) => p.name))).toContain(endpoint.port);
+    expect(endpoint).toMatchObject({ path: '/metrics', interval: '30s' });
+    expect(pod.metadata.labels[monitor.spec.jobLabel]).toBe('zonescope');
+  });
+
+  it('both monitors keep zonescope\'s own namespace/service labels instead of the target\'s (else they become exported_namespace/exported_service)', () => {
+    type Relabeled = { honorLabels?: boolean; relabelings?: { action: string; regex: string }[] };
+    const serviceMonitor = named(monitoring, 'ServiceMonitor', 'zonescope') as unknown as { spec: { endpoints: Relabeled[] } };
+    const podMonitor = named(monitoring, 'PodMonitor', 'zonescope') as unknown as { spec: { podMetricsEndpoints: Relabeled[] } };
+    for (const endpoint of [...serviceMonitor.spec.endpoints, ...podMonitor.spec.podMetricsEndpoints]) {
+      expect(endpoint.honorLabels).toBe(true);
+      const drop = endpoint.relabelings?.find((r) => r.action === 'labeldrop');
+      expect(drop, 'a labeldrop relabeling').toBeDefined();
+      const regex = new RegExp(`^(?:${drop?.regex ?? ''})$`);
+      for (const label of ['namespace', 'service', 'pod']) expect(regex.test(label), label).toBe(true);
+      for (const label of ['job', 'instance']) expect(regex.test(label), label).toBe(false);
+    }
+  });
+
+  it('the PrometheusRule holds exactly the groups of deploy/prometheus/zonescope-rules.yaml', () => {
+    const rule = named(monitoring, 'PrometheusRule', 'zonescope') as unknown as { spec: { groups: unknown } };
+    const rulesFile = parseAllDocuments(readFileSync('deploy/prometheus/zonescope-rules.yaml', 'utf8'))[0]?.toJS() as { groups: unknown };
+    expect(rule.spec.groups, 'run `npx tsx deploy/prometheus/prometheus-rule.ts` after changing the rules file').toEqual(rulesFile.groups);
+  });
+
+  it.runIf(existsSync('/usr/bin/kubectl'))('kustomize renders the monitoring objects', () => {
+    const out = execFileSync('kubectl', ['kustomize', 'deploy/kubernetes/monitoring'], { encoding: 'utf8' });
+    expect(out).toContain('kind: ServiceMonitor');
+    expect(out).toContain('kind: PrometheusRule');
+    expect(out).not.toContain('kind: PodMonitor');
   });
 });
