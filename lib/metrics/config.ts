@@ -10,6 +10,7 @@
  * | `ZONESCOPE_PROMETHEUS_REFRESH_SECONDS` | `60` | how often the queries run (for the whole process) |
  * | `ZONESCOPE_PROMETHEUS_TIMEOUT_MS` | `10000` | deadline of one query |
  * | `ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS` | `600` | how long the last good measurement is used while Prometheus fails |
+ * | `ZONESCOPE_HISTORY_SELECTOR` | none | label matchers added to every history query (validated by `parseHistorySelector` in history-queries.ts) |
  *
  * A bad value is not a crash: {@link metricsConfigFromEnv} returns `{ kind: 'error' }` with one
  * sentence naming the variable; no credential (URL userinfo, token) is ever part of a message.

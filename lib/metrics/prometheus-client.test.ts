@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateSimTls } from '../../sim/tls';
 import type { MetricsConfig } from './config';
 import { metricsConfigFromEnv } from './config';
-import { PrometheusError, queryInstant } from './prometheus-client';
+import { MAX_RANGE_POINTS, PrometheusError, queryInstant, queryRange } from './prometheus-client';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -231,6 +231,90 @@ describe('queryInstant', () => {
     expect(result.config.baseUrl).toBe(base);
     await queryInstant(result.config, 'up', 1);
     expect(seen[0]?.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+  });
+});
+
+describe('queryRange', () => {
+  it('sends query, start, end and step, and parses the matrix in time order with NaN kept', async () => {
+    handler = (_req, res) =>
+      json(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'matrix',
+          result: [
+            { metric: { series: 'observed' }, values: [[1700000010, '0'], [1700000000, '1']] },
+            { metric: { zone: 'a', odd: 3 }, values: [[1700000000, 'NaN'], [1700000005, '+Inf']] },
+          ],
+        },
+      });
+    const series = await queryRange(config(), 'max(zonescope_service_hints_observed_ratio)', 1700000000, 1700000010.25, 5);
+    expect(series).toEqual([
+      { metric: { series: 'observed' }, values: [{ t: 1700000000, v: 1 }, { t: 1700000010, v: 0 }] },
+      { metric: { zone: 'a' }, values: [{ t: 1700000000, v: Number.NaN }, { t: 1700000005, v: Number.POSITIVE_INFINITY }] },
+    ]);
+    const url = new URL(seen[0]?.url ?? '', base);
+    expect(url.pathname).toBe('/api/v1/query_range');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ query: 'max(zonescope_service_hints_observed_ratio)', start: '1700000000.000', end: '1700000010.250', step: '5' });
+  });
+
+  it.each([
+    {
+      name: 'a vector where a matrix was expected',
+      body: { status: 'success', data: { resultType: 'vector', result: [] } },
+      message: (u: string) => `Prometheus at ${u} answered with a vector result where a range matrix was expected.`,
+    },
+    {
+      name: 'a series without values',
+      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, value: [1, '1'] }] } },
+      message: (u: string) => `Prometheus at ${u} sent a matrix series that is not {metric, values: [[time, "value"], …]}.`,
+    },
+    {
+      name: 'a sample with a string time',
+      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, values: [['1', '1']] }] } },
+      message: (u: string) => `Prometheus at ${u} sent a matrix sample that is not [time, "value"].`,
+    },
+    {
+      name: 'a value that is not a number',
+      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, values: [[1, 'x']] }] } },
+      message: (u: string) => `Prometheus at ${u} sent a sample value that is not a number.`,
+    },
+    {
+      name: 'no result list',
+      body: { status: 'success', data: { resultType: 'matrix' } },
+      message: (u: string) => `Prometheus at ${u} sent a matrix answer without a "result" list.`,
+    },
+  ])('$name → malformed with a clear message', async ({ body, message }) => {
+    handler = (_req, res) => json(res, 200, body);
+    const error = await failure(queryRange(config(), 'up', 0, 60, 15));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toBe(message(base));
+  });
+
+  it('shows the error envelope of a 400 and the deadline, as instant queries do', async () => {
+    handler = (_req, res) => json(res, 400, { status: 'error', errorType: 'bad_data', error: 'exceeded maximum resolution of 11,000 points per timeseries' });
+    const rejected = await failure(queryRange(config(), 'up', 0, 60, 15));
+    expect(rejected.kind).toBe('query');
+    expect(rejected.message).toBe(`Prometheus at ${base} rejected the query: bad_data: exceeded maximum resolution of 11,000 points per timeseries.`);
+    handler = (_req, res) => {
+      setTimeout(() => json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } }), 2000).unref();
+    };
+    const slow = await failure(queryRange(config({ timeoutMs: 150 }), 'up', 0, 60, 15));
+    expect(slow.message).toBe(`Prometheus at ${base} did not answer within 150 ms.`);
+  });
+
+  it('refuses an empty range, a bad step or too many points before sending anything', async () => {
+    expect((await failure(queryRange(config(), 'up', 100, 50, 5))).message).toBe('A range query needs start ≤ end and a positive step (got start 100, end 50, step 5).');
+    expect((await failure(queryRange(config(), 'up', 0, 50, 0))).kind).toBe('query');
+    expect((await failure(queryRange(config(), 'up', 0, MAX_RANGE_POINTS * 10, 1))).message).toBe(`A range query of ${MAX_RANGE_POINTS * 10} s at a 1 s step would exceed ${MAX_RANGE_POINTS} points per series.`);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('sends the bearer token, read for every request', async () => {
+    const tokenFile = path.join(dir, 'range-token');
+    writeFileSync(tokenFile, 'range-secret');
+    handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } });
+    expect(await queryRange(config({ tokenFile }), 'up', 0, 60, 15)).toEqual([]);
+    expect(seen[0]?.authorization).toBe('Bearer range-secret');
   });
 });
 

@@ -1,10 +1,12 @@
 /**
- * A minimal Prometheus HTTP API client: instant queries (`GET /api/v1/query?query=…&time=…`) over
+ * A minimal Prometheus HTTP API client: instant queries (`GET /api/v1/query?query=…&time=…`) and
+ * range queries (`GET /api/v1/query_range?query=…&start=…&end=…&step=…`) over
  * node:http(s), with the bearer token read again from its file for every request, an optional CA
  * bundle, a deadline and a cap on the response size. Every failure is a {@link PrometheusError}
  * whose message is one sentence a user can act on; no credential is ever part of it.
  *
  * @see https://prometheus.io/docs/prometheus/latest/querying/api/#instant-queries
+ * @see https://prometheus.io/docs/prometheus/latest/querying/api/#range-queries
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -56,8 +58,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Parses the `{status, data:{resultType:'vector', result:[…]}}` envelope of an instant query. Throws {@link PrometheusError}. */
-export function parseVectorResponse(body: string, where: string): VectorSample[] {
+/** The `data` of a successful answer; throws {@link PrometheusError} for non-JSON, non-API and error envelopes. */
+function parseEnvelope(body: string, where: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -74,6 +76,18 @@ export function parseVectorResponse(body: string, where: string): VectorSample[]
   }
   const data = parsed.data;
   if (!isRecord(data)) throw new PrometheusError('malformed', `Prometheus at ${where} sent an answer without "data".`);
+  return data;
+}
+
+function labelsOf(metric: Record<string, unknown>): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, label] of Object.entries(metric)) if (typeof label === 'string') labels[key] = label;
+  return labels;
+}
+
+/** Parses the `{status, data:{resultType:'vector', result:[…]}}` envelope of an instant query. Throws {@link PrometheusError}. */
+export function parseVectorResponse(body: string, where: string): VectorSample[] {
+  const data = parseEnvelope(body, where);
   if (data.resultType !== 'vector') {
     throw new PrometheusError('malformed', `Prometheus at ${where} answered with a ${typeof data.resultType === 'string' ? data.resultType : 'missing'} result where an instant vector was expected.`);
   }
@@ -85,11 +99,51 @@ export function parseVectorResponse(body: string, where: string): VectorSample[]
     }
     const value = parseSampleValue(entry.value[1]);
     if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
-    const metric: Record<string, string> = {};
-    for (const [key, label] of Object.entries(entry.metric)) if (typeof label === 'string') metric[key] = label;
-    samples.push({ metric, value });
+    samples.push({ metric: labelsOf(entry.metric), value });
   }
   return samples;
+}
+
+/** One sample of a range series: evaluation time (Unix seconds) and value. */
+export interface MatrixPoint {
+  readonly t: number;
+  readonly v: number;
+}
+
+/** One series of a range query: its labels and its samples, oldest first. */
+export interface MatrixSeries {
+  readonly metric: Readonly<Record<string, string>>;
+  readonly values: readonly MatrixPoint[];
+}
+
+/**
+ * Parses the `{status, data:{resultType:'matrix', result:[{metric, values:[[t,"v"],…]}]}}`
+ * envelope of a range query (samples sorted by time). Throws {@link PrometheusError}.
+ */
+export function parseMatrixResponse(body: string, where: string): MatrixSeries[] {
+  const data = parseEnvelope(body, where);
+  if (data.resultType !== 'matrix') {
+    throw new PrometheusError('malformed', `Prometheus at ${where} answered with a ${typeof data.resultType === 'string' ? data.resultType : 'missing'} result where a range matrix was expected.`);
+  }
+  if (!Array.isArray(data.result)) throw new PrometheusError('malformed', `Prometheus at ${where} sent a matrix answer without a "result" list.`);
+  const series: MatrixSeries[] = [];
+  for (const entry of data.result as unknown[]) {
+    if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.values)) {
+      throw new PrometheusError('malformed', `Prometheus at ${where} sent a matrix series that is not {metric, values: [[time, "value"], …]}.`);
+    }
+    const values: MatrixPoint[] = [];
+    for (const pair of entry.values as unknown[]) {
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !Number.isFinite(pair[0])) {
+        throw new PrometheusError('malformed', `Prometheus at ${where} sent a matrix sample that is not [time, "value"].`);
+      }
+      const value = parseSampleValue(pair[1]);
+      if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
+      values.push({ t: pair[0], v: value });
+    }
+    values.sort((a, b) => a.t - b.t);
+    series.push({ metric: labelsOf(entry.metric), values });
+  }
+  return series;
 }
 
 function readToken(file: string): string {
@@ -155,10 +209,33 @@ function formatBytes(bytes: number): string {
  * error envelope, or sends something that is not a vector answer or is larger than the cap.
  */
 export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number): Promise<VectorSample[]> {
+  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, parseVectorResponse);
+}
+
+/** Most points Prometheus returns per series of a range query (its own limit is 11,000). */
+export const MAX_RANGE_POINTS = 11_000;
+
+/**
+ * Runs one range query from `start` to `end` (Unix seconds) every `stepSeconds`. Resolves to the
+ * matrix's series; rejects with a {@link PrometheusError} as {@link queryInstant} does, and before
+ * sending anything when the range is empty or would exceed {@link MAX_RANGE_POINTS} points.
+ */
+export function queryRange(config: MetricsConfig, promql: string, start: number, end: number, stepSeconds: number): Promise<MatrixSeries[]> {
+  if (!Number.isFinite(start) || !Number.isFinite(end) || !Number.isFinite(stepSeconds) || stepSeconds <= 0 || end < start) {
+    return Promise.reject(new PrometheusError('query', `A range query needs start ≤ end and a positive step (got start ${start}, end ${end}, step ${stepSeconds}).`));
+  }
+  if ((end - start) / stepSeconds + 1 > MAX_RANGE_POINTS) {
+    return Promise.reject(new PrometheusError('query', `A range query of ${end - start} s at a ${stepSeconds} s step would exceed ${MAX_RANGE_POINTS} points per series.`));
+  }
+  return apiGet(config, '/api/v1/query_range', { query: promql, start: start.toFixed(3), end: end.toFixed(3), step: String(stepSeconds) }, parseMatrixResponse);
+}
+
+/** One GET of the HTTP API with credentials, deadline and size cap; `parse` reads a 2xx body (and the error envelope of a 400/422). */
+function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Record<string, string>>, parse: (body: string, where: string) => T[]): Promise<T[]> {
   const where = config.baseUrl;
-  return new Promise<VectorSample[]>((resolve, reject) => {
+  return new Promise<T[]>((resolve, reject) => {
     let settled = false;
-    const done = (error: PrometheusError | null, samples?: VectorSample[]): void => {
+    const done = (error: PrometheusError | null, samples?: T[]): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -175,9 +252,8 @@ export function queryInstant(config: MetricsConfig, promql: string, timeSeconds:
       reject(error instanceof PrometheusError ? error : new PrometheusError('auth', 'The Prometheus credentials could not be prepared.'));
       return;
     }
-    const url = new URL(`${config.baseUrl}/api/v1/query`);
-    url.searchParams.set('query', promql);
-    url.searchParams.set('time', timeSeconds.toFixed(3));
+    const url = new URL(`${config.baseUrl}${apiPath}`);
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(
       url,
@@ -212,7 +288,7 @@ export function queryInstant(config: MetricsConfig, promql: string, timeSeconds:
           // Prometheus answers 400 (bad query) and 422 (execution) with an error envelope: show its message.
           if (status >= 200 && status < 300) {
             try {
-              done(null, parseVectorResponse(body, where));
+              done(null, parse(body, where));
             } catch (error) {
               done(error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`));
             }
@@ -220,7 +296,7 @@ export function queryInstant(config: MetricsConfig, promql: string, timeSeconds:
           }
           if (status === 400 || status === 422) {
             try {
-              parseVectorResponse(body, where);
+              parse(body, where);
             } catch (error) {
               if (error instanceof PrometheusError && error.kind === 'query') {
                 done(error);
