@@ -1,10 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { Suspense } from 'react';
 
 import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { AttentionList } from '@/components/overview/attention-list';
+import { ClusterHistoryPanel } from '@/components/overview/cluster-history';
+import { CLUSTER_HISTORY_HEIGHT, HistorySkeleton } from '@/components/shared/history-parts';
 import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
 import { DataplaneCard } from '@/components/dataplane/dataplane-card';
 import { EligibilityVerdict } from '@/components/overview/eligibility';
@@ -117,6 +120,16 @@ export default async function OverviewPage() {
               </ul>
             </details>
           ) : null}
+        </Panel>
+        <Panel
+          id="history"
+          title="History"
+          description="Eligibility, cross-zone spend and nodes over time, read back from the Prometheus that scrapes zonescope: when the cluster stopped being eligible, and which node did it."
+          className="lg:col-span-3"
+        >
+          <Suspense fallback={<HistorySkeleton height={CLUSTER_HISTORY_HEIGHT} what="the cluster's history" />}>
+            <ClusterHistoryPanel />
+          </Suspense>
         </Panel>
         <Panel
           id="zone-map"

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Suspense } from 'react';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 
@@ -8,6 +9,8 @@ import { EndpointTable } from '@/components/service/endpoint-table';
 import { EventsTimeline } from '@/components/service/events-timeline';
 import { firstRows } from '@/components/service/first-rows';
 import { HintsDiff } from '@/components/service/hints-diff';
+import { ServiceHistoryPanel } from '@/components/service/history-panel';
+import { HistorySkeleton, SERVICE_HISTORY_HEIGHT } from '@/components/shared/history-parts';
 import { HpaPanel } from '@/components/service/hpa-panel';
 import { ANSWER_LABELS } from '@/components/layout/permissions-banner';
 import { ATTENTION } from '@/components/shared/labels';
@@ -54,6 +57,7 @@ const SECTIONS = [
   ['distribution', 'Distribution'],
   ['hints', 'Observed vs expected'],
   ['events', 'Events'],
+  ['history', 'History'],
   ['traffic', 'Traffic & cost'],
   ['measured', 'Measured vs predicted'],
   ['requests', '100 requests'],
@@ -248,6 +252,17 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         </Panel>
         <Panel id="events" title="Events" description="TopologyAwareHints events and others recorded on the Service, newest first.">
           <EventsTimeline events={detail.events} now={renderedAt} />
+        </Panel>
+
+        <Panel
+          id="history"
+          title="History"
+          description="Hints, ready endpoints per zone and cross-zone share over time, read back from the Prometheus that scrapes zonescope: when and why hints changed, after the events are gone."
+          className="lg:col-span-3"
+        >
+          <Suspense fallback={<HistorySkeleton height={SERVICE_HISTORY_HEIGHT} what="the Service's history" />}>
+            <ServiceHistoryPanel namespace={namespace} name={name} />
+          </Suspense>
         </Panel>
 
         <Panel id="traffic" title="Traffic and cost" description="Expected in-cluster traffic from each client zone to each endpoint zone under kube-proxy's endpoint selection." className="lg:col-span-3">

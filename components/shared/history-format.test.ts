@@ -1,0 +1,89 @@
+/**
+ * The History panels' pure formatting: the range in the URL, UTC and relative times, axis ticks,
+ * the Changes order, the empty-state sentence derived from the intervals, and chart rows with gaps.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { chartRows, formatTick, formatUtc, historyHref, historyUrl, newestFirst, noChangeText, parseHistoryRange, precisionText, relativeWhen, timeTicks } from './history-format';
+import { END, OFF_AT, ON_AT, START, STEP } from './history-fixtures';
+
+const frame = { range: '24h', start: START, end: END, stepSeconds: STEP } as const;
+
+describe('range in the URL', () => {
+  it('reads ?history=, falling back to 24h for anything else', () => {
+    expect(parseHistoryRange('7d')).toBe('7d');
+    expect(parseHistoryRange('1h')).toBe('1h');
+    expect(parseHistoryRange(null)).toBe('24h');
+    expect(parseHistoryRange('30d')).toBe('24h');
+    expect(parseHistoryRange('7D')).toBe('24h');
+  });
+
+  it('sets ?history=7d keeping the other parameters and the #fragment; 24h drops it', () => {
+    expect(historyHref('/services/shop/cart?map=expected#history', '7d')).toBe('/services/shop/cart?map=expected&history=7d#history');
+    expect(historyHref('/services/shop/cart?history=7d&gb=40#history', '24h')).toBe('/services/shop/cart?gb=40#history');
+    expect(historyHref('/', '1h')).toBe('/?history=1h');
+  });
+
+  it('asks the API for the range, names escaped', () => {
+    expect(historyUrl({ namespace: 'shop', name: 'cart' }, '6h')).toBe('/api/v1/services/shop/cart/history?range=6h');
+    expect(historyUrl(null, '7d')).toBe('/api/v1/cluster/history?range=7d');
+  });
+});
+
+describe('times', () => {
+  it('UTC with the date, seconds only when not :00', () => {
+    expect(formatUtc(OFF_AT)).toBe('2026-11-30 21:02 UTC');
+    expect(formatUtc(OFF_AT + 7)).toBe('2026-11-30 21:02:07 UTC');
+  });
+
+  it('relative: min, h (under 6 h), today, yesterday, days', () => {
+    expect(relativeWhen(END - 20, END)).toBe('just now');
+    expect(relativeWhen(END - 12 * 60, END)).toBe('12 min ago');
+    expect(relativeWhen(ON_AT, END)).toBe('3 h ago');
+    expect(relativeWhen(END - 8 * 3600, END)).toBe('today 10:00');
+    expect(relativeWhen(OFF_AT, END)).toBe('yesterday 21:02');
+    expect(relativeWhen(OFF_AT - 2 * 86_400, END)).toBe('3 d ago');
+    expect(relativeWhen(END + 300, END)).toBe('in 5 min');
+  });
+
+  it('precision of a transition', () => {
+    expect(precisionText(15)).toBe('changed up to 15 s earlier');
+    expect(precisionText(300)).toBe('changed up to 5 min earlier');
+    expect(precisionText(0)).toBeNull();
+  });
+
+  it('axis ticks: round UTC times, dates from 24 h on', () => {
+    expect(timeTicks(START, END, '24h').map((t) => formatTick(t, '24h'))).toEqual(['30 Nov 20:00', '1 Dec 00:00', '1 Dec 04:00', '1 Dec 08:00', '1 Dec 12:00', '1 Dec 16:00']);
+    expect(timeTicks(END - 3600, END, '1h').map((t) => formatTick(t, '1h'))).toEqual(['17:00', '17:10', '17:20', '17:30', '17:40', '17:50', '18:00']);
+    expect(timeTicks(END - 7 * 86_400, END, '7d').map((t) => formatTick(t, '7d'))).toEqual(['25 Nov', '26 Nov', '27 Nov', '28 Nov', '29 Nov', '30 Nov', '1 Dec']);
+  });
+});
+
+describe('Changes', () => {
+  it('newest first', () => {
+    expect(newestFirst([{ at: 1 }, { at: 3 }, { at: 2 }]).map((x) => x.at)).toEqual([3, 2, 1]);
+  });
+
+  it('no change: the state from the intervals, "throughout" only when the samples cover the range', () => {
+    expect(noChangeText('hints', [{ from: START, to: null, value: 'on', label: 'Hints on' }], frame)).toBe('No change in the last 24 h: hints were on throughout.');
+    expect(noChangeText('hints', [{ from: START, to: null, value: 'off', label: 'Hints off' }], { ...frame, range: '7d' })).toBe('No change in the last 7 days: hints were off throughout.');
+    expect(noChangeText('cluster', [{ from: START, to: null, value: 'eligible', label: 'Eligible' }], frame)).toBe('No change in the last 24 h: the cluster was eligible throughout.');
+    expect(noChangeText('hints', [{ from: START + 6 * 3600, to: null, value: 'on', label: 'Hints on' }], frame)).toBe(
+      'No change in the last 24 h: hints were on whenever there are samples (none for part of the range).',
+    );
+    expect(noChangeText('hints', [], frame)).toBe('No change in the last 24 h.');
+  });
+});
+
+describe('chart rows', () => {
+  it('one row per time, every series a field, gaps stay null, shares scaled to %', () => {
+    const rows = chartRows([
+      { prefix: 'ready:', series: [{ key: 'a', label: 'a', points: [{ t: 10, v: 2 }, { t: 20, v: null }] }] },
+      { prefix: 'share:', series: [{ key: 'predicted', label: 'Predicted', points: [{ t: 20, v: 0.25 }] }], scale: 100 },
+    ]);
+    expect(rows).toEqual([
+      { t: 10, 'ready:a': 2, 'share:predicted': null },
+      { t: 20, 'ready:a': null, 'share:predicted': 25 },
+    ]);
+  });
+});
