@@ -5,7 +5,10 @@
  *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`. When a Prometheus binary
  *    is found (`PROMETHEUS_BIN`, `prometheus` on PATH, /usr/bin/prometheus), starts it too
  *    (sim/prometheus.ts: a free loopback port, a temporary data folder) scraping the simulator's
- *    `/__sim/metrics` every 5 s, and gives the dashboard `ZONESCOPE_PROMETHEUS_URL` (with
+ *    `/__sim/metrics` and the dashboard's own `/metrics` (job `zonescope`, so the History panels
+ *    fill in while the demo runs; the dashboard starts later and Prometheus retries until then)
+ *    every 5 s, evaluating zonescope's alert rules (deploy/prometheus/zonescope-rules.yaml, when
+ *    present; see Prometheus' /alerts), and gives the dashboard `ZONESCOPE_PROMETHEUS_URL` (with
  *    `ZONESCOPE_PROMETHEUS_WINDOW` 10m and `ZONESCOPE_PROMETHEUS_REFRESH_SECONDS` 15 unless set: the
  *    demo's Prometheus only holds minutes of data); without one it says how to add measured traffic
  *    and the dashboard shows assumed volumes.
@@ -18,7 +21,7 @@
  *    the simulator and `ZONESCOPE_CLUSTER_NAME` naming the scenario (the header and page titles
  *    show it), waits until `/api/v1/cluster` answers 200 and prints the address it listens on:
  *    `zonescope is ready on http://127.0.0.1:3000 (simulated cluster eks-demo; measured traffic
- *    from Prometheus on http://127.0.0.1:PORT)`.
+ *    and history from Prometheus on http://127.0.0.1:PORT)`.
  * 4. Stops all of them on Ctrl-C / SIGTERM (and the others if the dashboard exits).
  *
  * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer).
@@ -43,6 +46,10 @@ const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 const KUBECONFIG = path.join(ROOT, '.sim', 'demo-kubeconfig');
 const SCENARIO = 'eks-demo';
 const READY_TIMEOUT_MS = 120_000;
+/** zonescope's alert rules: the demo's Prometheus evaluates them when the file is there. */
+const RULES_FILE = path.join(ROOT, 'deploy', 'prometheus', 'zonescope-rules.yaml');
+/** Seconds between the demo Prometheus' scrapes (the simulator's and the dashboard's). */
+const SCRAPE_INTERVAL_SECONDS = 5;
 
 /** What the production build is made from. */
 const SOURCE_DIRS = ['app', 'components', 'lib', 'public'];
@@ -95,8 +102,18 @@ function childEnv(port: number, host: string, prometheusUrl: string | null = nul
   return env;
 }
 
-/** The demo's Prometheus scraping the simulator, or `null` (with one line saying why and how to add it). */
-async function startDemoPrometheus(sim: Simulator): Promise<RunningPrometheus | null> {
+/**
+ * Where the demo's Prometheus reaches the dashboard listening on `host`:`port`: loopback when it
+ * listens on every address (or on loopback), else that address (bracketed when IPv6).
+ */
+function dashboardScrapeTarget(host: string, port: number): string {
+  if (host === '' || host === '0.0.0.0' || host === '::' || host === '[::]' || host === 'localhost') return `127.0.0.1:${port}`;
+  if (host.includes(':') && !host.startsWith('[')) return `[${host}]:${port}`;
+  return `${host}:${port}`;
+}
+
+/** The demo's Prometheus scraping the simulator and the dashboard, or `null` (with one line saying why and how to add it). */
+async function startDemoPrometheus(sim: Simulator, dashboardTarget: string): Promise<RunningPrometheus | null> {
   let binary: string | null;
   try {
     binary = findPrometheus();
@@ -109,8 +126,18 @@ async function startDemoPrometheus(sim: Simulator): Promise<RunningPrometheus | 
     return null;
   }
   try {
-    const prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${sim.port}`], metricsPath: '/__sim/metrics', scrapeIntervalSeconds: 5, retention: '7d', binary });
-    log(`Prometheus (${binary}) on ${prometheus.url}, scraping the simulator's traffic metrics every 5 s`);
+    const ruleFiles = existsSync(RULES_FILE) ? [RULES_FILE] : [];
+    const prometheus = await startPrometheus({
+      scrapeTargets: [`127.0.0.1:${sim.port}`],
+      metricsPath: '/__sim/metrics',
+      scrapeIntervalSeconds: SCRAPE_INTERVAL_SECONDS,
+      extraJobs: [{ jobName: 'zonescope', targets: [dashboardTarget], metricsPath: '/metrics' }],
+      ruleFiles,
+      retention: '7d',
+      binary,
+    });
+    const rules = ruleFiles.length > 0 ? `, evaluating the alert rules in ${path.relative(ROOT, RULES_FILE)} (${prometheus.url}/alerts)` : '';
+    log(`Prometheus (${binary}) on ${prometheus.url}, scraping the simulator's traffic metrics and the dashboard's /metrics at ${dashboardTarget} every ${SCRAPE_INTERVAL_SECONDS} s${rules}`);
     return prometheus;
   } catch (error) {
     log(`Prometheus did not start (${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}); traffic volumes are assumed`);
@@ -187,7 +214,7 @@ async function main(): Promise<number> {
   }
   await sim.writeKubeconfig(KUBECONFIG);
   log(`simulated cluster "${SCENARIO}" (Kubernetes ${sim.version}) at ${sim.url}, kubeconfig ${path.relative(ROOT, KUBECONFIG)}`);
-  const prometheus = await startDemoPrometheus(sim);
+  const prometheus = await startDemoPrometheus(sim, dashboardScrapeTarget(host, port));
   const everything = prometheus ? 'the dashboard, Prometheus and the simulator' : 'the dashboard and the simulator';
   const stopBackends = async (): Promise<void> => {
     await prometheus?.stop();
@@ -249,7 +276,7 @@ async function main(): Promise<number> {
     await stopBackends();
     return 1;
   }
-  const measured = prometheus !== null ? `; measured traffic from Prometheus on ${prometheus.url}` : '';
+  const measured = prometheus !== null ? `; measured traffic and history from Prometheus on ${prometheus.url}` : '';
   console.log(`zonescope is ready on ${plan.url} (simulated cluster ${SCENARIO}${measured}); Ctrl-C stops ${everything}`);
 
   // 4. Until stopped (or the dashboard exits on its own).

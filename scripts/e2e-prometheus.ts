@@ -1,25 +1,42 @@
 /**
  * The e2e suite's Prometheus (scripts/e2e.ts): one instance that a spec can stop and start again
- * on the same port and data folder, and the loopback control server specs reach through
+ * on the same port and data folder, scraping the simulator's `/__sim/metrics` and (with
+ * `dashboardTarget`) the dashboard's own `/metrics` as job `zonescope`, evaluating `ruleFiles`;
+ * and the loopback control server specs reach through
  * `ZONESCOPE_E2E_PROMETHEUS_CONTROL` (e2e/prometheus.ts): `GET /` → `{state, url}`, `POST /stop`,
  * `POST /start` (each answers once done; requests run one at a time).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { RunningPrometheus } from '../sim/prometheus';
+import type { PrometheusScrapeJob, RunningPrometheus } from '../sim/prometheus';
 import { startPrometheus } from '../sim/prometheus';
 import { FLOW_METRIC } from '../sim/traffic-metrics';
+
+/** The job name of the dashboard's own `/metrics` (what the history queries and alert rules select). */
+export const DASHBOARD_JOB = 'zonescope';
+
+/** What else the suite's Prometheus does besides scraping the simulator. */
+export interface SuitePrometheusOptions {
+  /** `host:port` of the dashboard: its `/metrics` is scraped every second as job {@link DASHBOARD_JOB} (it may start later: Prometheus retries). */
+  readonly dashboardTarget?: string;
+  /** Rule files to evaluate (zonescope's alert rules). */
+  readonly ruleFiles?: readonly string[];
+}
 
 /** The suite's Prometheus: started, stopped and started again on the same port and data folder. */
 export class SuitePrometheus {
   private current: RunningPrometheus | null = null;
   private port = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly extraJobs: readonly PrometheusScrapeJob[];
 
   constructor(
     private readonly target: string,
     private readonly dataDir: string,
-  ) {}
+    private readonly options: SuitePrometheusOptions = {},
+  ) {
+    this.extraJobs = options.dashboardTarget === undefined ? [] : [{ jobName: DASHBOARD_JOB, targets: [options.dashboardTarget], metricsPath: '/metrics', scrapeIntervalSeconds: 1 }];
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -46,6 +63,8 @@ export class SuitePrometheus {
         scrapeIntervalSeconds: 1,
         dataDir: this.dataDir,
         retention: '1d',
+        extraJobs: this.extraJobs,
+        ruleFiles: this.options.ruleFiles ?? [],
         ...(this.port > 0 ? { port: this.port } : {}),
       });
       this.port = this.current.port;

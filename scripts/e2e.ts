@@ -6,9 +6,13 @@
  *    a build of `.next`), but only when the sources that go into the build changed since the last
  *    e2e build (a content hash kept next to the build), or with `--rebuild`.
  * 2. Starts a real Prometheus (sim/prometheus.ts: Debian's `prometheus`, a free loopback port, a
- *    temporary data folder) scraping the e2e simulator's `/__sim/metrics` every second, and a small
- *    control server for it (below). Without a Prometheus binary the run stops with how to install
- *    one, unless `--no-prometheus` is given (the dashboard then shows assumed traffic only).
+ *    temporary data folder) scraping the e2e simulator's `/__sim/metrics` and the dashboard's own
+ *    `/metrics` (127.0.0.1:3210, job `zonescope`: the history panels read it back) every second,
+ *    evaluating zonescope's alert rules (deploy/prometheus/zonescope-rules.yaml, when the file
+ *    exists), and a small control server for it (below). Playwright starts the dashboard after
+ *    Prometheus: until then that target is down and Prometheus retries. Without a Prometheus
+ *    binary the run stops with how to install one, unless `--no-prometheus` is given (the
+ *    dashboard then shows assumed traffic only and no history).
  * 3. Runs `playwright test` with the remaining arguments; playwright.config.ts starts the
  *    simulator and `next start` on that build (both inherit this environment), and stops both at
  *    the end. Then Prometheus and its control server stop and its data folder is removed.
@@ -34,7 +38,7 @@
  * Exit code: the build's when it fails, 1 when Prometheus cannot start, else Playwright's.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +50,10 @@ import { prometheusControlServer, SuitePrometheus } from './e2e-prometheus';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST_DIR = '.next-e2e';
+/** The dashboard's address during the suite (playwright.config.ts APP_PORT). */
+const DASHBOARD_TARGET = '127.0.0.1:3210';
+/** zonescope's alert rules, evaluated by the suite's Prometheus when present. */
+const RULES_FILE = path.join(ROOT, 'deploy', 'prometheus', 'zonescope-rules.yaml');
 /** What the dashboard is told about Prometheus during the suite. */
 const E2E_PROMETHEUS_ENV = {
   ZONESCOPE_PROMETHEUS_WINDOW: '2m',
@@ -103,13 +111,15 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zonescope-e2e-prometheus-'));
-  const prometheus = new SuitePrometheus(`127.0.0.1:${SIM_PORT}`, dataDir);
+  const ruleFiles = existsSync(RULES_FILE) ? [RULES_FILE] : [];
+  const prometheus = new SuitePrometheus(`127.0.0.1:${SIM_PORT}`, dataDir, { dashboardTarget: DASHBOARD_TARGET, ruleFiles });
   let control: { server: Server; url: string } | null = null;
   try {
     // The simulator is not up yet (Playwright starts it): only wait for Prometheus to be ready.
     await prometheus.start(false);
     control = await prometheusControlServer(prometheus);
-    console.log(`e2e: Prometheus (${binary}) on ${prometheus.url} scraping the simulator at 127.0.0.1:${SIM_PORT}; control on ${control.url}`);
+    const rules = ruleFiles.length > 0 ? `, evaluating ${path.relative(ROOT, RULES_FILE)}` : '';
+    console.log(`e2e: Prometheus (${binary}) on ${prometheus.url} scraping the simulator at 127.0.0.1:${SIM_PORT} and the dashboard at ${DASHBOARD_TARGET} (job zonescope)${rules}; control on ${control.url}`);
     return await run('npx', ['--no-install', 'playwright', 'test', ...args], {
       ...env,
       ...E2E_PROMETHEUS_ENV,

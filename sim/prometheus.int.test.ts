@@ -2,10 +2,14 @@
  * A real Prometheus (Debian's `prometheus`) scraping the simulator: it finds the Beyla and
  * cAdvisor series through its HTTP API, `rate()` over them equals the rates the simulator says it
  * exported, a restart on the same port and data folder keeps the samples (what the e2e harness
- * does for its fallback test), and stop() leaves nothing behind. Skipped, saying why, where no
+ * does for its fallback test), stop() leaves nothing behind, and an extra scrape job and a rule file
+ * are scraped and evaluated (what the e2e suite does with the dashboard's own `/metrics` and
+ * zonescope's alert rules). Skipped, saying why, where no
  * binary is installed; the option and binary errors are checked everywhere.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,5 +158,67 @@ describe.skipIf(BINARY === null)(`a real Prometheus scraping the simulator${BINA
     expect(own.dataDir.startsWith(tmpdir())).toBe(true);
     await own.stop();
     expect(existsSync(own.dataDir)).toBe(false);
+  });
+});
+
+describe.skipIf(BINARY === null)(`a real Prometheus with an extra scrape job and a rule file${BINARY === null ? ' — SKIPPED: Prometheus is not installed (apt-get install prometheus)' : ''}`, { timeout: 60_000 }, () => {
+  let server: Server;
+  let port = 0;
+  let dir = '';
+  let prometheus: RunningPrometheus | null = null;
+  const scraped: string[] = [];
+
+  beforeAll(async () => {
+    // Two "exporters" on one server: the main job's path and the extra job's.
+    server = createServer((req, res) => {
+      scraped.push(req.url ?? '');
+      const body = req.url === '/main' ? 'main_job_value 1\n' : req.url === '/metrics' ? '# TYPE second_job_value gauge\nsecond_job_value{zone="a"} 21\n' : null;
+      res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'text/plain; version=0.0.4' });
+      res.end(body ?? 'not found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+    dir = mkdtempSync(path.join(tmpdir(), 'zonescope-prometheus-jobs-test-'));
+    const rules = path.join(dir, 'rules.yaml');
+    writeFileSync(
+      rules,
+      ['groups:', '  - name: test', '    rules:', '      - record: second_job_value:doubled', '        expr: second_job_value * 2', '      - alert: SecondJobHigh', '        expr: second_job_value > 20', ''].join('\n'),
+    );
+    prometheus = await startPrometheus({
+      scrapeTargets: [`127.0.0.1:${port}`],
+      metricsPath: '/main',
+      extraJobs: [{ jobName: 'zonescope', targets: [`127.0.0.1:${port}`], metricsPath: '/metrics', scrapeIntervalSeconds: 1 }],
+      ruleFiles: [rules],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await prometheus?.stop();
+    server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('scrapes the second job under its own job name and path', async () => {
+    const running = prometheus as RunningPrometheus;
+    await running.waitForSeries('second_job_value', 15_000);
+    expect(await running.query('second_job_value')).toEqual([{ metric: { __name__: 'second_job_value', job: 'zonescope', instance: `127.0.0.1:${port}`, zone: 'a' }, value: [expect.any(Number), '21'] }]);
+    await running.waitForSeries('main_job_value', 15_000);
+    expect((await running.query('main_job_value'))[0]?.metric.job).toBe('zonescope-sim');
+    expect(new Set(scraped)).toEqual(new Set(['/main', '/metrics']));
+  });
+
+  it('evaluates the rule file: recording rules and alerts', async () => {
+    const running = prometheus as RunningPrometheus;
+    await running.waitForSeries('second_job_value:doubled', 15_000);
+    expect((await running.query('second_job_value:doubled'))[0]?.value[1]).toBe('42');
+    await running.waitForSeries('ALERTS', 15_000);
+    expect((await running.query('ALERTS'))[0]?.metric).toMatchObject({ alertname: 'SecondJobHigh', alertstate: 'firing', job: 'zonescope' });
+  });
+
+  it('fails to start on a rule file Prometheus cannot load, quoting its error', async () => {
+    const broken = path.join(dir, 'broken.yaml');
+    writeFileSync(broken, 'groups:\n  - name: broken\n    rules:\n      - record: x\n        expr: sum(\n');
+    await expect(startPrometheus({ scrapeTargets: [`127.0.0.1:${port}`], ruleFiles: [broken], readyTimeoutMs: 15_000 })).rejects.toThrow(/Prometheus \(.+\) exited with code 1; its last output:[\s\S]*broken\.yaml/);
   });
 });
