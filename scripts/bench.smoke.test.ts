@@ -1,6 +1,7 @@
 /**
  * Smoke run of `npm run bench` at a reduced S scale: the whole pipeline (simulator, production
- * server, timings, request counts, change latency, in-process analysis) runs and its last line is
+ * server, timings, request counts, change latency, in-process analysis, the exporter's `/metrics`
+ * phase with promtool) runs and its last line is
  * a JSON object with sane figures. Uses the benchmark's production build (`.next-bench`); builds it
  * first when it is missing or older than the sources (about 20–60 s on a 2-core machine).
  */
@@ -36,7 +37,7 @@ describe('npm run bench (smoke, scale S)', () => {
   it(
     'runs end to end and prints the figures as one JSON object on its last line',
     async () => {
-      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--traffic-seconds', '3', '--timeout-minutes', '4'], (BUILT ? 120 : 300) * 1000);
+      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--traffic-seconds', '3', '--metrics-seconds', '3', '--timeout-minutes', '4'], (BUILT ? 180 : 330) * 1000);
       expect(code, stderr.slice(-3000)).toBe(0);
       const last = stdout.trim().split('\n').pop() ?? '';
       const result = JSON.parse(last) as Record<string, unknown>;
@@ -57,6 +58,14 @@ describe('npm run bench (smoke, scale S)', () => {
       expect(result.trafficBlockKiB as number).toBeGreaterThan(0);
       expect(typeof result.promQueriesPerMin1).toBe('number');
       expect(stdout).toContain('Prometheus queries/min, 20 client(s)');
+      // The exporter's figures (issue 14): a scrape of every Service, no API-server request for it, promtool accepts it.
+      expect(stdout).toContain('metrics (issue 14) — GET /metrics');
+      expect(result.metricsServices).toBe(result.services);
+      expect(result.metricsServiceSeries as number).toBeGreaterThan((result.services as number) * 8);
+      expect(result).toMatchObject({ metricsSimRequests: 0, metricsDuplicateSeries: 0, metricsContentEncoding: 'gzip' });
+      expect(result.metricsWindowScrapes).toBe(3);
+      for (const key of ['metricsFirstScrapeMs', 'metricsScrapeP95Ms', 'metricsReaderP95Ms', 'metricsGzipKiB']) expect(result[key] as number, key).toBeGreaterThan(0);
+      if (existsSync(process.env.PROMTOOL_BIN ?? '/usr/bin/promtool')) expect({ exit: result.promtoolExit, lines: result.promtoolLines }).toEqual({ exit: 0, lines: [] });
       // The browser phase runs wherever chromium is installed (CI installs it).
       if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
         expect(result.servicesRows).toBe(result.services);

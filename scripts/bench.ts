@@ -20,6 +20,10 @@
  *    Prometheus (`sim/prometheus.ts`) scraping the simulator's traffic metrics when the binary is
  *    installed (else unconfigured, and the output says so). `--traffic-only` runs just the cold
  *    sync, `/api/v1/cluster` and this phase.
+ * 10. issue 14's exporter figures (`scripts/bench/metrics.ts`): `/metrics` series and bytes, the
+ *    first and warm scrapes beside `/api/v1/cluster` and a page view, scrapes at 1/s while a reader
+ *    requests `/api/v1/cluster`, simulator requests meanwhile (0), RSS, `promtool check metrics`.
+ *    `--metrics-only` runs just the cold sync and this phase (without Prometheus).
  *
  * Prints tables, then one JSON object as the last line (fields in BENCHMARKS.md).
  */
@@ -44,6 +48,8 @@ import type { BenchResult } from './bench/report';
 import { GOALS, latencyTable, missedGoals, r1, summaryTable } from './bench/report';
 import type { TrafficFigures } from './bench/traffic';
 import { trafficPhase, trafficTable } from './bench/traffic';
+import type { MetricsFigures } from './bench/metrics';
+import { closeScrapeConnections, metricsFields, metricsPhase, metricsTable, treeCpuMs } from './bench/metrics';
 import { startPrometheus } from '../sim/prometheus';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -181,19 +187,23 @@ async function main(argv: readonly string[]): Promise<number> {
   const simPort = await freePort();
   const simUrl = `http://127.0.0.1:${simPort}`;
   const simStartedAt = performance.now();
-  const sim = startChild('sim', process.execPath, ['--import', 'tsx', 'sim/cli.ts', '--scenario', `generated:${options.scale}`, '--port', String(simPort), '--kubeconfig', kubeconfig], {
+  const scenario = options.realistic ? `generated:realistic-${options.scale}` : `generated:${options.scale}`;
+  // The realistic L dump holds ~4 GiB in the simulator (BENCHMARKS.md, "The simulator on a realistic dump").
+  const simHeap = options.realistic && options.scale === 'L' ? ['--max-old-space-size=12288'] : [];
+  const sim = startChild('sim', process.execPath, [...simHeap, '--import', 'tsx', 'sim/cli.ts', '--scenario', scenario, '--port', String(simPort), '--kubeconfig', kubeconfig], {
     cwd: ROOT,
     env: childEnv({}),
   });
   await sim.waitForLine(/^kubeconfig: /, 10 * 60_000);
   const simStartSeconds = r1((performance.now() - simStartedAt) / 1000);
-  await createChangeTarget(simUrl, await someNodeNames(simUrl));
-  log(`simulator up in ${simStartSeconds} s at ${simUrl}`);
+  // The change-latency phase's own Service (not on the realistic dump, which is measured as generated).
+  if (!options.realistic) await createChangeTarget(simUrl, await someNodeNames(simUrl));
+  log(`simulator (${scenario}) up in ${simStartSeconds} s at ${simUrl}`);
 
   // 1b. A real Prometheus scraping the simulator's traffic metrics (issue 13), when installed.
   let prometheusUrl: string | null = null;
   let prometheusNote = 'not configured (--no-prometheus)';
-  if (options.prometheus && (options.trafficSeconds > 0 || options.trafficOnly)) {
+  if (options.prometheus && !options.metricsOnly && (options.trafficSeconds > 0 || options.trafficOnly)) {
     try {
       // At L the simulator exports ~400k series (~70 MiB a scrape): scrape less often there.
       const scrapeSeconds = options.scale === 'L' ? 15 : 5;
@@ -286,6 +296,26 @@ async function main(argv: readonly string[]): Promise<number> {
       log(`traffic phase failed: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     });
+  const runMetrics = (): Promise<MetricsFigures | null> =>
+    metricsPhase({ serverUrl, simUrl, requests: options.requests, seconds: options.metricsSeconds, rssMiB: () => treeRssMiB(server.pid).total, cpuMs: () => treeCpuMs(server.pid), log }).catch((error: unknown) => {
+      log(`metrics phase failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+  if (options.metricsOnly) {
+    const figures = await runMetrics();
+    clearTimeout(deadline);
+    await stop(server);
+    await stop(sim);
+    closeConnections();
+    closeScrapeConnections();
+    console.log(`\nzonescope bench (metrics only) — ${scenario} (${clusterSummary.cluster.summary.services} Services), ${machine}\n`);
+    if (figures !== null) console.log(metricsTable(figures));
+    else console.log(`metrics phase failed; server output (last lines):\n${server.lines.slice(-15).join('\n')}`);
+    const json = JSON.stringify({ scale: options.scale, ...(options.realistic ? { scenario } : {}), services: clusterSummary.cluster.summary.services, coldSyncSeconds, ...(figures ? metricsFields(figures) : {}), simStartSeconds, buildSeconds, machine });
+    if (options.jsonOut) writeFileSync(options.jsonOut, `${json}\n`);
+    console.log(json);
+    return figures === null ? 1 : 0;
+  }
   if (options.trafficOnly) {
     const cluster = await measure(`${serverUrl}/api/v1/cluster`, options.requests);
     log(`api.cluster: p50 ${r1(cluster.p50)} ms, p95 ${r1(cluster.p95)} ms`);
@@ -386,6 +416,9 @@ async function main(argv: readonly string[]): Promise<number> {
   // 5b. The traffic figures (issue 13).
   const traffic = options.trafficSeconds > 0 ? await runTraffic(n) : null;
 
+  // 5c. The exporter's figures (issue 14): nothing has scraped /metrics yet.
+  const metricsFigures = options.metricsSeconds > 0 ? await runMetrics() : null;
+
   // 6. kubectl against the same simulator.
   const kubectlListMs = options.kubectl ? await kubectlList(kubeconfig) : null;
   if (kubectlListMs !== null) log(`kubectl get endpointslices -A -o json: ${kubectlListMs} ms`);
@@ -464,6 +497,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ? { churnRssGrowthMiB: churnResult.rssGrowthMiB, churnRssMaxMiB: churnResult.rssMaxMiB, churnChanges: churnResult.changesSent, churnReadP95Ms: r1(churnResult.readsDuringChurn.p95), churnMinutes: churnResult.minutes }
       : {}),
     ...trafficFields(traffic, prometheusNote),
+    ...(metricsFigures ? metricsFields(metricsFigures) : {}),
     simStartSeconds,
     buildSeconds,
     machine,
@@ -475,6 +509,7 @@ async function main(argv: readonly string[]): Promise<number> {
   await stopPrometheus();
   await stop(sim);
   closeConnections();
+  closeScrapeConnections();
 
   console.log(`\nzonescope bench — scale ${options.scale} (${result.services} Services), ${machine}\n`);
   console.log(
@@ -495,6 +530,7 @@ async function main(argv: readonly string[]): Promise<number> {
   console.log(summaryTable(result));
   if (readPath.total > 0) console.log(`\nnon-watch API requests during the warm phase: ${JSON.stringify(readPath.byResourceVerb)}`);
   if (traffic !== null) console.log(`\n${trafficTable(traffic, stats['api.cluster']?.p95 ?? Number.NaN, prometheusNote)}`);
+  if (metricsFigures !== null) console.log(`\n${metricsTable(metricsFigures)}`);
   if (churnResult) console.log(`\nchurn: ${churnResult.changesSent} changes (${churnResult.changeErrors} failed); RSS samples (MiB): ${churnResult.rssSamplesMiB.join(' ')}`);
   console.log(result.goalsMissed.length === 0 ? '\nall goals met' : `\ngoals missed: ${result.goalsMissed.join('; ')}`);
   const json = JSON.stringify(result);

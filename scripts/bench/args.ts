@@ -41,6 +41,12 @@ export interface BenchOptions {
   readonly trafficSeconds: number;
   /** Only the cold sync, `/api/v1/cluster` and the traffic phase. */
   readonly trafficOnly: boolean;
+  /** Seconds of the metrics phase's scraping window (scrapes of `/metrics` at 1/s; 0 skips the phase). */
+  readonly metricsSeconds: number;
+  /** Only the cold sync and the metrics phase (issue 14: the exporter's cost). */
+  readonly metricsOnly: boolean;
+  /** The simulator serves `generated:realistic-<scale>` (a realistic EKS dump) instead of `generated:<scale>`; `--metrics-only` only. */
+  readonly realistic: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
@@ -63,6 +69,11 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --traffic-seconds N    seconds of each load level (1 and 20 clients) of the Prometheus
                          queries-per-minute measurement (default 30; 0 skips the traffic phase)
   --traffic-only         only the cold sync, GET /api/v1/cluster and the traffic phase
+  --metrics-seconds N    seconds of scraping /metrics once a second while a reader requests
+                         GET /api/v1/cluster, in the metrics phase (default 30; 0 skips the phase)
+  --metrics-only         only the cold sync and the metrics phase (no Prometheus is started)
+  --realistic            with --metrics-only: the realistic EKS dump generated:realistic-S|M|L
+                         (uneven zones, Helm metadata) instead of the reference cluster
 
 The last line printed is one JSON object with the figures (see BENCHMARKS.md).`;
 
@@ -95,6 +106,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
   let prometheusRefreshSeconds = 10;
   let trafficSeconds = 30;
   let trafficOnly = false;
+  let metricsSeconds = 30;
+  let metricsOnly = false;
+  let realistic = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
     const value = argv[i + 1];
@@ -160,6 +174,16 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
       case '--traffic-only':
         trafficOnly = true;
         continue;
+      case '--metrics-only':
+        metricsOnly = true;
+        continue;
+      case '--realistic':
+        realistic = true;
+        continue;
+      case '--metrics-seconds':
+        result = take(positiveInt(flag, value, 0));
+        if (typeof result === 'number') metricsSeconds = result;
+        break;
       case '--prometheus-refresh-seconds':
         result = take(positiveInt(flag, value, 1));
         if (typeof result === 'number') prometheusRefreshSeconds = result;
@@ -179,6 +203,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     if (typeof result === 'string') return result;
   }
   if (scale === null) return '--scale is required';
+  if (trafficOnly && metricsOnly) return '--traffic-only and --metrics-only exclude each other';
+  if (metricsOnly && metricsSeconds === 0) return '--metrics-only needs --metrics-seconds of at least 1';
+  if (realistic && !metricsOnly) return '--realistic needs --metrics-only (the other phases read the bench Services of the reference cluster)';
   return {
     scale,
     requests,
@@ -196,5 +223,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     prometheusRefreshSeconds,
     trafficSeconds,
     trafficOnly,
+    metricsSeconds,
+    metricsOnly,
+    realistic,
   };
 }

@@ -3,6 +3,7 @@
  * against it, and the human-readable table printed before it.
  */
 import type { LatencyStats } from './http';
+import type { MetricsFields } from './metrics';
 
 /** Goals of issue 6 at L (the benchmark checks them at every scale; they are the L budgets). */
 export const GOALS = {
@@ -22,8 +23,11 @@ export const GOALS = {
   serviceLcpMs: 1500,
 } as const;
 
-/** The final JSON object (flat numbers; `null` when a figure was not measured). */
-export interface BenchResult {
+/**
+ * The final JSON object (flat numbers; `null` when a figure was not measured). The `metrics*` and
+ * `promtool*` fields of issue 14's metrics phase are present when the phase ran.
+ */
+export interface BenchResult extends Partial<MetricsFields> {
   readonly scale: string;
   readonly services: number;
   readonly coldSyncSeconds: number;
