@@ -9,7 +9,7 @@
  */
 import type { ClusterHistory } from '@/lib/data/history-types';
 import { formatUsd } from '../ui/format';
-import { formatUtc, historyUrl, lastValue, noChangeText, seriesExtent } from '../shared/history-format';
+import { chartStart, firstSampleTime, formatUtc, historyUrl, lastValue, noChangeText, seriesExtent } from '../shared/history-format';
 import { CLUSTER_HISTORY_HEIGHT, ChangesTable, FrameLine, HistoryStatusMessage, IntervalList, IntervalStrip } from '../shared/history-parts';
 import { HistoryLoader } from '../shared/history-loader';
 import { ClusterHistoryChart } from './cluster-history-chart';
@@ -40,17 +40,19 @@ export function clusterHistoryFacts(history: ClusterHistory): string[] {
 export function ClusterHistoryContent({ history, now }: { readonly history: ClusterHistory; /** Unix seconds the relative times count from. */ readonly now: number }) {
   if (history.status.state !== 'ok') return <HistoryStatusMessage status={history.status} prometheus={history.prometheus} />;
   const ineligible = history.eligibility.filter((i) => i.value !== 'eligible');
+  const first = firstSampleTime([history.eligibility], [history.spend, history.nodes, history.services]);
+  const view = { ...history, start: chartStart(history, first) };
   return (
     <div className="space-y-4">
-      <FrameLine frame={history} />
-      <IntervalStrip intervals={history.eligibility} frame={history} label="Eligible" />
+      <FrameLine frame={history} extra={view.start > history.start && first !== null ? <>Prometheus holds zonescope&apos;s series from {formatUtc(first)} only: the charts start there.</> : undefined} />
+      <IntervalStrip intervals={history.eligibility} frame={view} label="Eligible" />
       {ineligible.length > 0 ? (
         <div>
           <h3 className="text-sm font-semibold">When the cluster was not eligible</h3>
           <IntervalList intervals={ineligible} />
         </div>
       ) : null}
-      <ClusterHistoryChart history={history} />
+      <ClusterHistoryChart history={view} />
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-700 dark:text-slate-300">The charts as text</summary>
         <div className="mt-2 space-y-2">

@@ -10,7 +10,7 @@
  */
 import type { HistoryComparison, HistoryWindowFigures, ServiceHistory } from '@/lib/data/history-types';
 import { formatPercent, formatUsd, mechanismLabel } from '../ui/format';
-import { formatUtc, historyUrl, isoOf, lastValue, noChangeText, seriesExtent } from '../shared/history-format';
+import { chartStart, firstSampleTime, formatUtc, historyUrl, isoOf, lastValue, noChangeText, seriesExtent } from '../shared/history-format';
 import { ChangesTable, FrameLine, HistoryStatusMessage, IntervalList, IntervalStrip, SERVICE_HISTORY_HEIGHT } from '../shared/history-parts';
 import { HistoryLoader } from '../shared/history-loader';
 import { HistoryChart } from './history-chart';
@@ -22,11 +22,13 @@ export function ServiceHistoryPanel({ namespace, name }: { readonly namespace: s
 /** One answer, rendered: the status message, or the strip, charts, text alternative, comparison and Changes. */
 export function ServiceHistoryContent({ history, now }: { readonly history: ServiceHistory; /** Unix seconds the relative times count from. */ readonly now: number }) {
   if (history.status.state !== 'ok') return <HistoryStatusMessage status={history.status} prometheus={history.prometheus} />;
+  const first = firstSampleTime([history.hintsObserved], [history.readyEndpoints, history.crossZone]);
+  const view = { ...history, start: chartStart(history, first) };
   return (
     <div className="space-y-4">
-      <FrameLine frame={history} />
-      <IntervalStrip intervals={history.hintsObserved} frame={history} label="Hints" />
-      <HistoryChart history={history} />
+      <FrameLine frame={history} extra={view.start > history.start && first !== null ? <>Prometheus holds zonescope&apos;s series from {formatUtc(first)} only: the charts start there.</> : undefined} />
+      <IntervalStrip intervals={history.hintsObserved} frame={view} label="Hints" />
+      <HistoryChart history={view} />
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-700 dark:text-slate-300">The charts as text</summary>
         <div className="mt-2 space-y-2">

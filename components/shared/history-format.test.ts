@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { chartRows, formatTick, formatUtc, historyHref, historyUrl, newestFirst, noChangeText, parseHistoryRange, precisionText, relativeWhen, timeTicks } from './history-format';
+import { chartRows, chartStart, firstSampleTime, formatTick, formatUtc, historyHref, historyUrl, newestFirst, noChangeText, parseHistoryRange, precisionText, relativeWhen, timeTicks } from './history-format';
 import { END, OFF_AT, ON_AT, START, STEP } from './history-fixtures';
 
 const frame = { range: '24h', start: START, end: END, stepSeconds: STEP } as const;
@@ -87,3 +87,21 @@ describe('chart rows', () => {
     ]);
   });
 });
+
+describe('charts of a range with data only at its end', () => {
+  const frame = { start: END - 3600, end: END, stepSeconds: 5 };
+  it('start one step before the first sample when more than a quarter of the range is empty, else at the range start', () => {
+    expect(chartStart(frame, END - 120)).toBe(END - 125);
+    expect(chartStart(frame, END - 3000)).toBe(END - 3600);
+    expect(chartStart(frame, null)).toBe(END - 3600);
+    // A 2-minute step at 24 h would leave half the chart empty: a tenth of the data's span instead.
+    expect(chartStart({ start: END - 86_400, end: END, stepSeconds: 120 }, END - 120)).toBe(END - 132);
+    expect(firstSampleTime([[{ from: END - 100, to: null, value: 'on', label: 'Hints on' }]], [[{ key: 'a', label: 'a', points: [{ t: END - 300, v: null }, { t: END - 200, v: 3 }] }]])).toBe(END - 200);
+  });
+
+  it('put closer ticks on a short window, with seconds when needed', () => {
+    expect(timeTicks(END - 120, END, '1h').map((t) => formatTick(t, '1h'))).toEqual(['17:58', '17:58:30', '17:59', '17:59:30', '18:00']);
+    expect(timeTicks(END - 120, END, '24h').map((t) => formatTick(t, '24h'))).toEqual(['1 Dec 17:58', '1 Dec 17:58:30', '1 Dec 17:59', '1 Dec 17:59:30', '1 Dec 18:00']);
+  });
+});
+

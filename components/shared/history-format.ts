@@ -100,16 +100,25 @@ export function precisionText(seconds: number): string | null {
 export function formatTick(seconds: number, range: HistoryRange): string {
   const d = new Date(seconds * 1000);
   const date = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()] ?? ''}`;
-  if (range === '1h' || range === '6h') return clockUtc(seconds);
-  if (range === '24h') return `${date} ${clockUtc(seconds)}`;
-  return d.getUTCHours() === 0 && d.getUTCMinutes() === 0 ? date : `${date} ${clockUtc(seconds)}`;
+  // Seconds only on the closer ticks of a window shorter than the range (see timeTicks).
+  const clock = d.getUTCSeconds() !== 0 ? `${clockUtc(seconds)}:${pad(d.getUTCSeconds())}` : clockUtc(seconds);
+  if (range === '1h' || range === '6h') return clock;
+  if (range === '24h') return `${date} ${clock}`;
+  return d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 ? date : `${date} ${clock}`;
 }
 
 const TICK_STEP: Record<HistoryRange, number> = { '1h': 600, '6h': 3600, '24h': 4 * 3600, '7d': 86_400 };
 
-/** Round UTC times for the axis: every 10 min (1 h), hour (6 h), 4 h (24 h) or midnight (7 days) inside [start, end]. */
+/** Tick spacings (seconds) for windows shorter than the range (the charts start at the first sample, see {@link chartStart}). */
+const TICK_LADDER = [15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14_400, 43_200, 86_400];
+
+/**
+ * Round UTC times for the axis inside [start, end]: every 10 min (1 h), hour (6 h), 4 h (24 h) or
+ * midnight (7 days), or closer when the window is shorter than the range (at most ~7 ticks).
+ */
 export function timeTicks(start: number, end: number, range: HistoryRange): number[] {
-  const step = TICK_STEP[range];
+  const fitting = TICK_LADDER.find((candidate) => (end - start) / candidate <= 7) ?? TICK_STEP[range];
+  const step = Math.min(TICK_STEP[range], fitting);
   const ticks: number[] = [];
   if (!(end > start)) return ticks;
   for (let t = Math.ceil(start / step) * step; t <= end && ticks.length < 50; t += step) ticks.push(t);
@@ -263,4 +272,30 @@ export function labelledMarks(marks: readonly HistoryMark[], start: number, end:
 export function intervalsText(intervals: readonly HistoryInterval[]): string {
   if (intervals.length === 0) return 'no samples';
   return intervals.map((i) => `${i.label} from ${formatUtc(i.from)} ${i.to === null ? '(ongoing)' : `to ${formatUtc(i.to)}`}`).join('; ');
+}
+
+/** The earliest sample among intervals and series (Unix seconds), or `null` when there is none. */
+export function firstSampleTime(intervals: readonly (readonly HistoryInterval[])[], series: readonly (readonly HistorySeries[])[]): number | null {
+  let first: number | null = null;
+  const see = (t: number) => {
+    if (first === null || t < first) first = t;
+  };
+  for (const list of intervals) for (const interval of list) see(interval.from);
+  for (const list of series) for (const s of list) for (const p of s.points) if (p.v !== null) see(p.t);
+  return first;
+}
+
+/**
+ * Where the charts start: the range's start, unless zonescope's series begin so late that more
+ * than a quarter of the range would be an empty band at the left (a new installation, a Prometheus
+ * that only just started scraping) — then a little before the first sample (a step, or a tenth of
+ * the data's span when that is shorter), so the data is not a sliver at the right edge. Gaps later
+ * in the range are kept.
+ */
+export function chartStart(frame: { readonly start: number; readonly end: number; readonly stepSeconds: number }, firstSample: number | null): number {
+  if (firstSample === null) return frame.start;
+  const span = frame.end - frame.start;
+  if (span <= 0 || firstSample - frame.start <= span / 4) return frame.start;
+  const pad = Math.max(1, Math.min(frame.stepSeconds, (frame.end - firstSample) / 10));
+  return Math.min(frame.end - 1, Math.max(frame.start, firstSample - pad));
 }
