@@ -3,6 +3,7 @@
  * negotiation of the `Accept` header (JSON, `as=Table`, `as=PartialObjectMetadata[List]`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, badRequest } from './status';
 
@@ -58,16 +59,39 @@ export function parseBody(body: Buffer, contentType: string | undefined): unknow
   }
 }
 
-/** Writes a JSON response. */
+/** Responses at least this large are gzipped for a client that accepts it, as the API server does (its threshold, 128 KiB). */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
+
+/** Whether `Accept-Encoding` allows gzip (`gzip`, `x-gzip` or `*`, not with `q=0`). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value.split(',').some((part) => {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    const name = coding.trim();
+    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * Writes a JSON response; gzipped (fastest level) when the client accepts gzip and the body is at
+ * least {@link GZIP_THRESHOLD_BYTES}, like kube-apiserver's response compression, so clients are
+ * tested against compressed list pages (kubectl and zonescope both ask for them).
+ */
 export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const length = Buffer.byteLength(text);
+  const gzip = length >= GZIP_THRESHOLD_BYTES && acceptsGzip(res.req?.headers['accept-encoding']);
+  const payload = gzip ? gzipSync(text, { level: 1 }) : text;
   res.writeHead(code, {
     'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(text)),
+    'Content-Length': String(gzip ? payload.length : length),
     'Cache-Control': 'no-cache, private',
+    ...(gzip ? { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } : {}),
     ...headers,
   });
-  res.end(text);
+  res.end(payload);
 }
 
 /** What the client accepts. */

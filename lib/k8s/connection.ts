@@ -26,9 +26,12 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
 import { parse as parseYaml } from 'yaml';
+import packageJson from '../../package.json';
 import { KubeRequestError, rememberSecret, ResponseTooLargeError } from './errors';
 import type { ProxyEnv } from './proxy';
 import { chooseProxy, proxyCredentials } from './proxy';
@@ -491,31 +494,47 @@ function abortError(): Error {
 const MAX_ERROR_BODY = 1 << 20;
 
 /**
- * Buffers a response body. Beyond `limit` bytes: `truncate` keeps the first `limit` bytes (error
- * bodies), `fail` stops reading and rejects with a {@link ResponseTooLargeError} (the caller
- * destroys the response).
+ * What zonescope calls itself in the API server's audit log and metrics (`user_agent`), shaped like
+ * kubectl's `kubectl/v1.31.0 (linux/amd64) kubernetes/…`.
+ */
+export const USER_AGENT = `zonescope/${packageJson.version} (${process.platform}/${process.arch}) node/${process.version}`;
+
+/**
+ * Buffers a response body, gunzipping it when the server compressed it (`Content-Encoding:
+ * gzip`: buffered requests ask for it; the API server compresses large responses, a list page at
+ * size L by ~20×). The limit counts the decoded bytes. Beyond `limit`: `truncate` keeps the first
+ * `limit` bytes (error bodies), `fail` stops reading and rejects with a
+ * {@link ResponseTooLargeError} (the caller destroys the response).
  */
 function readAll(res: IncomingMessage, limit: number, overLimit: 'truncate' | 'fail'): Promise<string> {
   return new Promise((resolve, reject) => {
+    const gzipped = String(res.headers['content-encoding'] ?? '').trim().toLowerCase() === 'gzip';
     const declared = Number(res.headers['content-length']);
-    if (overLimit === 'fail' && Number.isFinite(declared) && declared > limit) {
+    if (overLimit === 'fail' && !gzipped && Number.isFinite(declared) && declared > limit) {
       reject(new ResponseTooLargeError('body', limit));
       return;
     }
+    let body: Readable = res;
+    if (gzipped) {
+      const gunzip = createGunzip();
+      gunzip.on('error', (error) => reject(new Error(`the API server sent a gzip body that does not decode (${error.message})`)));
+      body = res.pipe(gunzip);
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    res.on('data', (chunk: Buffer) => {
+    body.on('data', (chunk: Buffer) => {
       if (size > limit) return;
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
       else if (overLimit === 'truncate') chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
       else {
         chunks.length = 0;
+        body.pause();
         res.pause();
         reject(new ResponseTooLargeError('body', limit));
       }
     });
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     res.on('error', reject);
     res.on('aborted', () => reject(abortError()));
   });
@@ -574,12 +593,18 @@ class HttpKubeConnection implements KubeConnection {
   }
 
   /** Starts a request; resolves with the response once headers arrive (timeout covers that wait). */
-  private async start(request: KubeHttpRequest, timeoutMs: number): Promise<{ res: IncomingMessage; destroy: () => void; agent: http.Agent | undefined; credential: ExecCredential | null }> {
+  private async start(
+    request: KubeHttpRequest,
+    timeoutMs: number,
+    compressed: boolean,
+  ): Promise<{ res: IncomingMessage; destroy: () => void; agent: http.Agent | undefined; credential: ExecCredential | null }> {
     const options: https.RequestOptions = {};
     const credential = await this.applyCredentials(options, request.signal);
     rememberRequestCredentials(options);
     const url = buildPath(this.server, request);
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    // Buffered requests (list pages) ask for gzip; watches do not (the API server does not
+    // compress them, and each event must reach us as it happens).
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT, ...(compressed ? { 'Accept-Encoding': 'gzip' } : {}) };
     for (const [key, value] of Object.entries(options.headers ?? {})) {
       if (typeof value === 'string' || typeof value === 'number') headers[key] = String(value);
     }
@@ -645,7 +670,7 @@ class HttpKubeConnection implements KubeConnection {
   private async requestOnce(request: KubeHttpRequest): Promise<{ response: KubeHttpResponse; credential: ExecCredential | null }> {
     const timeoutMs = request.timeoutMs ?? this.requestTimeoutMs;
     const deadline = Date.now() + timeoutMs;
-    const { res, destroy, credential } = await this.start(request, timeoutMs);
+    const { res, destroy, credential } = await this.start(request, timeoutMs, true);
     const remaining = Math.max(1, deadline - Date.now());
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -676,7 +701,7 @@ class HttpKubeConnection implements KubeConnection {
 
   private async openStreamOnce(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult & { readonly credential: ExecCredential | null }> {
     const timeoutMs = request.timeoutMs ?? this.requestTimeoutMs;
-    const { res, destroy, credential } = await this.start(request, timeoutMs);
+    const { res, destroy, credential } = await this.start(request, timeoutMs, false);
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       try {
