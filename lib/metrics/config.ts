@@ -112,7 +112,8 @@ export function metricsConfigFromEnv(env: Env = process.env, options: { readonly
   const tokenFile = env.ZONESCOPE_PROMETHEUS_TOKEN_FILE?.trim() || null;
   if (tokenFile !== null) {
     try {
-      if (readFileSync(tokenFile, 'utf8').trim() === '') return fail(`ZONESCOPE_PROMETHEUS_TOKEN_FILE (${tokenFile}) is empty.`, shown);
+      // A runtime path, not a build asset: without the comment Turbopack traces the whole project into the build's file list.
+      if (readFileSync(/* turbopackIgnore: true */ tokenFile, 'utf8').trim() === '') return fail(`ZONESCOPE_PROMETHEUS_TOKEN_FILE (${tokenFile}) is empty.`, shown);
     } catch (error) {
       return fail(`ZONESCOPE_PROMETHEUS_TOKEN_FILE (${tokenFile}) cannot be read: ${fsReason(error)}.`, shown);
     }
@@ -121,7 +122,7 @@ export function metricsConfigFromEnv(env: Env = process.env, options: { readonly
   let ca: string | null = null;
   if (caFile !== null) {
     try {
-      ca = readFileSync(caFile, 'utf8');
+      ca = readFileSync(/* turbopackIgnore: true */ caFile, 'utf8');
     } catch (error) {
       return fail(`ZONESCOPE_PROMETHEUS_CA_FILE (${caFile}) cannot be read: ${fsReason(error)}.`, shown);
     }
