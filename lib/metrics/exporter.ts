@@ -502,13 +502,9 @@ export async function renderMetricsChunks(input: ExporterInput): Promise<Uint8Ar
 
 const BLANK_LINE = new Uint8Array([0x0a]);
 
-/** The whole exposition of one scrape, as text. */
+/** The whole exposition of one scrape, as text ({@link renderMetricsChunks} decoded: one assembly for both). */
 export async function renderMetrics(input: ExporterInput): Promise<string> {
-  const block = input.analysis !== null ? serviceBlock(input.analysis, input.traffic, input.maxServices) : null;
-  const parts = [await renderClusterBlock(input, block)];
-  if (block !== null && block.text !== '') parts.push(block.text);
-  if (input.defaultMetrics !== false) parts.push(await defaultRegistry().metrics());
-  return parts.filter((part) => part !== '').join('\n');
+  return Buffer.concat(await renderMetricsChunks(input)).toString('utf8');
 }
 
 // ---------------------------------------------------------------------------------------------
