@@ -23,8 +23,9 @@ import type { DeploymentRecord, EndpointSliceRecord, HpaRecord, PodRecord, Servi
 import { matchesSelector, objectKey, serviceSelects } from '../model/cluster-model';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_INSUFFICIENT_NUMBER_OF_ENDPOINTS, MESSAGE_MIN_ALLOCATION_EXCEEDS_OVERLOAD_THRESHOLD } from '../upstream/constants';
 import { donatedFor } from './fixes';
-import { createSeededRandom, hashSeed } from './seeded-random';
-import { computeAllocationTable, getAllocations, getGivingAndReceivingZones } from '../upstream/topology-cache';
+import { SeededRandomBlocks, hashSeed } from './seeded-random';
+import type { AllocationTable } from '../upstream/topology-cache';
+import { computeAllocationTable, getAllocations, moveEndpoints } from '../upstream/topology-cache';
 import { sortedKeys, sortStrings } from '../upstream/sorted';
 import type { ValueByZone } from '../upstream/types';
 
@@ -225,60 +226,152 @@ export function evenSpread(zones: readonly string[], replicas: number): ValueByZ
   return out;
 }
 
-function spreadOthers(zones: readonly string[], skip: string, total: number): ValueByZone<number> {
-  return evenSpread(zones.filter((z) => z !== skip), total);
+/**
+ * The endpoints the `Auto` heuristic donates for `counts` (indexed like the sorted ratio zones):
+ * `donatedFor(ratios, counts)`, with the allocation table's desired values passed in when the
+ * counts add up to the table's endpoint count (else the table for their own sum).
+ */
+function donatedWith(ratios: Readonly<ValueByZone<number>>, zones: readonly string[], desired: readonly number[], tableTotal: number, counts: readonly number[]): number {
+  let total = 0;
+  for (const count of counts) total += count;
+  if (total === tableTotal) return moveEndpoints(zones, desired, counts);
+  const byZone: ValueByZone<number> = {};
+  zones.forEach((zone, i) => (byZone[zone] = counts[i] as number));
+  return donatedFor(ratios, byZone);
+}
+
+/** The desired endpoints per sorted ratio zone for `endpoints` ready endpoints. */
+function desiredOf(zones: readonly string[], table: AllocationTable): number[] {
+  return zones.map((zone) => table.allocations[zone]?.desired ?? 0);
+}
+
+/**
+ * {@link worstSpread} for sorted `zones` with the allocation table for `replicas` and whether it
+ * allocates (`on`). The placements are built as arrays and only the winner becomes an object.
+ */
+function worstSpreadWith(
+  ratios: Readonly<ValueByZone<number>>,
+  zones: readonly string[],
+  desired: readonly number[],
+  on: boolean,
+  replicas: number,
+  maxSkew: number | null,
+): SpreadOutcome {
+  const z = zones.length;
+  const skew = maxSkew ?? replicas;
+  const low = Math.max(0, Math.ceil((replicas - (z - 1) * skew) / z));
+  const high = Math.min(replicas, Math.floor((replicas + (z - 1) * skew) / z));
+  let best: number[] | null = null;
+  let bestDonated = 0;
+  const counts: number[] = new Array<number>(z);
+  for (let i = 0; i < z; i++) {
+    for (const own of [low, high]) {
+      // Zone i at `own`, the others as even as possible (remainder to the first ones by name).
+      const total = replicas - own;
+      const base = Math.floor(total / Math.max(1, z - 1));
+      let remainder = total - base * (z - 1);
+      for (let j = 0; j < z; j++) {
+        if (j === i) {
+          counts[j] = own;
+          continue;
+        }
+        counts[j] = base + (remainder > 0 ? 1 : 0);
+        if (remainder > 0) remainder--;
+      }
+      const donated = on ? donatedWith(ratios, zones, desired, replicas, counts) : 0;
+      if (best === null || donated > bestDonated) {
+        best = [...counts];
+        bestDonated = donated;
+      }
+    }
+  }
+  if (best === null) return { countsByZone: {}, donated: 0 };
+  const countsByZone: ValueByZone<number> = {};
+  zones.forEach((zone, j) => (countsByZone[zone] = (best as number[])[j] ?? 0));
+  return { countsByZone, donated: bestDonated };
 }
 
 /**
  * The most donating placement of `replicas` over the ratio zones among the extreme placements a
  * maximum skew allows: one zone as low as possible with the others even, or one zone as high as
- * possible with the others even. `maxSkew = null` means unconstrained.
+ * possible with the others even (the first such placement, zone by zone, low before high, among
+ * equals). `maxSkew = null` means unconstrained.
  */
 export function worstSpread(ratios: Readonly<ValueByZone<number>>, replicas: number, maxSkew: number | null): SpreadOutcome {
   const zones = sortedKeys(ratios);
-  const z = zones.length;
-  const skew = maxSkew ?? replicas;
-  const on = getAllocations(ratios, replicas).ok;
-  let best: SpreadOutcome | null = null;
-  for (const zone of zones) {
-    const low = Math.max(0, Math.ceil((replicas - (z - 1) * skew) / z));
-    const high = Math.min(replicas, Math.floor((replicas + (z - 1) * skew) / z));
-    for (const counts of [
-      { ...spreadOthers(zones, zone, replicas - low), [zone]: low },
-      { ...spreadOthers(zones, zone, replicas - high), [zone]: high },
-    ]) {
-      const sorted: ValueByZone<number> = {};
-      for (const name of zones) sorted[name] = counts[name] ?? 0;
-      const donated = on ? donatedFor(ratios, sorted) : 0;
-      if (best === null || donated > best.donated) best = { countsByZone: sorted, donated };
-    }
-  }
-  return best ?? { countsByZone: {}, donated: 0 };
+  const table = computeAllocationTable(ratios, replicas);
+  return worstSpreadWith(ratios, zones, desiredOf(zones, table), getAllocations(ratios, replicas, table).ok, replicas, maxSkew);
+}
+
+/** One scan row: the count rule and the donations of the even and the worst spread. */
+function scanRow(ratios: Readonly<ValueByZone<number>>, zones: readonly string[], replicas: number, maxSkew: number | null): HpaScanRow {
+  const table = computeAllocationTable(ratios, replicas);
+  const allocation = getAllocations(ratios, replicas, table);
+  const desired = desiredOf(zones, table);
+  const even = evenSpread(zones, replicas);
+  return {
+    replicas,
+    minimumTotal: table.minimumTotal,
+    hintsEnabled: allocation.ok,
+    reason: allocation.ok ? null : allocation.event.message,
+    evenSpread: {
+      countsByZone: even,
+      donated: allocation.ok ? donatedWith(ratios, zones, desired, replicas, zones.map((zone) => even[zone] ?? 0)) : 0,
+    },
+    worstSpread: worstSpreadWith(ratios, zones, desired, allocation.ok, replicas, maxSkew),
+  };
 }
 
 /**
  * One scan row per replica count from `minReplicas` to `maxReplicas`: the count rule (Σ minimum
  * vs replicas), and the donations of an even spread and of the worst spread `maxSkew` allows.
+ * A row depends only on the ratios, its replica count and `maxSkew`: pass the same `rows` map (for
+ * the same ratios and `maxSkew`) to share rows between scans whose ranges overlap.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
  */
-export function scanReplicaCounts(ratios: Readonly<ValueByZone<number>>, minReplicas: number, maxReplicas: number, maxSkew: number | null): HpaScanRow[] {
+export function scanReplicaCounts(
+  ratios: Readonly<ValueByZone<number>>,
+  minReplicas: number,
+  maxReplicas: number,
+  maxSkew: number | null,
+  rows: Map<number, HpaScanRow> = new Map(),
+): HpaScanRow[] {
   const zones = sortedKeys(ratios);
-  const rows: HpaScanRow[] = [];
+  const scan: HpaScanRow[] = [];
   const last = Math.min(maxReplicas, minReplicas + MAX_SCAN_ROWS - 1);
   for (let replicas = Math.max(0, minReplicas); replicas <= last; replicas++) {
-    const allocation = getAllocations(ratios, replicas);
-    const even = evenSpread(zones, replicas);
-    rows.push({
-      replicas,
-      minimumTotal: computeAllocationTable(ratios, replicas).minimumTotal,
-      hintsEnabled: allocation.ok,
-      reason: allocation.ok ? null : allocation.event.message,
-      evenSpread: { countsByZone: even, donated: allocation.ok ? donatedFor(ratios, even) : 0 },
-      worstSpread: worstSpread(ratios, replicas, maxSkew),
-    });
+    let row = rows.get(replicas);
+    if (row === undefined) {
+      row = scanRow(ratios, zones, replicas, maxSkew);
+      rows.set(replicas, row);
+    }
+    scan.push(row);
   }
-  return rows;
+  return scan;
+}
+
+/**
+ * How many ways `to` kept pods can be spread over zones holding `caps[i]` pods (the outcomes the
+ * exact enumeration walks), counted up to `limit` (anything more is reported as `limit`). `null`
+ * for a `to` that is not a whole number (the walk counts those itself).
+ */
+function countOutcomes(caps: readonly number[], to: number, limit: number): number | null {
+  if (!Number.isInteger(to) || to < 0) return null;
+  // ways[s]: spreads of s pods over the zones so far; each zone adds a window sum of width cap + 1.
+  let ways = new Float64Array(to + 1);
+  ways[0] = 1;
+  for (const cap of caps) {
+    const next = new Float64Array(to + 1);
+    let window = 0;
+    for (let s = 0; s <= to; s++) {
+      window += ways[s] as number;
+      if (s - cap - 1 >= 0) window -= ways[s - cap - 1] as number;
+      next[s] = Math.min(window, limit);
+    }
+    ways = next;
+  }
+  return ways[to] as number;
 }
 
 function logFactorials(n: number): Float64Array {
@@ -288,22 +381,205 @@ function logFactorials(n: number): Float64Array {
 }
 
 interface OutcomeStats {
-  hintsOff: boolean;
-  donated: number;
-  zoneEmpty: boolean;
-  zoneWithoutHints: boolean;
+  readonly hintsOff: boolean;
+  readonly donated: number;
+  readonly zoneEmpty: boolean;
+  readonly zoneWithoutHints: boolean;
 }
 
-function outcomeStats(ratios: Readonly<ValueByZone<number>>, counts: ValueByZone<number>, total: number, hintsOff: boolean): OutcomeStats {
-  const zones = Object.keys(ratios);
-  const zoneEmpty = zones.some((zone) => (counts[zone] ?? 0) === 0);
-  if (hintsOff) return { hintsOff, donated: 0, zoneEmpty, zoneWithoutHints: false };
-  const { allocations } = computeAllocationTable(ratios, total);
-  const { givingZones, receivingZones } = getGivingAndReceivingZones(allocations, counts);
-  let donated = 0;
-  for (const value of Object.values(givingZones)) donated += value;
-  const zoneWithoutHints = zones.some((zone) => (counts[zone] ?? 0) - (givingZones[zone] ?? 0) + (receivingZones[zone] ?? 0) <= 0);
-  return { hintsOff, donated, zoneEmpty, zoneWithoutHints };
+/**
+ * What one scale-down outcome means, for outcomes of one {@link scaleDownRisk} call: every outcome
+ * keeps the same total, so the allocation table is computed once, and outcomes with the same kept
+ * counts (Monte Carlo samples repeat) share their stats.
+ */
+class OutcomeJudge {
+  private readonly ratioZones: string[];
+  /** For each ratio zone, its index among the outcome's zones (−1: not there, 0 pods). */
+  private readonly fromIndex: number[];
+  private readonly desired: number[] | null;
+  private readonly counts: number[];
+  private readonly giving: number[];
+  private readonly receiving: number[];
+  private readonly seen = new Map<number | string, OutcomeStats>();
+  private readonly base: number;
+  private readonly numericKeys: boolean;
+
+  constructor(
+    ratios: Readonly<ValueByZone<number>>,
+    zones: readonly string[],
+    total: number,
+    private readonly hintsOff: boolean,
+  ) {
+    this.ratioZones = sortedKeys(ratios);
+    this.fromIndex = this.ratioZones.map((zone) => zones.indexOf(zone));
+    this.desired = hintsOff ? null : desiredOf(this.ratioZones, computeAllocationTable(ratios, total));
+    this.counts = this.ratioZones.map(() => 0);
+    this.giving = this.ratioZones.map(() => 0);
+    this.receiving = this.ratioZones.map(() => 0);
+    this.base = total + 1;
+    this.numericKeys = Number.isInteger(total) && total >= 0 && this.base ** this.ratioZones.length < Number.MAX_SAFE_INTEGER;
+  }
+
+  /** The stats of the outcome that keeps `kept[offset + i]` pods in the i-th of the outcome's zones. */
+  stats(kept: ArrayLike<number>, offset = 0): OutcomeStats {
+    const { counts, fromIndex, base } = this;
+    // Counts are whole numbers in [0, total]: read as digits in base total + 1 they make an exact
+    // numeric key when that fits below 2^53 (else a string key).
+    let key: number | string = 0;
+    for (let i = 0; i < counts.length; i++) {
+      const from = fromIndex[i] as number;
+      counts[i] = from < 0 ? 0 : (kept[offset + from] as number);
+      key = key * base + (counts[i] as number);
+    }
+    if (!this.numericKeys) key = counts.join(',');
+    let stats = this.seen.get(key);
+    if (stats === undefined) {
+      stats = this.judge();
+      this.seen.set(key, stats);
+    }
+    return stats;
+  }
+
+  private judge(): OutcomeStats {
+    const { counts, giving, receiving, hintsOff } = this;
+    const zoneEmpty = counts.some((count) => count === 0);
+    if (hintsOff || this.desired === null) return { hintsOff, donated: 0, zoneEmpty, zoneWithoutHints: false };
+    giving.fill(0);
+    receiving.fill(0);
+    const donated = moveEndpoints(this.ratioZones, this.desired, counts, giving, receiving);
+    let zoneWithoutHints = false;
+    for (let i = 0; i < counts.length && !zoneWithoutHints; i++) {
+      zoneWithoutHints = (counts[i] as number) - (giving[i] as number) + (receiving[i] as number) <= 0;
+    }
+    return { hintsOff, donated, zoneEmpty, zoneWithoutHints };
+  }
+}
+
+/** Below this many pods `random() × left` and the walk's subtractions are exact (2^32 · 2^21 = 2^53). */
+const EXACT_DRAW_LIMIT = 2 ** 21;
+/** Start of a running sum no position reaches (it loses 1 per draw, and there are fewer than 2^21). */
+const MISSING_SUM = 2 ** 30;
+
+/**
+ * Monte Carlo samples of a zone-blind scale-down: each draws `to` of the `total` pods (`caps[i]` in
+ * zone i) one by one without replacement, uniformly among those left. A draw takes
+ * `r = random() × left` and walks the zones in order, subtracting each zone's pods left until `r`
+ * falls inside one (the last zone takes the rest).
+ *
+ * The walk stops at the first zone whose running sum of pods left exceeds `r`, so it picks the
+ * zone numbered by how many of the running sums `P_1 … P_{z−1}` are ≤ r; removing the pod lowers
+ * exactly the sums > r. Done that way (no branch to mispredict) it is the same pick, because every
+ * value is exact: `random()` is a multiple of 2^−32, so below {@link EXACT_DRAW_LIMIT} pods `r` and
+ * `r − P` are exact doubles. Larger counts walk as written.
+ */
+class ScaleDownSampler {
+  /** Running sums of the pods in zones 0 … j before any draw (j < zones − 1). */
+  private readonly start: Float64Array;
+  private readonly sums: Float64Array;
+  private readonly remaining: Float64Array;
+  /** The sample's `to` random values. */
+  private readonly values: Float64Array;
+  /** Kept pods per zone of the last sample. */
+  readonly draw: Float64Array;
+
+  constructor(
+    private readonly caps: readonly number[],
+    private readonly total: number,
+    private readonly to: number,
+  ) {
+    const z = caps.length;
+    this.start = new Float64Array(Math.max(0, z - 1));
+    let sum = 0;
+    for (let i = 0; i < z - 1; i++) this.start[i] = sum += caps[i] as number;
+    this.sums = new Float64Array(this.start.length);
+    this.remaining = new Float64Array(z);
+    this.values = new Float64Array(Math.max(0, Math.ceil(to)));
+    this.draw = new Float64Array(z);
+  }
+
+  /** Draws one sample with the next `to` values of `random` into {@link draw}. */
+  sample(random: SeededRandomBlocks): void {
+    random.fill(this.values);
+    if (this.total >= EXACT_DRAW_LIMIT) this.sampleByWalk();
+    else if (this.sums.length <= 3) this.sampleByThreeSums();
+    else this.sampleBySums();
+  }
+
+  /** {@link sampleBySums} for up to four zones, with the sums in locals. */
+  private sampleByThreeSums(): void {
+    const { sums, to, values, start } = this;
+    const n = sums.length;
+    // Sums are whole numbers below 2^21, so r ≥ p exactly when floor(r) ≥ p: compare 32-bit
+    // integers. A missing sum starts far above any position and stays there.
+    let p1 = n > 0 ? (start[0] as number) | 0 : MISSING_SUM;
+    let p2 = n > 1 ? (start[1] as number) | 0 : MISSING_SUM;
+    let p3 = n > 2 ? (start[2] as number) | 0 : MISSING_SUM;
+    let left = this.total;
+    for (let d = 0; d < to; d++) {
+      const position = Math.floor((values[d] as number) * left) | 0;
+      left--;
+      p1 = (p1 - 1 + Number(position >= p1)) | 0;
+      p2 = (p2 - 1 + Number(position >= p2)) | 0;
+      p3 = (p3 - 1 + Number(position >= p3)) | 0;
+    }
+    if (n > 0) sums[0] = p1;
+    if (n > 1) sums[1] = p2;
+    if (n > 2) sums[2] = p3;
+    this.countKept();
+  }
+
+  /**
+   * The draws, keeping only the running sums (`sums[j]`: pods left in zones 0 … j): a draw that
+   * picks zone k lowers the sums with j ≥ k, so at the end `start[j] − sums[j]` is the number of
+   * pods kept in zones 0 … j.
+   */
+  private sampleBySums(): void {
+    const { sums, to, values } = this;
+    const n = sums.length;
+    sums.set(this.start);
+    let left = this.total;
+    for (let d = 0; d < to; d++) {
+      const r = (values[d] as number) * left;
+      left--;
+      for (let i = 0; i < n; i++) {
+        const sum = sums[i] as number;
+        sums[i] = sum - 1 + Number(r >= sum);
+      }
+    }
+    this.countKept();
+  }
+
+  /** Kept pods per zone from the final running sums (see {@link sampleBySums}) into {@link draw}. */
+  private countKept(): void {
+    const { sums, start, draw } = this;
+    const n = sums.length;
+    let keptSoFar = 0;
+    for (let i = 0; i < n; i++) {
+      const keptUpTo = (start[i] as number) - (sums[i] as number);
+      draw[i] = keptUpTo - keptSoFar;
+      keptSoFar = keptUpTo;
+    }
+    draw[n] = this.values.length - keptSoFar;
+  }
+
+  private sampleByWalk(): void {
+    const { remaining, draw, to, values } = this;
+    const z = remaining.length;
+    for (let i = 0; i < z; i++) remaining[i] = this.caps[i] as number;
+    draw.fill(0);
+    let left = this.total;
+    for (let d = 0; d < to; d++) {
+      let r = (values[d] as number) * left;
+      let pick = 0;
+      while (pick < z - 1 && r >= (remaining[pick] as number)) {
+        r -= remaining[pick] as number;
+        pick++;
+      }
+      remaining[pick] = (remaining[pick] as number) - 1;
+      left--;
+      draw[pick] = (draw[pick] as number) + 1;
+    }
+  }
 }
 
 /**
@@ -328,6 +604,7 @@ export function scaleDownRisk(
   const fromReplicas = caps.reduce((s, v) => s + v, 0);
   const to = Math.max(0, Math.min(toReplicas, fromReplicas));
   const hintsOff = !getAllocations(ratios, to).ok;
+  const judge = new OutcomeJudge(ratios, zones, to, hintsOff);
   const tally = { donation: 0, donated: 0, empty: 0, noHints: 0 };
   const distribution = new Map<number, number>();
   const record = (stats: OutcomeStats, weight: number) => {
@@ -351,7 +628,9 @@ export function scaleDownRisk(
   const suffixCap = caps.map((_, i) => caps.slice(i).reduce((s, v) => s + v, 0));
   let outcomes = 0;
   let overflow = false;
-  const exact: { counts: ValueByZone<number>; p: number }[] = [];
+  // Outcomes as flat lists (kept counts zone by zone, then the probability): no object per outcome.
+  const exactKept: number[] = [];
+  const exactP: number[] = [];
   const walk = (i: number, left: number, logP: number) => {
     if (overflow) return;
     if (i === zones.length - 1) {
@@ -363,44 +642,36 @@ export function scaleDownRisk(
         overflow = true;
         return;
       }
-      exact.push({ counts: countsFor(kept), p: Math.exp(logP + logChoose(cap, left) - logTotal) });
+      for (const k of kept) exactKept.push(k);
+      exactP.push(Math.exp(logP + logChoose(cap, left) - logTotal));
       return;
     }
     const cap = caps[i] ?? 0;
     const restCap = suffixCap[i + 1] ?? 0;
-    for (let k = Math.max(0, left - restCap); k <= Math.min(cap, left); k++) {
+    // (stop as soon as the budget is exceeded: the enumeration is then abandoned)
+    for (let k = Math.max(0, left - restCap); k <= Math.min(cap, left) && !overflow; k++) {
       kept[i] = k;
       walk(i + 1, left - k, logP + logChoose(cap, k));
     }
   };
-  if (zones.length > 0) walk(0, to, 0);
+  // The walk only runs when it fits the budget: counting the outcomes first is cheap.
+  if (zones.length > 0 && (countOutcomes(caps, to, maxExact + 1) ?? 0) > maxExact) overflow = true;
+  if (zones.length > 0 && !overflow) walk(0, to, 0);
 
   let method: ScaleDownRisk['method'] = 'exact';
   let samples: number | null = null;
   let standardError = 0;
   if (!overflow) {
-    for (const outcome of exact) record(outcomeStats(ratios, outcome.counts, to, hintsOff), outcome.p);
+    for (let o = 0; o < exactP.length; o++) record(judge.stats(exactKept, o * zones.length), exactP[o] as number);
   } else {
     // 2. Seeded Monte Carlo: draw the kept pods one by one without replacement.
     method = 'monte-carlo';
     samples = limits.samples ?? MONTE_CARLO_SAMPLES;
-    const random = createSeededRandom(seed);
+    const random = new SeededRandomBlocks(seed);
+    const sampler = new ScaleDownSampler(caps, fromReplicas, to);
     for (let s = 0; s < samples; s++) {
-      const remaining = [...caps];
-      let remainingTotal = fromReplicas;
-      const draw = zones.map(() => 0);
-      for (let d = 0; d < to; d++) {
-        let r = random() * remainingTotal;
-        let pick = 0;
-        while (pick < zones.length - 1 && r >= (remaining[pick] ?? 0)) {
-          r -= remaining[pick] ?? 0;
-          pick++;
-        }
-        remaining[pick] = (remaining[pick] ?? 0) - 1;
-        remainingTotal--;
-        draw[pick] = (draw[pick] ?? 0) + 1;
-      }
-      record(outcomeStats(ratios, countsFor(draw), to, hintsOff), 1 / samples);
+      sampler.sample(random);
+      record(judge.stats(sampler.draw), 1 / samples);
     }
     const n = samples;
     const se = (p: number) => Math.sqrt((p * (1 - p)) / n);
@@ -570,7 +841,9 @@ export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, s
   let scaleDown: ScaleDownRisk | null = null;
   if (hpa && ratios) {
     const skew = spreadConstraint.hard ? spreadConstraint.maxSkew : null;
-    scan = context.memo(`hpa-scan/${hpa.minReplicas}/${hpa.maxReplicas}/${skew}`, () => scanReplicaCounts(ratios, hpa.minReplicas, hpa.maxReplicas, skew));
+    // Rows depend only on the replica count and the skew: scans of overlapping ranges share them.
+    const rows = context.memo(`hpa-scan-rows/${skew}`, () => new Map<number, HpaScanRow>());
+    scan = context.memo(`hpa-scan/${hpa.minReplicas}/${hpa.maxReplicas}/${skew}`, () => scanReplicaCounts(ratios, hpa.minReplicas, hpa.maxReplicas, skew, rows));
     const current: ValueByZone<number> = {};
     for (const zone of Object.keys(ratios)) current[zone] = byZone.get(zone)?.ready ?? 0;
     const currentTotal = Object.values(current).reduce((s, v) => s + v, 0);
@@ -578,11 +851,13 @@ export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, s
     const risk = (from: ValueByZone<number>, kind: ScaleDownRisk['from']): ScaleDownRisk => {
       // Exact results depend only on the counts, so Services with the same counts share them.
       const key = `hpa-scale-down/${kind}/${Object.values(from).join(',')}/${hpa.minReplicas}`;
+      // A Monte Carlo result depends on this Service's seed: it is not shared, and not computed twice.
+      let computed: ScaleDownRisk | null = null;
       const shared = context.memo<ScaleDownRisk | null>(key, () => {
-        const result = scaleDownRisk(ratios, from, hpa.minReplicas, seed, kind);
-        return result.method === 'exact' ? result : null;
+        computed = scaleDownRisk(ratios, from, hpa.minReplicas, seed, kind);
+        return computed.method === 'exact' ? computed : null;
       });
-      return shared ?? scaleDownRisk(ratios, from, hpa.minReplicas, seed, kind);
+      return shared ?? computed ?? scaleDownRisk(ratios, from, hpa.minReplicas, seed, kind);
     };
     if (currentTotal > hpa.minReplicas) scaleDown = risk(current, 'current');
     else if (hpa.maxReplicas > hpa.minReplicas) scaleDown = risk(evenSpread(Object.keys(ratios), hpa.maxReplicas), 'maxReplicas');

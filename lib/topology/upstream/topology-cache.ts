@@ -13,7 +13,7 @@ import {
 } from './constants';
 import { nanoToMilli, parseQuantityNano } from './quantity';
 import type { MutableSliceInfo, SliceInfo } from './slice-info';
-import { cloneSlice, cloneSliceInfoForWrite, getTotalReadyEndpoints, isEndpointReady, removeHintsFromSlices } from './slice-info';
+import { cloneSlice, cloneSliceInfoForWrite, getTotalReadyEndpoints, isEndpointReady, removeHintsFromSlices, zoneHints } from './slice-info';
 import { sortedKeys } from './sorted';
 import type { AddressType, EndpointSlice, MutableEndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from './types';
 import type { KubeMinor } from './version';
@@ -135,14 +135,17 @@ export function minimumForRatio(ratio: number, numEndpoints: number): number {
   return Math.ceil(desired * MINIMUM_FACTOR);
 }
 
+/** Result of {@link computeAllocationTable}. */
+export interface AllocationTable {
+  readonly allocations: ValueByZone<Allocation>;
+  readonly minimumTotal: number;
+}
+
 /**
  * The allocation table whatever the outcome: for every zone the minimum, desired and maximum, and
  * the sum of minimums. Used to show what did not fit when allocation fails. Zones sorted by name.
  */
-export function computeAllocationTable(
-  cpuRatiosByZone: Readonly<ValueByZone<number>>,
-  numEndpoints: number,
-): { allocations: ValueByZone<Allocation>; minimumTotal: number } {
+export function computeAllocationTable(cpuRatiosByZone: Readonly<ValueByZone<number>>, numEndpoints: number): AllocationTable {
   const zones = sortedKeys(cpuRatiosByZone);
   let minimumTotal = 0;
   const partial: { zone: string; minimum: number; desired: number }[] = [];
@@ -164,6 +167,11 @@ export type AllocationResult =
   | { readonly ok: true; readonly allocations: ValueByZone<Allocation> }
   | { readonly ok: false; readonly event: TopologyEvent };
 
+/** The disabling outcome of {@link getAllocations} (a function of its own: it is called very often). */
+function disabled(message: string): AllocationResult {
+  return { ok: false, event: { type: 'Warning', reason: REASON_HINTS_DISABLED, message } };
+}
+
 /**
  * getAllocations: checks, in order, null ratios, fewer than two zones, fewer ready endpoints than
  * zones, and Σ minimum > n; the first failing check yields its Warning event. Otherwise returns the
@@ -171,18 +179,19 @@ export type AllocationResult =
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
  */
-export function getAllocations(cpuRatiosByZone: Readonly<ValueByZone<number>> | null, numEndpoints: number): AllocationResult {
-  const disabled = (message: string): AllocationResult => ({
-    ok: false,
-    event: { type: 'Warning', reason: REASON_HINTS_DISABLED, message },
-  });
+export function getAllocations(
+  cpuRatiosByZone: Readonly<ValueByZone<number>> | null,
+  numEndpoints: number,
+  /** `computeAllocationTable(cpuRatiosByZone, numEndpoints)` when the caller has it already. */
+  table?: AllocationTable,
+): AllocationResult {
   if (cpuRatiosByZone === null) return disabled(MESSAGE_INSUFFICIENT_NODE_INFO);
   const zoneCount = Object.keys(cpuRatiosByZone).length;
   if (zoneCount < 2) return disabled(MESSAGE_NODES_READY_IN_ONE_ZONE_ONLY);
   if (zoneCount > numEndpoints) {
     return disabled(`${MESSAGE_INSUFFICIENT_NUMBER_OF_ENDPOINTS} (${numEndpoints} endpoints, ${zoneCount} zones)`);
   }
-  const { allocations, minimumTotal } = computeAllocationTable(cpuRatiosByZone, numEndpoints);
+  const { allocations, minimumTotal } = table ?? computeAllocationTable(cpuRatiosByZone, numEndpoints);
   if (minimumTotal > numEndpoints) {
     return disabled(`${MESSAGE_MIN_ALLOCATION_EXCEEDS_OVERLOAD_THRESHOLD} (${numEndpoints} endpoints, ${zoneCount} zones)`);
   }
@@ -228,17 +237,160 @@ export function getHintsByZone(
   return sortedRecord(hintsByZone);
 }
 
-/** Zone with the largest strictly positive value; ties go to the first zone in sorted order. */
-function getMost(values: Map<string, number>): [string, number] {
-  let zone = '';
-  let most = 0;
-  for (const [key, value] of values) {
-    if (value > most || (value === most && most > 0 && key < zone)) {
-      zone = key;
-      most = value;
+/** Largest surplus (or shortage) the move loop can work through exactly. */
+const MAX_MOVE_VALUE = 2 ** 52;
+
+/**
+ * One side of upstream's move loop (the surplus, or the shortage, per zone) split into whole
+ * levels and fractions, for moving many endpoints at once.
+ *
+ * The loop takes 1 from the zone with the largest value, again and again, so the k-th endpoint it
+ * moves comes from the zone of the k-th largest of the values `v − j` (j = 0, 1, 2, … per zone),
+ * ties to the first zone by name. Split exactly as `v = level + fraction` (`level = floor(v)`,
+ * fraction in [0, 1)), `v − j` is level `level − j` with the zone's fraction, and two values
+ * compare by level, then fraction, then zone. Exactness: the loop only subtracts 1 from values
+ * ≥ 0.5, which below 2^52 always leaves a representable result, so its doubles are the real
+ * numbers `v − j`; and `v − floor(v)` is exact (Sterbenz's lemma for v ≥ 1, trivially below).
+ *
+ * Arrays are indexed like the sorted zone list; a zone not on this side has level −1.
+ */
+interface MoveSide {
+  readonly levels: number[];
+  readonly fractions: number[];
+  /** How many values `v − j` are ≥ 0.5 (the loop stops at the first one below). */
+  readonly atLeastHalf: number;
+  /** How many values `v − j` are ≥ 1. */
+  readonly atLeastOne: number;
+}
+
+function moveSide(zones: readonly string[], values: readonly number[]): MoveSide {
+  const levels: number[] = new Array<number>(values.length);
+  const fractions: number[] = new Array<number>(values.length);
+  let atLeastHalf = 0;
+  let atLeastOne = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    if (value === 0) {
+      levels[i] = -1;
+      fractions[i] = 0;
+      continue;
     }
+    // Values are strictly positive; an infinite (or huge) one would never stop the loop.
+    if (!(value < MAX_MOVE_VALUE)) throw new RangeError(`getGivingAndReceivingZones: zone ${JSON.stringify(zones[i])} is ${value} endpoints off its allocation`);
+    const level = Math.floor(value);
+    const fraction = value - level;
+    levels[i] = level;
+    fractions[i] = fraction;
+    atLeastOne += level;
+    atLeastHalf += level + (fraction >= 0.5 ? 1 : 0);
   }
-  return [zone, most];
+  return { levels, fractions, atLeastHalf, atLeastOne };
+}
+
+/**
+ * How many steps of the loop pass before its largest value is zone `''`'s (`Infinity` when the
+ * side has no zone `''`): upstream's `getMost` returns `''` for "no zone", so the loop stops there.
+ * Zones are sorted, so `''` can only be the first, and it wins every tie.
+ */
+function stepsBeforeEmptyZone(zones: readonly string[], side: MoveSide): number {
+  if (zones[0] !== '' || (side.levels[0] as number) < 0) return Infinity;
+  const level = side.levels[0] as number;
+  const fraction = side.fractions[0] as number;
+  let before = 0;
+  for (let i = 1; i < zones.length; i++) {
+    const other = side.levels[i] as number;
+    if (other > level) before += other - level;
+    if (other >= level && (side.fractions[i] as number) > fraction) before++;
+  }
+  return before;
+}
+
+/** How many values of the side are at `level` or above. */
+function valuesAtOrAbove(levels: readonly number[], level: number): number {
+  let count = 0;
+  for (let i = 0; i < levels.length; i++) {
+    const l = levels[i] as number;
+    if (l >= level) count += l - level + 1;
+  }
+  return count;
+}
+
+/** Adds to `out` (indexed like the zones) the endpoints the loop's first `steps` steps take per zone. */
+function takeSteps(side: MoveSide, steps: number, out: number[]): void {
+  if (steps <= 0) return;
+  const { levels, fractions } = side;
+  const n = levels.length;
+  // 1. The level L of the last value taken: the highest with at least `steps` values at or above it.
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < n; i++) hi = Math.max(hi, (levels[i] as number) + 1);
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (valuesAtOrAbove(levels, mid) >= steps) lo = mid;
+    else hi = mid;
+  }
+  // 2. Every value above L, then the zones at level L by fraction (largest first), then by name.
+  let left = steps - valuesAtOrAbove(levels, lo + 1);
+  for (let i = 0; i < n; i++) {
+    const l = levels[i] as number;
+    if (l > lo) out[i] = (out[i] as number) + (l - lo);
+  }
+  let lastFraction = Infinity;
+  let lastIndex = -1;
+  while (left > 0) {
+    // The next zone at level L after (lastFraction, lastIndex) in the loop's order.
+    let next = -1;
+    for (let i = 0; i < n; i++) {
+      if ((levels[i] as number) < lo) continue;
+      const f = fractions[i] as number;
+      if (f > lastFraction || (f === lastFraction && i <= lastIndex)) continue;
+      if (next < 0 || f > (fractions[next] as number)) next = i;
+    }
+    out[next] = (out[next] as number) + 1;
+    lastFraction = fractions[next] as number;
+    lastIndex = next;
+    left--;
+  }
+}
+
+/**
+ * Upstream's move loop over zones given as arrays: `zones` sorted and unique, `desired[i]` and
+ * `allocated[i]` that zone's desired and allocated endpoints. Returns how many endpoints move (the
+ * sum of the giving counts, and of the receiving counts); when `giving` / `receiving` are given
+ * (as long as `zones`, zero-filled), adds each zone's count to them. See
+ * {@link getGivingAndReceivingZones}.
+ */
+export function moveEndpoints(
+  zones: readonly string[],
+  desired: ArrayLike<number>,
+  allocated: ArrayLike<number>,
+  giving: number[] | null = null,
+  receiving: number[] | null = null,
+): number {
+  // 1. Exact surplus or shortage per zone (0: not on that side).
+  const surplus: number[] = new Array<number>(zones.length);
+  const shortage: number[] = new Array<number>(zones.length);
+  for (let i = 0; i < zones.length; i++) {
+    const a = allocated[i] as number;
+    const t = desired[i] as number;
+    surplus[i] = a > t ? a - t : 0;
+    shortage[i] = a < t ? t - a : 0;
+  }
+  // 2. How many whole endpoints the loop moves: step t runs while the t-th largest surplus and the
+  //    t-th largest shortage are both ≥ 0.5, not both < 1, and neither is zone '' (its "none").
+  const give = moveSide(zones, surplus);
+  const take = moveSide(zones, shortage);
+  const steps = Math.min(
+    give.atLeastHalf,
+    take.atLeastHalf,
+    Math.max(give.atLeastOne, take.atLeastOne),
+    stepsBeforeEmptyZone(zones, give),
+    stepsBeforeEmptyZone(zones, take),
+  );
+  // 3. Which zones those steps took from and gave to.
+  if (giving) takeSteps(give, steps, giving);
+  if (receiving) takeSteps(take, steps, receiving);
+  return steps;
 }
 
 /**
@@ -248,36 +400,32 @@ function getMost(values: Map<string, number>): [string, number] {
  * pick the first zone in sorted order, which never changes the resulting integer maps in upstream's
  * cases.
  *
+ * Upstream moves one endpoint per loop iteration, from the zone with the largest surplus to the
+ * zone with the largest shortage, until the largest surplus or shortage is below 0.5 or both are
+ * below 1. Here the number of iterations that loop runs, and the zone each one takes from and gives
+ * to, are computed from the values directly ({@link moveEndpoints}: O(zones² + zones · log
+ * endpoints) instead of O(zones · endpoints); see {@link MoveSide}). The property tests in
+ * topology-cache.test.ts compare it with the one-at-a-time loop.
+ *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/utils.go (getGivingAndReceivingZones)
  */
 export function getGivingAndReceivingZones(
   allocations: Readonly<ValueByZone<Pick<Allocation, 'desired'>>>,
   allocatedHintsByZone: Readonly<ValueByZone<number>>,
 ): { givingZones: ValueByZone<number>; receivingZones: ValueByZone<number> } {
-  // 1. Exact surplus or shortage per zone with an allocation.
-  const givingDesired = new Map<string, number>();
-  const receivingDesired = new Map<string, number>();
-  for (const zone of sortedKeys(allocations)) {
-    const allocated = allocatedHintsByZone[zone] ?? 0;
-    const target = allocations[zone]?.desired ?? 0;
-    if (allocated > target) givingDesired.set(zone, allocated - target);
-    else if (allocated < target) receivingDesired.set(zone, target - allocated);
-  }
-  // 2. Move whole endpoints from the largest giver to the largest receiver while worthwhile.
-  const giving = new Map<string, number>();
-  const receiving = new Map<string, number>();
-  for (;;) {
-    const [givingZone, numToGive] = getMost(givingDesired);
-    const [receivingZone, numToReceive] = getMost(receivingDesired);
-    if (givingZone === '' || receivingZone === '' || (numToGive < 1 && numToReceive < 1) || numToGive < 0.5 || numToReceive < 0.5) {
-      break;
-    }
-    giving.set(givingZone, (giving.get(givingZone) ?? 0) + 1);
-    givingDesired.set(givingZone, numToGive - 1);
-    receiving.set(receivingZone, (receiving.get(receivingZone) ?? 0) + 1);
-    receivingDesired.set(receivingZone, numToReceive - 1);
-  }
-  return { givingZones: sortedRecord(giving), receivingZones: sortedRecord(receiving) };
+  const zones = sortedKeys(allocations);
+  const desired = zones.map((zone) => allocations[zone]?.desired ?? 0);
+  const allocated = zones.map((zone) => allocatedHintsByZone[zone] ?? 0);
+  const giving = zones.map(() => 0);
+  const receiving = zones.map(() => 0);
+  moveEndpoints(zones, desired, allocated, giving, receiving);
+  const givingZones: ValueByZone<number> = {};
+  const receivingZones: ValueByZone<number> = {};
+  zones.forEach((zone, i) => {
+    if ((giving[i] as number) > 0) givingZones[zone] = giving[i] as number;
+    if ((receiving[i] as number) > 0) receivingZones[zone] = receiving[i] as number;
+  });
+  return { givingZones, receivingZones };
 }
 
 /**
@@ -308,7 +456,7 @@ export function redistributeHints(
       let toZone: string | undefined;
       for (const zone of receiving.keys()) if (toZone === undefined || zone < toZone) toZone = zone;
       if (toZone === undefined) break outer;
-      endpoint.hints = { forZones: [toZone] };
+      endpoint.hints = zoneHints(toZone);
       if (left <= 1) giving.delete(fromZone);
       else giving.set(fromZone, left - 1);
       const room = receiving.get(toZone) ?? 0;
@@ -499,7 +647,7 @@ export class TopologyCache {
         if (!isEndpointReady(endpoint, this.minor)) continue;
         if (endpoint.zone === null || endpoint.zone === '') return disable(MESSAGE_NO_ZONE_SPECIFIED, allocations);
         allocatedHintsByZone.set(endpoint.zone, (allocatedHintsByZone.get(endpoint.zone) ?? 0) + 1);
-        endpoint.hints = { forZones: [endpoint.zone] };
+        endpoint.hints = zoneHints(endpoint.zone);
       }
     }
 
