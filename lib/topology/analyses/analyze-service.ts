@@ -63,6 +63,18 @@ export interface HintsEngineResult {
   readonly slicesToWrite: number;
 }
 
+/** A fresh topology cache holding `ratios`, as the controller's is after SetNodes. */
+function engineCache(minor: KubeMinor, ratios: Readonly<ValueByZone<number>> | null): TopologyCache {
+  const cache = new TopologyCache(minor);
+  cache.setCpuRatiosByZone(ratios);
+  return cache;
+}
+
+/** Whether any endpoint of the slice carries hints (module-level helpers: these run for every Service). */
+function hasAnyHints(slice: EndpointSlice): boolean {
+  return slice.endpoints.some((e) => e.hints !== null);
+}
+
 function pickEvent(events: readonly TopologyEvent[]): TopologyEvent | null {
   return events.find((e) => e.type === 'Warning') ?? events[0] ?? null;
 }
@@ -76,19 +88,13 @@ function pickEvent(events: readonly TopologyEvent[]): TopologyEvent | null {
 export function runHintsEngine(input: HintsEngineInput): HintsEngineResult {
   const info: SliceInfo = { serviceKey: input.serviceKey, addressType: input.addressType, toCreate: input.toCreate ?? [], toUpdate: [], unchanged: input.unchanged };
   const service = { key: input.serviceKey, annotations: input.annotations, trafficDistribution: input.trafficDistribution };
-  const newCache = (minor: KubeMinor) => {
-    const cache = new TopologyCache(minor);
-    cache.setCpuRatiosByZone(input.cpuRatiosByZone);
-    return cache;
-  };
   // Nothing requests hints and no slice carries any: the sync leaves every slice as it is.
-  const hinted = (slice: EndpointSlice) => slice.endpoints.some((e) => e.hints !== null);
-  const hasHints = info.toCreate.some(hinted) || info.unchanged.some(hinted);
+  const hasHints = info.toCreate.some(hasAnyHints) || info.unchanged.some(hasAnyHints);
   if (!hasHints && !annotationRequestsHints(input.annotations, input.minor) && !canUseTrafficDistribution(service, input.minor, input.gates)) {
     const slices = [...info.unchanged, ...info.toCreate];
     return { mechanism: 'none', hintsEnabled: false, autoOutcome: null, events: [], event: null, reason: null, slices, slicesToWrite: info.toCreate.length };
   }
-  const result = reconcileTopologyHints(service, info, input.topologyCacheEnabled ? newCache(input.minor) : null, input.minor, input.gates);
+  const result = reconcileTopologyHints(service, info, input.topologyCacheEnabled ? engineCache(input.minor, input.cpuRatiosByZone) : null, input.minor, input.gates);
   const slices = [...result.unchanged, ...result.toUpdate, ...result.toCreate];
   let hintsEnabled: boolean;
   if (result.mechanism === 'topologyAnnotation') hintsEnabled = result.autoOutcome === 'enabled';
@@ -98,7 +104,7 @@ export function runHintsEngine(input: HintsEngineInput): HintsEngineResult {
   let reason = event;
   if (reason === null && result.mechanism === 'topologyAnnotation' && input.minor < 26) {
     // Releases before 1.26 decide silently; the 1.26 run names the same decision.
-    reason = pickEvent(newCache(26).addHints(info).events);
+    reason = pickEvent(engineCache(26, input.cpuRatiosByZone).addHints(info).events);
   }
   return {
     mechanism: result.mechanism,

@@ -308,6 +308,56 @@ function sourceNotesOf(volumes: readonly ServiceVolume[], settings: VolumeSettin
   return notes;
 }
 
+/**
+ * A Service's row of {@link computeClusterTraffic}'s `byService`: its `fix` is read from the flow
+ * when asked for (a cached cluster pass finds a Service's fixes only when they are read), so the
+ * rows of the many Services no list shows never look for one.
+ */
+class CostRow implements ServiceTrafficCost {
+  readonly #flow: ServiceFlow;
+  readonly namespace: string;
+  readonly name: string;
+
+  constructor(
+    flow: ServiceFlow,
+    readonly volume: ServiceVolume,
+    readonly crossZoneFraction: number,
+    readonly predictedCrossZoneFraction: number,
+    readonly crossZoneGbPerMonth: number,
+    readonly monthlyCost: number,
+    readonly expectedMonthlyCost: number,
+    readonly bestMonthlyCost: number,
+    readonly bestScenario: ServiceTrafficCost['bestScenario'],
+    readonly saving: number,
+  ) {
+    this.#flow = flow;
+    this.namespace = flow.namespace;
+    this.name = flow.name;
+  }
+
+  get fix(): string | null {
+    return this.#flow.fix;
+  }
+}
+
+/** A row as the report's top lists carry it: plain data, keys in the documented order. */
+function plainRow(row: ServiceTrafficCost): ServiceTrafficCost {
+  return {
+    namespace: row.namespace,
+    name: row.name,
+    volume: row.volume,
+    crossZoneFraction: row.crossZoneFraction,
+    predictedCrossZoneFraction: row.predictedCrossZoneFraction,
+    crossZoneGbPerMonth: row.crossZoneGbPerMonth,
+    monthlyCost: row.monthlyCost,
+    expectedMonthlyCost: row.expectedMonthlyCost,
+    bestMonthlyCost: row.bestMonthlyCost,
+    bestScenario: row.bestScenario,
+    saving: row.saving,
+    fix: row.fix,
+  };
+}
+
 /** `namespace/name` of each flow, kept with it: flows live as long as their cached Service results, and a kept string is hashed once. */
 const FLOW_KEYS = new WeakMap<ServiceFlow, string>();
 
@@ -395,20 +445,7 @@ export function computeClusterTraffic(
 
     const monthlyCost = nowCross * price * 2;
     const bestMonthlyCost = bestCross * price * 2;
-    const row: ServiceTrafficCost = {
-      namespace: flow.namespace,
-      name: flow.name,
-      volume,
-      crossZoneFraction: nowFraction,
-      predictedCrossZoneFraction: flow.now.crossZoneFraction,
-      crossZoneGbPerMonth: nowCross,
-      monthlyCost,
-      expectedMonthlyCost: expectedCross * price * 2,
-      bestMonthlyCost,
-      bestScenario,
-      saving: Math.max(0, monthlyCost - bestMonthlyCost),
-      fix: flow.fix,
-    };
+    const row = new CostRow(flow, volume, nowFraction, flow.now.crossZoneFraction, nowCross, monthlyCost, expectedCross * price * 2, bestMonthlyCost, bestScenario, Math.max(0, monthlyCost - bestMonthlyCost));
     byService.set(key, row);
     if (row.monthlyCost > 0) topByCost.offer(row);
     if (row.saving > 0) topBySaving.offer(row);
@@ -438,8 +475,8 @@ export function computeClusterTraffic(
     measuredInterZoneGbPerMonth: measured?.interZoneGbPerMonth ?? null,
     measuredAt: measured?.measuredAt ?? null,
     quality: measured?.quality ?? null,
-    topByCost: topByCost.rows,
-    topBySaving: topBySaving.rows,
+    topByCost: topByCost.rows.map(plainRow),
+    topBySaving: topBySaving.rows.map(plainRow),
     services: flows.length,
   };
   return { report, byService };

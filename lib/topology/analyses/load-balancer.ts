@@ -249,6 +249,43 @@ function looksLikeAws(context: ClusterContext, service: ServiceRecord): boolean 
  * @see https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip
  * @see https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/annotations/
  */
+/** The candidate nodes of a cluster (ready workers), sorted by name, and how often each name occurs. */
+interface CandidateNodes {
+  readonly sorted: readonly string[];
+  readonly count: ReadonlyMap<string, number>;
+}
+
+const CANDIDATES = new WeakMap<ClusterContext['clientNodesByZone'], CandidateNodes>();
+
+/** {@link CandidateNodes} of the context, built once per set of client nodes (every LoadBalancer and NodePort Service reads them). */
+function candidateNodes(context: ClusterContext): CandidateNodes {
+  let found = CANDIDATES.get(context.clientNodesByZone);
+  if (!found) {
+    const sorted: string[] = [];
+    const count = new Map<string, number>();
+    for (const nodes of context.clientNodesByZone.values()) {
+      for (const node of nodes) {
+        sorted.push(node.name);
+        count.set(node.name, (count.get(node.name) ?? 0) + 1);
+      }
+    }
+    sorted.sort();
+    found = { sorted, count };
+    CANDIDATES.set(context.clientNodesByZone, found);
+  }
+  return found;
+}
+
+/** The first `limit` of `sorted` not in `hosts`. */
+function firstWithout(sorted: readonly string[], hosts: ReadonlySet<string>, limit: number): string[] {
+  const names: string[] = [];
+  for (const name of sorted) {
+    if (names.length >= limit) break;
+    if (!hosts.has(name)) names.push(name);
+  }
+  return names;
+}
+
 export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[]): LoadBalancerAnalysis | null {
   if (service.type !== 'LoadBalancer' && service.type !== 'NodePort') return null;
   const policy = service.externalTrafficPolicy ?? 'Cluster';
@@ -256,14 +293,13 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
   const path: LoadBalancerAnalysis['path'] = service.type === 'NodePort' ? 'node-port' : aws?.targetType === 'ip' ? 'lb-to-pod' : 'lb-to-node';
   const bypassesKubeProxy = path === 'lb-to-pod';
 
-  // 1. Nodes with and without a ready local endpoint (candidate nodes: ready workers).
+  // 1. Nodes with and without a ready local endpoint (candidate nodes: ready workers, the same for every Service).
   const hosts = new Set<string>();
   for (const slice of slices) for (const e of slice.endpoints) if (e.ready !== false && e.nodeName) hosts.add(e.nodeName);
-  const candidates: string[] = [];
-  for (const nodes of context.clientNodesByZone.values()) for (const node of nodes) candidates.push(node.name);
-  candidates.sort();
-  const without = candidates.filter((name) => !hosts.has(name));
-  const withLocal = candidates.length - without.length;
+  const candidates = candidateNodes(context);
+  let withLocal = 0;
+  for (const host of hosts) withLocal += candidates.count.get(host) ?? 0;
+  const withoutCount = candidates.sorted.length - withLocal;
 
   // 2. Hops and zones.
   const explanation: string[] = [];
@@ -300,7 +336,7 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
       );
     } else {
       explanation.push(
-        `externalTrafficPolicy: Local: only endpoints on the receiving node are used — no extra hop, client source IP preserved. ${without.length} of ${candidates.length} nodes have no ready local endpoint: they fail the health check, and traffic that still reaches them is dropped (timeouts).`,
+        `externalTrafficPolicy: Local: only endpoints on the receiving node are used — no extra hop, client source IP preserved. ${withoutCount} of ${candidates.sorted.length} nodes have no ready local endpoint: they fail the health check, and traffic that still reaches them is dropped (timeouts).`,
       );
     }
   }
@@ -316,7 +352,7 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
     nodesWithLocalEndpoints: withLocal,
     nodesWithoutLocalEndpoints:
       policy === 'Local' && !bypassesKubeProxy && isExternallyAccessible(service)
-        ? { count: without.length, names: without.slice(0, MAX_NODE_NAMES), truncated: without.length > MAX_NODE_NAMES }
+        ? { count: withoutCount, names: firstWithout(candidates.sorted, hosts, MAX_NODE_NAMES), truncated: withoutCount > MAX_NODE_NAMES }
         : null,
     extraHopPossible,
     crossZonePossible,

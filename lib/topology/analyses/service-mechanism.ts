@@ -168,6 +168,10 @@ export function proxyServicePort(service: ServiceRecord, annotations: Readonly<R
   };
 }
 
+function hasAnnotation(service: ServiceRecord, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(service.annotations, key);
+}
+
 function annotateCommand(service: ServiceRecord, key: string, value: string | null): string {
   const target = `kubectl annotate service ${service.name} -n ${service.namespace}`;
   return value === null ? `${target} ${key}-` : `${target} ${key}=${value} --overwrite`;
@@ -186,7 +190,6 @@ export function lintService(service: ServiceRecord, mechanism: MechanismAnalysis
   const lints: ServiceLint[] = [];
   const { minor } = ctx;
   const r = formatKubeMinor(minor);
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(service.annotations, key);
   const wantsHints = mechanism.mechanism !== 'none' || (mechanism.annotationValue !== null && /auto/i.test(mechanism.annotationValue)) || service.trafficDistribution !== null;
   const preferred = topologyAnnotationFor(minor);
 
@@ -234,7 +237,7 @@ export function lintService(service: ServiceRecord, mechanism: MechanismAnalysis
   }
 
   // 3. Annotation keys and values.
-  if (minor < 27 && has(ANNOTATION_TOPOLOGY_MODE)) {
+  if (minor < 27 && hasAnnotation(service, ANNOTATION_TOPOLOGY_MODE)) {
     lints.push({
       id: 'topology-mode-key-unsupported',
       severity: /^auto$/i.test(service.annotations[ANNOTATION_TOPOLOGY_MODE] ?? '') ? 'error' : 'warning',
@@ -252,7 +255,7 @@ export function lintService(service: ServiceRecord, mechanism: MechanismAnalysis
       message: `${DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS}: "${legacy}" is present and wins over ${ANNOTATION_TOPOLOGY_MODE}: "${current}"${differs ? ', so topology-mode has no effect' : ''}. Remove the deprecated key.`,
       fix: annotateCommand(service, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS, null),
     });
-  } else if (minor >= 27 && has(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS)) {
+  } else if (minor >= 27 && hasAnnotation(service, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS)) {
     lints.push({
       id: 'legacy-key-deprecated',
       severity: 'info',

@@ -1,6 +1,6 @@
 /**
  * Values that many Services of one analysis share, computed once and handed out as the same
- * (read-only) object: the mechanism of an annotation set, the topology-mode toggle's edit, the
+ * (read-only) object: the mechanism of a set of topology annotations, the topology-mode toggle's edit, the
  * allocation table for an endpoint count, the monthly cost of a cross-zone fraction and volume. At 10,000
  * Services most of them repeat, so sharing saves both the work and the memory of the reports.
  *
@@ -16,13 +16,15 @@ import type { Allocation } from '../upstream/topology-cache';
 import { computeAllocationTable } from '../upstream/topology-cache';
 import type { CrossZoneCost } from './traffic';
 import { crossZoneCost } from './traffic';
+import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 import type { ValueByZone } from '../upstream/types';
 
 /** Entries of a keyed table before it starts over. */
 const LIMIT = 5_000;
 
 interface Store {
-  readonly mechanisms: WeakMap<object, Map<string | null, MechanismAnalysis>>;
+  /** By the topology annotations as the mechanism reads them and trafficDistribution (see {@link mechanismKey}). */
+  mechanisms: Map<string, MechanismAnalysis>;
   readonly changes: WeakMap<object, TopologyAnnotationChange>;
   allocations: Map<number, { allocations: ValueByZone<Allocation>; minimumTotal: number }>;
   /** By GB per month, then cross-zone fraction. */
@@ -35,24 +37,35 @@ const STORES = new WeakMap<ClusterContext['memo'], Store>();
 function store(context: ClusterContext): Store {
   let found = STORES.get(context.memo);
   if (!found) {
-    found = { mechanisms: new WeakMap(), changes: new WeakMap(), allocations: new Map(), costs: new Map(), costCount: 0 };
+    found = { mechanisms: new Map(), changes: new WeakMap(), allocations: new Map(), costs: new Map(), costCount: 0 };
     STORES.set(context.memo, found);
   }
   return found;
 }
 
-/** {@link determineMechanism} for the context's release, shared by Services with the same annotation map and trafficDistribution. */
+function own(annotations: Readonly<Record<string, string>>, key: string): string | null {
+  return Object.prototype.hasOwnProperty.call(annotations, key) ? (annotations[key] as string) : null;
+}
+
+/**
+ * What {@link determineMechanism} reads of a Service besides the release: the two topology keys
+ * (present or not, and their values; upstream/annotations.ts) and trafficDistribution. Helm,
+ * last-applied and load-balancer annotations do not enter it, so Services that differ only in
+ * those share one result.
+ */
+function mechanismKey(service: ServiceRecord): string {
+  return JSON.stringify([own(service.annotations, ANNOTATION_TOPOLOGY_MODE), own(service.annotations, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS), service.trafficDistribution]);
+}
+
+/** {@link determineMechanism} for the context's release, shared by Services with the same topology annotations and trafficDistribution. */
 export function sharedMechanism(context: ClusterContext, service: ServiceRecord): MechanismAnalysis {
-  const { mechanisms } = store(context);
-  let byDistribution = mechanisms.get(service.annotations);
-  if (!byDistribution) {
-    byDistribution = new Map();
-    mechanisms.set(service.annotations, byDistribution);
-  }
-  let mechanism = byDistribution.get(service.trafficDistribution);
+  const s = store(context);
+  const key = mechanismKey(service);
+  let mechanism = s.mechanisms.get(key);
   if (!mechanism) {
     mechanism = determineMechanism(service, context.release.minor, context.gates, context.topologyCacheEnabled);
-    byDistribution.set(service.trafficDistribution, mechanism);
+    if (s.mechanisms.size >= LIMIT) s.mechanisms = new Map();
+    s.mechanisms.set(key, mechanism);
   }
   return mechanism;
 }

@@ -49,6 +49,10 @@ export interface ServiceRecord {
   readonly name: string;
   readonly uid: string;
   readonly resourceVersion: string;
+  /**
+   * The annotations zonescope reads (topology, cloud load balancers, Helm/Argo CD ownership; see
+   * `isServiceAnnotationKept` in lib/k8s/wire-to-record): not `last-applied-configuration`.
+   */
   readonly annotations: Readonly<Record<string, string>>;
   readonly type: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
   /** `spec.selector`; `null` for Services without a selector (manually managed endpoints). */

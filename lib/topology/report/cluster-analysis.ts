@@ -18,7 +18,7 @@ import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysi
 import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
-import type { ShapeMemo } from './service-computation';
+import type { FixesCell, ShapeMemo } from './service-computation';
 import { computeService, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
@@ -40,6 +40,8 @@ interface ClusterPassResult {
   readonly ruleInput: RuleEstimateService | null;
   /** The report's lazy workload cell, rebound to each newer context while the entry is reused. */
   readonly cell: WorkloadCell | null;
+  /** The report's lazy fixes, rebound likewise. */
+  readonly fixesCell: FixesCell | null;
   /** Its entry of `cluster.needsAttention`, `null` when it needs none. */
   readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
   /** Its zone fractions per scenario, for the cluster-wide traffic figures. */
@@ -71,25 +73,48 @@ function flowScenario(figures: TrafficFigures): ServiceFlowScenario {
   return scenario;
 }
 
+/**
+ * A Service's flow as the cluster pass keeps it. The primary fix's title is read only for the
+ * Services the traffic block lists (its top lists) and on demand, so it is looked up then: with
+ * lazy fixes (a cached pass), the fixes are found at that moment.
+ */
+class PassFlow implements ServiceFlow {
+  readonly #report: ServiceReport;
+  #fix: string | null | undefined;
+  readonly namespace: string;
+  readonly name: string;
+
+  constructor(
+    report: ServiceReport,
+    readonly readyEndpoints: number,
+    readonly now: ServiceFlowScenario,
+    readonly expected: ServiceFlowScenario,
+    readonly ifAuto: ServiceFlowScenario,
+  ) {
+    this.#report = report;
+    this.#fix = report.unknown.fixes !== undefined ? null : undefined;
+    this.namespace = report.namespace;
+    this.name = report.name;
+  }
+
+  get fix(): string | null {
+    if (this.#fix === undefined) this.#fix = this.#report.fixes.find((candidate) => candidate.primary)?.title ?? null;
+    return this.#fix;
+  }
+}
+
 function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, shapes: ShapeMemo | null): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell, analysis } = computeService(prepared, service, false, shapes);
+  const { report: partial, needsAttention, traffic, cell, fixesCell, analysis } = computeService(prepared, service, false, shapes);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-  const flow: ServiceFlow = {
-    namespace: report.namespace,
-    name: report.name,
-    readyEndpoints: analysis.observed.readyEndpoints,
-    now: flowScenario(traffic.now),
-    expected: flowScenario(traffic.expected),
-    ifAuto: flowScenario(traffic.ifAuto),
-    fix: report.unknown.fixes !== undefined ? null : (report.fixes.find((fix) => fix.primary)?.title ?? null),
-  };
-  if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, attention, flow };
+  const flow = new PassFlow(report, analysis.observed.readyEndpoints, flowScenario(traffic.now), flowScenario(traffic.expected), flowScenario(traffic.ifAuto));
+  if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, fixesCell, attention, flow };
   const ready = traffic.now.loadedEndpoints;
   return {
     report,
     cell,
+    fixesCell,
     attention,
     flow,
     ruleInput: {
@@ -115,11 +140,37 @@ function endpointsPerNode(matrixNow: TrafficFigures, endpoints: number): number 
   return totalShare > 0 ? weighted / totalShare : endpoints;
 }
 
+/** Progress of a cluster pass driven step by step (see {@link analyzeClusterSteps}). */
+export interface ClusterPassProgress {
+  /** Services whose report is in place so far (computed or reused). */
+  readonly done: number;
+  /** Services in the pass. */
+  readonly total: number;
+  /** Services computed so far (not reused from the cache). */
+  readonly computed: number;
+}
+
 /**
  * Analyzes a prepared cluster: zones and eligibility, dataplane, rule estimates, and every Service
  * (sorted by namespace and name) with the attention list.
  */
 export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
+  const steps = analyzeClusterSteps(prepared);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * {@link analyzeClusterIn} as a generator that yields its progress after every Service it computes
+ * (reused Services yield nothing) and once more before the cluster totals, and returns the same
+ * analysis. A caller can stop between steps
+ * to let other work run (the engine has no clock: when to stop is the caller's decision), or drop
+ * the generator: the cache then holds the Services computed so far, each under its own inputs.
+ * The preparation must not change while the generator is alive.
+ */
+export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<ClusterPassProgress, ClusterAnalysis, void> {
   const { context, cache } = prepared;
   cache?.sync(context);
   const compare = (a: ServiceRecord, b: ServiceRecord) =>
@@ -138,13 +189,16 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
     const key = keyOf(service);
     const slices = context.index.slicesByService.get(key);
     let result = cache?.report<ClusterPassResult>(key, service, slices);
-    if (result !== undefined) result.cell?.rebind(context);
-    else {
+    if (result !== undefined) {
+      result.cell?.rebind(context);
+      result.fixesCell?.rebind(context);
+    } else {
       // Kept for this pass only: a later pass recomputes few Services, or (new cluster-wide inputs) all of them anew.
       shapes ??= shapeMemoFor(prepared);
       result = clusterPassResult(prepared, service, shapes);
       computed++;
       cache?.storeReport(key, service, slices, result);
+      yield { done: reports.length + 1, total: services.length, computed };
     }
     const { report, ruleInput, attention, flow } = result;
     reports.push(report);
@@ -155,8 +209,12 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
     if (report.observed.hintsPresent) hintsObservedOn++;
     if (ruleInput) ruleInputs.push(ruleInput);
   }
+  // The totals below (rule estimates, the cluster traffic block) are one more step of their own
+  // when anything was computed, so a caller slicing the pass can run other work before them.
+  if (computed > 0) yield { done: services.length, total: services.length, computed };
   if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(services.map(keyOf)));
   const zones = prepared.zones;
+  const passTraffic = clusterTraffic(prepared, flows);
   const analysis: ClusterAnalysis = {
     schema: ANALYSIS_SCHEMA,
     kubernetes: prepared.kubernetes,
@@ -182,13 +240,14 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
       needsAttention,
       unknown: prepared.clusterUnknown,
     },
-    traffic: clusterTraffic(prepared, flows),
+    traffic: passTraffic.result.report,
     services: reports,
   };
   // On the analysis itself (a registered symbol, not enumerable, so never in the JSON): a server
   // bundle may load this module more than once, and a module-local map would then miss an
   // analysis built by the other copy.
   Object.defineProperty(analysis, FLOWS, { value: flows, enumerable: false });
+  Object.defineProperty(analysis, PASS_TRAFFIC, { value: passTraffic, enumerable: false });
   if (cache) cache.lastRun = { services: services.length, computed, reused: services.length - computed, full: cache.isFullPass };
   return analysis;
 }
@@ -196,23 +255,38 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
 const FLOWS = Symbol.for('zonescope.serviceFlows');
 
 /** The traffic block of a cache's last pass, with what it was computed from. */
-const LAST_TRAFFIC = new WeakMap<
-  AnalysisCache,
-  { readonly flows: readonly ServiceFlow[]; readonly volume: PreparedAnalysis['volume']; readonly measured: PreparedAnalysis['measured']; readonly report: ClusterAnalysis['traffic'] }
->();
+const LAST_TRAFFIC = new WeakMap<AnalysisCache, PassTraffic & { readonly flows: readonly ServiceFlow[] }>();
+
+/** A pass's cluster-wide traffic figures (the block and every Service's row), with the settings and measurement they were computed with. */
+export interface PassTraffic {
+  readonly volume: PreparedAnalysis['volume'];
+  readonly measured: PreparedAnalysis['measured'];
+  readonly result: ReturnType<typeof computeClusterTraffic>;
+}
+
+const PASS_TRAFFIC = Symbol.for('zonescope.passTraffic');
 
 /**
  * The cluster-wide traffic block of a pass. With a cache, a pass that reused every Service's flow
  * (the same objects, in the same order) under the same settings and measurement gets the previous
  * block: nothing it sums changed.
  */
-function clusterTraffic(prepared: PreparedAnalysis, flows: readonly ServiceFlow[]): ClusterAnalysis['traffic'] {
+function clusterTraffic(prepared: PreparedAnalysis, flows: readonly ServiceFlow[]): PassTraffic {
   const { cache } = prepared;
   const last = cache ? LAST_TRAFFIC.get(cache) : undefined;
-  if (last && last.volume === prepared.volume && last.measured === prepared.measured && sameItems(last.flows, flows)) return last.report;
-  const { report } = computeClusterTraffic(flows, prepared.volume, prepared.measured);
-  if (cache) LAST_TRAFFIC.set(cache, { flows, volume: prepared.volume, measured: prepared.measured, report });
-  return report;
+  if (last && last.volume === prepared.volume && last.measured === prepared.measured && sameItems(last.flows, flows)) return last;
+  const computed: PassTraffic = { volume: prepared.volume, measured: prepared.measured, result: computeClusterTraffic(flows, prepared.volume, prepared.measured) };
+  if (cache) LAST_TRAFFIC.set(cache, { ...computed, flows });
+  return computed;
+}
+
+/**
+ * The traffic figures a pass computed for its `traffic` block, every Service's row included (a
+ * reader with the same settings and measurement needs not compute them again); `null` for an
+ * analysis not built by {@link analyzeClusterIn}.
+ */
+export function passTrafficOf(analysis: ClusterAnalysis): PassTraffic | null {
+  return (analysis as unknown as { readonly [PASS_TRAFFIC]?: PassTraffic })[PASS_TRAFFIC] ?? null;
 }
 
 /**

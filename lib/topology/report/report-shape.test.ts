@@ -35,6 +35,11 @@ const serviceArb = fc.record({
     { 'service.kubernetes.io/topology-mode': 'Disabled' },
     { 'service.kubernetes.io/topology-aware-hints': 'auto' },
     { 'service.kubernetes.io/topology-mode': 'auto' },
+    // Annotations only the per-Service parts read (Helm, the deprecated key beside the current one): shapes are shared across them.
+    { 'meta.helm.sh/release-name': 'web' },
+    { 'meta.helm.sh/release-name': 'api', 'service.kubernetes.io/topology-mode': 'Auto' },
+    { 'service.kubernetes.io/topology-mode': 'Auto', 'meta.helm.sh/release-name': 'web', 'service.kubernetes.io/topology-aware-hints': 'auto' },
+    { 'service.kubernetes.io/topology-aware-hints': '', 'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"Service"}' },
   ),
   trafficDistribution: fc.constantFrom<string | null>(null, null, 'PreferClose', 'PreferSameZone', 'PreferSameNode'),
   internalTrafficPolicy: fc.constantFrom<'Cluster' | 'Local' | null>('Cluster', null, 'Local'),
@@ -56,13 +61,16 @@ const mutationArb = fc.record({
   slice: fc.nat(),
   endpoint: fc.nat(),
   field: fc.constantFrom('ready', 'serving', 'terminating', 'node', 'zone', 'duplicate', 'hints'),
-  service: fc.option(fc.constantFrom('annotations', 'type', 'externalTrafficPolicy', 'trafficDistribution', 'selector', 'headless', 'foreignSlice', 'ipFamilies'), { freq: 2 }),
+  service: fc.option(fc.constantFrom('annotations', 'helm', 'type', 'externalTrafficPolicy', 'trafficDistribution', 'selector', 'headless', 'foreignSlice', 'ipFamilies'), { freq: 2 }),
 });
 
 function mutate(service: ServiceDraw, mutation: ArbValue<typeof mutationArb>): ServiceDraw {
   switch (mutation.service) {
     case 'annotations':
       return { ...service, annotations: 'service.kubernetes.io/topology-mode' in service.annotations ? {} : { 'service.kubernetes.io/topology-mode': 'Auto' } };
+    case 'helm':
+      // Same topology keys, other annotations: the same shape, with its own toggle edit.
+      return { ...service, annotations: { ...service.annotations, 'meta.helm.sh/release-name': 'other' } };
     case 'type':
       return { ...service, type: service.type === 'ExternalName' ? 'ClusterIP' : 'ExternalName' };
     case 'externalTrafficPolicy':
@@ -163,8 +171,8 @@ describe('sharing reports between Services of the same shape', () => {
       }),
       { numRuns: 300, seed: 20261130 },
     );
-    // 300 whole-cluster analyses twice: about 2–4 s on 2 cores, more when the machine is busy.
-  }, 30_000);
+    // 300 whole-cluster analyses twice: about 2–8 s on 2 cores, several times that when the machine is busy.
+  }, 60_000);
 
   it('keeps Service-specific text (fix commands) per Service', () => {
     const endpoints = ['zone-a', 'zone-a', 'zone-b', 'zone-b', 'zone-c', 'zone-c'].map((zone, i) => testEndpoint(`10.0.0.${i + 1}`, zone));
@@ -206,5 +214,19 @@ describe('sharing reports between Services of the same shape', () => {
     expect(key(...many('10.1.0'))).toEqual(key(...many('10.2.0')));
     expect(key(...repeated)).not.toEqual(key(...many('10.1.0')));
     expect(key(...repeated)).toEqual(key(...many('10.2.0').map((e, i) => (i === 39 ? { ...e, addresses: ['10.2.0.3'] } : e))));
+  });
+
+  it('a Service keeps its key across passes until its slices change, or the node zones its zone-less endpoints resolve through', () => {
+    const service = testService('s');
+    const zoned = [testSlice('s', [testEndpoint('10.0.0.1', 'zone-a'), testEndpoint('10.0.0.2', 'zone-b')])];
+    const zoneless = [testSlice('s', [testEndpoint('10.0.0.1', null, null, { nodeName: 'node-a-1' })])];
+    // A node moved to another zone (a new cluster generation's map).
+    const moved = new Map([...nodeZoneByName, ['node-a-1', 'zone-b']]);
+    const first = reportShapeKey(service, zoned, nodeZoneByName);
+    expect(reportShapeKey(service, [...zoned], moved)).toBe(first);
+    expect(reportShapeKey(service, zoneless, nodeZoneByName)).not.toBe(first);
+    expect(reportShapeKey(service, zoneless, moved)).not.toBe(reportShapeKey(service, zoneless, nodeZoneByName));
+    expect(reportShapeKey(service, zoneless, moved)).toBe(reportShapeKey(testService('s'), zoneless, moved));
+    expect(reportShapeKey(service, zoned, nodeZoneByName)).toBe(first);
   });
 });

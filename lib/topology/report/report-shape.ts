@@ -4,9 +4,9 @@
  *
  * In a cluster pass, a Service's hints analysis (engine runs for "expected" and "if Auto",
  * observed counts, diff counts) and its four traffic figures depend on cluster-wide facts and on:
- * - the Service fields the engine, the mechanism and kube-proxy read (annotations, type, whether it
- *   has a selector, headless or not, traffic policies, trafficDistribution, IP families, whether it
- *   is reachable from outside);
+ * - the Service fields the engine, the mechanism and kube-proxy read (the topology annotations,
+ *   type, whether it has a selector, headless or not, traffic policies, trafficDistribution, IP
+ *   families, whether it is reachable from outside);
  * - per slice, in order: address type and whether the EndpointSlice controller manages it (else
  *   its managed-by value, which the verdict names);
  * - per endpoint, in order: its zone (as written, and as resolved through its node), its
@@ -18,12 +18,15 @@
  * with the same key get the same figures; it declines (`null`) when node identity matters
  * (`internalTrafficPolicy: Local`, node hints, node-scoped trafficDistribution), and the caller
  * then computes the Service on its own. What does name the Service (lints with their commands,
- * fixes, the load-balancer path, the workload) is always computed per Service.
+ * fixes, the load-balancer path, the workload, the toggle's annotation edit, which carries all of
+ * the Service's annotations) is always computed per Service.
  */
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
+import { sameItems } from './analysis-cache';
 import { isControllerManaged } from '../analyses/analyze-service';
 import { endpointShape, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
+import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 
 /** trafficDistribution values whose hints are zone hints only (others may hint nodes). */
 const ZONE_SCOPED_DISTRIBUTIONS: ReadonlySet<string> = new Set(['PreferClose', 'PreferSameZone']);
@@ -40,10 +43,24 @@ function jsonOf(value: object): string {
   return text;
 }
 
+const own = (annotations: Readonly<Record<string, string>>, key: string): string | null =>
+  Object.prototype.hasOwnProperty.call(annotations, key) ? (annotations[key] as string) : null;
+
+/**
+ * The annotations as the shared part of a report reads them: the engine, the mechanism and
+ * kube-proxy read only the two topology keys (present or not, and their values; see
+ * upstream/annotations.ts). Other annotations (Helm release names, last-applied configuration,
+ * load-balancer settings) enter only the per-Service parts: the toggle's edit, lints, fixes and
+ * the load-balancer path.
+ */
+function topologyAnnotationsOf(annotations: Readonly<Record<string, string>>): string {
+  return JSON.stringify([own(annotations, ANNOTATION_TOPOLOGY_MODE), own(annotations, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS)]);
+}
+
 function headerOf(service: ServiceRecord): string {
   const clusterIP = service.clusterIP === null ? 0 : service.clusterIP === 'None' ? 1 : service.clusterIP === '' ? 2 : 3;
   // Fixed vocabularies first, then the free-form parts as JSON: unambiguous.
-  return `${service.type}|${service.selector === null ? 1 : 0}|${clusterIP}|${service.externalTrafficPolicy}|${service.internalTrafficPolicy}|${isExternallyAccessible(service) ? 1 : 0}|${JSON.stringify(service.trafficDistribution)}|${jsonOf(service.ipFamilies)}|${jsonOf(service.annotations)}`;
+  return `${service.type}|${service.selector === null ? 1 : 0}|${clusterIP}|${service.externalTrafficPolicy}|${service.internalTrafficPolicy}|${isExternallyAccessible(service) ? 1 : 0}|${JSON.stringify(service.trafficDistribution)}|${jsonOf(service.ipFamilies)}|${topologyAnnotationsOf(service.annotations)}`;
 }
 
 /**
@@ -51,6 +68,32 @@ function headerOf(service: ServiceRecord): string {
  * `null` when its report depends on node identity and must not be shared.
  */
 export function reportShapeKey(service: ServiceRecord, slices: readonly EndpointSliceRecord[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
+  const known = KEYS.get(service);
+  if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName) && sameItems(known.slices, slices)) return known.key;
+  // The key reads the node zones only for endpoints without a zone of their own that name a node.
+  let readsZones = false;
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) {
+        readsZones = true;
+        break;
+      }
+    }
+    if (readsZones) break;
+  }
+  const key = shapeKeyOf(service, slices, nodeZoneByName);
+  KEYS.set(service, { slices, zones: readsZones ? nodeZoneByName : null, key });
+  return key;
+}
+
+/**
+ * Keys by Service record, with the slices and (when the key read them) the node zones they were
+ * built from: a pass after a node change (new CPU ratios, so every Service is analysed again) or
+ * a benchmark's repeated pass finds the keys of unchanged Services without spelling them out again.
+ */
+const KEYS = new WeakMap<ServiceRecord, { readonly slices: readonly EndpointSliceRecord[]; readonly zones: ReadonlyMap<string, string | null> | null; readonly key: string | null }>();
+
+function shapeKeyOf(service: ServiceRecord, slices: readonly EndpointSliceRecord[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
   if (service.internalTrafficPolicy === 'Local') return null;
   if (service.trafficDistribution !== null && !ZONE_SCOPED_DISTRIBUTIONS.has(service.trafficDistribution)) return null;
   let key = headerOf(service);

@@ -6,16 +6,17 @@
  */
 import type { ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
 import { analyzeServiceHints, isControllerManaged, serviceLints } from '../analyses/analyze-service';
-import type { Fix } from '../analyses/fixes';
+import type { Fix, FixInput } from '../analyses/fixes';
 import { findFixes } from '../analyses/fixes';
 import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import { analyzeLoadBalancer } from '../analyses/load-balancer';
 import { proxyServicePort } from '../analyses/service-mechanism';
 import { measuredCrossZoneFraction, resolveServiceVolume } from '../analyses/cluster-traffic';
-import { sharedCrossZoneCost } from '../analyses/shared-values';
+import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-values';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
+import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import type { ProxyServicePort } from '../upstream/proxy-topology';
@@ -41,6 +42,39 @@ export interface ServiceComputation<M extends TrafficCommon> {
   readonly traffic: TrafficScenarios<M>;
   /** The lazy workload cell of a cached cluster pass (`null` when the report was built eagerly). */
   readonly cell: WorkloadCell | null;
+  /** The lazy fixes of a cached cluster pass (`null` when the report was built eagerly). */
+  readonly fixesCell: FixesCell | null;
+}
+
+/**
+ * A Service's fixes, found when first read (a cached cluster pass reads them for the few Services
+ * it lists; the Service view computes its own). Like the workload cell, it is rebound to each newer
+ * context while its Service's inputs are unchanged, and keeps only what `findFixes` reads.
+ */
+export class FixesCell {
+  private context: ClusterContext;
+  private input: Omit<FixInput, 'context'> | null;
+  private found: readonly Fix[] | null = null;
+
+  constructor(context: ClusterContext, input: Omit<FixInput, 'context'>) {
+    this.context = context;
+    // findFixes reads the slices of the Auto run only when that run turns hints on.
+    this.input = input.ifAutoResult.hintsEnabled ? input : { ...input, ifAutoResult: { ...input.ifAutoResult, slices: [] } };
+  }
+
+  /** Points an unevaluated cell at a newer context with the same inputs for this Service. */
+  rebind(context: ClusterContext): void {
+    if (this.found === null) this.context = context;
+  }
+
+  /** `ServiceReport.fixes`. */
+  fixes(): readonly Fix[] {
+    if (this.found === null) {
+      this.found = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context });
+      this.input = null;
+    }
+    return this.found;
+  }
 }
 
 /** Steps 1–2 of a Service's analysis: what {@link reportShapeKey} determines for a report. */
@@ -149,9 +183,12 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   } else {
     const observed = allSlices.filter((s) => s.addressType === core?.slices.addressType);
     const lints = serviceLints(context, dataplane, service, core.analysis.mechanism, core.analysis.observed.readyEndpoints, allSlices);
+    // The toggle's edit carries the Service's own annotations (the shape has only its topology keys).
+    const change = sharedEnableChange(context, service.annotations);
+    const ifAuto = change === core.analysis.ifAuto.change ? core.analysis.ifAuto : { ...core.analysis.ifAuto, change };
     core = {
       ...core,
-      analysis: { ...core.analysis, lints },
+      analysis: { ...core.analysis, lints, ifAuto },
       // The shape's engine results carry another Service's endpoints: only their counts and events are read below.
       slices: { ...core.slices, observed, managed: observed.filter(isControllerManaged) },
     };
@@ -181,9 +218,9 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
   const cell = new WorkloadCell(context, service, allSlices, key, analysis.ifAuto.donatedEndpoints);
 
-  // 4. Fixes, load-balancer path.
-  const fixes = findFixes({
-    context,
+  // 4. Fixes (now, or in a cached cluster pass on first read), load-balancer path.
+  const lazy = !withDetail && prepared.cache !== undefined;
+  const fixInput: Omit<FixInput, 'context'> = {
     service,
     mechanism: analysis.mechanism,
     addressType: slices.addressType,
@@ -192,7 +229,11 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     ifAutoResult: slices.ifAutoResult,
     workload: null,
     workloadOf: () => cell.fixWorkload(),
-  });
+  };
+  // No fix is sought for a Service whose hints are expected on or that the controller does not manage: nothing to defer.
+  const fixesNow = !lazy || analysis.expected.hintsEnabled || service.selector === null || service.type === 'ExternalName';
+  const fixes = fixesNow ? findFixes({ ...fixInput, context }) : null;
+  const fixesCell = fixes === null ? new FixesCell(context, fixInput) : null;
   const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
 
   const { diffSummary } = core;
@@ -214,21 +255,21 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     unknown,
   };
   const needsAttention = attentionFor(common);
-  const lazy = !withDetail && prepared.cache !== undefined;
   const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
-    ? lazyReport(common, cell, fixes, loadBalancer, needsAttention)
-    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes, loadBalancer };
-  return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null };
+    ? lazyReport(common, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, needsAttention)
+    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes: fixes as readonly Fix[], loadBalancer };
+  return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null, fixesCell };
 }
 
 /**
- * A report whose `hpa` and `workload` are read from `cell` on first access. Built here, outside
- * computeService, so its getters keep only the cell alive — not the engine results of the pass.
+ * A report whose `hpa` and `workload` are read from `cell` on first access, and `fixes` from its
+ * cell when it has one. Built here, outside computeService, so its getters keep only the cells
+ * alive — not the engine results of the pass.
  */
 function lazyReport(
   common: Omit<ServiceReport, 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'needsAttention'>,
   cell: WorkloadCell,
-  fixes: readonly Fix[],
+  fixes: FixesCell | readonly Fix[],
   loadBalancer: LoadBalancerAnalysis | null,
   needsAttention: ServiceAttention | null,
 ): ServiceReport {
@@ -252,7 +293,9 @@ function lazyReport(
     get workload() {
       return cell.workloadOnly();
     },
-    fixes,
+    get fixes() {
+      return fixes instanceof FixesCell ? fixes.fixes() : fixes;
+    },
     loadBalancer,
     needsAttention,
   };

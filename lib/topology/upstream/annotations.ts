@@ -12,6 +12,11 @@ export interface EffectiveTopologyAnnotation {
   readonly shadowsTopologyMode: boolean;
 }
 
+/** Whether `key` is set on the map (present, whatever its value). Module-level: this runs for every Service. */
+function hasKey(source: Readonly<Record<string, string>>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(source, key);
+}
+
 /**
  * Resolves the annotation the controller reads at release `minor`. Releases before 1.27 know only
  * `service.kubernetes.io/topology-aware-hints`. From 1.27 the deprecated key wins whenever it is
@@ -25,15 +30,14 @@ export function effectiveTopologyAnnotation(
   minor: KubeMinor,
 ): EffectiveTopologyAnnotation | null {
   const source = annotations ?? {};
-  const has = (key: string) => Object.prototype.hasOwnProperty.call(source, key);
-  if (has(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS)) {
+  if (hasKey(source, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS)) {
     return {
       key: DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS,
       value: source[DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] ?? '',
-      shadowsTopologyMode: minor >= 27 && has(ANNOTATION_TOPOLOGY_MODE),
+      shadowsTopologyMode: minor >= 27 && hasKey(source, ANNOTATION_TOPOLOGY_MODE),
     };
   }
-  if (minor >= 27 && has(ANNOTATION_TOPOLOGY_MODE)) {
+  if (minor >= 27 && hasKey(source, ANNOTATION_TOPOLOGY_MODE)) {
     return { key: ANNOTATION_TOPOLOGY_MODE, value: source[ANNOTATION_TOPOLOGY_MODE] ?? '', shadowsTopologyMode: false };
   }
   return null;

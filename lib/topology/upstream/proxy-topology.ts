@@ -610,11 +610,10 @@ export function categorizeEndpointsWithDecision<E extends ProxyEndpoint>(
 ): { readonly categorized: CategorizedEndpoints<E>; readonly decision: TopologyModeDecision | null } {
   const { minor } = release;
   let decision: TopologyModeDecision | null = null;
-  const done = (categorized: CategorizedEndpoints<E>) => ({ categorized, decision });
 
   // 1. Nothing to categorize (newest source only).
   if (minor >= SINCE_EMPTY_LIST_EARLY_RETURN && endpoints.length === 0) {
-    return done({ clusterEndpoints: null, localEndpoints: null, allReachableEndpoints: null, hasAnyEndpoints: false });
+    return { categorized: { clusterEndpoints: null, localEndpoints: null, allReachableEndpoints: null, hasAnyEndpoints: false }, decision };
   }
 
   const usesCluster = usesClusterEndpoints(svcInfo, release);
@@ -641,7 +640,7 @@ export function categorizeEndpointsWithDecision<E extends ProxyEndpoint>(
 
   // 3. Local policy never used.
   if (!usesLocal) {
-    return done({ clusterEndpoints, localEndpoints: null, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints });
+    return { categorized: { clusterEndpoints, localEndpoints: null, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints }, decision };
   }
 
   // 4. Scan for the kind of local endpoints to use and for usable endpoints anywhere.
@@ -667,11 +666,11 @@ export function categorizeEndpointsWithDecision<E extends ProxyEndpoint>(
 
   // 5. Everything reachable from this node.
   if (clusterEndpoints === null) {
-    return done({ clusterEndpoints, localEndpoints, allReachableEndpoints: localEndpoints, hasAnyEndpoints });
+    return { categorized: { clusterEndpoints, localEndpoints, allReachableEndpoints: localEndpoints, hasAnyEndpoints }, decision };
   }
   if (!topologyApplied && !usesServingTerminating && minor >= SINCE_CATEGORIZE) {
     // No topology: the cluster set holds every ready endpoint, a superset of the local ready ones.
-    return done({ clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints });
+    return { categorized: { clusterEndpoints, localEndpoints, allReachableEndpoints: clusterEndpoints, hasAnyEndpoints }, decision };
   }
-  return done({ clusterEndpoints, localEndpoints, allReachableEndpoints: mergeByEndpoint(clusterEndpoints, localEndpoints), hasAnyEndpoints });
+  return { categorized: { clusterEndpoints, localEndpoints, allReachableEndpoints: mergeByEndpoint(clusterEndpoints, localEndpoints), hasAnyEndpoints }, decision };
 }

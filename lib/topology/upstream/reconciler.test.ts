@@ -76,3 +76,62 @@ describe('trafficDistribution heuristics', () => {
     expect(result.unchanged[0]?.endpoints[0]?.hints).toEqual({ forZones: ['b'] });
   });
 });
+
+describe('copies share read-only parts with the input', () => {
+  const deepFreeze = <T>(value: T): T => {
+    if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+      for (const inner of Object.values(value)) deepFreeze(inner);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  const cacheFor = (minor: 33 | 31) => {
+    const c = new TopologyCache(minor);
+    c.setCpuRatiosByZone({ a: 0.7, b: 0.3 });
+    return c;
+  };
+  // Zone a is overloaded (6 of 8 endpoints, 70% of the CPU), so Auto re-hints some of a's endpoints to b.
+  const slices = (): SliceInfo => ({
+    serviceKey: 'ns/svc',
+    addressType: 'IPv4',
+    toCreate: [{ endpoints: [ep('10.0.0.1', 'a'), ep('10.0.0.2', 'a')] }],
+    toUpdate: [{ endpoints: [ep('10.0.0.3', 'a', 'n3', { forZones: ['b', 'a'] }), ep('10.0.0.4', 'b')] }],
+    unchanged: [
+      { name: 'hinted', endpoints: [ep('10.0.0.5', 'a', 'n5', { forZones: ['a'] }), { ...ep('10.0.0.6', 'b'), ready: false, hints: { forZones: ['b'] } }] },
+      { name: 'plain', endpoints: [ep('10.0.0.7', 'a'), ep('10.0.0.8', 'a')] },
+    ],
+  });
+  const paths: [string, ReturnType<typeof svc>, 33 | 31, boolean][] = [
+    ['Auto (hints on, some re-hinted to another zone)', svc({ 'service.kubernetes.io/topology-mode': 'Auto' }), 33, true],
+    ['Auto without node information (hints removed)', svc({ 'service.kubernetes.io/topology-mode': 'Auto' }), 33, false],
+    ['no annotation (hints removed)', svc({}), 33, true],
+    ['trafficDistribution PreferClose', svc({}, 'PreferClose'), 33, true],
+    ['1.31 trafficdist with an unset field (hints stripped)', svc({}), 31, true],
+  ];
+
+  it.each(paths)('%s: a deeply frozen input gives what an unfrozen copy gives, and is left as it was', (_name, service, minor, withNodes) => {
+    const frozen = deepFreeze(slices());
+    const cache = () => {
+      const c = cacheFor(minor);
+      if (!withNodes) c.setCpuRatiosByZone(null);
+      return c;
+    };
+    // Any write into a shared address list or hints object would throw here (modules are strict).
+    const result = reconcileTopologyHints(service, frozen, cache(), minor, defaultFeatureGates(minor));
+    const plain = reconcileTopologyHints(service, structuredClone(slices()), cache(), minor, defaultFeatureGates(minor));
+    expect(JSON.stringify(result)).toBe(JSON.stringify(plain));
+    expect(frozen).toEqual(slices());
+    // Rewritten slices are new objects with their own endpoints; the input's slices keep their hints.
+    const inputEndpoints = new Set([...frozen.toCreate, ...frozen.toUpdate, ...frozen.unchanged].flatMap((s) => s.endpoints));
+    for (const slice of [...result.toCreate, ...result.toUpdate]) for (const endpoint of slice.endpoints) expect(inputEndpoints.has(endpoint)).toBe(false);
+    expect(result.toCreate.length + result.toUpdate.length).toBeGreaterThan(0);
+  });
+
+  it('Auto re-hints part of the overloaded zone and leaves the unready endpoint its hints', () => {
+    const result = reconcileTopologyHints(svc({ 'service.kubernetes.io/topology-mode': 'Auto' }), deepFreeze(slices()), cacheFor(33), 33, defaultFeatureGates(33));
+    expect(result.autoOutcome).toBe('enabled');
+    const hints = [...result.unchanged, ...result.toUpdate, ...result.toCreate].flatMap((s) => s.endpoints).map((e) => [e.addresses[0], e.ready, e.hints?.forZones?.join(',') ?? null]);
+    expect(hints.filter(([, , zones]) => zones === 'b').length).toBeGreaterThan(1);
+    expect(hints).toContainEqual(['10.0.0.6', false, 'b']);
+  });
+});

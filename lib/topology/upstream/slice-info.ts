@@ -1,4 +1,4 @@
-import type { AddressType, Endpoint, EndpointSlice, MutableEndpoint, MutableEndpointSlice } from './types';
+import type { AddressType, Endpoint, EndpointHints, EndpointSlice, MutableEndpoint, MutableEndpointSlice } from './types';
 import type { KubeMinor } from './version';
 
 /**
@@ -24,28 +24,54 @@ export interface MutableSliceInfo {
   unchanged: MutableEndpointSlice[];
 }
 
-/** Deep copy of one endpoint (hint lists are copied, never shared). */
+/**
+ * A writable copy of one endpoint. Its address list and hints object are shared with the
+ * original: both are read-only (`readonly` arrays in {@link Endpoint}), and every algorithm here
+ * replaces `hints` as a whole rather than editing it, so a copy only needs its own top-level fields.
+ * (Copying the lists too made the cluster pass allocate four objects per endpoint of every
+ * rewritten slice, only to overwrite the hints right after.)
+ */
 export function cloneEndpoint(endpoint: Endpoint): MutableEndpoint {
-  return {
-    ...endpoint,
-    addresses: [...endpoint.addresses],
-    hints: endpoint.hints === null ? null : cloneHints(endpoint.hints),
-  };
+  return { ...endpoint };
 }
 
-function cloneHints(hints: NonNullable<Endpoint['hints']>): NonNullable<Endpoint['hints']> {
-  const copy: { forZones?: string[]; forNodes?: string[] } = {};
-  if (hints.forZones !== undefined) copy.forZones = [...hints.forZones];
-  if (hints.forNodes !== undefined) copy.forNodes = [...hints.forNodes];
-  return copy;
-}
-
-/** Deep copy of a slice (upstream `DeepCopy`). */
+/** A writable copy of a slice (upstream `DeepCopy`): own endpoint list and endpoint objects; see {@link cloneEndpoint}. */
 export function cloneSlice(slice: EndpointSlice): MutableEndpointSlice {
   const copy: MutableEndpointSlice = { endpoints: slice.endpoints.map(cloneEndpoint) };
   if (slice.name !== undefined) copy.name = slice.name;
   if (slice.addressType !== undefined) copy.addressType = slice.addressType;
   return copy;
+}
+
+/** A copy of a slice with every hints object removed (the rewrite {@link removeHintsFromSlices} makes). */
+function cloneSliceWithoutHints(slice: EndpointSlice): MutableEndpointSlice {
+  const copy: MutableEndpointSlice = { endpoints: slice.endpoints.map(withoutHints) };
+  if (slice.name !== undefined) copy.name = slice.name;
+  if (slice.addressType !== undefined) copy.addressType = slice.addressType;
+  return copy;
+}
+
+function withoutHints(endpoint: Endpoint): MutableEndpoint {
+  return { ...endpoint, hints: null };
+}
+
+/** Zone names {@link zoneHints} keeps before it starts over (clusters have a handful of zones). */
+const ZONE_HINTS_LIMIT = 1_024;
+const ZONE_HINTS = new Map<string, EndpointHints>();
+
+/**
+ * The hints object `{ forZones: [zone] }`, one shared frozen object per zone: the engine gives every
+ * ready endpoint of a rewritten slice such a hint, and hints are never edited in place (see
+ * {@link cloneEndpoint}), so endpoints can share it instead of allocating two objects each.
+ */
+export function zoneHints(zone: string): EndpointHints {
+  let hints = ZONE_HINTS.get(zone);
+  if (hints === undefined) {
+    if (ZONE_HINTS.size >= ZONE_HINTS_LIMIT) ZONE_HINTS.clear();
+    hints = Object.freeze({ forZones: Object.freeze([zone]) });
+    ZONE_HINTS.set(zone, hints);
+  }
+  return hints;
 }
 
 /** Deep copy of a whole plan, so callers' inputs are never mutated. */
@@ -121,7 +147,7 @@ export function sliceHasHints(slice: EndpointSlice): boolean {
 
 /**
  * Removes hints from every slice to create or update, and moves each unchanged slice that carries
- * hints (as a deep copy with hints cleared) to the update list. Unchanged slices without hints stay
+ * hints (as a copy with hints cleared) to the update list. Unchanged slices without hints stay
  * unchanged, so turning hints off on a Service that never had them writes nothing.
  * Mutates `info`; returns the resulting create and update lists.
  *
@@ -136,9 +162,7 @@ export function removeHintsFromSlices(info: MutableSliceInfo): { toCreate: Mutab
   const stillUnchanged: MutableEndpointSlice[] = [];
   for (const slice of info.unchanged) {
     if (sliceHasHints(slice)) {
-      const copy = cloneSlice(slice);
-      for (const endpoint of copy.endpoints) endpoint.hints = null;
-      info.toUpdate.push(copy);
+      info.toUpdate.push(cloneSliceWithoutHints(slice));
     } else {
       stillUnchanged.push(slice);
     }

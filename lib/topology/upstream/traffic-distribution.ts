@@ -3,7 +3,7 @@ import {
   TRAFFIC_DISTRIBUTION_PREFER_SAME_NODE,
   TRAFFIC_DISTRIBUTION_PREFER_SAME_ZONE,
 } from './constants';
-import { cloneSlice } from './slice-info';
+import { cloneSlice, zoneHints } from './slice-info';
 import type { EndpointSlice, MutableEndpointSlice } from './types';
 import type { FeatureGates, KubeMinor } from './version';
 
@@ -77,7 +77,7 @@ function closeUpdate(slice: MutableEndpointSlice, heuristic: 'preferSameZone' | 
   for (const endpoint of slice.endpoints) {
     if (endpoint.ready !== true) continue;
     if (minor < 33) {
-      endpoint.hints = { forZones: [endpoint.zone ?? ''] };
+      endpoint.hints = zoneHints(endpoint.zone ?? '');
       continue;
     }
     const hints: { forZones?: string[]; forNodes?: string[] } = {};
