@@ -237,6 +237,7 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
       if (page !== undefined) info.page = page;
     }
     deps.stats.recordRequest(verb, path.subresource ? `${resource.plural}/${path.subresource}` : resource.plural);
+    if (verb === 'list' && path.subresource === undefined && !query.get('continue')) deps.stats.recordListStart(resource.plural);
 
     // 1. Faults: latency, hang, injected errors.
     const decision = deps.faults.evaluate(info);

@@ -16,6 +16,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { RequestListener, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -153,6 +154,11 @@ export interface Simulator {
    * cannot be loaded.
    */
   restore(options: RestoreOptions): void;
+  /**
+   * Closes every kept-alive connection that carries no request now, as a server's idle timeout
+   * does (tests: a client must open a new connection for its next request, without an error).
+   */
+  closeIdleConnections(): void;
   /** Stops controllers, closes every connection (watches, hung requests) and the listener. */
   stop(): Promise<void>;
 }
@@ -276,6 +282,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       )
     : createServer(router);
   server.keepAliveTimeout = 30_000;
+  // Every TCP connection (for TLS: before the handshake), for `connections` and `wireBytes` in `/__sim/stats`.
+  server.on('connection', (socket: Socket) => stats.recordConnection(socket));
 
   // The exec plugin's token file (rewritten on rotation), in a folder of its own removed on stop.
   const execDir = auth === 'exec' ? mkdtempSync(path.join(tmpdir(), 'zonescope-sim-exec-')) : undefined;
@@ -346,6 +354,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     writeKubeconfig: (file, overrides) => writeKubeconfig(file, kubeconfigOptions(overrides)),
     reset,
     restore,
+    closeIdleConnections: () => server.closeIdleConnections(),
     stop: () => {
       stopping ??= new Promise<void>((resolve) => {
         stopControllers();

@@ -9,6 +9,16 @@
  * JSON (no model classes, no Date conversion), exposes status codes, `Retry-After` and `Status`
  * bodies, and lets a watch be cut by our own watchdog.
  *
+ * Connections are kept alive (see {@link KEEPALIVE_IDLE_TIMEOUT_MS}): one pooled agent for
+ * buffered requests (at most {@link MAX_REQUEST_SOCKETS} connections) and one for watches (one
+ * connection each, no limit, so open watches never hold up a list page), rebuilt when the TLS
+ * material (CA, client certificate and key, server name, proxy) changes — a rotated bearer token
+ * is a header and needs no new connection. Through an HTTP(S) proxy the CONNECT tunnel is kept
+ * with the connection inside it. A GET sent on a kept connection that the server had closed
+ * meanwhile (reset or hang-up before any byte of an answer) is sent once more on a new
+ * connection; writes never are (the server may have applied them). `keepAlive: false`
+ * (`ZONESCOPE_KEEPALIVE=0`) opens a connection per request instead, as before.
+ *
  * Kubeconfigs are read as kubectl reads them (see {@link createConnection}): `KUBECONFIG` lists
  * with missing and empty files skipped, paths relative to the file that names them, `tokenFile`;
  * the proxy is the cluster's `proxy-url`, else `HTTPS_PROXY`/`HTTP_PROXY` unless `NO_PROXY`
@@ -19,6 +29,7 @@
  * instead of growing without bound. The credentials every request carries are handed to the
  * redactor (`rememberSecret`), so an API server echoing them cannot make them shown or logged.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import http from 'node:http';
@@ -57,6 +68,22 @@ export const MAX_WATCH_LINE_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * How long a kept-alive connection may sit unused before zonescope closes it: 4 s, below the idle
+ * timeouts of the servers and load balancers in front of API servers (Node's 5 s, nginx's 75 s,
+ * AWS ALB's 60 s, Go's 90 s), so the client is the side that closes an idle connection, and a
+ * request rarely meets one that the server is closing at that moment (that case is retried once).
+ */
+export const KEEPALIVE_IDLE_TIMEOUT_MS = 4_000;
+
+/**
+ * Most concurrent connections for buffered requests (list pages, `/version`, writes): cold start
+ * lists about a dozen types at once, each with at most a page in flight and one asked ahead; more
+ * than that waits for a free connection. Watches use their own pool without a limit (each holds
+ * its connection for minutes).
+ */
+export const MAX_REQUEST_SOCKETS = 32;
+
 /** Where the connection's credentials come from. */
 export type ConnectionSource = 'kubeconfig' | 'in-cluster';
 
@@ -88,6 +115,12 @@ export interface ConnectionOptions {
   readonly requestTimeoutMs?: number;
   /** Credential plugins (`exec` users): time limit and backoff (see `./exec-credential`). */
   readonly exec?: ExecCredentialOptions;
+  /**
+   * Keep connections alive and reuse them (default true). `false` opens a new TCP (and TLS)
+   * connection for every request and closes it after the answer: for comparison, or for a
+   * middlebox that mishandles kept connections (`ZONESCOPE_KEEPALIVE=0`).
+   */
+  readonly keepAlive?: boolean;
 }
 
 /** A request to the API server. */
@@ -377,14 +410,23 @@ export function createConnection(options: ConnectionOptions): ConnectionResult {
     return { ok: false, message: `Cluster "${cluster.name}" uses plain http:// without insecure-skip-tls-verify: true, which client-node refuses.` };
   }
   rememberUserCredentials(kc);
-  const connection = new HttpKubeConnection(kc, contextName, cluster.server, options.inCluster ? 'in-cluster' : 'kubeconfig', options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, options.exec);
+  const connection = new HttpKubeConnection(
+    kc,
+    contextName,
+    cluster.server,
+    options.inCluster ? 'in-cluster' : 'kubeconfig',
+    options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    options.exec,
+    options.keepAlive ?? true,
+  );
   return { ok: true, connection };
 }
 
 /**
  * Environment read by {@link connectionOptionsFromEnv}: `KUBECONFIG`, `ZONESCOPE_CONTEXT`,
  * `KUBERNETES_SERVICE_HOST`, `KUBERNETES_SERVICE_PORT`, `ZONESCOPE_SERVICEACCOUNT_DIR`,
- * `ZONESCOPE_REQUEST_TIMEOUT_MS`, `HOME`, and the proxy variables ({@link PROXY_VARIABLES}).
+ * `ZONESCOPE_REQUEST_TIMEOUT_MS`, `ZONESCOPE_KEEPALIVE`, `HOME`, and the proxy variables
+ * ({@link PROXY_VARIABLES}).
  */
 export type ConnectionEnv = Readonly<Record<string, string | undefined>>;
 
@@ -397,7 +439,8 @@ export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'htt
  * `KUBERNETES_SERVICE_HOST` is set and there is no kubeconfig — at `KUBERNETES_SERVICE_HOST`:
  * `KUBERNETES_SERVICE_PORT`, with the token, CA and namespace of `ZONESCOPE_SERVICEACCOUNT_DIR`
  * (default {@link DEFAULT_SERVICEACCOUNT_DIR}). The proxy variables of `env` (only those) go
- * into `proxyEnv`. `null` when there is nothing to connect with.
+ * into `proxyEnv`. `ZONESCOPE_KEEPALIVE=0` (or `false`, `off`, `no`) turns keep-alive off. `null`
+ * when there is nothing to connect with.
  */
 export function connectionOptionsFromEnv(env: ConnectionEnv = process.env): ConnectionOptions | null {
   const timeout = Number(env.ZONESCOPE_REQUEST_TIMEOUT_MS);
@@ -409,6 +452,7 @@ export function connectionOptionsFromEnv(env: ConnectionEnv = process.env): Conn
   const common = {
     ...(env.ZONESCOPE_CONTEXT ? { context: env.ZONESCOPE_CONTEXT } : {}),
     ...(Number.isFinite(timeout) && timeout > 0 ? { requestTimeoutMs: timeout } : {}),
+    ...(/^(0|false|off|no)$/i.test(env.ZONESCOPE_KEEPALIVE?.trim() ?? '') ? { keepAlive: false } : {}),
     proxyEnv,
   };
   if (env.KUBECONFIG) return { kubeconfig: env.KUBECONFIG, ...common };
@@ -540,6 +584,54 @@ function readAll(res: IncomingMessage, limit: number, overLimit: 'truncate' | 'f
   });
 }
 
+/** Which pool a request's connection comes from. */
+type AgentKind = 'request' | 'watch';
+
+/** The pooled agent of one kind, and the TLS material it was built with (a digest of it). */
+interface PooledAgent {
+  readonly key: string;
+  readonly agent: http.Agent;
+}
+
+/** client-node's agent factory (private in its typings): the same proxy agents its generated clients get. */
+type AgentFactory = (cluster: Cluster | null, options: https.AgentOptions) => http.Agent;
+
+/**
+ * A digest of what an agent's connections are bound to (CA, client certificate and key, PFX,
+ * passphrase, certificate checking, server name, proxy): a change means new connections. The
+ * digest, not the material, is kept; headers (a bearer token) are not part of it.
+ */
+function agentKey(options: https.RequestOptions, proxyUrl: string | undefined): string {
+  const hash = createHash('sha256');
+  const part = (value: unknown): void => {
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      if (typeof item === 'string' || item instanceof Uint8Array) hash.update(item);
+      else if (typeof item === 'object' && item !== null && 'pem' in item) part((item as { pem?: unknown }).pem);
+      else hash.update(String(item));
+      hash.update('\0');
+    }
+    hash.update('\x01');
+  };
+  for (const value of [options.ca, options.cert, options.key, options.pfx, options.passphrase, options.rejectUnauthorized, options.servername, proxyUrl]) part(value);
+  return hash.digest('hex');
+}
+
+/** Closes an agent's idle connections (in use ones finish their request, then close on their idle timeout). */
+function closeIdleSockets(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+}
+
+/**
+ * Whether a request failed because the kept connection it was sent on had been closed by the
+ * server: a reset or a hang-up before any answer, on a reused connection.
+ */
+function staleConnection(error: Error, req: http.ClientRequest): boolean {
+  if (!req.reusedSocket) return false;
+  const code = errorCode(error);
+  return code === 'ECONNRESET' || code === 'EPIPE' || error.message === 'socket hang up';
+}
+
 /**
  * node:http(s) transport with the kubeconfig's TLS and auth options. A user with a credential
  * plugin (`exec`) gets its credentials from one {@link ExecCredentialProvider} shared by every
@@ -551,6 +643,8 @@ class HttpKubeConnection implements KubeConnection {
   readonly kubeConfig: KubeConfig;
   /** The credential plugin of the current user, `null` without one. */
   private readonly exec: ExecCredentialProvider | null;
+  /** The kept-alive agents (with {@link keepAlive}), one per kind. */
+  private readonly agents = new Map<AgentKind, PooledAgent>();
 
   constructor(
     kubeConfig: KubeConfig,
@@ -559,6 +653,7 @@ class HttpKubeConnection implements KubeConnection {
     readonly source: ConnectionSource,
     readonly requestTimeoutMs: number,
     execOptions: ExecCredentialOptions = {},
+    private readonly keepAlive = true,
   ) {
     this.serverUrl = displayServerUrl(server);
     const wired = withExecCredentials(kubeConfig, execOptions);
@@ -592,19 +687,60 @@ class HttpKubeConnection implements KubeConnection {
     return true;
   }
 
-  /** Starts a request; resolves with the response once headers arrive (timeout covers that wait). */
+  /**
+   * The agent for a request whose options `applyToHTTPSOptions` filled in. With keep-alive: the
+   * pooled agent of `kind`, built anew (the old one's idle connections closed) when the TLS
+   * material or proxy changed — a rotated CA or an exec plugin's new client certificate must not
+   * ride on connections made with the old ones. Without: client-node's fresh agent, used once.
+   */
+  private agentFor(kind: AgentKind, options: https.RequestOptions): { agent: http.Agent | undefined; oneShot: boolean } {
+    const fresh = options.agent instanceof http.Agent ? options.agent : undefined;
+    if (!this.keepAlive) return { agent: fresh, oneShot: true };
+    const cluster = this.kubeConfig.getCurrentCluster();
+    const key = agentKey(options, cluster?.proxyUrl);
+    const current = this.agents.get(kind);
+    if (current !== undefined && current.key === key) return { agent: current.agent, oneShot: false };
+    if (current !== undefined) closeIdleSockets(current.agent);
+    const factory = (this.kubeConfig as unknown as { createAgent?: unknown }).createAgent;
+    if (typeof factory !== 'function') return { agent: fresh, oneShot: true };
+    const agentOptions: https.AgentOptions = {
+      ca: options.ca,
+      cert: options.cert,
+      key: options.key,
+      pfx: options.pfx,
+      passphrase: options.passphrase,
+      ...(options.rejectUnauthorized !== undefined ? { rejectUnauthorized: options.rejectUnauthorized } : {}),
+      ...(options.servername !== undefined ? { servername: options.servername } : {}),
+      keepAlive: true,
+      // An idle connection is closed after this long (the agent's `timeout` applies to free sockets).
+      timeout: KEEPALIVE_IDLE_TIMEOUT_MS,
+      scheduling: 'lifo',
+      ...(kind === 'request' ? { maxSockets: MAX_REQUEST_SOCKETS, maxFreeSockets: MAX_REQUEST_SOCKETS } : {}),
+    };
+    const agent = (factory as AgentFactory).call(this.kubeConfig, cluster, agentOptions);
+    this.agents.set(kind, { key, agent });
+    return { agent, oneShot: false };
+  }
+
+  /**
+   * Starts a request; resolves with the response once headers arrive (timeout covers that wait,
+   * a retry included). A GET whose kept connection turns out closed by the server is sent once
+   * more, after the pool's other idle connections are closed (they are likely stale too).
+   * `release` ends the exchange: a fully read response leaves its connection to the pool, any
+   * other is cut.
+   */
   private async start(
     request: KubeHttpRequest,
     timeoutMs: number,
-    compressed: boolean,
-  ): Promise<{ res: IncomingMessage; destroy: () => void; agent: http.Agent | undefined; credential: ExecCredential | null }> {
+    kind: AgentKind,
+  ): Promise<{ res: IncomingMessage; release: () => void; credential: ExecCredential | null }> {
     const options: https.RequestOptions = {};
     const credential = await this.applyCredentials(options, request.signal);
     rememberRequestCredentials(options);
     const url = buildPath(this.server, request);
     // Buffered requests (list pages) ask for gzip; watches do not (the API server does not
     // compress them, and each event must reach us as it happens).
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT, ...(compressed ? { 'Accept-Encoding': 'gzip' } : {}) };
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': USER_AGENT, ...(kind === 'request' ? { 'Accept-Encoding': 'gzip' } : {}) };
     for (const [key, value] of Object.entries(options.headers ?? {})) {
       if (typeof value === 'string' || typeof value === 'number') headers[key] = String(value);
     }
@@ -612,10 +748,12 @@ class HttpKubeConnection implements KubeConnection {
       headers['Content-Type'] = request.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(request.body));
     }
-    const agent = options.agent instanceof http.Agent ? options.agent : undefined;
+    const { agent, oneShot } = this.agentFor(kind, options);
+    const method = request.method ?? 'GET';
     const requestOptions: https.RequestOptions = {
       ...options,
-      method: request.method ?? 'GET',
+      agent,
+      method,
       protocol: url.protocol,
       hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: url.port || (url.protocol === 'https:' ? 443 : 80),
@@ -623,17 +761,18 @@ class HttpKubeConnection implements KubeConnection {
       headers,
     };
     const transport = url.protocol === 'http:' ? http : https;
+    const idempotent = method === 'GET' && request.body === undefined;
     return new Promise((resolve, reject) => {
       let settled = false;
-      const req = transport.request(requestOptions);
-      const destroy = (): void => {
-        req.destroy();
-        agent?.destroy();
+      let req: http.ClientRequest | undefined;
+      const cut = (): void => {
+        req?.destroy();
+        if (oneShot) agent?.destroy();
       };
       const fail = (error: Error): void => {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', onAbort);
-        destroy();
+        cut();
         if (!settled) {
           settled = true;
           reject(error);
@@ -641,22 +780,39 @@ class HttpKubeConnection implements KubeConnection {
       };
       const onAbort = (): void => fail(abortError());
       const timer = setTimeout(() => fail(timeoutError(timeoutMs)), timeoutMs);
-      // Before anything can destroy `req` (an abort that came while the credentials were being
-      // obtained): a destroyed request without an error listener crashes the process.
-      req.on('error', (error) => fail(error));
       if (request.signal?.aborted) {
         fail(abortError());
         return;
       }
       request.signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('response', (res) => {
-        clearTimeout(timer);
-        request.signal?.removeEventListener('abort', onAbort);
-        settled = true;
-        resolve({ res, destroy, agent, credential });
-      });
-      if (request.body !== undefined) req.write(request.body);
-      req.end();
+      const send = (attempt: number): void => {
+        const current = transport.request(requestOptions);
+        req = current;
+        // Before anything can destroy `current`: a destroyed request without an error listener
+        // crashes the process.
+        current.on('error', (error) => {
+          if (current !== req || settled) return;
+          if (attempt === 0 && idempotent && !oneShot && staleConnection(error, current)) {
+            if (agent !== undefined) closeIdleSockets(agent);
+            send(1);
+            return;
+          }
+          fail(error);
+        });
+        current.on('response', (res) => {
+          clearTimeout(timer);
+          request.signal?.removeEventListener('abort', onAbort);
+          settled = true;
+          const release = (): void => {
+            if (!res.complete) current.destroy();
+            if (oneShot) agent?.destroy();
+          };
+          resolve({ res, release, credential });
+        });
+        if (request.body !== undefined) current.write(request.body);
+        current.end();
+      };
+      send(0);
     });
   }
 
@@ -670,7 +826,7 @@ class HttpKubeConnection implements KubeConnection {
   private async requestOnce(request: KubeHttpRequest): Promise<{ response: KubeHttpResponse; credential: ExecCredential | null }> {
     const timeoutMs = request.timeoutMs ?? this.requestTimeoutMs;
     const deadline = Date.now() + timeoutMs;
-    const { res, destroy, credential } = await this.start(request, timeoutMs, true);
+    const { res, release, credential } = await this.start(request, timeoutMs, 'request');
     const remaining = Math.max(1, deadline - Date.now());
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -688,7 +844,7 @@ class HttpKubeConnection implements KubeConnection {
     } finally {
       clearTimeout(timer);
       if (onAbort) request.signal?.removeEventListener('abort', onAbort);
-      destroy();
+      release();
     }
   }
 
@@ -701,14 +857,14 @@ class HttpKubeConnection implements KubeConnection {
 
   private async openStreamOnce(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult & { readonly credential: ExecCredential | null }> {
     const timeoutMs = request.timeoutMs ?? this.requestTimeoutMs;
-    const { res, destroy, credential } = await this.start(request, timeoutMs, false);
+    const { res, release, credential } = await this.start(request, timeoutMs, 'watch');
     const status = res.statusCode ?? 0;
     if (status < 200 || status >= 300) {
       try {
         const body = await readAll(res, MAX_ERROR_BODY, 'truncate');
         return { ok: false, response: { status, headers: res.headers, body }, credential };
       } finally {
-        destroy();
+        release();
       }
     }
     let closed = false;
@@ -719,7 +875,7 @@ class HttpKubeConnection implements KubeConnection {
     const finish = (error: Error | null): void => {
       if (closed) return;
       closed = true;
-      destroy();
+      release();
       resolveDone(error);
     };
     // The incomplete line: chunks kept as they came (no re-concatenation per chunk, no re-scan
