@@ -247,6 +247,15 @@ function list(deps: ApiDeps, request: ResourceRequest): ApiResult {
     listMeta.continue = encodeContinue({ rv: result.resourceVersion, start: result.lastKey, page: page + 1, resource: storage });
     if (result.remainingItemCount !== undefined) listMeta.remainingItemCount = result.remainingItemCount;
   }
+  if (request.accept.table === undefined && request.accept.partial === undefined) {
+    // Serialised item by item (one big JSON.stringify of 150k pods would need a second copy), each
+    // object's JSON kept while the object is stored, as kube-apiserver's watch cache keeps objects
+    // serialised: a page of 500 pods is then mostly a join of strings.
+    const head = JSON.stringify({ kind: resource.listKind, apiVersion: apiVersionOf(resource.group, resource.version), metadata: listMeta });
+    const parts: string[] = [];
+    for (const item of result.items) parts.push(wireJson(resource, item));
+    return { code: 200, body: `${head.slice(0, -1)},"items":[${parts.join(',')}]}` };
+  }
   const items = result.items.map((item) => toWire(resource, item));
   if (request.accept.table !== undefined) {
     return {
@@ -254,18 +263,32 @@ function list(deps: ApiDeps, request: ResourceRequest): ApiResult {
       body: toTable(resource, items, { apiVersion: request.accept.table, includeObject: parseIncludeObject(query), now: deps.now(), listMeta }),
     };
   }
-  if (request.accept.partial !== undefined) {
-    const apiVersion = request.accept.partial;
-    return {
-      code: 200,
-      body: { kind: 'PartialObjectMetadataList', apiVersion, metadata: listMeta, items: items.map((i) => toPartialObjectMetadata(i, apiVersion)) },
-    };
+  const apiVersion = request.accept.partial ?? 'meta.k8s.io/v1';
+  return {
+    code: 200,
+    body: { kind: 'PartialObjectMetadataList', apiVersion, metadata: listMeta, items: items.map((i) => toPartialObjectMetadata(i, apiVersion)) },
+  };
+}
+
+/**
+ * JSON of stored objects as served, per resource (a resource may convert, e.g. autoscaling/v1).
+ * The store replaces an object on every write and never changes a stored one, and each write sets
+ * a new resourceVersion: an entry whose resourceVersion differs from the object's is stale.
+ */
+const WIRE_JSON = new WeakMap<ApiResource, WeakMap<KubeObject, { readonly resourceVersion: string | undefined; readonly json: string }>>();
+
+function wireJson(resource: ApiResource, object: KubeObject): string {
+  let byObject = WIRE_JSON.get(resource);
+  if (byObject === undefined) {
+    byObject = new WeakMap();
+    WIRE_JSON.set(resource, byObject);
   }
-  // Serialise item by item: one big JSON.stringify of 150k pods would need a second copy.
-  const head = JSON.stringify({ kind: resource.listKind, apiVersion: apiVersionOf(resource.group, resource.version), metadata: listMeta });
-  const parts: string[] = [];
-  for (const item of items) parts.push(JSON.stringify(item));
-  return { code: 200, body: `${head.slice(0, -1)},"items":[${parts.join(',')}]}` };
+  const resourceVersion = object.metadata.resourceVersion;
+  const cached = byObject.get(object);
+  if (cached !== undefined && cached.resourceVersion === resourceVersion) return cached.json;
+  const json = JSON.stringify(toWire(resource, object));
+  byObject.set(object, { resourceVersion, json });
+  return json;
 }
 
 // ---------------------------------------------------------------------------------------------

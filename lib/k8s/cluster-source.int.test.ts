@@ -225,14 +225,14 @@ describe('LiveClusterSource against the simulator', () => {
     for (let i = 0; i < 8; i++) sim.store.create('services', service(`new${i}`));
     const s9 = sim.store.get('services', 'default', 's9');
     if (s9 === undefined) throw new Error('missing s9');
-    sim.store.update('services', { ...s9, metadata: { ...s9.metadata, annotations: { touched: 'yes' } } });
+    sim.store.update('services', { ...s9, metadata: { ...s9.metadata, annotations: { 'service.kubernetes.io/topology-mode': 'Auto' } } });
 
     await waitFor(() => state.status('services').lists === 2, 're-list', 8000);
     await converged(state, sim);
     const names = namesOf(state.snapshot());
     expect(names).toHaveLength(13);
     expect(names.filter((n) => /\/s[0-4]$/.test(n))).toEqual([]); // no phantoms
-    expect(state.index().servicesByKey.get('default/s9')?.annotations.touched).toBe('yes');
+    expect(state.index().servicesByKey.get('default/s9')?.annotations['service.kubernetes.io/topology-mode']).toBe('Auto');
     expect(sim.stats.count('list', 'services')).toBe(2);
     expect(state.status('services').health).toBe('synced');
   });
@@ -272,6 +272,33 @@ describe('LiveClusterSource against the simulator', () => {
     expect(sim.stats.count('list', 'pods')).toBe(3);
     expect(state.status('pods')).toMatchObject({ count: 1234, listed: 1234, lists: 1 });
     expect(state.index().podsByNamespace.get('ns0')).toHaveLength(177);
+  });
+
+  it('with pagesAhead, asks for the next list page before processing the current one, each page once', async () => {
+    const sim = await startSim({ objects: [node('n1', 'z1')] });
+    for (let i = 0; i < 1234; i++) sim.store.create('pods', pod(`p-${String(i).padStart(4, '0')}`, `ns${i % 7}`, { app: 'x' }, 'n1'));
+    const connection = connect(sim);
+    let state: LiveClusterSource | null = null;
+    /** Pods already listed when each page was asked for. */
+    const listedWhenAsked: number[] = [];
+    const watching: KubeConnection = {
+      ...connection,
+      kubeConfig: connection.kubeConfig,
+      request: (request) => {
+        if (request.query?.watch === undefined && request.path === '/api/v1/pods') listedWhenAsked.push(state?.status('pods').listed ?? -1);
+        return connection.request(request);
+      },
+      openStream: (request, onLine) => connection.openStream(request, onLine),
+    };
+    state = new LiveClusterSource(watching, { ...FAST, resources: ['pods'], informer: { ...FAST.informer, pagesAhead: true } });
+    states.push(state);
+    state.start();
+    expect(await state.waitForSync(5000)).toBe(true);
+    // Page 2 was asked for before page 1's 500 pods were read, page 3 before page 2's.
+    expect(listedWhenAsked).toEqual([0, 0, 500]);
+    expect(sim.stats.count('list', 'pods')).toBe(3);
+    await converged(state, sim);
+    expect(state.status('pods')).toMatchObject({ count: 1234, listed: 1234, lists: 1 });
   });
 
   it('restarts a list whose continue token expired, and retries a failed page', async () => {

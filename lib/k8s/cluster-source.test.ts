@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { ClusterSnapshot, EndpointSliceRecord, HpaRecord, PodRecord } from '../topology/model/cluster-model';
 import { indexCluster } from '../topology/model/cluster-model';
-import { createClusterSource, indexIncrementally, LiveClusterSource, SnapshotClusterSource, UnavailableClusterSource } from './cluster-source';
+import { createClusterSource, indexIncrementally, listPagesAhead, LiveClusterSource, SnapshotClusterSource, UnavailableClusterSource } from './cluster-source';
 import { getClusterSource, resetClusterSource } from './source';
 import { snapshotFromText } from './snapshot';
 import { readFileSync } from 'node:fs';
@@ -222,5 +222,13 @@ describe('getClusterSource', () => {
     expect(a.snapshot().nodes).toHaveLength(2);
     await resetClusterSource();
     expect(getClusterSource()).not.toBe(a);
+  });
+});
+
+describe('ZONESCOPE_LIST_PAGES_AHEAD', () => {
+  it('turns asking for pages ahead on or off, and leaves the default for anything else', () => {
+    for (const on of ['1', 'true', 'ON', ' yes ']) expect(listPagesAhead(on), on).toBe(true);
+    for (const off of ['0', 'false', 'Off', 'no']) expect(listPagesAhead(off), off).toBe(false);
+    for (const other of [undefined, '', 'maybe', '2']) expect(listPagesAhead(other), String(other)).toBeUndefined();
   });
 });

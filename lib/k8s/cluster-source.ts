@@ -797,5 +797,19 @@ export function createClusterSource(env: ConnectionEnv = process.env, options: C
   }
   const connection = createConnection(connectionOptions);
   if (!connection.ok) return new UnavailableClusterSource(connection.message, connectionOptions.context ?? null);
-  return new LiveClusterSource(connection.connection, options.live);
+  const pagesAhead = listPagesAhead(env.ZONESCOPE_LIST_PAGES_AHEAD);
+  const live = pagesAhead === undefined ? options.live : { ...options.live, informer: { ...options.live?.informer, pagesAhead } };
+  return new LiveClusterSource(connection.connection, live);
+}
+
+/**
+ * `ZONESCOPE_LIST_PAGES_AHEAD`: `1`/`true`/`on`/`yes` asks for each list's next page while the
+ * current one is parsed (see `InformerOptions.pagesAhead`), `0`/`false`/`off`/`no` does not;
+ * `undefined` when unset or anything else (the informers' default: off).
+ */
+export function listPagesAhead(value: string | undefined): boolean | undefined {
+  const v = value?.trim().toLowerCase();
+  if (v === '1' || v === 'true' || v === 'on' || v === 'yes') return true;
+  if (v === '0' || v === 'false' || v === 'off' || v === 'no') return false;
+  return undefined;
 }

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeConnection, KubeHttpRequest, KubeHttpResponse, OpenStreamResult } from './connection';
-import { ResourceInformer } from './informer';
+import { leadingContinueToken, ResourceInformer } from './informer';
 import { RESOURCES } from './resources';
 
 interface OpenedStream {
@@ -272,5 +272,20 @@ describe('ResourceInformer when the API server history goes backwards', () => {
     expect(informer.status().resourceVersion).toBe('5');
     expect(connection.requests[2]?.query?.continue).toBeUndefined();
     expect(logs.some((m) => /pages disagree on the resourceVersion \(20, then 5\); restarting it from the first page/.test(m))).toBe(true);
+  });
+});
+
+describe('leadingContinueToken', () => {
+  it('reads the continue token from the head of a list page as API servers write it', () => {
+    const token = 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MjA3NTg2fQ';
+    expect(leadingContinueToken(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"207586","continue":"${token}","remainingItemCount":149967},"items":[{"metadata":{"name":"a"}}]}`)).toBe(token);
+    expect(leadingContinueToken(`{ "kind": "PodList", "apiVersion": "v1", "metadata": { "continue": "${token}" }, "items": [] }`)).toBe(token);
+  });
+
+  it('is null for the last page, a page whose metadata does not lead, or a continue that is only text inside another field', () => {
+    expect(leadingContinueToken('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[]}')).toBeNull();
+    expect(leadingContinueToken('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":""},"items":[]}')).toBeNull();
+    expect(leadingContinueToken('{"items":[],"metadata":{"continue":"abc"}}')).toBeNull();
+    expect(leadingContinueToken('{"kind":"PodList","metadata":{"selfLink":"x,\\"continue\\":\\"abc\\","resourceVersion":"7"},"items":[]}')).toBeNull();
   });
 });

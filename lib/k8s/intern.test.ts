@@ -38,3 +38,36 @@ describe('interning of slim records', () => {
     expect(internStats().records).toBeGreaterThan(0);
   });
 });
+
+describe('string-map interning by hash', () => {
+  it('tells apart maps whose text would run together, differ in one value, in order, or in size', () => {
+    const maps: Record<string, string>[] = [{ a: 'bc' }, { ab: 'c' }, { a: 'b', c: '' }, { a: 'bc', d: 'e' }, { d: 'e', a: 'bc' }, {}, { a: '' }, { '': 'a' }];
+    const shared = maps.map((m) => internStringMap({ ...m }));
+    for (let i = 0; i < maps.length; i++) {
+      expect(shared[i]).toEqual(maps[i]);
+      expect(Object.keys(shared[i] ?? {})).toEqual(Object.keys(maps[i] ?? {}));
+      expect(internStringMap({ ...maps[i] })).toBe(shared[i]);
+      for (let j = 0; j < i; j++) expect(shared[j]).not.toBe(shared[i]);
+    }
+  });
+
+  it('keeps maps whose hashes collide apart (compared entry by entry)', () => {
+    // These two hash alike (32-bit FNV-1a of their entries).
+    const a = internStringMap({ app: 'web-805787' });
+    const b = internStringMap({ app: 'web-2331600' });
+    expect(a).toEqual({ app: 'web-805787' });
+    expect(b).toEqual({ app: 'web-2331600' });
+    expect(internStringMap({ app: 'web-805787' })).toBe(a);
+    expect(internStringMap({ app: 'web-2331600' })).toBe(b);
+    expect(internStats().stringMaps).toBe(2);
+  });
+
+  it('keeps every map of a large label population exact', () => {
+    const all = Array.from({ length: 20_000 }, (_, i) => ({ app: `web-${i % 997}`, 'pod-template-hash': `h${i % 1013}` }));
+    const shared = all.map((m) => internStringMap(m));
+    expect(shared.every((m, i) => JSON.stringify(m) === JSON.stringify(all[i]))).toBe(true);
+    const distinct = new Set(all.map((m) => JSON.stringify(m))).size;
+    expect(new Set(shared).size).toBe(distinct);
+    expect(internStats().stringMaps).toBe(distinct);
+  });
+});

@@ -36,8 +36,78 @@ class Table<T> {
   }
 }
 
+/**
+ * Shared string maps, by a hash of their entries. Keyed by hash rather than by the maps' text, so
+ * the table holds no key strings of its own: at 150,000 pods those were ~8 MiB of label text
+ * kept only to find equal maps. Equal hashes are told apart by comparing entries.
+ */
+class StringMapTable {
+  private map = new Map<number, SharedMap | SharedMap[]>();
+  private entries = 0;
+
+  get(map: Record<string, string>): SharedMap {
+    const hash = hashStringMap(map);
+    const found = this.map.get(hash);
+    if (found !== undefined) {
+      if (!Array.isArray(found)) {
+        if (sameEntries(found, map)) return found;
+      } else {
+        for (const candidate of found) if (sameEntries(candidate, map)) return candidate;
+      }
+    }
+    if (this.entries >= INTERN_TABLE_LIMIT) this.clear();
+    const shared: Record<string, string> = {};
+    for (const name in map) shared[internString(name)] = internString(map[name] as string);
+    Object.freeze(shared);
+    const bucket = this.map.get(hash);
+    if (bucket === undefined) this.map.set(hash, shared);
+    else if (Array.isArray(bucket)) bucket.push(shared);
+    else this.map.set(hash, [bucket, shared]);
+    this.entries++;
+    return shared;
+  }
+
+  get size(): number {
+    return this.entries;
+  }
+
+  clear(): void {
+    this.map = new Map();
+    this.entries = 0;
+  }
+}
+
+type SharedMap = Readonly<Record<string, string>>;
+
+/** FNV-1a over names and values, with separators (so `{a: 'bc'}` and `{ab: 'c'}` differ). */
+function hashStringMap(map: Record<string, string>): number {
+  let hash = 0x811c9dc5;
+  for (const name in map) {
+    for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0x10000, 0x01000193);
+    const value = map[name] as string;
+    for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
+    hash = Math.imul(hash ^ 0x10001, 0x01000193);
+  }
+  return hash;
+}
+
+/** Same entries in the same order (key order is kept: it shows in JSON and YAML). */
+function sameEntries(shared: SharedMap, map: Record<string, string>): boolean {
+  let count = 0;
+  for (const name in map) {
+    if (shared[name] !== map[name] || !Object.prototype.hasOwnProperty.call(shared, name)) return false;
+    count++;
+  }
+  const names = Object.keys(shared);
+  if (names.length !== count) return false;
+  let i = 0;
+  for (const name in map) if (names[i++] !== name) return false;
+  return true;
+}
+
 const strings = new Table<string>();
-const stringMaps = new Table<Readonly<Record<string, string>>>();
+const stringMaps = new StringMapTable();
 const objects = new Table<object>();
 
 /** The shared copy of `value`. */
@@ -52,13 +122,7 @@ export function internNullable(value: string | null): string | null {
 
 /** The shared (frozen) copy of a string map such as labels, annotations or a selector; keys keep their order. */
 export function internStringMap(map: Record<string, string>): Readonly<Record<string, string>> {
-  let key = '';
-  for (const name in map) key += `${name}\u0000${map[name]}\u0001`;
-  return stringMaps.get(key, () => {
-    const shared: Record<string, string> = {};
-    for (const name in map) shared[internString(name)] = internString(map[name] as string);
-    return Object.freeze(shared);
-  });
+  return stringMaps.get(map);
 }
 
 /** The shared (deep-frozen) copy of a small JSON-like record, compared by its JSON. */

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { generateRealisticCluster, REALISTIC_SCALES } from '../../sim/scenarios/realistic';
 import type { Json } from './wire-to-record';
 import {
   combineDataplaneFacts,
   detectPlatform,
+  isJsonObject,
+  isServiceAnnotationKept,
   isServiceEvent,
   labelSelector,
   parseKubeProxyConfiguration,
@@ -472,5 +475,75 @@ describe('labelSelector', () => {
       matchLabels: {},
       matchExpressions: [{ key: 'a', operator: 'Exists', values: [] }],
     });
+  });
+});
+
+describe('records of realistic objects keep only what is read', () => {
+  const objects = generateRealisticCluster(REALISTIC_SCALES.S) as unknown as Json[];
+  const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
+  const helmService = (): Json => {
+    const found = ofKind('Service').find((o) => isJsonObject(o.metadata) && isJsonObject(o.metadata.annotations) && 'meta.helm.sh/release-name' in o.metadata.annotations);
+    if (found === undefined) throw new Error('realistic-S has no Helm Service');
+    return found;
+  };
+
+  it('drops last-applied-configuration and other annotations nothing reads from a Service; keeps topology, load-balancer and Helm ones', () => {
+    const raw = helmService();
+    const metadata = raw.metadata as Json;
+    const helm = metadata.annotations as Record<string, string>;
+    const manifest = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: metadata.name, namespace: metadata.namespace }, spec: raw.spec });
+    const annotated = (extra: Record<string, string>): Json => ({
+      ...raw,
+      metadata: { ...metadata, annotations: { ...helm, 'kubectl.kubernetes.io/last-applied-configuration': `${manifest}\n`, 'example.com/owner-team': 'payments', ...extra } },
+    });
+    const kept = {
+      'service.kubernetes.io/topology-mode': 'Auto',
+      'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb-ip',
+      'service.beta.kubernetes.io/aws-load-balancer-attributes': 'load_balancing.cross_zone.enabled=false',
+      'networking.gke.io/load-balancer-type': 'Internal',
+    };
+    const record = projectService(annotated(kept));
+    expect(record.annotations).toEqual({ ...helm, ...kept });
+    expect(JSON.stringify(record)).not.toContain('last-applied');
+    // Two Services that differ only in what is dropped share one annotation map.
+    const other = projectService({ ...annotated(kept), metadata: { ...(annotated(kept).metadata as Json), annotations: { ...helm, ...kept, 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } });
+    expect(other.annotations).toBe(record.annotations);
+    expect(isServiceAnnotationKept('argocd.argoproj.io/tracking-id')).toBe(true);
+    expect(isServiceAnnotationKept('meta.helm.sh/release-name')).toBe(true);
+    expect(isServiceAnnotationKept('kubectl.kubernetes.io/last-applied-configuration')).toBe(false);
+  });
+
+  it('projects every realistic object without managedFields, last-applied configuration, specs or statuses', () => {
+    const project: Record<string, (raw: Json) => object | null> = {
+      Node: projectNode,
+      Service: projectService,
+      EndpointSlice: projectEndpointSlice,
+      Pod: projectPod,
+      Deployment: projectDeployment,
+      ReplicaSet: projectReplicaSet,
+      HorizontalPodAutoscaler: projectHpa,
+    };
+    const counts: Record<string, number> = {};
+    for (const raw of objects) {
+      const kind = String(raw.kind);
+      const projection = project[kind];
+      if (projection === undefined) continue;
+      const text = JSON.stringify(projection(raw));
+      counts[kind] = (counts[kind] ?? 0) + 1;
+      for (const dropped of ['managedFields', 'f:metadata', 'last-applied-configuration', 'containerStatuses', '"images"', 'creationTimestamp', '"uid":"', 'helm.sh/chart']) {
+        if (kind === 'Service' && dropped === '"uid":"') continue; // a Service record keeps its uid (optimistic writes)
+        if (kind === 'Pod' && dropped === 'helm.sh/chart') continue; // pod labels are kept whole: selectors read them
+        expect(text, `${kind} ${JSON.stringify((raw.metadata as Json).name)}`).not.toContain(dropped);
+      }
+    }
+    expect(Object.keys(counts).sort()).toEqual(Object.keys(project).sort());
+    // What is read is still there: a realistic pod keeps its labels, node, owner and readiness.
+    const rawPod = ofKind('Pod').find((o) => isJsonObject(o.spec) && typeof o.spec.nodeName === 'string' && JSON.stringify((o.metadata as Json).ownerReferences ?? []).includes('ReplicaSet'));
+    if (rawPod === undefined) throw new Error('realistic-S has no scheduled pod');
+    const pod = projectPod(rawPod);
+    expect(pod.labels).toEqual((rawPod.metadata as Json).labels);
+    expect(pod.nodeName).toBe((rawPod.spec as Json).nodeName);
+    expect(pod.owner).toMatchObject({ kind: 'ReplicaSet' });
+    expect(Object.keys(pod).sort()).toEqual(['labels', 'name', 'namespace', 'nodeName', 'owner', 'phase', 'podIP', 'ready', 'terminating']);
   });
 });

@@ -152,6 +152,36 @@ function policy(value: unknown): 'Cluster' | 'Local' | null {
   return value === 'Cluster' || value === 'Local' ? value : null;
 }
 
+/**
+ * Annotation prefixes of a Service that zonescope reads: topology (`service.kubernetes.io/topology-mode`,
+ * `…/topology-aware-hints`) and the cloud load balancers' settings (`service.beta.kubernetes.io/aws-load-balancer-*`,
+ * `…/azure-load-balancer-*`, GKE's `cloud.google.com/*` and `networking.gke.io/*`).
+ */
+const SERVICE_ANNOTATION_PREFIXES = ['service.kubernetes.io/', 'service.beta.kubernetes.io/', 'service.alpha.kubernetes.io/', 'cloud.google.com/', 'networking.gke.io/'];
+
+/** Other Service annotations read (who manages the Service: Helm, Argo CD). */
+const SERVICE_ANNOTATIONS_KEPT = new Set(['meta.helm.sh/release-name', 'meta.helm.sh/release-namespace', 'argocd.argoproj.io/tracking-id']);
+
+/**
+ * Whether a Service annotation is kept in its record. Only these are: the rest (notably
+ * `kubectl.kubernetes.io/last-applied-configuration`, a copy of the whole manifest on every
+ * `kubectl apply`-managed Service) is read by nothing, and dropping it lets Services that differ
+ * only there share one annotation map.
+ */
+export function isServiceAnnotationKept(key: string): boolean {
+  return SERVICE_ANNOTATIONS_KEPT.has(key) || SERVICE_ANNOTATION_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
+
+function serviceAnnotations(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isJsonObject(value)) return out;
+  for (const key in value) {
+    const entry = value[key];
+    if (typeof entry === 'string' && isServiceAnnotationKept(key)) out[key] = entry;
+  }
+  return out;
+}
+
 /** Service → {@link ServiceRecord}. */
 export function projectService(raw: unknown): ServiceRecord {
   const o = obj(raw);
@@ -165,7 +195,7 @@ export function projectService(raw: unknown): ServiceRecord {
     name: internString(str(metadata.name) ?? ''),
     uid: str(metadata.uid) ?? '',
     resourceVersion: str(metadata.resourceVersion) ?? '',
-    annotations: internStringMap(stringMap(metadata.annotations)),
+    annotations: internStringMap(serviceAnnotations(metadata.annotations)),
     type,
     selector: selector && Object.keys(selector).length > 0 ? internStringMap(selector) : null,
     clusterIP: str(spec.clusterIP),
