@@ -8,6 +8,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installMethodGuard } = await import('./lib/data/method-guard');
   installMethodGuard();
-  const { getClusterSource } = await import('./lib/k8s/source');
-  getClusterSource();
+  // The source and its analysis scheduler: the first analysis pass runs as soon as the sync completes.
+  const { startAnalysis } = await import('./lib/data/analysis');
+  startAnalysis();
 }

@@ -22,6 +22,7 @@ function header(message: string, permanent: boolean): HeaderView {
     readOnly: false,
     freshness: {
       synced: false,
+      analysis: null,
       staleSince: '2026-01-01T00:00:00.000Z',
       stale: [{ title: 'Services', since: '2026-01-01T00:00:00.000Z', message, permanent }],
       forbidden: [],

@@ -23,6 +23,21 @@ export function FreshnessBadge({ header }: { readonly header: HeaderView }) {
   if (header.mode === 'snapshot') return <Badge tone="neutral" title={`Loaded from ${header.snapshotPath ?? 'a snapshot'}; it does not change.`}>Snapshot</Badge>;
   if (f.relisting !== null) return <Badge tone="warn" title={f.relisting.reason}>Re-listing since {formatTimestamp(f.relisting.since).slice(11)}</Badge>;
   if (f.stale.length > 0) return <Badge tone="warn">Stale since {formatTimestamp(f.staleSince).slice(11)}</Badge>;
+  if (f.analysis !== null && f.analysis !== undefined) {
+    // The first pass (nothing shown yet) or a background re-analysis (the previous analysis shown meanwhile).
+    return (
+      <Badge
+        tone="info"
+        title={
+          f.analysis.kind === 'first'
+            ? 'Every resource type is listed; the pages fill in once every Service is analysed.'
+            : `Pages show the analysis from before ${f.analysis.reason ?? 'the change'} until every Service is analysed again; then they update on their own.`
+        }
+      >
+        {f.analysis.message}
+      </Badge>
+    );
+  }
   if (!f.synced) {
     return (
       <Badge tone="info" title={`${f.progress.done} of ${f.progress.types} resource types done`}>

@@ -24,6 +24,16 @@ export function ClusterStatusPanel({ status, what }: { readonly status: Exclude<
     );
   }
   const { listed, done, types } = status.progress;
+  const analysis = status.analysis ?? null;
+  if (done === types && types > 0) {
+    // Every type is listed: the first analysis pass runs.
+    return (
+      <Callout tone="info" role="status" title={analysis !== null ? `${analysis.message} (every resource type is listed).` : `Analysing Services: every resource type is listed (${formatCount(listed)} objects).`}>
+        <p>This page fills in once every Service is analysed. Large clusters take a few seconds; it updates on its own.</p>
+        <progress className="h-2 w-full max-w-md" max={analysis?.total ?? 1} value={analysis?.done ?? 0} aria-label="Services analysed" />
+      </Callout>
+    );
+  }
   return (
     <div className="space-y-3">
       <Callout tone="info" role="status" title={`Syncing: ${formatCount(listed)} objects listed so far (${done} of ${types} resource types done).`}>

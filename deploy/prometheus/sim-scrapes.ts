@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { GET } from '../../app/metrics/route';
 import { resetMetricsSettings, scrapeMetrics } from '../../lib/data/metrics-endpoint';
+import { waitForAnalysis } from '../../lib/data/analysis';
 import { getClusterSource, resetClusterSource } from '../../lib/k8s/source';
 import { defaultControllers } from '../../sim/default-controllers';
 import type { FaultRuleInput, RbacConfigInput } from '../../sim/faults';
@@ -75,6 +76,8 @@ export async function startScrapedCluster(options: ScrapedClusterOptions): Promi
   resetMetricsSettings();
   await resetClusterSource();
   if (options.waitForSync !== false && !(await getClusterSource().waitForSync(20_000))) throw new Error(`the cluster source did not sync to ${options.scenario}`);
+  // Served once the first analysis pass is done too (until then /metrics reports syncing).
+  if (options.waitForSync !== false && !(await waitForAnalysis(20_000))) throw new Error(`the first analysis of ${options.scenario} did not finish`);
   let simRunning = true;
   const scrape = async (): Promise<string> => {
     const response = await GET();

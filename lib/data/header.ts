@@ -12,7 +12,9 @@ import type { ResourceStatus } from '../k8s/informer';
 import type { ResourceId } from '../k8s/resources';
 import { clusterRoleSnippet, identityLabel, knownIdentity, readGrantFor, ruleLine } from '../k8s/self-subject-review';
 import { unknownMessage, unreadableReport } from '../topology/report/unknowns';
-import { prepared, renderGeneration, source } from './analysis';
+import { analysisPass, isServing, prepared, renderGeneration, servedGeneration, source } from './analysis';
+import type { PassState } from './analysis-scheduler';
+import { REASON_WORDS } from './analysis-scheduler';
 import { envFlag } from './exposure';
 import type { TrafficStatus } from './traffic';
 import { getMetricsStatus } from './traffic';
@@ -24,9 +26,54 @@ export function isReadOnly(): boolean {
   return envFlag(process.env, 'ZONESCOPE_READ_ONLY');
 }
 
+/**
+ * The cluster analysis pass running in slices: the first one (nothing is shown until it is done)
+ * or a background re-analysis after a change of cluster-wide inputs (pages show the previous
+ * generation's analysis meanwhile).
+ */
+export interface AnalysisProgress {
+  readonly kind: 'first' | 'reanalysis';
+  /** What started a re-analysis, in words (`a node change`); `null` for the first pass. */
+  readonly reason: string | null;
+  /** Services with a report so far, and in the pass. */
+  readonly done: number;
+  readonly total: number;
+  /** When the pass began (ISO). */
+  readonly since: string;
+  /** The generation being analysed, and the one shown meanwhile (`null` during the first pass). */
+  readonly generation: number;
+  readonly shownGeneration: number | null;
+  /** "Analysing Services: 4,210 of 9,913" / "Re-analysing after a node change: 3,100 of 9,913 Services". */
+  readonly message: string;
+}
+
+/** The header's words and figures of a pass in progress. */
+export function analysisProgress(pass: PassState | null): AnalysisProgress | null {
+  if (pass === null) return null;
+  const count = (n: number) => n.toLocaleString('en-US');
+  const reason = pass.reason === null ? null : REASON_WORDS[pass.reason];
+  const message =
+    pass.kind === 'first'
+      ? `Analysing Services: ${count(pass.done)} of ${count(pass.total)}`
+      : `Re-analysing after ${reason ?? 'a cluster change'}: ${count(pass.done)} of ${count(pass.total)} Services`;
+  return {
+    kind: pass.kind,
+    reason,
+    done: pass.done,
+    total: pass.total,
+    since: new Date(pass.startedAt).toISOString(),
+    generation: pass.generation,
+    shownGeneration: pass.shownGeneration,
+    message,
+  };
+}
+
 /** Data freshness for the header: syncing progress, stale or forbidden types. */
 export interface Freshness {
+  /** Whether the data is served: every type finished its first sync and the first analysis pass is done. */
   readonly synced: boolean;
+  /** The analysis pass running in the background (first or re-analysis), `null` when none. */
+  readonly analysis: AnalysisProgress | null;
   /** Earliest `staleSince` of any stale type (ISO), `null` when all are current. */
   readonly staleSince: string | null;
   /** `permanent`: the failure does not go away without the user fixing its cause (credentials, TLS, configuration). */
@@ -133,11 +180,12 @@ function permissionsView(state: ReturnType<typeof source>, forbidden: readonly R
   return { identity: identityLabel(identity), identityKnown: identity?.ok === true, clusterRole: yaml, bind };
 }
 
-function freshness(statuses: readonly ResourceStatus[], synced: boolean, problems: readonly string[], relist: RelistState | null = null): Freshness {
+function freshness(statuses: readonly ResourceStatus[], synced: boolean, problems: readonly string[], relist: RelistState | null = null, pass: PassState | null = null): Freshness {
   const stale = statuses.filter((s) => s.health === 'stale');
   const since = stale.map((s) => s.staleSince).filter((s): s is string => s !== null).sort()[0] ?? null;
   return {
     synced,
+    analysis: analysisProgress(pass),
     staleSince: since,
     stale: stale.map((s) => ({ title: s.title, since: s.staleSince, message: s.error?.message ?? null, permanent: s.error !== null && isPermanent(s.error) })),
     forbidden: statuses.filter((s) => s.health === 'forbidden').map(forbiddenType),
@@ -155,8 +203,8 @@ function freshness(statuses: readonly ResourceStatus[], synced: boolean, problem
 export function getHeader(): HeaderView {
   const state = source();
   const version = state.serverVersion();
-  const synced = state.isSynced();
-  const fresh = freshness(state.statuses(), synced, state.problems(), state.relisting());
+  const synced = isServing();
+  const fresh = freshness(state.statuses(), synced, state.problems(), state.relisting(), analysisPass());
   return {
     mode: state.mode,
     contextName: state.contextName,
@@ -202,6 +250,10 @@ export function getSourceProblem(): SourceProblem | null {
     const failure = permanentFailure(state.statuses());
     return failure === null ? SYNCING : { kind: 'unavailable', message: failure.message };
   }
+  if (!isServing()) {
+    const pass = analysisProgress(analysisPass());
+    return { kind: 'syncing', message: pass === null ? SYNCING.message : `The dashboard is analysing the cluster (${pass.message}); try again in a moment.` };
+  }
   return null;
 }
 
@@ -212,6 +264,8 @@ export type ClusterStatusView =
       readonly state: 'syncing';
       /** Objects listed so far over every type, and the types done (the header's badge counts the same). */
       readonly progress: SyncProgress;
+      /** The first analysis pass, once every type is listed (`null` or absent while listing). */
+      readonly analysis?: AnalysisProgress | null;
       readonly types: readonly { readonly title: string; readonly listed: number; readonly done: boolean; readonly forbidden: boolean }[];
     }
   | {
@@ -228,8 +282,17 @@ export type ClusterStatusView =
 /** Whether pages can render their panels, and if not, why (syncing progress or the source's problem). */
 export function getClusterStatus(): ClusterStatusView {
   const state = source();
-  if (state.isSynced()) return { state: 'ready' };
+  if (isServing()) return { state: 'ready' };
   const statuses = state.statuses();
+  if (state.isSynced()) {
+    // Listed; the first analysis pass runs (or is about to).
+    return {
+      state: 'syncing',
+      progress: syncProgress(statuses),
+      analysis: analysisProgress(analysisPass()),
+      types: statuses.map((s) => ({ title: s.title, listed: s.listed, done: s.syncedAt !== null, forbidden: s.health === 'forbidden' })),
+    };
+  }
   const problems = state.problems();
   const failed = statuses.filter((s) => s.health === 'stale' && s.syncedAt === null);
   if (failed.length > 0 || (problems.length > 0 && statuses.every((s) => s.health !== 'syncing'))) {
@@ -241,6 +304,7 @@ export function getClusterStatus(): ClusterStatusView {
   return {
     state: 'syncing',
     progress: syncProgress(statuses),
+    analysis: null,
     types: statuses.map((s) => ({ title: s.title, listed: s.listed, done: s.syncedAt !== null, forbidden: s.health === 'forbidden' })),
   };
 }
@@ -254,16 +318,21 @@ export interface LiveState extends LiveMark {
 
 function liveState(generation: number): LiveState {
   const state = source();
-  const synced = state.isSynced();
+  const synced = isServing();
   const resources = state.statuses().map((s) => ({ resource: s.id, health: s.health }));
   // The metrics source's state is part of the key: open pages re-render when Prometheus goes down
-  // or comes back, so the header and the traffic figures say what they rest on.
-  return { mode: state.mode, generation, synced, health: `${healthKey(synced, resources)}|metrics:${getMetricsStatus().state}`, resources };
+  // or comes back, so the header and the traffic figures say what they rest on. So is a
+  // background re-analysis: pages re-render when it starts (the header says so) and ends.
+  const reanalysing = analysisPass()?.kind === 'reanalysis' ? '|analysis:reanalysing' : '';
+  return { mode: state.mode, generation, synced, health: `${healthKey(synced, resources)}|metrics:${getMetricsStatus().state}${reanalysing}`, resources };
 }
 
-/** The cache's generation and per-type health now: O(resource types), no analysis, no API server call. */
+/**
+ * The generation of what a read gets now (the cache's, or during a background re-analysis the
+ * analysis still served) and per-type health: O(resource types), no analysis, no API server call.
+ */
 export function getLiveState(): LiveState {
-  return liveState(source().generation);
+  return liveState(servedGeneration());
 }
 
 /**

@@ -25,7 +25,7 @@ import {
 } from '../topology/analyses/request-sample';
 import type { ClientNode } from '../topology/model/cluster-context';
 import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
-import { prepared, preparedWith, source } from './analysis';
+import { isServing, prepared, preparedWith, source } from './analysis';
 import { isReadOnly, SYNCING } from './header';
 import { getMeasuredTraffic, getMetricsStatus, getVolumeSettings } from './traffic';
 import { applyVolumeToSummary, resolveServiceVolume } from '../topology/analyses/cluster-traffic';
@@ -65,7 +65,7 @@ export function serviceNotFound(namespace: string, name: string): { readonly kin
  */
 export function findService(namespace: string, name: string): ServiceLookupError | null {
   const state = source();
-  if (!state.isSynced()) return SYNCING;
+  if (!isServing()) return SYNCING;
   return state.index().servicesByKey.has(objectKey(namespace, name)) ? null : serviceNotFound(namespace, name);
 }
 
@@ -88,7 +88,7 @@ function detailVersion(detail: ServiceDetail): number {
  */
 export function getServiceView(namespace: string, name: string, options: AnalysisOptions = {}): ServiceViewResult {
   const state = source();
-  if (!state.isSynced()) return { ok: false, error: SYNCING };
+  if (!isServing()) return { ok: false, error: SYNCING };
   const service = state.index().servicesByKey.get(objectKey(namespace, name));
   if (!service) return { ok: false, error: serviceNotFound(namespace, name) };
   const preparation = preparedWith(options);
@@ -133,7 +133,7 @@ export type ServiceDetailResult =
  * memoised preparation's zones, not a whole-cluster analysis).
  */
 export function getServiceDetailView(namespace: string, name: string, options: AnalysisOptions = {}): ServiceDetailResult {
-  if (!source().isSynced()) return { ok: false, error: SYNCING };
+  if (!isServing()) return { ok: false, error: SYNCING };
   const zones = new Set(prepared().zones.zones.map((zone) => zone.name));
   const unknownZone = Object.keys(options.trafficByZone ?? {}).find((zone) => !zones.has(zone));
   if (unknownZone !== undefined) {

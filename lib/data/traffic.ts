@@ -25,8 +25,8 @@ import type { MeasuredComparison } from '../topology/analyses/measured-vs-predic
 import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
 import type { ClusterTrafficReport, MeasuredServiceTraffic, MeasuredTraffic, ServiceTrafficCost, VolumeSettings } from '../topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail } from '../topology/report/analysis-schema';
-import { serviceFlowsOf } from '../topology/report/cluster-analysis';
-import { clusterAnalysis, getClusterAnalysis, source } from './analysis';
+import { passTrafficOf, serviceFlowsOf } from '../topology/report/cluster-analysis';
+import { getClusterAnalysis, prepared, source } from './analysis';
 import { volumeSettingsMemo } from './volume-settings';
 
 export { readVolumesFile, volumeSettingsFromEnv } from './volume-settings';
@@ -116,10 +116,20 @@ export function getClusterTraffic(): ClusterTraffic | null {
   if (cached && cached.analysis === analysis && cached.measured === measured && cached.settings === settings) {
     result = cached.result;
   } else {
-    result = computeClusterTraffic(serviceFlowsOf(analysis), settings, measured);
+    // The pass computed the same figures when it ran with these settings and this measurement.
+    const pass = passTrafficOf(analysis);
+    result = pass !== null && pass.measured === measured && sameVolumeSettings(pass.volume, settings) ? pass.result : computeClusterTraffic(serviceFlowsOf(analysis), settings, measured);
     m.cluster = { analysis, measured, settings, result };
   }
   return { report: result.report, byService: result.byService, status: getMetricsStatus() };
+}
+
+/** Whether two volume settings price and resolve volumes alike. */
+function sameVolumeSettings(a: VolumeSettings, b: VolumeSettings): boolean {
+  if (a === b) return true;
+  if (a.pricePerGb !== b.pricePerGb || a.gbPerEndpoint !== b.gbPerEndpoint || a.gbPerService !== b.gbPerService || a.setByService.size !== b.setByService.size) return false;
+  for (const [key, value] of a.setByService) if (b.setByService.get(key) !== value) return false;
+  return true;
 }
 
 /**
@@ -137,7 +147,7 @@ export function getMeasuredComparison(detail: ServiceDetail): MeasuredComparison
     predicted: detail.trafficMatrix.now,
     service,
     index,
-    dataplane: clusterAnalysis().cluster.dataplane,
+    dataplane: prepared().dataplane,
     loadBalancer: detail.loadBalancer,
   });
 }

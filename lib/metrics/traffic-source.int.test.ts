@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getServiceDetailView } from '../data/service';
 import { getClusterTraffic, getMeasuredComparison, getMeasuredFor, getMeasuredTraffic, getMetricsStatus } from '../data/traffic';
+import { waitForAnalysis } from '../data/analysis';
 import { getClusterSource, resetClusterSource } from '../k8s/source';
 import { gbPerMonthOf } from '../topology/analyses/measured-traffic';
 import { defaultControllers } from '../../sim/default-controllers';
@@ -82,6 +83,7 @@ beforeAll(async () => {
   await resetClusterSource();
   await resetTrafficSource();
   if (!(await getClusterSource().waitForSync(15_000))) throw new Error('the cluster source did not sync');
+  if (!(await waitForAnalysis(15_000))) throw new Error('the first analysis pass did not finish');
   await prometheus.waitForSeries('beyla_network_flow_bytes_total', 15_000);
   // Let the rate window fill with samples of one model generation (the controllers settle first).
   let before = await rates();

@@ -1,11 +1,19 @@
+import { analysisPass, isServing } from '@/lib/data/analysis';
+import { analysisProgress } from '@/lib/data/header';
 import { getClusterSource } from '@/lib/k8s/source';
 
 export const dynamic = 'force-dynamic';
 
-/** Readiness: 200 once every resource type finished its first sync (synced or forbidden), else 503. */
+/**
+ * Readiness: 200 once every resource type finished its first sync (synced or forbidden) and the
+ * first analysis pass is done, else 503 with `status: "syncing"`, the per-type listing progress and
+ * (once listed) the analysis pass's progress. Cheap: it never runs an analysis itself.
+ */
 export function GET(): Response {
   const state = getClusterSource();
   const statuses = state.statuses().map((s) => ({ resource: s.id, health: s.health, listed: s.listed }));
-  const ready = state.isSynced();
-  return Response.json({ status: ready ? 'ready' : 'syncing', resources: statuses }, { status: ready ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
+  const ready = isServing();
+  const pass = analysisProgress(analysisPass());
+  const analysis = pass === null ? null : { kind: pass.kind, done: pass.done, total: pass.total, since: pass.since, message: pass.message };
+  return Response.json({ status: ready ? 'ready' : 'syncing', resources: statuses, analysis }, { status: ready ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
 }

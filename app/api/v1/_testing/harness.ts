@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { waitForAnalysis } from '../../../../lib/data/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import { defaultControllers } from '../../../../sim/default-controllers';
 import { loadScenario } from '../../../../sim/scenario';
@@ -32,11 +33,12 @@ export interface ApiHarness {
   stop(): Promise<void>;
 }
 
-/** Resets the process-wide source and waits for its first sync. */
+/** Resets the process-wide source and waits for its first sync and its first analysis pass (until then everything answers "syncing"). */
 export async function syncSource(timeoutMs = 15_000): Promise<void> {
   await resetClusterSource();
   const synced = await getClusterSource().waitForSync(timeoutMs);
   if (!synced) throw new Error('the cluster source did not sync');
+  if (!(await waitForAnalysis(timeoutMs))) throw new Error('the first analysis pass did not finish');
 }
 
 /** Starts eks-demo (with the default controllers and its server version) and syncs the source to it. */

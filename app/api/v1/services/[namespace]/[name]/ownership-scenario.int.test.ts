@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/data/api-types';
 import { getServiceView } from '../../../../../../lib/data/service';
+import { waitForAnalysis } from '../../../../../../lib/data/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../../../lib/k8s/source';
 import { gitOpsManager } from '../../../../../../lib/topology/analyses/gitops';
 import { defaultControllers } from '../../../../../../sim/default-controllers';
@@ -35,6 +36,7 @@ beforeAll(async () => {
   process.env.ZONESCOPE_HOST = '127.0.0.1';
   await resetClusterSource();
   if (!(await getClusterSource().waitForSync(15_000))) throw new Error('the cluster source did not sync');
+  if (!(await waitForAnalysis(15_000))) throw new Error('the first analysis pass did not finish');
 }, 30_000);
 
 afterAll(async () => {

@@ -9,6 +9,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
+import { waitForAnalysis } from '../../../../../../../lib/data/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
 import {
   apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, freshClusterPerTest, harnessForFile,
@@ -360,6 +361,7 @@ describe('PUT …/topology-mode', () => {
     process.env.ZONESCOPE_SNAPSHOT = new URL('../../../../../../../fixtures/eks-demo.yaml', import.meta.url).pathname;
     await resetClusterSource();
     expect(await getClusterSource().waitForSync(10_000)).toBe(true);
+    expect(await waitForAnalysis(10_000)).toBe(true);
     const seen = await state('shop', 'recommendations');
     expect(seen).toMatchObject({ readOnly: true, canPatch: false });
     expect(seen.readOnlyReason).toMatch(/snapshot/);
