@@ -19,6 +19,7 @@ import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
+import { crossZoneShares } from '@/lib/data/services';
 import { getClusterTraffic } from '@/lib/data/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -142,7 +143,7 @@ export default async function OverviewPage() {
           <FlaggedNodes cluster={cluster} />
         </Panel>
         <Panel id="attention" title={`Services needing attention (${formatCount(cluster.needsAttention.length)})`} description="Why each one does not keep traffic in-zone as intended." className="lg:col-span-2">
-          <AttentionList items={cluster.needsAttention} crossZone={new Map(analysis.services.map((r) => [`${r.namespace}/${r.name}`, r.traffic.crossZoneFraction]))} />
+          <AttentionList items={cluster.needsAttention} crossZone={crossZoneShares(analysis)} />
         </Panel>
         <Panel id="dataplane" title="Dataplane" description={`Will the Service proxy honour hints on ${kubernetes.release}?`}>
           {cluster.unknown.dataplane !== undefined ? <UnknownAnswer message={cluster.unknown.dataplane} /> : null}

@@ -7,7 +7,7 @@
  */
 import Link from 'next/link';
 import type { AttentionReason, ClusterReport } from '@/lib/topology/report/analysis-schema';
-import { formatPercent, serviceHref } from '../ui/format';
+import { formatCount, formatPercent, serviceHref } from '../ui/format';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
 import { ATTENTION, ATTENTION_REASONS } from '../shared/labels';
@@ -16,6 +16,13 @@ type Item = ClusterReport['needsAttention'][number];
 
 /** Rows saying the same thing that make a group (fewer are listed one by one). */
 export const GROUP_MIN = 3;
+
+/**
+ * Members an expanded group lists (its most costly first); the rest are counted, with a link to
+ * the Services table filtered by the group's reason. At 10,000 Services one group can hold
+ * thousands of Services, and listing them all made the Overview megabytes of HTML.
+ */
+export const GROUP_LISTED = 20;
 
 /** Short summaries of the upstream messages Services share most ("Hints off: Insufficient number of endpoints (…)"). */
 const SUMMARIES: readonly (readonly [RegExp, string])[] = [
@@ -50,6 +57,29 @@ export type AttentionEntry =
  * ({@link GROUP_MIN} or more) as one group placed at its most costly member.
  */
 export function attentionEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
+  return computeEntries(items, impactOf);
+}
+
+/** {@link attentionEntries} per (items, shares) pair: the page passes the same objects for one analysis. */
+const ENTRIES = new WeakMap<readonly Item[], WeakMap<ReadonlyMap<string, number>, AttentionEntry[]>>();
+
+function memoisedEntries(items: readonly Item[], crossZone: ReadonlyMap<string, number> | undefined): AttentionEntry[] {
+  const impactOf = (item: Item) => crossZone?.get(`${item.namespace}/${item.name}`) ?? 0;
+  if (crossZone === undefined) return computeEntries(items, impactOf);
+  let perShares = ENTRIES.get(items);
+  if (!perShares) {
+    perShares = new WeakMap();
+    ENTRIES.set(items, perShares);
+  }
+  let entries = perShares.get(crossZone);
+  if (!entries) {
+    entries = computeEntries(items, impactOf);
+    perShares.set(crossZone, entries);
+  }
+  return entries;
+}
+
+function computeEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
   const impact = new Map(items.map((item) => [item, impactOf(item)]));
   const rank = (reason: AttentionReason) => ATTENTION_REASONS.indexOf(reason);
   const sorted = [...items].sort(
@@ -112,7 +142,7 @@ export function AttentionList({
     return <p className="text-sm text-slate-700 dark:text-slate-300">No Service needs attention: every Service that asks for hints gets them, and nothing overrides them.</p>;
   }
   const share = (item: Item) => crossZone?.get(`${item.namespace}/${item.name}`);
-  const entries = attentionEntries(items, (item) => share(item) ?? 0);
+  const entries = memoisedEntries(items, crossZone);
   const shown = entries.slice(0, limit);
   const hidden = entries.slice(limit).reduce((sum, e) => sum + (e.kind === 'group' ? e.items.length : 1), 0);
   return (
@@ -150,7 +180,7 @@ export function AttentionList({
                   <Impact value={share(entry.items[0] as Item)} prefix="up to " />
                 </summary>
                 <ul className="mt-2 space-y-1.5 border-l-2 border-slate-200 pl-3 dark:border-slate-700">
-                  {entry.items.map((item) => (
+                  {entry.items.slice(0, GROUP_LISTED).map((item) => (
                     <li key={`${item.namespace}/${item.name}`} className="space-y-0.5">
                       <div className="flex flex-wrap items-center gap-2">
                         <ServiceLink item={item} />
@@ -160,6 +190,14 @@ export function AttentionList({
                     </li>
                   ))}
                 </ul>
+                {entry.items.length > GROUP_LISTED ? (
+                  <p className="mt-1.5 pl-3 text-xs">
+                    {formatCount(entry.items.length - GROUP_LISTED)} more not listed here.{' '}
+                    <Link href={`/services?attention=1&reason=${entry.reason}&sort=crossZone&order=desc`} className={LINK}>
+                      Every Service needing attention for “{a.label}” →
+                    </Link>
+                  </p>
+                ) : null}
               </details>
             </li>
           );

@@ -187,9 +187,21 @@ function truncate(text: string, width: number, charWidth = 7.2): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** Columns laid out once per cluster report: at 5,000 nodes building them is the map's main cost, and every render of one analysis draws the same. */
+const LAYOUTS = new WeakMap<ClusterReport, { readonly columns: readonly Column[]; readonly height: number }>();
+
+function laidOut(cluster: ClusterReport): { readonly columns: readonly Column[]; readonly height: number } {
+  let laid = LAYOUTS.get(cluster);
+  if (!laid) {
+    const columns = buildColumns(cluster);
+    laid = { columns, height: layout(columns) };
+    LAYOUTS.set(cluster, laid);
+  }
+  return laid;
+}
+
 export function ClusterZoneMap({ cluster }: { readonly cluster: ClusterReport }) {
-  const columns = buildColumns(cluster);
-  const height = layout(columns);
+  const { columns, height } = laidOut(cluster);
   const disabling = cluster.nodes.filter((n) => n.disablesHints);
   const summary =
     `${columns.length} zone column(s), ${cluster.nodes.length} nodes. ` +

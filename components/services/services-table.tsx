@@ -14,7 +14,8 @@
  * ArrowUp/ArrowDown (Home/End, PageUp/PageDown) move between rows, Enter opens the row's Service.
  *
  * Why client-side over slim rows rather than fetching pages: the server sends every row once as
- * compact tuples (about 100 bytes each with reason texts interned, ~1 MB at 10,000 Services), and
+ * compact tuples (under 100 bytes each with namespaces, reason texts and labels interned, ~0.9 MB
+ * at 10,000 Services, in one JSON string prop that React passes through as it is), and
  * filtering and sorting 10,000 in-memory rows with precomputed keys takes a few milliseconds — well
  * under the 100 ms budget, with no round trip per keystroke and no server work per query. The
  * virtualiser keeps only the visible rows (plus overscan) in the DOM, so 10,000 rows stay far below
@@ -35,7 +36,7 @@ import type { QueryableService, TableQuery, TableSortKey } from '@/lib/data/serv
 import {
   ATTENTION_REASONS, firstSortOrder, nextSort, queryTable, SERVICE_MECHANISMS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
 } from '@/lib/data/service-query';
-import type { ServiceTableData, SlimServiceRow } from '@/lib/data/services';
+import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 import { formatPercent, formatUsd, mechanismLabel, serviceHref, shortZoneName } from '../ui/format';
 import { formatGb, VOLUME_SOURCE, VolumeSourceMarker } from '../overview/zone-traffic-source';
@@ -48,12 +49,12 @@ import { ATTENTION } from '../shared/labels';
 interface Row extends QueryableService {
   /** `namespace/name`. */
   readonly key: string;
-  readonly type: SlimServiceRow[2];
+  readonly type: ServiceRow['type'];
   readonly href: string;
-  readonly mechanism: SlimServiceRow[3];
+  readonly mechanism: ServiceRow['mechanism'];
   readonly endpointsByZone: readonly number[];
   readonly crossZoneIfAuto: number;
-  readonly volumeSource: SlimServiceRow[13];
+  readonly volumeSource: ServiceRow['volumeSource'];
   readonly measuredCrossZone: number | null;
 }
 
@@ -258,28 +259,71 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
 }
 
 function decode(data: ServiceTableData): Row[] {
-  return data.rows.map((r) => ({
-    namespace: r[0],
-    name: r[1],
-    key: `${r[0]}/${r[1]}`,
-    href: serviceHref(r[0], r[1]),
-    naturalKey: serviceNaturalKey(r[0], r[1]),
-    search: serviceSearchText(r[0], r[1]),
-    type: r[2],
-    mechanism: r[3],
-    hintsExpected: r[4] === 1,
-    hintsObserved: r[5],
-    reason: r[6] >= 0 ? (data.reasons[r[6]] ?? null) : null,
-    attention: r[7],
-    endpointsByZone: r[8],
-    readyEndpoints: r[9],
-    crossZoneFraction: r[10],
-    crossZoneIfAuto: r[11],
-    gbPerMonth: r[12],
-    volumeSource: r[13],
-    monthlyCost: r[14],
-    measuredCrossZone: r[15],
-  }));
+  // Every repeated string of a row is an index into one of the table's lists (-1: none).
+  const label = <T extends string>(index: number): T | null => (index >= 0 ? ((data.labels[index] ?? null) as T | null) : null);
+  return data.rows.map((r) => {
+    const namespace = data.namespaces[r[0]] ?? '';
+    return {
+      namespace,
+      name: r[1],
+      key: `${namespace}/${r[1]}`,
+      href: serviceHref(namespace, r[1]),
+      naturalKey: serviceNaturalKey(namespace, r[1]),
+      search: serviceSearchText(namespace, r[1]),
+      type: label<ServiceRow['type']>(r[2]) ?? 'ClusterIP',
+      mechanism: label<ServiceRow['mechanism']>(r[3]) ?? 'none',
+      hintsExpected: r[4] === 1,
+      hintsObserved: label<ServiceRow['hintsObserved']>(r[5]) ?? 'none',
+      reason: r[6] >= 0 ? (data.reasons[r[6]] ?? null) : null,
+      attention: label<NonNullable<ServiceRow['attention']>['reason']>(r[7]),
+      endpointsByZone: r[8],
+      readyEndpoints: r[9],
+      crossZoneFraction: r[10],
+      crossZoneIfAuto: r[11],
+      gbPerMonth: r[12],
+      volumeSource: label<NonNullable<ServiceRow['volumeSource']>>(r[13]),
+      monthlyCost: r[14],
+      measuredCrossZone: r[15],
+    };
+  });
+}
+
+/** A table decoded from its JSON, with its filtered and sorted views by query. */
+interface DecodedTable {
+  readonly json: string;
+  readonly data: ServiceTableData;
+  readonly rows: readonly Row[];
+  readonly views: Map<string, Row[]>;
+}
+
+/** Views kept per decoded table (the initial one, and the last few the user asked for). */
+const VIEWS_KEPT = 8;
+
+let lastTable: DecodedTable | null = null;
+
+/**
+ * The table of `json` (what `serviceTableJson` serialised), decoded once: the server renders every
+ * request from the same JSON until the cluster changes, so it reuses the last decoding (and its
+ * sorted views) instead of building 10,000 rows again.
+ */
+function decodedTable(json: string): DecodedTable {
+  if (lastTable?.json !== json) {
+    const data = JSON.parse(json) as ServiceTableData;
+    lastTable = { json, data, rows: decode(data), views: new Map() };
+  }
+  return lastTable;
+}
+
+/** The rows of `table` matching `query`, in its order (kept for {@link VIEWS_KEPT} queries; read-only). */
+function viewOf(table: DecodedTable, query: TableQuery): Row[] {
+  const key = JSON.stringify([query.q, query.ns, query.mechanism, query.reason, query.type, query.sort, query.order, query.attention]);
+  let view = table.views.get(key);
+  if (view === undefined) {
+    view = queryTable(table.rows, query);
+    if (table.views.size >= VIEWS_KEPT) table.views.delete(table.views.keys().next().value as string);
+    table.views.set(key, view);
+  }
+  return view;
 }
 
 const ROW_HEIGHT = 64;
@@ -313,9 +357,10 @@ function useSiteHeaderHeight(): number {
   return height;
 }
 
-export function ServicesTable({ data, initial }: { readonly data: ServiceTableData; readonly initial: TableQuery }) {
+export function ServicesTable({ json, initial }: { readonly json: string; readonly initial: TableQuery }) {
   const router = useRouter();
-  const rows = useMemo(() => decode(data), [data]);
+  const table = useMemo(() => decodedTable(json), [json]);
+  const { data, rows } = table;
   const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricePerGb), [data.zones, data.unknown, data.pricePerGb]);
   const [query, setQuery] = useState<TableQuery>(initial);
   // Set once React has attached its handlers: the server-rendered controls look the same before.
@@ -323,7 +368,7 @@ export function ServicesTable({ data, initial }: { readonly data: ServiceTableDa
   useEffect(() => setInteractive(true), []);
   const deferredQ = useDeferredValue(query.q);
   const effective = useMemo(() => ({ ...query, q: deferredQ }), [query, deferredQ]);
-  const visible = useMemo(() => queryTable(rows, effective), [rows, effective]);
+  const visible = useMemo(() => viewOf(table, effective), [table, effective]);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const headerHeight = useSiteHeaderHeight();

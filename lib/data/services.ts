@@ -8,11 +8,12 @@ import 'server-only';
 import type { ClusterAnalysis, ServiceReport } from '../topology/report/analysis-schema';
 import { UNKNOWN_ZONE } from '../topology/analyses/traffic';
 import type { ServiceTrafficCost, VolumeSourceKind } from '../topology/analyses/traffic-volume';
+import type { UnreadableResource } from '../topology/report/unknowns';
 import { serviceUnknowns } from '../topology/report/unknowns';
 import { getClusterAnalysis } from './analysis';
 import { getClusterTraffic } from './traffic';
 import type { QueryableService, ServiceFilter, ServiceSortKey, SortOrder } from './service-query';
-import { API_SORT_ALIASES, queryServices, serviceNaturalKey, serviceSearchText, toCsv } from './service-query';
+import { API_SORT_ALIASES, serviceFilter, serviceNaturalKey, serviceSearchText, sortServices, toCsv } from './service-query';
 
 /** One row of the Services table (slim, so 10,000 rows travel cheaply). */
 export interface ServiceRow {
@@ -87,10 +88,51 @@ export function getServiceRows(): readonly ServiceRow[] | null {
   const key = byService ?? NO_TRAFFIC;
   let rows = perTraffic.get(key);
   if (!rows) {
-    rows = analysis.services.map((report) => toRow(report, byService?.get(`${report.namespace}/${report.name}`)));
+    rows = serviceRows(analysis, byService);
     perTraffic.set(key, rows);
   }
   return rows;
+}
+
+/** The row last built from each report, with the traffic figures it was built with. */
+const ROW_OF = new WeakMap<ServiceReport, { readonly traffic: ServiceTrafficCost | undefined; readonly row: ServiceRow }>();
+
+/** Whether two traffic figures give the same row (what {@link toRow} reads of them). */
+function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return a.volume.source.kind === b.volume.source.kind && a.volume.gbPerMonth === b.volume.gbPerMonth && a.monthlyCost === b.monthlyCost && a.crossZoneFraction === b.crossZoneFraction;
+}
+
+/**
+ * The rows of an analysis with its traffic figures. The engine keeps an unchanged Service's report
+ * object from one cluster generation to the next, so after a change only the Services it touched
+ * (or whose traffic figures moved) get a new row.
+ */
+export function serviceRows(analysis: ClusterAnalysis, byService: ReadonlyMap<string, ServiceTrafficCost> | null): readonly ServiceRow[] {
+  return analysis.services.map((report) => {
+    const traffic = byService?.get(`${report.namespace}/${report.name}`);
+    const cached = ROW_OF.get(report);
+    if (cached !== undefined && sameFigures(cached.traffic, traffic)) return cached.row;
+    const row = toRow(report, traffic);
+    ROW_OF.set(report, { traffic, row });
+    return row;
+  });
+}
+
+const SHARES = new WeakMap<ClusterAnalysis, ReadonlyMap<string, number>>();
+
+/**
+ * Each Service's expected cross-zone share now, by `namespace/name` (what the Overview orders its
+ * attention list by), built once per analysis: the Overview reads it on every render.
+ */
+export function crossZoneShares(analysis: ClusterAnalysis): ReadonlyMap<string, number> {
+  let shares = SHARES.get(analysis);
+  if (!shares) {
+    shares = new Map(analysis.services.map((report) => [`${report.namespace}/${report.name}`, report.traffic.crossZoneFraction]));
+    SHARES.set(analysis, shares);
+  }
+  return shares;
 }
 
 /** A Services query of the API (validated by the caller, see `parseServiceQuery`): the shared filter plus sort and page. */
@@ -144,18 +186,31 @@ export function queryServiceRows(rows: readonly ServiceRow[], query: ServiceQuer
   return { total: sorted.length, items: sorted.slice(offset, offset + limit).map((entry) => entry.row) };
 }
 
+/** Every row in each order asked for so far (at most one per column and direction), per queryable rows. */
+const SORTED = new WeakMap<readonly QueryableRow[], Map<string, readonly QueryableRow[]>>();
+
+/**
+ * The rows of the query in its order: the rows sorted once per (rows, column, direction), then
+ * filtered (filtering keeps the order, so this is what sorting the filtered rows gives), so a
+ * request costs one pass over the rows, not a sort.
+ */
 function sortedRows(rows: readonly ServiceRow[], query: ServiceQuery): QueryableRow[] {
-  return queryServices(queryable(rows), {
-    q: query.q,
-    searchReasons: query.searchReasons,
-    namespace: query.namespace,
-    attention: query.attention,
-    mechanism: query.mechanism,
-    type: query.type,
-    reason: query.reason,
-    sort: API_SORT_ALIASES[query.sort ?? 'namespace'],
-    order: query.order,
-  });
+  const all = queryable(rows);
+  const sort = API_SORT_ALIASES[query.sort ?? 'namespace'];
+  const order = query.order ?? 'asc';
+  let orders = SORTED.get(all);
+  if (!orders) {
+    orders = new Map();
+    SORTED.set(all, orders);
+  }
+  let sorted = orders.get(`${sort} ${order}`);
+  if (!sorted) {
+    sorted = sortServices(all, sort, order);
+    orders.set(`${sort} ${order}`, sorted);
+  }
+  return sorted.filter(
+    serviceFilter({ q: query.q, searchReasons: query.searchReasons, namespace: query.namespace, attention: query.attention, mechanism: query.mechanism, type: query.type, reason: query.reason }),
+  );
 }
 
 /** Every row matching the query, in its order (no paging): what an export holds. */
@@ -222,34 +277,43 @@ function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-/** Namespaces that have Services, sorted. */
-export function serviceNamespaces(rows: readonly ServiceRow[]): string[] {
-  return [...new Set(rows.map((row) => row.namespace))].sort();
+const NAMESPACES = new WeakMap<readonly ServiceRow[], readonly string[]>();
+
+/** Namespaces that have Services, sorted (memoised per rows). */
+export function serviceNamespaces(rows: readonly ServiceRow[]): readonly string[] {
+  let namespaces = NAMESPACES.get(rows);
+  if (!namespaces) {
+    namespaces = [...new Set(rows.map((row) => row.namespace))].sort();
+    NAMESPACES.set(rows, namespaces);
+  }
+  return namespaces;
 }
 
 /**
- * One Services-table row as a tuple, so 10,000 rows travel to the browser in about 1 MB:
- * `[namespace, name, type, mechanism, hintsExpected (0/1), hintsObserved, reason index (-1 none),
- *   attention reason, ready endpoints per zone (aligned with `zones`), ready endpoints,
- *   cross-zone fraction now, cross-zone fraction with topology mode Auto, GB per month,
- *   volume source, cross-zone USD per month (the three `null` without traffic figures), measured
+ * One Services-table row as a tuple, so 10,000 rows travel to the browser in under 1 MB; every
+ * repeated string is an index into a list of the table (`-1` for none):
+ * `[namespace (into `namespaces`), name, type, mechanism (into `labels`), hintsExpected (0/1),
+ *   hintsObserved (into `labels`), reason (into `reasons`), attention reason (into `labels`),
+ *   ready endpoints per zone (aligned with `zones`), ready endpoints, cross-zone fraction now,
+ *   cross-zone fraction with topology mode Auto, GB per month, volume source (into `labels`),
+ *   cross-zone USD per month (GB, source and USD `null`/-1 without traffic figures), measured
  *   cross-zone fraction (`null` unless measured with flows)]`.
  */
 export type SlimServiceRow = readonly [
-  namespace: string,
+  namespace: number,
   name: string,
-  type: ServiceRow['type'],
-  mechanism: ServiceRow['mechanism'],
+  type: number,
+  mechanism: number,
   hintsExpected: 0 | 1,
-  hintsObserved: ServiceRow['hintsObserved'],
+  hintsObserved: number,
   reason: number,
-  attention: NonNullable<ServiceRow['attention']>['reason'] | null,
+  attention: number,
   endpointsByZone: readonly number[],
   readyEndpoints: number,
   crossZone: number,
   crossZoneIfAuto: number,
   gbPerMonth: number | null,
-  volumeSource: VolumeSourceKind | null,
+  volumeSource: number,
   monthlyCost: number | null,
   measuredCrossZone: number | null,
 ];
@@ -260,7 +324,10 @@ export interface ServiceTableData {
   readonly zones: readonly string[];
   /** Distinct reason texts; rows point into this list (many Services share one message). */
   readonly reasons: readonly string[];
+  /** The Services' namespaces, sorted; rows point into this list. */
   readonly namespaces: readonly string[];
+  /** The type, mechanism, hints-observed, attention and volume-source values rows point into. */
+  readonly labels: readonly string[];
   readonly rows: readonly SlimServiceRow[];
   /**
    * Columns whose figures are unknown because zonescope could not read a type they depend on
@@ -273,53 +340,95 @@ export interface ServiceTableData {
 
 const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
 
+/** Distinct strings in first-seen order, each with its index (`-1` for `null`). */
+class Interned {
+  readonly values: string[] = [];
+  private readonly indices = new Map<string, number>();
+
+  index(value: string | null): number {
+    if (value === null) return -1;
+    let index = this.indices.get(value);
+    if (index === undefined) {
+      index = this.values.length;
+      this.values.push(value);
+      this.indices.set(value, index);
+    }
+    return index;
+  }
+}
+const TABLE_JSON = new WeakMap<ServiceTableData, string>();
+
+/**
+ * The table's data as one JSON string (memoised per table), what the Services page hands its
+ * client table: React serialises a string prop as one chunk, where 10,000 tuples cost it a
+ * walk of every row and field on every request (about 100 ms at 10,000 Services), and the
+ * browser and the server render parse it with one `JSON.parse`.
+ */
+export function serviceTableJson(table: ServiceTableData): string {
+  let json = TABLE_JSON.get(table);
+  if (json === undefined) {
+    json = JSON.stringify(table);
+    TABLE_JSON.set(table, json);
+  }
+  return json;
+}
+
 /** Every Service as a slim table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
 export function getServiceTable(): ServiceTableData | null {
   const rows = getServiceRows();
   if (!rows) return null;
   const cached = TABLES.get(rows);
   if (cached) return cached;
-  const zones = rowZones(rows, (getClusterAnalysis()?.cluster.zones ?? []).map((zone) => zone.name));
-  const reasonIndex = new Map<string, number>();
-  const reasons: string[] = [];
-  const slim = rows.map((row): SlimServiceRow => {
-    let reason = -1;
-    if (row.reason !== null) {
-      reason = reasonIndex.get(row.reason) ?? -1;
-      if (reason < 0) {
-        reason = reasons.length;
-        reasons.push(row.reason);
-        reasonIndex.set(row.reason, reason);
-      }
-    }
-    return [
-      row.namespace,
-      row.name,
-      row.type,
-      row.mechanism,
-      row.hintsExpected ? 1 : 0,
-      row.hintsObserved,
-      reason,
-      row.attention?.reason ?? null,
-      zones.map((zone) => row.endpointsByZone[zone] ?? 0),
-      row.readyEndpoints,
-      round6(row.crossZoneFraction),
-      round6(row.crossZoneFractionIfAuto),
-      row.gbPerMonth === null ? null : Math.round(row.gbPerMonth * 100) / 100,
-      row.volumeSource,
-      row.monthlyCost === null ? null : Math.round(row.monthlyCost * 10_000) / 10_000,
-      row.measuredCrossZoneFraction,
-    ];
-  });
-  const unknown = serviceUnknowns((getClusterAnalysis()?.unreadable ?? []).map((entry) => entry.resource));
-  const table: ServiceTableData = {
-    zones,
-    reasons,
-    namespaces: serviceNamespaces(rows),
-    rows: slim,
-    unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
+  const analysis = getClusterAnalysis();
+  const table = serviceTable(rows, {
+    clusterZones: (analysis?.cluster.zones ?? []).map((zone) => zone.name),
+    unreadable: (analysis?.unreadable ?? []).map((entry) => entry.resource),
     pricePerGb: getClusterTraffic()?.report.pricePerGb ?? null,
-  };
+  });
   TABLES.set(rows, table);
   return table;
+}
+
+/**
+ * The table data of `rows` (slim tuples, interned strings; see {@link SlimServiceRow}), with the
+ * cluster's zones as columns even where no row has endpoints, the unknown columns of the types
+ * zonescope could not read, and the price (`null` before the traffic figures exist).
+ */
+export function serviceTable(
+  rows: readonly ServiceRow[],
+  cluster: { readonly clusterZones: readonly string[]; readonly unreadable: readonly UnreadableResource['resource'][]; readonly pricePerGb: number | null },
+): ServiceTableData {
+  const zones = rowZones(rows, cluster.clusterZones);
+  const reasons = new Interned();
+  const labels = new Interned();
+  const namespaces = serviceNamespaces(rows);
+  const namespaceIndex = new Map(namespaces.map((namespace, i) => [namespace, i]));
+  const slim = rows.map((row): SlimServiceRow => [
+    namespaceIndex.get(row.namespace) as number,
+    row.name,
+    labels.index(row.type),
+    labels.index(row.mechanism),
+    row.hintsExpected ? 1 : 0,
+    labels.index(row.hintsObserved),
+    reasons.index(row.reason),
+    labels.index(row.attention?.reason ?? null),
+    zones.map((zone) => row.endpointsByZone[zone] ?? 0),
+    row.readyEndpoints,
+    round6(row.crossZoneFraction),
+    round6(row.crossZoneFractionIfAuto),
+    row.gbPerMonth === null ? null : Math.round(row.gbPerMonth * 100) / 100,
+    labels.index(row.volumeSource),
+    row.monthlyCost === null ? null : Math.round(row.monthlyCost * 10_000) / 10_000,
+    row.measuredCrossZoneFraction,
+  ]);
+  const unknown = serviceUnknowns(cluster.unreadable);
+  return {
+    zones,
+    reasons: reasons.values,
+    namespaces,
+    labels: labels.values,
+    rows: slim,
+    unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
+    pricePerGb: cluster.pricePerGb,
+  };
 }

@@ -7,7 +7,7 @@ import { ServicesTable } from '@/components/services/services-table';
 import { PageTitle } from '@/components/ui/page-title';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
 import { parseTableQuery } from '@/lib/data/service-query';
-import { getServiceTable } from '@/lib/data/services';
+import { getServiceTable, serviceTableJson } from '@/lib/data/services';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
@@ -23,7 +23,7 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
   return (
     <>
       {title}
-      <ServicesTable data={table} initial={parseTableQuery(params, table.namespaces)} />
+      <ServicesTable json={serviceTableJson(table)} initial={parseTableQuery(params, table.namespaces)} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { getClusterAnalysis } from '../../../../lib/data/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import * as catchAll from '../../[...path]/route';
 import type { ApiErrorResponse, ClusterResponse, ServiceResponse } from '../../../../lib/data/api-types';
@@ -170,6 +171,32 @@ describe('GET /api/v1/cluster: the traffic block and the metrics status', () => 
       expect(answer.metrics).toEqual(base.metrics);
     }
     expect((await get()).traffic).toEqual(base.traffic);
+  });
+
+  it('serialises the analysis once yet answers with the cluster as it is now: a new Service shows up in the next analysis', async () => {
+    const base = await get();
+    // The analysis's own objects, as JSON: the memoised serialisation leaves nothing out and adds nothing.
+    const analysis = getClusterAnalysis();
+    expect(analysis).not.toBeNull();
+    expect(base.cluster).toEqual(JSON.parse(JSON.stringify(analysis?.cluster)));
+    expect(base.header).toMatchObject({ mode: 'live', freshness: { synced: true } });
+
+    harness().sim.store.create('services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'memo-check', namespace: 'default' },
+      spec: { type: 'ClusterIP', selector: { app: 'memo-check' }, ports: [{ port: 80, protocol: 'TCP' }] },
+    });
+    const deadline = Date.now() + 10_000;
+    let after = await get();
+    while (after.cluster.summary.services === base.cluster.summary.services && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await get();
+    }
+    expect(after.cluster.summary.services).toBe(base.cluster.summary.services + 1);
+    expect(after.cluster.summary.byMechanism.none).toBe(base.cluster.summary.byMechanism.none + 1);
+    expect(after.cluster).toEqual(JSON.parse(JSON.stringify(getClusterAnalysis()?.cluster)));
+    harness().sim.store.delete('services', 'default', 'memo-check');
   });
 
   it.each([

@@ -5,7 +5,7 @@
  * block only: the analysis's per-Service flows with other volume settings, no re-analysis.
  */
 import type { ClusterTrafficQuery } from '@/lib/data/http';
-import { jsonResponse, methodNotAllowed, notReadyResponse, parseClusterQuery } from '@/lib/data/http';
+import { API_HEADERS, methodNotAllowed, notReadyResponse, parseClusterQuery } from '@/lib/data/http';
 import { getClusterAnalysis } from '@/lib/data/analysis';
 import { getHeader } from '@/lib/data/header';
 import { getClusterTraffic, getMeasuredTraffic, getVolumeSettings } from '@/lib/data/traffic';
@@ -34,15 +34,51 @@ function trafficReport(analysis: ClusterAnalysis, query: ClusterTrafficQuery): C
   return computeClusterTraffic(serviceFlowsOf(analysis), withWhatIfs(getVolumeSettings(), query), getMeasuredTraffic()).report;
 }
 
+/**
+ * `{"schema":…,"kubernetes":…,"assumptions":…,"cluster":…` of an analysis (no closing brace),
+ * serialised once per analysis: at 5,000 nodes the cluster object is over a megabyte of JSON, the
+ * same for every request until the cluster changes.
+ */
+const ANALYSIS_JSON = new WeakMap<ClusterAnalysis, string>();
+/** The JSON of a traffic block (the shared one is memoised per analysis, measurement and settings). */
+const TRAFFIC_JSON = new WeakMap<ClusterTrafficReport, string>();
+
+function analysisJson(analysis: ClusterAnalysis): string {
+  let json = ANALYSIS_JSON.get(analysis);
+  if (json === undefined) {
+    const { schema, kubernetes, assumptions, cluster } = analysis;
+    json = JSON.stringify({ schema, kubernetes, assumptions, cluster }).slice(0, -1);
+    ANALYSIS_JSON.set(analysis, json);
+  }
+  return json;
+}
+
+function trafficJson(report: ClusterTrafficReport): string {
+  let json = TRAFFIC_JSON.get(report);
+  if (json === undefined) {
+    json = JSON.stringify(report);
+    TRAFFIC_JSON.set(report, json);
+  }
+  return json;
+}
+
+/**
+ * The response body: `{ schema, kubernetes, assumptions, cluster, traffic, metrics, header }`, the
+ * per-analysis parts from their memo, the header and metrics status (which change between
+ * requests) serialised anew.
+ */
+function clusterBody(analysis: ClusterAnalysis, traffic: ClusterTrafficReport, header: ReturnType<typeof getHeader>): string {
+  return `${analysisJson(analysis)},"traffic":${trafficJson(traffic)},"metrics":${JSON.stringify(header.metrics)},"header":${JSON.stringify(header)}}`;
+}
+
 export function GET(request: Request): Response {
   const query = parseClusterQuery(new URL(request.url).searchParams);
   if (!query.ok) return query.response;
   const analysis = getClusterAnalysis();
   if (analysis === null) return notReadyResponse('cluster');
-  const { schema, kubernetes, assumptions, cluster } = analysis;
   const traffic = trafficReport(analysis, query.value);
   const header = getHeader();
-  return jsonResponse({ schema, kubernetes, assumptions, cluster, traffic, metrics: header.metrics, header });
+  return new Response(clusterBody(analysis, traffic, header), { status: 200, headers: { ...API_HEADERS, 'Content-Type': 'application/json' } });
 }
 
 const notAllowed = (): Response => methodNotAllowed('cluster', ['GET']);

@@ -1,0 +1,90 @@
+/**
+ * The Services table as the server renders it from the JSON the page hands it
+ * (`serviceTableJson`): the rows and counts of the data it was given, filtered and sorted by the
+ * URL's query — and after the cluster changes, the new data, never the previous table's.
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { AppRouterContext } from 'next/dist/shared/lib/app-router-context.shared-runtime';
+import type { AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
+import { describe, expect, it } from 'vitest';
+
+import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
+import { serviceTable } from '@/lib/data/services';
+import { parseTableQuery } from '@/lib/data/service-query';
+import { htmlText } from '../test-support';
+import { ServicesTable } from './services-table';
+
+const noop = () => {};
+const router: AppRouterInstance = { back: noop, forward: noop, refresh: noop, push: noop, replace: noop, prefetch: noop, bfcacheId: 'test' };
+
+const HINTS_OFF = 'Hints off: Insufficient number of endpoints (2 endpoints, 3 zones), addressType: IPv4.';
+
+function row(namespace: string, name: string, ready: number, crossZone: number, extra: Partial<ServiceRow> = {}): ServiceRow {
+  return {
+    namespace, name, type: 'ClusterIP', mechanism: 'none', hintsExpected: false, hintsObserved: 'none', reason: null, attention: null,
+    endpointsByZone: { 'zone-a': ready }, readyEndpoints: ready, crossZoneFraction: crossZone, crossZoneFractionIfAuto: crossZone,
+    gbPerMonth: 50 * ready, volumeSource: 'assumed', monthlyCost: 50 * ready * crossZone * 0.02, measuredCrossZoneFraction: null, ...extra,
+  };
+}
+
+const table = (rows: readonly ServiceRow[]): ServiceTableData => serviceTable(rows, { clusterZones: ['zone-a', 'zone-b'], unreadable: [], pricePerGb: 0.01 });
+
+function render(data: ServiceTableData, params: Record<string, string> = {}): string {
+  return renderToStaticMarkup(
+    <AppRouterContext.Provider value={router}>
+      <ServicesTable json={JSON.stringify(data)} initial={parseTableQuery(params, data.namespaces)} />
+    </AppRouterContext.Provider>,
+  );
+}
+
+const services = (html: string) => [...html.matchAll(/href="\/services\/([^"/]+\/[^"/]+)"/g)].map((m) => m[1]);
+
+describe('the Services table rendered from its JSON', () => {
+  const cart = row('shop', 'cart', 2, 0.5, {
+    mechanism: 'topology-mode', reason: HINTS_OFF, attention: { reason: 'hints-off', message: HINTS_OFF }, type: 'LoadBalancer',
+  });
+  const shop = table([cart, row('shop', 'api', 6, 0.1, { hintsExpected: true, hintsObserved: 'all', mechanism: 'trafficDistribution' }), row('ads', 'banner', 1, 0.7, { volumeSource: 'set', gbPerMonth: 12 })]);
+
+  it('shows every Service of the data, sorted by namespace and name, with what each row says', () => {
+    const html = render(shop);
+    const text = htmlText(html);
+    expect(text).toContain('3 Services');
+    expect(services(html)).toEqual(['ads/banner', 'shop/api', 'shop/cart']);
+    expect(text).toContain('Insufficient number of endpoints');
+    expect(text).toContain('LoadBalancer');
+    expect(text).toContain('all endpoints');
+    expect(text).toContain('12 GB');
+  });
+
+  it('decodes to the rows it was built from (every interned field)', () => {
+    const json = JSON.parse(JSON.stringify(shop)) as ServiceTableData;
+    expect(json.rows).toHaveLength(3);
+    const labelOf = (index: number) => (index >= 0 ? json.labels[index] : null);
+    const decoded = json.rows.map((r) => ({
+      key: `${json.namespaces[r[0]]}/${r[1]}`, type: labelOf(r[2]), mechanism: labelOf(r[3]), observed: labelOf(r[5]),
+      reason: r[6] >= 0 ? json.reasons[r[6]] : null, attention: labelOf(r[7]), source: labelOf(r[13]),
+    }));
+    expect(decoded).toEqual([
+      { key: 'shop/cart', type: 'LoadBalancer', mechanism: 'topology-mode', observed: 'none', reason: HINTS_OFF, attention: 'hints-off', source: 'assumed' },
+      { key: 'shop/api', type: 'ClusterIP', mechanism: 'trafficDistribution', observed: 'all', reason: null, attention: null, source: 'assumed' },
+      { key: 'ads/banner', type: 'ClusterIP', mechanism: 'none', observed: 'none', reason: null, attention: null, source: 'set' },
+    ]);
+  });
+
+  it("applies the URL's filter and sort", () => {
+    const html = render(shop, { attention: '1' });
+    expect(htmlText(html)).toContain('1 of 3 Services');
+    expect(services(html)).toEqual(['shop/cart']);
+    expect(services(render(shop, { sort: 'crossZone', order: 'desc' }))).toEqual(['ads/banner', 'shop/cart', 'shop/api']);
+  });
+
+  it('shows the new data once the cluster changed, and the same again when it did not', () => {
+    expect(services(render(shop))).toEqual(['ads/banner', 'shop/api', 'shop/cart']);
+    const changed = table([row('shop', 'cart', 2, 0.5), row('web', 'front', 3, 0.2)]);
+    const html = render(changed);
+    expect(htmlText(html)).toContain('2 Services');
+    expect(services(html)).toEqual(['shop/cart', 'web/front']);
+    expect(services(render(changed, { attention: '1' }))).toEqual([]);
+    expect(render(changed)).toBe(html);
+  });
+});
