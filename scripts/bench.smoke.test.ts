@@ -1,8 +1,9 @@
 /**
- * Smoke run of `npm run bench` at a reduced S scale: the whole pipeline (simulator, production
- * server, timings, request counts, change latency, in-process analysis, the exporter's `/metrics`
- * phase with promtool) runs and its last line is
- * a JSON object with sane figures. Uses the benchmark's production build (`.next-bench`); builds it
+ * Smoke run of `npm run bench` at a reduced S scale on both generators (the reference cluster,
+ * then the realistic one): the whole pipeline (simulator, production server, timings, request
+ * counts, change latency, in-process analysis and the analyze command, the exporter's `/metrics`
+ * phase with promtool, the browser) runs on each, and its last line is one JSON object with sane
+ * figures for both. Uses the benchmark's production build (`.next-bench`); builds it
  * first when it is missing or older than the sources (about 20–60 s on a 2-core machine).
  */
 import { spawn } from 'node:child_process';
@@ -33,15 +34,20 @@ function runBench(args: readonly string[], timeoutMs: number): Promise<{ code: n
   });
 }
 
-describe('npm run bench (smoke, scale S)', () => {
+describe('npm run bench (smoke, scale S, both generators)', () => {
   it(
-    'runs end to end and prints the figures as one JSON object on its last line',
+    'runs end to end on each generator and prints the figures of both as one JSON object on its last line',
     async () => {
-      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--traffic-seconds', '3', '--metrics-seconds', '3', '--timeout-minutes', '4'], (BUILT ? 180 : 330) * 1000);
+      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--traffic-seconds', '3', '--metrics-seconds', '3', '--timeout-minutes', '6'], (BUILT ? 300 : 450) * 1000);
       expect(code, stderr.slice(-3000)).toBe(0);
       const last = stdout.trim().split('\n').pop() ?? '';
-      const result = JSON.parse(last) as Record<string, unknown>;
-      expect(result).toMatchObject({ scale: 'S', readPathApiRequests: 0, watchesPerType: 1, bigServiceEndpoints: 250 });
+      const both = JSON.parse(last) as { scale: string; generator: string; reference: Record<string, unknown>; realistic: Record<string, unknown>; goalsMissed: string[] };
+      expect(both).toMatchObject({ scale: 'S', generator: 'both' });
+      const result = both.reference;
+      const realistic = both.realistic;
+      // Every missed goal is named with its generator.
+      expect(both.goalsMissed).toEqual([...(result.goalsMissed as string[]).map((g) => `reference: ${g}`), ...(realistic.goalsMissed as string[]).map((g) => `realistic: ${g}`)]);
+      expect(result).toMatchObject({ scale: 'S', generator: 'reference', scenario: 'generated:S', readPathApiRequests: 0, watchesPerType: 1, bigServiceEndpoints: 250, serviceTarget: 'bench/big-250', filterTexts: ['team-1', 'big-'] });
       // From the server's analysis log (null with a build older than that log).
       expect([1, null]).toContain(result.changeReanalysedServices);
       expect(result.services).toBeGreaterThanOrEqual(200);
@@ -72,7 +78,30 @@ describe('npm run bench (smoke, scale S)', () => {
         expect(result.servicesDomNodes as number).toBeGreaterThan(100);
         for (const key of ['sortMaxMs', 'filterMaxMs', 'serviceLcpMs']) expect(result[key] as number, key).toBeGreaterThan(0);
       }
+
+      // The realistic generator: every phase ran on Services picked from that cluster.
+      expect(realistic).toMatchObject({ scale: 'S', generator: 'realistic', scenario: 'generated:realistic-S', readPathApiRequests: 0, watchesPerType: 1, metricsSimRequests: 0 });
+      expect(realistic.services as number).toBeGreaterThanOrEqual(100);
+      expect(realistic.bigServiceTarget).not.toMatch(/^bench\//);
+      expect(realistic.bigServiceEndpoints as number).toBeGreaterThanOrEqual(realistic.serviceEndpoints as number);
+      expect((realistic.filterTexts as string[]).length).toBeGreaterThan(0);
+      expect(realistic.changeLatencyMs as number).toBeLessThan(1000);
+      expect(stdout).toContain(`GET /api/v1/services/${realistic.serviceTarget as string}`);
+      // Issue 17's figures, on both generators.
+      for (const run of [result, realistic]) {
+        for (const key of ['firstClusterMs', 'clusterAfterSyncMs', 'firstOverviewMs', 'analyzeCliMs', 'analyzeCommandSeconds', 'rssPeakMiB', 'rssMiB', 'clusterP95Ms']) expect(run[key] as number, `${run.generator as string} ${key}`).toBeGreaterThan(0);
+        expect(run.rssPeakMiB as number).toBeGreaterThanOrEqual(run.rssAfterWarmMiB as number);
+        // The server listed every type it watches (issue 17: each once; a goal of the realistic run).
+        const lists = run.coldStartLists as Record<string, number>;
+        for (const type of ['services', 'endpointslices', 'pods', 'nodes']) expect(lists[type], `${run.generator as string} lists of ${type}`).toBeGreaterThanOrEqual(1);
+        expect(run.coldStartListsMax).toBe(Math.max(...Object.values(lists)));
+        expect(['simulator', 'estimated']).toContain(run.coldStartListsSource);
+      }
+      if (existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
+        expect(realistic.servicesRows).toBe(realistic.services);
+        for (const key of ['sortMaxMs', 'filterMaxMs', 'serviceLcpMs', 'bigServiceLcpMs']) expect(realistic[key] as number, `realistic ${key}`).toBeGreaterThan(0);
+      }
     },
-    360_000,
+    480_000,
   );
 });

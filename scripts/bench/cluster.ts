@@ -2,7 +2,7 @@
  * The benchmark's side of the simulated cluster: request statistics, the Service whose
  * EndpointSlice the change-latency test edits, and the objects the churn run flips.
  */
-import { getJson, sendJson } from './http';
+import { getJson, sendJson, timedRequest } from './http';
 
 /** `GET /__sim/stats` (the fields the benchmark reads). */
 export interface SimStats {
@@ -11,6 +11,36 @@ export interface SimStats {
   readonly discovery: number;
   readonly total: number;
   readonly objects: Record<string, number>;
+  /** Lists started per resource (list requests without a `continue` token), when the simulator counts them. */
+  readonly lists?: Record<string, number>;
+  /** TCP connections accepted since the last reset, when the simulator counts them. */
+  readonly connections?: number;
+}
+
+/** The informers' list page size (`pageSize` in lib/k8s/informer.ts). */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * Lists started per resource type since the counters were reset: the simulator's own `lists`
+ * counter when it has one (`source: 'simulator'`), else estimated from the list requests (pages)
+ * and the objects held: one list of `n` objects takes `ceil(n / pageSize)` pages, so two lists of
+ * a type show as twice its pages (`source: 'estimated'`; exact for types listed whole, an
+ * approximation where a field selector lists fewer objects than the store holds).
+ */
+export function listsStarted(stats: SimStats, pageSize = LIST_PAGE_SIZE): { readonly source: 'simulator' | 'estimated'; readonly byResource: Record<string, number> } {
+  if (stats.lists !== undefined) {
+    const byResource: Record<string, number> = {};
+    for (const [resource, count] of Object.entries(stats.lists)) if (count > 0 && !resource.includes('/')) byResource[resource] = count;
+    return { source: 'simulator', byResource };
+  }
+  const byResource: Record<string, number> = {};
+  for (const [resource, verbs] of Object.entries(stats.requests)) {
+    const pages = verbs.list ?? 0;
+    if (pages === 0 || resource.includes('/')) continue;
+    const perList = Math.max(1, Math.ceil((stats.objects[resource] ?? 0) / pageSize));
+    byResource[resource] = Math.max(1, Math.round(pages / perList));
+  }
+  return { source: 'estimated', byResource };
 }
 
 /** Reads the simulator's request statistics. */
@@ -49,14 +79,32 @@ export function watchRequests(stats: SimStats): number {
 export const CHANGE_NAMESPACE = 'bench';
 export const CHANGE_SERVICE = 'zonescope-bench-manual';
 const CHANGE_SLICE = `${CHANGE_SERVICE}-1`;
-const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+
+/** A node's name and zone (`topology.kubernetes.io/zone`; `null` without). */
+export interface NodeZone {
+  readonly name: string;
+  readonly zone: string | null;
+}
 
 /**
  * Creates a Service without selector and its EndpointSlice (managed by the benchmark, so the
- * simulator's EndpointSlice controller leaves it alone): the change test flips one endpoint's
- * `ready` condition in that slice.
+ * simulator's EndpointSlice controller leaves it alone) in namespace `bench` (created when the
+ * cluster has none): the change test flips one endpoint's `ready` condition in that slice. Its 30
+ * endpoints go round-robin over the zones of `nodes`, each on a node of its zone, so the slice is
+ * consistent with the cluster whatever generator made it.
  */
-export async function createChangeTarget(simUrl: string, nodeNames: readonly string[]): Promise<void> {
+export async function createChangeTarget(simUrl: string, nodes: readonly NodeZone[]): Promise<void> {
+  const namespace = await timedRequest(`${simUrl}/api/v1/namespaces/${CHANGE_NAMESPACE}`, { keepBody: false });
+  if (namespace.status === 404) await sendJson(`${simUrl}/api/v1/namespaces`, 'POST', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: CHANGE_NAMESPACE } });
+  const byZone = new Map<string, string[]>();
+  for (const node of nodes) {
+    if (node.zone === null) continue;
+    const list = byZone.get(node.zone) ?? [];
+    list.push(node.name);
+    byZone.set(node.zone, list);
+  }
+  const zones = [...byZone.keys()].sort().slice(0, 3);
+  if (zones.length === 0) throw new Error('no node with a zone label: the change-latency target needs zoned nodes');
   await sendJson(`${simUrl}/api/v1/namespaces/${CHANGE_NAMESPACE}/services`, 'POST', {
     apiVersion: 'v1',
     kind: 'Service',
@@ -64,12 +112,13 @@ export async function createChangeTarget(simUrl: string, nodeNames: readonly str
     spec: { type: 'ClusterIP', clusterIP: '172.20.255.250', ports: [{ name: 'http', port: 80, protocol: 'TCP' }], ipFamilies: ['IPv4'] },
   });
   const endpoints = Array.from({ length: 30 }, (_, i) => {
-    const zone = ZONES[i % ZONES.length] as string;
+    const zone = zones[i % zones.length] as string;
+    const names = byZone.get(zone) ?? [];
     return {
       addresses: [`10.250.0.${i + 1}`],
       conditions: { ready: true, serving: true, terminating: false },
       zone,
-      nodeName: nodeNames[i % Math.max(1, nodeNames.length)] ?? null,
+      nodeName: names[Math.floor(i / zones.length) % names.length] ?? null,
       hints: { forZones: [{ name: zone }] },
     };
   });
@@ -97,10 +146,10 @@ export async function setChangeEndpointReady(simUrl: string, index: number, read
   );
 }
 
-/** Node names of the cluster (first page). */
-export async function someNodeNames(simUrl: string, limit = 30): Promise<string[]> {
-  const list = await getJson<{ items: { metadata: { name: string } }[] }>(`${simUrl}/api/v1/nodes?limit=${limit}`);
-  return list.items.map((n) => n.metadata.name);
+/** Nodes of the cluster with their zones (first page). */
+export async function someNodes(simUrl: string, limit = 60): Promise<NodeZone[]> {
+  const list = await getJson<{ items: { metadata: { name: string; labels?: Record<string, string> } }[] }>(`${simUrl}/api/v1/nodes?limit=${limit}`);
+  return list.items.map((n) => ({ name: n.metadata.name, zone: n.metadata.labels?.['topology.kubernetes.io/zone'] ?? null }));
 }
 
 /** Pods the churn run flips: name, namespace and where the Ready condition sits in `status.conditions`. */
@@ -110,20 +159,38 @@ export interface ChurnPod {
   readonly readyIndex: number;
 }
 
-/** Up to `perNamespace` pods from each of the first `namespaces` generated namespaces. */
+type PodList = { items: { metadata: { name: string; namespace?: string; deletionTimestamp?: string }; status?: { conditions?: { type: string; status?: string }[] } }[] };
+
+function readyPods(list: PodList, namespace?: string): ChurnPod[] {
+  const pods: ChurnPod[] = [];
+  for (const pod of list.items) {
+    if (pod.metadata.deletionTimestamp !== undefined) continue;
+    const conditions = pod.status?.conditions ?? [];
+    const readyIndex = conditions.findIndex((c) => c.type === 'Ready');
+    if (readyIndex >= 0 && conditions[readyIndex]?.status === 'True') pods.push({ namespace: namespace ?? pod.metadata.namespace ?? 'default', name: pod.metadata.name, readyIndex });
+  }
+  return pods;
+}
+
+/**
+ * Ready pods the churn run flips: up to `perNamespace` from each of the first `namespaces`
+ * namespaces of the reference generator (`team-N`); on a cluster without those (the realistic
+ * generator), up to `namespaces × perNamespace` ready pods outside `kube-system` from the first
+ * pages of the cluster's pod list.
+ */
 export async function churnPods(simUrl: string, namespaces: number, perNamespace: number): Promise<ChurnPod[]> {
   const pods: ChurnPod[] = [];
   for (let n = 0; n < namespaces; n++) {
     const namespace = `team-${n}`;
-    const list = await getJson<{ items: { metadata: { name: string }; status?: { conditions?: { type: string }[] } }[] }>(
-      `${simUrl}/api/v1/namespaces/${namespace}/pods?limit=${perNamespace}`,
-    ).catch(() => ({ items: [] }));
-    for (const pod of list.items) {
-      const readyIndex = (pod.status?.conditions ?? []).findIndex((c) => c.type === 'Ready');
-      if (readyIndex >= 0) pods.push({ namespace, name: pod.metadata.name, readyIndex });
-    }
+    const list = await getJson<PodList>(`${simUrl}/api/v1/namespaces/${namespace}/pods?limit=${perNamespace}`).catch(() => ({ items: [] }));
+    pods.push(...readyPods(list, namespace));
   }
-  return pods;
+  if (pods.length > 0) return pods;
+  const want = namespaces * perNamespace;
+  const list = await getJson<PodList>(`${simUrl}/api/v1/pods?limit=${want * 3}`);
+  return readyPods(list)
+    .filter((p) => p.namespace !== 'kube-system')
+    .slice(0, want);
 }
 
 /** Sets a pod's Ready condition (JSON patch of the status subresource over HTTP). */

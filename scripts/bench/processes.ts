@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 
 /** A started child with its output captured line by line. */
 export interface Child {
@@ -70,9 +70,13 @@ export function installCleanup(): void {
 }
 
 /** Starts `command args` in its own process group with `env`, capturing its output. */
-export function startChild(name: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; echo?: boolean }): Child {
+export function startChild(name: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; echo?: boolean; stdoutFile?: string }): Child {
   installCleanup();
-  const proc = spawn(command, [...args], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `stdoutFile`: the child writes its standard output straight to that file (large outputs cost
+  // the benchmark nothing); only standard error is captured then.
+  const stdoutFd = options.stdoutFile !== undefined ? openSync(options.stdoutFile, 'w') : null;
+  const proc = spawn(command, [...args], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'] });
+  if (stdoutFd !== null) closeSync(stdoutFd);
   if (proc.pid === undefined) throw new Error(`cannot start ${name}`);
   const lines: string[] = [];
   const listeners = new Set<(line: string) => void>();
@@ -141,7 +145,7 @@ export function startChild(name: string, command: string, args: readonly string[
 }
 
 /** Runs a command to completion; resolves with its exit code, wall time and captured output. */
-export function run(name: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; echo?: boolean; timeoutMs: number }): Promise<{ code: number | string; ms: number; output: string[] }> {
+export function run(name: string, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; echo?: boolean; stdoutFile?: string; timeoutMs: number }): Promise<{ code: number | string; ms: number; output: string[] }> {
   const startedAt = performance.now();
   const child = startChild(name, command, args, options);
   const timer = setTimeout(() => void stop(child), options.timeoutMs);
@@ -170,14 +174,32 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-/** VmRSS of one process in KiB (0 when it is gone). */
-export function rssKiB(pid: number): number {
+/** A `/proc/PID/status` field in KiB (0 when the process is gone). */
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;
   } catch {
     return 0;
   }
+}
+
+/** VmRSS of one process in KiB (0 when it is gone). */
+export function rssKiB(pid: number): number {
+  return statusKiB(pid, 'VmRSS');
+}
+
+/** VmHWM (peak resident set since the process started) of one process in KiB (0 when it is gone). */
+export function hwmKiB(pid: number): number {
+  return statusKiB(pid, 'VmHWM');
+}
+
+/**
+ * Peak resident memory of `pid` and its descendants, in MiB: the sum of each process's VmHWM
+ * (an upper bound of the tree's peak: the processes need not have peaked at the same moment).
+ */
+export function treeHwmMiB(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + hwmKiB(p), 0) / 1024;
 }
 
 /** Resident memory of `pid` and its descendants, in MiB. */

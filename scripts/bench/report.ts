@@ -24,13 +24,56 @@ export const GOALS = {
 } as const;
 
 /**
+ * Issue 17's goals ("Fast on real clusters, where no two Services look alike"), judged on the
+ * realistic generator (`generated:realistic-S|M|L`); where one names the same figure as
+ * {@link GOALS}, it is the stricter budget there.
+ */
+export const REALISTIC_GOALS = {
+  coldSyncSeconds: 10,
+  firstClusterMs: 300,
+  analyzeAllMs: 200,
+  /** The `npm run analyze` path (every field computed): `analyzeCliMs`. */
+  analyzeCliMs: 2000,
+  rssPeakMiB: 800,
+  rssMiB: 500,
+  clusterP95Ms: 50,
+  /** Lists started per resource type during the cold start. */
+  coldStartLists: 1,
+} as const;
+
+/**
  * The final JSON object (flat numbers; `null` when a figure was not measured). The `metrics*` and
  * `promtool*` fields of issue 14's metrics phase are present when the phase ran.
  */
 export interface BenchResult extends Partial<MetricsFields> {
   readonly scale: string;
+  /** The generated cluster: `reference` (`generated:S|M|L`) or `realistic` (`generated:realistic-S|M|L`). */
+  readonly generator: 'reference' | 'realistic';
+  /** The simulator's scenario name. */
+  readonly scenario: string;
   readonly services: number;
   readonly coldSyncSeconds: number;
+  /** Duration of the first `GET /api/v1/cluster` that answered 200 (the end of the cold-sync poll). */
+  readonly firstClusterMs: number;
+  /** A fresh `GET /api/v1/cluster` right after the overview page first answered 200. */
+  readonly clusterAfterSyncMs: number;
+  /** Duration of the first `GET /` that answered 200. */
+  readonly firstOverviewMs: number;
+  /** Lists started per resource type from server start to the warm phase (`/__sim/stats`). */
+  readonly coldStartLists: Record<string, number>;
+  /** The most lists of one type in `coldStartLists`. */
+  readonly coldStartListsMax: number;
+  /** `simulator` (its `lists` counter) or `estimated` (list pages ÷ pages per list; see cluster.ts). */
+  readonly coldStartListsSource: 'simulator' | 'estimated';
+  /** TCP connections the simulator accepted over the cold start (when it counts them). */
+  readonly coldStartConnections: number | null;
+  /** The Services measured as "a Service" and "big" (`namespace/name`), and how they were chosen. */
+  readonly serviceTarget: string;
+  readonly serviceEndpoints: number;
+  readonly bigServiceTarget: string;
+  readonly targetsNote: string;
+  /** Texts the browser phase typed into the Services page's search box. */
+  readonly filterTexts: readonly string[];
   readonly clusterP50Ms: number;
   readonly clusterP95Ms: number;
   readonly servicesP50Ms: number;
@@ -51,6 +94,12 @@ export interface BenchResult extends Partial<MetricsFields> {
   readonly analyzeAllMs: number | null;
   /** The same with every field computed up front (`npm run analyze`). */
   readonly analyzeAllEagerMs: number | null;
+  /** The `npm run analyze` path's analysis (every field computed up front): `analyzeAllEagerMs`, judged against issue 17's goal. */
+  readonly analyzeCliMs: number | null;
+  /** A real `npm run analyze -- --format json` against the simulator, process start to exit (sync included). */
+  readonly analyzeCommandSeconds: number | null;
+  /** Bytes of its JSON output. */
+  readonly analyzeCommandBytes: number | null;
   /** `analyzeAllMs` with report sharing between Services of one shape off (no two Services alike). */
   readonly analyzeAllDistinctMs: number | null;
   /** Distinct Service shapes in the cluster (see lib/topology/report-shape.ts). */
@@ -62,8 +111,12 @@ export interface BenchResult extends Partial<MetricsFields> {
   readonly changeReanalysedServices: number | null;
   /** Steady server RSS (process tree): median of 5 samples after 10 s without requests. */
   readonly rssMiB: number;
-  /** Server RSS right after the warm phase (before V8 shrank its heap). */
+  /** Peak server RSS up to the end of the warm and concurrency phases: VmHWM summed over its process tree. */
   readonly rssPeakMiB: number;
+  /** The same at the end of the run (every phase, churn included). */
+  readonly rssPeakRunMiB: number;
+  /** Server VmRSS right after the warm phase (before V8 shrank its heap). */
+  readonly rssAfterWarmMiB: number;
   readonly readPathApiRequests: number;
   readonly watchesPerType: number;
   readonly kubectlListMs: number | null;
@@ -102,14 +155,26 @@ export interface BenchResult extends Partial<MetricsFields> {
   readonly goalsMissed: readonly string[];
 }
 
-/** Names of the goals `result` misses (with the measured value). */
+/**
+ * Names of the goals `result` misses (with the measured value): issue 6's on both generators
+ * (latencies, analysis, browser, change latency, read path, watches, churn), and on the realistic
+ * one issue 17's as well ({@link REALISTIC_GOALS}, stricter where both name a figure).
+ */
 export function missedGoals(result: Omit<BenchResult, 'goalsMissed'>): string[] {
   const missed: string[] = [];
   const over = (name: string, value: number | null | undefined, budget: number) => {
     if (value !== null && value !== undefined && value > budget) missed.push(`${name} ${value} > ${budget}`);
   };
-  const above = (name: keyof typeof GOALS, value: number | null | undefined) => over(name, value, GOALS[name]);
+  const realistic = result.generator === 'realistic';
+  const above = (name: keyof typeof GOALS, value: number | null | undefined) =>
+    over(name, value, realistic && name in REALISTIC_GOALS ? Math.min(GOALS[name], REALISTIC_GOALS[name as keyof typeof REALISTIC_GOALS]) : GOALS[name]);
   above('coldSyncSeconds', result.coldSyncSeconds);
+  if (realistic) {
+    over('firstClusterMs', result.firstClusterMs, REALISTIC_GOALS.firstClusterMs);
+    over('analyzeCliMs', result.analyzeCliMs, REALISTIC_GOALS.analyzeCliMs);
+    over('rssPeakMiB', result.rssPeakMiB, REALISTIC_GOALS.rssPeakMiB);
+    for (const [resource, lists] of Object.entries(result.coldStartLists ?? {})) over(`coldStartLists.${resource}`, lists, REALISTIC_GOALS.coldStartLists);
+  }
   above('clusterP95Ms', result.clusterP95Ms);
   above('servicesP95Ms', result.servicesP95Ms);
   above('serviceP95Ms', result.serviceP95Ms);
@@ -161,25 +226,37 @@ export function latencyTable(rows: readonly { readonly label: string; readonly s
 
 /** The summary table of the other figures. */
 export function summaryTable(result: BenchResult): string {
+  const realistic = result.generator === 'realistic';
+  /** The budget printed for a figure: the realistic goal where there is one, else `fallback`. */
+  const goal = (name: keyof typeof REALISTIC_GOALS, fallback: string, unit: string) => (realistic ? `≤ ${REALISTIC_GOALS[name]}${unit}` : fallback);
+  const lists = Object.entries(result.coldStartLists ?? {})
+    .map(([resource, n]) => `${resource} ${n}`)
+    .join(', ');
   const rows: [string, string | number | null | undefined, string][] = [
-    ['cold sync (all types synced, overview served)', `${result.coldSyncSeconds} s`, `≤ ${GOALS.coldSyncSeconds} s`],
+    ['cold sync (all types synced, overview served)', `${result.coldSyncSeconds} s`, goal('coldSyncSeconds', `≤ ${GOALS.coldSyncSeconds} s`, ' s')],
+    ['  first 200 of /api/v1/cluster / the next one', `${result.firstClusterMs} / ${result.clusterAfterSyncMs} ms`, goal('firstClusterMs', '', ' ms')],
+    ['  first 200 of the overview page /', `${result.firstOverviewMs} ms`, ''],
+    [`  lists started per type (${result.coldStartListsSource})`, `max ${result.coldStartListsMax}`, goal('coldStartLists', '', '')],
     ['full analysis of all Services (in-process)', result.analyzeAllMs === null ? null : `${result.analyzeAllMs} ms`, `≤ ${GOALS.analyzeAllMs} ms`],
     [`  no two Services alike (${result.serviceShapes ?? '?'} shapes here)`, result.analyzeAllDistinctMs === null ? null : `${result.analyzeAllDistinctMs} ms`, ''],
-    ['  every field up front (analyze command)', result.analyzeAllEagerMs === null ? null : `${result.analyzeAllEagerMs} ms`, ''],
+    ['  every field up front (the analyze path)', result.analyzeCliMs === null ? null : `${result.analyzeCliMs} ms`, goal('analyzeCliMs', '', ' ms')],
+    ['  npm run analyze -- --format json, end to end', result.analyzeCommandSeconds === null ? null : `${result.analyzeCommandSeconds} s`, ''],
     ['  first full pass in the server (cold JIT)', result.serverFullAnalysisMs === null ? null : `${result.serverFullAnalysisMs} ms`, ''],
     ['  incremental pass after one slice change', result.analyzeIncrementalMs === null ? null : `${result.analyzeIncrementalMs} ms`, ''],
     ['change to one EndpointSlice → API (max / median)', `${result.changeLatencyMs} / ${result.changeLatencyMedianMs} ms`, `≤ ${GOALS.changeLatencyMs} ms`],
     ['  Services re-analysed per change', result.changeReanalysedServices, '1'],
-    ['server RSS, steady (process tree, idle 10 s)', `${result.rssMiB} MiB`, `≤ ${GOALS.rssMiB} MiB`],
-    ['  right after the warm phase', `${result.rssPeakMiB} MiB`, ''],
+    ['server RSS, steady (process tree, idle 10 s)', `${result.rssMiB} MiB`, goal('rssMiB', `≤ ${GOALS.rssMiB} MiB`, ' MiB')],
+    ['  peak (VmHWM) to the end of the warm phase', `${result.rssPeakMiB} MiB`, goal('rssPeakMiB', '', ' MiB')],
+    ['  peak (VmHWM) over the whole run', `${result.rssPeakRunMiB} MiB`, ''],
+    ['  right after the warm phase', `${result.rssAfterWarmMiB} MiB`, ''],
     ['API server requests on the read path', result.readPathApiRequests, '0'],
     ['open watches per resource type (max)', result.watchesPerType, '≤ 1'],
     ['kubectl get endpointslices -A -o json', result.kubectlListMs === null ? null : `${result.kubectlListMs} ms`, ''],
     ['overview page vs kubectl (× faster)', result.overviewVsKubectl, `≥ ${GOALS.overviewVsKubectl}`],
     ['/api/v1/cluster vs kubectl (× faster)', result.overviewApiVsKubectl, ''],
     [`Services page DOM nodes (${result.servicesRows ?? '?'} rows)`, result.servicesDomNodes, `≤ ${GOALS.servicesDomNodes}`],
-    ['  sort / filter, worst (input → table updated)', result.sortMaxMs === null ? null : `${result.sortMaxMs} / ${result.filterMaxMs} ms`, `≤ ${GOALS.sortFilterMs} ms`],
-    ['Service view LCP (250 endpoints / biggest)', result.serviceLcpMs === null ? null : `${result.serviceLcpMs} / ${result.bigServiceLcpMs} ms`, `≤ ${GOALS.serviceLcpMs} ms`],
+    ['  sort / filter, worst (input → table updated)', result.sortMaxMs === null ? null : `${result.sortMaxMs} / ${result.filterMaxMs ?? '—'} ms`, `≤ ${GOALS.sortFilterMs} ms`],
+    [`Service view LCP (${result.serviceEndpoints} endpoints / biggest)`, result.serviceLcpMs === null ? null : `${result.serviceLcpMs} / ${result.bigServiceLcpMs} ms`, `≤ ${GOALS.serviceLcpMs} ms`],
   ];
   if (result.trafficBlockComputeMs !== undefined) {
     rows.push(['cluster traffic block alone (compute / JSON)', `${result.trafficBlockComputeMs} / ${result.trafficBlockJsonMs ?? '?'} ms`, '']);
@@ -189,5 +266,8 @@ export function summaryTable(result: BenchResult): string {
     rows.push(['  highest RSS sample during churn', `${result.churnRssMaxMiB} MiB`, '']);
   }
   const width = Math.max(...rows.map(([label]) => label.length)) + 2;
-  return rows.map(([label, value, goal]) => `${cell(label, width)}${cell(value, 22)}${goal}`).join('\n');
+  const lines = rows.map(([label, value, budget]) => `${cell(label, width)}${cell(value, 22)}${budget}`);
+  if (lists !== '') lines.push(`lists started at cold start: ${lists}${result.coldStartConnections !== null ? `; ${result.coldStartConnections} TCP connections` : ''}`);
+  lines.push(`targets: ${result.targetsNote}`);
+  return lines.join('\n');
 }
