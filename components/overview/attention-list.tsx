@@ -51,21 +51,12 @@ export type AttentionEntry =
   | { readonly kind: 'one'; readonly item: Item; readonly impact: number }
   | { readonly kind: 'group'; readonly reason: AttentionReason; readonly summary: string; readonly items: readonly Item[]; readonly impact: number; readonly key: string };
 
-/**
- * The list's entries: rows ordered by `impact` (cross-zone share now, highest first; unknown as 0),
- * then reason (in {@link ATTENTION_REASONS} order) and namespace/name; rows of one message shape
- * ({@link GROUP_MIN} or more) as one group placed at its most costly member.
- */
-export function attentionEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
-  return computeEntries(items, impactOf);
-}
-
 /** {@link attentionEntries} per (items, shares) pair: the page passes the same objects for one analysis. */
 const ENTRIES = new WeakMap<readonly Item[], WeakMap<ReadonlyMap<string, number>, AttentionEntry[]>>();
 
 function memoisedEntries(items: readonly Item[], crossZone: ReadonlyMap<string, number> | undefined): AttentionEntry[] {
   const impactOf = (item: Item) => crossZone?.get(`${item.namespace}/${item.name}`) ?? 0;
-  if (crossZone === undefined) return computeEntries(items, impactOf);
+  if (crossZone === undefined) return attentionEntries(items, impactOf);
   let perShares = ENTRIES.get(items);
   if (!perShares) {
     perShares = new WeakMap();
@@ -73,13 +64,18 @@ function memoisedEntries(items: readonly Item[], crossZone: ReadonlyMap<string, 
   }
   let entries = perShares.get(crossZone);
   if (!entries) {
-    entries = computeEntries(items, impactOf);
+    entries = attentionEntries(items, impactOf);
     perShares.set(crossZone, entries);
   }
   return entries;
 }
 
-function computeEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
+/**
+ * The list's entries: rows ordered by `impact` (cross-zone share now, highest first; unknown as 0),
+ * then reason (in {@link ATTENTION_REASONS} order) and namespace/name; rows of one message shape
+ * ({@link GROUP_MIN} or more) as one group placed at its most costly member.
+ */
+export function attentionEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
   const impact = new Map(items.map((item) => [item, impactOf(item)]));
   const rank = (reason: AttentionReason) => ATTENTION_REASONS.indexOf(reason);
   const sorted = [...items].sort(
