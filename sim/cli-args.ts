@@ -29,7 +29,7 @@ export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) 
                       [--tls [--tls-san NAME,...]] [--auth none|token|client-cert|exec]
 
   --scenario NAME        serve the bundled scenario fixtures/NAME.yaml, or a generated cluster:
-                         generated:S|M|L or generated:nodes=N,services=N,pods=N[,hpas=N,zones=N,namespaces=N,seed=N],
+                         generated:S|M|L[,seed=N] or generated:nodes=N,services=N,pods=N[,hpas=N,zones=N,namespaces=N,seed=N],
                          or generated:realistic-S|M|L (an EKS-shaped dump: Helm, managedFields, uneven zones)
   --snapshot PATH        serve a snapshot (kubectl get ... -o yaml/json output, multi-document YAML or JSON),
                          or a folder of them (every .yaml/.yml/.json inside, merged)

@@ -210,7 +210,7 @@ export function displayServerUrl(server: string): string {
 export const DEFAULT_SERVICEACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /** A kubeconfig or in-cluster problem, with a message fit to show (files and fields, never credentials). */
-class KubeconfigError extends Error {}
+export class KubeconfigError extends Error {}
 
 function errorCode(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
@@ -356,7 +356,14 @@ function loadInCluster(options: ConnectionOptions): KubeConfig {
   return kc;
 }
 
-function loadKubeConfig(options: ConnectionOptions): KubeConfig {
+/**
+ * The merged `KubeConfig` of `options` as {@link createConnection} reads it (kubeconfig text, a
+ * `KUBECONFIG` list, or the in-cluster service account), current context set to
+ * `options.context` when given (`setCurrentContext` does not check that it exists). Throws an
+ * {@link KubeconfigError} whose message is fit to show when the configuration cannot be read.
+ * Exported for the cluster registry (./clusters), which lists every context.
+ */
+export function loadKubeConfig(options: ConnectionOptions): KubeConfig {
   let kc: KubeConfig;
   if (options.kubeconfigText !== undefined) {
     kc = parseKubeconfig(options.kubeconfigText, null, 'the kubeconfig') ?? new KubeConfig();

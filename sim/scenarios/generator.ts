@@ -32,11 +32,15 @@ export const SCALES: Readonly<Record<'S' | 'M' | 'L', GeneratorParams>> = {
 };
 
 /**
- * Parses `S`, `M`, `L` or `nodes=…,services=…,pods=…[,hpas=…,zones=…,namespaces=…,seed=…]`.
- * Returns an error message for anything else.
+ * Parses `S`, `M`, `L` (optionally `,seed=N`: the same sizes, other names and placements, e.g. for
+ * several distinct clusters of one size) or
+ * `nodes=…,services=…,pods=…[,hpas=…,zones=…,namespaces=…,seed=…]`. Returns an error message for
+ * anything else.
  */
 export function parseGeneratorSpec(spec: string): GeneratorParams | string {
   if (spec === 'S' || spec === 'M' || spec === 'L') return SCALES[spec];
+  const reseeded = /^([SML]),seed=(\d+)$/.exec(spec);
+  if (reseeded?.[1] && reseeded[2]) return { ...SCALES[reseeded[1] as 'S' | 'M' | 'L'], seed: Number(reseeded[2]) };
   const params: Record<string, number> = {};
   for (const part of spec.split(',')) {
     const [key, value] = part.split('=');
@@ -152,6 +156,15 @@ export function generateCluster(params: GeneratorParams): KubeObject[] {
       spec: { replicas, selector: { matchLabels: rsLabels }, template: { metadata: { labels: rsLabels }, spec: podSpec } },
       status: { replicas, readyReplicas: replicas, availableReplicas: replicas, fullyLabeledReplicas: replicas, observedGeneration: 3 },
     });
+    // Pod names of one ReplicaSet are drawn again on a clash (rare: 5 random characters), so that
+    // every seed loads; the sizes' own seeds never clash, so their clusters are as before.
+    const podNames = new Set<string>();
+    const podName = (): string => {
+      let candidate = `${rsName}-${suffix(random)}`;
+      while (podNames.has(candidate)) candidate = `${rsName}-${suffix(random)}`;
+      podNames.add(candidate);
+      return candidate;
+    };
     for (let p = 0; p < replicas; p++) {
       podIndex++;
       const zi = (p + index) % zones.length;
@@ -161,7 +174,7 @@ export function generateCluster(params: GeneratorParams): KubeObject[] {
       objects.push({
         apiVersion: 'v1', kind: 'Pod',
         metadata: {
-          name: `${rsName}-${suffix(random)}`, namespace, labels: rsLabels,
+          name: podName(), namespace, labels: rsLabels,
           annotations: { 'kubectl.kubernetes.io/restartedAt': TIME, 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9090' },
           ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rsName, uid: rsUid, controller: true, blockOwnerDeletion: true }],
           managedFields: managedFields('kube-controller-manager', { 'f:metadata': { 'f:labels': { 'f:app': {}, 'f:pod-template-hash': {} }, 'f:ownerReferences': {} }, 'f:spec': { 'f:containers': { [`k:{"name":"${name}"}`]: {} } } }),

@@ -1,0 +1,336 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { UnavailableClusterSource } from './cluster-source';
+import type { ClusterEntry, ClusterRegistryOptions } from './clusters';
+import { assignClusterIds, CLUSTER_ID_PATTERN, ClusterRegistry, clusterSlug, contextsFromEnv, idleMsFromEnv, maxOpenFromEnv } from './clusters';
+
+const EKS = 'arn:aws:eks:eu-west-1:123456789012:cluster/prod';
+const GKE = 'gke_proj_europe-west1_prod';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-clusters-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let fileCount = 0;
+/** A kubeconfig file with one cluster and user per context (server `https://{n}.example:6443`). */
+function kubeconfigFile(contexts: readonly string[], current?: string): string {
+  const file = path.join(tmp, `config-${++fileCount}`);
+  writeFileSync(
+    file,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: contexts.map((name, i) => ({ name: `c${i}`, cluster: { server: `https://user:pw@${i}.example:6443/?q=1` } })),
+      users: contexts.map((_, i) => ({ name: `u${i}`, user: { token: `token-${i}` } })),
+      contexts: contexts.map((name, i) => ({ name, context: { cluster: `c${i}`, user: `u${i}` } })),
+      ...(current !== undefined ? { 'current-context': current } : {}),
+    }),
+  );
+  return file;
+}
+
+/** A source that counts starts and stops. */
+class FakeSource extends UnavailableClusterSource {
+  starts = 0;
+  stops = 0;
+  override start(): void {
+    this.starts++;
+  }
+  override async stop(): Promise<void> {
+    this.stops++;
+  }
+}
+
+const registries: ClusterRegistry[] = [];
+afterEach(async () => {
+  for (const registry of registries.splice(0)) await registry.stop();
+});
+
+function setup(env: Record<string, string | undefined>, options: Partial<ClusterRegistryOptions> = {}) {
+  let time = 1_000_000;
+  const created: { entry: ClusterEntry; source: FakeSource }[] = [];
+  const registry = new ClusterRegistry({
+    env: { HOME: tmp, ...env },
+    now: () => time,
+    sweepIntervalMs: 0,
+    createSource: (entry) => {
+      const source = new FakeSource('fake', entry.context);
+      created.push({ entry, source });
+      return source;
+    },
+    ...options,
+  });
+  registries.push(registry);
+  return {
+    registry,
+    created,
+    advance: (ms: number) => {
+      time += ms;
+    },
+  };
+}
+
+const ids = (registry: ClusterRegistry) => registry.entries().map((e) => e.id);
+
+describe('cluster ids', () => {
+  it('keeps context names that are valid URL segments, hashes the others into readable slugs', () => {
+    expect(clusterSlug('kind-dev')).toBe('kind-dev');
+    expect(clusterSlug('prod.eu_1')).toBe('prod.eu_1');
+    // gcloud's names are valid segments (underscores are allowed): kept as they are.
+    expect(clusterSlug(GKE)).toBe(GKE);
+    const eks = clusterSlug(EKS);
+    expect(eks).toMatch(/^prod-[0-9a-f]{6}$/);
+    expect(clusterSlug('arn:aws:eks:us-east-1:123456789012:cluster/prod')).toMatch(/^prod-[0-9a-f]{6}$/);
+    expect(clusterSlug('arn:aws:eks:us-east-1:123456789012:cluster/prod')).not.toBe(eks);
+    expect(clusterSlug('team a/staging')).toMatch(/^team-a-staging-[0-9a-f]{6}$/);
+    expect(clusterSlug('-x')).toMatch(/^x-[0-9a-f]{6}$/);
+    expect(clusterSlug('a'.repeat(63))).toBe('a'.repeat(63));
+    expect(clusterSlug('a'.repeat(64))).toMatch(new RegExp(`^a{40}-[0-9a-f]{6}$`));
+    expect(clusterSlug(EKS)).toBe(eks);
+    for (const id of [eks, clusterSlug('x'.repeat(200) + '/'), clusterSlug('///')]) expect(id).toMatch(CLUSTER_ID_PATTERN);
+    expect(clusterSlug('///')).toMatch(/^cluster-[0-9a-f]{6}$/);
+  });
+
+  it('resolves collisions: a context named like another one’s slug keeps its name, the slug grows', () => {
+    const slug = clusterSlug(EKS);
+    const assigned = assignClusterIds([EKS, slug]);
+    expect(assigned.get(slug)).toBe(slug);
+    expect(assigned.get(EKS)).not.toBe(slug);
+    expect(assigned.get(EKS)).toMatch(/^prod-[0-9a-f]{12}$/);
+    // And when the longer one is taken too, a counter.
+    const longer = assigned.get(EKS) ?? '';
+    const again = assignClusterIds([EKS, slug, longer]);
+    expect(again.get(EKS)).toBe(`${longer}-2`);
+    expect(new Set(again.values()).size).toBe(3);
+  });
+});
+
+describe('environment', () => {
+  it('parses the limits and the list', () => {
+    expect(idleMsFromEnv(undefined)).toBe(15 * 60_000);
+    expect(idleMsFromEnv('0')).toBe(0);
+    expect(idleMsFromEnv('2.5')).toBe(150_000);
+    expect(idleMsFromEnv('-1')).toBe(15 * 60_000);
+    expect(maxOpenFromEnv(undefined)).toBe(8);
+    expect(maxOpenFromEnv('3')).toBe(3);
+    expect(maxOpenFromEnv('0')).toBe(8);
+    expect(maxOpenFromEnv('2.5')).toBe(8);
+    expect(contextsFromEnv(undefined)).toBeNull();
+    expect(contextsFromEnv(' * ')).toBeNull();
+    expect(contextsFromEnv('b, a,,b ')).toEqual(['b', 'a']);
+  });
+});
+
+describe('entries', () => {
+  it('lists every context in kubeconfig order, the current context first, with names and servers without credentials', () => {
+    const { registry } = setup({ KUBECONFIG: kubeconfigFile(['a', EKS, GKE], GKE) });
+    expect(registry.mode).toBe('kubeconfig');
+    const entries = registry.entries();
+    expect(entries.map((e) => e.context)).toEqual([GKE, 'a', EKS]);
+    expect(entries.map((e) => e.isDefault)).toEqual([true, false, false]);
+    expect(entries.map((e) => e.displayName)).toEqual(['prod', 'a', 'prod']);
+    expect(entries.map((e) => e.id)).toEqual([GKE, 'a', clusterSlug(EKS)]);
+    expect(entries[1]?.server).toBe('https://0.example:6443');
+    expect(JSON.stringify(entries)).not.toMatch(/token-|pw@/);
+    expect(registry.defaultEntry().id).toBe(clusterSlug(GKE));
+    expect(registry.entry(clusterSlug(EKS))?.context).toBe(EKS);
+    expect(registry.entry('nope')).toBeNull();
+    expect(entries.every((e) => e.configError === null)).toBe(true);
+  });
+
+  it('merges a KUBECONFIG list; ZONESCOPE_CONTEXT picks the default, ZONESCOPE_CLUSTER_NAME names only it', () => {
+    const list = [kubeconfigFile(['a', 'b'], 'a'), kubeconfigFile(['c'])].join(path.delimiter);
+    const { registry } = setup({ KUBECONFIG: list, ZONESCOPE_CONTEXT: 'c', ZONESCOPE_CLUSTER_NAME: 'Production' });
+    expect(ids(registry)).toEqual(['c', 'a', 'b']);
+    expect(registry.entries().map((e) => e.displayName)).toEqual(['Production', 'a', 'b']);
+  });
+
+  it('follows ZONESCOPE_CONTEXTS order; an unknown name is an entry with a configuration error that cannot open', () => {
+    const { registry, created } = setup({ KUBECONFIG: kubeconfigFile(['a', 'b', 'c'], 'a'), ZONESCOPE_CONTEXTS: 'c, missing, a' });
+    expect(ids(registry)).toEqual(['a', 'c', 'missing']);
+    const missing = registry.entry('missing');
+    expect(missing?.configError).toBe('Context "missing" is not in the kubeconfig (contexts: a, b, c).');
+    expect(missing?.server).toBeNull();
+    expect(registry.state('missing')).toBe('error');
+    expect(registry.open('missing')).toEqual({ ok: false, reason: 'config', message: missing?.configError });
+    expect(registry.open('b')).toMatchObject({ ok: false, reason: 'unknown' });
+    expect(created).toHaveLength(0);
+    expect(registry.open('c').ok).toBe(true);
+  });
+
+  it('takes the first listed context when the current one is not listed, and `*` expands in place', () => {
+    expect(ids(setup({ KUBECONFIG: kubeconfigFile(['a', 'b', 'c'], 'a'), ZONESCOPE_CONTEXTS: 'c,b' }).registry)).toEqual(['c', 'b']);
+    expect(ids(setup({ KUBECONFIG: kubeconfigFile(['a', 'b', 'c'], 'a'), ZONESCOPE_CONTEXTS: 'c,*' }).registry)).toEqual(['a', 'c', 'b']);
+    expect(ids(setup({ KUBECONFIG: kubeconfigFile(['a', 'b'], 'gone') }).registry)).toEqual(['a', 'b']);
+  });
+
+  it('a default context the kubeconfig lacks still opens, its source saying why (as with one cluster)', () => {
+    const { registry, created } = setup({ KUBECONFIG: kubeconfigFile(['a'], 'a'), ZONESCOPE_CONTEXT: 'gone' });
+    expect(ids(registry)).toEqual(['gone', 'a']);
+    expect(registry.defaultEntry().configError).toMatch(/^Context "gone" is not in the kubeconfig/);
+    expect(registry.open('gone').ok).toBe(true);
+    expect(created[0]?.entry.context).toBe('gone');
+  });
+
+  it('snapshot, in-cluster and unconfigured installations have one entry, `default`', () => {
+    const snapshot = setup({ ZONESCOPE_SNAPSHOT: '/data/dump.json', KUBECONFIG: kubeconfigFile(['a', 'b']) }).registry;
+    expect(snapshot.mode).toBe('snapshot');
+    expect(snapshot.entries()).toEqual([{ id: 'default', context: null, displayName: 'dump.json', server: null, isDefault: true, configError: null }]);
+    expect(snapshot.open('default').ok).toBe(true);
+    expect(snapshot.sweep()).toEqual([]);
+
+    const inCluster = setup({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }).registry;
+    expect(inCluster.mode).toBe('in-cluster');
+    expect(inCluster.entries()).toEqual([{ id: 'default', context: null, displayName: 'in-cluster', server: 'https://10.96.0.1', isDefault: true, configError: null }]);
+
+    const none = setup({}).registry;
+    expect(none.mode).toBe('unconfigured');
+    expect(ids(none)).toEqual(['default']);
+    expect(none.defaultEntry().configError).toMatch(/^No cluster configured/);
+    expect(none.open('default').ok).toBe(true);
+
+    const broken = setup({ KUBECONFIG: path.join(tmp, 'does-not-exist') }).registry;
+    expect(ids(broken)).toEqual(['default']);
+    expect(broken.defaultEntry().configError).toMatch(/ENOENT/);
+  });
+
+  it('the real source factory gives a failing context a source that reports its error, not an exception', async () => {
+    const registry = new ClusterRegistry({ env: { HOME: tmp, KUBECONFIG: kubeconfigFile(['a', 'b'], 'a'), ZONESCOPE_CONTEXTS: 'a,b' }, sweepIntervalMs: 0 });
+    registries.push(registry);
+    const opened = registry.open('b');
+    if (!opened.ok) throw new Error(opened.message);
+    expect(opened.source.contextName).toBe('b');
+    expect(registry.openIds()).toEqual(['b']);
+    await registry.stop();
+    expect(registry.openIds()).toEqual([]);
+  });
+});
+
+describe('open, limit and idle close', () => {
+  const contexts = ['d', 'a', 'b', 'c'];
+
+  it('opens lazily, once, and returns the same source while open', () => {
+    const { registry, created } = setup({ KUBECONFIG: kubeconfigFile(contexts, 'd') });
+    expect(registry.state('a')).toBe('idle');
+    expect(registry.peek('a')).toBeNull();
+    const first = registry.open('a');
+    const second = registry.open('a');
+    expect(first.ok && second.ok && first.source === second.source).toBe(true);
+    expect(created.map((c) => c.entry.id)).toEqual(['a']);
+    expect(created[0]?.source.starts).toBe(1);
+    expect(registry.peek('a')).toBe(created[0]?.source);
+    expect(registry.state('a')).toBe('open');
+    expect(registry.state('nope')).toBeNull();
+  });
+
+  it('refuses beyond ZONESCOPE_MAX_OPEN_CLUSTERS (the default keeps its place) with the message the UI shows', () => {
+    const { registry, created } = setup({ KUBECONFIG: kubeconfigFile(contexts, 'd'), ZONESCOPE_MAX_OPEN_CLUSTERS: '3' });
+    expect(registry.maxOpen).toBe(3);
+    expect(registry.open('a').ok).toBe(true);
+    expect(registry.open('b').ok).toBe(true);
+    expect(registry.open('c')).toEqual({
+      ok: false,
+      reason: 'limit',
+      message: 'Cannot open cluster "c": 3 clusters are open, the most ZONESCOPE_MAX_OPEN_CLUSTERS allows. Clusters unused for 15 min close (ZONESCOPE_CLUSTER_IDLE_MINUTES); raise the limit or try again later.',
+    });
+    // The default opens whatever the others do, and the count stays within the limit.
+    expect(registry.open('d').ok).toBe(true);
+    expect(registry.openIds()).toEqual(['d', 'a', 'b']);
+    expect(created).toHaveLength(3);
+  });
+
+  it('closes clusters unused for the idle time (never the default), keeps their last use, and reopens afresh', () => {
+    const { registry, created, advance } = setup({ KUBECONFIG: kubeconfigFile(contexts, 'd'), ZONESCOPE_CLUSTER_IDLE_MINUTES: '10', ZONESCOPE_MAX_OPEN_CLUSTERS: '3' });
+    registry.open('d');
+    registry.open('a');
+    advance(5 * 60_000);
+    registry.open('b');
+    const bUsed = registry.lastUsed('b');
+    advance(4 * 60_000);
+    registry.touch('a');
+    expect(registry.sweep()).toEqual([]);
+    advance(7 * 60_000); // b unused for 11 min, a for 7, d for 16 (the default)
+    expect(registry.sweep()).toEqual(['b']);
+    expect(registry.state('b')).toBe('closed-idle');
+    expect(registry.closedAt('b')).not.toBeNull();
+    expect(registry.lastUsed('b')).toBe(bUsed);
+    expect(registry.peek('b')).toBeNull();
+    expect(created.find((c) => c.entry.id === 'b')?.source.stops).toBe(1);
+    expect(registry.openIds()).toEqual(['d', 'a']);
+    // Its place is free again.
+    expect(registry.open('c').ok).toBe(true);
+    // At the limit, a cluster idle by now closes to make room, without waiting for the timer.
+    expect(registry.open('b').ok).toBe(false);
+    advance(9 * 60_000); // a unused for 16 min, c for 9
+    expect(registry.open('b').ok).toBe(true);
+    expect(registry.openIds()).toEqual(['d', 'b', 'c']);
+    expect(registry.state('a')).toBe('closed-idle');
+    advance(60 * 60_000);
+    expect(registry.sweep()).toEqual(['b', 'c']);
+    const reopened = registry.open('b');
+    const firstB = created.find((c) => c.entry.id === 'b')?.source;
+    expect(reopened.ok && firstB !== undefined && reopened.source !== firstB).toBe(true);
+    expect(created.filter((c) => c.entry.id === 'b')).toHaveLength(3);
+    expect(registry.state('b')).toBe('open');
+    expect(registry.closedAt('b')).toBeNull();
+    expect(created.find((c) => c.entry.id === 'd')?.source.stops).toBe(0);
+  });
+
+  it('never closes with ZONESCOPE_CLUSTER_IDLE_MINUTES=0, and says so when refusing', () => {
+    const { registry, advance } = setup({ KUBECONFIG: kubeconfigFile(contexts, 'd'), ZONESCOPE_CLUSTER_IDLE_MINUTES: '0', ZONESCOPE_MAX_OPEN_CLUSTERS: '2' });
+    registry.open('a');
+    advance(24 * 3_600_000);
+    expect(registry.sweep()).toEqual([]);
+    const refused = registry.open('b');
+    expect(refused.ok === false && refused.message).toBe(
+      'Cannot open cluster "b": 2 clusters are open, the most ZONESCOPE_MAX_OPEN_CLUSTERS allows. Clusters do not close for idleness (ZONESCOPE_CLUSTER_IDLE_MINUTES=0); raise the limit.',
+    );
+  });
+
+  it('a factory that throws, or a source whose start throws, becomes an open source reporting it; others are unaffected', () => {
+    let calls = 0;
+    const { registry } = setup(
+      { KUBECONFIG: kubeconfigFile(contexts, 'd') },
+      {
+        createSource: (entry) => {
+          calls++;
+          if (entry.id === 'a') throw new Error('boom');
+          if (entry.id === 'b') {
+            const source = new FakeSource('x', 'b');
+            source.start = () => {
+              throw new Error('cannot start');
+            };
+            return source;
+          }
+          return new FakeSource('fine', entry.context);
+        },
+      },
+    );
+    const a = registry.open('a');
+    const b = registry.open('b');
+    const c = registry.open('c');
+    expect(a.ok && a.source.problems()).toEqual(['Cannot connect to cluster "a": boom']);
+    expect(b.ok && b.source.problems()).toEqual(['Cannot start cluster "b": cannot start']);
+    expect(c.ok && c.source.problems()).toEqual(['fine']);
+    expect(registry.openIds()).toEqual(['a', 'b', 'c']);
+    expect(calls).toBe(3);
+  });
+
+  it('runs the sweep on an unref’d timer', async () => {
+    let time = 0;
+    const registry = new ClusterRegistry({
+      env: { HOME: tmp, KUBECONFIG: kubeconfigFile(contexts, 'd') },
+      now: () => time,
+      idleMs: 1000,
+      sweepIntervalMs: 20,
+      createSource: (entry) => new FakeSource('fake', entry.context),
+    });
+    registries.push(registry);
+    registry.open('a');
+    time = 5000;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(registry.state('a')).toBe('closed-idle');
+  });
+});

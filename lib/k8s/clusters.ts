@@ -1,0 +1,467 @@
+/**
+ * The cluster registry: every cluster the dashboard can show, one {@link ClusterEntry} per
+ * kubeconfig context (or per name of `ZONESCOPE_CONTEXTS`), and the {@link ClusterSource}s of
+ * those opened so far.
+ *
+ * - Entries are read once, when the registry is built, from the kubeconfig exactly as
+ *   `createConnection` reads it (`KUBECONFIG` lists merged as kubectl merges them, else
+ *   `~/.kube/config`). `ZONESCOPE_CONTEXTS` (comma-separated; `*` or unset = every context, in
+ *   kubeconfig order) chooses and orders them; a name the kubeconfig lacks becomes an entry with a
+ *   {@link ClusterEntry.configError}. The default cluster is `ZONESCOPE_CONTEXT`, else the
+ *   kubeconfig's current context (when it is one of the entries), else the first entry; it comes
+ *   first.
+ * - Snapshot (`ZONESCOPE_SNAPSHOT`), in-cluster and unconfigured installations have exactly one
+ *   entry, id `default`, whose source is what `createClusterSource(env)` makes today.
+ * - Sources are created lazily by {@link ClusterRegistry.open} (one set of watches per cluster),
+ *   at most {@link ClusterRegistry.maxOpen} at once (`ZONESCOPE_MAX_OPEN_CLUSTERS`, default 8; the
+ *   default cluster always has its place), and closed again by {@link ClusterRegistry.sweep}
+ *   once unused for {@link ClusterRegistry.idleMs} (`ZONESCOPE_CLUSTER_IDLE_MINUTES`, default 15,
+ *   0 = never), run every minute by an unref'd timer. The default cluster never closes.
+ * - A source that fails (unreachable, credentials refused, a broken context) is open like any
+ *   other and says so through its own statuses and problems; nothing a source does throws out of
+ *   the registry or touches another entry.
+ *
+ * Not server-only (the analyze CLI and benchmarks use it); the clock is injectable for tests.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { clusterNameFromContext } from '../../components/shared/cluster-name';
+import type { ClusterSource } from './cluster-source';
+import { createClusterSource, UnavailableClusterSource } from './cluster-source';
+import type { ConnectionEnv } from './connection';
+import { connectionOptionsFromEnv, displayServerUrl, KubeconfigError, loadKubeConfig } from './connection';
+
+/** One cluster the dashboard can show. */
+export interface ClusterEntry {
+  /**
+   * URL slug: the context name when it matches {@link CLUSTER_ID_PATTERN} (and no other entry took
+   * it), else a readable slug + `-` + 6 hex of sha256(context) (EKS ARNs; `gke_…` names are valid
+   * as they are). Always
+   * matches {@link CLUSTER_ID_PATTERN}. `default` for the single entry without a context.
+   */
+  readonly id: string;
+  /** Kubeconfig context name; `null` for snapshot, in-cluster and unconfigured installations (id `default`). */
+  readonly context: string | null;
+  /** What the UI calls the cluster (`ZONESCOPE_CLUSTER_NAME` for the default, else the name inside the context). */
+  readonly displayName: string;
+  /** The API server URL without credentials, `null` when there is none (snapshot, unknown context). */
+  readonly server: string | null;
+  readonly isDefault: boolean;
+  /** Why the entry cannot be connected as configured (e.g. `ZONESCOPE_CONTEXTS` names a context the kubeconfig lacks). */
+  readonly configError: string | null;
+}
+
+/**
+ * `idle`: never opened; `open`: a source exists (synced, syncing or failing: see its statuses);
+ * `closed-idle`: its source was stopped after {@link ClusterRegistry.idleMs} unused; `error`: not
+ * open and cannot be ({@link ClusterEntry.configError}).
+ */
+export type ClusterState = 'idle' | 'open' | 'closed-idle' | 'error';
+
+/** What the registry was built from. */
+export type ClusterRegistryMode = 'kubeconfig' | 'snapshot' | 'in-cluster' | 'unconfigured';
+
+/** Options of {@link ClusterRegistry}. */
+export interface ClusterRegistryOptions {
+  /** The environment (`process.env` in the server). */
+  readonly env: ConnectionEnv;
+  /** Clock in ms (default `Date.now`). */
+  readonly now?: () => number;
+  /**
+   * Creates an entry's source, not started (default: `createClusterSource` with the environment
+   * and `ZONESCOPE_CONTEXT` set to the entry's context, warnings logged to stderr).
+   */
+  readonly createSource?: (entry: ClusterEntry) => ClusterSource;
+  /** Idle time after which a cluster closes (default `ZONESCOPE_CLUSTER_IDLE_MINUTES`, 15 min; 0 = never). */
+  readonly idleMs?: number;
+  /** Most clusters open at once, the default counted (default `ZONESCOPE_MAX_OPEN_CLUSTERS`, 8). */
+  readonly maxOpen?: number;
+  /** How often the timer runs {@link ClusterRegistry.sweep} (default one minute; 0 = no timer, tests). */
+  readonly sweepIntervalMs?: number;
+}
+
+/** Result of {@link ClusterRegistry.open}. */
+export type OpenResult =
+  | { readonly ok: true; readonly source: ClusterSource }
+  | { readonly ok: false; readonly reason: 'unknown' | 'limit' | 'config'; readonly message: string };
+
+/** What a cluster id (a URL path segment) looks like. */
+export const CLUSTER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** Whether `id` has the syntax of a cluster id (it may still name no cluster). */
+export function isClusterIdSyntax(id: string): boolean {
+  return CLUSTER_ID_PATTERN.test(id);
+}
+
+/** The id of the single entry of snapshot, in-cluster and unconfigured installations. */
+export const DEFAULT_CLUSTER_ID = 'default';
+
+export const DEFAULT_IDLE_MINUTES = 15;
+export const DEFAULT_MAX_OPEN_CLUSTERS = 8;
+const SWEEP_INTERVAL_MS = 60_000;
+/** Longest display name (as the header's). */
+const MAX_NAME_LENGTH = 100;
+/** Longest readable part of a hashed id: leaves room for `-` + 12 hex + `-` + a counter within 63. */
+const MAX_SLUG_BASE = 40;
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The readable part of a hashed id: the cluster's own name with every other character a `-`. */
+function slugBase(context: string): string {
+  const name = clusterNameFromContext(context);
+  const base = name
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, MAX_SLUG_BASE)
+    .replace(/[^A-Za-z0-9]+$/, '');
+  return base === '' ? 'cluster' : base;
+}
+
+/**
+ * The preferred id of a context: the context itself when it is a valid id, else
+ * `{readable}-{6 hex of sha256(context)}` (`arn:aws:eks:eu-west-1:123456789012:cluster/prod` →
+ * `prod-…`; `gke_proj_europe-west1_prod` is a valid id as it is).
+ */
+export function clusterSlug(context: string): string {
+  if (isClusterIdSyntax(context)) return context;
+  return `${slugBase(context)}-${sha256Hex(context).slice(0, 6)}`;
+}
+
+/**
+ * Unique ids for `contexts` (names unique, as in a kubeconfig): contexts that are valid ids keep
+ * their name; the others get {@link clusterSlug}, and when that is taken (by a context so named or
+ * another slug), 12 hex of the hash, then a counter.
+ */
+export function assignClusterIds(contexts: readonly string[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const context of contexts) {
+    if (isClusterIdSyntax(context)) {
+      ids.set(context, context);
+      taken.add(context);
+    }
+  }
+  for (const context of contexts) {
+    if (ids.has(context)) continue;
+    const base = slugBase(context);
+    const hash = sha256Hex(context);
+    let id = `${base}-${hash.slice(0, 6)}`;
+    if (taken.has(id)) id = `${base}-${hash.slice(0, 12)}`;
+    for (let n = 2; taken.has(id); n++) id = `${base}-${hash.slice(0, 12)}-${n}`;
+    ids.set(context, id);
+    taken.add(id);
+  }
+  return ids;
+}
+
+function truncateName(name: string): string {
+  return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
+}
+
+/** `ZONESCOPE_CLUSTER_IDLE_MINUTES` in ms: a number ≥ 0 (0 = never close), else the default. */
+export function idleMsFromEnv(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  const minutes = text === '' ? NaN : Number(text);
+  return Number.isFinite(minutes) && minutes >= 0 ? Math.round(minutes * 60_000) : DEFAULT_IDLE_MINUTES * 60_000;
+}
+
+/** `ZONESCOPE_MAX_OPEN_CLUSTERS`: a whole number ≥ 1, else the default. */
+export function maxOpenFromEnv(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  const n = text === '' ? NaN : Number(text);
+  return Number.isInteger(n) && n >= 1 ? n : DEFAULT_MAX_OPEN_CLUSTERS;
+}
+
+/** The names of `ZONESCOPE_CONTEXTS`, in order, without blanks and repeats; `null` for every context (`*` or unset). */
+export function contextsFromEnv(value: string | undefined): readonly string[] | null {
+  const names = [...new Set((value ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  if (names.length === 0 || (names.length === 1 && names[0] === '*')) return null;
+  return names;
+}
+
+/** "15 min", "90 s", "2 h" for the limit message. */
+function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
+interface Built {
+  readonly mode: ClusterRegistryMode;
+  readonly entries: readonly ClusterEntry[];
+}
+
+/** The entries an environment describes (see the module comment). Never throws. */
+export function clusterEntriesFromEnv(env: ConnectionEnv): Built {
+  const configuredName = env.ZONESCOPE_CLUSTER_NAME?.trim() || null;
+  const single = (mode: ClusterRegistryMode, displayName: string, server: string | null, configError: string | null, context: string | null = null): Built => ({
+    mode,
+    entries: [{ id: context === null ? DEFAULT_CLUSTER_ID : clusterSlug(context), context, displayName: truncateName(configuredName ?? displayName), server, isDefault: true, configError }],
+  });
+
+  const snapshot = env.ZONESCOPE_SNAPSHOT?.trim();
+  if (snapshot) {
+    const files = snapshot.split(path.delimiter === ';' ? /[,;]/ : /[,:]/).map((p) => p.trim()).filter((p) => p !== '');
+    const name = files.map((file) => file.split(/[\\/]/).filter(Boolean).pop() ?? file).join(', ');
+    return single('snapshot', name || 'snapshot', null, null);
+  }
+  const options = connectionOptionsFromEnv(env);
+  if (options === null) {
+    return single('unconfigured', DEFAULT_CLUSTER_ID, null, 'No cluster configured: set KUBECONFIG (and optionally ZONESCOPE_CONTEXT), run in a cluster, or set ZONESCOPE_SNAPSHOT to a snapshot file or folder.');
+  }
+  if (options.inCluster) {
+    const host = options.serviceHost ?? '';
+    const server = host !== '' && options.servicePort ? displayServerUrl(`https://${host.includes(':') ? `[${host}]` : host}:${options.servicePort}`) : null;
+    return single('in-cluster', 'in-cluster', server, null);
+  }
+
+  let kubeconfig: ReturnType<typeof loadKubeConfig>;
+  try {
+    kubeconfig = loadKubeConfig({ ...options, context: undefined });
+  } catch (error) {
+    const message = error instanceof KubeconfigError ? error.message : `Cannot load kubeconfig ${options.kubeconfig ?? ''}.`;
+    // As today: one cluster whose source reports the same problem.
+    return single('kubeconfig', options.context ?? DEFAULT_CLUSTER_ID, null, message, options.context ?? null);
+  }
+  const known = kubeconfig.getContexts().map((c) => c.name);
+  const knownSet = new Set(known);
+  const listed = contextsFromEnv(env.ZONESCOPE_CONTEXTS);
+  const selection: string[] = [];
+  for (const name of listed ?? known) {
+    if (name === '*') selection.push(...known.filter((k) => !listed?.includes(k)));
+    else selection.push(name);
+  }
+  const unique = [...new Set(selection)];
+  const wanted = options.context;
+  const current = kubeconfig.getCurrentContext();
+  let defaultContext: string | undefined;
+  if (wanted !== undefined && wanted !== '') defaultContext = wanted;
+  else if (current && knownSet.has(current) && unique.includes(current)) defaultContext = current;
+  else defaultContext = unique[0];
+  if (defaultContext === undefined) {
+    return single('kubeconfig', DEFAULT_CLUSTER_ID, null, 'The kubeconfig has no current context; choose one with ZONESCOPE_CONTEXT.');
+  }
+  const ordered = [defaultContext, ...unique.filter((name) => name !== defaultContext)];
+  const ids = assignClusterIds(ordered);
+  const knownList = known.join(', ') || 'none';
+  const entries = ordered.map((context): ClusterEntry => {
+    const isDefault = context === defaultContext;
+    const object = knownSet.has(context) ? kubeconfig.getContextObject(context) : null;
+    const cluster = object ? kubeconfig.getCluster(object.cluster) : null;
+    let configError: string | null = null;
+    if (!object) configError = `Context "${context}" is not in the kubeconfig (contexts: ${knownList}).`;
+    else if (!cluster) configError = `Context "${context}" names cluster "${object.cluster}", which the kubeconfig does not define.`;
+    const name = isDefault && configuredName !== null ? configuredName : clusterNameFromContext(context);
+    return { id: ids.get(context) ?? clusterSlug(context), context, displayName: truncateName(name), server: cluster ? displayServerUrl(cluster.server) : null, isDefault, configError };
+  });
+  return { mode: 'kubeconfig', entries };
+}
+
+/** The default source factory: today's `createClusterSource`, for the entry's context. */
+function defaultSourceFactory(env: ConnectionEnv): (entry: ClusterEntry) => ClusterSource {
+  return (entry) => {
+    const prefix = entry.isDefault ? '[zonescope]' : `[zonescope ${entry.context ?? entry.id}]`;
+    return createClusterSource(entry.context === null ? env : { ...env, ZONESCOPE_CONTEXT: entry.context }, {
+      live: {
+        log: (event) => {
+          if (event.level === 'warn') console.warn(`${prefix} ${event.resource}: ${event.message}`);
+        },
+      },
+    });
+  };
+}
+
+interface OpenCluster {
+  readonly source: ClusterSource;
+  lastUsed: number;
+}
+
+/** The clusters of one installation and the sources of those open (see the module comment). */
+export class ClusterRegistry {
+  readonly mode: ClusterRegistryMode;
+  /** Idle time (ms) after which a non-default cluster closes; 0 = never. */
+  readonly idleMs: number;
+  /** Most clusters open at once, the default counted. */
+  readonly maxOpen: number;
+  private readonly list: readonly ClusterEntry[];
+  private readonly byId = new Map<string, ClusterEntry>();
+  private readonly now: () => number;
+  private readonly createSource: (entry: ClusterEntry) => ClusterSource;
+  private readonly opened = new Map<string, OpenCluster>();
+  /** Last use of every cluster used so far (kept after it closes). */
+  private readonly used = new Map<string, number>();
+  /** When each cluster closed for idleness (until it opens again). */
+  private readonly closedIdle = new Map<string, number>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(options: ClusterRegistryOptions) {
+    const built = clusterEntriesFromEnv(options.env);
+    this.mode = built.mode;
+    this.list = built.entries;
+    for (const entry of this.list) this.byId.set(entry.id, entry);
+    this.now = options.now ?? Date.now;
+    this.createSource = options.createSource ?? defaultSourceFactory(options.env);
+    this.idleMs = Math.max(0, options.idleMs ?? idleMsFromEnv(options.env.ZONESCOPE_CLUSTER_IDLE_MINUTES));
+    this.maxOpen = Math.max(1, Math.floor(options.maxOpen ?? maxOpenFromEnv(options.env.ZONESCOPE_MAX_OPEN_CLUSTERS)));
+    const interval = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
+    if (this.idleMs > 0 && interval > 0 && this.list.length > 1) {
+      this.timer = setInterval(() => this.sweep(), interval);
+      this.timer.unref();
+    }
+  }
+
+  /** Every cluster, default first, then in kubeconfig (or `ZONESCOPE_CONTEXTS`) order. */
+  entries(): readonly ClusterEntry[] {
+    return this.list;
+  }
+
+  defaultEntry(): ClusterEntry {
+    const first = this.list[0];
+    if (first === undefined) throw new Error('cluster registry without entries');
+    return first;
+  }
+
+  entry(id: string): ClusterEntry | null {
+    return this.byId.get(id) ?? null;
+  }
+
+  /**
+   * The cluster's source, created and started on first use (and again after it closed), its
+   * last-use time touched. Refuses an unknown id, a non-default entry with a configuration error,
+   * and a cluster beyond {@link maxOpen} (after closing those idle by now). The default cluster
+   * always opens: when its
+   * configuration is broken, its source reports that, as a single cluster did before.
+   */
+  open(id: string): OpenResult {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return { ok: false, reason: 'unknown', message: `There is no cluster "${id}".` };
+    const current = this.opened.get(id);
+    if (current !== undefined) {
+      this.touchOpen(id, current);
+      return { ok: true, source: current.source };
+    }
+    if (entry.configError !== null && !entry.isDefault) return { ok: false, reason: 'config', message: entry.configError };
+    // The default always has its place, open yet or not; at the limit, clusters idle by now close
+    // first (the timer runs only every minute).
+    if (!entry.isDefault && this.openOthers() + 1 >= this.maxOpen && (this.sweep().length === 0 || this.openOthers() + 1 >= this.maxOpen)) {
+      return { ok: false, reason: 'limit', message: this.limitMessage(entry) };
+    }
+    const source = this.startSource(entry);
+    const opened: OpenCluster = { source, lastUsed: this.now() };
+    this.opened.set(id, opened);
+    this.closedIdle.delete(id);
+    this.used.set(id, opened.lastUsed);
+    return { ok: true, source };
+  }
+
+  /** The source if open, without opening it or touching its last use. */
+  peek(id: string): ClusterSource | null {
+    return this.opened.get(id)?.source ?? null;
+  }
+
+  /** Marks an open cluster used now (no effect on others). */
+  touch(id: string): void {
+    const current = this.opened.get(id);
+    if (current !== undefined) this.touchOpen(id, current);
+  }
+
+  /** Ids of the open clusters, in {@link entries} order. */
+  openIds(): readonly string[] {
+    return this.list.filter((entry) => this.opened.has(entry.id)).map((entry) => entry.id);
+  }
+
+  /** See {@link ClusterState}. */
+  state(id: string): ClusterState | null {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return null;
+    if (this.opened.has(id)) return 'open';
+    if (entry.configError !== null && !entry.isDefault) return 'error';
+    return this.closedIdle.has(id) ? 'closed-idle' : 'idle';
+  }
+
+  /** When the cluster closed for idleness (ms), `null` unless its state is `closed-idle`. */
+  closedAt(id: string): number | null {
+    return this.closedIdle.get(id) ?? null;
+  }
+
+  /** Last use (ms) of the cluster, kept after it closes; `null` when never used. */
+  lastUsed(id: string): number | null {
+    return this.used.get(id) ?? null;
+  }
+
+  /**
+   * Stops the sources unused for {@link idleMs} (never the default; nothing when 0) and returns
+   * their ids. Their data is dropped with them; opening again starts afresh.
+   */
+  sweep(): readonly string[] {
+    if (this.idleMs <= 0) return [];
+    const now = this.now();
+    const closed: string[] = [];
+    for (const entry of this.list) {
+      const current = this.opened.get(entry.id);
+      if (current === undefined || entry.isDefault || now - current.lastUsed < this.idleMs) continue;
+      this.opened.delete(entry.id);
+      this.closedIdle.set(entry.id, now);
+      closed.push(entry.id);
+      stopQuietly(current.source, entry);
+    }
+    return closed;
+  }
+
+  /** Stops the timer and every open source (open() afterwards starts sources again, without the timer). */
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    const sources = [...this.opened.values()].map((current) => current.source);
+    this.opened.clear();
+    await Promise.all(sources.map((source) => source.stop().catch(() => undefined)));
+  }
+
+  /** Open clusters other than the default. */
+  private openOthers(): number {
+    let count = 0;
+    for (const id of this.opened.keys()) if (!this.byId.get(id)?.isDefault) count++;
+    return count;
+  }
+
+  private touchOpen(id: string, current: OpenCluster): void {
+    current.lastUsed = this.now();
+    this.used.set(id, current.lastUsed);
+  }
+
+  private limitMessage(entry: ClusterEntry): string {
+    const closing =
+      this.idleMs > 0
+        ? `Clusters unused for ${formatDuration(this.idleMs)} close (ZONESCOPE_CLUSTER_IDLE_MINUTES); raise the limit or try again later.`
+        : 'Clusters do not close for idleness (ZONESCOPE_CLUSTER_IDLE_MINUTES=0); raise the limit.';
+    const count = this.maxOpen === 1 ? '1 cluster is open' : `${this.maxOpen} clusters are open`;
+    return `Cannot open cluster "${entry.context ?? entry.id}": ${count}, the most ZONESCOPE_MAX_OPEN_CLUSTERS allows. ${closing}`;
+  }
+
+  /** Creates and starts the entry's source; a factory or start that throws becomes a source reporting it. */
+  private startSource(entry: ClusterEntry): ClusterSource {
+    let source: ClusterSource;
+    try {
+      source = this.createSource(entry);
+    } catch (error) {
+      return new UnavailableClusterSource(`Cannot connect to cluster "${entry.context ?? entry.id}": ${error instanceof Error ? error.message : String(error)}`, entry.context);
+    }
+    try {
+      source.start();
+    } catch (error) {
+      stopQuietly(source, entry);
+      return new UnavailableClusterSource(`Cannot start cluster "${entry.context ?? entry.id}": ${error instanceof Error ? error.message : String(error)}`, entry.context);
+    }
+    return source;
+  }
+}
+
+function stopQuietly(source: ClusterSource, entry: ClusterEntry): void {
+  try {
+    source.stop().catch((error: unknown) => console.warn(`[zonescope] stopping cluster "${entry.context ?? entry.id}": ${error instanceof Error ? error.message : String(error)}`));
+  } catch {
+    // A source whose stop() throws synchronously has nothing left to stop.
+  }
+}
