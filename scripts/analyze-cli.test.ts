@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { ClusterAnalysis } from '../lib/topology/report/analysis-schema';
-import { main } from './analyze-cli';
+import type { Args, ClusterExitCode, ClusterSection } from './analyze-cli';
+import { clusterHeading, forEachInOrder, main, parseArgs, worstExitCode } from './analyze-cli';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -180,5 +181,145 @@ describe('npm run analyze: zone traffic', () => {
     const { code, out } = await run('--help');
     expect(code).toBe(0);
     for (const text of ['--gb-per-endpoint N', '--gb-per-month N', '--volumes FILE', '--price-per-gb N', 'cross-zone-cost>USD']) expect(out).toContain(text);
+  });
+});
+
+describe('npm run analyze: several clusters (argument parsing and helpers)', () => {
+  const parsed = (...argv: string[]): Args => {
+    const args = parseArgs(argv);
+    if (typeof args === 'string') throw new Error(args);
+    return args;
+  };
+
+  it('--all-contexts reads every context; --contexts A,B names them, trimmed and without repeats, in either order with --all-contexts', () => {
+    expect(parsed('--all-contexts').clusters).toEqual({ contexts: null });
+    expect(parsed('--contexts', 'prod, staging,prod').clusters).toEqual({ contexts: ['prod', 'staging'] });
+    expect(parsed('--all-contexts', '--contexts', 'b,a').clusters).toEqual({ contexts: ['b', 'a'] });
+    expect(parsed('--contexts', 'b,a', '--all-contexts', '--fail-on', 'ineligible').clusters).toEqual({ contexts: ['b', 'a'] });
+    expect(parsed('--context', 'prod').clusters).toBeNull();
+    expect(parsed().clusters).toBeNull();
+  });
+
+  it.each([
+    [['--all-contexts', '--snapshot', 'fixtures/eks-demo.yaml'], '--snapshot and --all-contexts/--contexts are exclusive'],
+    [['--contexts', 'a', '--snapshot', 'fixtures/eks-demo.yaml'], '--snapshot and --all-contexts/--contexts are exclusive'],
+    [['--all-contexts', '--context', 'prod'], '--context and --all-contexts/--contexts are exclusive'],
+    [['--contexts', 'a,,b'], '--contexts needs comma-separated context names, got "a,,b"'],
+    [['--contexts', ' '], '--contexts needs comma-separated context names'],
+    [['--contexts'], '--contexts needs a value'],
+    [['--contexts', '--all-contexts'], '--contexts needs a value'],
+  ])('rejects %j with exit 2 and nothing on stdout', async (argv, message) => {
+    const { code, out, err } = await run(...argv);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toContain(message);
+  });
+
+  it('the exit code is the worst of the clusters: 3 over 1 over 0', () => {
+    const cases: [ClusterExitCode[], ClusterExitCode][] = [
+      [[], 0],
+      [[0, 0], 0],
+      [[0, 1, 0], 1],
+      [[1, 3, 0], 3],
+      [[3, 1], 3],
+    ];
+    for (const [codes, worst] of cases) expect(worstExitCode(codes)).toBe(worst);
+  });
+
+  it('forEachInOrder runs at most `limit` tasks at once and hands results on in item order', async () => {
+    const resolvers = new Map<number, (value: string) => void>();
+    let running = 0;
+    let most = 0;
+    const seen: string[] = [];
+    const done = forEachInOrder(
+      [0, 1, 2, 3],
+      2,
+      (item) =>
+        new Promise<string>((resolve) => {
+          running++;
+          most = Math.max(most, running);
+          resolvers.set(item, (value) => {
+            running--;
+            resolve(value);
+          });
+        }),
+      (result, index) => seen.push(`${index}:${result}`),
+    );
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
+    expect([...resolvers.keys()]).toEqual([0, 1]);
+    resolvers.get(1)?.('b'); // finishes first, but waits for item 0
+    await settle();
+    expect(seen).toEqual([]);
+    expect([...resolvers.keys()]).toEqual([0, 1, 2]);
+    resolvers.get(0)?.('a');
+    await settle();
+    expect(seen).toEqual(['0:a', '1:b']);
+    resolvers.get(3)?.('d');
+    resolvers.get(2)?.('c');
+    await done;
+    expect(seen).toEqual(['0:a', '1:b', '2:c', '3:d']);
+    expect(most).toBe(2);
+  });
+
+  it('a heading names the display name, the context and the server', () => {
+    expect(clusterHeading({ displayName: 'prod', context: 'arn:aws:eks:eu-west-1:123456789012:cluster/prod', server: 'https://example.eks.amazonaws.com' })).toBe(
+      'Cluster prod (context arn:aws:eks:eu-west-1:123456789012:cluster/prod, server https://example.eks.amazonaws.com)',
+    );
+    expect(clusterHeading({ displayName: 'in-cluster', context: null, server: 'https://10.0.0.1:443' })).toBe('Cluster in-cluster (in-cluster service account, server https://10.0.0.1:443)');
+    expect(clusterHeading({ displayName: 'default', context: null, server: null })).toBe('Cluster default (no kubeconfig)');
+  });
+
+  it('--help documents --all-contexts, --contexts and the worst-of exit code', async () => {
+    const { code, out } = await run('--help');
+    expect(code).toBe(0);
+    expect(out).toContain('--all-contexts');
+    expect(out).toContain('--contexts A,B');
+    expect(out).toContain('exits with the worst of them (3 over 1 over 0)');
+  });
+});
+
+describe('npm run analyze: several clusters without a reachable one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zonescope-analyze-contexts-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  // Never contacted: every test here fails before connecting.
+  writeFileSync(
+    kubeconfig,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{ name: a, cluster: { server: "http://127.0.0.1:9", insecure-skip-tls-verify: true } }]',
+      'users: [{ name: a, user: { token: t } }]',
+      'contexts: [{ name: a, context: { cluster: a, user: a } }, { name: broken, context: { cluster: gone, user: a } }]',
+      'current-context: a',
+      '',
+    ].join('\n'),
+  );
+  const environment = (env: Record<string, string>) => {
+    for (const name of ['KUBECONFIG', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_CONTEXTS', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CLUSTER_NAME', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT']) vi.stubEnv(name, '');
+    vi.stubEnv('HOME', dir);
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  };
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('JSON: a context the kubeconfig lacks and one naming no cluster are sections with their error, in --contexts order, exit 3', async () => {
+    environment({ KUBECONFIG: kubeconfig });
+    const { code, out, err } = await run('--contexts', 'missing,broken', '--format', 'json', '--fail-on', 'ineligible');
+    expect(code).toBe(3);
+    const json = JSON.parse(out) as { clusters: ClusterSection[]; exitCode: number };
+    expect(json.exitCode).toBe(3);
+    expect(json.clusters).toEqual([
+      { id: 'missing', context: 'missing', displayName: 'missing', server: null, ok: false, exitCode: 3, error: 'Context "missing" is not in the kubeconfig (contexts: a, broken).' },
+      { id: 'broken', context: 'broken', displayName: 'broken', server: null, ok: false, exitCode: 3, error: 'Context "broken" names cluster "gone", which the kubeconfig does not define.' },
+    ]);
+    expect(err).toContain('analyze [missing]: Context "missing" is not in the kubeconfig');
+  });
+
+  it('text: without any configuration, one section saying so and a summary, exit 3', async () => {
+    environment({});
+    const { code, out } = await run('--all-contexts');
+    expect(code).toBe(3);
+    expect(out).toMatch(/^Cluster default \(no kubeconfig\)\n=+\nCould not read this cluster: No cluster configured: set KUBECONFIG/);
+    expect(out).toContain('Summary: 1 cluster, exit 3\n  default  could not be read (exit 3)\n');
   });
 });

@@ -1,11 +1,15 @@
 /**
  * The `analyze` command: the analysis of a snapshot or a live cluster as text, JSON or Markdown,
- * with `--fail-on` thresholds for CI gating. `main()` takes argv and streams so tests can run it
- * in-process; `scripts/analyze.ts` is the executable entry.
+ * with `--fail-on` thresholds for CI gating; or of several live clusters (`--all-contexts`,
+ * `--contexts A,B`), one section each, the thresholds applied to each. `main()` takes argv and
+ * streams so tests can run it in-process; `scripts/analyze.ts` is the executable entry.
  */
 import { readFile } from 'node:fs/promises';
 
 import { createClusterSource, permanentFailure } from '../lib/k8s/cluster-source';
+import type { ClusterEntry } from '../lib/k8s/clusters';
+import { clusterEntriesFromEnv } from '../lib/k8s/clusters';
+import type { ConnectionEnv } from '../lib/k8s/connection';
 import type { ResourceId } from '../lib/k8s/resources';
 import { RESOURCES } from '../lib/k8s/resources';
 import { identityLabel, readGrantFor, ruleLine, whoAmI } from '../lib/k8s/self-subject-review';
@@ -24,12 +28,16 @@ import { MAX_GB_PER_MONTH, MAX_PRICE_PER_GB } from '../lib/topology/model/cluste
 import type { ClusterIndex } from '../lib/topology/model/cluster-model';
 import { indexCluster } from '../lib/topology/model/cluster-model';
 
-export const USAGE = `usage: npm run analyze -- [--snapshot PATH | --context NAME] [options]
+export const USAGE = `usage: npm run analyze -- [--snapshot PATH | --context NAME | --all-contexts | --contexts A,B] [options]
 
   without --snapshot       the live cluster of the kubeconfig's current context (KUBECONFIG or
                            ~/.kube/config), or the Pod's service account when run in a cluster
   --snapshot PATH          a kubectl dump (file or folder of .yaml/.yml/.json); repeatable
   --context NAME           the live cluster of this kubeconfig context instead of the current one
+  --all-contexts           every context of the kubeconfig (or those ZONESCOPE_CONTEXTS lists),
+                           two at a time, each with its own --timeout: one section per cluster
+                           (JSON: {"clusters": [...]}) and --fail-on applied to each
+  --contexts A,B           these contexts, in this order, as --all-contexts reads them
   --service NS/NAME        only this Service, with every detail
   --format text|json|markdown   output format (default text)
   --fail-on RULE           exit 1 when RULE holds; repeatable. Rules:
@@ -48,7 +56,7 @@ export const USAGE = `usage: npm run analyze -- [--snapshot PATH | --context NAM
   --price-per-gb N         USD per cross-zone GB in each direction (default 0.01; a cross-zone
                            GB costs twice this)
   --traffic ZONE=SHARE[,ZONE=SHARE…]   client traffic share per zone (0–1; others split the rest by CPU)
-  --timeout SECONDS        live sync timeout (default 60)
+  --timeout SECONDS        live sync timeout, per cluster (default 60)
 
 Live clusters: a resource type the identity may not read (403) leaves the answers that depend on it
 "unknown: zonescope could not read <Type> (forbidden)" (JSON: "unreadable", "cluster.unknown",
@@ -58,7 +66,10 @@ exit codes: 0 ok
             1 a --fail-on rule held, or could not be evaluated because a type it needs was forbidden
             2 bad arguments
             3 the cluster could not be read (unreachable, no sync within --timeout, Services or
-              EndpointSlices forbidden: every answer needs them)`;
+              EndpointSlices forbidden: every answer needs them; with --service: no such Service)
+            With --all-contexts or --contexts each cluster gets one of 0, 1 and 3, and the command
+            exits with the worst of them (3 over 1 over 0): one unreachable cluster is exit 3
+            even when every other passed.`;
 
 /** Where output goes (stdout/stderr in the CLI, buffers in tests). */
 export interface Io {
@@ -66,11 +77,16 @@ export interface Io {
   err(text: string): void;
 }
 
-type FailRule = { kind: 'cross-zone' | 'cross-zone-if-auto' | 'cross-zone-cost' | 'attention'; threshold: number } | { kind: 'hints-off' | 'ineligible' };
+export type FailRule = { kind: 'cross-zone' | 'cross-zone-if-auto' | 'cross-zone-cost' | 'attention'; threshold: number } | { kind: 'hints-off' | 'ineligible' };
 
-interface Args {
+export interface Args {
   snapshots: string[];
   context: string | null;
+  /**
+   * Several clusters (`--all-contexts`, `--contexts A,B`): `contexts` lists the chosen ones, `null`
+   * means every context of the kubeconfig (or those `ZONESCOPE_CONTEXTS` lists). `null` for one cluster.
+   */
+  clusters: { readonly contexts: readonly string[] | null } | null;
   service: { namespace: string; name: string } | null;
   format: 'text' | 'json' | 'markdown';
   failOn: FailRule[];
@@ -129,19 +145,29 @@ export async function readVolumes(file: string): Promise<Record<string, number> 
 
 /** Parses arguments; returns a message on error. */
 export function parseArgs(argv: readonly string[]): Args | string {
-  const args: Args = { snapshots: [], context: null, service: null, format: 'text', failOn: [], options: {}, volumesFile: null, timeoutSeconds: 60 };
+  const args: Args = { snapshots: [], context: null, clusters: null, service: null, format: 'text', failOn: [], options: {}, volumesFile: null, timeoutSeconds: 60 };
   const options: { -readonly [K in keyof AnalysisOptions]: AnalysisOptions[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
     if (flag === '--') continue;
+    if (flag === '--all-contexts') {
+      args.clusters = { contexts: args.clusters?.contexts ?? null };
+      continue;
+    }
     const value = argv[i + 1];
     const need = () => (value === undefined || value.startsWith('--') ? `${flag} needs a value` : null);
-    const missing = ['--snapshot', '--context', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-endpoint', '--gb-per-month', '--volumes', '--price-per-gb', '--traffic', '--timeout'].includes(flag) ? need() : null;
+    const missing = ['--snapshot', '--context', '--contexts', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-endpoint', '--gb-per-month', '--volumes', '--price-per-gb', '--traffic', '--timeout'].includes(flag) ? need() : null;
     if (missing) return missing;
     const v = value ?? '';
     switch (flag) {
       case '--snapshot': args.snapshots.push(v); break;
       case '--context': args.context = v; break;
+      case '--contexts': {
+        const names = v.split(',').map((name) => name.trim());
+        if (names.some((name) => name === '')) return `--contexts needs comma-separated context names, got "${v}"`;
+        args.clusters = { contexts: [...new Set(names)] };
+        break;
+      }
       case '--service': {
         const [namespace, name, extra] = v.split('/');
         if (!namespace || !name || extra !== undefined) return `--service needs NAMESPACE/NAME, got "${v}"`;
@@ -201,6 +227,8 @@ export function parseArgs(argv: readonly string[]): Args | string {
     i++;
   }
   if (args.snapshots.length > 0 && args.context !== null) return '--snapshot and --context are exclusive: give exactly one of them, or neither for the current context';
+  if (args.clusters !== null && args.snapshots.length > 0) return '--snapshot and --all-contexts/--contexts are exclusive: a snapshot is one cluster';
+  if (args.clusters !== null && args.context !== null) return '--context and --all-contexts/--contexts are exclusive: name several contexts with --contexts A,B';
   args.options = options;
   return args;
 }
@@ -231,60 +259,51 @@ function grantLines(ids: readonly ResourceId[]): string[] {
   return [...byGroup.values()].map((group) => `  RBAC rule that grants it: ${ruleLine(group.map(readGrantFor))}`);
 }
 
-async function readCluster(args: Args, io: Io): Promise<ClusterRead | null> {
-  if (args.snapshots.length > 0) {
-    const result = await loadSnapshot(args.snapshots);
-    if (!result.ok) {
-      io.err(`analyze: cannot load the snapshot:\n${result.errors.map((p) => `  ${formatProblem(p)}`).join('\n')}\n`);
-      return null;
-    }
-    if (result.snapshot.services.length === 0 && result.snapshot.nodes.length === 0) {
-      // Nothing to analyse: passing every --fail-on rule on no data would be a lie.
-      io.err(`analyze: the snapshot contains no objects zonescope reads (no Services and no Nodes) — ${emptySnapshotDetail(result.summary)}\n`);
-      return null;
-    }
-    return { index: indexCluster(result.snapshot), unreadable: [] };
+/** What reading one cluster gave: the data and its warnings, or why it could not be read (exit 3). */
+type ReadOutcome = { readonly ok: true; readonly read: ClusterRead; readonly warnings: readonly string[] } | { readonly ok: false; readonly message: string };
+
+async function readSnapshotFiles(paths: readonly string[]): Promise<ReadOutcome> {
+  const result = await loadSnapshot([...paths]);
+  if (!result.ok) return { ok: false, message: `cannot load the snapshot:\n${result.errors.map((p) => `  ${formatProblem(p)}`).join('\n')}` };
+  if (result.snapshot.services.length === 0 && result.snapshot.nodes.length === 0) {
+    // Nothing to analyse: passing every --fail-on rule on no data would be a lie.
+    return { ok: false, message: `the snapshot contains no objects zonescope reads (no Services and no Nodes) — ${emptySnapshotDetail(result.summary)}` };
   }
-  const state = createClusterSource({ ...process.env, ZONESCOPE_SNAPSHOT: '', ZONESCOPE_CONTEXT: args.context ?? '' });
-  if (state.mode !== 'live') {
-    io.err(`analyze: cannot reach the cluster: ${state.problems().join('; ') || 'no kubeconfig'}\n`);
-    return null;
-  }
+  return { ok: true, read: { index: indexCluster(result.snapshot), unreadable: [] }, warnings: [] };
+}
+
+/** Reads the live cluster that `env` names (`ZONESCOPE_CONTEXT`, the kubeconfig or the service account), waiting `timeoutSeconds` for its sync. */
+async function readLive(env: ConnectionEnv, timeoutSeconds: number): Promise<ReadOutcome> {
+  const state = createClusterSource({ ...env, ZONESCOPE_SNAPSHOT: '' });
+  if (state.mode !== 'live') return { ok: false, message: `cannot reach the cluster: ${state.problems().join('; ') || 'no kubeconfig'}` };
   state.start();
   try {
-    const synced = await state.waitForSync(args.timeoutSeconds * 1000);
+    const synced = await state.waitForSync(timeoutSeconds * 1000);
     const problems = state.statuses().filter((s) => s.health !== 'synced');
     const failure = synced ? null : permanentFailure(state.statuses());
-    if (failure !== null) {
-      // A context, TLS or credential problem: it does not fix itself, so say so now instead of after --timeout.
-      io.err(`analyze: cannot read the cluster: ${failure.message}\n`);
-      return null;
-    }
+    // A context, TLS or credential problem: it does not fix itself, so say so now instead of after --timeout.
+    if (failure !== null) return { ok: false, message: `cannot read the cluster: ${failure.message}` };
     if (!synced) {
-      io.err(`analyze: the cluster did not sync within ${args.timeoutSeconds} s: ${problems.map((s) => `${s.title}: ${s.error?.message ?? s.health}`).join('; ')}\n`);
-      return null;
+      return { ok: false, message: `the cluster did not sync within ${timeoutSeconds} s: ${problems.map((s) => `${s.title}: ${s.error?.message ?? s.health}`).join('; ')}` };
     }
     const forbidden = problems.filter((s) => s.health === 'forbidden').map((s) => s.id);
     const identity = forbidden.length > 0 && state.connection !== null ? identityLabel(await whoAmI(state.connection, { timeoutMs: 10_000 })) : null;
     const missing = REQUIRED_TYPES.filter((id) => forbidden.includes(id));
     if (missing.length > 0) {
-      io.err(
-        [
-          `analyze: could not read the cluster: zonescope could not read ${missing.map((id) => RESOURCES[id].title).join(', ')} (forbidden) as ${identity ?? 'the current identity'}; every answer needs them.`,
+      return {
+        ok: false,
+        message: [
+          `could not read the cluster: zonescope could not read ${missing.map((id) => RESOURCES[id].title).join(', ')} (forbidden) as ${identity ?? 'the current identity'}; every answer needs them.`,
           ...grantLines(missing),
-          '',
         ].join('\n'),
-      );
-      return null;
+      };
     }
-    for (const s of problems) {
-      if (s.health === 'forbidden') {
-        io.err(`analyze: warning: zonescope could not read ${s.title} (forbidden) as ${identity ?? 'the current identity'}: the answers that depend on it are unknown.\n${grantLines([s.id]).join('\n')}\n`);
-      } else {
-        io.err(`analyze: warning: ${s.title} ${s.health}${s.error ? `: ${s.error.message}` : ''}\n`);
-      }
-    }
-    return { index: state.index(), unreadable: forbidden };
+    const warnings = problems.map((s) =>
+      s.health === 'forbidden'
+        ? `warning: zonescope could not read ${s.title} (forbidden) as ${identity ?? 'the current identity'}: the answers that depend on it are unknown.\n${grantLines([s.id]).join('\n')}`
+        : `warning: ${s.title} ${s.health}${s.error ? `: ${s.error.message}` : ''}`,
+    );
+    return { ok: true, read: { index: state.index(), unreadable: forbidden }, warnings };
   } finally {
     await state.stop();
   }
@@ -534,6 +553,39 @@ export function evaluateRules(analysis: ClusterAnalysis, services: readonly Serv
   return failures;
 }
 
+/** A cluster's analysis: the report, the Service asked for, and the `--fail-on` rules that held (as messages, and their rules). */
+interface Analysed {
+  readonly analysis: ClusterAnalysis;
+  readonly detail: ServiceDetail | null;
+  readonly failures: readonly string[];
+  readonly held: readonly string[];
+}
+
+/** Analyses what was read; a message when `--service` names a Service the cluster lacks. */
+function analyse(read: ClusterRead, args: Args, volumesByService: Record<string, number> | null): Analysed | string {
+  const prepared = prepareAnalysis(read.index, { ...args.options, volumesByService, unreadable: read.unreadable });
+  const analysis = analyzeClusterIn(prepared);
+  let detail: ServiceDetail | null = null;
+  if (args.service) {
+    detail = analyzeServiceIn(prepared, args.service.namespace, args.service.name);
+    if (!detail) return `no Service ${args.service.namespace}/${args.service.name} in this cluster`;
+  }
+  const services = detail ? [detail] : analysis.services;
+  const failures: string[] = [];
+  const held: string[] = [];
+  for (const rule of args.failOn) {
+    const messages = evaluateRules(analysis, services, [rule]);
+    if (messages.length > 0) held.push(ruleText(rule));
+    failures.push(...messages);
+  }
+  return { analysis, detail, failures, held };
+}
+
+/** The report as `--format json` prints it for one cluster. */
+function reportJson({ analysis, detail }: Analysed): ClusterAnalysis {
+  return detail ? { ...analysis, services: [detail] } : analysis;
+}
+
 /** Runs the command; resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -554,27 +606,225 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     volumesByService = volumes;
   }
-  const read = await readCluster(args, io);
-  if (!read) return 3;
-  const { index } = read;
-  const prepared = prepareAnalysis(index, { ...args.options, volumesByService, unreadable: read.unreadable });
-  const analysis = analyzeClusterIn(prepared);
-  let detail: ServiceDetail | null = null;
-  if (args.service) {
-    detail = analyzeServiceIn(prepared, args.service.namespace, args.service.name);
-    if (!detail) {
-      io.err(`analyze: no Service ${args.service.namespace}/${args.service.name} in this cluster\n`);
-      return 3;
+  if (args.clusters !== null) return analyzeClusters(args, args.clusters.contexts, volumesByService, io, process.env);
+  // Without --context the kubeconfig's current context, whatever ZONESCOPE_CONTEXT says (the dashboard's setting).
+  const read = args.snapshots.length > 0 ? await readSnapshotFiles(args.snapshots) : await readLive({ ...process.env, ZONESCOPE_CONTEXT: args.context ?? '' }, args.timeoutSeconds);
+  if (!read.ok) {
+    io.err(`analyze: ${read.message}\n`);
+    return 3;
+  }
+  for (const warning of read.warnings) io.err(`analyze: ${warning}\n`);
+  const result = analyse(read.read, args, volumesByService);
+  if (typeof result === 'string') {
+    io.err(`analyze: ${result}\n`);
+    return 3;
+  }
+  if (args.format === 'json') io.out(`${JSON.stringify(reportJson(result), null, 2)}\n`);
+  else if (args.format === 'markdown') io.out(formatMarkdown(result.analysis, result.detail));
+  else io.out(formatText(result.analysis, result.detail));
+  for (const failure of result.failures) io.err(`analyze: fail-on ${failure}\n`);
+  return result.failures.length > 0 ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several clusters: --all-contexts, --contexts A,B
+
+/** How many clusters are read at once: each holds a full copy of its cluster while it syncs. */
+export const CLUSTER_CONCURRENCY = 2;
+
+/** An exit code of one cluster: ok, a --fail-on rule held, could not be read. */
+export type ClusterExitCode = 0 | 1 | 3;
+
+/** One cluster of a several-cluster run, as `--format json` prints it in `clusters`. */
+export interface ClusterSection {
+  /** The cluster's id (URL slug in the dashboard: `/c/{id}/`). */
+  readonly id: string;
+  /** The kubeconfig context; `null` for the in-cluster service account. */
+  readonly context: string | null;
+  readonly displayName: string;
+  /** The API server URL without credentials; `null` when unknown. */
+  readonly server: string | null;
+  /** Whether the cluster was read and analysed (`report` is set; `failOn` may still have held). */
+  readonly ok: boolean;
+  /** This cluster's exit code (the command exits with the worst of them). */
+  readonly exitCode: ClusterExitCode;
+  /** Why the cluster has no report (`ok: false`). */
+  readonly error?: string;
+  /** The `--fail-on` rules given, those that held, and why (when rules were given and the cluster was read). */
+  readonly failOn?: { readonly rules: readonly string[]; readonly held: readonly string[]; readonly failures: readonly string[] };
+  /** The report `--format json` prints for one cluster (docs/analyze-schema.md). */
+  readonly report?: ClusterAnalysis;
+}
+
+/** What one cluster gave. */
+interface ClusterRun {
+  readonly entry: ClusterEntry;
+  readonly exitCode: ClusterExitCode;
+  readonly error: string | null;
+  readonly warnings: readonly string[];
+  readonly analysed: Analysed | null;
+}
+
+/** The worst of the clusters' exit codes (3 over 1 over 0); 0 for none. */
+export function worstExitCode(codes: readonly ClusterExitCode[]): ClusterExitCode {
+  return codes.reduce<ClusterExitCode>((worst, code) => (code > worst ? code : worst), 0);
+}
+
+/**
+ * Runs `task` over `items` with at most `limit` under way at once, and hands each result to
+ * `each` in the items' order as soon as it and every earlier one are done (so output streams in
+ * a stable order), then lets go of it (a cluster's report can be large). `task` must not reject.
+ */
+export async function forEachInOrder<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>, each: (result: R, index: number) => void): Promise<void> {
+  const results: (R | undefined)[] = new Array<R | undefined>(items.length);
+  const done: boolean[] = items.map(() => false);
+  let next = 0;
+  let flushed = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T);
+      done[index] = true;
+      while (flushed < items.length && done[flushed]) {
+        each(results[flushed] as R, flushed);
+        results[flushed] = undefined;
+        flushed++;
+      }
     }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+/** What a cluster is called in stderr lines and the summary: its context (unique in a kubeconfig), else its id. */
+function clusterLabel(entry: ClusterEntry): string {
+  return entry.context ?? entry.id;
+}
+
+/** `Cluster prod (context arn:…:cluster/prod, server https://…)`. */
+export function clusterHeading(entry: Pick<ClusterEntry, 'displayName' | 'context' | 'server'>): string {
+  return `Cluster ${entry.displayName} (${where(entry, (text) => text)})`;
+}
+
+/** `context prod, server https://…`; without a context, the in-cluster service account (which has a server) or nothing configured. */
+function where(entry: Pick<ClusterEntry, 'context' | 'server'>, code: (text: string) => string): string {
+  const context = entry.context !== null ? `context ${code(entry.context)}` : entry.server !== null ? 'in-cluster service account' : 'no kubeconfig';
+  return [context, ...(entry.server !== null ? [`server ${code(entry.server)}`] : [])].join(', ');
+}
+
+async function runCluster(entry: ClusterEntry, args: Args, volumesByService: Record<string, number> | null, env: ConnectionEnv): Promise<ClusterRun> {
+  const failed = (error: string): ClusterRun => ({ entry, exitCode: 3, error, warnings: [], analysed: null });
+  if (entry.configError !== null) return failed(entry.configError);
+  let read: ReadOutcome;
+  try {
+    read = await readLive({ ...env, ZONESCOPE_CONTEXT: entry.context ?? '' }, args.timeoutSeconds);
+  } catch (error) {
+    // One cluster failing in an unforeseen way must not take the others' sections with it.
+    return failed(`cannot read the cluster: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (args.format === 'json') {
-    io.out(`${JSON.stringify(detail ? { ...analysis, services: [detail] } : analysis, null, 2)}\n`);
-  } else if (args.format === 'markdown') {
-    io.out(formatMarkdown(analysis, detail));
-  } else {
-    io.out(formatText(analysis, detail));
-  }
-  const failures = evaluateRules(analysis, detail ? [detail] : analysis.services, args.failOn);
-  for (const failure of failures) io.err(`analyze: fail-on ${failure}\n`);
-  return failures.length > 0 ? 1 : 0;
+  if (!read.ok) return failed(read.message);
+  const analysed = analyse(read.read, args, volumesByService);
+  if (typeof analysed === 'string') return { ...failed(analysed), warnings: read.warnings };
+  return { entry, exitCode: analysed.failures.length > 0 ? 1 : 0, error: null, warnings: read.warnings, analysed };
+}
+
+/** The JSON of one cluster. */
+function clusterSection(run: ClusterRun, rules: readonly FailRule[]): ClusterSection {
+  const { entry, analysed } = run;
+  const base = { id: entry.id, context: entry.context, displayName: entry.displayName, server: entry.server, ok: analysed !== null, exitCode: run.exitCode };
+  if (analysed === null) return { ...base, error: run.error ?? 'not analysed' };
+  return {
+    ...base,
+    ...(rules.length > 0 ? { failOn: { rules: rules.map(ruleText), held: analysed.held, failures: analysed.failures } } : {}),
+    report: reportJson(analysed),
+  };
+}
+
+/** The `--fail-on` verdict line of a section; `null` without rules. */
+function failOnLine(run: ClusterRun, rules: readonly FailRule[]): string | null {
+  if (rules.length === 0 || run.analysed === null) return null;
+  const { failures } = run.analysed;
+  if (failures.length === 0) return `Fail-on: every rule passed (${rules.map(ruleText).join(', ')})`;
+  return [`Fail-on: ${failures.length === 1 ? 'a rule held' : `${failures.length} rules held`} (exit 1):`, ...failures.map((f) => `  ${f}`)].join('\n');
+}
+
+/** What the summary keeps of a cluster: the rules that held, `null` when it could not be read. */
+interface Outcome {
+  readonly entry: ClusterEntry;
+  readonly exitCode: ClusterExitCode;
+  readonly held: readonly string[] | null;
+}
+
+/** What became of a cluster, for the summary. */
+function verdict({ held }: Outcome): string {
+  if (held === null) return 'could not be read (exit 3)';
+  return held.length > 0 ? `fail-on held: ${held.join(', ')} (exit 1)` : 'ok';
+}
+
+function textSection(run: ClusterRun, args: Args): string {
+  const heading = clusterHeading(run.entry);
+  const body = run.analysed === null ? `Could not read this cluster: ${run.error ?? ''}\n` : formatText(run.analysed.analysis, run.analysed.detail);
+  const failOn = failOnLine(run, args.failOn);
+  return `${heading}\n${'='.repeat(heading.length)}\n${body}${failOn !== null ? `\n${failOn}\n` : ''}\n`;
+}
+
+function markdownSection(run: ClusterRun, args: Args): string {
+  const { entry } = run;
+  const esc = (s: string) => s.replaceAll('|', '\\|');
+  // The one-cluster report's headings one level down, without its title.
+  const body =
+    run.analysed === null
+      ? `Could not read this cluster: ${esc(run.error ?? '')}\n`
+      : formatMarkdown(run.analysed.analysis, run.analysed.detail)
+          .split('\n')
+          .filter((line, index) => !(index === 0 && line === '# zonescope analysis'))
+          .map((line) => (/^#+ /.test(line) ? `#${line}` : line))
+          .join('\n')
+          .replace(/^\n+/, '');
+  const failOn = failOnLine(run, args.failOn);
+  return `## ${esc(entry.displayName)}\n\n${esc(where(entry, (text) => `\`${text}\``))}.\n\n${body}${body.endsWith('\n') ? '' : '\n'}${failOn !== null ? `\n${failOn.split('\n').map((line) => (line.startsWith('  ') ? `- ${esc(line.trim())}` : esc(line))).join('\n')}\n` : ''}\n`;
+}
+
+function summaryText(runs: readonly Outcome[], code: ClusterExitCode): string {
+  const width = Math.max(...runs.map((run) => clusterLabel(run.entry).length));
+  return [`Summary: ${runs.length} cluster${runs.length === 1 ? '' : 's'}, exit ${code}`, ...runs.map((run) => `  ${clusterLabel(run.entry).padEnd(width)}  ${verdict(run)}`), ''].join('\n');
+}
+
+function summaryMarkdown(runs: readonly Outcome[], code: ClusterExitCode): string {
+  const esc = (s: string) => s.replaceAll('|', '\\|');
+  return ['## Summary', '', `${runs.length} cluster${runs.length === 1 ? '' : 's'}, exit ${code}.`, '', '| cluster | context | result |', '|---|---|---|', ...runs.map((run) => `| ${esc(run.entry.displayName)} | ${esc(clusterLabel(run.entry))} | ${esc(verdict(run))} |`), ''].join('\n');
+}
+
+/**
+ * `--all-contexts` / `--contexts A,B`: every chosen cluster read and analysed ({@link CLUSTER_CONCURRENCY}
+ * at a time, each with its own `--timeout`), one section each in the kubeconfig's (or the list's)
+ * order, `--fail-on` applied to each; the exit code is the worst of theirs.
+ */
+async function analyzeClusters(args: Args, contexts: readonly string[] | null, volumesByService: Record<string, number> | null, io: Io, processEnv: ConnectionEnv): Promise<number> {
+  // The dashboard's list (lib/k8s/clusters.ts): ZONESCOPE_CONTEXTS, the default first. --contexts
+  // replaces the list, in its own order, and leaves out a default it does not name.
+  const env: ConnectionEnv = { ...processEnv, ZONESCOPE_SNAPSHOT: '', ...(contexts !== null ? { ZONESCOPE_CONTEXTS: contexts.join(','), ZONESCOPE_CONTEXT: '' } : {}) };
+  const listed = clusterEntriesFromEnv(env).entries;
+  const entries = contexts === null ? listed : [...listed].sort((a, b) => contexts.indexOf(a.context ?? '') - contexts.indexOf(b.context ?? ''));
+  const outcomes: Outcome[] = [];
+  const sections: ClusterSection[] = [];
+  await forEachInOrder(
+    entries,
+    CLUSTER_CONCURRENCY,
+    (entry) => runCluster(entry, args, volumesByService, env),
+    (run, index) => {
+      const label = clusterLabel(run.entry);
+      for (const warning of run.warnings) io.err(`analyze [${label}]: ${warning}\n`);
+      if (run.error !== null) io.err(`analyze [${label}]: ${run.error}\n`);
+      for (const failure of run.analysed?.failures ?? []) io.err(`analyze [${label}]: fail-on ${failure}\n`);
+      if (args.format === 'text') io.out(textSection(run, args));
+      else if (args.format === 'markdown') io.out(`${index === 0 ? `# zonescope analysis: ${entries.length} cluster${entries.length === 1 ? '' : 's'}\n\n` : ''}${markdownSection(run, args)}`);
+      else sections.push(clusterSection(run, args.failOn));
+      outcomes.push({ entry: run.entry, exitCode: run.exitCode, held: run.analysed?.held ?? null });
+    },
+  );
+  const code = worstExitCode(outcomes.map((outcome) => outcome.exitCode));
+  if (args.format === 'json') io.out(`${JSON.stringify({ clusters: sections, exitCode: code }, null, 2)}\n`);
+  else if (args.format === 'markdown') io.out(summaryMarkdown(outcomes, code));
+  else io.out(summaryText(outcomes, code));
+  return code;
 }
