@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { APP_PORT, DASHBOARD_LOG, E2E_KUBECONFIG, SIM_PORT } from './e2e/clusters';
 
 /**
  * End-to-end tests: Debian's chromium drives the production build of the dashboard, which reads
@@ -8,10 +10,14 @@ import { defineConfig } from '@playwright/test';
  * The build lives in its own folder (`ZONESCOPE_DIST_DIR=.next-e2e`, see next.config.js) so it
  * never races a build of `.next`: `npm run test:e2e` (scripts/e2e.ts) builds it when the sources
  * changed, then runs this. Every test starts from a freshly reset simulator (e2e/fixtures.ts).
+ *
+ * The kubeconfig has more contexts than eks-demo's (e2e/clusters.ts: another scenario, an
+ * unreachable cluster, one forbidding Nodes) for e2e/fleet.spec.ts; eks-demo is its
+ * current-context, the dashboard's default cluster, which every other spec reads.
+ * `ZONESCOPE_E2E_DIST_DIR` picks another build folder (scripts/e2e.ts passes it on), and
+ * `ZONESCOPE_E2E_SIM_PORT`/`ZONESCOPE_E2E_APP_PORT` other ports, to run beside another suite.
  */
-const SIM_PORT = 6590;
-const APP_PORT = 3210;
-const DIST_DIR = '.next-e2e';
+const DIST_DIR = process.env.ZONESCOPE_E2E_DIST_DIR?.trim() || '.next-e2e';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -45,8 +51,9 @@ export default defineConfig({
   },
   webServer: [
     {
-      // eks-demo as `npm run sim` serves it, with watch bookmarks every second (see e2e/sim-server.ts).
-      command: `npx --no-install tsx e2e/sim-server.ts ${SIM_PORT} .sim/e2e-kubeconfig`,
+      // eks-demo as `npm run sim` serves it, with watch bookmarks every second, and the other
+      // clusters of the kubeconfig (see e2e/sim-server.ts).
+      command: `npx --no-install tsx e2e/sim-server.ts ${E2E_KUBECONFIG}`,
       url: `http://127.0.0.1:${SIM_PORT}/version`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -55,7 +62,8 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: `npx --no-install next start -p ${APP_PORT} -H 127.0.0.1`,
+      // stdout (the audit lines of every write among it) goes to a file fleet.spec.ts reads.
+      command: `mkdir -p ${path.dirname(DASHBOARD_LOG)} && npx --no-install next start -p ${APP_PORT} -H 127.0.0.1 > ${DASHBOARD_LOG}`,
       // 503 until every resource type is listed: the suite starts on a synced dashboard.
       url: `http://127.0.0.1:${APP_PORT}/api/health/ready`,
       reuseExistingServer: false,
@@ -63,9 +71,14 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
       env: {
         ZONESCOPE_DIST_DIR: DIST_DIR,
-        KUBECONFIG: '.sim/e2e-kubeconfig',
+        KUBECONFIG: E2E_KUBECONFIG,
         ZONESCOPE_SNAPSHOT: '',
         ZONESCOPE_CONTEXT: '',
+        // Every context of the kubeconfig, the defaults for idling and the open limit, none read-only.
+        ZONESCOPE_CONTEXTS: '',
+        ZONESCOPE_CLUSTER_IDLE_MINUTES: '',
+        ZONESCOPE_MAX_OPEN_CLUSTERS: '',
+        ZONESCOPE_READ_ONLY_CONTEXTS: '',
         ZONESCOPE_READ_ONLY: '0',
         ZONESCOPE_TRUSTED_ORIGINS: '',
         ZONESCOPE_AUTH_PROXY: '',

@@ -3,9 +3,11 @@ import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { Suspense } from 'react';
 
+import { ClusterBaseProvider } from '@/components/layout/cluster-base';
 import { RouteFocus } from '@/components/layout/route-focus';
 import { SiteHeader, SiteHeaderFallback } from '@/components/layout/site-header';
 import { THEME_SCRIPT } from '@/components/layout/theme-script';
+import { requestClusterBase } from '@/lib/data/clusters';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -20,6 +22,8 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The page CSP allows inline scripts only with the per-request nonce set by proxy.ts.
   const nonce = (await headers()).get('x-nonce') ?? undefined;
+  // `/c/{id}/…` pages: every link and fetch of the client leaves stays in that cluster.
+  const cluster = await requestClusterBase();
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -33,13 +37,15 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         >
           Skip to content
         </a>
-        <RouteFocus />
-        <Suspense fallback={<SiteHeaderFallback />}>
-          <SiteHeader />
-        </Suspense>
-        <main id="main" tabIndex={-1} className="mx-auto max-w-[112rem] px-4 py-6 focus:outline-none">
-          {children}
-        </main>
+        <ClusterBaseProvider base={cluster.base} clusterId={cluster.clusterId} defaultId={cluster.defaultId}>
+          <RouteFocus />
+          <Suspense fallback={<SiteHeaderFallback />}>
+            <SiteHeader />
+          </Suspense>
+          <main id="main" tabIndex={-1} className="mx-auto max-w-[112rem] px-4 py-6 focus:outline-none">
+            {children}
+          </main>
+        </ClusterBaseProvider>
         <footer className="mx-auto max-w-[112rem] px-4 pb-8 pt-2 text-xs text-slate-600 dark:text-slate-400">
           zonescope recomputes what the EndpointSlice controller and kube-proxy do; figures are predictions from the cluster&apos;s objects, not measured
           traffic.

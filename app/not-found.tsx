@@ -1,12 +1,15 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
+import { ClusterLink } from '@/components/layout/cluster-base';
 import { LINK } from '@/components/ui/panel';
 import { Callout } from '@/components/ui/status';
+import { unknownClusterId, UnknownCluster } from '@/components/layout/unknown-cluster';
 
 export const metadata: Metadata = { title: 'Page not found' };
 
-export default function NotFound() {
+export default async function NotFound() {
+  const unknown = await unknownClusterId();
+  if (unknown !== null) return <UnknownCluster id={unknown} />;
   return (
     <div className="max-w-2xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Page not found</h1>
@@ -15,19 +18,19 @@ export default function NotFound() {
       </Callout>
       <ul className="flex flex-wrap gap-4">
         <li>
-          <Link href="/" className={LINK}>
+          <ClusterLink href="/" className={LINK}>
             Overview
-          </Link>
+          </ClusterLink>
         </li>
         <li>
-          <Link href="/services" className={LINK}>
+          <ClusterLink href="/services" className={LINK}>
             Services
-          </Link>
+          </ClusterLink>
         </li>
         <li>
-          <Link href="/dataplane" className={LINK}>
+          <ClusterLink href="/dataplane" className={LINK}>
             Dataplane
-          </Link>
+          </ClusterLink>
         </li>
       </ul>
     </div>

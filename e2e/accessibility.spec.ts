@@ -5,11 +5,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { CURRENT_VALUE } from './pages/service-page';
 
 const VIEWS = [
   { name: 'overview', path: '/', ready: (page: Page) => page.getByRole('region', { name: 'Zone map' }) },
   { name: 'services', path: '/services', ready: (page: Page) => page.getByRole('table').locator('tbody tr[aria-rowindex]').first() },
-  { name: 'service', path: '/services/payments/ledger', ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(/^Current:/) },
+  { name: 'service', path: '/services/payments/ledger', ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(CURRENT_VALUE) },
   { name: 'dataplane', path: '/dataplane', ready: (page: Page) => page.getByRole('region', { name: 'Rule counts per proxy mode' }).locator('.recharts-surface').first() },
   { name: 'service not found', path: '/services/shop/no-such-service', ready: (page: Page) => page.getByRole('heading', { name: 'Service not found' }) },
   { name: 'page not found', path: '/no-such-page', ready: (page: Page) => page.getByRole('heading', { name: 'Page not found' }) },

@@ -5,11 +5,12 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { CURRENT_VALUE } from './pages/service-page';
 
 const PAGES = [
   { name: 'Overview', path: '/', ready: (page: Page) => page.getByRole('region', { name: 'Zone map' }).locator('svg').first() },
   { name: 'Services', path: '/services', ready: (page: Page) => page.getByRole('table').locator('tbody tr[aria-rowindex]').first() },
-  { name: 'Service payments/ledger', path: '/services/payments/ledger', ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(/^Current:/) },
+  { name: 'Service payments/ledger', path: '/services/payments/ledger', ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(CURRENT_VALUE) },
   { name: 'Dataplane', path: '/dataplane', ready: (page: Page) => page.getByRole('heading', { level: 1 }) },
   { name: 'not found', path: '/no-such-page', ready: (page: Page) => page.getByRole('heading', { level: 1, name: 'Page not found' }) },
 ] as const;

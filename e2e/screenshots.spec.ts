@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON } from './prometheus';
+import { CURRENT_VALUE } from './pages/service-page';
 
 const OUT = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(__dirname, '..', 'docs', 'screenshots') : path.join(__dirname, '..', 'test-results', 'screenshots');
 
@@ -20,7 +21,7 @@ const SHOTS = [
     file: 'service-payments-ledger.png',
     path: '/services/payments/ledger',
     fullPage: true,
-    ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(/^Current:/),
+    ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(CURRENT_VALUE),
   },
   { file: 'dataplane.png', path: '/dataplane', fullPage: true, ready: (page: Page) => page.getByRole('region', { name: 'Rule counts per proxy mode' }).locator('.recharts-surface').first() },
 ] as const;

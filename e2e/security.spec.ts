@@ -2,8 +2,10 @@
  * Web hardening as a browser meets it: the security headers on a page, and the topology-mode write
  * refused when it does not come from the dashboard's own pages.
  */
+import { APP_PORT } from './clusters';
 import { expect, test } from './fixtures';
 import { getService, simStats } from './sim';
+import { CURRENT_VALUE } from './pages/service-page';
 
 const TOGGLE = '/api/v1/services/shop/recommendations/topology-mode';
 
@@ -26,7 +28,7 @@ test('a page carries CSP (frame-ancestors none, script nonce), nosniff, Referrer
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   await page.reload();
-  await expect(page.getByRole('region', { name: 'Topology mode' }).getByText(/^Current:/)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Topology mode' }).getByText(CURRENT_VALUE)).toBeVisible();
   expect(violations).toEqual([]);
 });
 
@@ -50,8 +52,8 @@ test('a cross-site PUT to the toggle is refused before it reaches the cluster', 
     { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
     { Origin: 'null' },
     {},
-    { Origin: 'http://127.0.0.1:3210', 'Sec-Fetch-Site': 'cross-site' },
-    { Origin: 'http://127.0.0.1:3210', 'x-middleware-subrequest': 'middleware' },
+    { Origin: `http://127.0.0.1:${APP_PORT}`, 'Sec-Fetch-Site': 'cross-site' },
+    { Origin: `http://127.0.0.1:${APP_PORT}`, 'x-middleware-subrequest': 'middleware' },
   ];
   for (const extra of attempts) {
     const response = await request.put(TOGGLE, {
@@ -63,7 +65,7 @@ test('a cross-site PUT to the toggle is refused before it reaches the cluster', 
   }
   // A form post from another site cannot even get past the content type.
   const form = await request.put(TOGGLE, {
-    headers: { Origin: 'http://127.0.0.1:3210', 'Content-Type': 'application/x-www-form-urlencoded', 'If-Match': `"${resourceVersion}"` },
+    headers: { Origin: `http://127.0.0.1:${APP_PORT}`, 'Content-Type': 'application/x-www-form-urlencoded', 'If-Match': `"${resourceVersion}"` },
     data: 'mode=Auto',
   });
   expect(form.status()).toBe(415);
@@ -94,7 +96,7 @@ test.describe('requests no route should see (against the production server)', ()
   const SECURITY = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' };
 
   test('a Host that is not on the allow-list (DNS rebinding) gets 421: JSON for the API, a page for pages, with the security headers', async ({ request }) => {
-    for (const host of ['rebind.evil.example:3210', 'rebind.evil.example', 'localhost:9999']) {
+    for (const host of [`rebind.evil.example:${APP_PORT}`, 'rebind.evil.example', 'localhost:9999']) {
       const api = await request.get('/api/v1/cluster', { headers: { Host: host } });
       expect(api.status(), host).toBe(421);
       expect(api.headers()).toMatchObject(SECURITY);
@@ -103,17 +105,17 @@ test.describe('requests no route should see (against the production server)', ()
       expect(body.error.code).toBe('untrusted-host:api');
       expect(body.error.message).toContain('ZONESCOPE_ALLOWED_HOSTS');
     }
-    const page = await request.get('/services/shop/recommendations', { headers: { Host: 'rebind.evil.example:3210' } });
+    const page = await request.get('/services/shop/recommendations', { headers: { Host: `rebind.evil.example:${APP_PORT}` } });
     expect(page.status()).toBe(421);
     expect(page.headers()).toMatchObject(SECURITY);
     expect(page.headers()['content-type']).toContain('text/html');
     expect(await page.text()).toContain('ZONESCOPE_ALLOWED_HOSTS');
     // The toggle cannot be reached under a foreign name either.
-    const put = await request.put(TOGGLE, { headers: { Host: 'rebind.evil.example:3210', Origin: 'http://rebind.evil.example:3210', 'Content-Type': 'application/json', 'If-Match': '"1"' }, data: '{"mode":"Auto"}' });
+    const put = await request.put(TOGGLE, { headers: { Host: `rebind.evil.example:${APP_PORT}`, Origin: `http://rebind.evil.example:${APP_PORT}`, 'Content-Type': 'application/json', 'If-Match': '"1"' }, data: '{"mode":"Auto"}' });
     expect(put.status()).toBe(421);
     expect((await simStats()).requests.services?.patch ?? 0).toBe(0);
     // The loopback names with the server's port are served.
-    for (const host of ['localhost:3210', '127.0.0.1:3210', '[::1]:3210']) expect((await request.get('/api/v1/cluster', { headers: { Host: host } })).status(), host).toBe(200);
+    for (const host of [`localhost:${APP_PORT}`, `127.0.0.1:${APP_PORT}`, `[::1]:${APP_PORT}`]) expect((await request.get('/api/v1/cluster', { headers: { Host: host } })).status(), host).toBe(200);
   });
 
   test('a malformed % sequence in the path is a 400: JSON for the API, a page for pages, with the security headers', async ({ request }) => {

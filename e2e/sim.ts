@@ -3,8 +3,9 @@
  * sim/control.ts and sim/faults.ts), and reads of its objects as another client would make them.
  */
 import type { FaultRuleInput } from '../sim/faults';
+import { SIM_PORT } from './clusters';
 
-export const SIM_PORT = 6590;
+export { SIM_PORT };
 export const SIM_URL = `http://127.0.0.1:${SIM_PORT}`;
 /** The token the simulator writes into its kubeconfig (sim/server.ts DEFAULT_TOKEN). */
 const SIM_TOKEN = 'zonescope-sim-token';
@@ -19,8 +20,8 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
   return response.json();
 }
 
-async function kube<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(`${SIM_URL}${path}`, { ...init, headers: { Authorization: `Bearer ${SIM_TOKEN}`, ...init.headers } });
+async function kube<T>(path: string, init: RequestInit = {}, port = SIM_PORT): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { Authorization: `Bearer ${SIM_TOKEN}`, ...init.headers } });
   if (!response.ok) throw new Error(`simulator ${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -73,13 +74,20 @@ export async function simStats(): Promise<SimStats> {
   return (await call('GET', '/__sim/stats')) as SimStats;
 }
 
-/** Merge-patches a Service's annotations as another client would (kubectl annotate). */
-export async function annotateService(namespace: string, name: string, annotations: Record<string, string | null>): Promise<void> {
-  await kube(`/api/v1/namespaces/${namespace}/services/${name}`, {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/merge-patch+json' },
-    body: JSON.stringify({ metadata: { annotations } }),
-  });
+/**
+ * Merge-patches a Service's annotations as another client would (kubectl annotate); `port` picks
+ * another simulator of the e2e kubeconfig (e2e/clusters.ts), the default cluster's by default.
+ */
+export async function annotateService(namespace: string, name: string, annotations: Record<string, string | null>, port = SIM_PORT): Promise<void> {
+  await kube(
+    `/api/v1/namespaces/${namespace}/services/${name}`,
+    {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { annotations } }),
+    },
+    port,
+  );
 }
 
 /** A Service as the API server has it. */
@@ -87,9 +95,9 @@ export interface SimService {
   metadata: { name: string; namespace: string; resourceVersion: string; annotations?: Record<string, string> };
 }
 
-/** Reads a Service from the simulator. */
-export function getService(namespace: string, name: string): Promise<SimService> {
-  return kube<SimService>(`/api/v1/namespaces/${namespace}/services/${name}`);
+/** Reads a Service from the simulator (`port`: another simulator of the e2e kubeconfig). */
+export function getService(namespace: string, name: string, port = SIM_PORT): Promise<SimService> {
+  return kube<SimService>(`/api/v1/namespaces/${namespace}/services/${name}`, {}, port);
 }
 
 interface SliceList {

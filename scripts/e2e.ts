@@ -3,13 +3,15 @@
  * suite against the production build.
  *
  * 1. Builds the dashboard into its own folder (`ZONESCOPE_DIST_DIR=.next-e2e`, so it never races
- *    a build of `.next`), but only when the sources that go into the build changed since the last
- *    e2e build (a content hash kept next to the build), or with `--rebuild`.
+ *    a build of `.next`; `ZONESCOPE_E2E_DIST_DIR` names another), but only when the sources that
+ *    go into the build changed since the last e2e build (a content hash kept next to the build),
+ *    or with `--rebuild`.
  * 2. Starts a real Prometheus (sim/prometheus.ts: Debian's `prometheus`, a free loopback port, a
  *    temporary data folder) scraping the e2e simulator's `/__sim/metrics` and the dashboard's own
  *    `/metrics` (127.0.0.1:3210, job `zonescope`: the history panels read it back) every second,
  *    evaluating zonescope's alert rules (deploy/prometheus/zonescope-rules.yaml, when the file
- *    exists), and a small control server for it (below). Playwright starts the dashboard after
+ *    exists), and a small control server for it (below). Only the default cluster's simulator
+ *    is scraped (measured traffic is the default cluster's; see e2e/clusters.ts). Playwright starts the dashboard after
  *    Prometheus: until then that target is down and Prometheus retries. Without a Prometheus
  *    binary the run stops with how to install one, unless `--no-prometheus` is given (the
  *    dashboard then shows assumed traffic only and no history).
@@ -43,15 +45,16 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SIM_PORT } from '../e2e/sim';
+import { APP_PORT, SIM_PORT } from '../e2e/clusters';
 import { findPrometheus, PROMETHEUS_INSTALL_HINT } from '../sim/prometheus';
 import { buildWithStamp, builtAt, isBuildCurrent } from './build-folder';
 import { prometheusControlServer, SuitePrometheus } from './e2e-prometheus';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST_DIR = '.next-e2e';
-/** The dashboard's address during the suite (playwright.config.ts APP_PORT). */
-const DASHBOARD_TARGET = '127.0.0.1:3210';
+/** The build folder: `ZONESCOPE_E2E_DIST_DIR` (playwright.config.ts reads the same), else `.next-e2e`. */
+const DIST_DIR = process.env.ZONESCOPE_E2E_DIST_DIR?.trim() || '.next-e2e';
+/** The dashboard's address during the suite (playwright.config.ts). */
+const DASHBOARD_TARGET = `127.0.0.1:${APP_PORT}`;
 /** zonescope's alert rules, evaluated by the suite's Prometheus when present. */
 const RULES_FILE = path.join(ROOT, 'deploy', 'prometheus', 'zonescope-rules.yaml');
 /** What the dashboard is told about Prometheus during the suite. */
@@ -81,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const rebuild = argv.includes('--rebuild');
   const withPrometheus = !argv.includes('--no-prometheus');
   const args = argv.filter((a) => a !== '--rebuild' && a !== '--no-prometheus');
-  const env: NodeJS.ProcessEnv = { ...process.env, ZONESCOPE_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ZONESCOPE_DIST_DIR: DIST_DIR, ZONESCOPE_E2E_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' };
   for (const key of ['ZONESCOPE_PROMETHEUS_URL', 'ZONESCOPE_PROMETHEUS_TOKEN_FILE', 'ZONESCOPE_PROMETHEUS_CA_FILE', 'ZONESCOPE_E2E_PROMETHEUS_CONTROL']) Reflect.deleteProperty(env, key);
 
   // 1. Build when needed.

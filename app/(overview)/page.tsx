@@ -18,13 +18,14 @@ import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
+import { clusterHref, requestScope } from '@/lib/data/clusters';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
 import { crossZoneShares } from '@/lib/data/services';
 import { getClusterTraffic } from '@/lib/data/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
-  return { title: titleWithCluster('Overview', clusterDisplayName(getHeader())) };
+  return { title: titleWithCluster('Overview', clusterDisplayName(getHeader(await requestScope()))) };
 }
 
 /** A panel whose answer depends on a type zonescope could not read: what it shows below is an empty list, not the cluster. */
@@ -38,7 +39,8 @@ function UnknownAnswer({ message }: { readonly message: string }) {
 
 export default async function OverviewPage() {
   await connection();
-  const analysis = getClusterAnalysis();
+  const scope = await requestScope();
+  const analysis = getClusterAnalysis(scope.source);
   const title = (
     <PageTitle
       title="Overview"
@@ -57,10 +59,10 @@ export default async function OverviewPage() {
       }
     />
   );
-  if (!analysis) return <ClusterPending title={title} status={getClusterStatus()} what="the overview" />;
+  if (!analysis) return <ClusterPending title={title} status={getClusterStatus(scope)} what="the overview" />;
   const { cluster, kubernetes } = analysis;
   const s = cluster.summary;
-  const traffic = getClusterTraffic();
+  const traffic = getClusterTraffic(scope);
   return (
     <>
       {title}
@@ -85,7 +87,7 @@ export default async function OverviewPage() {
             <Stat
               label="Need attention"
               value={
-                <Link href="/services?attention=1" className={LINK}>
+                <Link href={clusterHref(scope, '/services?attention=1')} className={LINK}>
                   {formatCount(s.needingAttention)}
                 </Link>
               }

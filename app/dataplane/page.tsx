@@ -13,18 +13,20 @@ import { PageTitle } from '@/components/ui/page-title';
 import { Panel } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
+import { requestScope } from '@/lib/data/clusters';
 import { adviseProxyMode } from '@/lib/topology/analyses/proxy-mode-advice';
 import { getReleaseAnnotationTable } from '@/lib/data/dataplane';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
-  return { title: titleWithCluster('Dataplane', clusterDisplayName(getHeader())) };
+  return { title: titleWithCluster('Dataplane', clusterDisplayName(getHeader(await requestScope()))) };
 }
 
 export default async function DataplanePage() {
   await connection();
-  const analysis = getClusterAnalysis();
+  const scope = await requestScope();
+  const analysis = getClusterAnalysis(scope.source);
   const title = (
     <PageTitle
       title="Dataplane"
@@ -39,7 +41,7 @@ export default async function DataplanePage() {
       }
     />
   );
-  if (!analysis) return <ClusterPending title={title} status={getClusterStatus()} what="the dataplane" />;
+  if (!analysis) return <ClusterPending title={title} status={getClusterStatus(scope)} what="the dataplane" />;
   const d = analysis.cluster.dataplane;
   const advice = adviseProxyMode(d, analysis.cluster.ruleEstimates, analysis.kubernetes.minor);
   return (

@@ -4,8 +4,10 @@
  * the informers' health (docs/metrics.md). Served from memory: the per-Service block is rendered
  * and UTF-8 encoded once per analysis and traffic answer, so a scrape costs a few dozen cluster
  * series plus sending cached bytes, and never calls the API server. While the first sync runs only
- * the cluster block is served, with `zonescope_cluster_synced 0`.
+ * the cluster block is served, with `zonescope_cluster_synced 0`. About the default cluster only
+ * (one Prometheus job per installation, as before several clusters).
  */
+import { defaultScope } from '@/lib/data/clusters';
 import { scrapeMetricsChunks } from '@/lib/data/metrics-endpoint';
 import { methodRefusal, refusalResponse } from '@/lib/data/request-guards';
 import { METRICS_CONTENT_TYPE } from '@/lib/metrics/exporter';
@@ -21,7 +23,7 @@ const HEADERS = { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-sto
  * compression (about 13 MiB → 0.4 MiB) is paid per scrape; BENCHMARKS.md has the figures.
  */
 export async function GET(): Promise<Response> {
-  const chunks = await scrapeMetricsChunks();
+  const chunks = await scrapeMetricsChunks(defaultScope());
   let next = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -34,7 +36,7 @@ export async function GET(): Promise<Response> {
 }
 
 export async function HEAD(): Promise<Response> {
-  const length = (await scrapeMetricsChunks()).reduce((sum, chunk) => sum + chunk.length, 0);
+  const length = (await scrapeMetricsChunks(defaultScope())).reduce((sum, chunk) => sum + chunk.length, 0);
   return new Response(null, { status: 200, headers: { ...HEADERS, 'Content-Length': String(length) } });
 }
 

@@ -3,7 +3,7 @@
  * and IPVS scheduler, IPVS deprecation, Cilium's kube-proxy replacement, the annotation key for the
  * release and whether kube-proxy needs it. Used on the Overview (compact) and the Dataplane view.
  */
-import Link from 'next/link';
+import { ClusterLink } from '../layout/cluster-base';
 import type { DataplaneAnalysis } from '@/lib/topology/analyses/analyze-dataplane';
 import { Code, Facts, LINK } from '../ui/panel';
 import { Badge, Callout, severityTone } from '../ui/status';
@@ -120,9 +120,9 @@ export function DataplaneCard({ dataplane, compact = false }: { readonly datapla
       ))}
       {compact ? (
         <p className="text-sm">
-          <Link href="/dataplane" className={LINK}>
+          <ClusterLink href="/dataplane" className={LINK}>
             Proxy mode costs, IPVS schedulers and CNI notes →
-          </Link>
+          </ClusterLink>
         </p>
       ) : null}
     </div>

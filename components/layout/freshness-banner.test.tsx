@@ -12,6 +12,9 @@ const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, 
 
 function header(message: string, permanent: boolean): HeaderView {
   return {
+    clusterId: 'prod',
+    isDefault: true,
+    displayName: 'prod',
     mode: 'live',
     contextName: 'prod',
     serverUrl: 'https://10.0.0.1',
@@ -20,6 +23,7 @@ function header(message: string, permanent: boolean): HeaderView {
     release: 'unknown',
     platform: null,
     readOnly: false,
+    readOnlyReason: null,
     freshness: {
       synced: false,
       analysis: null,

@@ -37,7 +37,9 @@ import {
   POLL_TIMEOUT_MS,
 } from '@/lib/data/live-refresh';
 import { Badge } from '../ui/status';
+import { useClusterHref } from './cluster-base';
 
+/** Polled in the page's cluster (`/c/{id}/api/v1/cluster/generation` off the default). */
 const ENDPOINT = '/api/v1/cluster/generation';
 
 function isGenerationBody(value: unknown): value is ClusterGenerationResponse {
@@ -48,6 +50,7 @@ function isGenerationBody(value: unknown): value is ClusterGenerationResponse {
 
 export function LiveStatus({ rendered, renderedAt, children }: { readonly rendered: LiveMark; readonly renderedAt: string; readonly children: ReactNode }) {
   const router = useRouter();
+  const endpoint = useClusterHref(ENDPOINT);
   const pathname = usePathname() ?? '/';
   const search = useSearchParams()?.toString() ?? '';
   const [refreshing, startTransition] = useTransition();
@@ -123,7 +126,7 @@ export function LiveStatus({ rendered, renderedAt, children }: { readonly render
       const abort = new AbortController();
       const timeout = setTimeout(() => abort.abort(), POLL_TIMEOUT_MS);
       try {
-        const response = await fetch(ENDPOINT, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: abort.signal });
+        const response = await fetch(endpoint, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: abort.signal });
         const body: unknown = response.ok ? await response.json() : null;
         if (stopped) return;
         if (!isGenerationBody(body)) throw new Error(`HTTP ${response.status}`);
@@ -164,7 +167,7 @@ export function LiveStatus({ rendered, renderedAt, children }: { readonly render
       window.removeEventListener('online', onOnline);
       window.removeEventListener('offline', onOffline);
     };
-  }, []);
+  }, [endpoint]);
 
   // A client navigation renders a new page under the same layout: look at once whether it is behind.
   useEffect(() => {

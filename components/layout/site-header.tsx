@@ -1,9 +1,15 @@
 /**
  * The header on every page: product, navigation, which cluster and release, data freshness, the
  * metrics source's health (measured or assumed traffic), read-only mode and the theme switch; below it a banner when data is stale, forbidden or still syncing.
+ *
+ * Per cluster: it shows the cluster of the request (`/c/{id}/…`, else the default) with its display
+ * name and server, and beside it the cluster switcher (components/layout/cluster-switcher.tsx);
+ * with one cluster there is nothing to switch and neither the server line nor the switcher shows.
  */
-import Link from 'next/link';
 import { connection } from 'next/server';
+import { clusterEntries, defaultScope, isScopeError, requestClusterId, scopeFor } from '@/lib/data/clusters';
+import type { ClusterScope } from '@/lib/data/clusters';
+import { switcherClusters } from '@/lib/data/fleet';
 import { getHeader, getRenderedLiveMark } from '@/lib/data/header';
 import type { HeaderView } from '@/lib/data/header';
 import { clusterDisplayName } from '../shared/cluster-name';
@@ -11,6 +17,8 @@ import { formatCount, formatPlatform, formatTimestamp } from '../ui/format';
 import { LockIcon } from '../ui/icons';
 import { Badge, Callout } from '../ui/status';
 import { AutoRefresh } from './auto-refresh';
+import { ClusterSwitcher } from './cluster-switcher';
+import { ClusterLink } from './cluster-base';
 import { LiveStatus } from './live-status';
 import { MetricsStatusBadge } from './metrics-status';
 import { NavLinks } from './nav-links';
@@ -106,34 +114,73 @@ export function FreshnessBanner({ header }: { readonly header: HeaderView }) {
   return <div className="mx-auto max-w-[112rem] space-y-2 px-4 pt-3">{items}</div>;
 }
 
+/** The product name linking to the cluster's Overview. */
+function HomeLink() {
+  return (
+    <ClusterLink href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
+      <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true">
+        <rect x="2" y="4" width="6" height="16" rx="1.5" className="fill-sky-600 dark:fill-sky-400" />
+        <rect x="9" y="4" width="6" height="16" rx="1.5" className="fill-emerald-600 dark:fill-emerald-400" />
+        <rect x="16" y="4" width="6" height="16" rx="1.5" className="fill-violet-600 dark:fill-violet-400" />
+      </svg>
+      zonescope
+    </ClusterLink>
+  );
+}
+
+/** The header's cluster, or why the request's cluster cannot be shown (unknown id, limit of open clusters). */
+async function headerScope(): Promise<ClusterScope | { readonly message: string }> {
+  const id = await requestClusterId();
+  if (id === null) return defaultScope();
+  const scope = scopeFor(id);
+  return isScopeError(scope) ? { message: scope.message } : scope;
+}
+
 export async function SiteHeader() {
   await connection();
+  const scope = await headerScope();
+  if ('message' in scope) {
+    // The page itself says more (the not-found page lists the clusters; the limit has its error view).
+    return (
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
+        <div className="mx-auto flex max-w-[112rem] flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+          <HomeLink />
+          <p className="ml-auto text-xs text-amber-800 dark:text-amber-300" data-testid="cluster-name">
+            <span className="sr-only">Cluster: </span>
+            {scope.message}
+          </p>
+          <ThemeToggle />
+        </div>
+      </header>
+    );
+  }
   // The generation of this render's first cluster read: never newer than what the page shows (see getRenderedLiveMark).
-  const rendered = getRenderedLiveMark();
-  const header = getHeader();
+  const rendered = getRenderedLiveMark(scope);
+  const header = getHeader(scope);
   const platform = formatPlatform(header.platform);
   const where = header.mode === 'snapshot' ? `Snapshot ${header.snapshotPath ?? ''}` : (header.contextName ?? 'no context');
   const cluster = clusterDisplayName(header);
   const settled = header.freshness.synced && header.freshness.stale.length === 0;
+  // With several clusters the header says which server this one is (and the switcher goes beside it).
+  const several = clusterEntries().length > 1;
   return (
     <>
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
         <div className="mx-auto flex max-w-[112rem] flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
-          <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight">
-            <svg viewBox="0 0 24 24" className="h-6 w-6" aria-hidden="true">
-              <rect x="2" y="4" width="6" height="16" rx="1.5" className="fill-sky-600 dark:fill-sky-400" />
-              <rect x="9" y="4" width="6" height="16" rx="1.5" className="fill-emerald-600 dark:fill-emerald-400" />
-              <rect x="16" y="4" width="6" height="16" rx="1.5" className="fill-violet-600 dark:fill-violet-400" />
-            </svg>
-            zonescope
-          </Link>
-          <NavLinks />
+          <HomeLink />
+          <NavLinks fleet={several} />
           <div className="ml-auto flex flex-wrap items-center gap-2">
             <div className="text-left text-xs leading-tight sm:text-right">
               <p className="max-w-[22rem] break-all font-medium" title={`${where}${header.serverUrl ? ` (${header.serverUrl})` : ''}`} data-testid="cluster-name">
                 <span className="sr-only">Cluster: </span>
                 {cluster ?? where}
               </p>
+              {several && header.serverUrl ? (
+                <p className="max-w-[22rem] truncate text-slate-600 dark:text-slate-400" title={`Context ${header.contextName ?? '—'}, server ${header.serverUrl}`} data-testid="cluster-server">
+                  <span className="sr-only">API server: </span>
+                  {header.serverUrl}
+                </p>
+              ) : null}
               <p className="text-slate-600 dark:text-slate-400">
                 <span className="sr-only">Kubernetes version: </span>
                 {header.gitVersion ?? `Kubernetes ${header.release}`}
@@ -141,6 +188,7 @@ export async function SiteHeader() {
                 {platform ? ` · ${platform}` : ''}
               </p>
             </div>
+            {several ? <ClusterSwitcher clusters={switcherClusters()} currentId={scope.id} /> : null}
             {header.mode === 'live' ? (
               // Follows the watch: re-renders when the cache moved, says how old the data is, Refresh, lost connection.
               <LiveStatus rendered={rendered} renderedAt={new Date().toISOString()}>
@@ -154,7 +202,7 @@ export async function SiteHeader() {
             {header.readOnly ? (
               <span
                 className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-inset ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600"
-                title={header.mode === 'snapshot' ? 'A snapshot cannot be changed.' : 'ZONESCOPE_READ_ONLY is set: no write controls.'}
+                title={header.readOnlyReason ?? 'No write controls.'}
               >
                 <LockIcon className="h-3.5 w-3.5" />
                 Read-only

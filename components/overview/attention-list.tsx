@@ -5,7 +5,7 @@
  * message up to its numbers: "30 Services: Hints off — fewer endpoints than zones") collapse into
  * one expandable group.
  */
-import Link from 'next/link';
+import { ClusterLink } from '../layout/cluster-base';
 import type { AttentionReason, ClusterReport } from '@/lib/topology/report/analysis-schema';
 import { formatCount, formatPercent, serviceHref } from '../ui/format';
 import { LINK } from '../ui/panel';
@@ -108,9 +108,9 @@ export function attentionEntries(items: readonly Item[], impactOf: (item: Item) 
 
 function ServiceLink({ item }: { readonly item: Item }) {
   return (
-    <Link href={serviceHref(item.namespace, item.name)} className={`${LINK} font-mono text-sm [overflow-wrap:anywhere]`}>
+    <ClusterLink href={serviceHref(item.namespace, item.name)} className={`${LINK} font-mono text-sm [overflow-wrap:anywhere]`}>
       {item.namespace}/{item.name}
-    </Link>
+    </ClusterLink>
   );
 }
 
@@ -189,9 +189,9 @@ export function AttentionList({
                 {entry.items.length > GROUP_LISTED ? (
                   <p className="mt-1.5 pl-3 text-xs">
                     {formatCount(entry.items.length - GROUP_LISTED)} more not listed here.{' '}
-                    <Link href={`/services?attention=1&reason=${entry.reason}&sort=crossZone&order=desc`} className={LINK}>
+                    <ClusterLink href={`/services?attention=1&reason=${entry.reason}&sort=crossZone&order=desc`} className={LINK}>
                       Every Service needing attention for “{a.label}” →
-                    </Link>
+                    </ClusterLink>
                   </p>
                 ) : null}
               </details>
@@ -201,9 +201,9 @@ export function AttentionList({
       </ul>
       {hidden > 0 ? (
         <p className="text-sm">
-          <Link href="/services?attention=1&sort=crossZone&order=desc" className={LINK}>
+          <ClusterLink href="/services?attention=1&sort=crossZone&order=desc" className={LINK}>
             All {items.length} Services needing attention →
-          </Link>
+          </ClusterLink>
         </p>
       ) : null}
     </div>

@@ -8,7 +8,7 @@
  *
  * Server component; everything it shows is `getClusterTraffic()`'s (lib/data/traffic.ts).
  */
-import Link from 'next/link';
+import { ClusterLink } from '../layout/cluster-base';
 import type { ClusterTraffic, TrafficStatus } from '@/lib/data/traffic';
 import type { ClusterTrafficReport, ClusterTrafficScenario, ServiceTrafficCost, VolumeSourceKind } from '@/lib/topology/analyses/traffic-volume';
 import { formatPercent, formatTimestamp, formatUsd, plural, serviceHref } from '../ui/format';
@@ -173,9 +173,9 @@ function Fix({ item }: { readonly item: ServiceTrafficCost }) {
 
 function ServiceLink({ item }: { readonly item: ServiceTrafficCost }) {
   return (
-    <Link href={serviceHref(item.namespace, item.name)} className={`${LINK} font-mono text-sm [overflow-wrap:anywhere]`}>
+    <ClusterLink href={serviceHref(item.namespace, item.name)} className={`${LINK} font-mono text-sm [overflow-wrap:anywhere]`}>
       {item.namespace}/{item.name}
-    </Link>
+    </ClusterLink>
   );
 }
 
@@ -273,9 +273,9 @@ export function ZoneTraffic({ traffic }: { readonly traffic: ClusterTraffic | nu
           <TopByCost items={report.topByCost} />
           <TopBySaving items={report.topBySaving} />
           <p className="text-sm">
-            <Link href="/services?sort=cost&order=desc" className={LINK}>
+            <ClusterLink href="/services?sort=cost&order=desc" className={LINK}>
               Every Service by cross-zone $
-            </Link>
+            </ClusterLink>
           </p>
         </div>
       </div>

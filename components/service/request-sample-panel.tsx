@@ -9,6 +9,8 @@
  * `GET /api/v1/services/{namespace}/{name}/request-sample` (the server holds the endpoint lists,
  * so the page stays small for large Services).
  */
+import { withClusterBase } from '@/lib/data/cluster-path';
+import { useClusterBase } from '../layout/cluster-base';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { RequestSampleOptions, RequestSampleView } from '@/lib/data/service';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
@@ -199,6 +201,7 @@ export function RequestSamplePanel({
   const [state, setState] = useState<{ readonly status: 'idle' | 'loading' } | { readonly status: 'error'; readonly message: string }>({ status: 'idle' });
   const count = parseCount(countText);
   const inFlight = useRef<AbortController | null>(null);
+  const base = useClusterBase();
   // What is shown: the sample's URL at a data version (newer page data asks again, keeping the choice).
   const shown = useRef<string>(`${version} ${sampleUrl(namespace, name, { zone: initial.zone, node: initial.nodePicked ? initial.node : '', count: initial.count, scenario: initial.scenario })}`);
 
@@ -214,7 +217,8 @@ export function RequestSamplePanel({
       setState({ status: 'loading' });
       void (async () => {
         try {
-          const response = await fetch(url, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: controller.signal });
+          // In the page's cluster (`/c/{id}/api/v1/…` off the default).
+          const response = await fetch(withClusterBase(base, url), { cache: 'no-store', headers: { Accept: 'application/json' }, signal: controller.signal });
           const body = (await response.json().catch(() => ({}))) as Partial<RequestSampleView> & { error?: { message?: string } };
           if (controller.signal.aborted) return;
           if (!response.ok || body.sample === undefined) throw new Error(body.error?.message ?? `The server answered ${response.status}.`);
@@ -228,7 +232,7 @@ export function RequestSamplePanel({
       })();
     }, TYPING_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [namespace, name, version, zone, node, count, scenario]);
+  }, [base, namespace, name, version, zone, node, count, scenario]);
 
   useEffect(() => () => inFlight.current?.abort(), []);
 

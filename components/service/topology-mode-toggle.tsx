@@ -19,12 +19,15 @@
  *    end), keeping any outcome message; at most one read in flight (a newer one aborts it); the
  *    focus stays where it is, and a polite status says so only when a prediction sentence changed
  *    (components/service/topology-mode-sync.ts).
- * Hidden entirely in read-only mode (the page does not render it).
+ * Hidden entirely in read-only mode (the page does not render it). Reads and writes go to the
+ * page's cluster (`/c/{id}/api/v1/…` off the default), and the control names that cluster.
  */
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '@/lib/data/api-types';
 import type { TopologyModeChangeOutcome, TopologyModeCurrent, TopologyModeWriteOutcome } from '@/lib/data/topology-mode';
+import { withClusterBase } from '@/lib/data/cluster-path';
+import { useClusterBase } from '../layout/cluster-base';
 import { Badge, Callout } from '../ui/status';
 import { predictionAnnouncement, shouldRefetch, toggleDataKey } from './topology-mode-sync';
 
@@ -100,6 +103,8 @@ export function TopologyModeToggle({
   readonly dataVersion: number;
 }) {
   const router = useRouter();
+  /** The Service's API in the page's cluster. */
+  const api = withClusterBase(useClusterBase(), apiBase(namespace, name));
   const [state, setState] = useState<TopologyModeResponse | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -125,7 +130,7 @@ export function TopologyModeToggle({
     const abort = new AbortController();
     reading.current = abort;
     try {
-      const response = await fetch(`${apiBase(namespace, name)}/topology-mode`, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: abort.signal });
+      const response = await fetch(`${api}/topology-mode`, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: abort.signal });
       if (!response.ok) {
         const body = await readJson<ApiErrorResponse>(response);
         if (abort.signal.aborted) return null;
@@ -152,7 +157,7 @@ export function TopologyModeToggle({
     } finally {
       if (reading.current === abort) reading.current = null;
     }
-  }, [namespace, name]);
+  }, [api]);
 
   useEffect(() => {
     cancelled.current = false;
@@ -196,7 +201,7 @@ export function TopologyModeToggle({
       let last: FollowProgress | null = null;
       while (!cancelled.current && Date.now() - started < FOLLOW_MS) {
         try {
-          const response = await fetch(apiBase(namespace, name), { cache: 'no-store', headers: { Accept: 'application/json' } });
+          const response = await fetch(api, { cache: 'no-store', headers: { Accept: 'application/json' } });
           if (response.ok) {
             const detail = await readJson<ServiceResponse>(response);
             if (detail) {
@@ -227,14 +232,14 @@ export function TopologyModeToggle({
       router.refresh();
       void load();
     },
-    [namespace, name, router, load],
+    [api, router, load],
   );
 
   const submit = async (mode: Mode) => {
     setPhase({ kind: 'writing', mode });
     let response: Response;
     try {
-      response = await fetch(`${apiBase(namespace, name)}/topology-mode`, {
+      response = await fetch(`${api}/topology-mode`, {
         method: 'PUT',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'If-Match': `"${ifMatch}"` },
         body: JSON.stringify({ mode }),
@@ -319,7 +324,7 @@ export function TopologyModeToggle({
       </p>
       <div className="text-sm">
         <p>
-          Current: <code className="font-mono text-xs">{describeCurrent(state.current)}</code>{' '}
+          Current in cluster {state.cluster.name}: <code className="font-mono text-xs">{describeCurrent(state.current)}</code>{' '}
           <Badge tone={enabled ? 'ok' : 'neutral'}>{enabled ? 'topology mode on' : 'topology mode off'}</Badge>
         </p>
         {state.current.legacyKeyPresent && state.minor >= 27 ? (
@@ -393,7 +398,9 @@ export function TopologyModeToggle({
             }}
             className="space-y-2 rounded-md border-2 border-sky-400 p-3 dark:border-sky-600"
           >
-            <p className="text-sm font-semibold">{phase.mode === 'Auto' ? 'Enable topology mode?' : 'Disable topology mode?'}</p>
+            <p className="text-sm font-semibold">
+              {phase.mode === 'Auto' ? 'Enable topology mode' : 'Disable topology mode'} on {namespace}/{name} in cluster {state.cluster.name}?
+            </p>
             <ul className="list-disc pl-5 font-mono text-xs">
               {Object.entries(changeFor(phase.mode).set).map(([key, value]) => (
                 <li key={key}>
@@ -407,7 +414,10 @@ export function TopologyModeToggle({
             <p className="text-sm">
               {p.unknown !== null ? `No prediction (${p.unknown.replace(/^unknown: /, '')}).` : `Predicted: ${(phase.mode === 'Auto' ? p.enable : p.disable).text}.`}
             </p>
-            <p className="text-xs text-slate-600 dark:text-slate-400">One merge patch of this annotation, only if the Service is still at resourceVersion {ifMatch}.</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              One merge patch of this annotation in cluster {state.cluster.name}
+              {state.cluster.context !== null && state.cluster.context !== state.cluster.name ? ` (context ${state.cluster.context})` : ''}, only if the Service is still at resourceVersion {ifMatch}.
+            </p>
             <div className="flex gap-2">
               <button ref={confirmRef} type="button" onClick={() => void submit(phase.mode)} className="rounded-md bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-sky-800 dark:bg-sky-700">
                 {phase.mode === 'Auto' ? 'Yes, enable' : 'Yes, disable'}
@@ -420,7 +430,7 @@ export function TopologyModeToggle({
         ) : null}
         {phase.kind === 'writing' ? (
           <p role="status" className="text-sm">
-            Writing {phase.mode === 'Auto' ? 'topology mode Auto' : 'Disabled'}…
+            Writing {phase.mode === 'Auto' ? 'topology mode Auto' : 'Disabled'} in cluster {state.cluster.name}…
           </p>
         ) : null}
         {phase.kind === 'following' ? (

@@ -7,6 +7,8 @@
  * Once loaded, the list is fetched again whenever the page's data changes (`version`, e.g. after
  * `router.refresh()`), so it never shows an older state than the panels around it.
  */
+import { withClusterBase } from '@/lib/data/cluster-path';
+import { useClusterBase } from '../layout/cluster-base';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 export type FullListState<T> =
@@ -37,11 +39,13 @@ export function endpointListUrl(namespace: string, name: string, query: string):
  * then every item in table order (`order`, a module-level sort so the memo holds; `complete` says which).
  */
 export function useFullList<T>(
-  url: string,
+  path: string,
   version: number,
   first: readonly T[],
   order: (items: readonly T[]) => readonly T[],
 ): { readonly state: FullListState<T>; readonly rows: readonly T[]; readonly complete: boolean; readonly load: () => void; readonly collapse: () => void } {
+  // In the page's cluster (`path` is without the `/c/{id}` prefix).
+  const url = withClusterBase(useClusterBase(), path);
   // The state of the list at `url`: another URL's items (a different scenario) are never shown.
   const [current, setCurrent] = useState<{ readonly url: string; readonly state: FullListState<T> }>({ url, state: { status: 'idle' } });
   const wanted = useRef(false);

@@ -27,7 +27,8 @@
  * configs (Headlamp style) whose `id` is the sort key, so what sorting uses stays separate from
  * `render` (what the cell shows).
  */
-import Link from 'next/link';
+import { withClusterBase } from '@/lib/data/cluster-path';
+import { ClusterLink, useClusterBase } from '../layout/cluster-base';
 import { useRouter } from 'next/navigation';
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
@@ -114,10 +115,10 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       render: (row, active) => (
         <span className="block min-w-0">
           {/* Whole names, broken anywhere when the column is too narrow (never cut to a prefix). */}
-          <Link href={row.href} className={`${LINK} block font-mono text-sm [overflow-wrap:anywhere]`} title={`${row.namespace}/${row.name}`} tabIndex={active ? 0 : -1} data-row-link="">
+          <ClusterLink href={row.href} className={`${LINK} block font-mono text-sm [overflow-wrap:anywhere]`} title={`${row.namespace}/${row.name}`} tabIndex={active ? 0 : -1} data-row-link="">
             <span className="text-slate-600 dark:text-slate-400">{row.namespace}/</span>
             {row.name}
-          </Link>
+          </ClusterLink>
           <span className="text-xs text-slate-600 dark:text-slate-400">{row.type}</span>
         </span>
       ),
@@ -359,6 +360,8 @@ function useSiteHeaderHeight(): number {
 
 export function ServicesTable({ json, initial }: { readonly json: string; readonly initial: TableQuery }) {
   const router = useRouter();
+  // Row links, Enter and the exports stay in the page's cluster (`/c/{id}/…` off the default).
+  const base = useClusterBase();
   const table = useMemo(() => decodedTable(json), [json]);
   const { data, rows } = table;
   const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricePerGb), [data.zones, data.unknown, data.pricePerGb]);
@@ -467,7 +470,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
               // Enter opens the only match.
               if (e.key === 'Enter' && visible.length === 1 && visible[0]) {
                 e.preventDefault();
-                router.push(visible[0].href);
+                router.push(withClusterBase(base, visible[0].href));
               }
             }}
             aria-keyshortcuts="/"
@@ -551,10 +554,10 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
           {rows.length > 0 ? (
             <p className="flex items-center gap-2">
               <span className="text-slate-600 dark:text-slate-400">{filtered ? 'Export these:' : 'Export:'}</span>
-              <a href={tableExportHref(effective, 'csv')} download className={LINK}>
+              <a href={withClusterBase(base, tableExportHref(effective, 'csv'))} download className={LINK}>
                 CSV
               </a>
-              <a href={tableExportHref(effective, 'json')} download className={LINK}>
+              <a href={withClusterBase(base, tableExportHref(effective, 'json'))} download className={LINK}>
                 JSON
               </a>
             </p>

@@ -19,9 +19,15 @@ export function clusterNameFromContext(context: string): string {
   return context;
 }
 
-/** What the header and titles call the cluster (`null` when nothing names it). */
-export function clusterDisplayName(header: Pick<HeaderView, 'mode' | 'contextName' | 'snapshotPath'>, env: Readonly<Record<string, string | undefined>> = process.env): string | null {
-  const configured = env.ZONESCOPE_CLUSTER_NAME?.trim();
+/**
+ * What the header and titles call the cluster (`null` when nothing names it).
+ * `ZONESCOPE_CLUSTER_NAME` names the default cluster only (`isDefault` absent counts as the default).
+ */
+export function clusterDisplayName(
+  header: Pick<HeaderView, 'mode' | 'contextName' | 'snapshotPath'> & { readonly isDefault?: boolean },
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | null {
+  const configured = header.isDefault === false ? undefined : env.ZONESCOPE_CLUSTER_NAME?.trim();
   let name: string | null;
   if (configured) name = configured;
   else if (header.mode === 'snapshot') name = header.snapshotPath ? (header.snapshotPath.split(/[\\/]/).filter(Boolean).pop() ?? null) : null;

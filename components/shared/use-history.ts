@@ -4,11 +4,14 @@
  * The History panels' client state: the range (kept in the URL as `?history=7d` with
  * `history.replaceState`, so choosing one neither navigates nor scrolls), and the fetch of the
  * history API on mount and on every range change (the previous answer stays on screen, marked
- * busy, until the new one arrives; a stale answer never overwrites a newer choice).
+ * busy, until the new one arrives; a stale answer never overwrites a newer choice). The history
+ * API is the page's cluster's (`url` is the path without the `/c/{id}` prefix).
  */
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import type { HistoryFrame, HistoryRange } from '@/lib/data/history-types';
+import { withClusterBase } from '@/lib/data/cluster-path';
+import { useClusterBase } from '../layout/cluster-base';
 import { HISTORY_PARAM, historyHref, parseHistoryRange } from './history-format';
 
 export type HistoryLoad<T> =
@@ -45,7 +48,7 @@ export function useHistory<T extends HistoryFrame>(url: (range: HistoryRange) =>
   const [range, setRangeState] = useState<HistoryRange>(() => parseHistoryRange(params.get(HISTORY_PARAM)));
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<HistoryLoad<T>>({ state: 'loading', previous: null });
-  const target = url(range);
+  const target = withClusterBase(useClusterBase(), url(range));
 
   useEffect(() => {
     const controller = new AbortController();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { GET } from '../../app/metrics/route';
 import { resetMetricsSettings, scrapeMetrics } from '../../lib/data/metrics-endpoint';
 import { waitForAnalysis } from '../../lib/data/analysis';
+import { defaultScope } from '../../lib/data/clusters';
 import { getClusterSource, resetClusterSource } from '../../lib/k8s/source';
 import { defaultControllers } from '../../sim/default-controllers';
 import type { FaultRuleInput, RbacConfigInput } from '../../sim/faults';
@@ -87,7 +88,7 @@ export async function startScrapedCluster(options: ScrapedClusterOptions): Promi
   return {
     sim,
     scrape,
-    scrapeAt: (nowMs) => scrapeMetrics(nowMs),
+    scrapeAt: (nowMs) => scrapeMetrics(defaultScope(), nowMs),
     scrapeUntil: async (check, what, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

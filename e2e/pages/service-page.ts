@@ -2,6 +2,9 @@ import type { Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { AppShell } from './app-shell';
 
+/** The toggle's current value ("Current: …", or "Current in cluster X: …" naming the Service's cluster). */
+export const CURRENT_VALUE = /^Current( in cluster [^:]+)?:/;
+
 /** One Service `/services/{namespace}/{name}`. */
 export class ServicePage extends AppShell {
   readonly verdict: Locator;
@@ -36,7 +39,7 @@ export class ServicePage extends AppShell {
     this.confirmGroup = this.toggle.getByRole('group', { name: 'Confirm the change' });
     this.confirmButton = this.confirmGroup.getByRole('button', { name: /^Yes, (enable|disable)$/ });
     this.cancelButton = this.confirmGroup.getByRole('button', { name: 'Cancel' });
-    this.currentValue = this.toggle.getByText(/^Current:/);
+    this.currentValue = this.toggle.getByText(CURRENT_VALUE);
     this.crossZone = this.heading.locator('xpath=..').getByText(/^\d+(\.\d)? % cross-zone$/);
     this.traffic = page.getByRole('region', { name: 'Traffic and cost' });
     this.gbInput = this.traffic.getByRole('spinbutton', { name: 'Traffic (GB / month)' });

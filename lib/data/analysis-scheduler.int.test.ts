@@ -24,6 +24,7 @@ import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import { analysisPass, getClusterAnalysis, isServing, renderGeneration, waitForAnalysis } from './analysis';
 import { getHeader, getLiveState, getRenderedLiveMark } from './header';
 import { isBehind } from './live-refresh';
+import { defaultScope } from './clusters';
 
 const SERVICES = 1_500;
 const ENV = ['KUBECONFIG', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_ANALYSIS_SLICE_MS'] as const;
@@ -99,13 +100,13 @@ describe('the first analysis pass', () => {
     expect(clusterBody.error.code).toBe('syncing:cluster');
     expect(clusterBody.progress.synced).toBe(false);
     expect(clusterBody.progress.analysis?.message).toMatch(/^Analysing Services: [\d,]+ of 1,500$/);
-    expect(getClusterAnalysis()).toBeNull();
+    expect(getClusterAnalysis(defaultScope().source)).toBeNull();
 
     // Watched from between slices: the count climbs, never backwards, and the loop keeps turning.
     const seen: number[] = [];
     let turns = 0;
-    while (!isServing()) {
-      const pass = analysisPass();
+    while (!isServing(defaultScope().source)) {
+      const pass = analysisPass(defaultScope().source);
       if (pass !== null) seen.push(pass.done);
       expect(readyGET().status).toBe(503);
       await turn();
@@ -118,11 +119,11 @@ describe('the first analysis pass', () => {
 
     // Done: ready, and the cluster answers with every Service.
     expect(readyGET().status).toBe(200);
-    expect(analysisPass()).toBeNull();
+    expect(analysisPass(defaultScope().source)).toBeNull();
     const after = clusterGET(new Request('http://localhost:3000/api/v1/cluster'));
     expect(after.status).toBe(200);
-    expect(getClusterAnalysis()?.services).toHaveLength(SERVICES);
-    expect(getHeader().freshness).toMatchObject({ synced: true, analysis: null });
+    expect(getClusterAnalysis(defaultScope().source)?.services).toHaveLength(SERVICES);
+    expect(getHeader(defaultScope()).freshness).toMatchObject({ synced: true, analysis: null });
   });
 });
 
@@ -130,27 +131,27 @@ describe('a background re-analysis after a node change', () => {
   it('serves the previous analysis, says so, then swaps in the new one whole; a second node mid-pass ends with the newest', { timeout: 90_000 }, async () => {
     expect(await waitForAnalysis(30_000)).toBe(true);
     const state = getClusterSource();
-    const before = getClusterAnalysis();
+    const before = getClusterAnalysis(defaultScope().source);
     expect(before).not.toBeNull();
     const beforeNodes = nodeNames(before);
-    const beforeGeneration = getLiveState().generation;
+    const beforeGeneration = getLiveState(defaultScope()).generation;
     expect(beforeGeneration).toBe(state.generation);
 
     await addNode('karpenter-1', 'zone-a');
-    await until(() => analysisPass()?.kind === 'reanalysis', 'the re-analysis to start');
+    await until(() => analysisPass(defaultScope().source)?.kind === 'reanalysis', 'the re-analysis to start');
 
     // During the pass: the previous analysis, the previous generation for live refresh, and the header says why.
-    expect(getClusterAnalysis()).toBe(before);
-    expect(isServing()).toBe(true);
+    expect(getClusterAnalysis(defaultScope().source)).toBe(before);
+    expect(isServing(defaultScope().source)).toBe(true);
     expect(readyGET().status).toBe(200);
-    const during = getHeader().freshness.analysis;
+    const during = getHeader(defaultScope()).freshness.analysis;
     expect(during?.kind).toBe('reanalysis');
     expect(during?.message).toMatch(/^Re-analysing after a node change: [\d,]+ of 1,5\d\d Services$/);
     expect(during?.shownGeneration).toBe(beforeGeneration);
-    expect(getLiveState().generation).toBe(beforeGeneration);
+    expect(getLiveState(defaultScope()).generation).toBe(beforeGeneration);
     expect(state.generation).toBeGreaterThan(beforeGeneration);
-    const pageMark = getRenderedLiveMark();
-    expect(renderGeneration()).toBe(beforeGeneration);
+    const pageMark = getRenderedLiveMark(defaultScope());
+    expect(renderGeneration(defaultScope().source)).toBe(beforeGeneration);
     const duringBody = (await clusterGET(new Request('http://localhost:3000/api/v1/cluster')).json()) as { cluster: { nodes: { name: string }[] }; header: { freshness: { analysis: { kind: string } | null } } };
     expect(duringBody.cluster.nodes.map((n) => n.name)).toEqual(beforeNodes);
     expect(duringBody.header.freshness.analysis?.kind).toBe('reanalysis');
@@ -159,17 +160,17 @@ describe('a background re-analysis after a node change', () => {
     await addNode('karpenter-2', 'zone-b');
     await until(() => state.index().nodesByName.has('karpenter-2'), 'the second node to reach the cache');
     // Readers still get one whole analysis: the one from before, or one with the first new node.
-    const mid = getClusterAnalysis();
+    const mid = getClusterAnalysis(defaultScope().source);
     expect([beforeNodes.length, beforeNodes.length + 1]).toContain(nodeNames(mid).length);
 
-    await until(() => analysisPass() === null && getLiveState().generation === state.generation, 'the re-analysis to end on the newest generation');
-    const after = getClusterAnalysis();
+    await until(() => analysisPass(defaultScope().source) === null && getLiveState(defaultScope()).generation === state.generation, 'the re-analysis to end on the newest generation');
+    const after = getClusterAnalysis(defaultScope().source);
     expect(after).not.toBe(before);
     expect(nodeNames(after)).toEqual(expect.arrayContaining([...beforeNodes, 'karpenter-1', 'karpenter-2']));
     expect(after?.services).toHaveLength(SERVICES);
     expect(after?.cluster.totalCpuMillis).toBe((before?.cluster.totalCpuMillis ?? 0) + 16_000);
-    expect(getHeader().freshness.analysis).toBeNull();
+    expect(getHeader(defaultScope()).freshness.analysis).toBeNull();
     // The page rendered during the pass is now behind: live refresh re-renders it.
-    expect(isBehind(pageMark, getLiveState())).toBe(true);
+    expect(isBehind(pageMark, getLiveState(defaultScope()))).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState, Topol
 import type { Freshness, HeaderView, LiveState } from './header';
 import type { EndpointListView, RequestSampleView, ServiceDetailView } from './service';
 import type { ServiceRow } from './services';
+import type { FleetView } from './fleet';
 
 /** `GET /api/v1/cluster`. */
 export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kubernetes' | 'assumptions' | 'cluster'> {
@@ -21,6 +22,9 @@ export interface ClusterResponse extends Pick<ClusterAnalysis, 'schema' | 'kuber
 
 /** `GET /api/v1/cluster/generation`: the cache's generation and per-type health (what live pages poll). */
 export type ClusterGenerationResponse = LiveState;
+
+/** `GET /api/v1/clusters`: one row per cluster (the fleet page's data). */
+export type ClustersResponse = FleetView;
 
 /** `GET /api/v1/services`. */
 export interface ServicesResponse {

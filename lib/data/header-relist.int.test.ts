@@ -1,6 +1,6 @@
 /**
  * The header while the API server's history went backwards, against the simulator over real
- * HTTP: the process-wide source is a live one, the simulator restarts on an older state, and the
+ * HTTP: the page's cluster is a live source, the simulator restarts on an older state, and the
  * header data says it is re-listing (pages keep the previous data) until every type is swapped.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,11 +12,13 @@ import { createConnection } from '../k8s/connection';
 import { resetClusterSource } from '../k8s/source';
 import { getHeader } from './header';
 
-const KEY = Symbol.for('zonescope.clusterSource');
 let sim: Simulator | null = null;
+let live: LiveClusterSource | null = null;
 
 afterEach(async () => {
   await resetClusterSource();
+  await live?.stop();
+  live = null;
   await sim?.stop();
   sim = null;
 });
@@ -27,10 +29,12 @@ describe('header freshness when the history goes backwards', () => {
     const connection = createConnection({ kubeconfigText: sim.kubeconfig(), requestTimeoutMs: 2000 });
     if (!connection.ok) throw new Error(connection.message);
     const state = new LiveClusterSource(connection.connection, { informer: { backoff: { initialMs: 20, maxMs: 200 }, listTimeoutMs: 2000 } });
-    (globalThis as Record<symbol, unknown>)[KEY] = state;
+    live = state;
+    // The cluster as pages read it: its registry entry and this source.
+    const scope = { id: 'sim', entry: { id: 'sim', context: 'zonescope-sim', displayName: 'sim', server: sim.url, isDefault: true, configError: null }, source: state };
     state.start();
     expect(await state.waitForSync(5000)).toBe(true);
-    expect(getHeader().freshness.relisting).toBeNull();
+    expect(getHeader(scope).freshness.relisting).toBeNull();
 
     // The restarted server lists Services slowly: the re-list lasts long enough to be seen.
     sim.faults.add({ type: 'latency', ms: 400, verb: 'list', resource: 'services' });
@@ -40,7 +44,7 @@ describe('header freshness when the history goes backwards', () => {
       if (Date.now() > deadline) throw new Error('the re-list never began');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const during = getHeader().freshness;
+    const during = getHeader(scope).freshness;
     expect(during.relisting?.message).toBe("Re-listing after the API server's history went backwards");
     expect(during.relisting?.reason).toMatch(/Too large resource version|older than/);
     // Meanwhile the old cluster, whole.
@@ -50,7 +54,7 @@ describe('header freshness when the history goes backwards', () => {
       if (Date.now() > deadline) throw new Error('the re-list never ended');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    expect(getHeader().freshness.relisting).toBeNull();
+    expect(getHeader(scope).freshness.relisting).toBeNull();
     expect(state.snapshot().services.map((s) => s.name)).toEqual(['new-1']);
     expect(state.snapshot().nodes.map((n) => n.name)).toEqual(['new-node']);
   });

@@ -5,7 +5,7 @@
  */
 import 'server-only';
 
-import type { RelistState } from '../k8s/cluster-source';
+import type { ClusterSource, RelistState } from '../k8s/cluster-source';
 import { permanentFailure, RELISTING_MESSAGE } from '../k8s/cluster-source';
 import { isPermanent } from '../k8s/errors';
 import type { ResourceStatus } from '../k8s/informer';
@@ -15,15 +15,19 @@ import { unknownMessage, unreadableReport } from '../topology/report/unknowns';
 import { analysisPass, isServing, prepared, renderGeneration, servedGeneration, source } from './analysis';
 import type { PassState } from './analysis-scheduler';
 import { REASON_WORDS } from './analysis-scheduler';
-import { envFlag } from './exposure';
+import type { ClusterScope } from './clusters';
+import { configuredReadOnlyReason } from './clusters';
 import type { TrafficStatus } from './traffic';
 import { getMetricsStatus } from './traffic';
 import type { LiveMark, ResourceHealthEntry } from './live-refresh';
 import { healthKey } from './live-refresh';
 
-/** `ZONESCOPE_READ_ONLY=1` hides every write control and refuses writes. */
-export function isReadOnly(): boolean {
-  return envFlag(process.env, 'ZONESCOPE_READ_ONLY');
+/**
+ * `ZONESCOPE_READ_ONLY=1` (every cluster) or the cluster's context in
+ * `ZONESCOPE_READ_ONLY_CONTEXTS` hides the cluster's write controls and refuses its writes.
+ */
+export function isReadOnly(scope: Pick<ClusterScope, 'entry'>): boolean {
+  return configuredReadOnlyReason(scope) !== null;
 }
 
 /**
@@ -139,6 +143,10 @@ export interface PermissionsView {
 
 /** What the header shows about the cluster. */
 export interface HeaderView {
+  /** The cluster's id (its URL slug), whether it is the default one (no `/c/` prefix), and its display name from the registry. */
+  readonly clusterId: string;
+  readonly isDefault: boolean;
+  readonly displayName: string;
   readonly mode: 'live' | 'snapshot';
   readonly contextName: string | null;
   readonly serverUrl: string | null;
@@ -147,6 +155,8 @@ export interface HeaderView {
   readonly release: string;
   readonly platform: string | null;
   readonly readOnly: boolean;
+  /** Why the cluster is read-only (ZONESCOPE_READ_ONLY, ZONESCOPE_READ_ONLY_CONTEXTS, a snapshot), `null` when it is not. */
+  readonly readOnlyReason: string | null;
   readonly freshness: Freshness;
   readonly permissions: PermissionsView | null;
   /**
@@ -173,7 +183,7 @@ function forbiddenType(status: ResourceStatus): ForbiddenType {
  * Who zonescope reads as (the SelfSubjectReview answer, looked up once per connection in the
  * background: a render never waits for it) and the ClusterRole that grants the forbidden types.
  */
-function permissionsView(state: ReturnType<typeof source>, forbidden: readonly ResourceId[]): PermissionsView | null {
+function permissionsView(state: ClusterSource, forbidden: readonly ResourceId[]): PermissionsView | null {
   if (forbidden.length === 0) return null;
   const identity = knownIdentity(state.connection);
   const { yaml, bind } = clusterRoleSnippet(forbidden, identity);
@@ -200,23 +210,27 @@ function freshness(statuses: readonly ResourceStatus[], synced: boolean, problem
  * Header data (cheap; no analysis): the modelled release comes from the memoised per-cluster
  * preparation (O(nodes), once per generation) once synced, else from the server version.
  */
-export function getHeader(): HeaderView {
-  const state = source();
+export function getHeader(scope: ClusterScope): HeaderView {
+  const state = source(scope.source);
   const version = state.serverVersion();
-  const synced = isServing();
-  const fresh = freshness(state.statuses(), synced, state.problems(), state.relisting(), analysisPass());
+  const synced = isServing(state);
+  const fresh = freshness(state.statuses(), synced, state.problems(), state.relisting(), analysisPass(state));
   return {
+    clusterId: scope.entry.id,
+    isDefault: scope.entry.isDefault,
+    displayName: scope.entry.displayName,
     mode: state.mode,
     contextName: state.contextName,
     serverUrl: state.serverUrl,
     snapshotPath: state.snapshotPath,
     gitVersion: version?.gitVersion ?? null,
-    release: synced ? prepared().kubernetes.release : version?.minor !== null && version?.minor !== undefined ? `1.${version.minor}` : 'unknown',
+    release: synced ? prepared(state).kubernetes.release : version?.minor !== null && version?.minor !== undefined ? `1.${version.minor}` : 'unknown',
     platform: version?.platform ?? null,
-    readOnly: isReadOnly() || state.mode !== 'live',
+    readOnly: isReadOnly(scope) || state.mode !== 'live',
+    readOnlyReason: configuredReadOnlyReason(scope) ?? (state.mode !== 'live' ? 'A snapshot cannot be changed.' : null),
     freshness: fresh,
     permissions: permissionsView(state, fresh.forbidden.map((f) => f.resource)),
-    metrics: getMetricsStatus(),
+    metrics: getMetricsStatus(scope),
   };
 }
 
@@ -241,8 +255,8 @@ export const SYNCING: SourceProblem & { readonly kind: 'syncing' } = Object.free
  * with the cause when nothing is connected or the first sync failed permanently (credentials,
  * TLS, configuration — see `permanentFailure`), `syncing` otherwise.
  */
-export function getSourceProblem(): SourceProblem | null {
-  const state = source();
+export function getSourceProblem(scope: ClusterScope): SourceProblem | null {
+  const state = source(scope.source);
   if (state.mode === 'live' && state.connection === null) {
     return { kind: 'unavailable', message: state.problems()[0] ?? 'No cluster is connected.' };
   }
@@ -250,8 +264,8 @@ export function getSourceProblem(): SourceProblem | null {
     const failure = permanentFailure(state.statuses());
     return failure === null ? SYNCING : { kind: 'unavailable', message: failure.message };
   }
-  if (!isServing()) {
-    const pass = analysisProgress(analysisPass());
+  if (!isServing(state)) {
+    const pass = analysisProgress(analysisPass(state));
     return { kind: 'syncing', message: pass === null ? SYNCING.message : `The dashboard is analysing the cluster (${pass.message}); try again in a moment.` };
   }
   return null;
@@ -280,16 +294,16 @@ export type ClusterStatusView =
     };
 
 /** Whether pages can render their panels, and if not, why (syncing progress or the source's problem). */
-export function getClusterStatus(): ClusterStatusView {
-  const state = source();
-  if (isServing()) return { state: 'ready' };
+export function getClusterStatus(scope: ClusterScope): ClusterStatusView {
+  const state = source(scope.source);
+  if (isServing(state)) return { state: 'ready' };
   const statuses = state.statuses();
   if (state.isSynced()) {
     // Listed; the first analysis pass runs (or is about to).
     return {
       state: 'syncing',
       progress: syncProgress(statuses),
-      analysis: analysisProgress(analysisPass()),
+      analysis: analysisProgress(analysisPass(state)),
       types: statuses.map((s) => ({ title: s.title, listed: s.listed, done: s.syncedAt !== null, forbidden: s.health === 'forbidden' })),
     };
   }
@@ -316,23 +330,23 @@ export interface LiveState extends LiveMark {
   readonly resources: readonly ResourceHealthEntry[];
 }
 
-function liveState(generation: number): LiveState {
-  const state = source();
-  const synced = isServing();
+function liveState(scope: ClusterScope, generation: number): LiveState {
+  const state = source(scope.source);
+  const synced = isServing(state);
   const resources = state.statuses().map((s) => ({ resource: s.id, health: s.health }));
   // The metrics source's state is part of the key: open pages re-render when Prometheus goes down
   // or comes back, so the header and the traffic figures say what they rest on. So is a
   // background re-analysis: pages re-render when it starts (the header says so) and ends.
-  const reanalysing = analysisPass()?.kind === 'reanalysis' ? '|analysis:reanalysing' : '';
-  return { mode: state.mode, generation, synced, health: `${healthKey(synced, resources)}|metrics:${getMetricsStatus().state}${reanalysing}`, resources };
+  const reanalysing = analysisPass(state)?.kind === 'reanalysis' ? '|analysis:reanalysing' : '';
+  return { mode: state.mode, generation, synced, health: `${healthKey(synced, resources)}|metrics:${getMetricsStatus(scope).state}${reanalysing}`, resources };
 }
 
 /**
  * The generation of what a read gets now (the cache's, or during a background re-analysis the
  * analysis still served) and per-type health: O(resource types), no analysis, no API server call.
  */
-export function getLiveState(): LiveState {
-  return liveState(servedGeneration());
+export function getLiveState(scope: ClusterScope): LiveState {
+  return liveState(scope, servedGeneration(scope.source));
 }
 
 /**
@@ -340,7 +354,7 @@ export function getLiveState(): LiveState {
  * cluster (never newer than any view of the render) and the health now. The header hands it to the
  * live-refresh leaf, which compares it with {@link getLiveState} answers.
  */
-export function getRenderedLiveMark(): LiveMark {
-  const { generation, health, synced } = liveState(renderGeneration());
+export function getRenderedLiveMark(scope: ClusterScope): LiveMark {
+  const { generation, health, synced } = liveState(scope, renderGeneration(scope.source));
   return { generation, health, synced };
 }

@@ -34,6 +34,7 @@ import {
   refinementWindows,
   serviceHasData,
 } from '../metrics/history';
+import type { ClusterScope } from './clusters';
 import type { ServiceLookupError } from './service';
 import { getServiceView } from './service';
 
@@ -132,7 +133,10 @@ interface Setup {
   readonly status: HistoryStatus | null;
 }
 
-function setupFor(range: HistoryRange, options: HistoryOptions): Setup {
+/** What a cluster other than the default says about its history (the Prometheus scraping zonescope holds the default cluster's series). */
+export const HISTORY_DEFAULT_CLUSTER_ONLY = 'History is configured for the default cluster only: the Prometheus that scrapes zonescope\'s /metrics holds the default cluster\'s series, not this cluster\'s.';
+
+function setupFor(scope: Pick<ClusterScope, 'entry'>, range: HistoryRange, options: HistoryOptions): Setup {
   const env = options.env ?? process.env;
   const rangeSeconds = RANGE_SECONDS[range];
   const stepSeconds = stepForRange(rangeSeconds);
@@ -140,6 +144,9 @@ function setupFor(range: HistoryRange, options: HistoryOptions): Setup {
   const start = end - rangeSeconds;
   const base = { range, start, end, stepSeconds };
   const selectorRaw = env.ZONESCOPE_HISTORY_SELECTOR?.trim() ?? '';
+  if (!scope.entry.isDefault) {
+    return { ...base, fingerprint: 'other-cluster', config: null, selector: '', selectorRaw, prometheus: null, status: { state: 'not-configured', message: HISTORY_DEFAULT_CLUSTER_ONLY } };
+  }
   const result = metricsConfigFromEnv(env);
   if (result.kind === 'not-configured') {
     return {
@@ -234,10 +241,10 @@ async function serviceHistoryFromPrometheus(setup: Setup, namespace: string, nam
  * before the first sync. Prometheus problems are in `status`, never an error. The Service's
  * Events (from the current analysis) are marked on every call; the Prometheus part is cached.
  */
-export async function getServiceHistory(namespace: string, name: string, range: HistoryRange, options: HistoryOptions = {}): Promise<ServiceHistoryResult> {
-  const view = getServiceView(namespace, name);
+export async function getServiceHistory(scope: ClusterScope, namespace: string, name: string, range: HistoryRange, options: HistoryOptions = {}): Promise<ServiceHistoryResult> {
+  const view = getServiceView(scope, namespace, name);
   if (!view.ok) return view;
-  const setup = setupFor(range, options);
+  const setup = setupFor(scope, range, options);
   const key = `service|${setup.fingerprint}|${namespace}/${name}|${range}|${options.now ?? ''}`;
   const history = await cached(key, cacheLife(setup), () => serviceHistoryFromPrometheus(setup, namespace, name));
   const events = eventMarks(view.value.detail.events, history.start, history.end);
@@ -275,8 +282,8 @@ async function clusterHistoryFromPrometheus(setup: Setup): Promise<ClusterHistor
 }
 
 /** The cluster's history over `range` (eligibility, spend, nodes, Services counts). Prometheus problems are in `status`. */
-export function getClusterHistory(range: HistoryRange, options: HistoryOptions = {}): Promise<ClusterHistory> {
-  const setup = setupFor(range, options);
+export function getClusterHistory(scope: Pick<ClusterScope, 'entry'>, range: HistoryRange, options: HistoryOptions = {}): Promise<ClusterHistory> {
+  const setup = setupFor(scope, range, options);
   const key = `cluster|${setup.fingerprint}|${range}|${options.now ?? ''}`;
   return cached(key, cacheLife(setup), () => clusterHistoryFromPrometheus(setup));
 }

@@ -17,6 +17,10 @@ describe('checkSameOrigin', () => {
     ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
     ['default port spelled out in Host', { host: 'localhost:80', origin: 'http://localhost' }],
     ['X-Forwarded-Host equal to Host (Next.js fills it in)', { 'x-forwarded-host': 'localhost:3000' }],
+    [
+      'a /c/{id} write: Next.js serves the rewrite under its own host, proxy.ts passes the one the browser asked',
+      { host: 'localhost:3000', 'x-zonescope-original-host': '127.0.0.1:3000', 'x-forwarded-host': '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
+    ],
   ])('allows %s', (_label, values) => {
     expect(checkSameOrigin(headers(values), {})).toEqual({ ok: true });
   });

@@ -15,6 +15,8 @@ import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
 import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
 import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
 import { behindAuthProxy, checkWriteAllowed, proxyUser } from './exposure';
+import type { ClusterScope } from './clusters';
+import { ORIGINAL_HOST_HEADER } from './cluster-path';
 import { getHeader, getSourceProblem, SYNCING } from './header';
 import type { EndpointListKind, EndpointListQuery } from './service';
 import { ENDPOINT_LISTS } from './service';
@@ -26,7 +28,7 @@ import type { ServiceQuery } from './services';
 // Responses
 
 /** The API surface named after the colon of an error code (`not-found:service`). */
-export type ApiSurface = 'cluster' | 'services' | 'service' | 'topology-mode' | 'api';
+export type ApiSurface = 'cluster' | 'clusters' | 'services' | 'service' | 'topology-mode' | 'api';
 
 /** The error envelope of every `/api/v1` error. */
 export interface ApiErrorBody {
@@ -122,17 +124,17 @@ export function dataErrorResponse(surface: ApiSurface, error: DataError): Respon
  * connected) with `progress` (the header's freshness: what is still syncing, stale or
  * forbidden) and `Retry-After: 2`. Call it when the data layer answered "not synced".
  */
-export function notReadyResponse(surface: ApiSurface): Response {
-  const problem = getSourceProblem() ?? SYNCING;
-  return errorResponse(503, problem.kind, surface, problem.message, { progress: getHeader().freshness }, { 'Retry-After': '2' });
+export function notReadyResponse(scope: ClusterScope, surface: ApiSurface): Response {
+  const problem = getSourceProblem(scope) ?? SYNCING;
+  return errorResponse(503, problem.kind, surface, problem.message, { progress: getHeader(scope).freshness }, { 'Retry-After': '2' });
 }
 
 /**
  * The response for a data-layer error of a read: {@link notReadyResponse} for `syncing` (with
  * `progress` and `Retry-After`), else {@link dataErrorResponse}.
  */
-export function readErrorResponse(surface: ApiSurface, error: DataError): Response {
-  return error.kind === 'syncing' ? notReadyResponse(surface) : dataErrorResponse(surface, error);
+export function readErrorResponse(scope: ClusterScope, surface: ApiSurface, error: DataError): Response {
+  return error.kind === 'syncing' ? notReadyResponse(scope, surface) : dataErrorResponse(surface, error);
 }
 
 /** A parse result: the value, or the finished error response. */
@@ -565,7 +567,9 @@ export function checkSameOrigin(headers: Headers, env: OriginEnv = process.env):
   const originUrl = new URL(origin);
   const trusted = trustedOrigins(env);
 
-  const host = headers.get('host');
+  // Under `/c/{id}/…` the host the browser asked for, which proxy.ts passes on (Next.js serves its
+  // rewrite under its own host name); the proxy removes any such header a client sends.
+  const host = headers.get(ORIGINAL_HOST_HEADER) ?? headers.get('host');
   if (host === null || host.trim() === '') return { ok: false, reason: 'no Host header' };
   let requestHost = hostWithPort(host, originUrl.protocol);
   const forwarded = headers.get('x-forwarded-host');

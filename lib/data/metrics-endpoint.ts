@@ -17,6 +17,7 @@ import type { MetricsStatus } from '../metrics/traffic-source';
 import type { ExporterInput } from '../metrics/exporter';
 import { parseBudget, parseMaxServices, renderMetrics, renderMetricsChunks } from '../metrics/exporter';
 import { getClusterAnalysis, source } from './analysis';
+import type { ClusterScope } from './clusters';
 import { getClusterTraffic, getMetricsStatus } from './traffic';
 
 /** The settings of the exporter, from the environment. */
@@ -63,19 +64,19 @@ export function trafficSourceUp(status: Pick<MetricsStatus, 'state'>): boolean |
   }
 }
 
-/** What one scrape renders, from memory. */
-export function metricsInput(nowMs: number = Date.now()): ExporterInput {
-  const state = source();
+/** What one scrape of `scope` (the default cluster for `/metrics`) renders, from memory. */
+export function metricsInput(scope: ClusterScope, nowMs: number = Date.now()): ExporterInput {
+  const state = source(scope.source);
   const settings = getMetricsSettings();
-  const analysis = getClusterAnalysis();
-  const traffic = analysis === null ? null : getClusterTraffic();
+  const analysis = getClusterAnalysis(state);
+  const traffic = analysis === null ? null : getClusterTraffic(scope);
   return {
     analysis,
     traffic: traffic === null ? null : { report: traffic.report, byService: traffic.byService },
     statuses: state.statuses(),
     synced: state.isSynced(),
-    clusterName: clusterDisplayName(state),
-    trafficSourceUp: trafficSourceUp(getMetricsStatus()),
+    clusterName: clusterDisplayName({ mode: state.mode, contextName: state.contextName, snapshotPath: state.snapshotPath, isDefault: scope.entry.isDefault }),
+    trafficSourceUp: trafficSourceUp(getMetricsStatus(scope)),
     budgetDollarsPerMonth: settings.budgetDollarsPerMonth,
     maxServices: settings.maxServices,
     nowMs,
@@ -83,11 +84,11 @@ export function metricsInput(nowMs: number = Date.now()): ExporterInput {
 }
 
 /** The exposition text of one scrape. */
-export function scrapeMetrics(nowMs: number = Date.now()): Promise<string> {
-  return renderMetrics(metricsInput(nowMs));
+export function scrapeMetrics(scope: ClusterScope, nowMs: number = Date.now()): Promise<string> {
+  return renderMetrics(metricsInput(scope, nowMs));
 }
 
 /** The exposition of one scrape as UTF-8 chunks (what the route sends: the cached per-Service bytes are not copied). */
-export function scrapeMetricsChunks(nowMs: number = Date.now()): Promise<Uint8Array[]> {
-  return renderMetricsChunks(metricsInput(nowMs));
+export function scrapeMetricsChunks(scope: ClusterScope, nowMs: number = Date.now()): Promise<Uint8Array[]> {
+  return renderMetricsChunks(metricsInput(scope, nowMs));
 }

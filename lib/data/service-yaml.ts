@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { errorFromException, errorFromResponse } from '../k8s/errors';
 import { LABEL_SERVICE_NAME } from '../topology/upstream/constants';
 import { source } from './analysis';
+import type { ClusterScope } from './clusters';
 import type { DataError } from './http';
 import { findService } from './service';
 
@@ -33,8 +34,8 @@ function withoutManagedFields(object: KubeObject): KubeObject {
   return { ...object, metadata };
 }
 
-async function getJson(path: string, query?: Readonly<Record<string, string>>): Promise<{ ok: true; body: unknown } | { ok: false; error: DataError }> {
-  const connection = source().connection;
+async function getJson(scope: ClusterScope, path: string, query?: Readonly<Record<string, string>>): Promise<{ ok: true; body: unknown } | { ok: false; error: DataError }> {
+  const connection = source(scope.source).connection;
   if (connection === null) return { ok: false, error: { kind: 'unavailable', message: 'The YAML view reads the live cluster; a snapshot keeps only what the analysis needs.' } };
   try {
     const response = await connection.request({ path, ...(query ? { query } : {}) });
@@ -53,13 +54,13 @@ async function getJson(path: string, query?: Readonly<Record<string, string>>): 
  * The Service `namespace/name` and the EndpointSlices labelled `kubernetes.io/service-name=name`
  * as the API server has them now (two GETs), `managedFields` removed unless `managedFields`.
  */
-export async function getServiceYaml(namespace: string, name: string, managedFields = false): Promise<Result> {
-  const missing = findService(namespace, name);
+export async function getServiceYaml(scope: ClusterScope, namespace: string, name: string, managedFields = false): Promise<Result> {
+  const missing = findService(scope, namespace, name);
   if (missing) return { ok: false, error: missing };
   const ns = encodeURIComponent(namespace);
   const [service, slices] = await Promise.all([
-    getJson(`/api/v1/namespaces/${ns}/services/${encodeURIComponent(name)}`),
-    getJson(`/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, { labelSelector: `${LABEL_SERVICE_NAME}=${name}` }),
+    getJson(scope, `/api/v1/namespaces/${ns}/services/${encodeURIComponent(name)}`),
+    getJson(scope, `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, { labelSelector: `${LABEL_SERVICE_NAME}=${name}` }),
   ]);
   if (!service.ok) return { ok: false, error: service.error };
   if (!slices.ok) return { ok: false, error: slices.error };

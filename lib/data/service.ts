@@ -26,6 +26,7 @@ import {
 import type { ClientNode } from '../topology/model/cluster-context';
 import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
 import { isServing, prepared, preparedWith, source } from './analysis';
+import type { ClusterScope } from './clusters';
 import { isReadOnly, SYNCING } from './header';
 import { getMeasuredTraffic, getMetricsStatus, getVolumeSettings } from './traffic';
 import { applyVolumeToSummary, resolveServiceVolume } from '../topology/analyses/cluster-traffic';
@@ -63,9 +64,9 @@ export function serviceNotFound(namespace: string, name: string): { readonly kin
  * before the first sync, `not-found` otherwise. One index lookup, so the Service page can decide
  * its 404 before anything streams (see app/services/[namespace]/[name]/layout.tsx).
  */
-export function findService(namespace: string, name: string): ServiceLookupError | null {
-  const state = source();
-  if (!isServing()) return SYNCING;
+export function findService(scope: ClusterScope, namespace: string, name: string): ServiceLookupError | null {
+  const state = source(scope.source);
+  if (!isServing(scope.source)) return SYNCING;
   return state.index().servicesByKey.has(objectKey(namespace, name)) ? null : serviceNotFound(namespace, name);
 }
 
@@ -86,12 +87,12 @@ function detailVersion(detail: ServiceDetail): number {
  * One Service with every panel; `not-found` when the cluster has no such Service, `syncing`
  * before the first sync. `options` override traffic per zone, GB/month and $/GB.
  */
-export function getServiceView(namespace: string, name: string, options: AnalysisOptions = {}): ServiceViewResult {
-  const state = source();
-  if (!isServing()) return { ok: false, error: SYNCING };
+export function getServiceView(scope: ClusterScope, namespace: string, name: string, options: AnalysisOptions = {}): ServiceViewResult {
+  const state = source(scope.source);
+  if (!isServing(scope.source)) return { ok: false, error: SYNCING };
   const service = state.index().servicesByKey.get(objectKey(namespace, name));
   if (!service) return { ok: false, error: serviceNotFound(namespace, name) };
-  const preparation = preparedWith(options);
+  const preparation = preparedWith(scope.source, options);
   const detail = analyzeServiceIn(preparation, namespace, name);
   if (!detail) return { ok: false, error: serviceNotFound(namespace, name) };
   return {
@@ -101,7 +102,7 @@ export function getServiceView(namespace: string, name: string, options: Analysi
       service,
       release: preparation.kubernetes.release,
       minor: preparation.kubernetes.minor,
-      readOnly: isReadOnly() || state.mode !== 'live',
+      readOnly: isReadOnly(scope) || state.mode !== 'live',
       version: detailVersion(detail),
     },
   };
@@ -132,18 +133,18 @@ export type ServiceDetailResult =
  * `trafficByZone` naming a zone the cluster does not have is a `bad-request` (checked against the
  * memoised preparation's zones, not a whole-cluster analysis).
  */
-export function getServiceDetailView(namespace: string, name: string, options: AnalysisOptions = {}): ServiceDetailResult {
-  if (!isServing()) return { ok: false, error: SYNCING };
-  const zones = new Set(prepared().zones.zones.map((zone) => zone.name));
+export function getServiceDetailView(scope: ClusterScope, namespace: string, name: string, options: AnalysisOptions = {}): ServiceDetailResult {
+  if (!isServing(scope.source)) return { ok: false, error: SYNCING };
+  const zones = new Set(prepared(scope.source).zones.zones.map((zone) => zone.name));
   const unknownZone = Object.keys(options.trafficByZone ?? {}).find((zone) => !zones.has(zone));
   if (unknownZone !== undefined) {
     return { ok: false, error: { kind: 'bad-request', message: `traffic.${unknownZone}: the cluster has no zone "${unknownZone}" (zones: ${[...zones].join(', ') || 'none'}).` } };
   }
-  const result = getServiceView(namespace, name, options);
+  const result = getServiceView(scope, namespace, name, options);
   if (!result.ok) return result;
   const view = result.value;
   // Volume as everywhere (measured > set > assumed); the request's gbPerMonth is a what-if that wins, its pricePerGb too.
-  const figures = getServiceTraffic(view);
+  const figures = getServiceTraffic(scope, view);
   const volume = options.gbPerMonth !== undefined && options.gbPerMonth !== null
     ? resolveServiceVolume(`${namespace}/${name}`, view.detail.observed.readyEndpoints, getVolumeSettings(), null, options.gbPerMonth)
     : figures.volume;
@@ -190,8 +191,8 @@ export type EndpointListResult =
  * expected), every endpoint whose hints differ from the controller's, or the load of every
  * endpoint in one traffic scenario (default traffic options, as the page).
  */
-export function getServiceEndpointList(namespace: string, name: string, query: EndpointListQuery): EndpointListResult {
-  const result = getServiceView(namespace, name);
+export function getServiceEndpointList(scope: ClusterScope, namespace: string, name: string, query: EndpointListQuery): EndpointListResult {
+  const result = getServiceView(scope, namespace, name);
   if (!result.ok) return result;
   const { detail } = result.value;
   const base = { namespace, name };
@@ -287,10 +288,10 @@ function clientZonesOf(preparation: PreparedAnalysis): ReadonlyMap<string, reado
 }
 
 /** The zones and nodes the request-sample panel offers for a Service (`null` when it cannot be shown). */
-export function getRequestSampleOptions(namespace: string, name: string): RequestSampleOptions | null {
-  const result = getServiceView(namespace, name);
+export function getRequestSampleOptions(scope: ClusterScope, namespace: string, name: string): RequestSampleOptions | null {
+  const result = getServiceView(scope, namespace, name);
   if (!result.ok) return null;
-  const preparation = prepared();
+  const preparation = prepared(scope.source);
   const scenarios = sampleScenariosFor(result.value, preparation);
   const own = new Set<string>();
   for (const id of TRAFFIC_SCENARIOS) for (const node of nodesWithOwnSelection(scenarios[id])) own.add(node);
@@ -328,8 +329,8 @@ function sampleCommands(service: ServiceRecord, count: number, selector: Readonl
   };
 }
 
-function measuredSplit(namespace: string, name: string, zone: string): RequestSampleView['measured'] {
-  const measured = getMeasuredTraffic();
+function measuredSplit(scope: ClusterScope, namespace: string, name: string, zone: string): RequestSampleView['measured'] {
+  const measured = getMeasuredTraffic(scope);
   const service = measured?.byService.get(`${namespace}/${name}`);
   if (!measured || !service || service.kind !== 'measured-flows' || service.matrix === null) return null;
   const row = service.matrix[zone];
@@ -348,12 +349,12 @@ function measuredSplit(namespace: string, name: string, zone: string): RequestSa
  * node is the one asked for, else the zone's representative node, else the first client zone's.
  * A zone or node the cluster has no client node for is a `bad-request`.
  */
-export function getRequestSample(namespace: string, name: string, query: RequestSampleQuery): RequestSampleResult {
-  const result = getServiceView(namespace, name);
+export function getRequestSample(scope: ClusterScope, namespace: string, name: string, query: RequestSampleQuery): RequestSampleResult {
+  const result = getServiceView(scope, namespace, name);
   if (!result.ok) return result;
   const countError = requestCountError(query.count);
   if (countError !== null) return { ok: false, error: { kind: 'bad-request', message: countError } };
-  const preparation = prepared();
+  const preparation = prepared(scope.source);
   const scenarios = sampleScenariosFor(result.value, preparation);
   const input = scenarios[query.scenario];
   const byZone = clientZonesOf(preparation);
@@ -398,7 +399,7 @@ export function getRequestSample(namespace: string, name: string, query: Request
       sameOnEveryNodeOfZone,
       sample,
       commands: sampleCommands(result.value.service, query.count, selector, sameOnEveryNodeOfZone && query.node === null ? zone : node.name),
-      measured: measuredSplit(namespace, name, zone),
+      measured: measuredSplit(scope, namespace, name, zone),
     },
   };
 }
@@ -431,11 +432,11 @@ const COMPARISONS = new WeakMap<ServiceDetail, { readonly measured: MeasuredServ
  * measured pod bytes > set > assumed), the cost at that volume and the cluster's price, and —
  * with zone-resolved flows — the comparison with the model (memoised per analysis and measurement).
  */
-export function getServiceTraffic(view: ServiceView): ServiceTrafficView {
+export function getServiceTraffic(scope: ClusterScope, view: ServiceView): ServiceTrafficView {
   const { detail, service } = view;
   const key = `${service.namespace}/${service.name}`;
   const settings = getVolumeSettings();
-  const measuredTraffic = getMeasuredTraffic();
+  const measuredTraffic = getMeasuredTraffic(scope);
   const measured = measuredTraffic?.byService.get(key) ?? null;
   const volume = resolveServiceVolume(key, detail.observed.readyEndpoints, settings, measuredTraffic);
   const costed = applyVolumeToSummary(detail.traffic, volume, settings.pricePerGb);
@@ -444,7 +445,7 @@ export function getServiceTraffic(view: ServiceView): ServiceTrafficView {
     const cached = COMPARISONS.get(detail);
     if (cached && cached.measured === measured) comparison = cached.comparison;
     else {
-      const preparation = prepared();
+      const preparation = prepared(scope.source);
       comparison = compareMeasuredWithPredicted({
         measured,
         predicted: detail.trafficMatrix.now,
@@ -456,7 +457,7 @@ export function getServiceTraffic(view: ServiceView): ServiceTrafficView {
       COMPARISONS.set(detail, { measured, comparison });
     }
   }
-  const status = getMetricsStatus();
+  const status = getMetricsStatus(scope);
   return {
     volume,
     pricePerGb: settings.pricePerGb,

@@ -11,6 +11,7 @@ import type { ServiceTrafficCost, VolumeSourceKind } from '../topology/analyses/
 import type { UnreadableResource } from '../topology/report/unknowns';
 import { serviceUnknowns } from '../topology/report/unknowns';
 import { getClusterAnalysis } from './analysis';
+import type { ClusterScope } from './clusters';
 import { getClusterTraffic } from './traffic';
 import type { QueryableService, ServiceFilter, ServiceSortKey, SortOrder } from './service-query';
 import { API_SORT_ALIASES, serviceFilter, serviceNaturalKey, serviceSearchText, sortServices, toCsv } from './service-query';
@@ -76,10 +77,10 @@ const ROWS = new WeakMap<ClusterAnalysis, WeakMap<object, readonly ServiceRow[]>
 const NO_TRAFFIC: object = {};
 
 /** Every Service as a table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
-export function getServiceRows(): readonly ServiceRow[] | null {
-  const analysis = getClusterAnalysis();
+export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | null {
+  const analysis = getClusterAnalysis(scope.source);
   if (!analysis) return null;
-  const byService = getClusterTraffic()?.byService ?? null;
+  const byService = getClusterTraffic(scope)?.byService ?? null;
   let perTraffic = ROWS.get(analysis);
   if (!perTraffic) {
     perTraffic = new WeakMap();
@@ -374,16 +375,16 @@ export function serviceTableJson(table: ServiceTableData): string {
 }
 
 /** Every Service as a slim table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
-export function getServiceTable(): ServiceTableData | null {
-  const rows = getServiceRows();
+export function getServiceTable(scope: ClusterScope): ServiceTableData | null {
+  const rows = getServiceRows(scope);
   if (!rows) return null;
   const cached = TABLES.get(rows);
   if (cached) return cached;
-  const analysis = getClusterAnalysis();
+  const analysis = getClusterAnalysis(scope.source);
   const table = serviceTable(rows, {
     clusterZones: (analysis?.cluster.zones ?? []).map((zone) => zone.name),
     unreadable: (analysis?.unreadable ?? []).map((entry) => entry.resource),
-    pricePerGb: getClusterTraffic()?.report.pricePerGb ?? null,
+    pricePerGb: getClusterTraffic(scope)?.report.pricePerGb ?? null,
   });
   TABLES.set(rows, table);
   return table;

@@ -35,7 +35,9 @@ import type { TopologyEvent, ValueByZone } from '../topology/upstream/types';
 import { prepared, source } from './analysis';
 import type { AuditUser, TopologyModeValue } from './http';
 import { unauthenticatedWritesReason } from './exposure';
-import { getSourceProblem, isReadOnly } from './header';
+import type { ClusterScope } from './clusters';
+import { clusterLabel, configuredReadOnlyReason } from './clusters';
+import { getSourceProblem } from './header';
 import { getServiceView } from './service';
 
 export type { UnknownOutcomeCause } from '../k8s/mutations';
@@ -162,6 +164,8 @@ export interface TopologyModePrediction {
 export interface TopologyModeState {
   readonly namespace: string;
   readonly name: string;
+  /** The cluster the Service is in (the toggle names it): its URL id, display name and kubeconfig context (`null` in-cluster or for a snapshot). */
+  readonly cluster: { readonly id: string; readonly name: string; readonly context: string | null };
   /** `ZONESCOPE_READ_ONLY=1` or a snapshot source: the control is hidden and writes are refused. */
   readonly readOnly: boolean;
   readonly readOnlyReason: string | null;
@@ -254,8 +258,10 @@ function memoryOf(state: ClusterSource): SourceMemory {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function readOnlyReason(state: ClusterSource): string | null {
-  if (isReadOnly()) return 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).';
+function readOnlyReason(scope: ClusterScope): string | null {
+  const state = scope.source;
+  const configured = configuredReadOnlyReason(scope);
+  if (configured !== null) return configured;
   if (state.mode === 'snapshot') return 'The data comes from a snapshot file; there is no cluster to write to.';
   // Bound beyond loopback without the auth proxy or the explicit opt-in (see exposure.ts).
   return unauthenticatedWritesReason();
@@ -414,8 +420,8 @@ function outcomeOf(
   };
 }
 
-function changeOutcome(now: TopologyModeOutcome, predicted: AnnotationPrediction, service: ServiceRecord, edit: 'enable' | 'disable'): TopologyModeChangeOutcome {
-  const p = prepared();
+function changeOutcome(state: ClusterSource, now: TopologyModeOutcome, predicted: AnnotationPrediction, service: ServiceRecord, edit: 'enable' | 'disable'): TopologyModeChangeOutcome {
+  const p = prepared(state);
   const { expected, traffic } = predicted;
   const after = outcomeOf(
     { ...expected, mechanism: predicted.mechanism },
@@ -434,8 +440,8 @@ function changeOutcome(now: TopologyModeOutcome, predicted: AnnotationPrediction
  * precedence, the controller's next sync, kube-proxy's routing) on the annotations the patch would
  * leave, worded before → after.
  */
-function predictTopologyMode(detail: ServiceDetail, service: ServiceRecord, change: { enable: TopologyAnnotationChange; disable: TopologyAnnotationChange }): TopologyModePrediction {
-  const p = prepared();
+function predictTopologyMode(state: ClusterSource, detail: ServiceDetail, service: ServiceRecord, change: { enable: TopologyAnnotationChange; disable: TopologyAnnotationChange }): TopologyModePrediction {
+  const p = prepared(state);
   const now = outcomeOf(
     { mechanism: detail.mechanismDetail, hintsEnabled: detail.observed.hintsPresent, event: detail.expected.event, reason: detail.expected.reason, hintCountsByZone: detail.observed.hintCountsByZone, donatedEndpoints: detail.observed.donatedEndpoints },
     { crossZoneFraction: detail.traffic.crossZoneFraction, droppedFraction: detail.traffic.droppedFraction, monthlyCost: detail.traffic.monthlyCost.now },
@@ -443,8 +449,8 @@ function predictTopologyMode(detail: ServiceDetail, service: ServiceRecord, chan
     'now',
     p.dataplane,
   );
-  const enable = changeOutcome(now, predictWithAnnotations(p, service, change.enable.annotations), service, 'enable');
-  const disable = changeOutcome(now, predictWithAnnotations(p, service, change.disable.annotations), service, 'disable');
+  const enable = changeOutcome(state, now, predictWithAnnotations(p, service, change.enable.annotations), service, 'enable');
+  const disable = changeOutcome(state, now, predictWithAnnotations(p, service, change.disable.annotations), service, 'disable');
   return {
     unknown: detail.unknown.expectedHints ?? detail.unknown.crossZone ?? null,
     now,
@@ -471,13 +477,13 @@ function predictTopologyMode(detail: ServiceDetail, service: ServiceRecord, chan
  * from the cache, the version-aware edits for Enable and Disable, and the predicted outcome.
  * Errors: `unavailable`, `syncing`, `not-found`.
  */
-export async function getTopologyModeState(namespace: string, name: string): Promise<TopologyModeResult<TopologyModeState>> {
-  const state = source();
-  const problem = getSourceProblem();
+export async function getTopologyModeState(scope: ClusterScope, namespace: string, name: string): Promise<TopologyModeResult<TopologyModeState>> {
+  const state = source(scope.source);
+  const problem = getSourceProblem(scope);
   if (problem) return { ok: false, error: problem };
-  const view = getServiceView(namespace, name);
+  const view = getServiceView(scope, namespace, name);
   if (!view.ok) return view;
-  const readOnly = readOnlyReason(state);
+  const readOnly = readOnlyReason(scope);
   const notApplicable = topologyModeNotApplicable(view.value.service);
   const allowed =
     readOnly !== null ? { allowed: false, reason: readOnly } : notApplicable !== null ? { allowed: false, reason: notApplicable } : await permission(state, namespace, name);
@@ -489,6 +495,7 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
     value: {
       namespace,
       name,
+      cluster: { id: scope.entry.id, name: scope.entry.displayName, context: scope.entry.context },
       readOnly: readOnly !== null,
       readOnlyReason: readOnly,
       canPatch: allowed.allowed,
@@ -500,7 +507,7 @@ export async function getTopologyModeState(namespace: string, name: string): Pro
       key: Object.keys(enable.set)[0] ?? ANNOTATION_TOPOLOGY_MODE,
       resourceVersion: service.resourceVersion,
       change,
-      prediction: predictTopologyMode(detail, service, change),
+      prediction: predictTopologyMode(state, detail, service, change),
     },
   };
 }
@@ -538,6 +545,7 @@ function errorKind(error: KubeError): TopologyModeErrorKind {
  * shows: `applied`, `not-applied` or `unknown`.
  */
 function audit(entry: {
+  cluster: string;
   user: AuditUser;
   service: string;
   from: { key: string | null; value: string | null } | 'unknown';
@@ -552,6 +560,7 @@ function audit(entry: {
     ts: new Date().toISOString(),
     type: 'zonescope.audit',
     action: 'set-topology-mode',
+    cluster: entry.cluster,
     user: entry.user.user,
     ...(entry.user.unverifiedUser !== null ? { unverifiedUser: entry.user.unverifiedUser } : {}),
     service: entry.service,
@@ -604,11 +613,12 @@ function unknownOutcomeMessage(cause: UnknownOutcomeCause, error: KubeError, out
   return `${head} A re-read shows the write was not applied: the Service has changed since (resourceVersion ${current.resourceVersion}) and does not carry ${key}: ${value}. Check its current value before trying again.`;
 }
 
-async function write(state: ClusterSource, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+  const state = scope.source;
   const { namespace, name, mode, ifMatch } = input;
   const connection = state.connection;
-  if (connection === null) return { ok: false, error: { kind: 'unavailable', message: 'No cluster is connected.' } };
-  const kubernetes = prepared().kubernetes;
+  if (connection === null) return { ok: false, error: { kind: 'unavailable', message: `No cluster is connected for ${scope.entry.displayName}.` } };
+  const kubernetes = prepared(state).kubernetes;
   if (kubernetes.source === 'assumed') {
     return { ok: false, error: { kind: 'syncing', message: 'The cluster version is not known yet, so the annotation key cannot be chosen; try again in a moment.' } };
   }
@@ -627,6 +637,7 @@ async function write(state: ClusterSource, input: SetTopologyModeInput): Promise
   const fromKnown = cached !== null && cached.resourceVersion === ifMatch;
   const from = fromKnown ? effectiveTopologyAnnotation(cached.annotations, minor) : null;
   const auditBase = {
+    cluster: clusterLabel(scope),
     user: input.user,
     service: objectKey(namespace, name),
     from: fromKnown ? { key: from?.key ?? null, value: from?.value ?? null } : 'unknown' as const,
@@ -711,15 +722,15 @@ export function topologyModeNotApplicable(service: Pick<ServiceRecord, 'type' | 
 /**
  * Sets topology mode `Auto` or `Disabled` on a Service (`topology-aware-hints: auto` before
  * 1.27), guarded by the `If-Match` resourceVersion. Refused as `read-only` when
- * `ZONESCOPE_READ_ONLY=1` or the source is a snapshot, `unavailable`/`syncing` before the cluster
+ * `ZONESCOPE_READ_ONLY=1`, the cluster's context is in `ZONESCOPE_READ_ONLY_CONTEXTS` or the source is a snapshot, `unavailable`/`syncing` before the cluster
  * is known, `invalid` (422) for ExternalName and selector-less Services ({@link topologyModeNotApplicable}).
  * Identical requests (same Service, `If-Match` and mode) in flight share one PATCH and one result.
  */
-export async function setTopologyMode(input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
-  const state = source();
-  const readOnly = readOnlyReason(state);
+export async function setTopologyMode(scope: ClusterScope, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+  const state = source(scope.source);
+  const readOnly = readOnlyReason(scope);
   if (readOnly !== null) return { ok: false, error: { kind: 'read-only', message: readOnly } };
-  const problem = getSourceProblem();
+  const problem = getSourceProblem(scope);
   if (problem) return { ok: false, error: problem };
   const notApplicable = topologyModeNotApplicable(state.index().servicesByKey.get(objectKey(input.namespace, input.name)) ?? null);
   if (notApplicable !== null) return { ok: false, error: { kind: 'invalid', message: notApplicable } };
@@ -727,7 +738,7 @@ export async function setTopologyMode(input: SetTopologyModeInput): Promise<Topo
   const key = `${objectKey(input.namespace, input.name)}\u0000${input.ifMatch}\u0000${input.mode}`;
   const pending = memory.inFlight.get(key);
   if (pending !== undefined) return pending;
-  const promise = write(state, input).finally(() => memory.inFlight.delete(key));
+  const promise = write(scope, input).finally(() => memory.inFlight.delete(key));
   memory.inFlight.set(key, promise);
   return promise;
 }

@@ -12,6 +12,10 @@
  * `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
  * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
  * value keeps the defaults and is reported in the status (`settingsError`).
+ *
+ * Prometheus (`ZONESCOPE_PROMETHEUS_URL`) is about the default cluster: other clusters' figures
+ * are the model's, and their status says that measured traffic is configured for the default
+ * cluster only.
  */
 import 'server-only';
 
@@ -26,7 +30,9 @@ import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-p
 import type { ClusterTrafficReport, MeasuredServiceTraffic, MeasuredTraffic, ServiceTrafficCost, VolumeSettings } from '../topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail } from '../topology/report/analysis-schema';
 import { passTrafficOf, serviceFlowsOf } from '../topology/report/cluster-analysis';
+import type { ClusterSource } from '../k8s/cluster-source';
 import { getClusterAnalysis, prepared, source } from './analysis';
+import type { ClusterScope } from './clusters';
 import { volumeSettingsMemo } from './volume-settings';
 
 export { readVolumesFile, volumeSettingsFromEnv } from './volume-settings';
@@ -52,23 +58,40 @@ interface Memo {
 }
 
 const KEY = Symbol.for('zonescope.trafficMemo');
-type Holder = { [KEY]?: Memo };
+type Holder = { [KEY]?: WeakMap<ClusterSource, Memo> };
 
-function memo(): Memo {
+function memo(state: ClusterSource): Memo {
   const holder = globalThis as unknown as Holder;
-  return (holder[KEY] ??= {});
+  const all = (holder[KEY] ??= new WeakMap());
+  let m = all.get(state);
+  if (m === undefined) {
+    m = {};
+    all.set(state, m);
+  }
+  return m;
 }
+
+/** What a cluster other than the default says about measured traffic (Prometheus is the default cluster's). */
+export const DEFAULT_CLUSTER_ONLY_MESSAGE = 'Measured traffic is configured for the default cluster only: the figures of this cluster are assumed.';
 
 /** The cluster's volume settings (price, assumptions, per-Service volumes), read from the environment once. */
 export function getVolumeSettings(): VolumeSettings {
   return volumeSettingsMemo().settings;
 }
 
-/** The metrics source's health (from memory; starts the source on first use). */
-export function getMetricsStatus(): TrafficStatus {
+/**
+ * The metrics source's health (from memory; starts the source on first use). For a cluster other
+ * than the default, `not-configured` saying that Prometheus is the default cluster's (when one is
+ * configured at all).
+ */
+export function getMetricsStatus(scope: Pick<ClusterScope, 'entry'>): TrafficStatus {
   const status = getTrafficSource().status();
   const error = volumeSettingsMemo().error;
-  return error === null ? status : { ...status, settingsError: error };
+  const own: MetricsStatus =
+    scope.entry.isDefault || status.state === 'not-configured'
+      ? status
+      : { ...status, state: 'not-configured', message: DEFAULT_CLUSTER_ONLY_MESSAGE, lastSuccessAt: null, staleSince: null, hint: `ZONESCOPE_PROMETHEUS_URL (${status.url ?? 'Prometheus'}) is read for the default cluster; open that cluster for measured traffic.` };
+  return error === null ? own : { ...own, settingsError: error };
 }
 
 /**
@@ -76,13 +99,14 @@ export function getMetricsStatus(): TrafficStatus {
  * usable measurement (not configured, pending, unreachable, no series, stale for too long).
  * Memoised per (cluster index, measurement).
  */
-export function getMeasuredTraffic(): MeasuredTraffic | null {
+export function getMeasuredTraffic(scope: ClusterScope): MeasuredTraffic | null {
+  if (!scope.entry.isDefault) return null;
   const measurement = getTrafficSource().measurement();
   if (measurement === null) return null;
-  const state = source();
+  const state = source(scope.source);
   if (!state.isSynced()) return null;
   const index = state.index();
-  const m = memo();
+  const m = memo(state);
   if (m.measured && m.measured.index === index && m.measured.measurement === measurement) return m.measured.traffic;
   let traffic: MeasuredTraffic | null;
   try {
@@ -97,20 +121,20 @@ export function getMeasuredTraffic(): MeasuredTraffic | null {
 }
 
 /** One Service's measured traffic, `null` when nothing usable is measured for it. */
-export function getMeasuredFor(namespace: string, name: string): MeasuredServiceTraffic | null {
-  return getMeasuredTraffic()?.byService.get(`${namespace}/${name}`) ?? null;
+export function getMeasuredFor(scope: ClusterScope, namespace: string, name: string): MeasuredServiceTraffic | null {
+  return getMeasuredTraffic(scope)?.byService.get(`${namespace}/${name}`) ?? null;
 }
 
 /**
  * The cluster-wide traffic figures with the metrics status, or `null` before the first sync.
  * Memoised per analysis object × measured snapshot × settings.
  */
-export function getClusterTraffic(): ClusterTraffic | null {
-  const analysis = getClusterAnalysis();
+export function getClusterTraffic(scope: ClusterScope): ClusterTraffic | null {
+  const analysis = getClusterAnalysis(scope.source);
   if (analysis === null) return null;
-  const measured = getMeasuredTraffic();
+  const measured = getMeasuredTraffic(scope);
   const settings = getVolumeSettings();
-  const m = memo();
+  const m = memo(scope.source);
   const cached = m.cluster;
   let result: Omit<ClusterTraffic, 'status'>;
   if (cached && cached.analysis === analysis && cached.measured === measured && cached.settings === settings) {
@@ -121,7 +145,7 @@ export function getClusterTraffic(): ClusterTraffic | null {
     result = pass !== null && pass.measured === measured && sameVolumeSettings(pass.volume, settings) ? pass.result : computeClusterTraffic(serviceFlowsOf(analysis), settings, measured);
     m.cluster = { analysis, measured, settings, result };
   }
-  return { report: result.report, byService: result.byService, status: getMetricsStatus() };
+  return { report: result.report, byService: result.byService, status: getMetricsStatus(scope) };
 }
 
 /** Whether two volume settings price and resolve volumes alike. */
@@ -136,10 +160,10 @@ function sameVolumeSettings(a: VolumeSettings, b: VolumeSettings): boolean {
  * "Measured vs predicted" of one Service (its detail from `analyzeServiceIn`): `null` when its
  * traffic is not measured with zone-resolved flows.
  */
-export function getMeasuredComparison(detail: ServiceDetail): MeasuredComparison | null {
-  const measured = getMeasuredFor(detail.namespace, detail.name);
+export function getMeasuredComparison(scope: ClusterScope, detail: ServiceDetail): MeasuredComparison | null {
+  const measured = getMeasuredFor(scope, detail.namespace, detail.name);
   if (measured === null || measured.kind !== 'measured-flows') return null;
-  const index = source().index();
+  const index = source(scope.source).index();
   const service = index.servicesByKey.get(`${detail.namespace}/${detail.name}`);
   if (service === undefined) return null;
   return compareMeasuredWithPredicted({
@@ -147,7 +171,7 @@ export function getMeasuredComparison(detail: ServiceDetail): MeasuredComparison
     predicted: detail.trafficMatrix.now,
     service,
     index,
-    dataplane: prepared().dataplane,
+    dataplane: prepared(scope.source).dataplane,
     loadBalancer: detail.loadBalancer,
   });
 }

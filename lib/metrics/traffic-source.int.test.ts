@@ -22,6 +22,7 @@ import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import type { TrafficRatesDocument } from '../../sim/traffic-metrics';
 import { getTrafficSource, resetTrafficSource } from './traffic-source';
+import { defaultScope } from '../data/clusters';
 
 /** The rate window of the test (short, so that it fills within seconds of 1 s scrapes). */
 const WINDOW_SECONDS = 5;
@@ -113,7 +114,7 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     // The first refresh also probes how far back the data reaches; the steady state is three queries.
     await getTrafficSource().refresh();
     await getTrafficSource().refresh();
-    const status = getMetricsStatus();
+    const status = getMetricsStatus(defaultScope());
     expect(status.state, status.message).toBe('ok');
     expect(status.url).toBe(prometheus?.url);
     expect(status.queriesPerRefresh).toBe(3);
@@ -124,7 +125,7 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     let podBytesChecked = 0;
     for (const service of doc.services) {
       const key = `${service.namespace}/${service.name}`;
-      const measured = getMeasuredFor(service.namespace, service.name);
+      const measured = getMeasuredFor(defaultScope(), service.namespace, service.name);
       if (service.coverage === 'flows-and-pod-bytes' && service.totalBytesPerSecond > 0) {
         expect(measured?.kind, key).toBe('measured-flows');
         expectNear(measured?.gbPerMonth, gbPerMonthOf(service.totalBytesPerSecond), `${key} GB/month`);
@@ -158,14 +159,14 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
 
     // The inter-zone family: the cross-zone series the simulator exported, summed.
     const interZone = (doc.series ?? []).filter((s) => s.metric === doc.metrics.interZone && s.labels.src_zone !== s.labels.dst_zone).reduce((sum, s) => sum + s.bytesPerSecond, 0);
-    expectNear(getMeasuredTraffic()?.interZoneGbPerMonth ?? undefined, gbPerMonthOf(interZone), 'inter-zone GB/month');
+    expectNear(getMeasuredTraffic(defaultScope())?.interZoneGbPerMonth ?? undefined, gbPerMonthOf(interZone), 'inter-zone GB/month');
 
     // The cluster figures use them, labelled; kube-dns has no series and stays assumed.
-    const traffic = getClusterTraffic();
+    const traffic = getClusterTraffic(defaultScope());
     expect(traffic?.status.state).toBe('ok');
     expect(traffic?.byService.get('shop/checkout')?.volume.source).toMatchObject({ kind: 'measured-flows', metric: 'beyla_network_flow_bytes_total', window: '5s' });
     expect(traffic?.byService.get('platform/auth')?.volume.source.kind).toBe('measured-pod-bytes');
-    expect(getMeasuredFor('kube-system', 'kube-dns')).toBeNull();
+    expect(getMeasuredFor(defaultScope(), 'kube-system', 'kube-dns')).toBeNull();
     expect(traffic?.byService.get('kube-system/kube-dns')?.volume.source.kind).toBe('assumed');
     // storefront moves 100× its modelled volume: the largest measured Service.
     const storefront = doc.services.find((s) => s.namespace === 'shop' && s.name === 'storefront');
@@ -174,17 +175,17 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     expect(volumes[0] && `${volumes[0].namespace}/${volumes[0].name}`).toBe('shop/storefront');
 
     // catalog is keep-alive skewed: measured ≠ predicted, and keep-alive is among the causes that fit.
-    const detail = getServiceDetailView('shop', 'catalog');
+    const detail = getServiceDetailView(defaultScope(), 'shop', 'catalog');
     if (!detail.ok) throw new Error('shop/catalog not found');
-    const comparison = getMeasuredComparison(detail.value);
+    const comparison = getMeasuredComparison(defaultScope(), detail.value);
     const catalog = doc.services.find((s) => s.namespace === 'shop' && s.name === 'catalog');
     expect(comparison?.agrees).toBe(false);
     expectNear(comparison?.measuredCrossZoneFraction, catalog?.crossZoneFraction ?? -1, 'catalog measured cross-zone share');
     expect(comparison?.causes.filter((c) => c.fits).map((c) => c.id)).toContain('keep-alive');
     // A Service sent as predicted agrees.
-    const checkout = getServiceDetailView('shop', 'checkout');
+    const checkout = getServiceDetailView(defaultScope(), 'shop', 'checkout');
     if (!checkout.ok) throw new Error('shop/checkout not found');
-    expect(getMeasuredComparison(checkout.value)?.agrees).toBe(true);
+    expect(getMeasuredComparison(defaultScope(), checkout.value)?.agrees).toBe(true);
   }, 30_000);
 
   it('a window much longer than the data (10m, ~12 s of data): rates over what the data covers, equal to the exported ones, and said so', async () => {
@@ -198,7 +199,7 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
       process.env.ZONESCOPE_PROMETHEUS_WINDOW = '10m';
       await resetTrafficSource();
       await getTrafficSource().refresh();
-      const status = getMetricsStatus();
+      const status = getMetricsStatus(defaultScope());
       expect(status.state, status.message).toBe('ok');
       expect(status.message).toMatch(/^Measured from Prometheus at http:\/\/127\.0\.0\.1:\d+: \d+ flow series \(beyla_network_flow_bytes_total\) and \d+ pod series, rate over [1-5]\ds — the data only reaches back that far \(configured window 10m\)\.$/);
       expect(status.window).toMatch(/^[1-5]\ds$/);
@@ -206,7 +207,7 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
       let checked = 0;
       for (const service of doc.services) {
         const key = `${service.namespace}/${service.name}`;
-        const measured = getMeasuredFor(service.namespace, service.name);
+        const measured = getMeasuredFor(defaultScope(), service.namespace, service.name);
         if (service.coverage === 'flows-and-pod-bytes' && service.totalBytesPerSecond > 0) {
           expect(measured?.kind, key).toBe('measured-flows');
           expectNear(measured?.gbPerMonth, gbPerMonthOf(service.totalBytesPerSecond), `${key} GB/month`);
@@ -219,7 +220,7 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
       }
       expect(checked).toBeGreaterThanOrEqual(11);
       // The figures carry the effective window.
-      expect(getClusterTraffic()?.byService.get('shop/storefront')?.volume.source).toMatchObject({ kind: 'measured-flows', window: status.window, label: `measured: beyla_network_flow_bytes_total, rate over ${status.window}` });
+      expect(getClusterTraffic(defaultScope())?.byService.get('shop/storefront')?.volume.source).toMatchObject({ kind: 'measured-flows', window: status.window, label: `measured: beyla_network_flow_bytes_total, rate over ${status.window}` });
     } finally {
       process.env.ZONESCOPE_PROMETHEUS_URL = prometheus?.url ?? '';
       process.env.ZONESCOPE_PROMETHEUS_WINDOW = `${WINDOW_SECONDS}s`;
@@ -227,27 +228,27 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
       await young.stop();
     }
     await getTrafficSource().refresh();
-    expect(getMetricsStatus().state).toBe('ok');
+    expect(getMetricsStatus(defaultScope()).state).toBe('ok');
   }, 60_000);
 
   it('when Prometheus stops: stale (last measurement kept), then unreachable with the figures back on the model', async () => {
     await prometheus?.stop();
     prometheus = null;
     await getTrafficSource().refresh();
-    let status = getMetricsStatus();
+    let status = getMetricsStatus(defaultScope());
     expect(status.state, status.message).toBe('stale');
     expect(status.staleSince).not.toBeNull();
     expect(status.message).toMatch(/^Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable: connection refused\. Showing the measurement of .+ \(stale since .+\)\.$/);
-    expect(getMeasuredFor('shop', 'checkout')?.kind).toBe('measured-flows');
-    expect(getClusterTraffic()?.byService.get('shop/checkout')?.volume.source.kind).toBe('measured-flows');
+    expect(getMeasuredFor(defaultScope(), 'shop', 'checkout')?.kind).toBe('measured-flows');
+    expect(getClusterTraffic(defaultScope())?.byService.get('shop/checkout')?.volume.source.kind).toBe('measured-flows');
 
     await delay(2_200);
     await getTrafficSource().refresh();
-    status = getMetricsStatus();
+    status = getMetricsStatus(defaultScope());
     expect(status.state, status.message).toBe('unreachable');
     expect(status.message).toContain('is too old to use, so traffic volumes are assumed.');
-    expect(getMeasuredFor('shop', 'checkout')).toBeNull();
-    const traffic = getClusterTraffic();
+    expect(getMeasuredFor(defaultScope(), 'shop', 'checkout')).toBeNull();
+    const traffic = getClusterTraffic(defaultScope());
     expect(traffic?.status.state).toBe('unreachable');
     expect(traffic?.byService.get('shop/checkout')?.volume.source.kind).toBe('assumed');
     expect(traffic?.report.sources['measured-flows'].services).toBe(0);

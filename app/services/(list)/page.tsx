@@ -5,21 +5,23 @@ import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluste
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { ServicesTable } from '@/components/services/services-table';
 import { PageTitle } from '@/components/ui/page-title';
+import { requestScope } from '@/lib/data/clusters';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
 import { parseTableQuery } from '@/lib/data/service-query';
 import { getServiceTable, serviceTableJson } from '@/lib/data/services';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
-  return { title: titleWithCluster('Services', clusterDisplayName(getHeader())) };
+  return { title: titleWithCluster('Services', clusterDisplayName(getHeader(await requestScope()))) };
 }
 
 export default async function ServicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
   const params = await searchParams;
-  const table = getServiceTable();
+  const scope = await requestScope();
+  const table = getServiceTable(scope);
   const title = <PageTitle title="Services" subtitle="Which Services keep traffic in-zone and which do not, and why? Hints observed on the EndpointSlices against what the controller would write." />;
-  if (!table) return <ClusterPending title={title} status={getClusterStatus()} what="the Services" />;
+  if (!table) return <ClusterPending title={title} status={getClusterStatus(scope)} what="the Services" />;
   return (
     <>
       {title}

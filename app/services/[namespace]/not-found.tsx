@@ -1,9 +1,12 @@
-import Link from 'next/link';
+import { ClusterLink } from '@/components/layout/cluster-base';
+import { unknownClusterId, UnknownCluster } from '@/components/layout/unknown-cluster';
 
 import { LINK } from '@/components/ui/panel';
 import { Callout } from '@/components/ui/status';
 
-export default function ServiceNotFound() {
+export default async function ServiceNotFound() {
+  const unknown = await unknownClusterId();
+  if (unknown !== null) return <UnknownCluster id={unknown} />;
   return (
     <div className="max-w-2xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">Service not found</h1>
@@ -11,9 +14,9 @@ export default function ServiceNotFound() {
         <p>It may have been deleted, or the link has a typo. Names are case-sensitive.</p>
       </Callout>
       <p>
-        <Link href="/services" className={LINK}>
+        <ClusterLink href="/services" className={LINK}>
           ← Back to all Services
-        </Link>
+        </ClusterLink>
       </p>
     </div>
   );

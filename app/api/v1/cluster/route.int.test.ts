@@ -15,6 +15,7 @@ import type { ApiErrorResponse, ClusterResponse, ServiceResponse } from '../../.
 import { apiRequest, readJson, harnessForFile, routeContext } from '../_testing/harness';
 import { GET as getService } from '../services/[namespace]/[name]/route';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
+import { defaultScope } from '../../../../lib/data/clusters';
 
 const harness = harnessForFile();
 
@@ -176,7 +177,7 @@ describe('GET /api/v1/cluster: the traffic block and the metrics status', () => 
   it('serialises the analysis once yet answers with the cluster as it is now: a new Service shows up in the next analysis', async () => {
     const base = await get();
     // The analysis's own objects, as JSON: the memoised serialisation leaves nothing out and adds nothing.
-    const analysis = getClusterAnalysis();
+    const analysis = getClusterAnalysis(defaultScope().source);
     expect(analysis).not.toBeNull();
     expect(base.cluster).toEqual(JSON.parse(JSON.stringify(analysis?.cluster)));
     expect(base.header).toMatchObject({ mode: 'live', freshness: { synced: true } });
@@ -195,7 +196,7 @@ describe('GET /api/v1/cluster: the traffic block and the metrics status', () => 
     }
     expect(after.cluster.summary.services).toBe(base.cluster.summary.services + 1);
     expect(after.cluster.summary.byMechanism.none).toBe(base.cluster.summary.byMechanism.none + 1);
-    expect(after.cluster).toEqual(JSON.parse(JSON.stringify(getClusterAnalysis()?.cluster)));
+    expect(after.cluster).toEqual(JSON.parse(JSON.stringify(getClusterAnalysis(defaultScope().source)?.cluster)));
     harness().sim.store.delete('services', 'default', 'memo-check');
   });
 

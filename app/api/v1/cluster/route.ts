@@ -7,6 +7,8 @@
 import type { ClusterTrafficQuery } from '@/lib/data/http';
 import { API_HEADERS, methodNotAllowed, notReadyResponse, parseClusterQuery } from '@/lib/data/http';
 import { getClusterAnalysis } from '@/lib/data/analysis';
+import type { ClusterScope } from '@/lib/data/clusters';
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { getHeader } from '@/lib/data/header';
 import { getClusterTraffic, getMeasuredTraffic, getVolumeSettings } from '@/lib/data/traffic';
 import { computeClusterTraffic } from '@/lib/topology/analyses/cluster-traffic';
@@ -28,10 +30,10 @@ function withWhatIfs(settings: VolumeSettings, query: ClusterTrafficQuery): Volu
 }
 
 /** The shared (memoised) block, or with what-ifs one O(Services × zones²) pass over the same flows and measurements. */
-function trafficReport(analysis: ClusterAnalysis, query: ClusterTrafficQuery): ClusterTrafficReport {
+function trafficReport(scope: ClusterScope, analysis: ClusterAnalysis, query: ClusterTrafficQuery): ClusterTrafficReport {
   const whatIf = query.pricePerGb !== undefined || query.gbPerEndpoint !== undefined || query.gbPerService !== undefined;
-  if (!whatIf) return getClusterTraffic()?.report ?? analysis.traffic;
-  return computeClusterTraffic(serviceFlowsOf(analysis), withWhatIfs(getVolumeSettings(), query), getMeasuredTraffic()).report;
+  if (!whatIf) return getClusterTraffic(scope)?.report ?? analysis.traffic;
+  return computeClusterTraffic(serviceFlowsOf(analysis), withWhatIfs(getVolumeSettings(), query), getMeasuredTraffic(scope)).report;
 }
 
 /**
@@ -72,12 +74,14 @@ function clusterBody(analysis: ClusterAnalysis, traffic: ClusterTrafficReport, h
 }
 
 export function GET(request: Request): Response {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const query = parseClusterQuery(new URL(request.url).searchParams);
   if (!query.ok) return query.response;
-  const analysis = getClusterAnalysis();
-  if (analysis === null) return notReadyResponse('cluster');
-  const traffic = trafficReport(analysis, query.value);
-  const header = getHeader();
+  const analysis = getClusterAnalysis(scope.source);
+  if (analysis === null) return notReadyResponse(scope, 'cluster');
+  const traffic = trafficReport(scope, analysis, query.value);
+  const header = getHeader(scope);
   return new Response(clusterBody(analysis, traffic, header), { status: 200, headers: { ...API_HEADERS, 'Content-Type': 'application/json' } });
 }
 

@@ -17,6 +17,7 @@ import { resetTrafficSource } from '../../../../lib/metrics/traffic-source';
 import { startPrometheus } from '../../../../sim/prometheus';
 import { apiRequest, eventually, harnessForFile, readJson } from '../_testing/harness';
 import { GET } from './route';
+import { defaultScope } from '../../../../lib/data/clusters';
 
 const PROMETHEUS = ['/usr/bin/prometheus', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, 'prometheus'))].some((file) => existsSync(file));
 
@@ -120,7 +121,7 @@ describe.runIf(PROMETHEUS)('GET /api/v1/cluster with a real Prometheus', () => {
 
   it('falls back to the model when Prometheus stops, and the header says so', async () => {
     // What an open page was rendered with: it is behind once the metrics state changes.
-    const rendered = getRenderedLiveMark();
+    const rendered = getRenderedLiveMark(defaultScope());
     expect(rendered.health).toMatch(/\|metrics:ok$/);
     await prometheus?.stop();
     prometheus = null;
@@ -133,7 +134,7 @@ describe.runIf(PROMETHEUS)('GET /api/v1/cluster with a real Prometheus', () => {
     const header = text(renderToStaticMarkup(<MetricsStatusBadge status={body.header.metrics} />));
     expect(header).toContain('Traffic: Prometheus unreachable — figures fall back to the model');
     expect(header).toContain(body.metrics.message);
-    const latest = getLiveState();
+    const latest = getLiveState(defaultScope());
     expect(latest.health).toMatch(/\|metrics:unreachable$/);
     expect(isBehind(rendered, latest)).toBe(true);
   }, 30_000);

@@ -18,6 +18,7 @@ import { GET as getService } from '../services/[namespace]/[name]/route';
 import { GET as getTopologyMode } from '../services/[namespace]/[name]/topology-mode/route';
 import type { ServiceResponse, ServicesResponse } from '../../../../lib/data/api-types';
 import { apiRequest, eventually, harnessForFile, readJson, routeContext } from '../_testing/harness';
+import { defaultScope } from '../../../../lib/data/clusters';
 
 const harness = harnessForFile();
 
@@ -53,8 +54,8 @@ describe('an identity that cannot read everything', () => {
     expect(body.cluster.unknown).toEqual({});
     expect(body.header.freshness.forbidden).toEqual([]);
     expect(body.header.permissions).toBeNull();
-    expect(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader() }))).toBe('');
-    expect(getServiceTable()?.unknown).toEqual({ hints: null, endpoints: null, crossZone: null });
+    expect(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader(defaultScope()) }))).toBe('');
+    expect(getServiceTable(defaultScope())?.unknown).toEqual({ hints: null, endpoints: null, crossZone: null });
     const toggle = await readJson<{ prediction: { unknown: string | null } }>(
       await getTopologyMode(apiRequest('/api/v1/services/shop/cart/topology-mode'), routeContext({ namespace: 'shop', name: 'cart' })),
     );
@@ -83,7 +84,7 @@ describe('an identity that cannot read everything', () => {
       bind: ['kubectl create clusterrolebinding zonescope-read-extra --clusterrole=zonescope-read-extra --serviceaccount=zonescope:zonescope'],
     });
 
-    const banner = text(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader() })));
+    const banner = text(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader(defaultScope()) })));
     expect(banner).toContain('zonescope could not read Nodes (forbidden)');
     expect(banner).toContain('zonescope reads the cluster as system:serviceaccount:zonescope:zonescope, which may not list and watch these types.');
     expect(banner).toContain('Nodes: zone map and CPU ratios, eligibility, rule estimates, expected hints, cross-zone traffic and cost, fixes.');
@@ -109,7 +110,7 @@ describe('an identity that cannot read everything', () => {
     const list = await readJson<ServicesResponse>(await getServices(apiRequest('/api/v1/services?q=shop/cart')));
     expect(list.items.map((row) => [row.name, row.reason])).toEqual([['cart', NODES_UNKNOWN]]);
     // The Services table shows "unknown" in the hints and cross-zone columns instead of "off" and 0.0 %.
-    expect(getServiceTable()?.unknown).toEqual({ hints: NODES_UNKNOWN, endpoints: null, crossZone: NODES_UNKNOWN });
+    expect(getServiceTable(defaultScope())?.unknown).toEqual({ hints: NODES_UNKNOWN, endpoints: null, crossZone: NODES_UNKNOWN });
     // The toggle offers no prediction instead of one computed from no Nodes.
     const toggle = await readJson<{ prediction: { unknown: string | null } }>(
       await getTopologyMode(apiRequest('/api/v1/services/shop/cart/topology-mode'), routeContext({ namespace: 'shop', name: 'cart' })),
@@ -143,7 +144,7 @@ describe('an identity that cannot read everything', () => {
     expect(body.header.freshness.forbidden.map((f) => [f.resource, f.rule])).toEqual([
       ['hpas', 'apiGroups: ["autoscaling"], resources: ["horizontalpodautoscalers"], verbs: ["get", "list", "watch"]'],
     ]);
-    const banner = text(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader() })));
+    const banner = text(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader(defaultScope()) })));
     expect(banner).toContain('zonescope could not read HorizontalPodAutoscalers (forbidden)');
     expect(banner).toContain('HorizontalPodAutoscalers: HPA scan and scale-down risk, fixes.');
   });

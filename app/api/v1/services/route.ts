@@ -3,6 +3,8 @@
  * `format=csv` or `format=json` exports every matching row as a download instead.
  */
 import { clusterDisplayName } from '@/components/shared/cluster-name';
+import type { ClusterScope } from '@/lib/data/clusters';
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { getHeader } from '@/lib/data/header';
 import { API_HEADERS, errorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseServiceQuery } from '@/lib/data/http';
 import { parseServiceFilterParams } from '@/lib/data/service-query';
@@ -11,12 +13,14 @@ import { exportServiceRows, getServiceRows, queryServiceRows, rowZones, serviceN
 export const dynamic = 'force-dynamic';
 
 /** `services-<cluster>.<ext>`, with only characters every file system and header accepts. */
-function exportFileName(extension: string): string {
-  const cluster = (clusterDisplayName(getHeader()) ?? '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 60);
+function exportFileName(scope: ClusterScope, extension: string): string {
+  const cluster = (clusterDisplayName(getHeader(scope)) ?? '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 60);
   return `services${cluster ? `-${cluster}` : ''}.${extension}`;
 }
 
 export function GET(request: Request): Response {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const params = new URL(request.url).searchParams;
   const query = parseServiceQuery(params);
   if (!query.ok) return query.response;
@@ -26,19 +30,19 @@ export function GET(request: Request): Response {
   if (format !== undefined && (params.has('offset') || params.has('limit'))) {
     return errorResponse(400, 'bad-request', 'services', 'offset and limit do not apply to an export: format=csv and format=json hold every matching Service.');
   }
-  const rows = getServiceRows();
-  if (rows === null) return notReadyResponse('services');
+  const rows = getServiceRows(scope);
+  if (rows === null) return notReadyResponse(scope, 'services');
   const full = { ...query.value, ...filter };
   if (format === 'csv') {
     const items = exportServiceRows(rows, full);
     return new Response(servicesCsv(items, rowZones(rows)), {
       status: 200,
-      headers: { ...API_HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${exportFileName('csv')}"` },
+      headers: { ...API_HEADERS, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${exportFileName(scope, 'csv')}"` },
     });
   }
   if (format === 'json') {
     const items = exportServiceRows(rows, full);
-    return jsonResponse({ total: items.length, items, namespaces: serviceNamespaces(rows) }, 200, { 'Content-Disposition': `attachment; filename="${exportFileName('json')}"` });
+    return jsonResponse({ total: items.length, items, namespaces: serviceNamespaces(rows) }, 200, { 'Content-Disposition': `attachment; filename="${exportFileName(scope, 'json')}"` });
   }
   const { total, items } = queryServiceRows(rows, full);
   return jsonResponse({ total, offset: query.value.offset, limit: query.value.limit, items, namespaces: serviceNamespaces(rows) });

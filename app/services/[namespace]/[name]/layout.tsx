@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 
 import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
+import { requestScope } from '@/lib/data/clusters';
 import { getHeader } from '@/lib/data/header';
 import { findService } from '@/lib/data/service';
 
@@ -13,7 +14,7 @@ import { decodeSegment } from './params';
 export async function generateMetadata({ params }: { params: Promise<ServiceParams> }): Promise<Metadata> {
   await connection();
   const { namespace, name } = await params;
-  return { title: titleWithCluster(`${decodeSegment(namespace)}/${decodeSegment(name)} · Services`, clusterDisplayName(getHeader())) };
+  return { title: titleWithCluster(`${decodeSegment(namespace)}/${decodeSegment(name)} · Services`, clusterDisplayName(getHeader(await requestScope()))) };
 }
 
 /**
@@ -26,6 +27,6 @@ export async function generateMetadata({ params }: { params: Promise<ServicePara
 export default async function ServiceLayout({ children, params }: { children: ReactNode; params: Promise<ServiceParams> }) {
   await connection();
   const { namespace, name } = await params;
-  if (findService(decodeSegment(namespace), decodeSegment(name))?.kind === 'not-found') notFound();
+  if (findService(await requestScope(), decodeSegment(namespace), decodeSegment(name))?.kind === 'not-found') notFound();
   return children;
 }

@@ -28,6 +28,7 @@ import { formatPercent, mechanismLabel, serviceHref } from '@/components/ui/form
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
+import { clusterHref, requestScope } from '@/lib/data/clusters';
 import { getClusterStatus } from '@/lib/data/header';
 import { getRequestSample, getRequestSampleOptions, getServiceTraffic, getServiceView } from '@/lib/data/service';
 import { measuredCrossZoneFraction } from '@/lib/topology/analyses/cluster-traffic';
@@ -72,20 +73,21 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   const search = await searchParams;
   const namespace = decodeSegment(rawNamespace);
   const name = decodeSegment(rawName);
-  const result = getServiceView(namespace, name);
+  const scope = await requestScope();
+  const result = getServiceView(scope, namespace, name);
   const breadcrumb = (
     <>
-      <Link href="/services" className={LINK}>
+      <Link href={clusterHref(scope, '/services')} className={LINK}>
         Services
       </Link>{' '}
       / {namespace} / <span aria-current="page">{name}</span> ·{' '}
-      <Link href={`${serviceHref(namespace, name)}/yaml`} className={LINK}>
+      <Link href={clusterHref(scope, `${serviceHref(namespace, name)}/yaml`)} className={LINK}>
         YAML
       </Link>
     </>
   );
   if (!result.ok && result.error.kind === 'syncing') {
-    return <ClusterPending title={<PageTitle title={`${namespace}/${name}`} breadcrumb={breadcrumb} />} status={getClusterStatus()} what="this Service" />;
+    return <ClusterPending title={<PageTitle title={`${namespace}/${name}`} breadcrumb={breadcrumb} />} status={getClusterStatus(scope)} what="this Service" />;
   }
   if (!result.ok) notFound();
 
@@ -94,13 +96,13 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   const renderedAt = Date.now();
   const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
   // The Service's volume as everywhere (measured > set > assumed); ?gb= and ?price= are the panel's what-if.
-  const traffic = getServiceTraffic(result.value);
+  const traffic = getServiceTraffic(scope, result.value);
   const gb = nonNegative(one(search.gb)) ?? roundGb(traffic.volume.gbPerMonth);
   const price = nonNegative(one(search.price)) ?? traffic.pricePerGb;
   const crossZoneNow = traffic.volume.measuredMatrix !== null ? measuredCrossZoneFraction(traffic.volume.measuredMatrix) : detail.traffic.crossZoneFraction;
   const hasClients = detail.trafficMatrix.now.clientZones.length > 0;
-  const sampleOptions = hasClients ? getRequestSampleOptions(namespace, name) : null;
-  const firstSample = sampleOptions && sampleOptions.zones.length > 0 ? getRequestSample(namespace, name, { scenario: 'now', count: DEFAULT_REQUESTS, zone: null, node: null }) : null;
+  const sampleOptions = hasClients ? getRequestSampleOptions(scope, namespace, name) : null;
+  const firstSample = sampleOptions && sampleOptions.zones.length > 0 ? getRequestSample(scope, namespace, name, { scenario: 'now', count: DEFAULT_REQUESTS, zone: null, node: null }) : null;
   const scenarioLabels = trafficScenarios(detail).map((x) => ({ id: x.id, label: x.label }));
   const zones = [...new Set([...detail.trafficMatrix.now.clientZones, ...(detail.minimumTable?.rows.map((r) => r.zone) ?? []), ...detail.endpoints.map((e) => e.zone ?? UNKNOWN_ZONE)])]
     .filter((z) => z !== UNKNOWN_ZONE)
@@ -130,7 +132,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
     if (one(search.gb)) q.set('gb', String(gb));
     if (one(search.price)) q.set('price', String(price));
     const s = q.toString();
-    return `${serviceHref(namespace, name)}${s ? `?${s}` : ''}#endpoint-map`;
+    return clusterHref(scope, `${serviceHref(namespace, name)}${s ? `?${s}` : ''}#endpoint-map`);
   };
 
   return (

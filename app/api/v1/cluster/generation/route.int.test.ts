@@ -13,6 +13,7 @@ import { getClusterSource, resetClusterSource } from '../../../../../lib/k8s/sou
 import { DEFAULT_TOKEN } from '../../../../../sim/server';
 import { eventually, harnessForFile, nonWatchRequests, readJson } from '../../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
+import { defaultScope } from '../../../../../lib/data/clusters';
 
 const harness = harnessForFile();
 
@@ -32,14 +33,14 @@ function scale(namespace: string, name: string, replicas: number): Promise<void>
 }
 
 async function generation(): Promise<ClusterGenerationResponse> {
-  const response = GET();
+  const response = GET(new Request('http://localhost/api/v1/cluster/generation'));
   expect(response.status).toBe(200);
   return readJson<ClusterGenerationResponse>(response);
 }
 
 describe('GET /api/v1/cluster/generation', () => {
   it('answers the generation, whether synced, and the health of every resource type, uncached', async () => {
-    const response = GET();
+    const response = GET(new Request('http://localhost/api/v1/cluster/generation'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -59,7 +60,7 @@ describe('GET /api/v1/cluster/generation', () => {
 
   it('moves when the cluster is changed by another client (kubectl scale), and the page mark is then behind', async () => {
     const before = await generation();
-    const page = getRenderedLiveMark();
+    const page = getRenderedLiveMark(defaultScope());
     expect(isBehind(page, before)).toBe(false);
 
     await scale('shop', 'cart', 3);
@@ -79,7 +80,7 @@ describe('GET /api/v1/cluster/generation', () => {
 
   it('costs a poll no API server request and no analysis, however often it is asked', async () => {
     const sim = harness().sim;
-    const analysis = getClusterAnalysis();
+    const analysis = getClusterAnalysis(defaultScope().source);
     expect(analysis).not.toBeNull();
     const start = await generation();
     // A change the memoised analysis has not seen yet.

@@ -2,14 +2,18 @@
  * `GET /api/v1/cluster/generation`: the cache's change generation and per-type health — what an
  * open page polls to know whether it is behind the watch (lib/data/live-refresh.ts). O(resource
  * types): no analysis, no API server call; answers before the first sync too (with `synced: false`).
+ * `/c/{id}/api/v1/cluster/generation` answers for that cluster.
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
 import { getLiveState } from '@/lib/data/header';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(): Response {
-  return jsonResponse(getLiveState());
+export function GET(request: Request): Response {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
+  return jsonResponse(getLiveState(scope));
 }
 
 const notAllowed = (): Response => methodNotAllowed('cluster', ['GET']);

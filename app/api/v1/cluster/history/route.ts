@@ -4,15 +4,18 @@
  * `/metrics` (docs/api.md, "History"). Needs no cluster connection; Prometheus problems are a 200
  * with `status`; a bad range is 400.
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
 import { getClusterHistory, parseHistoryQuery } from '@/lib/data/history';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const range = parseHistoryQuery(new URL(request.url).searchParams);
   if (!range.ok) return range.response;
-  return jsonResponse(await getClusterHistory(range.value));
+  return jsonResponse(await getClusterHistory(scope, range.value));
 }
 
 const notAllowed = (): Response => methodNotAllowed('cluster', ['GET']);

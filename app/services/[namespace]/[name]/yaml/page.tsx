@@ -15,6 +15,7 @@ import { serviceHref } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { LINK } from '@/components/ui/panel';
 import { Callout } from '@/components/ui/status';
+import { clusterHref, requestScope } from '@/lib/data/clusters';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
 import { getServiceYaml } from '@/lib/data/service-yaml';
 
@@ -25,7 +26,7 @@ export async function generateMetadata({ params }: { params: Promise<ServicePara
   await connection();
   const { namespace, name } = await params;
   // Absolute: the Service layout's own title string ends the root layout's template for its children.
-  return { title: { absolute: `${titleWithCluster(`${decodeSegment(namespace)}/${decodeSegment(name)} YAML · Services`, clusterDisplayName(getHeader()))} · zonescope` } };
+  return { title: { absolute: `${titleWithCluster(`${decodeSegment(namespace)}/${decodeSegment(name)} YAML · Services`, clusterDisplayName(getHeader(await requestScope())))} · zonescope` } };
 }
 
 export default async function ServiceYamlPage({ params, searchParams }: { params: Promise<ServiceParams>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -35,10 +36,13 @@ export default async function ServiceYamlPage({ params, searchParams }: { params
   const name = decodeSegment(rawName);
   const search = await searchParams;
   const managedFields = (Array.isArray(search.managedFields) ? search.managedFields[0] : search.managedFields) === '1';
-  const href = serviceHref(namespace, name);
+  const scope = await requestScope();
+  // The Service page, its YAML view and the raw YAML route, all in this cluster.
+  const service = serviceHref(namespace, name);
+  const href = clusterHref(scope, service);
   const breadcrumb = (
     <>
-      <Link href="/services" className={LINK}>
+      <Link href={clusterHref(scope, '/services')} className={LINK}>
         Services
       </Link>{' '}
       / {namespace} /{' '}
@@ -49,8 +53,8 @@ export default async function ServiceYamlPage({ params, searchParams }: { params
     </>
   );
   const title = <PageTitle title={`${namespace}/${name} YAML`} breadcrumb={breadcrumb} subtitle="The Service and its EndpointSlices as the API server has them now, read when this page opened." />;
-  const result = await getServiceYaml(namespace, name, managedFields);
-  if (!result.ok && result.error.kind === 'syncing') return <ClusterPending title={title} status={getClusterStatus()} what="this Service" />;
+  const result = await getServiceYaml(scope, namespace, name, managedFields);
+  if (!result.ok && result.error.kind === 'syncing') return <ClusterPending title={title} status={getClusterStatus(scope)} what="this Service" />;
   if (!result.ok && result.error.kind === 'not-found') notFound();
   if (!result.ok) {
     return (
@@ -63,7 +67,7 @@ export default async function ServiceYamlPage({ params, searchParams }: { params
     );
   }
   const { yaml, endpointSlices } = result.value;
-  const apiHref = `/api/v1${href}/yaml${managedFields ? '?managedFields=1' : ''}`;
+  const apiHref = clusterHref(scope, `/api/v1${service}/yaml${managedFields ? '?managedFields=1' : ''}`);
   return (
     <>
       {title}

@@ -21,6 +21,7 @@ import { startSimulator } from '../../../../../../sim/server';
 import { apiRequest, readJson, routeContext, sameOriginHeaders } from '../../../_testing/harness';
 import { GET } from './route';
 import { PUT } from './topology-mode/route';
+import { defaultScope } from '../../../../../../lib/data/clusters';
 
 const KEYS = ['KUBECONFIG', 'ZONESCOPE_HOST', 'ZONESCOPE_READ_ONLY', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT'] as const;
 let sim: Simulator;
@@ -58,12 +59,12 @@ async function service(name: string): Promise<ServiceResponse> {
 
 describe('the ownership scenario', () => {
   it('web is applied by Argo CD: the toggle warns that a live patch may be reverted', () => {
-    const view = getServiceView('default', 'web');
+    const view = getServiceView(defaultScope(), 'default', 'web');
     if (!view.ok) throw new Error('web not found');
     expect(gitOpsManager(view.value.service)?.warning).toBe(
       'Managed by Argo CD (label argocd.argoproj.io/instance=storefront): the next Argo CD sync may revert a live patch. Make the change in Git.',
     );
-    const helm = getServiceView('default', 'web-public');
+    const helm = getServiceView(defaultScope(), 'default', 'web-public');
     if (!helm.ok) throw new Error('web-public not found');
     expect(gitOpsManager(helm.value.service)?.tool).toBe('Helm');
   });

@@ -1,18 +1,21 @@
 /** `GET /api/v1/services/{namespace}/{name}`: the analyze per-Service object plus the detail panels; `ETag` is the resourceVersion. */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { jsonResponse, methodNotAllowed, parseServiceRef, parseTrafficOptions, readErrorResponse } from '@/lib/data/http';
 import { getServiceDetailView } from '@/lib/data/service';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const { namespace, name } = await context.params;
   const ref = parseServiceRef(namespace, name, 'service');
   if (!ref.ok) return ref.response;
   const options = parseTrafficOptions(new URL(request.url).searchParams);
   if (!options.ok) return options.response;
-  const result = getServiceDetailView(ref.value.namespace, ref.value.name, options.value);
+  const result = getServiceDetailView(scope, ref.value.namespace, ref.value.name, options.value);
   if (result.ok) return jsonResponse(result.value, 200, { ETag: `"${result.value.resourceVersion}"` });
-  return readErrorResponse('service', result.error);
+  return readErrorResponse(scope, 'service', result.error);
 }
 
 const notAllowed = (): Response => methodNotAllowed('service', ['GET']);

@@ -4,20 +4,23 @@
  * per-endpoint tables and loads the rest from here when asked, so the page stays small at
  * thousands of endpoints.
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { jsonResponse, methodNotAllowed, parseEndpointListQuery, parseServiceRef, readErrorResponse } from '@/lib/data/http';
 import { getServiceEndpointList } from '@/lib/data/service';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const { namespace, name } = await context.params;
   const ref = parseServiceRef(namespace, name, 'service');
   if (!ref.ok) return ref.response;
   const query = parseEndpointListQuery(new URL(request.url).searchParams);
   if (!query.ok) return query.response;
-  const result = getServiceEndpointList(ref.value.namespace, ref.value.name, query.value);
+  const result = getServiceEndpointList(scope, ref.value.namespace, ref.value.name, query.value);
   if (result.ok) return jsonResponse(result.value);
-  return readErrorResponse('service', result.error);
+  return readErrorResponse(scope, 'service', result.error);
 }
 
 const notAllowed = (): Response => methodNotAllowed('service', ['GET']);

@@ -25,6 +25,7 @@ import { freeLoopbackPort, startPrometheus } from '../../../../../../../sim/prom
 import { apiRequest, harnessForFile, readJson, routeContext } from '../../../../_testing/harness';
 import { GET as getClusterHistory } from '../../../../cluster/history/route';
 import { GET } from './route';
+import { defaultScope } from '../../../../../../../lib/data/clusters';
 
 const harness = harnessForFile();
 
@@ -160,7 +161,7 @@ beforeAll(async () => {
   for (const key of ENV_KEYS) saved[key] = process.env[key];
   dir = mkdtempSync(path.join(tmpdir(), 'zonescope-history-'));
   // A real scrape of zonescope on eks-demo (the harness synced it), re-timed below.
-  scraped = parseExposition(await scrapeMetrics()).filter(
+  scraped = parseExposition(await scrapeMetrics(defaultScope())).filter(
     (s) => s.name.startsWith('zonescope_') && !s.name.startsWith('zonescope_informer_') && (s.labels.namespace === undefined || (s.labels.namespace === 'shop' && s.labels.service === 'checkout')),
   );
   expect(scraped.filter((s) => s.labels.service === 'checkout').length).toBeGreaterThanOrEqual(14);

@@ -4,20 +4,23 @@
  * Prometheus that scrapes zonescope's `/metrics` (docs/api.md, "History"). Prometheus problems are
  * a 200 with `status`; a bad range is 400, an unknown Service 404, the first sync 503.
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { jsonResponse, methodNotAllowed, parseServiceRef, readErrorResponse } from '@/lib/data/http';
 import { getServiceHistory, parseHistoryQuery } from '@/lib/data/history';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const { namespace, name } = await context.params;
   const ref = parseServiceRef(namespace, name, 'service');
   if (!ref.ok) return ref.response;
   const range = parseHistoryQuery(new URL(request.url).searchParams);
   if (!range.ok) return range.response;
-  const result = await getServiceHistory(ref.value.namespace, ref.value.name, range.value);
+  const result = await getServiceHistory(scope, ref.value.namespace, ref.value.name, range.value);
   if (result.ok) return jsonResponse(result.value);
-  return readErrorResponse('service', result.error);
+  return readErrorResponse(scope, 'service', result.error);
 }
 
 const notAllowed = (): Response => methodNotAllowed('service', ['GET']);

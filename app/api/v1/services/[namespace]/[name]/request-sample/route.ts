@@ -5,6 +5,7 @@
  * same counts), the commands to check it by hand, and the measured split of that zone when
  * zone-resolved flows are measured. The Service page's request-sample panel reads it.
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { errorResponse, jsonResponse, methodNotAllowed, parseServiceRef, readErrorResponse } from '@/lib/data/http';
 import type { Parsed } from '@/lib/data/http';
 import type { RequestSampleQuery } from '@/lib/data/service';
@@ -47,14 +48,16 @@ function parseRequestSampleQuery(params: URLSearchParams): Parsed<RequestSampleQ
 }
 
 export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const { namespace, name } = await context.params;
   const ref = parseServiceRef(namespace, name, 'service');
   if (!ref.ok) return ref.response;
   const query = parseRequestSampleQuery(new URL(request.url).searchParams);
   if (!query.ok) return query.response;
-  const result = getRequestSample(ref.value.namespace, ref.value.name, query.value);
+  const result = getRequestSample(scope, ref.value.namespace, ref.value.name, query.value);
   if (result.ok) return jsonResponse(result.value);
-  return readErrorResponse('service', result.error);
+  return readErrorResponse(scope, 'service', result.error);
 }
 
 const notAllowed = (): Response => methodNotAllowed('service', ['GET']);

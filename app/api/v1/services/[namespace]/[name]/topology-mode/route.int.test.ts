@@ -249,7 +249,7 @@ describe('PUT …/topology-mode', () => {
     expect(response.headers.get('etag')).toBe(`"${body.result.resourceVersion}"`);
     expect(auditLines()).toEqual([
       {
-        ts: expect.any(String), type: 'zonescope.audit', action: 'set-topology-mode', user: 'anonymous', service: 'shop/recommendations', from: null,
+        ts: expect.any(String), type: 'zonescope.audit', action: 'set-topology-mode', cluster: 'zonescope-sim', user: 'anonymous', service: 'shop/recommendations', from: null,
         to: `${MODE}=Auto`, ifMatch: before.resourceVersion, outcome: 'applied', resourceVersion: body.result.resourceVersion, auditId: null,
       },
     ]);

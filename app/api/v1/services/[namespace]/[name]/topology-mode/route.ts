@@ -4,6 +4,7 @@
  * (same-origin only; beyond loopback only behind the auth proxy or with the explicit opt-in;
  * see docs/api.md for every status).
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import {
   auditUser, dataErrorResponse, jsonResponse, methodNotAllowed, parseServiceRef, parseTopologyModeRequest, refuseCrossSite,
   refuseUnauthenticatedWrite,
@@ -14,11 +15,13 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ namespace: string; name: string }> };
 
-export async function GET(_request: Request, context: Context): Promise<Response> {
+export async function GET(request: Request, context: Context): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const { namespace, name } = await context.params;
   const ref = parseServiceRef(namespace, name, 'topology-mode');
   if (!ref.ok) return ref.response;
-  const result = await getTopologyModeState(ref.value.namespace, ref.value.name);
+  const result = await getTopologyModeState(scope, ref.value.namespace, ref.value.name);
   return result.ok ? jsonResponse(result.value, 200, { ETag: `"${result.value.resourceVersion}"` }) : dataErrorResponse('topology-mode', result.error);
 }
 
@@ -28,11 +31,13 @@ export async function PUT(request: Request, context: Context): Promise<Response>
   if (refused) return refused;
   const unauthenticated = refuseUnauthenticatedWrite(request, 'topology-mode');
   if (unauthenticated) return unauthenticated;
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const ref = parseServiceRef(namespace, name, 'topology-mode');
   if (!ref.ok) return ref.response;
   const body = await parseTopologyModeRequest(request);
   if (!body.ok) return body.response;
-  const result = await setTopologyMode({ ...ref.value, ...body.value, user: auditUser(request.headers) });
+  const result = await setTopologyMode(scope, { ...ref.value, ...body.value, user: auditUser(request.headers) });
   return result.ok ? jsonResponse({ result: result.value }, 200, { ETag: `"${result.value.resourceVersion}"` }) : dataErrorResponse('topology-mode', result.error);
 }
 

@@ -3,12 +3,15 @@
  * EndpointSlices as the API server has them, as multi-document YAML (`managedFields` left out
  * unless asked for). See docs/api.md.
  */
+import { scopeFromRequest } from '@/lib/data/clusters';
 import { errorResponse, methodNotAllowed, parseServiceRef, readErrorResponse } from '@/lib/data/http';
 import { getServiceYaml } from '@/lib/data/service-yaml';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(request: Request, context: { params: Promise<{ namespace: string; name: string }> }): Promise<Response> {
+  const scope = scopeFromRequest(request);
+  if (scope instanceof Response) return scope;
   const { namespace, name } = await context.params;
   const ref = parseServiceRef(namespace, name, 'service');
   if (!ref.ok) return ref.response;
@@ -20,8 +23,8 @@ export async function GET(request: Request, context: { params: Promise<{ namespa
   if (values.length > 1) return errorResponse(400, 'bad-request', 'service', 'The query parameter "managedFields" is given more than once.');
   const value = values[0] ?? '';
   if (!['', '0', '1', 'true', 'false'].includes(value)) return errorResponse(400, 'bad-request', 'service', 'managedFields must be true, false, 1 or 0.');
-  const result = await getServiceYaml(ref.value.namespace, ref.value.name, value === '1' || value === 'true');
-  if (!result.ok) return readErrorResponse('service', result.error);
+  const result = await getServiceYaml(scope, ref.value.namespace, ref.value.name, value === '1' || value === 'true');
+  if (!result.ok) return readErrorResponse(scope, 'service', result.error);
   return new Response(result.value.yaml, {
     status: 200,
     headers: { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },

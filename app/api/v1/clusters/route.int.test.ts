@@ -1,0 +1,193 @@
+/**
+ * `GET /api/v1/clusters` over one kubeconfig with three contexts, over real HTTP: eks-demo (the
+ * default), missing-zone-label on a second simulator, and a context whose API server port is
+ * closed. Each row says what its own cluster's analysis says, the unreachable one its error
+ * (without touching the others); at the open-cluster limit the cluster beyond it is a row with the
+ * registry's message; and a cluster closed after idle that opens again shows its last figures,
+ * with their time, until its new analysis is there.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+
+import type { FleetRow, FleetView } from '../../../../lib/data/fleet';
+import { getClusterRegistry, resetClusterSource } from '../../../../lib/k8s/source';
+import { defaultControllers } from '../../../../sim/default-controllers';
+import { renderKubeconfig } from '../../../../sim/kubeconfig';
+import { loadScenario } from '../../../../sim/scenario';
+import type { Simulator } from '../../../../sim/server';
+import { startSimulator } from '../../../../sim/server';
+import { DELETE, GET, POST } from './route';
+
+const ENV_KEYS = ['KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_CONTEXTS', 'ZONESCOPE_MAX_OPEN_CLUSTERS', 'ZONESCOPE_CLUSTER_IDLE_MINUTES', 'ZONESCOPE_CLUSTER_NAME'] as const;
+const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
+const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-fleet-int-'));
+const sims: Simulator[] = [];
+let kubeconfig = '';
+
+async function startScenario(name: string): Promise<Simulator> {
+  const scenario = await loadScenario(name);
+  const sim = await startSimulator({
+    port: 0,
+    objects: scenario.objects,
+    controllers: defaultControllers(),
+    ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
+    log: () => undefined,
+  });
+  sims.push(sim);
+  return sim;
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+type Doc = { clusters: unknown[]; users: unknown[]; contexts: unknown[] };
+
+beforeAll(async () => {
+  const [demo, missing] = await Promise.all([startScenario('eks-demo'), startScenario('missing-zone-label')]);
+  const down = `http://127.0.0.1:${await closedPort()}`;
+  const merged: Doc = { clusters: [], users: [], contexts: [] };
+  for (const [context, server, token] of [
+    ['demo', demo.url, demo.token],
+    ['arn:aws:eks:eu-west-1:123456789012:cluster/missing', missing.url, missing.token],
+    ['down', down, 'nothing'],
+  ] as const) {
+    const doc = parse(renderKubeconfig({ server, token, context })) as Doc;
+    merged.clusters.push(...doc.clusters);
+    merged.users.push(...doc.users);
+    merged.contexts.push(...doc.contexts);
+  }
+  kubeconfig = path.join(tmp, 'config');
+  writeFileSync(kubeconfig, stringify({ apiVersion: 'v1', kind: 'Config', ...merged, 'current-context': 'demo' }), { mode: 0o600 });
+});
+
+async function configure(env: Partial<Record<(typeof ENV_KEYS)[number], string>> = {}): Promise<void> {
+  await resetClusterSource();
+  for (const key of ENV_KEYS) Reflect.deleteProperty(process.env, key);
+  process.env.HOME = tmp;
+  process.env.KUBECONFIG = kubeconfig;
+  Object.assign(process.env, env);
+}
+
+afterEach(async () => {
+  await resetClusterSource();
+});
+
+afterAll(async () => {
+  await Promise.all(sims.map((sim) => sim.stop()));
+  rmSync(tmp, { recursive: true, force: true });
+  for (const key of ENV_KEYS) {
+    const value = saved[key];
+    if (value === undefined) Reflect.deleteProperty(process.env, key);
+    else process.env[key] = value;
+  }
+});
+
+async function fleet(): Promise<FleetView> {
+  const response = GET();
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('application/json');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return (await response.json()) as FleetView;
+}
+
+/** Polls the fleet until `done` holds for its rows. */
+async function fleetUntil(done: (rows: readonly FleetRow[]) => boolean, what: string, timeoutMs = 20_000): Promise<FleetView> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const view = await fleet();
+    if (done(view.clusters)) return view;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(view.clusters.map((r) => [r.id, r.freshness]))}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const row = (view: FleetView, id: string): FleetRow => {
+  const found = view.clusters.find((r) => r.id === id);
+  if (!found) throw new Error(`no row ${id}`);
+  return found;
+};
+
+const MISSING = 'missing';
+
+describe('GET /api/v1/clusters', () => {
+  it('lists every context with its own analysis, the unreachable one with its error', { timeout: 40_000 }, async () => {
+    await configure();
+    const view = await fleetUntil((rows) => rows.filter((r) => r.freshness.kind === 'synced').length === 2 && rows.some((r) => r.freshness.kind === 'error'), 'two synced clusters and one error');
+    expect(Object.keys(view).sort()).toEqual(['clusters', 'defaultId', 'generatedAt', 'idleMinutes', 'maxOpen', 'openCount']);
+    expect(view).toMatchObject({ defaultId: 'demo', openCount: 3, maxOpen: 8, idleMinutes: 15 });
+    expect(view.clusters.map((r) => [r.id, r.isDefault, r.href])).toEqual([
+      ['demo', true, '/'],
+      [expect.stringMatching(/^missing-[0-9a-f]{6}$/), false, expect.stringMatching(/^\/c\/missing-[0-9a-f]{6}$/)],
+      ['down', false, '/c/down'],
+    ]);
+
+    const demo = row(view, 'demo');
+    expect(demo).toMatchObject({ state: 'open', release: '1.31', platform: 'eks', eligible: true, proxyMode: 'iptables', services: 13, askingForHints: 9, needingAttention: 8, refused: null });
+    expect(demo.crossZoneMonthly).toBeGreaterThan(demo.bestMonthly ?? Infinity);
+    expect(demo.topService?.href).toMatch(/^\/services\/[^/]+\/[^/]+$/);
+
+    const missing = row(view, view.clusters[1]?.id ?? '');
+    expect(missing.displayName).toBe(MISSING);
+    expect(missing).toMatchObject({ state: 'open', eligible: false, services: 2, saving: 0, commonAttention: { reason: 'hints-off', services: 2 } });
+    expect(missing.eligibilityVerdict).toMatch(/^Not eligible: node self-managed-node-1/);
+    expect(missing.topService).toMatchObject({ namespace: 'shop', name: 'web', href: `${missing.href}/services/shop/web` });
+    expect(missing.topService?.fix).toMatch(/Label self-managed-node-1/);
+
+    const down = row(view, 'down');
+    expect(down).toMatchObject({ state: 'open', services: null, crossZoneMonthly: null, asOf: null, freshness: { kind: 'error' } });
+    expect(down.freshness.message).toMatch(/ECONNREFUSED|refused|connect/i);
+    // Its error is its own: the other rows say nothing of it.
+    expect(JSON.stringify([demo, missing])).not.toMatch(/ECONNREFUSED/);
+  });
+
+  it('refuses to open more clusters than ZONESCOPE_MAX_OPEN_CLUSTERS, saying so in the row', { timeout: 40_000 }, async () => {
+    await configure({ ZONESCOPE_MAX_OPEN_CLUSTERS: '2' });
+    const view = await fleetUntil((rows) => rows.filter((r) => r.freshness.kind === 'synced').length === 2, 'two synced clusters');
+    expect(view).toMatchObject({ openCount: 2, maxOpen: 2 });
+    const down = row(view, 'down');
+    expect(down).toMatchObject({ state: 'idle', refused: { reason: 'limit' }, freshness: { kind: 'not-connected', label: 'Not connected' } });
+    expect(down.refused?.message).toMatch(/^Cannot open cluster .*ZONESCOPE_MAX_OPEN_CLUSTERS/);
+  });
+
+  it('shows the last figures, with their time, of a cluster that closed after idle while it syncs again', { timeout: 40_000 }, async () => {
+    // Idle after 300 ms; the sweep is called here (its timer runs once a minute).
+    await configure({ ZONESCOPE_CONTEXTS: `demo,arn:aws:eks:eu-west-1:123456789012:cluster/${MISSING}`, ZONESCOPE_CLUSTER_IDLE_MINUTES: '0.005' });
+    const first = await fleetUntil((rows) => rows.every((r) => r.freshness.kind === 'synced'), 'both synced');
+    const before = row(first, first.clusters[1]?.id ?? '');
+    expect(first.clusters).toHaveLength(2);
+    const registry = getClusterRegistry();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(registry.sweep()).toEqual([before.id]);
+    expect(registry.state(before.id)).toBe('closed-idle');
+    // The fleet opens it again: until its new analysis, the row shows the previous one's figures with their time.
+    const reopened = row(await fleet(), before.id);
+    expect(reopened.state).toBe('open');
+    // The request that reopens it cannot have its new sync yet (the list calls are still on their way).
+    expect(reopened.freshness.kind).toBe('syncing');
+    expect(reopened.asOf).toBe(before.asOf);
+    expect(reopened.crossZoneMonthly).toBe(before.crossZoneMonthly);
+    expect(reopened.topService).toEqual(before.topService);
+    const after = await fleetUntil((rows) => rows.every((r) => r.freshness.kind === 'synced'), 'synced again');
+    expect(Date.parse(row(after, before.id).asOf ?? '')).toBeGreaterThan(Date.parse(before.asOf ?? ''));
+  });
+
+  it('answers 405 to anything but GET', async () => {
+    for (const handler of [POST, DELETE]) {
+      const response = handler();
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET');
+      expect(await response.json()).toMatchObject({ error: { code: 'method-not-allowed:clusters' } });
+    }
+  });
+});

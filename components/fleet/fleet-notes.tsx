@@ -1,0 +1,35 @@
+/** What the fleet page says besides its table: the clusters the open-cluster limit keeps closed, and a lone cluster. */
+import type { FleetRow } from '@/lib/data/fleet';
+import { formatCount, plural } from '../ui/format';
+import { Callout } from '../ui/status';
+
+/** `after 15 min`, `after 30 s`, or `never` for 0. */
+export function idleWords(minutes: number): string {
+  if (minutes <= 0) return 'never';
+  return minutes >= 1 ? `after ${formatCount(minutes)} min` : `after ${formatCount(minutes * 60)} s`;
+}
+
+/** The clusters not opened because `maxOpen` are open; nothing when there are none. */
+export function LimitNote({ rows, maxOpen, idleMinutes }: { readonly rows: readonly FleetRow[]; readonly maxOpen: number; readonly idleMinutes: number }) {
+  const limited = rows.filter((r) => r.refused?.reason === 'limit');
+  if (limited.length === 0) return null;
+  return (
+    <Callout tone="warn" role="status" title={`${plural(limited.length, 'cluster')} not connected: at most ${formatCount(maxOpen)} clusters are open at once.`}>
+      <p>
+        {limited.map((r) => r.displayName).join(', ')} {limited.length === 1 ? 'is' : 'are'} not opened (ZONESCOPE_MAX_OPEN_CLUSTERS counts the default cluster). Clusters unused close{' '}
+        {idleMinutes <= 0 ? 'never (ZONESCOPE_CLUSTER_IDLE_MINUTES is 0)' : `${idleWords(idleMinutes)} (ZONESCOPE_CLUSTER_IDLE_MINUTES)`}; raise the limit or come back later. Their last
+        figures, if any, are shown with their time.
+      </p>
+    </Callout>
+  );
+}
+
+/** A fleet of one: where the others would come from. */
+export function SingleClusterNote({ rows }: { readonly rows: readonly FleetRow[] }) {
+  if (rows.length !== 1) return null;
+  return (
+    <Callout tone="info" title="One cluster is configured.">
+      <p>The fleet lists every context of the kubeconfig (or those ZONESCOPE_CONTEXTS names); this installation reads one.</p>
+    </Callout>
+  );
+}

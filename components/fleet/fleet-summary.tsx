@@ -1,0 +1,85 @@
+/**
+ * The fleet page's answer line: which cluster spends most on cross-zone traffic, how much of the
+ * fleet's spend that is, what its best mechanisms would save, and why — its costliest Service with
+ * the reason and the smallest fix, and the reason most of its Services need attention.
+ */
+
+import type { FleetLeader, FleetRow } from '@/lib/data/fleet';
+import { ATTENTION } from '../shared/labels';
+import { formatCount, formatPercent, formatUsd, plural } from '../ui/format';
+import { LINK } from '../ui/panel';
+import { shortTime } from './fleet-labels';
+
+export function FleetSummary({ leader, rows, now }: { readonly leader: FleetLeader | null; readonly rows: readonly FleetRow[]; readonly now: string }) {
+  if (leader === null) {
+    const syncing = rows.filter((r) => r.freshness.kind === 'syncing').length;
+    return (
+      <p className="text-sm" data-testid="fleet-answer">
+        No cluster has cross-zone figures yet
+        {syncing > 0 ? `: ${plural(syncing, 'cluster')} still syncing, the page updates on its own.` : ': none could be analysed (see each cluster’s state below).'}
+      </p>
+    );
+  }
+  const { row, share, total, counted } = leader;
+  const cost = row.crossZoneMonthly ?? 0;
+  if (cost <= 0) {
+    return (
+      <p className="text-sm" data-testid="fleet-answer">
+        No cluster spends anything on cross-zone traffic ({plural(counted, 'cluster')} with figures).
+      </p>
+    );
+  }
+  const top = row.topService;
+  const common = row.commonAttention;
+  return (
+    <div className="space-y-2 text-sm" data-testid="fleet-answer">
+      <p className="text-base">
+        <a href={row.href} className={`${LINK} font-semibold`}>
+          {row.displayName}
+        </a>{' '}
+        spends most on cross-zone traffic: <strong className="tabular-nums">{formatUsd(cost)}</strong> per month
+        {counted > 1 ? (
+          <>
+            , {formatPercent(share, 0)} of the <span className="tabular-nums">{formatUsd(total)}</span> of {plural(counted, 'cluster')} with figures
+          </>
+        ) : null}
+        {row.saving !== null && row.saving > 0 ? (
+          <>
+            ; <span className="tabular-nums">{formatUsd(row.saving)}</span> of it goes away with each Service on its best mechanism
+          </>
+        ) : null}
+        .{row.asOf !== null && row.asOf !== now ? <span className="text-amber-800 dark:text-amber-300"> (Figures as of {shortTime(row.asOf, now)}.)</span> : null}
+      </p>
+      {top !== null || common !== null ? (
+        <ul className="list-disc space-y-1 pl-5">
+          {top !== null ? (
+            <li>
+              Costliest Service:{' '}
+              <a href={top.href} className={`${LINK} font-mono`}>
+                {top.namespace}/{top.name}
+              </a>{' '}
+              at <span className="tabular-nums">{formatUsd(top.monthlyCost)}</span> per month
+              {top.reason !== null ? <> — {top.reason}</> : null}
+              {top.fix !== null ? (
+                <>
+                  {' '}
+                  Smallest fix: <strong>{top.fix}</strong>
+                  {top.bestMonthlyCost < top.monthlyCost ? <> (to {formatUsd(top.bestMonthlyCost)} per month)</> : null}.
+                </>
+              ) : null}
+            </li>
+          ) : null}
+          {common !== null ? (
+            <li>
+              Most Services needing attention there:{' '}
+              <a href={common.href} className={LINK}>
+                {ATTENTION[common.reason].label} ({formatCount(common.services)})
+              </a>{' '}
+              — {common.message}
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
