@@ -139,3 +139,59 @@ test('exports the rows shown, filtered and sorted, as CSV and JSON', async ({ pa
   const json = (await (await page.request.get(jsonHref ?? '')).json()) as { items: { namespace: string; name: string }[] };
   expect(json.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['shop/cart']);
 });
+
+test('Back from a Service shows the table as it was left, and leaves its query in the URL', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.namespace.selectOption('payments');
+  await services.sortButton(/Cross-zone share/).click();
+  const left = /\/services\?ns=payments&sort=crossZone&order=desc$/;
+  await expect(page).toHaveURL(left);
+  const order = ['payments/ledger', 'payments/fraud-check', 'payments/notifier'];
+  expect(await services.serviceKeys()).toEqual(order);
+
+  await services.rows.first().locator('a[data-row-link]').click();
+  await expect(services.heading).toHaveText('payments/ledger');
+  await page.goBack();
+  await expect(page).toHaveURL(left);
+  await expect(services.namespace).toHaveValue('payments');
+  await expect(services.columnHeader(/Cross-zone share/)).toHaveAttribute('aria-sort', 'descending');
+  await expect(services.count).toHaveText('3 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(order);
+  // Well past the URL write's delay: the table wrote nothing over the query it was given.
+  await page.waitForTimeout(1_000);
+  await expect(page).toHaveURL(left);
+
+  // Forward and Back again, then a change: the table follows the user from the restored state.
+  await page.goForward();
+  await expect(services.heading).toHaveText('payments/ledger');
+  await page.goBack();
+  await expect(services.count).toHaveText('3 of 13 Services');
+  await services.search.fill('fraud');
+  await expect(services.count).toHaveText('1 of 13 Services');
+  await expect(page).toHaveURL(/\/services\?q=fraud&ns=payments&sort=crossZone&order=desc$/);
+});
+
+test('a change made just before leaving the table is in the history entry Back returns to', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto('?ns=shop');
+  // A row followed at once, within the URL write's delay: the click writes the query first.
+  await services.search.fill('cart');
+  await expect(services.count).toHaveText('1 of 13 Services');
+  await services.rows.first().locator('a[data-row-link]').click();
+  await expect(services.heading).toHaveText('shop/cart');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/services\?q=cart&ns=shop$/);
+  await expect(services.search).toHaveValue('cart');
+  await expect(services.namespace).toHaveValue('shop');
+  await expect(services.count).toHaveText('1 of 13 Services');
+
+  // Leaving the document altogether (the page is hidden) writes it too.
+  await services.search.fill('');
+  await page.goto('/');
+  await expect(services.heading).toHaveText('Overview');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/services\?ns=shop$/);
+  await expect(services.search).toHaveValue('');
+  await expect(services.namespace).toHaveValue('shop');
+});

@@ -6,6 +6,8 @@
  */
 import type { HpaAnalysis } from '@/lib/topology/analyses/hpa';
 import { HpaScanChart } from './hpa-scan-chart';
+import { scanTuples } from './hpa-scan-data';
+import { HpaScanTable } from './hpa-scan-table';
 import { CommandBlock } from '../ui/command';
 import { formatDecimal, formatPercent } from '../ui/format';
 import { Code, Facts, Formula } from '../ui/panel';
@@ -123,7 +125,7 @@ export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly
             Every replica count from {a.scan[0]?.replicas} to {a.scan[a.scan.length - 1]?.replicas}: where hints turn off
           </h3>
           <HpaScanChart
-            data={a.scan.map((row) => ({ replicas: row.replicas, minimumTotal: row.minimumTotal, hintsEnabled: row.hintsEnabled, evenDonated: row.evenSpread.donated, worstDonated: row.worstSpread.donated }))}
+            scan={scanTuples(a.scan)}
             current={hpa?.currentReplicas ?? a.deployment.replicas}
           />
           <p className="text-sm">
@@ -137,37 +139,7 @@ export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly
               </>
             )}
           </p>
-          <details className="text-sm">
-            <summary className="cursor-pointer">Scan as a table</summary>
-            <div className="mt-2 max-h-72 overflow-auto" tabIndex={0} aria-label="Replica scan table">
-              <table className="w-full text-xs">
-                <thead className="sticky top-0 bg-white dark:bg-slate-900">
-                  <tr className="text-left uppercase tracking-wide text-slate-600 dark:text-slate-400">
-                    <th scope="col" className="py-1 pr-2 font-medium">Replicas</th>
-                    <th scope="col" className="py-1 pr-2 text-right font-medium">Σ minimum</th>
-                    <th scope="col" className="py-1 pr-2 font-medium">Hints</th>
-                    <th scope="col" className="py-1 pr-2 font-medium">Even spread (donated)</th>
-                    <th scope="col" className="py-1 font-medium">Worst allowed spread (donated)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {a.scan.map((row) => (
-                    <tr key={row.replicas} className="border-t border-slate-100 dark:border-slate-800">
-                      <td className="py-1 pr-2 tabular-nums">{row.replicas}</td>
-                      <td className="py-1 pr-2 text-right tabular-nums">{row.minimumTotal}</td>
-                      <td className="py-1 pr-2">{row.hintsEnabled ? 'on' : <strong>off</strong>}</td>
-                      <td className="py-1 pr-2 font-mono">
-                        {Object.values(row.evenSpread.countsByZone).join('/')} ({row.evenSpread.donated})
-                      </td>
-                      <td className="py-1 font-mono">
-                        {Object.values(row.worstSpread.countsByZone).join('/')} ({row.worstSpread.donated})
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <HpaScanTable scan={scanTuples(a.scan)} />
         </div>
       ) : null}
 

@@ -9,21 +9,23 @@
 import { Bar, CartesianGrid, Cell, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { AXIS_TICK, CHART_COLORS, ChartFrame, DARK_CHART_COLORS } from '../shared/chart-frame';
 import { useDark } from '../shared/use-dark';
+import type { ScanTuple } from './hpa-scan-data';
 
-export interface ScanDatum {
+interface ScanDatum {
   readonly replicas: number;
   readonly minimumTotal: number;
   readonly hintsEnabled: boolean;
-  readonly evenDonated: number;
+  readonly ready: number;
   readonly worstDonated: number;
 }
 
-export function HpaScanChart({ data, current }: { readonly data: readonly ScanDatum[]; readonly current: number | null }) {
+
+export function HpaScanChart({ scan, current }: { readonly scan: readonly ScanTuple[]; readonly current: number | null }) {
   const dark = useDark();
   const c = (key: keyof typeof CHART_COLORS) => (dark ? (DARK_CHART_COLORS[key] ?? CHART_COLORS[key]) : CHART_COLORS[key]);
-  const rows = data.map((d) => ({ ...d, ready: d.replicas }));
-  const off = data.filter((d) => !d.hintsEnabled).map((d) => d.replicas);
-  const summary = `Replica counts ${data[0]?.replicas ?? ''} to ${data[data.length - 1]?.replicas ?? ''}. Hints off at ${off.length > 0 ? off.join(', ') : 'no count'}.`;
+  const rows = scan.map((t): ScanDatum => ({ replicas: t[0], minimumTotal: t[1], hintsEnabled: t[2] === 1, ready: t[0], worstDonated: t[4] }));
+  const off = rows.filter((d) => !d.hintsEnabled).map((d) => d.replicas);
+  const summary = `Replica counts ${rows[0]?.replicas ?? ''} to ${rows[rows.length - 1]?.replicas ?? ''}. Hints off at ${off.length > 0 ? off.join(', ') : 'no count'}.`;
   return (
     <ChartFrame label="Sum of per-zone minimums against the replica count for every HPA replica count" summary={summary} height={300}>
       <ResponsiveContainer width="100%" height="100%">

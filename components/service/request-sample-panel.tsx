@@ -7,16 +7,19 @@
  * commands that run the check for real, and the measured split of that zone when flows are
  * measured. The first answer comes with the page; every change asks
  * `GET /api/v1/services/{namespace}/{name}/request-sample` (the server holds the endpoint lists,
- * so the page stays small for large Services).
+ * so the page stays small for large Services). The node picker's list of a zone comes with that
+ * zone's sample (`zoneNodes`), and its options are drawn in the browser only: the server-rendered
+ * page carries the picked option, not a hundred node names.
  */
 import { withClusterBase } from '@/lib/data/cluster-path';
 import { useClusterBase } from '../layout/cluster-base';
-import { useEffect, useId, useRef, useState } from 'react';
-import type { RequestSampleOptions, RequestSampleView } from '@/lib/data/service';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import type { RequestSampleView } from '@/lib/data/service';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
 import { formatPercent } from '../ui/format';
 import { RequestSampleChart } from './request-sample-chart';
 import type { SampleBar } from './request-sample-chart';
+import type { RequestSamplePickerOptions } from './request-sample-options';
 
 const MIN = 1;
 const MAX = 10_000;
@@ -33,6 +36,23 @@ interface Choice {
   readonly count: number;
   readonly scenario: TrafficScenario;
 }
+
+const noSubscription = () => () => {};
+/** `false` on the server and while hydrating, `true` once the panel runs in the browser. */
+function useInBrowser(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Cell styles of the answers table, set once on the table for every body row (the same classes
+ * on each of 50 rows were most of the panel's HTML).
+ */
+const SAMPLE_TABLE =
+  'w-full text-xs [&_tbody_tr]:border-t [&_tbody_tr]:border-slate-100 dark:[&_tbody_tr]:border-slate-800 [&_tbody_th]:py-1 [&_tbody_th]:pr-2 [&_tbody_th]:text-left [&_tbody_th]:font-normal [&_tbody_td]:py-1 [&_tbody_td]:text-right [&_tbody_td]:tabular-nums [&_tbody_td:first-of-type]:pr-2 [&_tbody_th>span]:block [&_tbody_th>span]:font-mono [&_tbody_th>span:first-child]:break-all [&_tbody_th>span+span]:text-slate-600 dark:[&_tbody_th>span+span]:text-slate-400';
 
 function parseCount(text: string): number | null {
   if (!/^\d{1,5}$/.test(text.trim())) return null;
@@ -82,7 +102,7 @@ function Result({ view, scenarioLabel }: { readonly view: RequestSampleView; rea
         <div className="grid gap-4 lg:grid-cols-2">
           <RequestSampleChart bars={bars} summary={summary} />
           <div className="max-h-96 overflow-auto" tabIndex={0} aria-label="Answers per pod">
-            <table className="w-full text-xs" data-testid="sample-table">
+            <table className={SAMPLE_TABLE} data-testid="sample-table">
               <caption className="sr-only">Answers per pod: sampled and expected</caption>
               <thead className="sticky top-0 bg-white dark:bg-slate-900">
                 <tr className="text-left uppercase tracking-wide text-slate-600 dark:text-slate-400">
@@ -93,23 +113,23 @@ function Result({ view, scenarioLabel }: { readonly view: RequestSampleView; rea
               </thead>
               <tbody>
                 {sample.pods.map((p) => (
-                  <tr key={p.endpoint} className="border-t border-slate-100 dark:border-slate-800" data-same-zone={p.sameZone ? 'true' : 'false'}>
-                    <th scope="row" className="py-1 pr-2 text-left font-normal" title={`${p.endpoint}${p.nodeName ? ` on ${p.nodeName}` : ''}`}>
-                      <span className="block break-all font-mono">{p.hostname}</span>
-                      <span className="block font-mono text-slate-600 dark:text-slate-400">
+                  <tr key={p.endpoint} data-same-zone={p.sameZone ? 'true' : 'false'}>
+                    <th scope="row" title={`${p.endpoint}${p.nodeName ? ` on ${p.nodeName}` : ''}`}>
+                      <span>{p.hostname}</span>
+                      <span>
                         {p.zone}
                         {p.sameZone ? <span className="sr-only"> (same zone)</span> : <span className="text-amber-800 dark:text-amber-300"> (other zone)</span>}
                       </span>
                     </th>
-                    <td className="py-1 pr-2 text-right tabular-nums" data-testid="sample-count">{p.sampled}</td>
-                    <td className="py-1 text-right tabular-nums">{expectedText(p.expected)}</td>
+                    <td data-testid="sample-count">{p.sampled}</td>
+                    <td>{expectedText(p.expected)}</td>
                   </tr>
                 ))}
                 {sample.others ? (
-                  <tr className="border-t border-slate-100 dark:border-slate-800">
-                    <th scope="row" className="py-1 pr-2 text-left font-normal">{sample.others.pods} other pods (not listed)</th>
-                    <td className="py-1 pr-2 text-right tabular-nums" data-testid="sample-count">{sample.others.sampled}</td>
-                    <td className="py-1 text-right tabular-nums">{expectedText(sample.others.expected)}</td>
+                  <tr>
+                    <th scope="row">{sample.others.pods} other pods (not listed)</th>
+                    <td data-testid="sample-count">{sample.others.sampled}</td>
+                    <td>{expectedText(sample.others.expected)}</td>
                   </tr>
                 ) : null}
               </tbody>
@@ -188,7 +208,8 @@ export function RequestSamplePanel({
   readonly name: string;
   /** The page data's version (`ServiceView.version`): when it changes, the sample shown is asked for again. */
   readonly version: number;
-  readonly options: RequestSampleOptions;
+  /** The client zones (their node lists come with each zone's sample). */
+  readonly options: RequestSamplePickerOptions;
   readonly initial: RequestSampleView;
   readonly scenarios: readonly { readonly id: TrafficScenario; readonly label: string }[];
 }) {
@@ -198,6 +219,9 @@ export function RequestSamplePanel({
   const [countText, setCountText] = useState(String(initial.count));
   const [scenario, setScenario] = useState<TrafficScenario>(initial.scenario);
   const [view, setView] = useState<RequestSampleView>(initial);
+  // The node list of every zone a sample was shown for (the zone's list arrives with its sample).
+  const [zoneNodes, setZoneNodes] = useState<Readonly<Record<string, readonly string[]>>>(() => ({ [initial.zone]: initial.zoneNodes }));
+  const inBrowser = useInBrowser();
   const [state, setState] = useState<{ readonly status: 'idle' | 'loading' } | { readonly status: 'error'; readonly message: string }>({ status: 'idle' });
   const count = parseCount(countText);
   const inFlight = useRef<AbortController | null>(null);
@@ -223,7 +247,9 @@ export function RequestSamplePanel({
           if (controller.signal.aborted) return;
           if (!response.ok || body.sample === undefined) throw new Error(body.error?.message ?? `The server answered ${response.status}.`);
           shown.current = key;
-          setView(body as RequestSampleView);
+          const next = body as RequestSampleView;
+          setView(next);
+          setZoneNodes((known) => ({ ...known, [next.zone]: next.zoneNodes }));
           setState({ status: 'idle' });
         } catch (error) {
           if (controller.signal.aborted) return;
@@ -262,11 +288,13 @@ export function RequestSamplePanel({
           Client node
           <select className={`${INPUT} max-w-[18rem]`} value={node} onChange={(e) => setNode(e.target.value)} aria-describedby={`${ids}-node-note`}>
             <option value="">any node in the zone ({zoneOption?.representative})</option>
-            {(zoneOption?.nodes ?? []).map((n) => (
+            {/* The zone's nodes once it has been sampled, and only in the browser: the server's HTML carries the picked option alone. */}
+            {(inBrowser ? (zoneNodes[zone] ?? []) : []).map((n) => (
               <option key={n} value={n}>
                 {n}
               </option>
             ))}
+            {inBrowser || node === '' ? null : <option value={node}>{node}</option>}
           </select>
         </label>
         <label className={LABEL}>
@@ -286,8 +314,8 @@ export function RequestSamplePanel({
         </label>
       </div>
       <p id={`${ids}-node-note`} className="text-xs text-slate-600 dark:text-slate-400">
-        {zoneOption && zoneOption.totalNodes > zoneOption.nodes.length
-          ? `${zoneOption.nodes.length} of the zone's ${zoneOption.totalNodes} client nodes listed${options.nodeMatters ? ' (nodes that host endpoints first)' : ''}; every other node selects like the zone's.`
+        {zoneOption && zoneOption.totalNodes > zoneOption.listedNodes
+          ? `${zoneOption.listedNodes} of the zone's ${zoneOption.totalNodes} client nodes listed${options.nodeMatters ? ' (nodes that host endpoints first)' : ''}; every other node selects like the zone's.`
           : options.nodeMatters
             ? "Nodes that host this Service's endpoints are listed first: they may select differently from the rest of their zone."
             : 'Every client node of a zone selects the same endpoints for this Service.'}

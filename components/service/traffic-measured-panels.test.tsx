@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 
-import type { RequestSampleOptions, RequestSampleView } from '@/lib/data/service';
+import type { RequestSampleView } from '@/lib/data/service';
 import { applyVolumeToSummary, defaultVolumeSettings, measuredCrossZoneFraction, resolveServiceVolume } from '@/lib/topology/analyses/cluster-traffic';
 import { compareMeasuredWithPredicted } from '@/lib/topology/analyses/measured-vs-predicted';
 import { requestSampleScenarios, sampleRequests } from '@/lib/topology/analyses/request-sample';
@@ -19,6 +19,7 @@ import { analyzeService } from '@/lib/topology/report/service-detail';
 import { AUTO } from '@/lib/topology/report/test-public-cases';
 import { MeasuredPanel } from './measured-panel';
 import { RequestSamplePanel } from './request-sample-panel';
+import { pickerOptions } from './request-sample-options';
 import { roundGb, trafficScenarios } from './traffic-data';
 import { TrafficPanel } from './traffic-panel';
 import type { TrafficVolumeView } from './traffic-panel';
@@ -175,12 +176,19 @@ describe('request sample panel', () => {
       node: node.name,
       nodePicked: false,
       sameOnEveryNodeOfZone: true,
+      zoneNodes: [node.name, 'node-a-2'],
       sample: sampleRequests({ ...input, clientNode: node.proxyNode, count: 100, seed: 1 }),
       commands: { run: 'kubectl run curl-zone-a …', loop: 'kubectl exec … | sort | uniq -c', cleanup: 'kubectl delete pod …' },
       measured: null,
     };
   }
-  const options: RequestSampleOptions = { zones: [{ zone: 'zone-a', representative: 'node-a', nodes: ['node-a'], totalNodes: 1 }], nodeMatters: false };
+  const options = pickerOptions({
+    zones: [
+      { zone: 'zone-a', representative: 'node-a', nodes: ['node-a', 'node-a-2'], totalNodes: 2 },
+      { zone: 'zone-b', representative: 'node-b', nodes: ['node-b-1', 'node-b-2', 'node-b-3'], totalNodes: 250 },
+    ],
+    nodeMatters: false,
+  });
   const scenarios = [
     { id: 'now' as const, label: 'Now' },
     { id: 'ifNone' as const, label: 'Without hints' },
@@ -203,5 +211,44 @@ describe('request sample panel', () => {
     expect(text).toContain('no topology: all 9 ready endpoints');
     expect(text).toContain('Total 100 100');
     expect(html.match(/data-same-zone="false"/g)?.length).toBe(6);
+  });
+
+  it("sends the pickers' zones without node lists: the counts stay, the names come with each zone's sample", () => {
+    expect(options.zones).toEqual([
+      { zone: 'zone-a', representative: 'node-a', listedNodes: 2, totalNodes: 2 },
+      { zone: 'zone-b', representative: 'node-b', listedNodes: 3, totalNodes: 250 },
+    ]);
+    expect(JSON.stringify(options)).not.toContain('node-b-1');
+  });
+
+  it('server HTML: the node picker holds its picked option only, and the answers table styles its rows once', () => {
+    const initial = view('ifNone');
+    const html = renderToStaticMarkup(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={initial} scenarios={scenarios} />);
+    const nodeSelect = must(/<select[^>]*aria-describedby[^>]*>(.*?)<\/select>/.exec(html)?.[1], 'node picker');
+    expect(nodeSelect.match(/<option/g)).toHaveLength(1);
+    expect(nodeSelect).toContain('any node in the zone (node-a)');
+    expect(nodeSelect).not.toContain('node-a-2');
+    // The note counts what the picker lists once it runs in the browser.
+    expect(textOf(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={initial} scenarios={scenarios} />)).toContain(
+      'Every client node of a zone selects the same endpoints for this Service.',
+    );
+    const picked = { ...initial, node: 'node-a-2', nodePicked: true };
+    const pickedSelect = must(/<select[^>]*aria-describedby[^>]*>(.*?)<\/select>/.exec(renderToStaticMarkup(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={picked} scenarios={scenarios} />))?.[1], 'node picker');
+    expect(pickedSelect.match(/<option/g)).toHaveLength(2);
+    expect(pickedSelect).toContain('<option value="node-a-2" selected="">node-a-2</option>');
+    // Rows carry their texts, test ids and same-zone mark, not per-cell classes.
+    const table = must(/<table[^>]*data-testid="sample-table"[^>]*>.*?<\/table>/.exec(html)?.[0], 'answers table');
+    const body = must(/<tbody>(.*?)<\/tbody>/.exec(table)?.[1], 'table body');
+    expect(body.match(/<tr /g)).toHaveLength(initial.sample.pods.length);
+    expect(body).not.toMatch(/<t[dhr] [^>]*class=/);
+    expect(body.match(/data-testid="sample-count"/g)).toHaveLength(initial.sample.pods.length);
+    expect(body.match(/\(other zone\)/g)).toHaveLength(6);
+    expect(table).toMatch(/<table class="[^"]*\[&amp;_tbody_td\]:text-right/);
+  });
+
+  it('the note counts the listed nodes of the picked zone against its total', () => {
+    const zoneB = { ...view('now'), zone: 'zone-b', node: 'node-b', zoneNodes: ['node-b-1', 'node-b-2', 'node-b-3'] };
+    const text = textOf(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={zoneB} scenarios={scenarios} />);
+    expect(text).toContain("3 of the zone's 250 client nodes listed; every other node selects like the zone's.");
   });
 });

@@ -56,8 +56,15 @@ function Column({ c, model }: { readonly c: ZoneMapColumn; readonly model: ZoneM
   );
 }
 
+/** The `id` of a kind's tile shape in the figure's `<defs>` (one zone map per page). */
+function tileId(kind: Kind): string {
+  return `zs-tile-${kind}`;
+}
+
 export function ZoneMapFigure({ model }: { readonly model: ZoneMapModel }) {
   const { columns, height, mode } = model;
+  const used = new Set(model.tiles.map((tile) => tile[3]));
+  const kinds = LEGEND.filter((kind) => used.has(kind));
   return (
     <figure className="space-y-3">
       <div className="overflow-x-auto">
@@ -66,25 +73,36 @@ export function ZoneMapFigure({ model }: { readonly model: ZoneMapModel }) {
             <marker id="zs-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" fill="var(--map-arrow)" />
             </marker>
+            {/* One tile shape per kind of endpoint, drawn by reference: the page carries each tile's position, mark, label and tooltip, not its styling. */}
+            {kinds.map((kind) => (
+              <rect key={kind} id={tileId(kind)} width={TILE} height={TILE} rx={5} fill={STYLE[kind].fill} stroke={STYLE[kind].stroke} strokeWidth={1.5} strokeDasharray={STYLE[kind].dash} />
+            ))}
           </defs>
           {columns.map((c) => (
             <Column key={c.zone} c={c} model={model} />
           ))}
-          {model.tiles.map(([column, x, y, kind, label, title]) => {
-            const style = STYLE[kind];
-            return (
-              <g key={title} transform={`translate(${(columns[column]?.x ?? 0) + x},${y})`}>
-                <title>{title}</title>
-                <rect width={TILE} height={TILE} rx={5} fill={style.fill} stroke={style.stroke} strokeWidth={1.5} strokeDasharray={style.dash} />
-                <text x={TILE / 2} y={13} textAnchor="middle" fontSize={10} fontWeight={700} fill="var(--map-text)">
-                  {style.glyph}
-                </text>
-                <text x={TILE / 2} y={27} textAnchor="middle" fontSize={9} fill="var(--map-text)">
-                  {label}
-                </text>
-              </g>
-            );
-          })}
+          {model.tiles.length > 0 ? (
+            // The tiles' texts inherit anchor and colour from here (SVG presentation attributes are inherited).
+            <g textAnchor="middle" fill="var(--map-text)">
+              {model.tiles.map(([column, x, y, kind, label, title]) => {
+                const glyph = STYLE[kind].glyph;
+                return (
+                  <g key={title} transform={`translate(${(columns[column]?.x ?? 0) + x},${y})`}>
+                    <title>{title}</title>
+                    <use href={`#${tileId(kind)}`} />
+                    {glyph === '' ? null : (
+                      <text x={TILE / 2} y={13} fontSize={10} fontWeight={700}>
+                        {glyph}
+                      </text>
+                    )}
+                    <text x={TILE / 2} y={27} fontSize={9}>
+                      {label}
+                    </text>
+                  </g>
+                );
+              })}
+            </g>
+          ) : null}
           {model.arrows.map((a) =>
             a.count === null ? (
               <path key={a.key} d={a.d} fill="none" stroke="var(--map-arrow)" strokeWidth={2} markerEnd="url(#zs-arrow)" opacity={0.9} />

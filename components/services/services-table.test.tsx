@@ -6,6 +6,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { AppRouterContext } from 'next/dist/shared/lib/app-router-context.shared-runtime';
 import type { AppRouterInstance } from 'next/dist/shared/lib/app-router-context.shared-runtime';
+import { SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { describe, expect, it } from 'vitest';
 
 import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
@@ -33,6 +34,17 @@ function render(data: ServiceTableData, params: Record<string, string> = {}): st
   return renderToStaticMarkup(
     <AppRouterContext.Provider value={router}>
       <ServicesTable json={JSON.stringify(data)} initial={parseTableQuery(params, data.namespaces)} />
+    </AppRouterContext.Provider>,
+  );
+}
+
+/** Rendered as the App Router shows it: `url` is the address bar's query, `props` the page's own parameters. */
+function renderAt(data: ServiceTableData, url: string, props: Record<string, string>): string {
+  return renderToStaticMarkup(
+    <AppRouterContext.Provider value={router}>
+      <SearchParamsContext.Provider value={new URLSearchParams(url)}>
+        <ServicesTable json={JSON.stringify(data)} initial={parseTableQuery(props, data.namespaces)} />
+      </SearchParamsContext.Provider>
     </AppRouterContext.Provider>,
   );
 }
@@ -76,6 +88,18 @@ describe('the Services table rendered from its JSON', () => {
     expect(htmlText(html)).toContain('1 of 3 Services');
     expect(services(html)).toEqual(['shop/cart']);
     expect(services(render(shop, { sort: 'crossZone', order: 'desc' }))).toEqual(['ads/banner', 'shop/cart', 'shop/api']);
+  });
+
+  it("takes its query from the URL, not from the page's first-load parameters (Back restores those from the router's cache)", () => {
+    // Back to `/services?ns=shop&sort=crossZone&order=desc` first loaded as `/services`.
+    const html = renderAt(shop, '?ns=shop&sort=crossZone&order=desc', {});
+    expect(htmlText(html)).toContain('2 of 3 Services');
+    expect(services(html)).toEqual(['shop/cart', 'shop/api']);
+    expect(html).toMatch(/<option value="shop" selected="">shop<\/option>/);
+    // And the other way round: the URL lost the query the page was first loaded with.
+    expect(services(renderAt(shop, '', { attention: '1' }))).toEqual(['ads/banner', 'shop/api', 'shop/cart']);
+    // The same parse of the same query as the server's, so the server's HTML hydrates as it is.
+    expect(renderAt(shop, '?sort=crossZone&order=desc', { sort: 'crossZone', order: 'desc' })).toBe(render(shop, { sort: 'crossZone', order: 'desc' }));
   });
 
   it('shows the new data once the cluster changed, and the same again when it did not', () => {

@@ -4,7 +4,9 @@
  * The Services table: search, namespace, mechanism, reason and type filters, "needs attention"
  * filter, sortable columns (numbers — endpoints, cross-zone share, volume, cross-zone $ — sort
  * descending on the first click, names and categories ascending), all in the query string
- * (`?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`), virtualised with
+ * (`?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`: read from the URL on every mount
+ * and every change of the URL, so Back shows the query the table was left with; written once the
+ * user pauses and before any link is followed: {@link useTableQuery}), virtualised with
  * @tanstack/react-virtual against the page's own scroll (no nested scroll box; below the `lg`
  * breakpoint the table scrolls sideways inside its own labelled region). CSV and JSON exports of
  * exactly the rows shown link to `GET /api/v1/services?format=`.
@@ -23,19 +25,20 @@
  * every sort, for a dataset that fits comfortably in the browser.
  *
  * Filtering and sorting are the one definition shared with `GET /api/v1/services`
- * (`lib/data/service-query.ts`, which also parses and writes the query string); columns are
+ * (`lib/data/service-query.ts`, which also parses and writes the query string; `./table-view.ts`
+ * keeps each column's order and the last views, and gives the same rows in the same order); columns are
  * configs (Headlamp style) whose `id` is the sort key, so what sorting uses stays separate from
  * `render` (what the cell shows).
  */
 import { withClusterBase } from '@/lib/data/cluster-path';
 import { ClusterLink, useClusterBase } from '../layout/cluster-base';
-import { useRouter } from 'next/navigation';
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { QueryableService, TableQuery, TableSortKey } from '@/lib/data/service-query';
 import {
-  ATTENTION_REASONS, firstSortOrder, nextSort, queryTable, SERVICE_MECHANISMS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
+  ATTENTION_REASONS, firstSortOrder, nextSort, parseTableSearch, SERVICE_MECHANISMS, TABLE_SORT_KEYS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
 } from '@/lib/data/service-query';
 import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
@@ -45,6 +48,7 @@ import { SortIcon } from '../ui/icons';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
 import { ATTENTION } from '../shared/labels';
+import { TableViews } from './table-view';
 
 /** A decoded row (search text and natural key precomputed once, for filtering and sorting). */
 interface Row extends QueryableService {
@@ -104,7 +108,15 @@ function NoFigure({ why }: { readonly why: string }) {
   );
 }
 
-function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown'], pricePerGb: number | null): ColumnConfig[] {
+/**
+ * Prefetches a row's Service view when the user shows the intent to open it (pointer over the
+ * link, touch, keyboard focus). The row links do not prefetch on entering the viewport: every sort
+ * or filter brings a screenful of new rows, and prefetching each of them would fetch dozens of
+ * Service views per interaction that the user mostly never opens.
+ */
+type PrefetchService = (href: string) => void;
+
+function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown'], pricePerGb: number | null, prefetch: PrefetchService): ColumnConfig[] {
   const price = pricePerGb === null ? 'the price per GB' : `${formatUsd(pricePerGb)}/GB`;
   return [
     {
@@ -115,7 +127,17 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
       render: (row, active) => (
         <span className="block min-w-0">
           {/* Whole names, broken anywhere when the column is too narrow (never cut to a prefix). */}
-          <ClusterLink href={row.href} className={`${LINK} block font-mono text-sm [overflow-wrap:anywhere]`} title={`${row.namespace}/${row.name}`} tabIndex={active ? 0 : -1} data-row-link="">
+          <ClusterLink
+            href={row.href}
+            prefetch={false}
+            onMouseEnter={() => prefetch(row.href)}
+            onTouchStart={() => prefetch(row.href)}
+            onFocus={() => prefetch(row.href)}
+            className={`${LINK} block font-mono text-sm [overflow-wrap:anywhere]`}
+            title={`${row.namespace}/${row.name}`}
+            tabIndex={active ? 0 : -1}
+            data-row-link=""
+          >
             <span className="text-slate-600 dark:text-slate-400">{row.namespace}/</span>
             {row.name}
           </ClusterLink>
@@ -294,11 +316,8 @@ interface DecodedTable {
   readonly json: string;
   readonly data: ServiceTableData;
   readonly rows: readonly Row[];
-  readonly views: Map<string, Row[]>;
+  readonly views: TableViews<Row>;
 }
-
-/** Views kept per decoded table (the initial one, and the last few the user asked for). */
-const VIEWS_KEPT = 8;
 
 let lastTable: DecodedTable | null = null;
 
@@ -310,21 +329,10 @@ let lastTable: DecodedTable | null = null;
 function decodedTable(json: string): DecodedTable {
   if (lastTable?.json !== json) {
     const data = JSON.parse(json) as ServiceTableData;
-    lastTable = { json, data, rows: decode(data), views: new Map() };
+    const rows = decode(data);
+    lastTable = { json, data, rows, views: new TableViews(rows) };
   }
   return lastTable;
-}
-
-/** The rows of `table` matching `query`, in its order (kept for {@link VIEWS_KEPT} queries; read-only). */
-function viewOf(table: DecodedTable, query: TableQuery): Row[] {
-  const key = JSON.stringify([query.q, query.ns, query.mechanism, query.reason, query.type, query.sort, query.order, query.attention]);
-  let view = table.views.get(key);
-  if (view === undefined) {
-    view = queryTable(table.rows, query);
-    if (table.views.size >= VIEWS_KEPT) table.views.delete(table.views.keys().next().value as string);
-    table.views.set(key, view);
-  }
-  return view;
 }
 
 const ROW_HEIGHT = 64;
@@ -343,6 +351,131 @@ function typingIn(target: EventTarget | null): boolean {
   return target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }
 
+/**
+ * How long the address bar waits after the last change of the query before it is rewritten: the
+ * table updates at once, and the URL (a history write, which the App Router follows with its own
+ * update) once the user pauses typing or clicking through sorts. Anything that may leave the page
+ * (a click, the page being hidden) writes it at once.
+ */
+const URL_DELAY_MS = 300;
+
+/** The table's query and who set it last: only the user's changes are written to the URL. */
+interface QueryState {
+  readonly query: TableQuery;
+  readonly byUser: boolean;
+}
+
+/**
+ * The table's query, kept in step with the URL both ways.
+ *
+ * - The URL is where the query comes from, on every mount and whenever it changes under the table
+ *   (Back or Forward, a link to another query). After Back from a Service, the App Router shows the
+ *   page again from its cache, with the server props (`fallback`) of the page's first load: the
+ *   query is read from the URL (`useSearchParams`), never from those. `fallback` only counts
+ *   outside an App Router (the unit tests' server rendering).
+ * - The user's changes go into the URL {@link URL_DELAY_MS} after the last one (off the
+ *   interaction's frame), at once before a link is followed or the page is hidden; a query the
+ *   table took from the URL is never written back (a URL the table did not change stays as it is).
+ *
+ * Returns the query, the user's change of it, and a function that writes a pending change now.
+ */
+function useTableQuery(fallback: TableQuery, namespaces: readonly string[]): readonly [TableQuery, (change: (query: TableQuery) => TableQuery) => void, () => void] {
+  const searchParams = useSearchParams();
+  const url = searchParams === null ? null : searchParams.toString();
+  const [state, setState] = useState<QueryState>(() => ({ query: url === null ? fallback : parseTableSearch(url, namespaces), byUser: false }));
+  // The URL search (without `?`) the query was last taken from or written to: the table's own
+  // writes come back through the router as a new `url`, and are not a change under the table.
+  const known = useRef(url);
+  const pending = useRef<string | null>(null);
+
+  // A URL the table did not write: take the query from it (before paint, so the previous query never shows).
+  useLayoutEffect(() => {
+    if (url === null || url === known.current) return;
+    known.current = url;
+    pending.current = null;
+    setState({ query: parseTableSearch(url, namespaces), byUser: false });
+  }, [url, namespaces]);
+
+  const flush = useCallback(() => {
+    const search = pending.current;
+    if (search === null) return;
+    pending.current = null;
+    known.current = search.slice(1);
+    // replaceState: no server round trip, no history spam.
+    if (window.location.search !== search) window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
+  }, []);
+  useEffect(() => {
+    if (!state.byUser) return;
+    pending.current = tableQuerySearch(state.query);
+    const timer = window.setTimeout(flush, URL_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [state, flush]);
+  useEffect(() => {
+    // Before a link's navigation pushes the next entry (capture: ahead of the link's own handler)
+    // and before the page goes away, so the entry left behind keeps the query it showed.
+    const onClick = (event: MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest('a[href]')) flush();
+    };
+    document.addEventListener('click', onClick, true);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      document.removeEventListener('click', onClick, true);
+      window.removeEventListener('pagehide', flush);
+    };
+  }, [flush]);
+  const change = useCallback((next: (query: TableQuery) => TableQuery) => setState((s) => ({ query: next(s.query), byUser: true })), []);
+  return [state.query, change, flush] as const;
+}
+
+/**
+ * Sorts every column in both directions while the browser is idle after the table shows, one per
+ * idle period (never in the way of input), so the first click on a column does not wait for its
+ * sort; each order is kept with the table.
+ */
+function useSortsWarmedWhenIdle(views: TableViews<Row>): void {
+  useEffect(() => {
+    const pending = TABLE_SORT_KEYS.flatMap((sort) => [{ sort, order: 'asc' as const }, { sort, order: 'desc' as const }]);
+    const idle = typeof window.requestIdleCallback === 'function';
+    let handle = 0;
+    const step = () => {
+      const next = pending.shift();
+      if (next === undefined) return;
+      views.ordered(next.sort, next.order);
+      schedule();
+    };
+    const schedule = () => {
+      handle = idle ? window.requestIdleCallback(step) : window.setTimeout(step, 50);
+    };
+    schedule();
+    return () => (idle ? window.cancelIdleCallback(handle) : window.clearTimeout(handle));
+  }, [views]);
+}
+
+/** One row of the table: re-rendered only when its Service, place or tab stop changes. */
+const TableRow = memo(function TableRow({ row, index, active, columns, measure }: {
+  readonly row: Row;
+  readonly index: number;
+  readonly active: boolean;
+  readonly columns: readonly ColumnConfig[];
+  readonly measure: (element: Element | null) => void;
+}) {
+  return (
+    <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={index + 2}
+      style={{ height: ROW_HEIGHT }}
+      className="border-t border-slate-100 hover:bg-slate-50 focus-within:bg-sky-50 dark:border-slate-800 dark:hover:bg-slate-800/50 dark:focus-within:bg-sky-950/40"
+    >
+      {columns.map((c) => (
+        <td key={c.id} className="px-3 py-1 align-middle">
+          {c.render(row, active)}
+        </td>
+      ))}
+    </tr>
+  );
+});
+
 /** Height of the sticky site header, so the table's sticky column headers sit just below it. */
 function useSiteHeaderHeight(): number {
   const [height, setHeight] = useState(0);
@@ -358,20 +491,31 @@ function useSiteHeaderHeight(): number {
   return height;
 }
 
+/** `initial`: the query of the page's parameters, for rendering outside an App Router (inside one, the URL's query counts). */
 export function ServicesTable({ json, initial }: { readonly json: string; readonly initial: TableQuery }) {
   const router = useRouter();
   // Row links, Enter and the exports stay in the page's cluster (`/c/{id}/…` off the default).
   const base = useClusterBase();
   const table = useMemo(() => decodedTable(json), [json]);
   const { data, rows } = table;
-  const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricePerGb), [data.zones, data.unknown, data.pricePerGb]);
-  const [query, setQuery] = useState<TableQuery>(initial);
+  const prefetch = useCallback<PrefetchService>((href) => router.prefetch(withClusterBase(base, href)), [router, base]);
+  const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricePerGb, prefetch), [data.zones, data.unknown, data.pricePerGb, prefetch]);
+  const namespaceOptions = useMemo(
+    () =>
+      data.namespaces.map((ns) => (
+        <option key={ns} value={ns}>
+          {ns}
+        </option>
+      )),
+    [data.namespaces],
+  );
+  const [query, setQuery, flushUrl] = useTableQuery(initial, data.namespaces);
   // Set once React has attached its handlers: the server-rendered controls look the same before.
   const [interactive, setInteractive] = useState(false);
   useEffect(() => setInteractive(true), []);
-  const deferredQ = useDeferredValue(query.q);
-  const effective = useMemo(() => ({ ...query, q: deferredQ }), [query, deferredQ]);
-  const visible = useMemo(() => viewOf(table, effective), [table, effective]);
+  // The search filters in the same render as the keystroke (one pass over the rows, then a
+  // screenful of new rows): deferring it behind the input cost one to three extra frames.
+  const visible = useMemo(() => table.views.view(query), [table, query]);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const headerHeight = useSiteHeaderHeight();
@@ -392,11 +536,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
   const activeIndex = Math.min(active, Math.max(0, visible.length - 1));
   const focusWanted = useRef(false);
 
-  // Keep the URL in step (replaceState: no server round trip, no history spam).
-  useEffect(() => {
-    const search = tableQuerySearch(query);
-    if (window.location.search !== search) window.history.replaceState(null, '', `${window.location.pathname}${search}${window.location.hash}`);
-  }, [query]);
+  useSortsWarmedWhenIdle(table.views);
 
   // `/` focuses the search, unless the user is typing in a field.
   useEffect(() => {
@@ -449,7 +589,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
   const items = virtualizer.getVirtualItems();
   const padTop = Math.max(0, (items[0]?.start ?? scrollMargin) - scrollMargin);
   const padBottom = items.length > 0 ? Math.max(0, virtualizer.getTotalSize() - ((items[items.length - 1]?.end ?? scrollMargin) - scrollMargin)) : 0;
-  const filtered = tableQueryFilters(effective);
+  const filtered = tableQueryFilters(query);
 
   return (
     <div className="space-y-3">
@@ -470,6 +610,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
               // Enter opens the only match.
               if (e.key === 'Enter' && visible.length === 1 && visible[0]) {
                 e.preventDefault();
+                flushUrl();
                 router.push(withClusterBase(base, visible[0].href));
               }
             }}
@@ -486,11 +627,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
           Namespace
           <select value={query.ns} onChange={(e) => update({ ns: e.target.value })} className={`${SELECT} w-full min-w-0 sm:w-48`}>
             <option value="">All namespaces ({data.namespaces.length})</option>
-            {data.namespaces.map((ns) => (
-              <option key={ns} value={ns}>
-                {ns}
-              </option>
-            ))}
+            {namespaceOptions}
           </select>
         </label>
         <label className={FIELD}>
@@ -554,10 +691,10 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
           {rows.length > 0 ? (
             <p className="flex items-center gap-2">
               <span className="text-slate-600 dark:text-slate-400">{filtered ? 'Export these:' : 'Export:'}</span>
-              <a href={withClusterBase(base, tableExportHref(effective, 'csv'))} download className={LINK}>
+              <a href={withClusterBase(base, tableExportHref(query, 'csv'))} download className={LINK}>
                 CSV
               </a>
-              <a href={withClusterBase(base, tableExportHref(effective, 'json'))} download className={LINK}>
+              <a href={withClusterBase(base, tableExportHref(query, 'json'))} download className={LINK}>
                 JSON
               </a>
             </p>
@@ -628,22 +765,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
                 {items.map((item) => {
                   const row = visible[item.index];
                   if (!row) return null;
-                  return (
-                    <tr
-                      key={row.key}
-                      ref={virtualizer.measureElement}
-                      data-index={item.index}
-                      aria-rowindex={item.index + 2}
-                      style={{ height: ROW_HEIGHT }}
-                      className="border-t border-slate-100 hover:bg-slate-50 focus-within:bg-sky-50 dark:border-slate-800 dark:hover:bg-slate-800/50 dark:focus-within:bg-sky-950/40"
-                    >
-                      {columns.map((c) => (
-                        <td key={c.id} className="px-3 py-1 align-middle">
-                          {c.render(row, item.index === activeIndex)}
-                        </td>
-                      ))}
-                    </tr>
-                  );
+                  return <TableRow key={row.key} row={row} index={item.index} active={item.index === activeIndex} columns={columns} measure={virtualizer.measureElement} />;
                 })}
                 {padBottom > 0 ? (
                   <tr aria-hidden="true">

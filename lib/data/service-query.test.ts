@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryableService } from './service-query';
 import {
-  API_SORT_ALIASES, csvField, firstSortOrder, nextSort, parseServiceFilterParams, parseTableQuery, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey,
+  API_SORT_ALIASES, csvField, firstSortOrder, nextSort, parseServiceFilterParams, parseTableQuery, parseTableSearch, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey,
   serviceSearchText, TABLE_SORT_KEYS, tableExportHref, tableQueryFilters, tableQuerySearch, toCsv,
 } from './service-query';
 
@@ -55,6 +55,22 @@ describe('the shared Services query', () => {
     expect(tableQueryFilters(filtered)).toBe(true);
     expect(tableQueryFilters(NO_FILTER)).toBe(false);
     expect(tableQuerySearch(parseTableQuery({}, []))).toBe('');
+  });
+
+  it('reads the table URL state from the address bar as from the page parameters', () => {
+    const query = parseTableQuery({ q: 'shop/', ns: 'payments', sort: 'crossZone', order: 'desc', attention: '1' }, ['payments']);
+    const search = tableQuerySearch(query);
+    // What the table writes, it reads back, with or without the `?`, as a string or as parameters.
+    expect(parseTableSearch(search, ['payments'])).toEqual(query);
+    expect(parseTableSearch(search.slice(1), ['payments'])).toEqual(query);
+    expect(parseTableSearch(new URLSearchParams(search), ['payments'])).toEqual(query);
+    expect(parseTableSearch('', ['payments'])).toEqual(NO_FILTER);
+    // The same fallbacks as the page's parameters, and the first of repeated values (as Next's searchParams arrays give).
+    expect(parseTableSearch('?ns=unknown&sort=name&order=up&type=Headless', ['payments'])).toEqual(NO_FILTER);
+    expect(parseTableSearch('?sort=cost&sort=volume&ns=payments&ns=shop', ['payments', 'shop'])).toEqual(
+      parseTableQuery({ sort: ['cost', 'volume'], ns: ['payments', 'shop'] }, ['payments', 'shop']),
+    );
+    expect(parseTableSearch('?sort=cost&sort=volume', [])).toMatchObject({ sort: 'cost', order: 'asc' });
   });
   it('filters by mechanism, reason and type', () => {
     const rows = [

@@ -97,6 +97,11 @@ const SORT_VALUE: Readonly<Record<ServiceSort, (row: QueryableService) => string
   cost: (row) => row.monthlyCost ?? -1,
 };
 
+/** What column `sort` orders rows by (ties: {@link QueryableService.naturalKey}, ascending), for callers that sort with their own precomputed keys. */
+export function serviceSortValue(sort: ServiceSort): (row: QueryableService) => string | number {
+  return SORT_VALUE[sort];
+}
+
 /** The columns that hold numbers: they sort descending on the first click (largest first), the others ascending. */
 const NUMERIC_SORTS: ReadonlySet<ServiceSort> = new Set<ServiceSort>(['endpoints', 'crossZone', 'volume', 'cost']);
 
@@ -170,7 +175,8 @@ export function serviceFilter(filter: ServiceFilter): (row: QueryableService) =>
     (q === '' || row.search.includes(q) || (reasons && (row.reason?.toLowerCase().includes(q) ?? false)));
 }
 
-function compareValues(a: string | number, b: string | number): number {
+/** The order of two sort values (see {@link serviceSortValue}). */
+export function compareValues(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -232,6 +238,18 @@ export function parseTableQuery(params: Readonly<Record<string, string | string[
   };
 }
 
+/**
+ * The table's query from a URL search string as the browser has it (`?sort=cost&order=desc`, the
+ * leading `?` optional): the same as {@link parseTableQuery} gives for the page's `searchParams`
+ * (a parameter given twice counts once, its first value).
+ */
+export function parseTableSearch(search: string | URLSearchParams, namespaces: readonly string[]): TableQuery {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const record: Record<string, string> = {};
+  for (const [key, value] of params) if (!(key in record)) record[key] = value;
+  return parseTableQuery(record, namespaces);
+}
+
 /** The URL search string of a table query (`''` for the defaults), the inverse of {@link parseTableQuery}. */
 export function tableQuerySearch(query: TableQuery): string {
   const params = new URLSearchParams();
@@ -247,19 +265,19 @@ export function tableQuerySearch(query: TableQuery): string {
   return search ? `?${search}` : '';
 }
 
+/** The filter of a table query (the search covers reasons too). */
+function tableServiceFilter(query: TableQuery): ServiceFilter {
+  return { q: query.q, searchReasons: true, namespace: query.ns, attention: query.attention, mechanism: query.mechanism, reason: query.reason, type: query.type };
+}
+
+/** The filter predicate of a table query (see {@link serviceFilter}). */
+export function tableFilter(query: TableQuery): (row: QueryableService) => boolean {
+  return serviceFilter(tableServiceFilter(query));
+}
+
 /** Filters and sorts the table's rows by its query (the search covers reasons too). */
 export function queryTable<T extends QueryableService>(rows: readonly T[], query: TableQuery): T[] {
-  return queryServices(rows, {
-    q: query.q,
-    searchReasons: true,
-    namespace: query.ns,
-    attention: query.attention,
-    mechanism: query.mechanism,
-    reason: query.reason,
-    type: query.type,
-    sort: query.sort,
-    order: query.order,
-  });
+  return queryServices(rows, { ...tableServiceFilter(query), sort: query.sort, order: query.order });
 }
 
 /** Whether a table query filters anything out (sort aside). */

@@ -19,6 +19,7 @@ import {
   representativeNode,
   requestCountError,
   requestSampleScenarios,
+  DEFAULT_REQUESTS,
   requestSampleSeed,
   sampleRequests,
   selectionDependsOnNode,
@@ -26,13 +27,15 @@ import {
 import type { ClientNode } from '../topology/model/cluster-context';
 import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
 import { isServing, prepared, preparedWith, source } from './analysis';
-import type { ClusterScope } from './clusters';
 import { isReadOnly, SYNCING } from './header';
 import { getMeasuredTraffic, getMetricsStatus, getVolumeSettings } from './traffic';
 import { applyVolumeToSummary, resolveServiceVolume } from '../topology/analyses/cluster-traffic';
 import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
 import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
 import type { MeasuredServiceTraffic, ServiceVolume } from '../topology/analyses/traffic-volume';
+import type { JsonPiece } from './spread-json';
+import { jsonPieces, spreadJson } from './spread-json';
+import type { ClusterScope } from './clusters';
 
 /** The Service view: the analysis detail plus the object's own state for the toggle. */
 export interface ServiceView {
@@ -134,6 +137,19 @@ export type ServiceDetailResult =
  * memoised preparation's zones, not a whole-cluster analysis).
  */
 export function getServiceDetailView(scope: ClusterScope, namespace: string, name: string, options: AnalysisOptions = {}): ServiceDetailResult {
+  const parts = detailViewParts(scope, namespace, name, options);
+  if (!parts.ok) return parts;
+  return { ok: true, value: { ...parts.detail, ...parts.overrides } };
+}
+
+/** What the Service API adds to (or replaces in) the analysis detail per request. */
+type DetailOverrides = Pick<ServiceDetailView, 'traffic' | 'resourceVersion' | 'release' | 'readOnly' | 'measuredVsPredicted'>;
+
+type DetailViewParts =
+  | { readonly ok: true; readonly detail: ServiceDetail; readonly overrides: DetailOverrides }
+  | { readonly ok: false; readonly error: { readonly kind: 'not-found' | 'bad-request' | 'syncing'; readonly message: string } };
+
+function detailViewParts(scope: ClusterScope, namespace: string, name: string, options: AnalysisOptions): DetailViewParts {
   if (!isServing(scope.source)) return { ok: false, error: SYNCING };
   const zones = new Set(prepared(scope.source).zones.zones.map((zone) => zone.name));
   const unknownZone = Object.keys(options.trafficByZone ?? {}).find((zone) => !zones.has(zone));
@@ -151,8 +167,59 @@ export function getServiceDetailView(scope: ClusterScope, namespace: string, nam
   const traffic = applyVolumeToSummary(view.detail.traffic, volume, options.pricePerGb ?? figures.pricePerGb);
   return {
     ok: true,
-    value: { ...view.detail, traffic, resourceVersion: view.service.resourceVersion, release: view.release, readOnly: view.readOnly, measuredVsPredicted: figures.comparison },
+    detail: view.detail,
+    overrides: { traffic, resourceVersion: view.service.resourceVersion, release: view.release, readOnly: view.readOnly, measuredVsPredicted: figures.comparison },
   };
+}
+
+/** Result of {@link getServiceDetailBody}: the body of {@link getServiceDetailView} as UTF-8 JSON. */
+export type ServiceDetailBodyResult =
+  | { readonly ok: true; readonly body: Uint8Array<ArrayBuffer>; readonly resourceVersion: string }
+  | { readonly ok: false; readonly error: { readonly kind: 'not-found' | 'bad-request' | 'syncing'; readonly message: string } };
+
+/** A detail serialised once, and the last body sent with it (with the per-request fields it was sent with, as JSON). */
+interface SerialisedDetail {
+  readonly pieces: readonly JsonPiece[];
+  last: { readonly overrides: string; readonly body: Uint8Array<ArrayBuffer> } | null;
+}
+
+/** Serialised details, most recently used last (a Map keeps insertion order). */
+const SERIALISED = new Map<ServiceDetail, SerialisedDetail>();
+/** Details kept serialised (a 5,000-endpoint Service's body is ~4.6 MB). */
+export const DETAIL_JSON_CACHE_SIZE = 16;
+
+function serialised(detail: ServiceDetail): SerialisedDetail {
+  let entry = SERIALISED.get(detail);
+  if (entry) SERIALISED.delete(detail);
+  else entry = { pieces: jsonPieces(detail), last: null };
+  SERIALISED.set(detail, entry);
+  for (const stale of SERIALISED.keys()) {
+    if (SERIALISED.size <= DETAIL_JSON_CACHE_SIZE) break;
+    SERIALISED.delete(stale);
+  }
+  return entry;
+}
+
+/**
+ * {@link getServiceDetailView}'s value as `JSON.stringify` writes it, in UTF-8, without
+ * serialising and encoding the analysis detail on every request: the detail (the per-Service cache
+ * hands out the same object until the Service's inputs change) is serialised once, the
+ * per-request fields (traffic at the current volume and price, resourceVersion, release,
+ * read-only, measured vs predicted) on each request, and while they too are unchanged the same
+ * bytes are sent again.
+ */
+export function getServiceDetailBody(scope: ClusterScope, namespace: string, name: string, options: AnalysisOptions = {}): ServiceDetailBodyResult {
+  const parts = detailViewParts(scope, namespace, name, options);
+  if (!parts.ok) return parts;
+  const resourceVersion = parts.overrides.resourceVersion;
+  // What-if options give a detail of their own, not kept by the per-Service cache: serialise it directly.
+  if (Object.values(options).some((value) => value !== undefined && value !== null)) {
+    return { ok: true, body: Buffer.from(JSON.stringify({ ...parts.detail, ...parts.overrides })), resourceVersion };
+  }
+  const entry = serialised(parts.detail);
+  const overrides = JSON.stringify(parts.overrides);
+  if (entry.last?.overrides !== overrides) entry.last = { overrides, body: Buffer.from(spreadJson(entry.pieces, parts.overrides)) };
+  return { ok: true, body: entry.last.body, resourceVersion };
 }
 
 /** The per-endpoint lists of the Service page, each served in full by {@link getServiceEndpointList}. */
@@ -266,6 +333,8 @@ export interface RequestSampleView {
   readonly nodePicked: boolean;
   /** Every client node of the zone selects the same endpoints in this scenario (a zone nodeSelector reproduces it). */
   readonly sameOnEveryNodeOfZone: boolean;
+  /** The client nodes a node picker lists for {@link zone} (its zone's `nodes` in {@link getRequestSampleOptions}). */
+  readonly zoneNodes: readonly string[];
   readonly sample: RequestSample;
   /** The check by hand: start a client pod there, curl N times, clean up. */
   readonly commands: { readonly run: string; readonly loop: string; readonly cleanup: string };
@@ -287,11 +356,16 @@ function clientZonesOf(preparation: PreparedAnalysis): ReadonlyMap<string, reado
   return preparation.context.clientNodesByZone;
 }
 
+/** The picker's options per analysis result and preparation (both unchanged between cluster generations that leave the Service alone). */
+const SAMPLE_OPTIONS = new WeakMap<ServiceDetail, { readonly preparation: PreparedAnalysis; readonly options: RequestSampleOptions }>();
+
 /** The zones and nodes the request-sample panel offers for a Service (`null` when it cannot be shown). */
 export function getRequestSampleOptions(scope: ClusterScope, namespace: string, name: string): RequestSampleOptions | null {
   const result = getServiceView(scope, namespace, name);
   if (!result.ok) return null;
   const preparation = prepared(scope.source);
+  const cached = SAMPLE_OPTIONS.get(result.value.detail);
+  if (cached && cached.preparation === preparation) return cached.options;
   const scenarios = sampleScenariosFor(result.value, preparation);
   const own = new Set<string>();
   for (const id of TRAFFIC_SCENARIOS) for (const node of nodesWithOwnSelection(scenarios[id])) own.add(node);
@@ -303,7 +377,9 @@ export function getRequestSampleOptions(scope: ClusterScope, namespace: string, 
     const rest = nodes.filter((n) => !own.has(n.name));
     zones.push({ zone, representative, nodes: [...first, ...rest].slice(0, MAX_NODE_OPTIONS).map((n) => n.name), totalNodes: nodes.length });
   }
-  return { zones, nodeMatters: own.size > 0 };
+  const options: RequestSampleOptions = { zones, nodeMatters: own.size > 0 };
+  SAMPLE_OPTIONS.set(result.value.detail, { preparation, options });
+  return options;
 }
 
 /** A DNS-1123 pod name for the client pod: `curl-<zone or node>`. */
@@ -355,7 +431,24 @@ export function getRequestSample(scope: ClusterScope, namespace: string, name: s
   const countError = requestCountError(query.count);
   if (countError !== null) return { ok: false, error: { kind: 'bad-request', message: countError } };
   const preparation = prepared(scope.source);
-  const scenarios = sampleScenariosFor(result.value, preparation);
+  // The Service page asks for the same first sample on every render: kept per analysis result, preparation, measurement and object.
+  const measured = getMeasuredTraffic(scope);
+  const first = query.scenario === 'now' && query.count === DEFAULT_REQUESTS && query.zone === null && query.node === null;
+  const cached = first ? FIRST_SAMPLES.get(result.value.detail) : undefined;
+  if (cached && cached.preparation === preparation && cached.measured === measured && cached.service === result.value.service) return cached.result;
+  const sampled = requestSample(scope, namespace, name, result.value, preparation, query);
+  if (first) FIRST_SAMPLES.set(result.value.detail, { preparation, measured, service: result.value.service, result: sampled });
+  return sampled;
+}
+
+/** The page's first sample (see {@link getRequestSample}) per analysis result. */
+const FIRST_SAMPLES = new WeakMap<
+  ServiceDetail,
+  { readonly preparation: PreparedAnalysis; readonly measured: ReturnType<typeof getMeasuredTraffic>; readonly service: ServiceRecord; readonly result: RequestSampleResult }
+>();
+
+function requestSample(scope: ClusterScope, namespace: string, name: string, view: ServiceView, preparation: PreparedAnalysis, query: RequestSampleQuery): RequestSampleResult {
+  const scenarios = sampleScenariosFor(view, preparation);
   const input = scenarios[query.scenario];
   const byZone = clientZonesOf(preparation);
   const zoneNames = [...byZone.keys()];
@@ -397,8 +490,9 @@ export function getRequestSample(scope: ClusterScope, namespace: string, name: s
       node: node.name,
       nodePicked: query.node !== null,
       sameOnEveryNodeOfZone,
+      zoneNodes: getRequestSampleOptions(scope, namespace, name)?.zones.find((z) => z.zone === zone)?.nodes ?? [],
       sample,
-      commands: sampleCommands(result.value.service, query.count, selector, sameOnEveryNodeOfZone && query.node === null ? zone : node.name),
+      commands: sampleCommands(view.service, query.count, selector, sameOnEveryNodeOfZone && query.node === null ? zone : node.name),
       measured: measuredSplit(scope, namespace, name, zone),
     },
   };

@@ -12,25 +12,21 @@
  * `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
  * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
  * value keeps the defaults and is reported in the status (`settingsError`).
- *
- * Prometheus (`ZONESCOPE_PROMETHEUS_URL`) is about the default cluster: other clusters' figures
- * are the model's, and their status says that measured traffic is configured for the default
- * cluster only.
  */
 import 'server-only';
 
-import type { TrafficMeasurement } from '../metrics/traffic-source';
+import type { MetricsStatus, TrafficMeasurement, TrafficSource } from '../metrics/traffic-source';
 import { getTrafficSource } from '../metrics/traffic-source';
-import type { MetricsStatus } from '../metrics/traffic-source';
 import type { ClusterIndex } from '../topology/model/cluster-model';
 import { computeClusterTraffic } from '../topology/analyses/cluster-traffic';
-import { measuredTrafficFromSeries } from '../topology/analyses/measured-traffic';
+import { measuredTrafficFromSeries, measuredTrafficSteps, sameAttribution } from '../topology/analyses/measured-traffic';
 import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
 import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
 import type { ClusterTrafficReport, MeasuredServiceTraffic, MeasuredTraffic, ServiceTrafficCost, VolumeSettings } from '../topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail } from '../topology/report/analysis-schema';
 import { passTrafficOf, serviceFlowsOf } from '../topology/report/cluster-analysis';
 import type { ClusterSource } from '../k8s/cluster-source';
+import { getClusterSource } from '../k8s/source';
 import { getClusterAnalysis, prepared, source } from './analysis';
 import type { ClusterScope } from './clusters';
 import { volumeSettingsMemo } from './volume-settings';
@@ -47,8 +43,15 @@ export interface ClusterTraffic {
 /** The metrics status, with the volume settings' start-up error when there is one. */
 export type TrafficStatus = MetricsStatus & { readonly settingsError?: string | null };
 
+/** A measurement mapped onto the cluster (the index it was mapped onto, or a later one it maps onto alike). */
+interface MappedMeasurement {
+  readonly index: ClusterIndex;
+  readonly measurement: TrafficMeasurement;
+  readonly traffic: MeasuredTraffic | null;
+}
+
 interface Memo {
-  measured?: { readonly index: ClusterIndex; readonly measurement: TrafficMeasurement; readonly traffic: MeasuredTraffic | null };
+  measured?: MappedMeasurement;
   cluster?: {
     readonly analysis: ClusterAnalysis;
     readonly measured: MeasuredTraffic | null;
@@ -60,6 +63,7 @@ interface Memo {
 const KEY = Symbol.for('zonescope.trafficMemo');
 type Holder = { [KEY]?: WeakMap<ClusterSource, Memo> };
 
+/** The traffic memo of one cluster's source. */
 function memo(state: ClusterSource): Memo {
   const holder = globalThis as unknown as Holder;
   const all = (holder[KEY] ??= new WeakMap());
@@ -85,7 +89,7 @@ export function getVolumeSettings(): VolumeSettings {
  * configured at all).
  */
 export function getMetricsStatus(scope: Pick<ClusterScope, 'entry'>): TrafficStatus {
-  const status = getTrafficSource().status();
+  const status = trafficSource().status();
   const error = volumeSettingsMemo().error;
   const own: MetricsStatus =
     scope.entry.isDefault || status.state === 'not-configured'
@@ -94,30 +98,116 @@ export function getMetricsStatus(scope: Pick<ClusterScope, 'entry'>): TrafficSta
   return error === null ? own : { ...own, settingsError: error };
 }
 
+/** Work per slice of the mapping of a new Prometheus answer, in milliseconds (as a sliced analysis pass). */
+export const MAPPING_SLICE_MS = 15;
+
+/** The process-wide traffic source, with the data layer's mapping of each new measurement before it is published. */
+function trafficSource(): TrafficSource {
+  const traffic = getTrafficSource();
+  if (!PREPARED.has(traffic)) {
+    PREPARED.add(traffic);
+    traffic.setPrepare(prepareMeasurement);
+  }
+  return traffic;
+}
+
+const PREPARED = new WeakSet<TrafficSource>();
+
 /**
  * What Prometheus measured, mapped onto the current cluster's Services; `null` when there is no
  * usable measurement (not configured, pending, unreachable, no series, stale for too long).
- * Memoised per (cluster index, measurement).
+ *
+ * Mapping is O(series + endpoints) — at scale ~150k flow series, most of a second — so it stays
+ * off the request path:
+ * - a new Prometheus answer is mapped in slices of about {@link MAPPING_SLICE_MS} between other
+ *   requests before the traffic source publishes it ({@link prepareMeasurement});
+ * - a new cluster generation that leaves every Service's pods and their owners as they were (an
+ *   endpoint's conditions, hints, a pod's status: see `sameAttribution`) keeps the mapping, the
+ *   same object, so that what is memoised on it stays valid too;
+ * - only a change of the pods behind some Service (or an answer that arrived before the first
+ *   sync) is mapped on the read, at once, so that no byte is attributed to a pod a Service no
+ *   longer has.
  */
 export function getMeasuredTraffic(scope: ClusterScope): MeasuredTraffic | null {
   if (!scope.entry.isDefault) return null;
-  const measurement = getTrafficSource().measurement();
+  const measurement = trafficSource().measurement();
   if (measurement === null) return null;
   const state = source(scope.source);
   if (!state.isSynced()) return null;
   const index = state.index();
   const m = memo(state);
-  if (m.measured && m.measured.index === index && m.measured.measurement === measurement) return m.measured.traffic;
-  let traffic: MeasuredTraffic | null;
-  try {
-    traffic = measuredTrafficFromSeries(measurement, index);
-  } catch (error) {
-    // Never into a page: a mapping failure leaves the figures on the model (logged once per snapshot).
-    console.warn(`[zonescope] metrics: the measured series could not be mapped to Services (${error instanceof Error ? error.message : 'unknown error'}); traffic volumes are assumed.`);
-    traffic = null;
+  const published = m.measured;
+  if (published !== undefined && published.measurement === measurement) {
+    if (published.index === index) return published.traffic;
+    if (sameAttribution(published.index, index)) {
+      m.measured = { ...published, index };
+      return published.traffic;
+    }
   }
+  const traffic = mapped(() => measuredTrafficFromSeries(measurement, index));
   m.measured = { index, measurement, traffic };
   return traffic;
+}
+
+/** `map()`, or `null` when it throws (never into a page: the figures stay on the model, logged once per measurement). */
+function mapped(map: () => MeasuredTraffic): MeasuredTraffic | null {
+  try {
+    return map();
+  } catch (error) {
+    return mappingFailed(error);
+  }
+}
+
+function mappingFailed(error: unknown): null {
+  console.warn(`[zonescope] metrics: the measured series could not be mapped to Services (${error instanceof Error ? error.message : 'unknown error'}); traffic volumes are assumed.`);
+  return null;
+}
+
+/**
+ * Maps a new measurement onto the default cluster (Prometheus is its) as it is now, in slices of about
+ * {@link MAPPING_SLICE_MS} with a macrotask between them, and keeps the result for
+ * {@link getMeasuredTraffic}. The traffic source awaits it before publishing the measurement.
+ * Before the first sync there is nothing to map onto: the first read maps it.
+ */
+export function prepareMeasurement(measurement: TrafficMeasurement): Promise<void> {
+  const state = getClusterSource();
+  if (!state.isSynced()) return Promise.resolve();
+  const index = state.index();
+  const steps = measuredTrafficSteps(measurement, index);
+  const startedAt = performance.now();
+  let workMs = 0;
+  let slices = 0;
+  return new Promise((resolve) => {
+    const finish = (traffic: MeasuredTraffic | null): void => {
+      memo(state).measured = { index, measurement, traffic };
+      if (process.env.ZONESCOPE_ANALYSIS_LOG === '1') {
+        const series = measurement.flows.length + measurement.podBytes.length + measurement.interZone.length;
+        console.log(`[zonescope] metrics mapping: ${series} series, ${workMs.toFixed(1)} ms in ${slices} slices (${(performance.now() - startedAt).toFixed(0)} ms wall)`);
+      }
+      resolve();
+    };
+    const slice = (): void => {
+      const began = performance.now();
+      let result: { readonly traffic: MeasuredTraffic | null } | null = null;
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done === true) {
+            result = { traffic: step.value };
+            break;
+          }
+          if (performance.now() - began >= MAPPING_SLICE_MS) break;
+        }
+      } catch (error) {
+        result = { traffic: mappingFailed(error) };
+      }
+      workMs += performance.now() - began;
+      slices += 1;
+      if (result === null) setImmediate(slice);
+      else finish(result.traffic);
+    };
+    setImmediate(slice);
+  });
 }
 
 /** One Service's measured traffic, `null` when nothing usable is measured for it. */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateSimTls } from '../../sim/tls';
 import type { MetricsConfig } from './config';
 import { metricsConfigFromEnv } from './config';
-import { MAX_RANGE_POINTS, PrometheusError, queryInstant, queryRange } from './prometheus-client';
+import { MAX_RANGE_POINTS, parseVectorResponse, parseVectorResponseInSlices, PrometheusError, queryInstant, queryRange, SLICED_PARSE_MIN_CHARS } from './prometheus-client';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -231,6 +231,66 @@ describe('queryInstant', () => {
     expect(result.config.baseUrl).toBe(base);
     await queryInstant(result.config, 'up', 1);
     expect(seen[0]?.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+  });
+});
+
+describe('a large instant answer is parsed in slices', () => {
+  /** A vector answer as Prometheus writes it, over SLICED_PARSE_MIN_CHARS, with label values that look like the sample separator. */
+  function bigAnswer(extra: Record<string, unknown> = {}): string {
+    const result = Array.from({ length: 9000 }, (_, i) => ({
+      metric: { k8s_dst_owner_name: i % 97 === 0 ? 'tricky},{"metric":{"x":"y"}' : `web-${i}`, k8s_dst_namespace: 'shöp', src_zone: `zone-${i % 3}`, pad: 'p'.repeat(100) },
+      value: [1700000000, i % 500 === 0 ? 'NaN' : String(i * 1.5)],
+    }));
+    const body = JSON.stringify({ status: 'success', data: { resultType: 'vector', result }, ...extra });
+    expect(body.length).toBeGreaterThan(SLICED_PARSE_MIN_CHARS);
+    return body;
+  }
+
+  it('gives the same samples as one parse, a macrotask between slices, and a warnings tail is fine', async () => {
+    for (const body of [bigAnswer(), bigAnswer({ warnings: ['PromQL info: metric might not be a counter'] })]) {
+      let immediates = 0;
+      let parsed = false;
+      const spin = (): void => {
+        immediates += 1;
+        if (!parsed) setImmediate(spin);
+      };
+      setImmediate(spin);
+      const parsing = parseVectorResponseInSlices(body, 'http://prom', 500);
+      expect(parsing).toBeInstanceOf(Promise);
+      const sliced = await parsing;
+      parsed = true;
+      expect(sliced).toEqual(parseVectorResponse(body, 'http://prom'));
+      expect(sliced).toHaveLength(9000);
+      // Other macrotasks ran while it parsed (at least one per slice of 500 of the 9,000 samples).
+      expect(immediates).toBeGreaterThanOrEqual(17);
+    }
+  });
+
+  it('small answers, error envelopes and other layouts are parsed in one go, with the same result or error', async () => {
+    const small = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { pod: 'a' }, value: [1, '2'] }] } });
+    expect(parseVectorResponseInSlices(small, 'http://prom')).toEqual([{ metric: { pod: 'a' }, value: 2 }]);
+    const rejected = JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error' });
+    expect(() => parseVectorResponseInSlices(rejected, 'http://prom')).toThrow(PrometheusError);
+    // Pretty-printed, or value before metric: no cut at sample boundaries, the same samples.
+    const answer = JSON.parse(bigAnswer()) as { data: { result: { metric: unknown; value: unknown }[] } };
+    const pretty = JSON.stringify(answer, null, 1);
+    const reordered = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: answer.data.result.map((r) => ({ value: r.value, metric: r.metric })) } });
+    for (const body of [pretty, reordered]) expect(await parseVectorResponseInSlices(body, 'http://prom')).toEqual(parseVectorResponse(body, 'http://prom'));
+  });
+
+  it('a bad sample in a middle slice fails as one parse does', async () => {
+    const body = bigAnswer().replace('"value":[1700000000,"3"]', '"value":[1700000000,"three"]');
+    const error = await failure(Promise.resolve(parseVectorResponseInSlices(body, 'http://prom', 100)));
+    expect(error.message).toBe('Prometheus at http://prom sent a sample value that is not a number.');
+  });
+
+  it('queryInstant answers a large vector through it', async () => {
+    const body = bigAnswer();
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(body);
+    };
+    expect(await queryInstant(config(), 'x', 1)).toEqual(parseVectorResponse(body, base));
   });
 });
 

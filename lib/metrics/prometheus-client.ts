@@ -93,14 +93,72 @@ export function parseVectorResponse(body: string, where: string): VectorSample[]
   }
   if (!Array.isArray(data.result)) throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector answer without a "result" list.`);
   const samples: VectorSample[] = [];
-  for (const entry of data.result as unknown[]) {
-    if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.value) || entry.value.length !== 2) {
-      throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector sample that is not {metric, value: [time, "value"]}.`);
-    }
-    const value = parseSampleValue(entry.value[1]);
-    if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
-    samples.push({ metric: labelsOf(entry.metric), value });
+  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where));
+  return samples;
+}
+
+function vectorSampleOf(entry: unknown, where: string): VectorSample {
+  if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.value) || entry.value.length !== 2) {
+    throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector sample that is not {metric, value: [time, "value"]}.`);
   }
+  const value = parseSampleValue(entry.value[1]);
+  if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
+  return { metric: labelsOf(entry.metric), value };
+}
+
+/** How Prometheus (compact JSON, `metric` before `value`) starts a successful instant-vector answer. */
+const VECTOR_PREFIX = '{"status":"success","data":{"resultType":"vector","result":[';
+/**
+ * What stands between two samples of such an answer. It cannot occur inside a JSON string (a quote
+ * there is always escaped), so every occurrence separates two samples of the result list.
+ */
+const SAMPLE_SEPARATOR = '},{"metric":';
+/** Below this many characters an answer is parsed in one go (a few milliseconds at most). */
+export const SLICED_PARSE_MIN_CHARS = 1 << 20;
+/** Samples parsed per slice of {@link parseVectorResponseInSlices} by default (~250 KB of JSON). */
+export const SAMPLES_PER_SLICE = 1000;
+
+/**
+ * {@link parseVectorResponse} that does not hold the event loop on a large answer: at scale a flow
+ * query answers ~150k series (~40 MB of JSON), which one `JSON.parse` turns into seconds of
+ * blocked requests on a busy machine. An answer laid out as Prometheus writes it is cut at the
+ * sample boundaries and parsed `samplesPerSlice` samples at a time with a macrotask between
+ * slices; the envelope is checked on the last sample with the answer's own tail. Anything else —
+ * a small answer, an error envelope, another layout, a cut that does not parse — goes through
+ * {@link parseVectorResponse} (synchronously when decided up front), so the result and the errors
+ * are always the same.
+ */
+export function parseVectorResponseInSlices(body: string, where: string, samplesPerSlice: number = SAMPLES_PER_SLICE): VectorSample[] | Promise<VectorSample[]> {
+  if (body.length < SLICED_PARSE_MIN_CHARS || !body.startsWith(VECTOR_PREFIX)) return parseVectorResponse(body, where);
+  return parseInSlices(body, where, Math.max(1, samplesPerSlice)).catch((error: unknown) => {
+    // A cut that does not parse (an unexpected layout): the whole answer in one go, errors included.
+    if (error instanceof SyntaxError) return parseVectorResponse(body, where);
+    throw error;
+  });
+}
+
+async function parseInSlices(body: string, where: string, samplesPerSlice: number): Promise<VectorSample[]> {
+  const samples: VectorSample[] = [];
+  let start = VECTOR_PREFIX.length;
+  for (;;) {
+    // The next `samplesPerSlice` samples: up to the separator after the last of them.
+    let cut = start;
+    let found = 0;
+    while (found < samplesPerSlice) {
+      const next = body.indexOf(SAMPLE_SEPARATOR, cut);
+      if (next < 0) break;
+      cut = next + 1;
+      found += 1;
+    }
+    if (found === 0) break;
+    const slice: unknown = JSON.parse(`[${body.slice(start, cut)}]`);
+    if (!Array.isArray(slice)) throw new SyntaxError('not a list of samples');
+    for (const entry of slice) samples.push(vectorSampleOf(entry, where));
+    start = cut + 1;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  // The last sample with the answer's tail, behind the prefix: a whole answer of one sample (or none).
+  for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${body.slice(start)}`, where)) samples.push(entry);
   return samples;
 }
 
@@ -209,7 +267,7 @@ function formatBytes(bytes: number): string {
  * error envelope, or sends something that is not a vector answer or is larger than the cap.
  */
 export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number): Promise<VectorSample[]> {
-  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, parseVectorResponse);
+  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (body, where) => parseVectorResponseInSlices(body, where));
 }
 
 /** Most points Prometheus returns per series of a range query (its own limit is 11,000). */
@@ -231,7 +289,7 @@ export function queryRange(config: MetricsConfig, promql: string, start: number,
 }
 
 /** One GET of the HTTP API with credentials, deadline and size cap; `parse` reads a 2xx body (and the error envelope of a 400/422). */
-function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Record<string, string>>, parse: (body: string, where: string) => T[]): Promise<T[]> {
+function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Record<string, string>>, parse: (body: string, where: string) => T[] | Promise<T[]>): Promise<T[]> {
   const where = config.baseUrl;
   return new Promise<T[]>((resolve, reject) => {
     let settled = false;
@@ -287,16 +345,24 @@ function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Reco
           const body = Buffer.concat(chunks).toString('utf8');
           // Prometheus answers 400 (bad query) and 422 (execution) with an error envelope: show its message.
           if (status >= 200 && status < 300) {
+            const unreadable = (error: unknown): PrometheusError =>
+              error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`);
+            let parsed: T[] | Promise<T[]>;
             try {
-              done(null, parse(body, where));
+              parsed = parse(body, where);
             } catch (error) {
-              done(error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`));
+              done(unreadable(error));
+              return;
             }
+            if (Array.isArray(parsed)) done(null, parsed);
+            else parsed.then((samples) => done(null, samples), (error: unknown) => done(unreadable(error)));
             return;
           }
           if (status === 400 || status === 422) {
             try {
-              parse(body, where);
+              const parsed = parse(body, where);
+              // Only a success envelope parses in slices, and it is no error message: nothing to wait for.
+              if (!Array.isArray(parsed)) parsed.catch(() => undefined);
             } catch (error) {
               if (error instanceof PrometheusError && error.kind === 'query') {
                 done(error);

@@ -23,6 +23,7 @@ import { startSimulator } from '../../sim/server';
 import type { TrafficRatesDocument } from '../../sim/traffic-metrics';
 import { getTrafficSource, resetTrafficSource } from './traffic-source';
 import { defaultScope } from '../data/clusters';
+import { CHANGE_NAMESPACE, CHANGE_SERVICE, createChangeTarget, setChangeEndpointReady, someNodes } from '../../scripts/bench/cluster';
 
 /** The rate window of the test (short, so that it fills within seconds of 1 s scrapes). */
 const WINDOW_SECONDS = 5;
@@ -53,6 +54,15 @@ async function rates(): Promise<TrafficRatesDocument> {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `check` every 50 ms until it holds. */
+async function eventually(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(50);
+  }
 }
 
 /** `actual` within 2 % of `expected` (scrape timestamps jitter by milliseconds over a 5 s window). */
@@ -186,6 +196,36 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     const checkout = getServiceDetailView(defaultScope(), 'shop', 'checkout');
     if (!checkout.ok) throw new Error('shop/checkout not found');
     expect(getMeasuredComparison(defaultScope(), checkout.value)?.agrees).toBe(true);
+  }, 30_000);
+
+  it('a new answer is mapped before it is published; a change to one EndpointSlice keeps that mapping, the same object', async () => {
+    // The benchmark's change target: a Service of its own whose slice the test edits (the controllers leave it alone).
+    await createChangeTarget(sim.url, await someNodes(sim.url));
+    const key = `${CHANGE_NAMESPACE}/${CHANGE_SERVICE}`;
+    const readyOf = () => getClusterSource().index().slicesByService.get(key)?.[0]?.endpoints[0]?.ready;
+    await eventually(() => readyOf() === true, 10_000, 'the change target in the index');
+    // A new answer: mapped onto the cluster in the refresh, before any read asks for it.
+    await getTrafficSource().refresh();
+    const mappedInRefresh = (globalThis as unknown as Record<symbol, WeakMap<object, { measured?: { measurement: unknown; traffic: unknown } }> | undefined>)[Symbol.for('zonescope.trafficMemo')]?.get(getClusterSource())?.measured;
+    expect(mappedInRefresh?.measurement).toBe(getTrafficSource().measurement());
+    const before = getMeasuredTraffic(defaultScope());
+    expect(before).not.toBeNull();
+    expect(before).toBe(mappedInRefresh?.traffic);
+    try {
+      const generation = getClusterSource().generation;
+      await setChangeEndpointReady(sim.url, 0, false);
+      await eventually(() => readyOf() === false, 10_000, 'the unready endpoint in the index');
+      expect(getClusterSource().generation).toBeGreaterThan(generation);
+      // Same pods behind every Service: the mapping of the answer is kept, not redone.
+      expect(getMeasuredTraffic(defaultScope())).toBe(before);
+      expect(getMeasuredFor(defaultScope(), 'shop', 'checkout')?.kind).toBe('measured-flows');
+    } finally {
+      // Gone again, so the simulator's traffic model is as the other tests expect it.
+      for (const object of [`apis/discovery.k8s.io/v1/namespaces/${CHANGE_NAMESPACE}/endpointslices/${CHANGE_SERVICE}-1`, `api/v1/namespaces/${CHANGE_NAMESPACE}/services/${CHANGE_SERVICE}`]) {
+        await fetch(`${sim.url}/${object}`, { method: 'DELETE' });
+      }
+      await eventually(() => !getClusterSource().index().servicesByKey.has(key), 10_000, 'the change target gone');
+    }
   }, 30_000);
 
   it('a window much longer than the data (10m, ~12 s of data): rates over what the data covers, equal to the exported ones, and said so', async () => {

@@ -310,6 +310,47 @@ describe('TrafficSource', () => {
     expect(queries.filter((q) => q.startsWith('sum by')).every((q) => q.includes(`[${got}]`))).toBe(true);
   });
 
+  it('a new measurement goes through the prepare hook before it is published; a hook that fails does not hold it back; no hook without series', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1) };
+    const { source: s } = source(clock);
+    series = beylaFlows;
+    const seen: { readonly flows: number; readonly publishedMeanwhile: boolean }[] = [];
+    let release: () => void = () => undefined;
+    s.setPrepare(async (measurement) => {
+      // While the hook runs, readers still get what was there before (nothing yet).
+      seen.push({ flows: measurement.flows.length, publishedMeanwhile: s.measurement() !== null });
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    const refreshed = s.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual([{ flows: 1, publishedMeanwhile: false }]);
+    expect(s.measurement()).toBeNull();
+    expect(s.status().state).toBe('pending');
+    release();
+    await refreshed;
+    const first = s.measurement();
+    expect(first?.flows).toHaveLength(1);
+    expect(s.status().state).toBe('ok');
+
+    s.setPrepare(() => Promise.reject(new Error('mapping failed')));
+    clock.now += 60_000;
+    await s.refresh();
+    expect(s.measurement()).not.toBe(first);
+    expect(s.measurement()?.measuredAt).toBe('2026-01-01T00:01:00.000Z');
+
+    let calls = 0;
+    s.setPrepare(async () => {
+      calls += 1;
+    });
+    series = () => [];
+    clock.now += 60_000;
+    await s.refresh();
+    expect(s.status().state).toBe('no-series');
+    expect(calls).toBe(0);
+  });
+
   it('no-series when Prometheus answers but has none of the metrics', async () => {
     const { source: s, logs } = source({ now: 0 });
     await s.refresh();

@@ -115,6 +115,7 @@ export class TrafficSource {
   /** Metrics with series but less than {@link MIN_DATA_SECONDS} of data at the last refresh. */
   private youngMetrics: string[] = [];
   private lastState: MetricsStatus['state'] | null = null;
+  private prepareHook: ((measurement: TrafficMeasurement) => Promise<void>) | null = null;
 
   constructor(configResult: MetricsConfigResult, options: TrafficSourceOptions = {}) {
     this.configResult = configResult;
@@ -125,6 +126,16 @@ export class TrafficSource {
   /** The configuration in use, `null` when not configured or invalid. */
   get config(): MetricsConfig | null {
     return this.configResult.kind === 'ok' ? this.configResult.config : null;
+  }
+
+  /**
+   * Sets what runs on each new measurement before it is published, that is before
+   * {@link measurement} returns it and before the refresh resolves: the data layer maps the series
+   * onto the cluster there, a slice at a time, so that no reader does it on its request. A hook
+   * that rejects does not keep the measurement from being published.
+   */
+  setPrepare(hook: ((measurement: TrafficMeasurement) => Promise<void>) | null): void {
+    this.prepareHook = hook;
   }
 
   /** Starts refreshing every `refreshSeconds` (first refresh now). No-op when not configured, invalid, or started. */
@@ -360,29 +371,25 @@ export class TrafficSource {
       }));
       const interZone: InterZoneSeries[] = interZoneSamples.map((s) => ({ srcZone: labelOf(s, 'src_zone'), dstZone: labelOf(s, 'dst_zone'), bytesPerSecond: s.value }));
       const podBytes: PodBytesSeries[] = podSamples.map((s) => ({ namespace: labelOf(s, 'namespace'), pod: labelOf(s, 'pod'), bytesPerSecond: s.value }));
+      const young = usable.length === 0 && this.youngMetrics.length > 0;
+      const noSeries = flows.length === 0 && podBytes.length === 0 && interZone.length === 0;
+      const measurement: TrafficMeasurement | null =
+        young || noSeries ? null : { flows, podBytes, interZone, window, measuredAt: iso(startedMs), flowMetric: flowMetric(flowPrefix ?? this.preferredPrefix), podMetric: POD_METRIC_LABEL, flowPrefix };
+      if (measurement !== null && this.prepareHook !== null) await this.prepareHook(measurement).catch(() => undefined);
       this.queriesLastRefresh = this.queriesIssued - issuedBefore;
       this.lastSuccessMs = startedMs;
       this.failingSinceMs = null;
       this.lastError = null;
       this.lastErrorKind = null;
-      if (usable.length === 0 && this.youngMetrics.length > 0) {
+      if (young) {
         this.lastOutcome = 'young';
         this.last = null;
-      } else if (flows.length === 0 && podBytes.length === 0 && interZone.length === 0) {
+      } else if (noSeries) {
         this.lastOutcome = 'no-series';
         this.last = null;
       } else {
         this.lastOutcome = 'ok';
-        this.last = {
-          flows,
-          podBytes,
-          interZone,
-          window,
-          measuredAt: iso(startedMs),
-          flowMetric: flowMetric(flowPrefix ?? this.preferredPrefix),
-          podMetric: POD_METRIC_LABEL,
-          flowPrefix,
-        };
+        this.last = measurement;
       }
     } catch (error) {
       this.queriesLastRefresh = this.queriesIssued - issuedBefore;

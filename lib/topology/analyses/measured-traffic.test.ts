@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PodRecord } from '../model/cluster-model';
-import { testCluster, testEndpoints, testService, testSlice, testWorkload } from '../model/test-cluster';
+import type { ClusterIndex, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
+import { testCluster, testEndpoints, testNode, testService, testSlice, testWorkload } from '../model/test-cluster';
 import type { FlowSeries, MeasuredSeriesInput } from './measured-traffic';
-import { gbPerMonthOf, measuredTrafficFromSeries } from './measured-traffic';
+import { gbPerMonthOf, measuredTrafficFromSeries, sameAttribution } from './measured-traffic';
 import { SECONDS_PER_MONTH } from './traffic-volume';
 
 /** Two Services: `web` (Deployment web, 2 pods a/b) and `api` (Deployment api, 1 pod in c); plus `web-alias` selecting web's pods too when asked. */
@@ -246,5 +246,77 @@ describe('measuredTrafficFromSeries: across cluster generations', () => {
     const second = { ...first, replicaSetsByKey };
     expect(second.podsByNamespace).toBe(first.podsByNamespace);
     expect(measuredTrafficFromSeries(input({ flows }), second).byService.get('default/web')?.gbPerMonth).toBeCloseTo(GB(10), 9);
+  });
+});
+
+describe('sameAttribution: when a new generation can keep the mapping of the last', () => {
+  // Flows and pod bytes that touch both Services, so any change of attribution shows in the mapping.
+  const series = input({
+    flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 1000), flow(['zone-a', 'default', 'web'], ['zone-c', 'default', 'api'], 300)],
+    podBytes: [
+      { namespace: 'default', pod: 'web-zone-a-1', bytesPerSecond: 50 },
+      { namespace: 'default', pod: 'api-zone-c-1', bytesPerSecond: 70 },
+    ],
+  });
+
+  /** `index` with the slices of `default/<service>` replaced by `slices` (new lists, as the cluster source makes them). */
+  function withSlices(index: ClusterIndex, service: string, slices: readonly EndpointSliceRecord[]): ClusterIndex {
+    return { ...index, slicesByService: new Map(index.slicesByService).set(`default/${service}`, slices) };
+  }
+
+  function webSlice(index: ClusterIndex): EndpointSliceRecord {
+    const slice = index.slicesByService.get('default/web')?.[0];
+    if (slice === undefined) throw new Error('the test cluster has no web slice');
+    return slice;
+  }
+
+  it('an endpoint turning unready (a new slice, the same pods) keeps it, and mapping again gives the same result', () => {
+    const before = cluster();
+    const slice = webSlice(before);
+    const flipped = { ...slice, resourceVersion: '2', endpoints: slice.endpoints.map((e, i) => (i === 0 ? { ...e, ready: false } : e)) };
+    const after = withSlices(before, 'web', [flipped]);
+    expect(sameAttribution(before, after)).toBe(true);
+    expect(measuredTrafficFromSeries(series, after)).toEqual(measuredTrafficFromSeries(series, before));
+  });
+
+  it('a pod status change (a new pod list for the namespace, the same owners) keeps it', () => {
+    const before = cluster();
+    const pods = (before.podsByNamespace.get('default') ?? []).map((p, i) => (i === 0 ? { ...p, ready: false } : p));
+    const after = { ...before, podsByNamespace: new Map(before.podsByNamespace).set('default', pods) };
+    expect(sameAttribution(before, after)).toBe(true);
+    expect(measuredTrafficFromSeries(series, after)).toEqual(measuredTrafficFromSeries(series, before));
+  });
+
+  it('new node and ReplicaSet lookups with the same zones and owners keep it', () => {
+    const before = cluster();
+    const nodes = before.snapshot.nodes.map((n) => ({ ...n }));
+    const after = { ...before, snapshot: { ...before.snapshot, nodes }, replicaSetsByKey: new Map(before.replicaSetsByKey), deploymentsByKey: new Map(before.deploymentsByKey) };
+    expect(sameAttribution(before, after)).toBe(true);
+  });
+
+  it.each<{ name: string; change: (index: ClusterIndex) => ClusterIndex }>([
+    {
+      name: 'an endpoint now backed by another pod',
+      change: (index) => {
+        const slice = webSlice(index);
+        return withSlices(index, 'web', [{ ...slice, endpoints: slice.endpoints.map((e, i) => (i === 0 ? { ...e, podName: 'api-zone-c-1' } : e)) }]);
+      },
+    },
+    { name: 'a Service losing its slices', change: (index) => ({ ...index, slicesByService: new Map([...index.slicesByService].filter(([key]) => key !== 'default/web')) }) },
+    { name: 'a Service deleted (its slices still listed)', change: (index) => ({ ...index, servicesByKey: new Map([...index.servicesByKey].filter(([key]) => key !== 'default/api')) }) },
+    {
+      name: 'a ReplicaSet now owned by another Deployment',
+      change: (index) => ({ ...index, replicaSetsByKey: new Map(index.replicaSetsByKey).set('default/web-5d9f', { namespace: 'default', name: 'web-5d9f', replicas: 2, owner: { kind: 'Deployment', name: 'web-v2' } }) }),
+    },
+    {
+      name: "web's pods now owned by another ReplicaSet",
+      change: (index) => ({ ...index, podsByNamespace: new Map(index.podsByNamespace).set('default', (index.podsByNamespace.get('default') ?? []).map((p) => (p.name.startsWith('web-') ? { ...p, owner: { kind: 'ReplicaSet', name: 'other-1a2b' } } : p))) }),
+    },
+    { name: 'the nodes losing a zone', change: (index) => ({ ...index, snapshot: { ...index.snapshot, nodes: [testNode('node-a', 'zone-a'), testNode('node-b', 'zone-b')] } }) },
+  ])('$name does not keep it, and mapping again does differ', ({ change }) => {
+    const before = cluster();
+    const after = change(before);
+    expect(sameAttribution(before, after)).toBe(false);
+    expect(measuredTrafficFromSeries(series, after)).not.toEqual(measuredTrafficFromSeries(series, before));
   });
 });

@@ -18,7 +18,7 @@
  *   N Services gives each 1/N. Used only for Services no flow was attributed to.
  * - GB per month = bytes/s × {@link SECONDS_PER_MONTH} / 10⁹.
  */
-import type { ClusterIndex, PodRecord } from '../model/cluster-model';
+import type { ClusterIndex, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
 import { objectKey } from '../model/cluster-model';
 import type { ValueByZone } from '../upstream/types';
 import type { MeasuredServiceTraffic, MeasuredTraffic, MeasurementQuality } from './traffic-volume';
@@ -134,8 +134,22 @@ function ownersIn(namespace: string, index: ClusterIndex): ReadonlyMap<string, s
 
 /** The Services behind each workload and pod, from the EndpointSlices' pod references. O(endpoints), plus O(pods) of the namespaces whose pods changed. */
 export function serviceBacking(index: ClusterIndex): Backing {
+  return drain(backingSteps(index, Number.POSITIVE_INFINITY));
+}
+
+/** Runs a step generator to its end. */
+function drain<T>(steps: Generator<number, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** {@link serviceBacking}, yielding once about every `stepItems` endpoints or lists (checked between Services). */
+function* backingSteps(index: ClusterIndex, stepItems: number): Generator<number, Backing, void> {
   const servicesByWorkload = new Map<string, string[]>();
   const servicesByPod = new Map<string, string[]>();
+  let work = 0;
   for (const [serviceKey, slices] of index.slicesByService) {
     if (!index.servicesByKey.has(serviceKey)) continue;
     for (const slice of slices) {
@@ -148,11 +162,90 @@ export function serviceBacking(index: ClusterIndex): Backing {
         const owner = owners?.get(podName) ?? podName;
         addUnique(servicesByWorkload, workloadKey(slice.namespace, owner), serviceKey);
       }
+      work += slice.endpoints.length;
+    }
+    if (work >= stepItems) {
+      yield work;
+      work = 0;
     }
   }
-  for (const list of servicesByWorkload.values()) list.sort();
-  for (const list of servicesByPod.values()) list.sort();
+  for (const lists of [servicesByWorkload.values(), servicesByPod.values()]) {
+    for (const list of lists) {
+      if (list.length > 1) list.sort();
+      if (++work >= stepItems) {
+        yield work;
+        work = 0;
+      }
+    }
+  }
   return { servicesByWorkload, servicesByPod };
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
+}
+
+/** The zones the nodes name (what a flow's zones are checked against). */
+function nodeZones(index: ClusterIndex): Set<string> {
+  const zones = new Set<string>();
+  for (const node of index.snapshot.nodes) if (node.zone !== null && node.zone !== '') zones.add(node.zone);
+  return zones;
+}
+
+/** `ns/pod` of every endpoint of `slices` with a pod name: what a Service's slices give {@link serviceBacking}. */
+function podRefsOf(slices: readonly EndpointSliceRecord[]): Set<string> {
+  const refs = new Set<string>();
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const podName = endpoint.podName;
+      if (podName !== null && podName !== undefined && podName !== '') refs.add(objectKey(slice.namespace, podName));
+    }
+  }
+  return refs;
+}
+
+function sameOwners(a: ReadonlyMap<string, string> | null, b: ReadonlyMap<string, string> | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.size !== b.size) return false;
+  for (const [pod, owner] of a) if (b.get(pod) !== owner) return false;
+  return true;
+}
+
+/**
+ * Whether {@link measuredTrafficFromSeries} maps any series onto `next` exactly as onto
+ * `previous`: the same zones, the same Services, the same pods behind each Service and the same
+ * top owner for every pod. Then the mapping of `previous` can be kept for `next` — a change that
+ * only flips an endpoint's conditions, moves hints or edits a pod's status costs an identity scan
+ * of the lookups (O(Services + namespaces)) plus the Services and namespaces that changed, not a
+ * new pass over every series. `false` whenever any of it may differ (the caller maps again).
+ */
+export function sameAttribution(previous: ClusterIndex, next: ClusterIndex): boolean {
+  if (previous === next) return true;
+  if (previous.snapshot.nodes !== next.snapshot.nodes && !sameSet(nodeZones(previous), nodeZones(next))) return false;
+  if (previous.servicesByKey !== next.servicesByKey) {
+    if (previous.servicesByKey.size !== next.servicesByKey.size) return false;
+    for (const key of next.servicesByKey.keys()) if (!previous.servicesByKey.has(key)) return false;
+  }
+  if (previous.slicesByService !== next.slicesByService) {
+    if (previous.slicesByService.size !== next.slicesByService.size) return false;
+    for (const [key, slices] of next.slicesByService) {
+      const before = previous.slicesByService.get(key);
+      if (before === slices) continue;
+      if (before === undefined || !sameSet(podRefsOf(before), podRefsOf(slices))) return false;
+    }
+  }
+  const ownerLookupsKept = previous.replicaSetsByKey === next.replicaSetsByKey && previous.deploymentsByKey === next.deploymentsByKey;
+  if (ownerLookupsKept && previous.podsByNamespace === next.podsByNamespace) return true;
+  if (previous.podsByNamespace.size !== next.podsByNamespace.size) return false;
+  for (const [namespace, pods] of next.podsByNamespace) {
+    const before = previous.podsByNamespace.get(namespace);
+    if (before === undefined) return false;
+    if (ownerLookupsKept && before === pods) continue;
+    if (!sameOwners(ownersIn(namespace, previous), ownersIn(namespace, next))) return false;
+  }
+  return true;
 }
 
 function validRate(value: number): boolean {
@@ -181,9 +274,22 @@ function plural(count: number, one: string, many = `${one}s`): string {
  * unattributed. O(pods + endpoints + series).
  */
 export function measuredTrafficFromSeries(input: MeasuredSeriesInput, index: ClusterIndex): MeasuredTraffic {
-  const zones = new Set<string>();
-  for (const node of index.snapshot.nodes) if (node.zone !== null && node.zone !== '') zones.add(node.zone);
-  const { servicesByWorkload, servicesByPod } = serviceBacking(index);
+  return drain(measuredTrafficSteps(input, index, Number.POSITIVE_INFINITY));
+}
+
+/** Work items (endpoints, series, Services) between two yields of {@link measuredTrafficSteps} by default: a few milliseconds. */
+export const MAPPING_STEP_ITEMS = 4096;
+
+/**
+ * {@link measuredTrafficFromSeries} in steps: it yields (the work done since the last yield) after
+ * about every `stepItems` endpoints, series or Services, and returns the same result, so that a
+ * caller can map a large measurement (at scale ~150k flow series over ~150k endpoints) a few
+ * milliseconds at a time between other work.
+ */
+export function* measuredTrafficSteps(input: MeasuredSeriesInput, index: ClusterIndex, stepItems: number = MAPPING_STEP_ITEMS): Generator<number, MeasuredTraffic, void> {
+  const zones = nodeZones(index);
+  const { servicesByWorkload, servicesByPod } = yield* backingSteps(index, stepItems);
+  let work = 0;
 
   let invalidSamples = 0;
   let unknownZoneBytesPerSecond = 0;
@@ -204,6 +310,10 @@ export function measuredTrafficFromSeries(input: MeasuredSeriesInput, index: Clu
     return true;
   };
   for (const flow of input.flows) {
+    if (++work >= stepItems) {
+      yield work;
+      work = 0;
+    }
     if (!validRate(flow.bytesPerSecond)) {
       invalidSamples += 1;
       invalidByQuery.flows += 1;
@@ -246,6 +356,10 @@ export function measuredTrafficFromSeries(input: MeasuredSeriesInput, index: Clu
   // 2. Pod bytes → per-Service totals (bytes/s), for Services without flows.
   const podTotals = new Map<string, number>();
   for (const series of input.podBytes) {
+    if (++work >= stepItems) {
+      yield work;
+      work = 0;
+    }
     if (!validRate(series.bytesPerSecond)) {
       invalidSamples += 1;
       invalidByQuery.podBytes += 1;
@@ -278,6 +392,10 @@ export function measuredTrafficFromSeries(input: MeasuredSeriesInput, index: Clu
   // 4. One entry per Service: flows first, pod bytes otherwise.
   const byService = new Map<string, MeasuredServiceTraffic>();
   for (const key of [...flowTotals.keys()].sort()) {
+    if (++work >= stepItems) {
+      yield work;
+      work = 0;
+    }
     const matrix = flowMatrices.get(key) ?? {};
     const gbMatrix: ValueByZone<ValueByZone<number>> = {};
     for (const clientZone of Object.keys(matrix).sort()) {

@@ -22,6 +22,7 @@ import { TopologyModeEquivalents } from '@/components/service/topology-mode-equi
 import { TopologyModeToggle } from '@/components/service/topology-mode-toggle';
 import { MeasuredPanel } from '@/components/service/measured-panel';
 import { RequestSamplePanel } from '@/components/service/request-sample-panel';
+import { pickerOptions } from '@/components/service/request-sample-options';
 import { roundGb, trafficScenarios } from '@/components/service/traffic-data';
 import { TrafficPanel } from '@/components/service/traffic-panel';
 import { formatPercent, mechanismLabel, serviceHref } from '@/components/ui/format';
@@ -327,7 +328,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
             description="The classic check: a client pod curls the Service and counts which pods answer. Worked out from kube-proxy's selection on the client's node."
             className="lg:col-span-3"
           >
-            <RequestSamplePanel namespace={namespace} name={name} version={version} options={sampleOptions} initial={firstSample.value} scenarios={scenarioLabels} />
+            <RequestSamplePanel namespace={namespace} name={name} version={version} options={pickerOptions(sampleOptions)} initial={firstSample.value} scenarios={scenarioLabels} />
           </Panel>
         ) : null}
 

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/data/api-types';
 import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, harnessForFile } from '../../../_testing/harness';
+import { getServiceDetailView } from '../../../../../../lib/data/service';
+import { defaultScope } from '../../../../../../lib/data/clusters';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 
 const harness = harnessForFile();
@@ -34,6 +36,15 @@ describe('GET /api/v1/services/{namespace}/{name}', () => {
     expect(body.endpoints.length).toBeGreaterThan(0);
     expect(body.minimumTable?.rows.length).toBe(3);
     expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('sends the detail view as JSON text, the same on a repeat (served from the detail serialised once) and with a what-if', async () => {
+    for (const query of ['', '', '?gbPerMonth=2000']) {
+      const text = await (await get('shop', 'checkout', query)).text();
+      const view = getServiceDetailView(defaultScope(), 'shop', 'checkout', query === '' ? {} : { gbPerMonth: 2000 });
+      if (!view.ok) throw new Error(view.error.message);
+      expect(text).toBe(JSON.stringify(view.value));
+    }
   });
 
   it('recomputes traffic and cost from gbPerMonth, pricePerGb and traffic.<zone>', async () => {

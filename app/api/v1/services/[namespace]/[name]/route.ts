@@ -1,7 +1,7 @@
 /** `GET /api/v1/services/{namespace}/{name}`: the analyze per-Service object plus the detail panels; `ETag` is the resourceVersion. */
 import { scopeFromRequest } from '@/lib/data/clusters';
-import { jsonResponse, methodNotAllowed, parseServiceRef, parseTrafficOptions, readErrorResponse } from '@/lib/data/http';
-import { getServiceDetailView } from '@/lib/data/service';
+import { API_HEADERS, methodNotAllowed, parseServiceRef, parseTrafficOptions, readErrorResponse } from '@/lib/data/http';
+import { getServiceDetailBody } from '@/lib/data/service';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,8 +13,9 @@ export async function GET(request: Request, context: { params: Promise<{ namespa
   if (!ref.ok) return ref.response;
   const options = parseTrafficOptions(new URL(request.url).searchParams);
   if (!options.ok) return options.response;
-  const result = getServiceDetailView(scope, ref.value.namespace, ref.value.name, options.value);
-  if (result.ok) return jsonResponse(result.value, 200, { ETag: `"${result.value.resourceVersion}"` });
+  // The same body as `jsonResponse(getServiceDetailView(…))`, the unchanged analysis detail serialised and encoded once.
+  const result = getServiceDetailBody(scope, ref.value.namespace, ref.value.name, options.value);
+  if (result.ok) return new Response(result.body, { status: 200, headers: { ...API_HEADERS, 'Content-Type': 'application/json', ETag: `"${result.resourceVersion}"` } });
   return readErrorResponse(scope, 'service', result.error);
 }
 

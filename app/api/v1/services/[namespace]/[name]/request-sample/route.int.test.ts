@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, RequestSampleResponse as RequestSampleView, ServiceResponse } from '../../../../../../../lib/data/api-types';
 import { apiRequest, readJson, routeContext, harnessForFile } from '../../../../_testing/harness';
+import { getRequestSample, getRequestSampleOptions } from '../../../../../../../lib/data/service';
+import { defaultScope } from '../../../../../../../lib/data/clusters';
+import { DEFAULT_REQUESTS } from '../../../../../../../lib/topology/analyses/request-sample';
 import { GET as getDetail } from '../route';
 import { GET, POST } from './route';
 
@@ -26,6 +29,34 @@ const ZONE_A = 'ap-northeast-2a';
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 describe('GET /api/v1/services/{namespace}/{name}/request-sample', () => {
+  it("the Service page's first sample and picker: kept per analysis, the same as computed for the zone asked for", () => {
+    const query = { scenario: 'now', count: DEFAULT_REQUESTS, zone: null, node: null } as const;
+    const first = getRequestSample(defaultScope(), 'payments', 'ledger', query);
+    const options = getRequestSampleOptions(defaultScope(), 'payments', 'ledger');
+    if (!first.ok || options === null) throw new Error('no sample for payments/ledger');
+    expect(getRequestSample(defaultScope(), 'payments', 'ledger', query)).toBe(first);
+    expect(getRequestSampleOptions(defaultScope(), 'payments', 'ledger')).toBe(options);
+    const zone = options.zones[0]?.zone ?? null;
+    expect(first.value.zone).toBe(zone);
+    expect(getRequestSample(defaultScope(), 'payments', 'ledger', { ...query, zone })).toEqual(first);
+  });
+
+  it("each sample carries its zone's node list for the node picker, as the picker options list it", () => {
+    const options = getRequestSampleOptions(defaultScope(), 'payments', 'ledger');
+    if (options === null) throw new Error('no picker options for payments/ledger');
+    expect(options.zones.length).toBeGreaterThan(1);
+    for (const z of options.zones) {
+      const byZone = getRequestSample(defaultScope(), 'payments', 'ledger', { scenario: 'ifNone', count: 10, zone: z.zone, node: null });
+      if (!byZone.ok) throw new Error(byZone.error.message);
+      expect(byZone.value.zoneNodes).toEqual(z.nodes);
+      const node = z.nodes[z.nodes.length - 1];
+      if (node === undefined) throw new Error(`zone ${z.zone} lists no node`);
+      const byNode = getRequestSample(defaultScope(), 'payments', 'ledger', { scenario: 'now', count: 10, zone: null, node });
+      if (!byNode.ok) throw new Error(byNode.error.message);
+      expect(byNode.value.zoneNodes).toEqual(z.nodes);
+    }
+  });
+
   it('payments/ledger from zone a with hints on: 100 answers, all from pods in zone a, as the traffic panel selects', async () => {
     const body = await sample('payments', 'ledger', `?zone=${ZONE_A}`);
     const detail = await readJson<ServiceResponse>(await getDetail(apiRequest('/api/v1/services/payments/ledger'), routeContext({ namespace: 'payments', name: 'ledger' })));
