@@ -50,6 +50,10 @@ export interface PrometheusScrapeJob {
   readonly metricsPath: string;
   /** Seconds between scrapes (default: the global interval); a scrape may take the interval, at most 10 s. */
   readonly scrapeIntervalSeconds?: number;
+  /** Target labels put on every series of the job (e.g. `{ cluster: 'eu' }`, as a fleet's Prometheus names each installation's cluster). */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** `honor_labels: true`: the target's own labels win over the target labels (default false: they are renamed `exported_…`). */
+  readonly honorLabels?: boolean;
 }
 
 /** Options of {@link startPrometheus}. */
@@ -192,7 +196,10 @@ export function prometheusConfig(
       // A job's timeout may not exceed its interval: give it its own.
       lines.push(`    scrape_interval: ${JSON.stringify(`${job.scrapeIntervalSeconds}s`)}`, `    scrape_timeout: ${JSON.stringify(`${Math.min(job.scrapeIntervalSeconds, 10)}s`)}`);
     }
+    if (job.honorLabels === true) lines.push('    honor_labels: true');
     lines.push(`    metrics_path: ${JSON.stringify(job.metricsPath)}`, '    scheme: "http"', '    static_configs:', targets(job.targets));
+    const labels = Object.entries(job.labels ?? {});
+    if (labels.length > 0) lines.push(`        labels: {${labels.map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`).join(', ')}}`);
   }
   lines.push('');
   return lines.join('\n');
@@ -241,6 +248,9 @@ function optionProblems(options: PrometheusOptions): string[] {
     for (const target of job.targets) if (!TARGET.test(target)) problems.push(`${name} target ${JSON.stringify(target)} is not host:port`);
     const jobPath = metricsPathProblem(`${name}.metricsPath`, job.metricsPath);
     if (jobPath !== null) problems.push(jobPath);
+    for (const label of Object.keys(job.labels ?? {})) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(label) || label.startsWith('__')) problems.push(`${name}.labels: ${JSON.stringify(label)} is not a label name`);
+    }
     if (job.scrapeIntervalSeconds !== undefined) {
       const jobInterval = intervalProblem(`${name}.scrapeIntervalSeconds`, job.scrapeIntervalSeconds);
       if (jobInterval !== null) problems.push(jobInterval);

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
 import { AutoRefresh } from '@/components/layout/auto-refresh';
-import { LimitNote, SingleClusterNote } from '@/components/fleet/fleet-notes';
+import { FleetPrometheusNote, LimitNote, SingleClusterNote } from '@/components/fleet/fleet-notes';
 import { FleetSummary } from '@/components/fleet/fleet-summary';
 import { FleetTable } from '@/components/fleet/fleet-table';
 import { formatCount, plural } from '@/components/ui/format';
@@ -18,7 +18,8 @@ export default async function FleetPage() {
   const view = fleetView();
   const rows = view.clusters;
   const limited = rows.filter((r) => r.refused?.reason === 'limit');
-  const syncing = rows.some((r) => r.freshness.kind === 'syncing');
+  const syncing = rows.some((r) => r.freshness.kind === 'syncing' && r.source === 'connected');
+  const prometheusPending = view.fleetPrometheus?.state === 'pending';
   const failing = rows.filter((r) => r.freshness.kind === 'error').length;
   const leader = fleetLeader(rows);
   return (
@@ -41,16 +42,17 @@ export default async function FleetPage() {
           <FleetSummary leader={leader} rows={rows} now={view.generatedAt} />
         </Panel>
         <LimitNote rows={rows} maxOpen={view.maxOpen} idleMinutes={view.idleMinutes} />
-        <SingleClusterNote rows={rows} />
+        <FleetPrometheusNote status={view.fleetPrometheus} rows={rows} />
+        {view.fleetPrometheus === null ? <SingleClusterNote rows={rows} /> : null}
         <Panel id="clusters" title={`Clusters (${formatCount(rows.length)})`} description="Sorted by cross-zone cost per month, highest first; every column header sorts. A cluster's name opens its Overview.">
           <FleetTable rows={rows} now={view.generatedAt} />
           <Formula>
             Cross-zone $ per month = cross-zone GB per month × price per GB × 2 (each direction is billed), summed over the cluster&apos;s Services; &quot;at best&quot; with each Service on its best
-            mechanism. Measured traffic (Prometheus) applies to the default cluster only; the others&apos; volumes are assumed.
+            mechanism. Measured traffic (Prometheus) applies to the default cluster only; the others&apos; volumes are assumed. Rows from the fleet Prometheus carry each installation&apos;s own figures.
           </Formula>
         </Panel>
       </div>
-      {syncing ? <AutoRefresh intervalMs={2_000} /> : null}
+      {syncing || prometheusPending ? <AutoRefresh intervalMs={2_000} /> : null}
     </>
   );
 }

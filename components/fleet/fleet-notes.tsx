@@ -1,5 +1,5 @@
 /** What the fleet page says besides its table: the clusters the open-cluster limit keeps closed, and a lone cluster. */
-import type { FleetRow } from '@/lib/data/fleet';
+import type { FleetPrometheusStatus, FleetRow } from '@/lib/data/fleet';
 import { formatCount, plural } from '../ui/format';
 import { Callout } from '../ui/status';
 
@@ -30,6 +30,36 @@ export function SingleClusterNote({ rows }: { readonly rows: readonly FleetRow[]
   return (
     <Callout tone="info" title="One cluster is configured.">
       <p>The fleet lists every context of the kubeconfig (or those ZONESCOPE_CONTEXTS names); this installation reads one.</p>
+    </Callout>
+  );
+}
+
+/**
+ * The fleet Prometheus (`ZONESCOPE_FLEET_PROMETHEUS_URL`): where the rows marked "from Prometheus"
+ * come from, and that it cannot be read when its last queries failed; nothing when not configured.
+ */
+export function FleetPrometheusNote({ status, rows }: { readonly status: FleetPrometheusStatus | null; readonly rows: readonly FleetRow[] }) {
+  if (status === null) return null;
+  const fromPrometheus = rows.filter((r) => r.source === 'prometheus').length;
+  if (status.state === 'error') {
+    return (
+      <Callout tone="error" role="alert" title={status.message ?? 'fleet Prometheus unreachable'}>
+        <p>
+          The connected clusters are shown regardless{fromPrometheus > 0 ? `; the ${plural(fromPrometheus, 'row')} from Prometheus ${fromPrometheus === 1 ? 'is' : 'are'} its last answer` : ''}.
+          The queries run again every 30 seconds ({status.url}).
+        </p>
+      </Callout>
+    );
+  }
+  return (
+    <Callout tone="info" title={status.state === 'pending' ? 'Asking the fleet Prometheus…' : `${plural(fromPrometheus, 'cluster')} from the fleet Prometheus.`}>
+      <p>
+        Rows marked <strong>from Prometheus</strong> are clusters this installation does not connect to: their figures are what the zonescope installed in each of them exports at
+        /metrics, read from {status.url} and grouped by its <code>{status.clusterLabel}</code> label (ZONESCOPE_FLEET_CLUSTER_LABEL), at most every 30 seconds (reload the page for newer figures). A cluster that is
+        connected here too shows its connected row. Their cost is each installation&apos;s own figure; the costliest Service and its reason come from its per-Service series, without a
+        link or a fix.
+        {status.state === 'pending' ? ' The first answer is on its way; this page refreshes.' : ''}
+      </p>
     </Callout>
   );
 }

@@ -34,9 +34,14 @@ export function FleetSummary({ leader, rows, now }: { readonly leader: FleetLead
   return (
     <div className="space-y-2 text-sm" data-testid="fleet-answer">
       <p className="text-base">
-        <a href={row.href} className={`${LINK} font-semibold`}>
-          {row.displayName}
-        </a>{' '}
+        {row.href !== null ? (
+          <a href={row.href} className={`${LINK} font-semibold`}>
+            {row.displayName}
+          </a>
+        ) : (
+          <strong>{row.displayName}</strong>
+        )}
+        {row.source === 'prometheus' ? <span className="text-slate-600 dark:text-slate-400"> (from the fleet Prometheus)</span> : null}{' '}
         spends most on cross-zone traffic: <strong className="tabular-nums">{formatUsd(cost)}</strong> per month
         {counted > 1 ? (
           <>
@@ -55,16 +60,22 @@ export function FleetSummary({ leader, rows, now }: { readonly leader: FleetLead
           {top !== null ? (
             <li>
               Costliest Service:{' '}
-              <a href={top.href} className={`${LINK} font-mono`}>
-                {top.namespace}/{top.name}
-              </a>{' '}
+              {top.href !== null ? (
+                <a href={top.href} className={`${LINK} font-mono`}>
+                  {top.namespace}/{top.name}
+                </a>
+              ) : (
+                <span className="font-mono">
+                  {top.namespace}/{top.name}
+                </span>
+              )}{' '}
               at <span className="tabular-nums">{formatUsd(top.monthlyCost)}</span> per month
               {top.reason !== null ? <> — {top.reason}</> : null}
               {top.fix !== null ? (
                 <>
                   {' '}
                   Smallest fix: <strong>{top.fix}</strong>
-                  {top.bestMonthlyCost < top.monthlyCost ? <> (to {formatUsd(top.bestMonthlyCost)} per month)</> : null}.
+                  {top.bestMonthlyCost !== null && top.bestMonthlyCost < top.monthlyCost ? <> (to {formatUsd(top.bestMonthlyCost)} per month)</> : null}.
                 </>
               ) : null}
             </li>

@@ -60,12 +60,29 @@ function Count({ value }: { readonly value: number | null }) {
   return value === null ? <Missing /> : <span className="tabular-nums">{formatCount(value)}</span>;
 }
 
+/** A row of a cluster seen only in the fleet Prometheus: its figures come from there, and nothing here opens it. */
+function SourceBadge() {
+  return (
+    <span
+      className="ml-1.5 rounded bg-violet-100 px-1 py-px text-[0.7rem] font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-200"
+      title="Read from the fleet Prometheus (ZONESCOPE_FLEET_PROMETHEUS_URL): this installation does not connect to this cluster"
+    >
+      from Prometheus
+    </span>
+  );
+}
+
 function ClusterCell({ row }: { readonly row: FleetRow }) {
   return (
     <div className="min-w-0 space-y-0.5">
-      <a href={row.href} data-row-link="" className={`${LINK} text-sm [overflow-wrap:anywhere]`} title={`Open the Overview of ${row.displayName}`}>
-        {row.displayName}
-      </a>
+      {row.href !== null ? (
+        <a href={row.href} data-row-link="" className={`${LINK} text-sm [overflow-wrap:anywhere]`} title={`Open the Overview of ${row.displayName}`}>
+          {row.displayName}
+        </a>
+      ) : (
+        <span className="text-sm font-medium [overflow-wrap:anywhere]">{row.displayName}</span>
+      )}
+      {row.source === 'prometheus' ? <SourceBadge /> : null}
       {row.isDefault ? (
         <span className="ml-1.5 rounded bg-slate-100 px-1 py-px text-[0.7rem] font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300">default</span>
       ) : null}
@@ -122,9 +139,15 @@ function WhyCell({ row }: { readonly row: FleetRow }) {
       {top !== null ? (
         <div>
           <p>
-            <a href={top.href} className={`${LINK} font-mono [overflow-wrap:anywhere]`}>
-              {top.namespace}/{top.name}
-            </a>{' '}
+            {top.href !== null ? (
+              <a href={top.href} className={`${LINK} font-mono [overflow-wrap:anywhere]`}>
+                {top.namespace}/{top.name}
+              </a>
+            ) : (
+              <span className="font-mono [overflow-wrap:anywhere]">
+                {top.namespace}/{top.name}
+              </span>
+            )}{' '}
             <span className="tabular-nums text-slate-700 dark:text-slate-300">{formatUsd(top.monthlyCost)}/mo</span>
           </p>
           {top.reason !== null ? <p className="line-clamp-2 text-slate-700 [overflow-wrap:anywhere] dark:text-slate-300">{top.reason}</p> : null}

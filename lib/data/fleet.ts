@@ -25,8 +25,13 @@ import { clusterBaseOf } from './cluster-path';
 import type { ClusterStatusView, HeaderView } from './header';
 import { getClusterStatus, getHeader } from './header';
 import { getClusterTraffic } from './traffic';
+import type { FleetPrometheusSnapshot, FleetPrometheusStatus } from '../metrics/fleet-prometheus';
+import { FleetPrometheusCache, fleetPrometheusConfigFromEnv, sameCluster } from '../metrics/fleet-prometheus';
 
 export type { ClusterEntry, ClusterState } from '../k8s/clusters';
+export type { FleetAnswers, FleetPrometheusStatus } from '../metrics/fleet-prometheus';
+/** The fleet Prometheus's answers as fleet rows (pure; lib/metrics/fleet-prometheus.ts). */
+export { FLEET_QUERY_NAMES, fleetRowsFromAnswers } from '../metrics/fleet-prometheus';
 
 /** How fresh a row's figures are, in one word (`kind`) and one line (`label`). */
 export interface FleetFreshness {
@@ -52,11 +57,14 @@ export interface FleetFreshness {
 export interface FleetTopService {
   readonly namespace: string;
   readonly name: string;
-  /** Its Service page in that cluster (`/c/{id}/services/{ns}/{name}`, or without the prefix for the default cluster). */
-  readonly href: string;
-  /** USD per month now, and at its best mechanism. */
+  /**
+   * Its Service page in that cluster (`/c/{id}/services/{ns}/{name}`, or without the prefix for the
+   * default cluster); `null` for a cluster known only from the fleet Prometheus.
+   */
+  readonly href: string | null;
+  /** USD per month now, and at its best mechanism (`null`: not known, as from the fleet Prometheus). */
   readonly monthlyCost: number;
-  readonly bestMonthlyCost: number;
+  readonly bestMonthlyCost: number | null;
   /** Why it crosses zones (the controller's warning, the attention message, or an unknown answer); `null` when nothing is wrong with it. */
   readonly reason: string | null;
   /** Title of the smallest fix, `null` when none applies. */
@@ -83,8 +91,14 @@ export interface FleetRow {
   readonly isDefault: boolean;
   /** The registry's state: `idle` (never opened), `open`, `closed-idle` (closed after being unused) or `error` (misconfigured). */
   readonly state: ClusterState;
-  /** Its Overview (`/` for the default cluster, `/c/{id}` otherwise). */
-  readonly href: string;
+  /**
+   * Where the row comes from: `connected` — this installation reads the cluster (a registry entry);
+   * `prometheus` — a cluster seen only in the fleet's Prometheus (`ZONESCOPE_FLEET_PROMETHEUS_URL`),
+   * never opened from here.
+   */
+  readonly source: 'connected' | 'prometheus';
+  /** Its Overview (`/` for the default cluster, `/c/{id}` otherwise); `null` for a cluster known only from the fleet Prometheus. */
+  readonly href: string | null;
   readonly freshness: FleetFreshness;
   /** Why the cluster is not open: the open-cluster limit or a configuration error; `null` when open or closed after idle. */
   readonly refused: { readonly reason: 'limit' | 'config'; readonly message: string } | null;
@@ -309,6 +323,7 @@ export function fleetRow(input: FleetRowInput): FleetRow {
     server: entry.server,
     isDefault: entry.isDefault,
     state,
+    source: 'connected' as const,
     href: link('/'),
     refused: input.refused ?? null,
   };
@@ -406,6 +421,12 @@ export interface FleetView {
   /** Idle minutes after which a cluster closes (`ZONESCOPE_CLUSTER_IDLE_MINUTES`; 0 = never). */
   readonly idleMinutes: number;
   readonly generatedAt: string;
+  /**
+   * The fleet Prometheus (`ZONESCOPE_FLEET_PROMETHEUS_URL`) whose clusters are rows too (`source:
+   * 'prometheus'`, after the connected ones), `null` when not configured. Its `message` says when
+   * it cannot be read (`fleet Prometheus unreachable: …`); the connected rows are shown regardless.
+   */
+  readonly fleetPrometheus: FleetPrometheusStatus | null;
 }
 
 /** The last row with figures of every cluster (by id): what a closed or refused cluster still shows. */
@@ -442,6 +463,7 @@ export function fleetView(now: Date = new Date()): FleetView {
   const registry = getClusterRegistry();
   const at = now.toISOString();
   const kept = summaries();
+  const prometheus = fleetPrometheusSnapshot();
   const rows = registry.entries().map((entry): FleetRow => {
     const link = (path: string) => clusterHref(entry, path);
     let row: FleetRow;
@@ -465,13 +487,54 @@ export function fleetView(now: Date = new Date()): FleetView {
     return last !== undefined && last.context === entry.context && last.server === entry.server ? withLastFigures(row, last) : row;
   });
   return {
-    clusters: rows,
+    clusters: [...rows, ...fleetPrometheusRows(rows, prometheus)],
+    fleetPrometheus: prometheus?.status ?? null,
     defaultId: registry.defaultEntry().id,
     openCount: registry.openIds().length,
     maxOpen: registry.maxOpen,
     idleMinutes: registry.idleMs / 60_000,
     generatedAt: at,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fleet Prometheus
+
+const FLEET_PROMETHEUS = Symbol.for('zonescope.fleetPrometheus');
+type PrometheusHolder = { [FLEET_PROMETHEUS]?: { readonly key: string; readonly cache: FleetPrometheusCache | null; readonly error: FleetPrometheusStatus | null } };
+
+/**
+ * What the fleet Prometheus said last (its queries run in the background, at most every 30 s;
+ * a page view never waits for them), `null` when `ZONESCOPE_FLEET_PROMETHEUS_URL` is unset. A
+ * configuration error is a status with its message and no rows.
+ */
+function fleetPrometheusSnapshot(env: Readonly<Record<string, string | undefined>> = process.env): FleetPrometheusSnapshot | null {
+  const holder = globalThis as unknown as PrometheusHolder;
+  const key = ['URL', 'TOKEN_FILE', 'CA_FILE', 'TIMEOUT_MS'].map((name) => env[`ZONESCOPE_FLEET_PROMETHEUS_${name}`] ?? '').join('\n') + `\n${env.ZONESCOPE_FLEET_CLUSTER_LABEL ?? ''}`;
+  let held = holder[FLEET_PROMETHEUS];
+  if (held === undefined || held.key !== key) {
+    const result = fleetPrometheusConfigFromEnv(env);
+    held =
+      result.kind === 'ok'
+        ? { key, cache: new FleetPrometheusCache({ config: result.config }), error: null }
+        : {
+            key,
+            cache: null,
+            error:
+              result.kind === 'error'
+                ? { url: result.url ?? '(invalid URL)', clusterLabel: env.ZONESCOPE_FLEET_CLUSTER_LABEL?.trim() || 'cluster', state: 'error', message: `fleet Prometheus misconfigured: ${result.message}`, answeredAt: null, clusters: 0 }
+                : null,
+          };
+    holder[FLEET_PROMETHEUS] = held;
+  }
+  if (held.cache !== null) return held.cache.snapshot();
+  return held.error !== null ? { status: held.error, rows: [] } : null;
+}
+
+/** The fleet Prometheus's rows of clusters not connected here (a cluster both connected and there shows its connected row). Pure. */
+export function fleetPrometheusRows(connected: readonly FleetRow[], snapshot: FleetPrometheusSnapshot | null): FleetRow[] {
+  if (snapshot === null) return [];
+  return snapshot.rows.filter(({ row, exportedName }) => !connected.some((c) => sameCluster(c, row.displayName, exportedName))).map(({ row }) => row);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * with their time, until its new analysis is there.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
 import { DELETE, GET, POST } from './route';
 
-const ENV_KEYS = ['KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_CONTEXTS', 'ZONESCOPE_MAX_OPEN_CLUSTERS', 'ZONESCOPE_CLUSTER_IDLE_MINUTES', 'ZONESCOPE_CLUSTER_NAME'] as const;
+const ENV_KEYS = ['KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_CONTEXTS', 'ZONESCOPE_MAX_OPEN_CLUSTERS', 'ZONESCOPE_CLUSTER_IDLE_MINUTES', 'ZONESCOPE_CLUSTER_NAME', 'ZONESCOPE_FLEET_PROMETHEUS_URL'] as const;
 const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
 const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-fleet-int-'));
 const sims: Simulator[] = [];
@@ -124,7 +125,9 @@ describe('GET /api/v1/clusters', () => {
   it('lists every context with its own analysis, the unreachable one with its error', { timeout: 40_000 }, async () => {
     await configure();
     const view = await fleetUntil((rows) => rows.filter((r) => r.freshness.kind === 'synced').length === 2 && rows.some((r) => r.freshness.kind === 'error'), 'two synced clusters and one error');
-    expect(Object.keys(view).sort()).toEqual(['clusters', 'defaultId', 'generatedAt', 'idleMinutes', 'maxOpen', 'openCount']);
+    expect(Object.keys(view).sort()).toEqual(['clusters', 'defaultId', 'fleetPrometheus', 'generatedAt', 'idleMinutes', 'maxOpen', 'openCount']);
+    expect(view.fleetPrometheus).toBeNull();
+    expect(view.clusters.every((r) => r.source === 'connected')).toBe(true);
     expect(view).toMatchObject({ defaultId: 'demo', openCount: 3, maxOpen: 8, idleMinutes: 15 });
     expect(view.clusters.map((r) => [r.id, r.isDefault, r.href])).toEqual([
       ['demo', true, '/'],
@@ -180,6 +183,62 @@ describe('GET /api/v1/clusters', () => {
     expect(reopened.topService).toEqual(before.topService);
     const after = await fleetUntil((rows) => rows.every((r) => r.freshness.kind === 'synced'), 'synced again');
     expect(Date.parse(row(after, before.id).asOf ?? '')).toBeGreaterThan(Date.parse(before.asOf ?? ''));
+  });
+
+  it('adds the clusters seen only in the fleet Prometheus, and says when it is unreachable', { timeout: 40_000 }, async () => {
+    // A stand-in for the fleet Prometheus's query API (the real one is in lib/metrics/fleet-prometheus.int.test.ts):
+    // installations "demo" (connected here too) and "far".
+    const vector = (result: { metric: Record<string, string>; value: number }[]) =>
+      JSON.stringify({ status: 'success', data: { resultType: 'vector', result: result.map((r) => ({ metric: r.metric, value: [Date.now() / 1000, String(r.value)] })) } });
+    const queries: string[] = [];
+    const prometheus = http.createServer((request, response) => {
+      const query = new URL(request.url ?? '/', 'http://x').searchParams.get('query') ?? '';
+      queries.push(query);
+      let result: { metric: Record<string, string>; value: number }[] = [];
+      if (query === 'max by (cluster) (zonescope_cluster_synced)') result = [{ metric: { cluster: 'demo' }, value: 1 }, { metric: { cluster: 'far' }, value: 1 }];
+      else if (query.startsWith('max by (cluster, scenario) (zonescope_cross_zone_cost')) result = [{ metric: { cluster: 'far', scenario: 'now' }, value: 42 }, { metric: { cluster: 'demo', scenario: 'now' }, value: 999 }];
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(vector(result));
+    });
+    await new Promise<void>((resolve) => prometheus.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = prometheus.address();
+      if (address === null || typeof address === 'string') throw new Error('no port');
+      await configure({ ZONESCOPE_FLEET_PROMETHEUS_URL: `http://127.0.0.1:${address.port}` });
+      const first = await fleet();
+      // The page never waits for the fleet Prometheus: its first answer comes on a later view.
+      expect(first.fleetPrometheus).toMatchObject({ url: `http://127.0.0.1:${address.port}`, clusterLabel: 'cluster' });
+      const view = await fleetUntil((rows) => rows.some((r) => r.source === 'prometheus') && rows.filter((r) => r.freshness.kind === 'synced').length >= 3, 'a row from the fleet Prometheus');
+      expect(view.fleetPrometheus).toMatchObject({ state: 'ok', message: null, clusters: 2 });
+      expect(view.clusters.map((r) => [r.id, r.source])).toEqual([
+        ['demo', 'connected'],
+        [expect.stringMatching(/^missing-/), 'connected'],
+        ['down', 'connected'],
+        ['prometheus:far', 'prometheus'],
+      ]);
+      expect(row(view, 'prometheus:far')).toMatchObject({ href: null, crossZoneMonthly: 42, displayName: 'far', state: 'idle' });
+      // The connected demo keeps its own figures, not the exported 999.
+      expect(row(view, 'demo').crossZoneMonthly).not.toBe(999);
+      // At most one set of queries per 30 s, however many views.
+      const asked = queries.length;
+      await fleet();
+      await fleet();
+      expect(queries.length).toBe(asked);
+    } finally {
+      await new Promise<void>((resolve) => prometheus.close(() => resolve()));
+    }
+
+    await configure({ ZONESCOPE_FLEET_PROMETHEUS_URL: `http://127.0.0.1:${await closedPort()}` });
+    await fleet();
+    const down = await fleetUntil(() => true, 'any');
+    const deadline = Date.now() + 10_000;
+    let view = down;
+    while (view.fleetPrometheus?.state !== 'error' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      view = await fleet();
+    }
+    expect(view.fleetPrometheus?.message).toMatch(/^fleet Prometheus unreachable: Prometheus at http:\/\/127\.0\.0\.1:\d+ /);
+    expect(view.clusters.map((r) => r.source)).toEqual(['connected', 'connected', 'connected']);
   });
 
   it('answers 405 to anything but GET', async () => {

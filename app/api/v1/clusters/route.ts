@@ -7,6 +7,8 @@
  *
  * Like the page, it opens every cluster not open yet, up to `ZONESCOPE_MAX_OPEN_CLUSTERS`; the
  * rows beyond say so. It never answers "syncing": a cluster still syncing is a row saying so.
+ * With `ZONESCOPE_FLEET_PROMETHEUS_URL`, the clusters seen only in the fleet's Prometheus follow
+ * (`source: "prometheus"`, from its last answer: the request never waits for it).
  */
 import { fleetView } from '@/lib/data/fleet';
 import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
