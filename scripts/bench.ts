@@ -420,8 +420,6 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   const afterWarm = await simStats(simUrl);
   const readPath = nonWatchRequests(afterWarm);
   const watchesPerType = Math.max(0, ...Object.values(afterWarm.openWatches));
-  // Peak RSS (VmHWM) so far: cold sync, the first full analysis, the warm and concurrency phases.
-  const rssPeakMiB = r1(treeHwmMiB(server.pid));
   const rssAfterWarmMiB = r1(treeRssMiB(server.pid).total);
   // Steady RSS: after 10 s without requests (V8 shrinks its heap when idle), the median of 5 samples 1 s apart.
   await new Promise((r) => setTimeout(r, 10_000));
@@ -431,6 +429,10 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
     await new Promise((r) => setTimeout(r, 1000));
   }
   const rssMiB = r1([...rssSamples].sort((a, b) => a - b)[2] as number);
+  // Peak RSS (VmHWM) so far: cold sync, the first full analysis, the warm and concurrency phases and
+  // the idle samples. Read after every RSS figure it must bound (a high-water mark read before an RSS
+  // sample can be below it: the heap may grow in between).
+  const rssPeakMiB = r1(treeHwmMiB(server.pid));
   log(`read path: ${readPath.total} API requests besides watches (${watchRequests(afterWarm)} watch requests); open watches ${JSON.stringify(afterWarm.openWatches)}; RSS ${rssMiB} MiB steady, peak ${rssPeakMiB} MiB, ${rssAfterWarmMiB} MiB right after the warm phase`);
 
   // 4. Change latency: flip one endpoint of the benchmark's slice until the Service API shows it.
