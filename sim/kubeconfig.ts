@@ -68,21 +68,40 @@ function userEntry(options: KubeconfigOptions): Record<string, unknown> {
   }
 }
 
-/** Renders a kubeconfig as YAML. */
-export function renderKubeconfig(options: KubeconfigOptions): string {
+/** The cluster, user and context entries of one simulator, all named after its context. */
+function kubeconfigEntries(options: KubeconfigOptions): { readonly name: string; readonly cluster: object; readonly user: object; readonly context: object } {
   const name = options.context ?? SIM_CONTEXT;
   const cluster: Record<string, unknown> = { server: options.server };
   if (options.caCertificate !== undefined) cluster['certificate-authority-data'] = base64(options.caCertificate);
   else cluster['insecure-skip-tls-verify'] = true;
   if (options.proxyUrl !== undefined) cluster['proxy-url'] = options.proxyUrl;
+  return {
+    name,
+    cluster: { name, cluster },
+    user: { name, user: userEntry(options) },
+    context: { name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } },
+  };
+}
+
+/** Renders a kubeconfig as YAML. */
+export function renderKubeconfig(options: KubeconfigOptions): string {
+  return renderMultiContextKubeconfig([options]);
+}
+
+/**
+ * Renders one kubeconfig with a context per entry (each entry's `context` names it), as several
+ * clusters behind one kubeconfig; `current` is the current context (default: the first entry's).
+ */
+export function renderMultiContextKubeconfig(entries: readonly KubeconfigOptions[], current?: string): string {
+  const parts = entries.map(kubeconfigEntries);
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     preferences: {},
-    clusters: [{ name, cluster }],
-    users: [{ name, user: userEntry(options) }],
-    contexts: [{ name, context: { cluster: name, user: name, namespace: options.namespace ?? 'default' } }],
-    'current-context': name,
+    clusters: parts.map((part) => part.cluster),
+    users: parts.map((part) => part.user),
+    contexts: parts.map((part) => part.context),
+    'current-context': current ?? parts[0]?.name ?? SIM_CONTEXT,
   });
 }
 

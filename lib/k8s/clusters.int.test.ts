@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { parse, stringify } from 'yaml';
-import { renderKubeconfig } from '../../sim/kubeconfig';
+import { renderMultiContextKubeconfig } from '../../sim/kubeconfig';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { node, service } from '../../sim/test-support';
@@ -34,19 +33,12 @@ async function startSim(zone: string): Promise<Simulator> {
   return sim;
 }
 
-type Doc = { clusters: unknown[]; users: unknown[]; contexts: unknown[]; 'current-context'?: string };
+
 
 /** One kubeconfig file with a context per simulator (the first is current). */
 function kubeconfigFor(named: readonly (readonly [string, Simulator])[]): string {
-  const merged: Doc = { clusters: [], users: [], contexts: [] };
-  for (const [context, sim] of named) {
-    const doc = parse(renderKubeconfig({ server: sim.url, token: sim.token, context })) as Doc;
-    merged.clusters.push(...doc.clusters);
-    merged.users.push(...doc.users);
-    merged.contexts.push(...doc.contexts);
-  }
   const file = path.join(tmp, 'config');
-  writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'Config', ...merged, 'current-context': named[0]?.[0] }), { mode: 0o600 });
+  writeFileSync(file, renderMultiContextKubeconfig(named.map(([context, sim]) => ({ server: sim.url, token: sim.token, context }))), { mode: 0o600 });
   return file;
 }
 

@@ -20,13 +20,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, stringify } from 'yaml';
 import { ClusterRegistry } from '../../lib/k8s/clusters';
 import { internStats, resetInternTables } from '../../lib/k8s/intern';
 import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
 import { analyzeClusterIn } from '../../lib/topology/report/cluster-analysis';
 import { prepareAnalysis, withAnalysisCache } from '../../lib/topology/report/prepared-analysis';
-import { renderKubeconfig } from '../../sim/kubeconfig';
+import { renderMultiContextKubeconfig } from '../../sim/kubeconfig';
 import { SCALES } from '../../sim/scenarios/generator';
 import { DEFAULT_TOKEN } from '../../sim/server';
 import type { Child } from './processes';
@@ -147,17 +146,9 @@ async function startSim(index: number, scenario: string, dir: string): Promise<R
   return { child, url: url[1], port: Number(url[2]), objects: Number(/\((\d+) objects\)/.exec(line)?.[1] ?? NaN) };
 }
 
-type KubeconfigDoc = { clusters: unknown[]; users: unknown[]; contexts: unknown[] };
 
 function writeFleetKubeconfig(file: string, sims: readonly RunningSim[]): void {
-  const merged: KubeconfigDoc = { clusters: [], users: [], contexts: [] };
-  sims.forEach((sim, i) => {
-    const doc = parse(renderKubeconfig({ server: sim.url, token: DEFAULT_TOKEN, context: `fleet-${i + 1}` })) as KubeconfigDoc;
-    merged.clusters.push(...doc.clusters);
-    merged.users.push(...doc.users);
-    merged.contexts.push(...doc.contexts);
-  });
-  writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'Config', ...merged, 'current-context': 'fleet-1' }), { mode: 0o600 });
+  writeFileSync(file, renderMultiContextKubeconfig(sims.map((sim, i) => ({ server: sim.url, token: DEFAULT_TOKEN, context: `fleet-${i + 1}` }))), { mode: 0o600 });
 }
 
 interface ClusterFigures {

@@ -12,14 +12,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NextRequest } from 'next/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parse, stringify } from 'yaml';
 import { proxy } from '../../../../proxy';
 import type { ApiErrorResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../lib/data/api-types';
 import { waitForAnalysis } from '../../../../lib/data/analysis';
 import { scopeFor, isScopeError } from '../../../../lib/data/clusters';
 import { getClusterRegistry, getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import { defaultControllers } from '../../../../sim/default-controllers';
-import { renderKubeconfig } from '../../../../sim/kubeconfig';
+import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
 import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
@@ -45,21 +44,18 @@ async function startScenario(name: string): Promise<Simulator> {
   return startSimulator({ port: 0, objects: scenario.objects, controllers: defaultControllers(), ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}), log: () => undefined });
 }
 
-type Doc = { clusters: unknown[]; users: unknown[]; contexts: unknown[] };
 
 beforeAll(async () => {
   [east, west] = await Promise.all([startScenario('eks-demo'), startScenario('tiny')]);
   dir = await mkdtemp(path.join(tmpdir(), 'zonescope-many-'));
-  const merged: Doc = { clusters: [], users: [], contexts: [] };
-  // `down`: an API server nobody answers at (a port of this file's range with nothing listening).
-  for (const [context, server, token] of [['east', east.url, east.token], ['west', west.url, west.token], ['down', 'http://127.0.0.1:7801', 'none']] as const) {
-    const doc = parse(renderKubeconfig({ server, token, context })) as Doc;
-    merged.clusters.push(...doc.clusters);
-    merged.users.push(...doc.users);
-    merged.contexts.push(...doc.contexts);
-  }
   kubeconfig = path.join(dir, 'config');
-  await writeFile(kubeconfig, stringify({ apiVersion: 'v1', kind: 'Config', ...merged, 'current-context': 'east' }), { mode: 0o600 });
+  // `down`: an API server nobody answers at (a port of this file's range with nothing listening).
+  const contexts = [
+    { context: 'east', server: east.url, token: east.token },
+    { context: 'west', server: west.url, token: west.token },
+    { context: 'down', server: 'http://127.0.0.1:7801', token: 'none' },
+  ];
+  await writeFile(kubeconfig, renderMultiContextKubeconfig(contexts, 'east'), { mode: 0o600 });
 }, 30_000);
 
 afterAll(async () => {

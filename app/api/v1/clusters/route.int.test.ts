@@ -12,12 +12,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
 
 import type { FleetRow, FleetView } from '../../../../lib/data/fleet';
 import { getClusterRegistry, resetClusterSource } from '../../../../lib/k8s/source';
 import { defaultControllers } from '../../../../sim/default-controllers';
-import { renderKubeconfig } from '../../../../sim/kubeconfig';
+import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
 import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
@@ -52,24 +51,17 @@ async function closedPort(): Promise<number> {
   return address.port;
 }
 
-type Doc = { clusters: unknown[]; users: unknown[]; contexts: unknown[] };
 
 beforeAll(async () => {
   const [demo, missing] = await Promise.all([startScenario('eks-demo'), startScenario('missing-zone-label')]);
   const down = `http://127.0.0.1:${await closedPort()}`;
-  const merged: Doc = { clusters: [], users: [], contexts: [] };
-  for (const [context, server, token] of [
-    ['demo', demo.url, demo.token],
-    ['arn:aws:eks:eu-west-1:123456789012:cluster/missing', missing.url, missing.token],
-    ['down', down, 'nothing'],
-  ] as const) {
-    const doc = parse(renderKubeconfig({ server, token, context })) as Doc;
-    merged.clusters.push(...doc.clusters);
-    merged.users.push(...doc.users);
-    merged.contexts.push(...doc.contexts);
-  }
+  const contexts = [
+    { context: 'demo', server: demo.url, token: demo.token },
+    { context: 'arn:aws:eks:eu-west-1:123456789012:cluster/missing', server: missing.url, token: missing.token },
+    { context: 'down', server: down, token: 'nothing' },
+  ];
   kubeconfig = path.join(tmp, 'config');
-  writeFileSync(kubeconfig, stringify({ apiVersion: 'v1', kind: 'Config', ...merged, 'current-context': 'demo' }), { mode: 0o600 });
+  writeFileSync(kubeconfig, renderMultiContextKubeconfig(contexts, 'demo'), { mode: 0o600 });
 });
 
 async function configure(env: Partial<Record<(typeof ENV_KEYS)[number], string>> = {}): Promise<void> {
