@@ -42,17 +42,22 @@ export async function syncSource(timeoutMs = 15_000): Promise<void> {
   if (!(await waitForAnalysis(timeoutMs))) throw new Error('the first analysis pass did not finish');
 }
 
-/** Starts eks-demo (with the default controllers and its server version) and syncs the source to it. */
-export async function startApiHarness(): Promise<ApiHarness> {
-  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
-  const scenario = await loadScenario('eks-demo');
-  const sim = await startSimulator({
+/** A simulator of the scenario `name` on a free port, with the default controllers and the scenario's server version. */
+export async function startScenarioSimulator(name: string): Promise<Simulator> {
+  const scenario = await loadScenario(name);
+  return startSimulator({
     port: 0,
     objects: scenario.objects,
     controllers: defaultControllers(),
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
     log: () => undefined,
   });
+}
+
+/** Starts eks-demo (with the default controllers and its server version) and syncs the source to it. */
+export async function startApiHarness(): Promise<ApiHarness> {
+  const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
+  const sim = await startScenarioSimulator('eks-demo');
   const dir = await mkdtemp(path.join(tmpdir(), 'zonescope-api-'));
   const kubeconfig = await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
   const reconnect = async (): Promise<void> => {

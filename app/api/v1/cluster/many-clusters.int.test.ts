@@ -17,12 +17,9 @@ import type { ApiErrorResponse, TopologyModePutResponse, TopologyModeResponse } 
 import { waitForAnalysis } from '../../../../lib/data/analysis';
 import { scopeFor, isScopeError } from '../../../../lib/data/clusters';
 import { getClusterRegistry, getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
-import { defaultControllers } from '../../../../sim/default-controllers';
 import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
-import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
-import { startSimulator } from '../../../../sim/server';
-import { eventually, ORIGIN, readJson, routeContext, sameOriginHeaders } from '../_testing/harness';
+import { eventually, ORIGIN, readJson, routeContext, sameOriginHeaders, startScenarioSimulator } from '../_testing/harness';
 import { GET as getCluster } from './route';
 import { GET as getGeneration } from './generation/route';
 import { GET as getServices } from '../services/route';
@@ -39,14 +36,9 @@ let west: Simulator;
 let dir = '';
 let kubeconfig = '';
 
-async function startScenario(name: string): Promise<Simulator> {
-  const scenario = await loadScenario(name);
-  return startSimulator({ port: 0, objects: scenario.objects, controllers: defaultControllers(), ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}), log: () => undefined });
-}
-
 
 beforeAll(async () => {
-  [east, west] = await Promise.all([startScenario('eks-demo'), startScenario('tiny')]);
+  [east, west] = await Promise.all([startScenarioSimulator('eks-demo'), startScenarioSimulator('tiny')]);
   dir = await mkdtemp(path.join(tmpdir(), 'zonescope-many-'));
   kubeconfig = path.join(dir, 'config');
   // `down`: an API server nobody answers at (a port of this file's range with nothing listening).

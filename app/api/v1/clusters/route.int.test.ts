@@ -15,11 +15,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FleetRow, FleetView } from '../../../../lib/data/fleet';
 import { getClusterRegistry, resetClusterSource } from '../../../../lib/k8s/source';
-import { defaultControllers } from '../../../../sim/default-controllers';
 import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
-import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
-import { startSimulator } from '../../../../sim/server';
+import { startScenarioSimulator } from '../_testing/harness';
 import { DELETE, GET, POST } from './route';
 
 const ENV_KEYS = ['KUBECONFIG', 'HOME', 'KUBERNETES_SERVICE_HOST', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT', 'ZONESCOPE_CONTEXTS', 'ZONESCOPE_MAX_OPEN_CLUSTERS', 'ZONESCOPE_CLUSTER_IDLE_MINUTES', 'ZONESCOPE_CLUSTER_NAME', 'ZONESCOPE_FLEET_PROMETHEUS_URL'] as const;
@@ -29,14 +27,7 @@ const sims: Simulator[] = [];
 let kubeconfig = '';
 
 async function startScenario(name: string): Promise<Simulator> {
-  const scenario = await loadScenario(name);
-  const sim = await startSimulator({
-    port: 0,
-    objects: scenario.objects,
-    controllers: defaultControllers(),
-    ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
-    log: () => undefined,
-  });
+  const sim = await startScenarioSimulator(name);
   sims.push(sim);
   return sim;
 }
