@@ -420,7 +420,8 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   const afterWarm = await simStats(simUrl);
   const readPath = nonWatchRequests(afterWarm);
   const watchesPerType = Math.max(0, ...Object.values(afterWarm.openWatches));
-  const rssAfterWarmMiB = r1(treeRssMiB(server.pid).total);
+  const rssAfterWarmRaw = treeRssMiB(server.pid).total;
+  const rssAfterWarmMiB = r1(rssAfterWarmRaw);
   // Steady RSS: after 10 s without requests (V8 shrinks its heap when idle), the median of 5 samples 1 s apart.
   await new Promise((r) => setTimeout(r, 10_000));
   const rssSamples: number[] = [];
@@ -431,8 +432,10 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   const rssMiB = r1([...rssSamples].sort((a, b) => a - b)[2] as number);
   // Peak RSS (VmHWM) so far: cold sync, the first full analysis, the warm and concurrency phases and
   // the idle samples. Read after every RSS figure it must bound (a high-water mark read before an RSS
-  // sample can be below it: the heap may grow in between).
-  const rssPeakMiB = r1(treeHwmMiB(server.pid));
+  // sample can be below it: the heap may grow in between). The kernel updates VmHWM lazily (on unmap
+  // and at exit, not when pages are dropped with madvise), and a worker process may have exited since,
+  // so the peak is also at least every RSS figure the bench saw itself.
+  const rssPeakMiB = r1(Math.max(treeHwmMiB(server.pid), rssAfterWarmRaw, ...rssSamples));
   log(`read path: ${readPath.total} API requests besides watches (${watchRequests(afterWarm)} watch requests); open watches ${JSON.stringify(afterWarm.openWatches)}; RSS ${rssMiB} MiB steady, peak ${rssPeakMiB} MiB, ${rssAfterWarmMiB} MiB right after the warm phase`);
 
   // 4. Change latency: flip one endpoint of the benchmark's slice until the Service API shows it.
@@ -490,7 +493,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
     log(`churn: ${options.churnMinutes} min at ${options.churnRate} changes/s over ${pods.length} pods and the benchmark slice`);
     churnResult = await churn({ simUrl, serverUrl, pods, minutes: options.churnMinutes, rate: options.churnRate, rssMiB: () => treeRssMiB(server.pid).total, log });
   }
-  const rssPeakRunMiB = r1(treeHwmMiB(server.pid));
+  const rssPeakRunMiB = r1(Math.max(treeHwmMiB(server.pid), rssPeakMiB, churnResult?.rssMaxMiB ?? 0));
 
   const fullPass = analysisLines.find((l) => l.full);
   const overviewP50 = stats['page.overview']?.p50 ?? Number.NaN;
