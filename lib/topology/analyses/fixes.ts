@@ -460,8 +460,15 @@ export function findFixes(input: FixInput): Fix[] {
   if (ratios) {
     const n = readyCount(slices);
     const perZone = readyByZone(slices);
-    const add = searchEndpointChange(ratios, perZone, n, 'add');
-    const remove = searchEndpointChange(ratios, perZone, n, 'remove');
+    // The search depends only on the ratios and the counts: with the cluster's own ratios, Services
+    // with the same ready endpoints per zone share it (most small Services look alike).
+    const searchRatios = ratios;
+    const search = (direction: 'add' | 'remove') =>
+      searchRatios === context.cpuRatiosByZone
+        ? context.memo(`fix-search/${direction}/${n}/${Object.keys(searchRatios).sort().map((zone) => perZone[zone] ?? 0).join(',')}`, () => searchEndpointChange(searchRatios, perZone, n, direction))
+        : searchEndpointChange(searchRatios, perZone, n, direction);
+    const add = search('add');
+    const remove = search('remove');
     const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);
     const scaleCommands = (replicasDelta: number, zonesText: string) => {
       const w = workloadNow();

@@ -1,7 +1,9 @@
 /**
  * The HPA analysis as it was before it was made fast (one allocation table per use, one call of the
- * move loop per placement and per sample, a closure per random value), kept verbatim as the
- * reference: the fast versions in hpa.ts must give exactly the same results, sample for sample.
+ * move loop per placement and per sample, a closure per random value), kept as the reference: the
+ * fast versions in hpa.ts must give exactly the same results, sample for sample. The Monte Carlo
+ * draws each zone's kept pods from its hypergeometric conditional (it drew pods one by one until
+ * issue 17); that the draws follow the exact law is checked in hpa.test.ts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +12,8 @@ import { buildClusterContext } from '../model/cluster-context';
 import { testCluster, testEndpoints, testService, testSlice, testWorkload } from '../model/test-cluster';
 import { donatedFor } from './fixes';
 import type { HpaScanRow, ScaleDownRisk, SpreadOutcome } from './hpa';
-import { MAX_EXACT_OUTCOMES, MAX_SCAN_ROWS, MONTE_CARLO_SAMPLES, analyzeHpa, findServiceWorkload, scaleDownRisk, scanReplicaCounts, worstSpread } from './hpa';
-import { createSeededRandom, hashSeed } from './seeded-random';
+import { MAX_EXACT_OUTCOMES, MAX_SCAN_ROWS, MONTE_CARLO_SAMPLES, analyzeHpa, findServiceWorkload, scaleDownRisk, scaleDownSeed, scanReplicaCounts, worstSpread } from './hpa';
+import { createSeededRandom } from './seeded-random';
 import { sortedKeys, sortStrings } from '../upstream/sorted';
 import { computeAllocationTable, getAllocations, getGivingAndReceivingZones } from '../upstream/topology-cache';
 import type { ValueByZone } from '../upstream/types';
@@ -185,25 +187,59 @@ function scaleDownRiskReference(
   if (!overflow) {
     for (const outcome of exact) record(outcomeStats(ratios, outcome.counts, to, hintsOff), outcome.p);
   } else {
-    // 2. Seeded Monte Carlo: draw the kept pods one by one without replacement.
+    // 2. Seeded Monte Carlo: each zone's kept pods from its hypergeometric conditional (population:
+    //    the pods of this zone and the ones after it; successes: this zone's pods; draws: the kept
+    //    pods still needed), by chop-down inversion of one uniform from the mode outwards.
     method = 'monte-carlo';
     samples = limits.samples ?? MONTE_CARLO_SAMPLES;
     const random = createSeededRandom(seed);
     for (let s = 0; s < samples; s++) {
-      const remaining = [...caps];
-      let remainingTotal = fromReplicas;
       const draw = zones.map(() => 0);
-      for (let d = 0; d < to; d++) {
-        let r = random() * remainingTotal;
-        let pick = 0;
-        while (pick < zones.length - 1 && r >= (remaining[pick] ?? 0)) {
-          r -= remaining[pick] ?? 0;
-          pick++;
+      let need = Math.ceil(to);
+      for (let i = 0; i < zones.length - 1; i++) {
+        const u = random();
+        const population = caps.slice(i).reduce((sum, v) => sum + v, 0);
+        const k = caps[i] ?? 0;
+        const others = population - k;
+        const lo = Math.max(0, need - others);
+        const hi = Math.min(need, k);
+        let kept = lo;
+        if (lo < hi) {
+          const mode = Math.min(hi, Math.max(lo, Math.floor(((need + 1) * (k + 1)) / (population + 2))));
+          // P(mode) = C(k, mode) · C(others, need − mode) / C(population, need)
+          const at = (i: number) => lf[i] as number;
+          const pMode = Math.exp(at(k) - at(mode) - at(k - mode) + (at(others) - at(need - mode) - at(others - need + mode)) - (at(population) - at(need) - at(population - need)));
+          const order: { value: number; p: number }[] = [{ value: mode, p: pMode }];
+          let up = mode;
+          let down = mode;
+          let pUp = pMode;
+          let pDown = pMode;
+          while (up < hi || down > lo) {
+            if (up < hi) {
+              pUp *= ((k - up) * (need - up)) / ((up + 1) * (others - need + up + 1));
+              up++;
+              order.push({ value: up, p: pUp });
+            }
+            if (down > lo) {
+              pDown *= (down * (others - need + down)) / ((k - down + 1) * (need - down + 1));
+              down--;
+              order.push({ value: down, p: pDown });
+            }
+          }
+          kept = mode;
+          let left = u;
+          for (const term of order) {
+            left -= term.p;
+            if (left < 0) {
+              kept = term.value;
+              break;
+            }
+          }
         }
-        remaining[pick] = (remaining[pick] ?? 0) - 1;
-        remainingTotal--;
-        draw[pick] = (draw[pick] ?? 0) + 1;
+        draw[i] = kept;
+        need -= kept;
       }
+      if (zones.length > 0) draw[zones.length - 1] = need;
       record(outcomeStats(ratios, countsFor(draw), to, hintsOff), 1 / samples);
     }
     const n = samples;
@@ -317,7 +353,7 @@ describe('the fast HPA analysis gives exactly the reference results', () => {
     expect(fast).toEqual(scaleDownRiskReference(ratios, from, 394, 2_654_435_761));
   }, 30_000);
 
-  it('scaleDownRisk: six zones (the general sampler) and more pods than the exact draw limit (the walk)', () => {
+  it('scaleDownRisk: six zones, and zones of a million pods', () => {
     const six = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((z, i) => [z, (i + 1) / 21]));
     const sixFrom = { a: 40, b: 3, c: 0, d: 25, e: 60, f: 7 };
     expect(scaleDownRisk(six, sixFrom, 70, 5, 'current', { samples: 500 })).toEqual(scaleDownRiskReference(six, sixFrom, 70, 5, 'current', { samples: 500 }));
@@ -337,7 +373,7 @@ describe('the fast HPA analysis gives exactly the reference results', () => {
       { name: 'web', counts: { 'zone-a': 5, 'zone-b': 5, 'zone-c': 4 }, hpa: { minReplicas: 3, maxReplicas: 40 }, spread: spread('web', 1) },
       { name: 'db', counts: { 'zone-a': 30, 'zone-b': 1, 'zone-c': 12 }, hpa: { minReplicas: 10, maxReplicas: 60 }, spread: spread('db', 2) },
       { name: 'jobs', counts: { 'zone-a': 3, 'zone-b': 3, 'zone-c': 3 }, hpa: { minReplicas: 20, maxReplicas: 55 }, spread: [] },
-      // Too many outcomes to enumerate: a Monte Carlo seeded by the Service key.
+      // Too many outcomes to enumerate: a Monte Carlo seeded by its inputs.
       { name: 'batch', counts: { 'zone-a': 300, 'zone-b': 250, 'zone-c': 200 }, hpa: { minReplicas: 210, maxReplicas: 260 }, spread: [] },
     ];
     const built = apps.map((app) => {
@@ -358,15 +394,18 @@ describe('the fast HPA analysis gives exactly the reference results', () => {
     for (const { app, service, slices } of built) {
       const found = findServiceWorkload(context, service, slices);
       if (!found) throw new Error(`no workload for ${app.name}`);
-      const analysis = analyzeHpa(context, found, `default/${app.name}`, 0);
+      const analysis = analyzeHpa(context, found, 0);
       const skew = app.spread.length > 0 ? (app.spread[0]?.maxSkew ?? null) : null;
       expect(analysis.scan).toEqual(scanReplicaCountsReference(ratios, app.hpa.minReplicas, app.hpa.maxReplicas, skew));
       const current = Object.fromEntries(sortedKeys(ratios).map((zone) => [zone, (app.counts as Record<string, number>)[zone] ?? 0]));
       const total = Object.values(current).reduce((s, v) => s + v, 0);
       const expected =
         total > app.hpa.minReplicas
-          ? scaleDownRiskReference(ratios, current, app.hpa.minReplicas, hashSeed(`default/${app.name}`), 'current')
-          : scaleDownRiskReference(ratios, Object.fromEntries(sortedKeys(ratios).map((z, i, all) => [z, Math.floor(app.hpa.maxReplicas / all.length) + (i < app.hpa.maxReplicas % all.length ? 1 : 0)])), app.hpa.minReplicas, hashSeed(`default/${app.name}`), 'maxReplicas');
+          ? scaleDownRiskReference(ratios, current, app.hpa.minReplicas, scaleDownSeed(current, app.hpa.minReplicas, 'current'), 'current')
+          : (() => {
+              const even = Object.fromEntries(sortedKeys(ratios).map((z, i, all) => [z, Math.floor(app.hpa.maxReplicas / all.length) + (i < app.hpa.maxReplicas % all.length ? 1 : 0)]));
+              return scaleDownRiskReference(ratios, even, app.hpa.minReplicas, scaleDownSeed(even, app.hpa.minReplicas, 'maxReplicas'), 'maxReplicas');
+            })();
       expect(analysis.scaleDown).toEqual(expected);
       expect(analysis.scaleDown?.method).toBe(app.name === 'batch' ? 'monte-carlo' : 'exact');
     }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
-import { analyzeHpa, checkSpreadConstraint, evenSpread, findServiceWorkload, hpaRangeRisk, scaleDownRisk, scanReplicaCounts, worstSpread } from './hpa';
+import { analyzeHpa, checkSpreadConstraint, evenSpread, findServiceWorkload, hpaRangeRisk, scaleDownRisk, scaleDownSeed, scanReplicaCounts, worstSpread } from './hpa';
 import { testCluster, testEndpoints, testService, testSlice, testWorkload } from '../model/test-cluster';
 
 const thirds = { 'zone-a': 1 / 3, 'zone-b': 1 / 3, 'zone-c': 1 / 3 };
@@ -63,6 +63,26 @@ describe('scale-down risk: zone-blind removal is a multivariate hypergeometric d
     expect(scaleDownRisk(thirds, from, 12, 99, 'current', { maxExactOutcomes: 5, samples: 4000 })).toEqual(mc);
   });
 
+  it('the zone-by-zone Monte Carlo follows the exact law: 2–5 uneven zones, every probability within 4.5 standard errors', () => {
+    const cases: { ratios: Record<string, number>; from: Record<string, number>; to: number }[] = [
+      { ratios: { a: 0.6, b: 0.4 }, from: { a: 30, b: 9 }, to: 20 },
+      { ratios: thirds, from: { 'zone-a': 14, 'zone-b': 5, 'zone-c': 9 }, to: 15 },
+      { ratios: { a: 0.38, b: 0.32, c: 0.2, d: 0.1 }, from: { a: 20, b: 17, c: 11, d: 4 }, to: 30 },
+      { ratios: { a: 0.3, b: 0.25, c: 0.2, d: 0.15, e: 0.1 }, from: { a: 12, b: 0, c: 8, d: 6, e: 3 }, to: 18 },
+    ];
+    for (const [i, { ratios, from, to }] of cases.entries()) {
+      const exact = scaleDownRisk(ratios, from, to, 1);
+      const mc = scaleDownRisk(ratios, from, to, 1000 + i, 'current', { maxExactOutcomes: 0, samples: 20_000 });
+      expect([exact.method, mc.method]).toEqual(['exact', 'monte-carlo']);
+      const within = (p: number, q: number) => Math.abs(p - q) <= 4.5 * Math.sqrt((q * (1 - q)) / 20_000) + 1e-9;
+      for (const key of ['pDonation', 'pZoneWithoutLocalEndpoints', 'pZoneWithoutHints'] as const) expect(within(mc[key], exact[key]), `case ${i} ${key}: ${mc[key]} vs ${exact[key]}`).toBe(true);
+      for (const { donated, probability } of exact.donatedDistribution) {
+        const sampled = mc.donatedDistribution.find((d) => d.donated === donated)?.probability ?? 0;
+        expect(within(sampled, probability), `case ${i} P(donated = ${donated}): ${sampled} vs ${probability}`).toBe(true);
+      }
+    }
+  });
+
   it('probabilities stay in [0, 1] and the donated distribution sums to 1', () => {
     fc.assert(
       fc.property(fc.tuple(fc.nat(8), fc.nat(8), fc.nat(8)), fc.nat(24), fc.integer({ min: 0, max: 2 ** 31 }), ([a, b, c], to, seed) => {
@@ -78,6 +98,35 @@ describe('scale-down risk: zone-blind removal is a multivariate hypergeometric d
   });
 });
 
+describe('scale-down estimates: the same situation gets the same figures', () => {
+  it('two Services with the same 300/250/200 pods and minReplicas share one seeded Monte Carlo estimate', () => {
+    const counts = { 'zone-a': 300, 'zone-b': 250, 'zone-c': 200 };
+    const built = ['batch', 'batch-copy'].map((name) => {
+      const endpoints = testEndpoints(counts, { service: name });
+      return { service: testService(name), slices: [testSlice(name, endpoints)], workload: testWorkload(name, endpoints, { hpa: { minReplicas: 210, maxReplicas: 760 } }) };
+    });
+    const index = testCluster({
+      services: built.map((b) => b.service),
+      endpointSlices: built.flatMap((b) => b.slices),
+      pods: built.flatMap((b) => b.workload.pods),
+      replicaSets: built.flatMap((b) => b.workload.replicaSets),
+      deployments: built.flatMap((b) => b.workload.deployments),
+      hpas: built.flatMap((b) => b.workload.hpas),
+    });
+    const context = buildClusterContext(index);
+    const [first, second] = built.map(({ service, slices }) => {
+      const found = findServiceWorkload(context, service, slices);
+      if (!found) throw new Error(`no workload for ${service.name}`);
+      return analyzeHpa(context, found, 0).scaleDown;
+    });
+    expect(first?.method).toBe('monte-carlo');
+    expect(first?.seed).toBe(scaleDownSeed(counts, 210, 'current'));
+    expect(second).toEqual(first);
+    // A different situation is seeded differently.
+    expect(scaleDownSeed({ ...counts, 'zone-c': 201 }, 210, 'current')).not.toBe(first?.seed);
+  });
+});
+
 describe('analyzeHpa: the Deployment behind a Service', () => {
   const endpoints = testEndpoints({ 'zone-a': 5, 'zone-b': 2, 'zone-c': 2 }, { service: 'api' });
   const build = (spread = testWorkload('api', endpoints).deployments[0]?.topologySpreadConstraints ?? []) => {
@@ -88,7 +137,7 @@ describe('analyzeHpa: the Deployment behind a Service', () => {
     const context = buildClusterContext(index);
     const found = findServiceWorkload(context, service, slices);
     if (!found) throw new Error('workload not found');
-    return analyzeHpa(context, found, 'default/api', 2);
+    return analyzeHpa(context, found, 2);
   };
 
   it('finds Service → pods → ReplicaSet → Deployment → HPA', () => {

@@ -455,131 +455,112 @@ class OutcomeJudge {
   }
 }
 
-/** Below this many pods `random() × left` and the walk's subtractions are exact (2^32 · 2^21 = 2^53). */
-const EXACT_DRAW_LIMIT = 2 ** 21;
-/** Start of a running sum no position reaches (it loses 1 per draw, and there are fewer than 2^21). */
-const MISSING_SUM = 2 ** 30;
-
 /**
- * Monte Carlo samples of a zone-blind scale-down: each draws `to` of the `total` pods (`caps[i]` in
- * zone i) one by one without replacement, uniformly among those left. A draw takes
- * `r = random() × left` and walks the zones in order, subtracting each zone's pods left until `r`
- * falls inside one (the last zone takes the rest).
+ * Monte Carlo samples of a zone-blind scale-down: each keeps `to` of the `total` pods (`caps[i]` in
+ * zone i), uniformly among all ways to choose them. The kept counts per zone follow a multivariate
+ * hypergeometric law, drawn zone by zone from its conditionals: zone i keeps
+ * `k_i ~ Hypergeometric(population = pods in zones i…, successes = caps[i], draws = kept still
+ * needed)` and the last zone keeps the rest. That is the same law as drawing the kept pods one by
+ * one, at a cost of one random value per zone (not per pod): a 1,000-pod Deployment costs 3 values
+ * per sample, not 1,000.
  *
- * The walk stops at the first zone whose running sum of pods left exceeds `r`, so it picks the
- * zone numbered by how many of the running sums `P_1 … P_{z−1}` are ≤ r; removing the pod lowers
- * exactly the sums > r. Done that way (no branch to mispredict) it is the same pick, because every
- * value is exact: `random()` is a multiple of 2^−32, so below {@link EXACT_DRAW_LIMIT} pods `r` and
- * `r − P` are exact doubles. Larger counts walk as written.
+ * Each conditional is drawn by inversion from its mode outwards (chop-down: subtract P(mode), then
+ * P(mode + 1), P(mode − 1), P(mode + 2), … from the uniform until it falls below 0), with the
+ * probabilities taken from P(mode) by the ratio recurrence of neighbouring terms, so a draw costs
+ * about one standard deviation of steps.
  */
 class ScaleDownSampler {
-  /** Running sums of the pods in zones 0 … j before any draw (j < zones − 1). */
-  private readonly start: Float64Array;
-  private readonly sums: Float64Array;
-  private readonly remaining: Float64Array;
-  /** The sample's `to` random values. */
+  /** Pods in zones i, i + 1, … (the population left when zone i is drawn). */
+  private readonly population: Float64Array;
+  /** One random value per zone but the last. */
   private readonly values: Float64Array;
+  /** P(mode) of zone i's conditional, by the number still needed (zone 0 always needs `to`). */
+  private readonly modeProbability: Map<number, number>[];
   /** Kept pods per zone of the last sample. */
   readonly draw: Float64Array;
 
   constructor(
     private readonly caps: readonly number[],
-    private readonly total: number,
     private readonly to: number,
+    private readonly lf: Float64Array,
   ) {
     const z = caps.length;
-    this.start = new Float64Array(Math.max(0, z - 1));
+    this.population = new Float64Array(z);
     let sum = 0;
-    for (let i = 0; i < z - 1; i++) this.start[i] = sum += caps[i] as number;
-    this.sums = new Float64Array(this.start.length);
-    this.remaining = new Float64Array(z);
-    this.values = new Float64Array(Math.max(0, Math.ceil(to)));
+    for (let i = z - 1; i >= 0; i--) this.population[i] = sum += caps[i] as number;
+    this.values = new Float64Array(Math.max(0, z - 1));
+    this.modeProbability = caps.map(() => new Map<number, number>());
     this.draw = new Float64Array(z);
   }
 
-  /** Draws one sample with the next `to` values of `random` into {@link draw}. */
+  /** Draws one sample with the next `zones − 1` values of `random` into {@link draw}. */
   sample(random: SeededRandomBlocks): void {
-    random.fill(this.values);
-    if (this.total >= EXACT_DRAW_LIMIT) this.sampleByWalk();
-    else if (this.sums.length <= 3) this.sampleByThreeSums();
-    else this.sampleBySums();
-  }
-
-  /** {@link sampleBySums} for up to four zones, with the sums in locals. */
-  private sampleByThreeSums(): void {
-    const { sums, to, values, start } = this;
-    const n = sums.length;
-    // Sums are whole numbers below 2^21, so r ≥ p exactly when floor(r) ≥ p: compare 32-bit
-    // integers. A missing sum starts far above any position and stays there.
-    let p1 = n > 0 ? (start[0] as number) | 0 : MISSING_SUM;
-    let p2 = n > 1 ? (start[1] as number) | 0 : MISSING_SUM;
-    let p3 = n > 2 ? (start[2] as number) | 0 : MISSING_SUM;
-    let left = this.total;
-    for (let d = 0; d < to; d++) {
-      const position = Math.floor((values[d] as number) * left) | 0;
-      left--;
-      p1 = (p1 - 1 + Number(position >= p1)) | 0;
-      p2 = (p2 - 1 + Number(position >= p2)) | 0;
-      p3 = (p3 - 1 + Number(position >= p3)) | 0;
+    const { caps, draw, values, population } = this;
+    const z = caps.length;
+    if (z === 0) return;
+    random.fill(values);
+    let need = this.to;
+    for (let i = 0; i < z - 1; i++) {
+      const kept = this.hypergeometric(i, population[i] as number, caps[i] as number, need, values[i] as number);
+      draw[i] = kept;
+      need -= kept;
     }
-    if (n > 0) sums[0] = p1;
-    if (n > 1) sums[1] = p2;
-    if (n > 2) sums[2] = p3;
-    this.countKept();
+    draw[z - 1] = need;
   }
 
-  /**
-   * The draws, keeping only the running sums (`sums[j]`: pods left in zones 0 … j): a draw that
-   * picks zone k lowers the sums with j ≥ k, so at the end `start[j] − sums[j]` is the number of
-   * pods kept in zones 0 … j.
-   */
-  private sampleBySums(): void {
-    const { sums, to, values } = this;
-    const n = sums.length;
-    sums.set(this.start);
-    let left = this.total;
-    for (let d = 0; d < to; d++) {
-      const r = (values[d] as number) * left;
-      left--;
-      for (let i = 0; i < n; i++) {
-        const sum = sums[i] as number;
-        sums[i] = sum - 1 + Number(r >= sum);
+  /** `k ~ Hypergeometric(n, k, need)` for zone `zone` by chop-down inversion of `u` from the mode. */
+  private hypergeometric(zone: number, n: number, k: number, need: number, u: number): number {
+    const others = n - k;
+    const lo = Math.max(0, need - others);
+    const hi = Math.min(need, k);
+    if (lo >= hi) return lo;
+    let mode = Math.floor(((need + 1) * (k + 1)) / (n + 2));
+    mode = Math.min(hi, Math.max(lo, mode));
+    const cache = this.modeProbability[zone] as Map<number, number>;
+    let pMode = cache.get(need);
+    if (pMode === undefined) {
+      pMode = modeTerm(this.lf, n, k, need, mode);
+      cache.set(need, pMode);
+    }
+    let left = u - pMode;
+    if (left < 0) return mode;
+    let up = mode;
+    let down = mode;
+    let pUp = pMode;
+    let pDown = pMode;
+    while (up < hi || down > lo) {
+      if (up < hi) {
+        pUp *= ((k - up) * (need - up)) / ((up + 1) * (others - need + up + 1));
+        up++;
+        left -= pUp;
+        if (left < 0) return up;
+      }
+      if (down > lo) {
+        pDown *= (down * (others - need + down)) / ((k - down + 1) * (need - down + 1));
+        down--;
+        left -= pDown;
+        if (left < 0) return down;
       }
     }
-    this.countKept();
+    // Only rounding leaves anything: the terms sum to 1 up to a few ulps.
+    return mode;
   }
+}
 
-  /** Kept pods per zone from the final running sums (see {@link sampleBySums}) into {@link draw}. */
-  private countKept(): void {
-    const { sums, start, draw } = this;
-    const n = sums.length;
-    let keptSoFar = 0;
-    for (let i = 0; i < n; i++) {
-      const keptUpTo = (start[i] as number) - (sums[i] as number);
-      draw[i] = keptUpTo - keptSoFar;
-      keptSoFar = keptUpTo;
-    }
-    draw[n] = this.values.length - keptSoFar;
-  }
+/** `P(mode) = C(k, mode) · C(n − k, need − mode) / C(n, need)` from a table of log factorials. */
+function modeTerm(lf: ArrayLike<number>, n: number, k: number, need: number, mode: number): number {
+  const others = n - k;
+  const at = (i: number) => lf[i] as number;
+  return Math.exp(at(k) - at(mode) - at(k - mode) + (at(others) - at(need - mode) - at(others - need + mode)) - (at(n) - at(need) - at(n - need)));
+}
 
-  private sampleByWalk(): void {
-    const { remaining, draw, to, values } = this;
-    const z = remaining.length;
-    for (let i = 0; i < z; i++) remaining[i] = this.caps[i] as number;
-    draw.fill(0);
-    let left = this.total;
-    for (let d = 0; d < to; d++) {
-      let r = (values[d] as number) * left;
-      let pick = 0;
-      while (pick < z - 1 && r >= (remaining[pick] as number)) {
-        r -= remaining[pick] as number;
-        pick++;
-      }
-      remaining[pick] = (remaining[pick] as number) - 1;
-      left--;
-      draw[pick] = (draw[pick] as number) + 1;
-    }
-  }
+/**
+ * The Monte Carlo seed of a scale-down from `from` to `toReplicas`: a hash of those inputs (zones in
+ * order with their counts), so the same situation always gets the same estimate, whichever Service
+ * it belongs to.
+ */
+export function scaleDownSeed(from: Readonly<ValueByZone<number>>, toReplicas: number, kind: ScaleDownRisk['from']): number {
+  return hashSeed(`scale-down\u0000${kind}\u0000${sortedKeys(from).map((zone) => `${zone}=${from[zone] ?? 0}`).join(',')}\u0000${toReplicas}`);
 }
 
 /**
@@ -664,11 +645,12 @@ export function scaleDownRisk(
   if (!overflow) {
     for (let o = 0; o < exactP.length; o++) record(judge.stats(exactKept, o * zones.length), exactP[o] as number);
   } else {
-    // 2. Seeded Monte Carlo: draw the kept pods one by one without replacement.
+    // 2. Seeded Monte Carlo: kept pods per zone from the zone-by-zone conditionals.
     method = 'monte-carlo';
     samples = limits.samples ?? MONTE_CARLO_SAMPLES;
     const random = new SeededRandomBlocks(seed);
-    const sampler = new ScaleDownSampler(caps, fromReplicas, to);
+    // (a `to` that is not a whole number keeps its ceiling, as drawing pod by pod did)
+    const sampler = new ScaleDownSampler(caps, Math.ceil(to), lf);
     for (let s = 0; s < samples; s++) {
       sampler.sample(random);
       record(judge.stats(sampler.draw), 1 / samples);
@@ -795,7 +777,7 @@ export function spreadPatchCommand(namespace: string, deployment: string, podLab
  *
  * @param donatedNow endpoints the engine donates with the current endpoints under `Auto`.
  */
-export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, serviceKey: string, donatedNow: number): HpaAnalysis {
+export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, donatedNow: number): HpaAnalysis {
   const ratios = context.cpuRatiosByZone;
   const { deployment, hpa } = workload;
   // 1. Pods per zone.
@@ -847,18 +829,10 @@ export function analyzeHpa(context: ClusterContext, workload: ServiceWorkload, s
     const current: ValueByZone<number> = {};
     for (const zone of Object.keys(ratios)) current[zone] = byZone.get(zone)?.ready ?? 0;
     const currentTotal = Object.values(current).reduce((s, v) => s + v, 0);
-    const seed = hashSeed(serviceKey);
-    const risk = (from: ValueByZone<number>, kind: ScaleDownRisk['from']): ScaleDownRisk => {
-      // Exact results depend only on the counts, so Services with the same counts share them.
-      const key = `hpa-scale-down/${kind}/${Object.values(from).join(',')}/${hpa.minReplicas}`;
-      // A Monte Carlo result depends on this Service's seed: it is not shared, and not computed twice.
-      let computed: ScaleDownRisk | null = null;
-      const shared = context.memo<ScaleDownRisk | null>(key, () => {
-        computed = scaleDownRisk(ratios, from, hpa.minReplicas, seed, kind);
-        return computed.method === 'exact' ? computed : null;
-      });
-      return shared ?? computed ?? scaleDownRisk(ratios, from, hpa.minReplicas, seed, kind);
-    };
+    // Both the exact result and the Monte Carlo one (seeded by these inputs) depend only on the
+    // counts, so Services with the same counts share them and see the same figures.
+    const risk = (from: ValueByZone<number>, kind: ScaleDownRisk['from']): ScaleDownRisk =>
+      context.memo(`hpa-scale-down/${kind}/${Object.values(from).join(',')}/${hpa.minReplicas}`, () => scaleDownRisk(ratios, from, hpa.minReplicas, scaleDownSeed(from, hpa.minReplicas, kind), kind));
     if (currentTotal > hpa.minReplicas) scaleDown = risk(current, 'current');
     else if (hpa.maxReplicas > hpa.minReplicas) scaleDown = risk(evenSpread(Object.keys(ratios), hpa.maxReplicas), 'maxReplicas');
   }

@@ -216,7 +216,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   };
 
   // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
-  const cell = new WorkloadCell(context, service, allSlices, key, analysis.ifAuto.donatedEndpoints);
+  const cell = new WorkloadCell(context, service, allSlices, analysis.ifAuto.donatedEndpoints);
 
   // 4. Fixes (now, or in a cached cluster pass on first read), load-balancer path.
   const lazy = !withDetail && prepared.cache !== undefined;

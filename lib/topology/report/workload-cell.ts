@@ -23,7 +23,6 @@ export class WorkloadCell {
     context: ClusterContext,
     private readonly service: ServiceRecord,
     private readonly slices: readonly EndpointSliceRecord[],
-    private readonly key: string,
     private readonly donatedNow: number,
   ) {
     this.context = context;
@@ -42,7 +41,7 @@ export class WorkloadCell {
   private analysis(): HpaAnalysis | null {
     if (this.analysed === undefined) {
       const workload = this.workload();
-      this.analysed = workload ? analyzeHpa(this.context, workload, this.key, this.donatedNow) : null;
+      this.analysed = workload ? analyzeHpa(this.context, workload, this.donatedNow) : null;
     }
     return this.analysed;
   }
