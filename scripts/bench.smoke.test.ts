@@ -38,7 +38,7 @@ describe('npm run bench (smoke, scale S, both generators)', () => {
   it(
     'runs end to end on each generator and prints the figures of both as one JSON object on its last line',
     async () => {
-      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--traffic-seconds', '3', '--metrics-seconds', '3', '--timeout-minutes', '6'], (BUILT ? 300 : 450) * 1000);
+      const { code, stdout, stderr } = await runBench(['--scale', 'S', '--requests', '5', '--clients', '2', '--analyze-runs', '1', '--lcp-loads', '1', '--traffic-seconds', '3', '--metrics-seconds', '3', '--timeout-minutes', '6'], (BUILT ? 300 : 450) * 1000);
       expect(code, stderr.slice(-3000)).toBe(0);
       const last = stdout.trim().split('\n').pop() ?? '';
       const both = JSON.parse(last) as { scale: string; generator: string; reference: Record<string, unknown>; realistic: Record<string, unknown>; goalsMissed: string[] };

@@ -62,6 +62,7 @@ import { trafficPhase, trafficTable } from './bench/traffic';
 import type { MetricsFigures } from './bench/metrics';
 import { closeScrapeConnections, metricsFields, metricsPhase, metricsTable, treeCpuMs } from './bench/metrics';
 import { startPrometheus } from '../sim/prometheus';
+import { SERVER_NODE_FLAGS, serverNodeArgs } from './node-flags';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -156,7 +157,7 @@ function trafficFields(figures: TrafficFigures | null, prometheus: string): Part
 
 /** `scripts/bench/analyze-all.ts` as a child: the in-process analysis figures, `null` when it failed. */
 async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeAllFigures | null> {
-  const child = await run('analyze-all', process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(runs)], {
+  const child = await run('analyze-all', process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(runs)], {
     cwd: ROOT,
     env: childEnv({}),
     timeoutMs: 15 * 60_000,
@@ -172,7 +173,7 @@ async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeA
 
 /** `npm run analyze -- --format json` against the simulator as a child, timed from start to exit (sync included). */
 async function runAnalyzeCommand(kubeconfig: string, outFile: string): Promise<{ seconds: number; bytes: number } | null> {
-  const child = await run('analyze', process.execPath, ['--import', 'tsx', 'scripts/analyze.ts', '--format', 'json', '--timeout', '900'], {
+  const child = await run('analyze', process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'scripts/analyze.ts', '--format', 'json', '--timeout', '900'], {
     cwd: ROOT,
     env: childEnv({ KUBECONFIG: kubeconfig }),
     stdoutFile: outFile,
@@ -277,7 +278,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   const port = await freePort();
   const serverUrl = `http://127.0.0.1:${port}`;
   const serverStartedAt = performance.now();
-  const server: Child = startChild('server', process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const server: Child = startChild('server', process.execPath, [...serverNodeArgs({ NODE_OPTIONS: options.serverNodeOptions ?? '' }), nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: childEnv({
       KUBECONFIG: kubeconfig,
@@ -475,7 +476,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   // 5b. The browser: Services page DOM size, sort and filter; Service view LCP.
   let browserResult: BrowserResult | null = null;
   if (options.browser) {
-    browserResult = await browserPhase({ serverUrl, servicePaths: [`/services/${servicePath}`, `/services/${bigPath}`], filterTexts: targets.filterTexts, log }).catch((error: unknown) => {
+    browserResult = await browserPhase({ serverUrl, servicePaths: [`/services/${servicePath}`, `/services/${bigPath}`], filterTexts: targets.filterTexts, lcpLoads: options.lcpLoads, log }).catch((error: unknown) => {
       log(`browser phase failed: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     });

@@ -40,6 +40,7 @@ import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
 import { FLOW_METRIC } from '../sim/traffic-metrics';
 import { prepareStandalone, startPlan } from './start';
+import { serverNodeArgs } from './node-flags';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -266,7 +267,7 @@ async function main(): Promise<number> {
     return 1;
   }
   log(`starting the dashboard on ${host}:${port}`);
-  child = spawn(process.execPath, [server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
+  child = spawn(process.execPath, [...serverNodeArgs(plan.env), server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
   const dashboard = child;
   const probeUrl = plan.url;
   if (!(await waitUntilReady(probeUrl, dashboard))) {

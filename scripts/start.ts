@@ -22,6 +22,8 @@ import { cpSync, existsSync, lstatSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { serverNodeArgs } from './node-flags';
+
 /** The default bind address of `npm start` and `npm run demo`. */
 export const DEFAULT_HOST = '127.0.0.1';
 /** The default port. */
@@ -162,7 +164,7 @@ async function main(): Promise<number> {
     console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
     return error instanceof StartUsageError ? 2 : 1;
   }
-  const child = spawn(process.execPath, [server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...serverNodeArgs(plan.env), server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

@@ -40,6 +40,8 @@ export interface BenchOptions {
   readonly clients: number;
   /** Analyses timed in-process for `analyzeAllMs` (0 = skip). */
   readonly analyzeRuns: number;
+  /** Page loads per Service view LCP figure (the median is reported). */
+  readonly lcpLoads: number;
   /** `always` build; `auto`: build when the build folder holds no build of the current sources; `never`: use what is there. */
   readonly build: 'auto' | 'always' | 'never';
   /** Run the kubectl comparison (when kubectl is installed). */
@@ -79,6 +81,7 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --build auto|always|never   production build into .next-bench (or $ZONESCOPE_DIST_DIR): when the sources
                          changed since the last bench build (default), always, or never
   --no-kubectl           skip the kubectl comparison
+  --lcp-loads N          page loads per Service view LCP figure, the median reported (default 3)
   --no-browser           skip the browser phase (Services page DOM/sort/filter, Service view LCP)
   --timeout-minutes T    stop everything after T minutes (default per generator run: 30, realistic L 45,
                          each + churn minutes; both = the sum)
@@ -119,6 +122,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
   let churnRate = 20;
   let clients = 8;
   let analyzeRuns = 5;
+  let lcpLoads = 3;
   let build: BenchOptions['build'] = 'auto';
   let kubectl = true;
   let browser = true;
@@ -170,6 +174,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
       case '--analyze-runs':
         result = take(positiveInt(flag, value, 0));
         if (typeof result === 'number') analyzeRuns = result;
+        break;
+      case '--lcp-loads':
+        result = take(positiveInt(flag, value, 1));
+        if (typeof result === 'number') lcpLoads = result;
         break;
       case '--build':
         if (value !== 'auto' && value !== 'always' && value !== 'never') return '--build takes auto, always or never';
@@ -240,6 +248,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     churnRate,
     clients,
     analyzeRuns,
+    lcpLoads,
     build,
     kubectl,
     browser,

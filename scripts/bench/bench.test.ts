@@ -27,7 +27,9 @@ describe('bench arguments', () => {
       build: 'never',
       timeoutMinutes: 60,
     });
-    expect(parseBenchArgs(['--scale', 'L'])).toMatchObject({ prometheus: true, prometheusRefreshSeconds: 10, trafficSeconds: 30, trafficOnly: false });
+    expect(parseBenchArgs(['--scale', 'L'])).toMatchObject({ prometheus: true, prometheusRefreshSeconds: 10, trafficSeconds: 30, trafficOnly: false, lcpLoads: 3 });
+    expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '1'])).toMatchObject({ lcpLoads: 1 });
+    expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '0'])).toBe('--lcp-loads must be at least 1');
     expect(parseBenchArgs(['--scale', 'L', '--traffic-only', '--no-prometheus', '--traffic-seconds', '0', '--prometheus-refresh-seconds', '5'])).toMatchObject({
       prometheus: false,
       prometheusRefreshSeconds: 5,
