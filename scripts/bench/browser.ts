@@ -12,6 +12,8 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
 
+import { percentile } from './http';
+
 export interface BrowserResult {
   /** Rows the Services page lists (its count line). */
   readonly servicesRows: number;
@@ -135,7 +137,7 @@ export async function browserPhase(options: { serverUrl: string; servicePaths: r
       const runs: number[] = [];
       for (let i = 0; i < options.lcpLoads; i++) runs.push(r1(await largestContentfulPaint(browser, `${options.serverUrl}${servicePath}`)));
       lcpRuns[servicePath] = runs;
-      lcpMs[servicePath] = [...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)] as number;
+      lcpMs[servicePath] = percentile([...runs].sort((a, b) => a - b), 50);
     }
     const result: BrowserResult = {
       servicesRows,

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
-import { testCluster, testEndpoints, testService, testSlice, testWorkload } from '../model/test-cluster';
+import { testEndpoints, testService, testSlice, testWorkload, testWorkloadCluster } from '../model/test-cluster';
 import { donatedFor } from './fixes';
 import type { HpaScanRow, ScaleDownRisk, SpreadOutcome } from './hpa';
 import { MAX_EXACT_OUTCOMES, MAX_SCAN_ROWS, MONTE_CARLO_SAMPLES, analyzeHpa, findServiceWorkload, scaleDownRisk, scaleDownSeed, scanReplicaCounts, worstSpread } from './hpa';
@@ -380,14 +380,7 @@ describe('the fast HPA analysis gives exactly the reference results', () => {
       const endpoints = testEndpoints(app.counts, { service: app.name });
       return { app, service: testService(app.name), slices: [testSlice(app.name, endpoints)], workload: testWorkload(app.name, endpoints, { hpa: app.hpa, spread: app.spread }) };
     });
-    const index = testCluster({
-      services: built.map((b) => b.service),
-      endpointSlices: built.flatMap((b) => b.slices),
-      pods: built.flatMap((b) => b.workload.pods),
-      replicaSets: built.flatMap((b) => b.workload.replicaSets),
-      deployments: built.flatMap((b) => b.workload.deployments),
-      hpas: built.flatMap((b) => b.workload.hpas),
-    });
+    const index = testWorkloadCluster(built);
     const context = buildClusterContext(index);
     const ratios = context.cpuRatiosByZone;
     if (!ratios) throw new Error('no CPU ratios');

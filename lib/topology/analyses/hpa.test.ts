@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
 import { analyzeHpa, checkSpreadConstraint, evenSpread, findServiceWorkload, hpaRangeRisk, scaleDownRisk, scaleDownSeed, scanReplicaCounts, worstSpread } from './hpa';
-import { testCluster, testEndpoints, testService, testSlice, testWorkload } from '../model/test-cluster';
+import { testCluster, testEndpoints, testService, testSlice, testWorkload, testWorkloadCluster } from '../model/test-cluster';
 
 const thirds = { 'zone-a': 1 / 3, 'zone-b': 1 / 3, 'zone-c': 1 / 3 };
 
@@ -105,14 +105,7 @@ describe('scale-down estimates: the same situation gets the same figures', () =>
       const endpoints = testEndpoints(counts, { service: name });
       return { service: testService(name), slices: [testSlice(name, endpoints)], workload: testWorkload(name, endpoints, { hpa: { minReplicas: 210, maxReplicas: 760 } }) };
     });
-    const index = testCluster({
-      services: built.map((b) => b.service),
-      endpointSlices: built.flatMap((b) => b.slices),
-      pods: built.flatMap((b) => b.workload.pods),
-      replicaSets: built.flatMap((b) => b.workload.replicaSets),
-      deployments: built.flatMap((b) => b.workload.deployments),
-      hpas: built.flatMap((b) => b.workload.hpas),
-    });
+    const index = testWorkloadCluster(built);
     const context = buildClusterContext(index);
     const [first, second] = built.map(({ service, slices }) => {
       const found = findServiceWorkload(context, service, slices);

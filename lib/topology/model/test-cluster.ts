@@ -135,6 +135,20 @@ export function testWorkload(
   };
 }
 
+/** A cluster of Services, each with its slices and the workload behind them (see {@link testWorkload}). */
+export function testWorkloadCluster(
+  built: readonly { service: ServiceRecord; slices: readonly EndpointSliceRecord[]; workload: ReturnType<typeof testWorkload> }[],
+): ClusterIndex {
+  return testCluster({
+    services: built.map((b) => b.service),
+    endpointSlices: built.flatMap((b) => b.slices),
+    pods: built.flatMap((b) => b.workload.pods),
+    replicaSets: built.flatMap((b) => b.workload.replicaSets),
+    deployments: built.flatMap((b) => b.workload.deployments),
+    hpas: built.flatMap((b) => b.workload.hpas),
+  });
+}
+
 /** A snapshot with empty defaults (release 1.30, kube-proxy iptables, no CNI facts). */
 export function testSnapshot(parts: Partial<ClusterSnapshot> = {}): ClusterSnapshot {
   return {
