@@ -9,6 +9,7 @@ import { OverviewPage } from './pages/overview-page';
 import { ServicePage } from './pages/service-page';
 import { ServicesPage } from './pages/services-page';
 import { getService, hintedEndpoints } from './sim';
+import { htmlText } from '../components/test-support';
 
 const CATALOG_EVENT = 'Unable to allocate minimum required endpoints to each zone without exceeding overload threshold (4 endpoints, 3 zones), addressType: IPv4';
 
@@ -123,4 +124,24 @@ test('the toggle predicts from the whole mechanism precedence: trafficDistributi
   const ifEnabled = service.toggle.getByText('If enabled (Auto)').locator('..');
   await expect(ifEnabled).toContainText('hints on via trafficDistribution, cross-zone 0.0 % → hints off, 66.7 %');
   await expect(ifEnabled).toContainText('topology-mode Auto overrides trafficDistribution PreferClose');
+});
+
+test('the Service page as served carries the toggle’s current value and prediction; its buttons wait for the permission check', async ({ request, page }) => {
+  // What the server sends, before any script runs: the prediction is painted with the page.
+  const response = await request.get('/services/shop/recommendations');
+  expect(response.ok()).toBe(true);
+  const html = await response.text();
+  // Tags split the text: a space from a tag before a colon or full stop is not the reader's.
+  const text = htmlText(html).replace(/ ([:.,])/g, '$1');
+  expect(text).toContain('Current in cluster zonescope-sim: no topology annotation');
+  expect(text).toContain('If enabled (Auto) hints on hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 %');
+  expect(text).toContain('Checking permission…');
+  expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Enable topology mode/);
+
+  // Once the permission check answers, the same prediction stays and the buttons can be used.
+  const service = new ServicePage(page);
+  await service.goto('shop/recommendations');
+  await service.waitForToggle();
+  await expect(service.toggle.getByText('If enabled (Auto)').locator('..')).toContainText('hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 %');
+  await expect(service.enableButton).toBeEnabled();
 });

@@ -10,7 +10,8 @@ import { analyzeService } from '@/lib/topology/report/service-detail';
 import { publicCases } from '@/lib/topology/report/test-public-cases';
 import { htmlText } from '../test-support';
 import { HpaPanel } from './hpa-panel';
-import { scanTuples } from './hpa-scan-data';
+import type { ScanTuple } from './hpa-scan-data';
+import { MAX_SCAN_BARS, scanBars, scanTuples } from './hpa-scan-data';
 import { ScanTable } from './hpa-scan-table';
 
 function apiHpa() {
@@ -67,5 +68,43 @@ describe('HPA replica scan', () => {
     expect(html).toContain('<summary class="cursor-pointer">Scan as a table</summary>');
     expect(html).not.toContain('Replica scan table');
     expect(htmlText(html)).toContain(`Every replica count from ${analysis.scan?.[0]?.replicas} to ${analysis.scan?.[analysis.scan.length - 1]?.replicas}: where hints turn off`);
+  });
+
+  it('a wide range is drawn in at most MAX_SCAN_BARS runs, and a count with hints off always makes its run red', () => {
+    // 1,000 counts from 3,000 (as the biggest realistic-L Service's HPA): hints off at a few
+    // scattered counts, Σ minimum creeping up towards the count in between.
+    const offAt = new Set([3_004, 3_517, 3_518, 3_999]);
+    const scan: ScanTuple[] = Array.from({ length: 1_000 }, (_, i) => {
+      const replicas = 3_000 + i;
+      const off = offAt.has(replicas);
+      return [replicas, off ? replicas + 3 : replicas - 10 - (i % 7), off ? 0 : 1, i % 5, (i * 7) % 13, '', ''] as const;
+    });
+    const bars = scanBars(scan);
+    expect(bars.length).toBeLessThanOrEqual(MAX_SCAN_BARS);
+    expect(bars.length).toBeGreaterThan(MAX_SCAN_BARS / 2);
+    // The runs cover every count once, in order.
+    expect(bars[0]?.from).toBe(3_000);
+    expect(bars[bars.length - 1]?.to).toBe(3_999);
+    bars.forEach((bar, i) => {
+      if (i > 0) expect(bar.from).toBe((bars[i - 1]?.to ?? 0) + 1);
+      const run = scan.filter((t) => t[0] >= bar.from && t[0] <= bar.to);
+      expect(bar.replicas).toBeGreaterThanOrEqual(bar.from);
+      expect(bar.replicas).toBeLessThanOrEqual(bar.to);
+      expect(bar.offCounts).toBe(run.filter((t) => t[2] === 0).length);
+      expect(bar.hintsEnabled).toBe(bar.offCounts === 0);
+      expect(bar.worstDonated).toBe(Math.max(...run.map((t) => t[4])));
+      // The count shown is the one nearest to hints off, and its figures are that count's.
+      const shown = run.find((t) => t[0] === bar.replicas);
+      expect(bar.minimumTotal).toBe(shown?.[1]);
+      if (bar.hintsEnabled) expect(Math.max(...run.map((t) => t[1] - t[0]))).toBe((shown?.[1] ?? 0) - bar.replicas);
+    });
+    expect(bars.filter((b) => !b.hintsEnabled).map((b) => b.replicas)).toEqual([3_004, 3_517, 3_999]);
+    expect(scanBars(scan)).toBe(bars);
+  });
+
+  it('a range that fits is one bar per replica count', () => {
+    const { scan } = apiHpa();
+    const tuples = scanTuples(scan);
+    expect(scanBars(tuples).map((b) => [b.from, b.to, b.replicas, b.minimumTotal, b.hintsEnabled])).toEqual(tuples.map((t) => [t[0], t[0], t[0], t[1], t[2] === 1]));
   });
 });

@@ -2,8 +2,9 @@
 
 /**
  * Enable / Disable topology mode for one Service, safely:
- * 1. reads the toggle's state (`GET …/topology-mode`): permission, current annotations, the
- *    version-aware edit and the predicted outcome — all shown BEFORE anything is written;
+ * 1. shows the page's preview of its state (current annotations, the version-aware edit and the
+ *    predicted outcome, rendered with the page) and reads the whole state (`GET …/topology-mode`,
+ *    adding the permission) before the buttons are enabled — all shown BEFORE anything is written;
  * 2. a confirm step names the exact annotation change and the prediction;
  * 3. `PUT …/topology-mode` with body exactly `{"mode":"Auto"|"Disabled"}` and
  *    `If-Match: "<resourceVersion the page rendered>"` (a concurrent edit is a 409, never a lost
@@ -25,7 +26,7 @@
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '@/lib/data/api-types';
-import type { TopologyModeChangeOutcome, TopologyModeCurrent, TopologyModeWriteOutcome } from '@/lib/data/topology-mode';
+import type { TopologyModeChangeOutcome, TopologyModeCurrent, TopologyModePreview, TopologyModeWriteOutcome } from '@/lib/data/topology-mode';
 import { withClusterBase } from '@/lib/data/cluster-path';
 import { useClusterBase } from '../layout/cluster-base';
 import { Badge, Callout } from '../ui/status';
@@ -95,10 +96,13 @@ export function TopologyModeToggle({
   name,
   pageResourceVersion,
   dataVersion,
+  preview,
 }: {
   readonly namespace: string;
   readonly name: string;
   readonly pageResourceVersion: string;
+  /** What the page rendered of the toggle's state (all but the permission): shown until the first read answers. */
+  readonly preview: TopologyModePreview;
   /** The version of the Service's analysis the page rendered (ServiceView.version): the toggle re-reads when it changes. */
   readonly dataVersion: number;
 }) {
@@ -115,8 +119,8 @@ export function TopologyModeToggle({
   const reading = useRef<AbortController | null>(null);
   /** The page data key the last page-driven read was started for (`null`: none yet, or it was given up). */
   const readKey = useRef<string | null>(null);
-  /** The state on screen, to tell whether a re-read changed the prediction. */
-  const shown = useRef<TopologyModeResponse | null>(null);
+  /** The prediction on screen, to tell whether a re-read changed it (the page's preview until the first read). */
+  const shown = useRef<Pick<TopologyModePreview, 'prediction'>>(preview);
   /** A polite status: said only when a re-read changed a prediction sentence. */
   const [announcement, setAnnouncement] = useState('');
   const pageKey = toggleDataKey(pageResourceVersion, dataVersion);
@@ -144,7 +148,7 @@ export function TopologyModeToggle({
         setLoadError("The toggle's state could not be read (the answer was not JSON).");
         return null;
       }
-      const message = predictionAnnouncement(shown.current?.prediction ?? null, body.prediction);
+      const message = predictionAnnouncement(shown.current.prediction, body.prediction);
       shown.current = body;
       setState(body);
       setLoadError(null);
@@ -290,27 +294,15 @@ export function TopologyModeToggle({
     if (response.status === 403) void load();
   };
 
-  if (!state) {
-    return loadError ? (
-      <Callout tone="warn" title="The topology-mode control is not available right now">
-        <p>{loadError}</p>
-        <button type="button" onClick={() => void load()} className="rounded border border-slate-300 px-2 py-1 text-xs dark:border-slate-600">
-          Try again
-        </button>
-      </Callout>
-    ) : (
-      <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
-        Checking permission and current annotations…
-      </p>
-    );
-  }
-
-  const enabled = state.current.enabled;
-  const busy = phase.kind === 'writing' || phase.kind === 'following';
-  const disabledReason = state.canPatch ? null : (state.notAllowedReason ?? 'Not permitted.');
-  const p = state.prediction;
+  // Until the permission check answers, the page's preview is shown and the buttons wait for it.
+  const view: TopologyModePreview = state ?? preview;
+  const pending = state === null;
+  const enabled = view.current.enabled;
+  const busy = pending || phase.kind === 'writing' || phase.kind === 'following';
+  const disabledReason = state === null || state.canPatch ? null : (state.notAllowedReason ?? 'Not permitted.');
+  const p = view.prediction;
   const reasonId = `topology-mode-reason-${namespace}-${name}`;
-  const changeFor = (mode: Mode) => (mode === 'Auto' ? state.change.enable : state.change.disable);
+  const changeFor = (mode: Mode) => (mode === 'Auto' ? view.change.enable : view.change.disable);
   /** Closes the confirm step and gives the focus back to the button that opened it (keyboard users carry on from there). */
   const cancel = (mode: Mode) => {
     setPhase({ kind: 'idle' });
@@ -324,17 +316,17 @@ export function TopologyModeToggle({
       </p>
       <div className="text-sm">
         <p>
-          Current in cluster {state.cluster.name}: <code className="font-mono text-xs">{describeCurrent(state.current)}</code>{' '}
+          Current in cluster {view.cluster.name}: <code className="font-mono text-xs">{describeCurrent(view.current)}</code>{' '}
           <Badge tone={enabled ? 'ok' : 'neutral'}>{enabled ? 'topology mode on' : 'topology mode off'}</Badge>
         </p>
-        {state.current.legacyKeyPresent && state.minor >= 27 ? (
+        {view.current.legacyKeyPresent && view.minor >= 27 ? (
           <p className="mt-1 text-xs text-amber-800 dark:text-amber-300">
-            The deprecated service.kubernetes.io/topology-aware-hints key is present and wins over topology-mode on {state.release}; the toggle removes it.
+            The deprecated service.kubernetes.io/topology-aware-hints key is present and wins over topology-mode on {view.release}; the toggle removes it.
           </p>
         ) : null}
         <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          On {state.release} the toggle writes <code className="font-mono">{state.key}</code>. resourceVersion {ifMatch}
-          {state.resourceVersion !== pageResourceVersion ? ` (the cluster is at ${state.resourceVersion}; this page may be behind)` : ''}.
+          On {view.release} the toggle writes <code className="font-mono">{view.key}</code>. resourceVersion {ifMatch}
+          {view.resourceVersion !== pageResourceVersion ? ` (the cluster is at ${view.resourceVersion}; this page may be behind)` : ''}.
         </p>
       </div>
 
@@ -382,7 +374,19 @@ export function TopologyModeToggle({
       {disabledReason ? (
         <p id={reasonId} className="flex items-start gap-1 text-sm text-amber-800 dark:text-amber-300">
           {/* A check that could not run is not a denial (issue 12): say which one it is. */}
-          <Badge tone="warn">{state.permissionCheckFailed ? 'permission unknown' : 'not permitted'}</Badge> {disabledReason}
+          <Badge tone="warn">{state?.permissionCheckFailed === true ? 'permission unknown' : 'not permitted'}</Badge> {disabledReason}
+        </p>
+      ) : null}
+      {pending && loadError !== null ? (
+        <Callout tone="warn" title="The topology-mode control is not available right now">
+          <p>{loadError}</p>
+          <button type="button" onClick={() => void load()} className="rounded border border-slate-300 px-2 py-1 text-xs dark:border-slate-600">
+            Try again
+          </button>
+        </Callout>
+      ) : pending ? (
+        <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+          Checking permission…
         </p>
       ) : null}
 
@@ -399,7 +403,7 @@ export function TopologyModeToggle({
             className="space-y-2 rounded-md border-2 border-sky-400 p-3 dark:border-sky-600"
           >
             <p className="text-sm font-semibold">
-              {phase.mode === 'Auto' ? 'Enable topology mode' : 'Disable topology mode'} on {namespace}/{name} in cluster {state.cluster.name}?
+              {phase.mode === 'Auto' ? 'Enable topology mode' : 'Disable topology mode'} on {namespace}/{name} in cluster {view.cluster.name}?
             </p>
             <ul className="list-disc pl-5 font-mono text-xs">
               {Object.entries(changeFor(phase.mode).set).map(([key, value]) => (
@@ -415,8 +419,8 @@ export function TopologyModeToggle({
               {p.unknown !== null ? `No prediction (${p.unknown.replace(/^unknown: /, '')}).` : `Predicted: ${(phase.mode === 'Auto' ? p.enable : p.disable).text}.`}
             </p>
             <p className="text-xs text-slate-600 dark:text-slate-400">
-              One merge patch of this annotation in cluster {state.cluster.name}
-              {state.cluster.context !== null && state.cluster.context !== state.cluster.name ? ` (context ${state.cluster.context})` : ''}, only if the Service is still at resourceVersion {ifMatch}.
+              One merge patch of this annotation in cluster {view.cluster.name}
+              {view.cluster.context !== null && view.cluster.context !== view.cluster.name ? ` (context ${view.cluster.context})` : ''}, only if the Service is still at resourceVersion {ifMatch}.
             </p>
             <div className="flex gap-2">
               <button ref={confirmRef} type="button" onClick={() => void submit(phase.mode)} className="rounded-md bg-sky-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-sky-800 dark:bg-sky-700">
@@ -430,7 +434,7 @@ export function TopologyModeToggle({
         ) : null}
         {phase.kind === 'writing' ? (
           <p role="status" className="text-sm">
-            Writing {phase.mode === 'Auto' ? 'topology mode Auto' : 'Disabled'} in cluster {state.cluster.name}…
+            Writing {phase.mode === 'Auto' ? 'topology mode Auto' : 'Disabled'} in cluster {view.cluster.name}…
           </p>
         ) : null}
         {phase.kind === 'following' ? (

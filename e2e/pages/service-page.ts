@@ -51,7 +51,7 @@ export class ServicePage extends AppShell {
 
   /** Waits until the toggle has read its state (permission, annotations, prediction). */
   async waitForToggle(): Promise<void> {
-    await expect(this.toggle.getByText('Checking permission and current annotations…')).toHaveCount(0);
+    await expect(this.toggle.getByText('Checking permission…')).toHaveCount(0);
     await expect(this.currentValue).toBeVisible();
   }
 

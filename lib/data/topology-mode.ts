@@ -38,6 +38,7 @@ import { unauthenticatedWritesReason } from './exposure';
 import type { ClusterScope } from './clusters';
 import { clusterLabel, configuredReadOnlyReason } from './clusters';
 import { getSourceProblem } from './header';
+import type { ServiceView } from './service';
 import { getServiceView } from './service';
 
 export type { UnknownOutcomeCause } from '../k8s/mutations';
@@ -472,6 +473,45 @@ function predictTopologyMode(state: ClusterSource, detail: ServiceDetail, servic
 // State
 
 /**
+ * What the toggle shows before its permission check answers: everything of
+ * {@link TopologyModeState} but the permission. It makes no API request, so the Service page renders
+ * it with the page (the current annotations and the predicted outcome are on screen at first paint)
+ * and the toggle only waits for `canPatch`.
+ */
+export type TopologyModePreview = Omit<TopologyModeState, 'canPatch' | 'notAllowedReason' | 'permissionCheckFailed'>;
+
+/** Predictions per analysed Service, resourceVersion and prepared analysis: the analysis hands out the same detail until the Service's inputs change. */
+const PREDICTIONS = new WeakMap<ServiceDetail, { readonly resourceVersion: string; readonly prepared: object; readonly prediction: TopologyModePrediction }>();
+
+/** The toggle's state without the permission, from a Service's view ({@link getServiceView}). */
+export function topologyModePreview(scope: ClusterScope, view: ServiceView): TopologyModePreview {
+  const state = source(scope.source);
+  const readOnly = readOnlyReason(scope);
+  const { detail, service, minor, release } = view;
+  const enable = topologyAnnotationChange(service.annotations, minor, true);
+  const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
+  let memo = PREDICTIONS.get(detail);
+  if (memo?.resourceVersion !== service.resourceVersion || memo.prepared !== prepared(state)) {
+    memo = { resourceVersion: service.resourceVersion, prepared: prepared(state), prediction: predictTopologyMode(state, detail, service, change) };
+    PREDICTIONS.set(detail, memo);
+  }
+  return {
+    namespace: service.namespace,
+    name: service.name,
+    cluster: { id: scope.entry.id, name: scope.entry.displayName, context: scope.entry.context },
+    readOnly: readOnly !== null,
+    readOnlyReason: readOnly,
+    current: describeTopologyAnnotations(service.annotations, service.resourceVersion, minor),
+    release,
+    minor,
+    key: Object.keys(enable.set)[0] ?? ANNOTATION_TOPOLOGY_MODE,
+    resourceVersion: service.resourceVersion,
+    change,
+    prediction: memo.prediction,
+  };
+}
+
+/**
  * What the toggle of one Service shows: read-only state, permission (SelfSubjectAccessReview,
  * skipped when read-only, cached ~30 s per Service), the current annotations and resourceVersion
  * from the cache, the version-aware edits for Enable and Disable, and the predicted outcome.
@@ -483,31 +523,21 @@ export async function getTopologyModeState(scope: ClusterScope, namespace: strin
   if (problem) return { ok: false, error: problem };
   const view = getServiceView(scope, namespace, name);
   if (!view.ok) return view;
-  const readOnly = readOnlyReason(scope);
+  const preview = topologyModePreview(scope, view.value);
   const notApplicable = topologyModeNotApplicable(view.value.service);
   const allowed =
-    readOnly !== null ? { allowed: false, reason: readOnly } : notApplicable !== null ? { allowed: false, reason: notApplicable } : await permission(state, namespace, name);
-  const { detail, service, minor, release } = view.value;
-  const enable = topologyAnnotationChange(service.annotations, minor, true);
-  const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
+    preview.readOnlyReason !== null
+      ? { allowed: false, reason: preview.readOnlyReason }
+      : notApplicable !== null
+        ? { allowed: false, reason: notApplicable }
+        : await permission(state, namespace, name);
   return {
     ok: true,
     value: {
-      namespace,
-      name,
-      cluster: { id: scope.entry.id, name: scope.entry.displayName, context: scope.entry.context },
-      readOnly: readOnly !== null,
-      readOnlyReason: readOnly,
+      ...preview,
       canPatch: allowed.allowed,
       notAllowedReason: allowed.allowed ? null : allowed.reason,
       permissionCheckFailed: 'checkFailed' in allowed && allowed.checkFailed === true,
-      current: describeTopologyAnnotations(service.annotations, service.resourceVersion, minor),
-      release,
-      minor,
-      key: Object.keys(enable.set)[0] ?? ANNOTATION_TOPOLOGY_MODE,
-      resourceVersion: service.resourceVersion,
-      change,
-      prediction: predictTopologyMode(state, detail, service, change),
     },
   };
 }

@@ -31,6 +31,7 @@ import { Formula, LINK, Panel } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { clusterHref, requestScope } from '@/lib/data/clusters';
 import { getClusterStatus } from '@/lib/data/header';
+import { topologyModePreview } from '@/lib/data/topology-mode';
 import { getRequestSample, getRequestSampleOptions, getServiceTraffic, getServiceView } from '@/lib/data/service';
 import { measuredCrossZoneFraction } from '@/lib/topology/analyses/cluster-traffic';
 import { DEFAULT_REQUESTS } from '@/lib/topology/analyses/request-sample';
@@ -199,7 +200,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         </Panel>
         {readOnly ? null : e.applicable ? (
           <Panel id="topology-mode" title="Topology mode" description="Enable or disable Auto, with the predicted outcome first.">
-            <TopologyModeToggle namespace={namespace} name={name} pageResourceVersion={service.resourceVersion} dataVersion={version} />
+            <TopologyModeToggle namespace={namespace} name={name} pageResourceVersion={service.resourceVersion} dataVersion={version} preview={topologyModePreview(scope, result.value)} />
             <TopologyModeEquivalents service={service} minor={minor} />
           </Panel>
         ) : (
