@@ -18,6 +18,7 @@ import { FleetPage } from './pages/fleet-page';
 import { ServicePage } from './pages/service-page';
 import { ServicesPage } from './pages/services-page';
 import { annotateService, getService, simStats } from './sim';
+import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON, startPrometheus } from './prometheus';
 
 const NAMES = [DEFAULT_CLUSTER, IPVS_CLUSTER, DOWN_CLUSTER, RESTRICTED_CLUSTER].map((c) => c.displayName);
 const MODE = 'service.kubernetes.io/topology-mode';
@@ -35,6 +36,8 @@ interface FleetRowBody {
   proxyMode: string | null;
   release: string | null;
   crossZoneMonthly: number | null;
+  measured: boolean | null;
+  topService: { namespace: string; name: string; href: string | null } | null;
 }
 
 interface ClustersBody {
@@ -133,8 +136,15 @@ test('the fleet page lists every cluster with its state, sorts by cross-zone $/m
   const ascending = await fleet.order(NAMES);
   expect(ascending.slice(0, descending.length)).toEqual([...descending].reverse());
   expect(ascending[ascending.length - 1]).toBe(DOWN_CLUSTER.displayName);
-  // The answer above the table names the costliest cluster.
-  await expect(page.getByRole('region', { name: 'Who spends most' }).getByRole('link', { name: descending[0] ?? '', exact: true })).toBeVisible();
+  // The answer above the table names the costliest cluster, and why: its costliest Service, linked into that cluster.
+  const answer = page.getByRole('region', { name: 'Who spends most' });
+  await expect(answer.getByRole('link', { name: descending[0] ?? '', exact: true })).toBeVisible();
+  const leader = [...rows.values()].find((r) => r.displayName === descending[0]);
+  const top = leader?.topService;
+  expect(top?.href).toBeTruthy();
+  await expect(answer).toContainText(`Costliest Service: ${top?.namespace}/${top?.name}`);
+  await expect(answer.getByRole('link', { name: `${top?.namespace}/${top?.name}`, exact: true })).toHaveAttribute('href', top?.href ?? '');
+
   // Another column sorts too, and says so.
   const nameHeader = fleet.columnHeader('Cluster', true);
   await nameHeader.getByRole('button').click();
@@ -316,4 +326,18 @@ test('the fleet page has no serious or critical axe violations, light and dark',
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`) }));
     expect(blocking, `${scheme}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
   }
+});
+
+test('with the default cluster measured through Prometheus and the others assumed, the answer says its figures are not alike', async ({ page, request }) => {
+  test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  await startPrometheus();
+  await expect
+    .poll(async () => (await fleetRows(request)).get(DEFAULT_CLUSTER.context)?.measured ?? null, { message: 'the default cluster has measured volumes', timeout: 60_000 })
+    .toBe(true);
+  expect((await fleetRows(request)).get(IPVS_CLUSTER.context)?.measured).toBe(false);
+  const fleet = new FleetPage(page);
+  await fleet.goto();
+  const caveat = page.getByRole('region', { name: 'Who spends most' }).getByTestId('fleet-mixed-volumes');
+  await expect(caveat).toContainText(`Compare with care: traffic volumes are measured for ${DEFAULT_CLUSTER.displayName} but set or assumed`);
+  await expect(caveat).toContainText(IPVS_CLUSTER.displayName);
 });

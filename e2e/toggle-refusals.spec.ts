@@ -44,7 +44,7 @@ test('403: when the permission check already says no, the control is disabled wi
   await service.waitForToggle();
   await expect(service.toggle.getByText('not permitted', { exact: true })).toBeVisible();
   // The identity from the SelfSubjectReview, and the RBAC rule that grants the patch.
-  await expect(service.toggle).toContainText('Not permitted: system:serviceaccount:zonescope:zonescope may not patch Services in "payments". The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].');
+  await expect(service.toggle).toContainText('Not permitted: system:serviceaccount:zonescope:zonescope may not patch Services in "payments" in cluster zonescope-sim. The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].');
   await expect(service.enableButton).toBeDisabled();
   await expect(service.disableButton).toBeDisabled();
   await expect(service.disableButton).toHaveAccessibleDescription(/Not permitted: system:serviceaccount:zonescope:zonescope may not patch Services in "payments"/);

@@ -16,9 +16,9 @@ import { isBuildCurrent } from './build-folder';
 const ROOT = path.resolve(__dirname, '..');
 const BUILT = isBuildCurrent(ROOT, process.env.ZONESCOPE_DIST_DIR || BENCH_DIST_DIR);
 
-function runBench(args: readonly string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBench(args: readonly string[], timeoutMs: number, script = 'scripts/bench.ts'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', ...args], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -103,5 +103,26 @@ describe('npm run bench (smoke, scale S, both generators)', () => {
       }
     },
     480_000,
+  );
+
+  it(
+    'the many-clusters bench opens two clusters as the fleet page does, then the idle sweep closes all but the default',
+    async () => {
+      const { code, stdout, stderr } = await runBench(['--clusters', '2', '--scale', 'S'], 180_000, 'scripts/bench/fleet.ts');
+      expect(code, stderr.slice(-3000)).toBe(0);
+      const summary = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+        clusters: number;
+        perClusterFigures: { id: string; synced: boolean; objects: number; watches: number; watchesAfterSweep: number }[];
+        memory: { perCluster: { heapUsed: number } };
+      };
+      expect(summary.clusters).toBe(2);
+      const [first, second] = summary.perClusterFigures;
+      expect(summary.perClusterFigures.every((f) => f.synced && f.objects > 0 && f.watches > 0)).toBe(true);
+      // The default keeps its watches; the other's are closed by the sweep.
+      expect(first?.watchesAfterSweep).toBe(first?.watches);
+      expect(second?.watchesAfterSweep).toBe(0);
+      expect(summary.memory.perCluster.heapUsed).toBeGreaterThan(0);
+    },
+    200_000,
   );
 });

@@ -91,6 +91,25 @@ export function FleetSummary({ leader, rows, now }: { readonly leader: FleetLead
           ) : null}
         </ul>
       ) : null}
+      <MixedVolumes rows={rows} />
     </div>
+  );
+}
+
+/**
+ * When some clusters' figures come from measured volumes and others' from set or assumed ones,
+ * the ranking compares unlike figures: say which are which (a connected cluster other than the
+ * default has no measured traffic; rows from the fleet Prometheus carry their own kind).
+ */
+function MixedVolumes({ rows }: { readonly rows: readonly FleetRow[] }) {
+  const counted = rows.filter((r) => r.crossZoneMonthly !== null && r.measured !== null);
+  const measured = counted.filter((r) => r.measured === true).map((r) => r.displayName);
+  const modelled = counted.filter((r) => r.measured === false).map((r) => r.displayName);
+  if (measured.length === 0 || modelled.length === 0) return null;
+  return (
+    <p className="text-xs text-amber-800 dark:text-amber-300" data-testid="fleet-mixed-volumes">
+      Compare with care: traffic volumes are measured for {measured.join(', ')} but set or assumed (the configured or default GB per month per Service) for{' '}
+      {modelled.join(', ')}, so their costs are not figures of the same kind.
+    </p>
   );
 }

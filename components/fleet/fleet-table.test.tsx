@@ -86,8 +86,9 @@ describe('the fleet table', () => {
     expect(text).toContain('Synced');
     expect(text).toContain('Syncing: 1,204 objects listed');
     expect(text).toContain('Cannot reach the API server (connection refused, ECONNREFUSED).');
-    expect(text).toContain('Not connected');
-    expect(text).toContain('Cannot open cluster "later": 2 clusters are open.');
+    // Closed, and kept closed by the limit: both said.
+    expect(text).toContain('Closed after idle');
+    expect(text).toContain('Its watches were closed after it was unused; opening it connects again. Cannot open cluster "later": 2 clusters are open.');
     expect(text).toContain('Figures as of 09:00:00 UTC');
     expect(text).toContain('Not eligible');
     expect(text).toContain('Fix: Label self-managed-node-1');
@@ -149,6 +150,15 @@ describe('the answer line', () => {
     expect(text).toContain(`Costliest Service: ${demo?.topService?.namespace}/${demo?.topService?.name}`);
     expect(text).toContain(`Smallest fix: ${demo?.topService?.fix}`);
     expect(text).toMatch(/Most Services needing attention there: [A-Z][a-z -]+ \(\d+\)/);
+  });
+
+  it('warns when it compares measured volumes with set or assumed ones, naming which is which', () => {
+    const all = htmlText(renderToStaticMarkup(<FleetSummary leader={fleetLeader(rows)} rows={rows} now={NOW} />));
+    expect(rows.filter((r) => r.crossZoneMonthly !== null).every((r) => r.measured === false)).toBe(true);
+    expect(all).not.toContain('Compare with care');
+    const mixed = rows.map((r) => (r.id === 'demo' ? { ...r, measured: true } : r));
+    const text = htmlText(renderToStaticMarkup(<FleetSummary leader={fleetLeader(mixed)} rows={mixed} now={NOW} />));
+    expect(text).toContain('Compare with care: traffic volumes are measured for demo but set or assumed (the configured or default GB per month per Service) for broken, later, so their costs are not figures of the same kind.');
   });
 
   it('says when no cluster has figures yet', () => {

@@ -9,7 +9,7 @@
 import { connection } from 'next/server';
 import { clusterEntries, defaultScope, isScopeError, requestClusterId, scopeFor } from '@/lib/data/clusters';
 import type { ClusterScope } from '@/lib/data/clusters';
-import { switcherClusters } from '@/lib/data/fleet';
+import { fleetOffered, switcherClusters } from '@/lib/data/fleet';
 import { getHeader, getRenderedLiveMark } from '@/lib/data/header';
 import type { HeaderView } from '@/lib/data/header';
 import { clusterDisplayName } from '../shared/cluster-name';
@@ -168,7 +168,7 @@ export async function SiteHeader() {
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
         <div className="mx-auto flex max-w-[112rem] flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
           <HomeLink />
-          <NavLinks fleet={several} />
+          <NavLinks fleet={fleetOffered(clusterEntries().length)} />
           <div className="ml-auto flex flex-wrap items-center gap-2">
             <div className="text-left text-xs leading-tight sm:text-right">
               <p className="max-w-[22rem] break-all font-medium" title={`${where}${header.serverUrl ? ` (${header.serverUrl})` : ''}`} data-testid="cluster-name">

@@ -12,7 +12,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 
 import type { ClusterSource } from '../k8s/cluster-source';
-import type { ClusterEntry } from '../k8s/clusters';
+import type { ClusterEntry, OpenOptions } from '../k8s/clusters';
 import { getClusterRegistry, getClusterSource } from '../k8s/source';
 import { releaseClosedAnalyses } from './analysis';
 import { CLUSTER_HEADER, clusterBaseOf, clusterUnavailableDigest, withClusterBase } from './cluster-path';
@@ -46,15 +46,18 @@ export function clusterEntries(): readonly ClusterEntry[] {
   return getClusterRegistry().entries();
 }
 
-/** The cluster `id`, opened (and its last use touched); an error when it cannot be. */
-export function scopeFor(id: string): ClusterScope | ScopeError {
+/**
+ * The cluster `id`, opened (and, for a page, its last use touched: see {@link OpenOptions}); an
+ * error when it cannot be.
+ */
+export function scopeFor(id: string, options: OpenOptions = {}): ClusterScope | ScopeError {
   const registry = getClusterRegistry();
   const entry = registry.entry(id);
   if (entry === null) return { ok: false, reason: 'unknown', message: unknownClusterMessage(id, registry.entries()) };
   if (entry.isDefault) return defaultScope();
   // Clusters closed for idleness since the last request give their analyses back.
   releaseClosedAnalyses();
-  const opened = registry.open(id);
+  const opened = registry.open(id, options);
   if (!opened.ok) return { ok: false, reason: opened.reason, message: opened.message };
   return { id: entry.id, entry, source: opened.source };
 }

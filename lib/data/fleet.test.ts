@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterEntry } from '../k8s/clusters';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import type { FleetRowInput } from './fleet';
-import { fleetLeader, fleetRow, switcherState, withLastFigures } from './fleet';
+import { fleetLeader, fleetOffered, fleetRow, switcherState, withLastFigures } from './fleet';
 import { analyseFixture } from './fleet-test-support';
 import type { Freshness, HeaderView } from './header';
 
@@ -179,6 +179,17 @@ describe('a row without an analysis', () => {
     expect(row.topService).toEqual(last.topService);
   });
 
+  it('says which cluster took the place of one closed to make room, keeping its last figures', () => {
+    const last = fleetRow(open('staging', demo));
+    const closedAt = Date.parse('2026-12-01T10:20:00.000Z');
+    const row = withLastFigures(fleetRow({ entry: entry('staging'), state: 'closed-idle', link: link('staging'), now: '2026-12-01T10:30:00.000Z', closedAt, closedFor: 'prod-eu' }), last);
+    expect(row.freshness).toMatchObject({ kind: 'closed-idle', label: 'Closed to make room', since: '2026-12-01T10:20:00.000Z' });
+    expect(row.freshness.message).toBe(
+      'Its watches were closed when prod-eu was opened at the open-cluster limit (ZONESCOPE_MAX_OPEN_CLUSTERS): only the fleet page had opened it. Opening it connects again.',
+    );
+    expect(row.crossZoneMonthly).toBe(last.crossZoneMonthly);
+  });
+
   it('never replaces current figures with older ones', () => {
     const old = fleetRow(open('prod', missingZone, { now: '2026-12-01T09:00:00.000Z' }));
     const current = fleetRow(open('prod', demo));
@@ -213,5 +224,14 @@ describe('the switcher\'s words for a cluster', () => {
     expect(switcherState('idle', entry('eu'), null)).toEqual({ state: 'not connected', tone: 'neutral' });
     expect(switcherState('closed-idle', entry('eu'), null)).toEqual({ state: 'closed after idle', tone: 'neutral' });
     expect(switcherState('error', entry('ghost', { configError: 'no such context' }), null)).toEqual({ state: 'error: no such context', tone: 'error' });
+  });
+});
+
+describe('the Fleet link', () => {
+  it('is offered with several clusters, or with one cluster and a fleet Prometheus to read the others from', () => {
+    expect(fleetOffered(1, {})).toBe(false);
+    expect(fleetOffered(1, { ZONESCOPE_FLEET_PROMETHEUS_URL: '  ' })).toBe(false);
+    expect(fleetOffered(3, {})).toBe(true);
+    expect(fleetOffered(1, { ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://thanos-query.monitoring:9090' })).toBe(true);
   });
 });

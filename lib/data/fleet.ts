@@ -39,11 +39,12 @@ export interface FleetFreshness {
    * `synced`: the cluster is open and its analysis current; `syncing`: the first list or analysis
    * pass is running (progress in `label`); `stale`: a watch is down since `since`; `error`: the
    * cluster cannot be read (`message` says why); `not-connected`: never opened (the open-cluster
-   * limit, or a configuration error, kept it closed); `closed-idle`: closed after being unused, the
-   * figures are from `asOf`; `snapshot`: a snapshot file, it does not change.
+   * limit, or a configuration error, kept it closed); `closed-idle`: closed after being unused (or, if
+   * only the fleet page had opened it, to make room for a cluster a user opened), the figures are
+   * from `asOf`; `snapshot`: a snapshot file, it does not change.
    */
   readonly kind: 'synced' | 'syncing' | 'stale' | 'error' | 'not-connected' | 'closed-idle' | 'snapshot';
-  /** `Synced`, `Syncing: 1,204 objects listed`, `Stale since 10:04:11 UTC`, `Error`, `Not connected`, `Closed after idle`. */
+  /** `Synced`, `Syncing: 1,204 objects listed`, `Stale since 10:04:11 UTC`, `Error`, `Not connected`, `Closed after idle`, `Closed to make room`. */
   readonly label: string;
   /** The cause (error), the limit or configuration message, the forbidden types; `null` when there is nothing more to say. */
   readonly message: string | null;
@@ -151,8 +152,10 @@ export interface FleetRowInput {
   /** Its analysis (`null` until the first pass is done) and cluster-wide traffic figures (defaults to the analysis's). */
   readonly analysis?: ClusterAnalysis | null;
   readonly traffic?: ClusterTrafficReport | null;
-  /** When the registry closed it after idleness (ms), for `closed-idle`. */
+  /** When the registry closed it after idleness or to make room (ms), for `closed-idle`. */
   readonly closedAt?: number | null;
+  /** The display name of the cluster a user opened in its place, when it closed to make room. */
+  readonly closedFor?: string | null;
 }
 
 /** Why a Service's traffic crosses zones, in the Services table's words. */
@@ -330,13 +333,24 @@ export function fleetRow(input: FleetRowInput): FleetRow {
   let freshness: FleetFreshness;
   if (entry.configError !== null) {
     freshness = { kind: 'error', label: 'Configuration error', message: entry.configError, since: null, progress: null };
-  } else if (input.refused) {
-    freshness = { kind: 'not-connected', label: 'Not connected', message: input.refused.message, since: null, progress: null };
   } else if (input.header) {
     freshness = openFreshness(input.header, input.status ?? null);
   } else if (state === 'closed-idle') {
+    // Closed, and perhaps kept closed by the limit: why it closed first, then what keeps it closed.
     const since = input.closedAt != null ? new Date(input.closedAt).toISOString() : null;
-    freshness = { kind: 'closed-idle', label: 'Closed after idle', message: 'Its watches were closed after it was unused; opening it connects again.', since, progress: null };
+    const kept = input.refused ? ` ${input.refused.message}` : '';
+    freshness =
+      input.closedFor != null
+        ? {
+            kind: 'closed-idle',
+            label: 'Closed to make room',
+            message: `Its watches were closed when ${input.closedFor} was opened at the open-cluster limit (ZONESCOPE_MAX_OPEN_CLUSTERS): only the fleet page had opened it. Opening it connects again.${kept}`,
+            since,
+            progress: null,
+          }
+        : { kind: 'closed-idle', label: 'Closed after idle', message: `Its watches were closed after it was unused; opening it connects again.${kept}`, since, progress: null };
+  } else if (input.refused) {
+    freshness = { kind: 'not-connected', label: 'Not connected', message: input.refused.message, since: null, progress: null };
   } else {
     freshness = { kind: 'not-connected', label: 'Not connected', message: null, since: null, progress: null };
   }
@@ -453,6 +467,15 @@ function openRow(scope: ClusterScope, now: string): FleetRow {
 }
 
 /**
+ * Whether the navigation offers the fleet page: with several clusters, or with a fleet Prometheus
+ * (`ZONESCOPE_FLEET_PROMETHEUS_URL`: one zonescope per cluster, the fleet read from where they are
+ * scraped — an in-cluster installation has one cluster of its own and still a fleet to show).
+ */
+export function fleetOffered(clusterCount: number, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return clusterCount > 1 || (env.ZONESCOPE_FLEET_PROMETHEUS_URL ?? '').trim() !== '';
+}
+
+/**
  * Every cluster of the registry as a fleet row. Opens each cluster not open yet, in registry
  * order, until the registry's limit refuses (those rows say so, with the registry's message);
  * a cluster with figures updates its kept summary, one without (syncing, failing, refused,
@@ -467,11 +490,12 @@ export function fleetView(now: Date = new Date()): FleetView {
   const rows = registry.entries().map((entry): FleetRow => {
     const link = (path: string) => clusterHref(entry, path);
     let row: FleetRow;
-    const scope = scopeFor(entry.id);
+    // Reading a cluster's figures for the fleet does not count as using it (OpenOptions).
+    const scope = scopeFor(entry.id, { for: 'fleet' });
     if (isScopeError(scope)) {
       const state = registry.state(entry.id) ?? 'idle';
       const refused = scope.reason === 'limit' || scope.reason === 'config' ? { reason: scope.reason, message: scope.message } : null;
-      row = fleetRow({ entry, state, link, now: at, refused, closedAt: registry.closedAt(entry.id) });
+      row = fleetRow({ entry, state, link, now: at, refused, closedAt: registry.closedAt(entry.id), closedFor: registry.closedFor(entry.id)?.displayName ?? null });
     } else {
       try {
         row = openRow(scope, at);

@@ -300,7 +300,7 @@ interface PermissionAnswer {
   readonly checkFailed?: boolean;
 }
 
-async function permission(state: ClusterSource, namespace: string, name: string): Promise<PermissionAnswer> {
+async function permission(state: ClusterSource, cluster: string, namespace: string, name: string): Promise<PermissionAnswer> {
   const connection = state.connection;
   if (connection === null) return { allowed: false, reason: 'No cluster is connected.' };
   const memory = memoryOf(state);
@@ -319,7 +319,7 @@ async function permission(state: ClusterSource, namespace: string, name: string)
     const identity = identityLabel(await whoAmI(connection, { timeoutMs: writeTimeoutMs() }));
     return {
       allowed: false,
-      reason: `Not permitted: ${identity} may not patch Services in "${namespace}"${review.reason ? ` (${review.reason})` : ''}. The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].`,
+      reason: `Not permitted: ${identity} may not patch Services in "${namespace}" in cluster ${cluster}${review.reason ? ` (${review.reason})` : ''}. The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].`,
     };
   });
   memory.permissions.set(key, { expires: now + CAN_PATCH_TTL_MS, answer });
@@ -530,7 +530,7 @@ export async function getTopologyModeState(scope: ClusterScope, namespace: strin
       ? { allowed: false, reason: preview.readOnlyReason }
       : notApplicable !== null
         ? { allowed: false, reason: notApplicable }
-        : await permission(state, namespace, name);
+        : await permission(state, preview.cluster.name, namespace, name);
   return {
     ok: true,
     value: {

@@ -278,6 +278,42 @@ describe('open, limit and idle close', () => {
     expect(created.find((c) => c.entry.id === 'd')?.source.stops).toBe(0);
   });
 
+  it('the fleet page opens clusters without keeping them: its reads leave the idle clock alone, and at the limit a user’s cluster takes the place of one only the fleet opened', () => {
+    const { registry, created, advance } = setup({ KUBECONFIG: kubeconfigFile(contexts, 'd'), ZONESCOPE_CLUSTER_IDLE_MINUTES: '10', ZONESCOPE_MAX_OPEN_CLUSTERS: '3' });
+    registry.open('d');
+    // The fleet page opens a and b (the limit is then full: d, a, b).
+    expect(registry.open('a', { for: 'fleet' }).ok).toBe(true);
+    advance(60_000);
+    expect(registry.open('b', { for: 'fleet' }).ok).toBe(true);
+    // Reading them again for the fleet does not count as use...
+    advance(8 * 60_000);
+    registry.open('a', { for: 'fleet' });
+    registry.open('b', { for: 'fleet' });
+    // ...and the fleet opens nothing beyond the limit.
+    const refused = registry.open('c', { for: 'fleet' });
+    expect(refused.ok === false && refused.reason).toBe('limit');
+    expect(registry.openIds()).toEqual(['d', 'a', 'b']);
+    // A user opens c: a, the one only the fleet opened longest ago, closes to make room.
+    expect(registry.open('c').ok).toBe(true);
+    expect(registry.openIds()).toEqual(['d', 'b', 'c']);
+    expect(registry.state('a')).toBe('closed-idle');
+    expect(registry.closedFor('a')?.id).toBe('c');
+    expect(created.find((x) => x.entry.id === 'a')?.source.stops).toBe(1);
+    // A user viewing b makes it theirs: it no longer gives its place, and the next user cluster is refused.
+    registry.open('b');
+    const full = registry.open('a');
+    expect(full.ok === false && full.reason).toBe('limit');
+    expect(registry.closedFor('a')?.id).toBe('c');
+    // Fleet reads never restarted b's clock before the user's view; the user's view did.
+    advance(9 * 60_000);
+    expect(registry.sweep()).toEqual([]);
+    advance(2 * 60_000);
+    expect(registry.sweep()).toEqual(['b', 'c']);
+    // Reopened (by anyone), a is no longer "closed to make room".
+    expect(registry.open('a', { for: 'fleet' }).ok).toBe(true);
+    expect(registry.closedFor('a')).toBeNull();
+  });
+
   it('never closes with ZONESCOPE_CLUSTER_IDLE_MINUTES=0, and says so when refusing', () => {
     const { registry, advance } = setup({ KUBECONFIG: kubeconfigFile(contexts, 'd'), ZONESCOPE_CLUSTER_IDLE_MINUTES: '0', ZONESCOPE_MAX_OPEN_CLUSTERS: '2' });
     registry.open('a');

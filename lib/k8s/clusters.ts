@@ -17,6 +17,9 @@
  *   default cluster always has its place), and closed again by {@link ClusterRegistry.sweep}
  *   once unused for {@link ClusterRegistry.idleMs} (`ZONESCOPE_CLUSTER_IDLE_MINUTES`, default 15,
  *   0 = never), run every minute by an unref'd timer. The default cluster never closes.
+ * - The fleet page opens clusters too ({@link OpenOptions} `for: 'fleet'`), but its reads are not
+ *   use: they never restart a cluster's idle clock, and at the limit a cluster only the fleet page
+ *   opened closes to make room for one a user opens, so a fleet page cannot hold every place.
  * - A source that fails (unreachable, credentials refused, a broken context) is open like any
  *   other and says so through its own statuses and problems; nothing a source does throws out of
  *   the registry or touches another entry.
@@ -276,6 +279,19 @@ function defaultSourceFactory(env: ConnectionEnv): (entry: ClusterEntry) => Clus
 interface OpenCluster {
   readonly source: ClusterSource;
   lastUsed: number;
+  /** Opened by the fleet page and not viewed since: at the limit it gives its place to a cluster a user opens. */
+  fleetOnly: boolean;
+}
+
+/** Who opens a cluster (see {@link ClusterRegistry.open}). */
+export interface OpenOptions {
+  /**
+   * `page` (the default): a user works in the cluster — its idle clock restarts, and at the limit a
+   * cluster only the fleet page opened closes to make room. `fleet`: the fleet page reads its
+   * figures — an open cluster's idle clock is left alone (a fleet page left open keeps nothing
+   * alive), and at the limit nothing closes for it.
+   */
+  readonly for?: 'page' | 'fleet';
 }
 
 /** The clusters of one installation and the sources of those open (see the module comment). */
@@ -292,8 +308,10 @@ export class ClusterRegistry {
   private readonly opened = new Map<string, OpenCluster>();
   /** Last use of every cluster used so far (kept after it closes). */
   private readonly used = new Map<string, number>();
-  /** When each cluster closed for idleness (until it opens again). */
+  /** When each cluster closed for idleness or to make room (until it opens again). */
   private readonly closedIdle = new Map<string, number>();
+  /** The cluster whose opening closed it, for those closed to make room (until it opens again). */
+  private readonly closedForRoom = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(options: ClusterRegistryOptions) {
@@ -329,29 +347,35 @@ export class ClusterRegistry {
 
   /**
    * The cluster's source, created and started on first use (and again after it closed), its
-   * last-use time touched. Refuses an unknown id, a non-default entry with a configuration error,
-   * and a cluster beyond {@link maxOpen} (after closing those idle by now). The default cluster
-   * always opens: when its
-   * configuration is broken, its source reports that, as a single cluster did before.
+   * last-use time touched for a page (see {@link OpenOptions}). Refuses an unknown id, a non-default
+   * entry with a configuration error, and a cluster beyond {@link maxOpen} — after closing those
+   * idle by now and, for a page, the least recently opened cluster only the fleet page opened. The
+   * default cluster always opens: when its configuration is broken, its source reports that, as a
+   * single cluster did before.
    */
-  open(id: string): OpenResult {
+  open(id: string, options: OpenOptions = {}): OpenResult {
+    const forPage = options.for !== 'fleet';
     const entry = this.byId.get(id);
     if (entry === undefined) return { ok: false, reason: 'unknown', message: `There is no cluster "${id}".` };
     const current = this.opened.get(id);
     if (current !== undefined) {
-      this.touchOpen(id, current);
+      if (forPage) {
+        this.touchOpen(id, current);
+        current.fleetOnly = false;
+      }
       return { ok: true, source: current.source };
     }
     if (entry.configError !== null && !entry.isDefault) return { ok: false, reason: 'config', message: entry.configError };
     // The default always has its place, open yet or not; at the limit, clusters idle by now close
-    // first (the timer runs only every minute).
-    if (!entry.isDefault && this.openOthers() + 1 >= this.maxOpen && (this.sweep().length === 0 || this.openOthers() + 1 >= this.maxOpen)) {
+    // first (the timer runs only every minute), then for a page one the fleet page alone opened.
+    if (!entry.isDefault && this.atLimit() && (this.sweep().length === 0 || this.atLimit()) && !(forPage && this.makeRoom(id))) {
       return { ok: false, reason: 'limit', message: this.limitMessage(entry) };
     }
     const source = this.startSource(entry);
-    const opened: OpenCluster = { source, lastUsed: this.now() };
+    const opened: OpenCluster = { source, lastUsed: this.now(), fleetOnly: !forPage };
     this.opened.set(id, opened);
     this.closedIdle.delete(id);
+    this.closedForRoom.delete(id);
     this.used.set(id, opened.lastUsed);
     return { ok: true, source };
   }
@@ -381,9 +405,15 @@ export class ClusterRegistry {
     return this.closedIdle.has(id) ? 'closed-idle' : 'idle';
   }
 
-  /** When the cluster closed for idleness (ms), `null` unless its state is `closed-idle`. */
+  /** When the cluster closed for idleness or to make room (ms), `null` unless its state is `closed-idle`. */
   closedAt(id: string): number | null {
     return this.closedIdle.get(id) ?? null;
+  }
+
+  /** The cluster a user opened in its place, when it closed to make room (else `null`). */
+  closedFor(id: string): ClusterEntry | null {
+    const by = this.closedForRoom.get(id);
+    return by === undefined ? null : (this.byId.get(by) ?? null);
   }
 
   /** Last use (ms) of the cluster, kept after it closes; `null` when never used. */
@@ -417,6 +447,27 @@ export class ClusterRegistry {
     const sources = [...this.opened.values()].map((current) => current.source);
     this.opened.clear();
     await Promise.all(sources.map((source) => source.stop().catch(() => undefined)));
+  }
+
+  /** Whether one more non-default cluster would exceed {@link maxOpen} (the default keeps its place). */
+  private atLimit(): boolean {
+    return this.openOthers() + 1 >= this.maxOpen;
+  }
+
+  /** Closes the least recently opened cluster only the fleet page opened, for `forId`; whether one closed. */
+  private makeRoom(forId: string): boolean {
+    let victim: { id: string; current: OpenCluster } | null = null;
+    for (const [id, current] of this.opened) {
+      if (!current.fleetOnly || this.byId.get(id)?.isDefault) continue;
+      if (victim === null || current.lastUsed < victim.current.lastUsed) victim = { id, current };
+    }
+    if (victim === null) return false;
+    const entry = this.byId.get(victim.id);
+    this.opened.delete(victim.id);
+    this.closedIdle.set(victim.id, this.now());
+    this.closedForRoom.set(victim.id, forId);
+    if (entry) stopQuietly(victim.current.source, entry);
+    return true;
   }
 
   /** Open clusters other than the default. */

@@ -182,7 +182,7 @@ async function openAndMeasure(registry: ClusterRegistry, sims: readonly RunningS
   const opened = performance.now();
   const results = await Promise.all(
     registry.entries().map(async (entry) => {
-      const result = registry.open(entry.id);
+      const result = registry.open(entry.id, { for: 'fleet' });
       if (!result.ok) throw new Error(`cannot open ${entry.id}: ${result.message}`);
       const synced = await result.source.waitForSync(syncTimeoutMs);
       return { id: entry.id, source: result.source, synced, syncMs: performance.now() - opened };

@@ -202,6 +202,17 @@ describe('two clusters behind one kubeconfig', () => {
     expect(audits[0]).toMatchObject({ cluster: 'west', service: 'default/web', outcome: 'applied' });
   });
 
+  it('an RBAC denial in one cluster disables its toggle with a reason naming that cluster; the other stays allowed', { timeout: 60_000 }, async () => {
+    west.faults.setRbac({ deny: [{ verb: 'patch', resource: 'services' }] });
+    await connect();
+    await ready('west');
+    const westState = await readJson<TopologyModeResponse>(await getToggle(throughProxy('/c/west/api/v1/services/default/web/topology-mode'), routeContext({ namespace: 'default', name: 'web' })));
+    expect(westState).toMatchObject({ cluster: { id: 'west' }, canPatch: false, permissionCheckFailed: false });
+    expect(westState.notAllowedReason).toMatch(/^Not permitted: .+ may not patch Services in "default" in cluster west\. The RBAC rule that grants it/);
+    const eastState = await readJson<TopologyModeResponse>(await getToggle(throughProxy('/api/v1/services/shop/recommendations/topology-mode'), routeContext({ namespace: 'shop', name: 'recommendations' })));
+    expect(eastState).toMatchObject({ cluster: { id: 'east' }, canPatch: true, notAllowedReason: null });
+  });
+
   it('makes a context read-only with ZONESCOPE_READ_ONLY_CONTEXTS and leaves the other cluster writable', { timeout: 60_000 }, async () => {
     await connect({ ZONESCOPE_READ_ONLY_CONTEXTS: 'west' });
     await ready('west');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FleetRow, FleetView } from '../../../../lib/data/fleet';
+import { isScopeError, scopeFor } from '../../../../lib/data/clusters';
 import { getClusterRegistry, resetClusterSource } from '../../../../lib/k8s/source';
 import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
 import type { Simulator } from '../../../../sim/server';
@@ -144,6 +145,23 @@ describe('GET /api/v1/clusters', () => {
     const down = row(view, 'down');
     expect(down).toMatchObject({ state: 'idle', refused: { reason: 'limit' }, freshness: { kind: 'not-connected', label: 'Not connected' } });
     expect(down.refused?.message).toMatch(/^Cannot open cluster .*ZONESCOPE_MAX_OPEN_CLUSTERS/);
+  });
+
+  it('at the limit, a cluster a user opens takes the place of one only the fleet opened, and the fleet row says so', { timeout: 40_000 }, async () => {
+    await configure({ ZONESCOPE_MAX_OPEN_CLUSTERS: '2' });
+    const first = await fleetUntil((rows) => rows.filter((r) => r.freshness.kind === 'synced').length === 2, 'two synced clusters');
+    const missing = first.clusters[1]?.id ?? '';
+    expect(row(first, 'down')).toMatchObject({ refused: { reason: 'limit' } });
+    // A page of "down" (what /c/down/… does): the fleet's cluster gives its place.
+    const opened = scopeFor('down');
+    expect(isScopeError(opened)).toBe(false);
+    const after = await fleet();
+    expect(after.openCount).toBe(2);
+    expect(row(after, missing)).toMatchObject({ state: 'closed-idle', freshness: { kind: 'closed-idle', label: 'Closed to make room' }, asOf: row(first, missing).asOf });
+    expect(row(after, missing).freshness.message).toMatch(/^Its watches were closed when down was opened at the open-cluster limit/);
+    expect(row(after, 'down').refused).toBeNull();
+    // Now the user's cluster holds the place: the fleet cannot take it back.
+    expect(row(await fleet(), missing).state).toBe('closed-idle');
   });
 
   it('shows the last figures, with their time, of a cluster that closed after idle while it syncs again', { timeout: 40_000 }, async () => {

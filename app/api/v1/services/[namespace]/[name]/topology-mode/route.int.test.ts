@@ -117,7 +117,7 @@ describe('GET …/topology-mode', () => {
     expect(body.canPatch).toBe(false);
     // The identity comes from a SelfSubjectReview: the user the simulator's RBAC knows.
     expect(body.notAllowedReason).toBe(
-      'Not permitted: system:serviceaccount:zonescope:zonescope may not patch Services in "payments". The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].',
+      'Not permitted: system:serviceaccount:zonescope:zonescope may not patch Services in "payments" in cluster zonescope-sim. The RBAC rule that grants it: apiGroups: [""], resources: ["services"], verbs: ["patch"].',
     );
     expect(body.permissionCheckFailed).toBe(false);
     expect((await state('shop', 'recommendations')).canPatch).toBe(true);
