@@ -162,13 +162,14 @@ export async function SiteHeader() {
   const cluster = clusterDisplayName(header);
   const settled = header.freshness.synced && header.freshness.stale.length === 0;
   // With several clusters the header says which server this one is (and the switcher goes beside it).
-  const several = clusterEntries().length > 1;
+  const clusters = clusterEntries().length;
+  const several = clusters > 1;
   return (
     <>
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
         <div className="mx-auto flex max-w-[112rem] flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
           <HomeLink />
-          <NavLinks fleet={fleetOffered(clusterEntries().length)} />
+          <NavLinks fleet={fleetOffered(clusters)} />
           <div className="ml-auto flex flex-wrap items-center gap-2">
             <div className="text-left text-xs leading-tight sm:text-right">
               <p className="max-w-[22rem] break-all font-medium" title={`${where}${header.serverUrl ? ` (${header.serverUrl})` : ''}`} data-testid="cluster-name">

@@ -339,16 +339,11 @@ export function fleetRow(input: FleetRowInput): FleetRow {
     // Closed, and perhaps kept closed by the limit: why it closed first, then what keeps it closed.
     const since = input.closedAt != null ? new Date(input.closedAt).toISOString() : null;
     const kept = input.refused ? ` ${input.refused.message}` : '';
-    freshness =
+    const [label, why] =
       input.closedFor != null
-        ? {
-            kind: 'closed-idle',
-            label: 'Closed to make room',
-            message: `Its watches were closed when ${input.closedFor} was opened at the open-cluster limit (ZONESCOPE_MAX_OPEN_CLUSTERS): only the fleet page had opened it. Opening it connects again.${kept}`,
-            since,
-            progress: null,
-          }
-        : { kind: 'closed-idle', label: 'Closed after idle', message: `Its watches were closed after it was unused; opening it connects again.${kept}`, since, progress: null };
+        ? ['Closed to make room', `Its watches were closed when ${input.closedFor} was opened at the open-cluster limit (ZONESCOPE_MAX_OPEN_CLUSTERS): only the fleet page had opened it. Opening it connects again.`]
+        : ['Closed after idle', 'Its watches were closed after it was unused; opening it connects again.'];
+    freshness = { kind: 'closed-idle', label, message: `${why}${kept}`, since, progress: null };
   } else if (input.refused) {
     freshness = { kind: 'not-connected', label: 'Not connected', message: input.refused.message, since: null, progress: null };
   } else {

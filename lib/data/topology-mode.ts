@@ -490,9 +490,10 @@ export function topologyModePreview(scope: ClusterScope, view: ServiceView): Top
   const { detail, service, minor, release } = view;
   const enable = topologyAnnotationChange(service.annotations, minor, true);
   const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
+  const analysis = prepared(state);
   let memo = PREDICTIONS.get(detail);
-  if (memo?.resourceVersion !== service.resourceVersion || memo.prepared !== prepared(state)) {
-    memo = { resourceVersion: service.resourceVersion, prepared: prepared(state), prediction: predictTopologyMode(state, detail, service, change) };
+  if (memo?.resourceVersion !== service.resourceVersion || memo.prepared !== analysis) {
+    memo = { resourceVersion: service.resourceVersion, prepared: analysis, prediction: predictTopologyMode(state, detail, service, change) };
     PREDICTIONS.set(detail, memo);
   }
   return {
