@@ -51,6 +51,8 @@ async function startCluster(cluster: E2eCluster & { scenario: string }): Promise
     objects: scenario.objects,
     controllers: defaultControllers(),
     scenarioName: cluster.scenario,
+    // The e2e cluster's Beyla is configured as docs/traffic.md says: zones on the flow metric.
+    trafficMetrics: { flowZoneLabels: true },
     ...(cluster.bookmarkIntervalMs !== undefined ? { bookmarkIntervalMs: cluster.bookmarkIntervalMs } : {}),
     ...(cluster.rbac !== undefined ? { rbac: cluster.rbac } : {}),
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),

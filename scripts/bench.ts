@@ -249,7 +249,8 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   // The realistic L dump holds ~4.5 GiB in the simulator (BENCHMARKS.md, "The simulator on a realistic dump").
   const simHeap = realistic && options.scale === 'L' ? ['--max-old-space-size=12288'] : [];
   log(`${generator}: starting the simulator (${scenario})…`);
-  const sim = startChild('sim', process.execPath, [...simHeap, '--import', 'tsx', 'sim/cli.ts', '--scenario', scenario, '--port', String(simPort), '--kubeconfig', kubeconfig], {
+  // Its Beyla selects the zone attributes (docs/traffic.md), so the measured flows resolve zones.
+  const sim = startChild('sim', process.execPath, [...simHeap, '--import', 'tsx', 'sim/cli.ts', '--scenario', scenario, '--port', String(simPort), '--kubeconfig', kubeconfig, '--flow-zone-labels'], {
     cwd: ROOT,
     env: childEnv({}),
   });
@@ -265,7 +266,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   let prometheusNote = 'not configured (--no-prometheus)';
   if (options.prometheus && !options.metricsOnly && (options.trafficSeconds > 0 || options.trafficOnly)) {
     try {
-      // At L the simulator exports ~400k series (~70 MiB a scrape): scrape less often there.
+      // At L the simulator exports hundreds of thousands of series (hundreds of MiB a scrape): scrape less often there.
       const scrapeSeconds = options.scale === 'L' ? 15 : 5;
       const prom = await startPrometheus({ scrapeTargets: [`127.0.0.1:${simPort}`], metricsPath: '/__sim/metrics', scrapeIntervalSeconds: scrapeSeconds, dataDir: path.join(tmp, 'prometheus') });
       stopPrometheus = async () => {
@@ -287,7 +288,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
 
   // 2. The server, cold; the simulator's counters start with it (the cold-start lists).
   // Prometheus is paused until the cold sync is measured: the simulator renders its flow metrics
-  // (~70 MiB a scrape at L) on the thread that serves the lists, which a real API server does not
+  // (hundreds of MiB a scrape at L) on the thread that serves the lists, which a real API server does not
   // (its flows come from agents on the nodes); scraping during the sync made it 2–5 times slower.
   if (prometheusPid !== null) signalPrometheus(prometheusPid, 'SIGSTOP');
   await resetSimStats(simUrl);

@@ -2,7 +2,9 @@
  * `npm run demo`: the dashboard's production build against the simulated `eks-demo` cluster.
  *
  * 1. Starts the simulator (`eks-demo`, its controllers and its Kubernetes version) on a free
- *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`. When a Prometheus binary
+ *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`. Its Beyla is configured
+ *    as docs/traffic.md asks (`src.zone`/`dst.zone` added to the flow metric's attributes), so
+ *    the flow series carry zones (`trafficMetrics.flowZoneLabels`). When a Prometheus binary
  *    is found (`PROMETHEUS_BIN`, `prometheus` on PATH, /usr/bin/prometheus), starts it too
  *    (sim/prometheus.ts: a free loopback port, a temporary data folder) scraping the simulator's
  *    `/__sim/metrics` and the dashboard's own `/metrics` (job `zonescope`, so the History panels
@@ -38,7 +40,7 @@ import { findPrometheus, PROMETHEUS_INSTALL_HINT, startPrometheus } from '../sim
 import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
-import { FLOW_METRIC } from '../sim/traffic-metrics';
+import { FLOW_METRIC } from '../sim/traffic-series';
 import { prepareStandalone, startPlan } from './start';
 import { serverNodeArgs } from './node-flags';
 
@@ -208,6 +210,8 @@ async function main(): Promise<number> {
       objects: scenario.objects,
       controllers: defaultControllers(),
       ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
+      // A cluster whose Beyla selects the zone attributes, as docs/traffic.md asks.
+      trafficMetrics: { flowZoneLabels: true },
     });
   } catch (error) {
     console.error(`demo: cannot start the simulator: ${error instanceof ScenarioError || error instanceof Error ? error.message : String(error)}`);

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { PrometheusScrapeJob, RunningPrometheus } from '../sim/prometheus';
 import { startPrometheus } from '../sim/prometheus';
-import { FLOW_METRIC } from '../sim/traffic-metrics';
+import { FLOW_METRIC } from '../sim/traffic-series';
 
 /** The job name of the dashboard's own `/metrics` (what the history queries and alert rules select). */
 export const DASHBOARD_JOB = 'zonescope';

@@ -11,7 +11,9 @@
  *    `/metrics` (127.0.0.1:3210, job `zonescope`: the history panels read it back) every second,
  *    evaluating zonescope's alert rules (deploy/prometheus/zonescope-rules.yaml, when the file
  *    exists), and a small control server for it (below). Only the default cluster's simulator
- *    is scraped (measured traffic is the default cluster's; see e2e/clusters.ts). Playwright starts the dashboard after
+ *    is scraped (measured traffic is the default cluster's; see e2e/clusters.ts), with
+ *    `honor_labels` so each simulated node agent keeps its `instance` (sim/prometheus.ts); whether
+ *    its flows carry zones is that simulator's `trafficMetrics` start option (e2e/sim-server.ts). Playwright starts the dashboard after
  *    Prometheus: until then that target is down and Prometheus retries. Without a Prometheus
  *    binary the run stops with how to install one, unless `--no-prometheus` is given (the
  *    dashboard then shows assumed traffic only and no history).

@@ -3,6 +3,8 @@
  */
 import type { SimAuth } from './kubeconfig';
 import { SIM_AUTH_MODES } from './kubeconfig';
+import type { TrafficMetricsOptions } from './traffic-series';
+import { DEFAULT_TRAFFIC_METRICS_OPTIONS, FLOW_EXPORTERS } from './traffic-series';
 
 /** Parsed CLI arguments. */
 export interface CliOptions {
@@ -22,11 +24,14 @@ export interface CliOptions {
   tlsNames: string[];
   /** What clients must present. */
   auth: SimAuth;
+  /** The traffic metrics' exporter switches (`--flow-zone-labels`, `--exporter`, `--no-inter-zone`). */
+  trafficMetrics: TrafficMetricsOptions;
 }
 
 /** The CLI's usage text. */
 export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) [--port N] [--kubeconfig FILE] [--server-version vX.Y.Z]
                       [--tls [--tls-san NAME,...]] [--auth none|token|client-cert|exec]
+                      [--flow-zone-labels] [--exporter beyla|obi] [--no-inter-zone]
 
   --scenario NAME        serve the bundled scenario fixtures/NAME.yaml, or a generated cluster:
                          generated:S|M|L[,seed=N] or generated:nodes=N,services=N,pods=N[,hpas=N,zones=N,namespaces=N,seed=N],
@@ -45,13 +50,22 @@ export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) 
                                         the kubeconfig carries it as client-certificate-data/client-key-data
                            exec         the bearer token, obtained by the kubeconfig's exec entry
                                         (node sim/exec-plugin.mjs, an ExecCredential)
+
+  Traffic metrics (GET /__sim/metrics; scrape them with honor_labels: true, so that each simulated
+  agent's instance label survives; PUT /__sim/traffic-options switches these at run time):
+  --flow-zone-labels     put src_zone/dst_zone on the flow metric, as a Beyla whose attributes.select
+                         adds src.zone/dst.zone does (default: off, Beyla's stock attribute set)
+  --exporter NAME        beyla (beyla_network_* metrics, the default) or obi (obi_network_*, standalone
+                         OpenTelemetry eBPF Instrumentation)
+  --no-inter-zone        do not export <exporter>_network_inter_zone_bytes_total (Beyla's network_inter_zone
+                         feature off; default: exported)
   -h, --help             show this help`;
 
 /** Result of {@link parseCliArgs}. */
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
 
-const VALUE_FLAGS = new Set(['--scenario', '--snapshot', '--port', '--kubeconfig', '--server-version', '--tls-san', '--auth']);
-const BOOLEAN_FLAGS = new Set(['--tls']);
+const VALUE_FLAGS = new Set(['--scenario', '--snapshot', '--port', '--kubeconfig', '--server-version', '--tls-san', '--auth', '--exporter']);
+const BOOLEAN_FLAGS = new Set(['--tls', '--flow-zone-labels', '--no-inter-zone']);
 
 /** Parses CLI arguments (`--flag value` or `--flag=value`). */
 export function parseCliArgs(argv: readonly string[]): CliParse {
@@ -99,8 +113,12 @@ export function parseCliArgs(argv: readonly string[]): CliParse {
   const auth = SIM_AUTH_MODES.find((mode) => mode === rawAuth);
   if (auth === undefined) return { kind: 'error', message: `--auth must be one of ${SIM_AUTH_MODES.join(', ')}, got "${rawAuth}"` };
   if (auth === 'client-cert' && !tls) return { kind: 'error', message: '--auth client-cert needs --tls (client certificates are checked in the TLS handshake)' };
+  const rawExporter = values.get('--exporter') ?? DEFAULT_TRAFFIC_METRICS_OPTIONS.exporter;
+  const exporter = FLOW_EXPORTERS.find((name) => name === rawExporter);
+  if (exporter === undefined) return { kind: 'error', message: `--exporter must be one of ${FLOW_EXPORTERS.join(', ')}, got "${rawExporter}"` };
+  const trafficMetrics: TrafficMetricsOptions = { flowZoneLabels: switches.has('--flow-zone-labels'), exporter, interZone: !switches.has('--no-inter-zone') };
   return {
     kind: 'run',
-    options: { scenario, snapshot, port: Number(rawPort), kubeconfig: values.get('--kubeconfig'), serverVersion, tls, tlsNames, auth },
+    options: { scenario, snapshot, port: Number(rawPort), kubeconfig: values.get('--kubeconfig'), serverVersion, tls, tlsNames, auth, trafficMetrics },
   };
 }

@@ -39,7 +39,14 @@ function cli(...args: string[]): Cli {
 describe('parseCliArgs', () => {
   it('accepts the documented forms', () => {
     expect(parseCliArgs(['--scenario', 'tiny'])).toEqual({
-      kind: 'run', options: { scenario: 'tiny', snapshot: undefined, port: 0, kubeconfig: undefined, serverVersion: undefined, tls: false, tlsNames: [], auth: 'none' },
+      kind: 'run',
+      options: {
+        scenario: 'tiny', snapshot: undefined, port: 0, kubeconfig: undefined, serverVersion: undefined, tls: false, tlsNames: [], auth: 'none',
+        trafficMetrics: { flowZoneLabels: false, exporter: 'beyla', interZone: true },
+      },
+    });
+    expect(parseCliArgs(['--scenario', 'tiny', '--flow-zone-labels', '--exporter=obi', '--no-inter-zone'])).toMatchObject({
+      kind: 'run', options: { trafficMetrics: { flowZoneLabels: true, exporter: 'obi', interZone: false } },
     });
     expect(parseCliArgs(['--scenario', 'tiny', '--tls', '--tls-san', 'sim.example.test, 10.0.0.7', '--auth=client-cert'])).toMatchObject({
       kind: 'run', options: { tls: true, tlsNames: ['sim.example.test', '10.0.0.7'], auth: 'client-cert' },
@@ -66,6 +73,8 @@ describe('parseCliArgs', () => {
     [['--scenario', 'a', '--tls-san', 'x.test'], '--tls-san needs --tls'],
     [['--scenario', 'a', '--tls', '--tls-san', 'a b'], '--tls-san takes host names or IP addresses, got "a b"'],
     [['--scenario', 'a', '--tls', '--tls'], '--tls given twice'],
+    [['--scenario', 'a', '--exporter', 'otel'], '--exporter must be one of beyla, obi, got "otel"'],
+    [['--scenario', 'a', '--flow-zone-labels', '--flow-zone-labels'], '--flow-zone-labels given twice'],
   ])('rejects %j', (argv, message) => {
     expect(parseCliArgs(argv)).toEqual({ kind: 'error', message });
   });
@@ -88,6 +97,7 @@ describe('sim CLI', () => {
       const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(run.stdout())?.[1];
       expect(url).toBeDefined();
       expect(run.stdout()).toContain(`export KUBECONFIG=${kubeconfig}`);
+      expect(run.stdout()).toContain('(beyla flows without src_zone/dst_zone, inter-zone metric on; scrape with honor_labels: true)');
       const config = parse(await readFile(kubeconfig, 'utf8')) as {
         'current-context': string;
         clusters: { cluster: Record<string, unknown> }[];

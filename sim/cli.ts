@@ -1,7 +1,8 @@
 /**
  * `npm run sim -- --scenario NAME | --snapshot FILE|FOLDER [--port N] [--kubeconfig FILE] [--tls]
- * [--auth MODE]`: serves a scenario on 127.0.0.1 (HTTPS with `--tls`), writes a kubeconfig for
- * it (with the generated CA and the credentials `--auth` requires), prints its URL and the
+ * [--auth MODE] [--flow-zone-labels] [--exporter beyla|obi] [--no-inter-zone]`: serves a scenario
+ * on 127.0.0.1 (HTTPS with `--tls`), writes a kubeconfig for it (with the generated CA and the
+ * credentials `--auth` requires), prints its URL, the traffic metrics' switches and the
  * `export KUBECONFIG` line, and runs until SIGINT/SIGTERM. Exit codes: 0 stopped by a signal, 1 cannot start
  * (bad scenario, port taken), 2 bad arguments.
  */
@@ -73,6 +74,7 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(version !== undefined ? { version } : {}),
       ...(options.tls ? { tls: { names: options.tlsNames } } : {}),
       auth: options.auth,
+      trafficMetrics: options.trafficMetrics,
     });
   } catch (error) {
     console.error(`sim: cannot start: ${error instanceof Error ? error.message : String(error)}`);
@@ -84,6 +86,10 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(`TLS: server certificate for ${sim.tlsServerNames.join(', ')}, signed by a CA generated at start-up (in the kubeconfig as certificate-authority-data)`);
   }
   console.log(`auth: ${AUTH_TEXT[sim.auth]}`);
+  const { flowZoneLabels, exporter, interZone } = sim.traffic.options;
+  console.log(
+    `traffic metrics: ${sim.url}/__sim/metrics (${exporter} flows ${flowZoneLabels ? 'with' : 'without'} src_zone/dst_zone, inter-zone metric ${interZone ? 'on' : 'off'}; scrape with honor_labels: true)`,
+  );
   console.log(`kubeconfig: ${kubeconfig}`);
   console.log(`export KUBECONFIG=${kubeconfig}`);
 

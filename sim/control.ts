@@ -13,10 +13,12 @@
  * | `POST /__sim/rbac`            | `{user?, deny: RbacRuleInput[], allow?: RbacRuleInput[]}` (replaces) | `RbacConfig` |
  * | `DELETE /__sim/rbac`          |                                                         | the start configuration |
  * | `POST /__sim/watches/drop`    | `{resource?, abrupt?}`                                  | `{dropped}` |
- * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?}` (each default true) | `{ok: true, resourceVersion}` |
+ * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?, traffic?}` (each default true) | `{ok: true, resourceVersion}` |
  * | `POST /__sim/restore`         | `{scenario?, objects?, fromResourceVersion?}`           | `{ok: true, resourceVersion, objects}` |
  * | `GET /__sim/metrics`          |                                                         | Prometheus text format 0.0.4: Beyla flow and cAdvisor pod byte counters (sim/traffic-metrics.ts) |
  * | `GET /__sim/traffic-rates[?service=ns/name][&series=false]` |                           | {@link TrafficRatesDocument}: the exact rate of every exported series |
+ * | `GET /__sim/traffic-options`  |                                                         | the `TrafficMetricsOptions` in force (sim/traffic-series.ts) |
+ * | `PUT /__sim/traffic-options`  | `{flowZoneLabels?, exporter?: "beyla"\|"obi", interZone?}` (those left out keep their value) | the options now in force |
  *
  * `POST /__sim/restore` is the API server restarting on an older state (an etcd restore, another
  * cluster on the same address): every object is replaced by the named scenario's (`scenario`,
@@ -25,6 +27,11 @@
  * ahead of the server (watches and lists from them answer 504 `ResourceVersionTooLarge`, continue
  * tokens 410); history is dropped, every watch and every hung request is cut as a restart would
  * cut them, and the controllers start again. A bad body changes nothing (400).
+ *
+ * `PUT /__sim/traffic-options` switches what the traffic metrics look like (sim/traffic-series.ts):
+ * `src_zone`/`dst_zone` on the flow metric, the `beyla_`/`obi_` prefix, the inter-zone metric.
+ * From the next scrape, series that stay the same carry on, the others stop being exported, and
+ * new ones start at 0. `POST /__sim/reset` returns them to the start values (`traffic: false` keeps them).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
@@ -38,6 +45,7 @@ import { kubeObjectProblem } from './types';
 import type { SimStats, StatsSnapshot } from './stats';
 import type { ObjectStore } from './store';
 import type { SimTrafficMetrics, TrafficRatesDocument } from './traffic-metrics';
+import { FLOW_EXPORTERS } from './traffic-series';
 
 /** Body of `POST /__sim/reset`. */
 export const resetRequestSchema = z.object({
@@ -45,7 +53,17 @@ export const resetRequestSchema = z.object({
   faults: z.boolean().default(true),
   rbac: z.boolean().default(true),
   stats: z.boolean().default(true),
+  traffic: z.boolean().default(true),
 });
+
+/** Body of `PUT /__sim/traffic-options`: the switches to change. */
+export const trafficOptionsRequestSchema = z
+  .object({
+    flowZoneLabels: z.boolean().optional(),
+    exporter: z.enum(FLOW_EXPORTERS).optional(),
+    interZone: z.boolean().optional(),
+  })
+  .strict();
 
 /** What to reset. */
 export type ResetOptions = z.infer<typeof resetRequestSchema>;
@@ -207,7 +225,12 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
       res.end(method === 'HEAD' ? undefined : text);
     } else if (path === '/__sim/traffic-rates' && method === 'GET' && deps.traffic !== undefined) {
       sendJson(res, 200, trafficRates(deps.traffic, url.searchParams));
-    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore', ...(deps.traffic ? ['/__sim/metrics', '/__sim/traffic-rates'] : [])].includes(path)) {
+    } else if (path === '/__sim/traffic-options' && method === 'GET' && deps.traffic !== undefined) {
+      sendJson(res, 200, deps.traffic.options);
+    } else if (path === '/__sim/traffic-options' && method === 'PUT' && deps.traffic !== undefined) {
+      const body = await jsonBody(req, trafficOptionsRequestSchema);
+      sendJson(res, 200, deps.traffic.setOptions(body));
+    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore', ...(deps.traffic ? ['/__sim/metrics', '/__sim/traffic-rates', '/__sim/traffic-options'] : [])].includes(path)) {
       throw new ControlError(405, `${method} is not supported on ${path}`);
     } else {
       throw new ControlError(404, `unknown control endpoint ${path}`);

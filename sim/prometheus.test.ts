@@ -35,6 +35,7 @@ describe('prometheusConfig', () => {
         '  evaluation_interval: "1s"',
         'scrape_configs:',
         '  - job_name: "zonescope-sim"',
+        '    honor_labels: true',
         '    metrics_path: "/__sim/metrics"',
         '    scheme: "http"',
         '    static_configs:',
@@ -54,6 +55,11 @@ describe('prometheusConfig', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('keeps the simulated exporters\' own instance labels unless told not to', () => {
+    expect(prometheusConfig({ scrapeTargets: ['127.0.0.1:6590'] })).toContain('  - job_name: "zonescope-sim"\n    honor_labels: true\n');
+    expect(prometheusConfig({ scrapeTargets: ['127.0.0.1:6590'], honorLabels: false })).not.toContain('honor_labels');
   });
 
   it('lists the rule files as absolute paths (Prometheus reads relative ones from the configuration\'s folder)', () => {

@@ -12,6 +12,13 @@
  * await prometheus.stop();
  * ```
  *
+ * The simulator's job scrapes with `honor_labels: true`, as a federation or Pushgateway job does:
+ * one simulator serves what a cluster's many exporters would (a Beyla agent per node, a kubelet
+ * per node), and each series carries its exporter's `instance` (`<node IP>:9090`,
+ * `<node IP>:10250`; sim/traffic-series.ts). Without it Prometheus would rename that label
+ * `exported_instance` and give every series the simulator's address, so the per-node agents that
+ * report the same flow would collide into one series.
+ *
  * The binary is `PROMETHEUS_BIN` when set, else `prometheus` on `PATH`, else /usr/bin/prometheus;
  * without one, {@link startPrometheus} throws {@link PrometheusNotInstalledError}. The data
  * folder is a new temporary folder removed on stop, unless the caller names one (kept then, so a
@@ -76,6 +83,11 @@ export interface PrometheusOptions {
   readonly retention?: string;
   /** Job name of the scrape configuration (the `job` label; default `zonescope-sim`). */
   readonly jobName?: string;
+  /**
+   * `honor_labels` of that job (default true: the targets' own `instance` labels win, see the
+   * file header); false gives every series the target's address as `instance`.
+   */
+  readonly honorLabels?: boolean;
   /** More scrape jobs besides the simulator's (e.g. the dashboard's `/metrics` as job `zonescope`); a target that is not up yet is just retried. */
   readonly extraJobs?: readonly PrometheusScrapeJob[];
   /**
@@ -168,7 +180,7 @@ const JOB_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** The prometheus.yml for `options` (YAML; every value is quoted JSON, which YAML reads as is). */
 export function prometheusConfig(
-  options: Pick<PrometheusOptions, 'scrapeTargets' | 'metricsPath' | 'scheme' | 'scrapeIntervalSeconds' | 'scrapeTimeoutSeconds' | 'jobName' | 'extraJobs' | 'ruleFiles'>,
+  options: Pick<PrometheusOptions, 'scrapeTargets' | 'metricsPath' | 'scheme' | 'scrapeIntervalSeconds' | 'scrapeTimeoutSeconds' | 'jobName' | 'honorLabels' | 'extraJobs' | 'ruleFiles'>,
 ): string {
   const interval = options.scrapeIntervalSeconds ?? 1;
   const timeout = options.scrapeTimeoutSeconds ?? Math.min(interval, 10);
@@ -184,6 +196,7 @@ export function prometheusConfig(
     ...(ruleFiles.length > 0 ? ['rule_files:', ...ruleFiles.map((file) => `  - ${JSON.stringify(path.resolve(file))}`)] : []),
     'scrape_configs:',
     `  - job_name: ${JSON.stringify(options.jobName ?? 'zonescope-sim')}`,
+    ...(options.honorLabels === false ? [] : ['    honor_labels: true']),
     `    metrics_path: ${JSON.stringify(options.metricsPath ?? '/__sim/metrics')}`,
     `    scheme: ${JSON.stringify(scheme)}`,
     ...(scheme === 'https' ? ['    tls_config:', '      insecure_skip_verify: true'] : []),

@@ -35,7 +35,9 @@ import { SimStats } from './stats';
 import type { SimTlsMaterial } from './tls';
 import { generateSimTls } from './tls';
 import { ObjectStore } from './store';
-import { SimTrafficMetrics, trafficProfileFor } from './traffic-metrics';
+import { SimTrafficMetrics, trafficProfileFor, withTrafficMetricsOptions } from './traffic-metrics';
+import type { TrafficMetricsOptions } from './traffic-series';
+import { DEFAULT_TRAFFIC_METRICS_OPTIONS } from './traffic-series';
 import type { KubeObject } from './types';
 import { ServiceAllocator } from './validation';
 import { WatchHub } from './watch';
@@ -93,6 +95,12 @@ export interface SimulatorOptions {
    * see sim/traffic-metrics.ts). Without it, eks-demo is recognised by its Services.
    */
   scenarioName?: string;
+  /**
+   * The exporter switches of the traffic metrics at start (and after `POST /__sim/reset`): zone
+   * labels on the flow metric (default off, as Beyla ships), the `beyla`/`obi` prefix and the
+   * inter-zone metric (default on). Changeable at run time (`PUT /__sim/traffic-options`).
+   */
+  trafficMetrics?: Partial<TrafficMetricsOptions>;
   /** Diagnostics sink (default: stderr). */
   log?: (message: string) => void;
 }
@@ -144,7 +152,8 @@ export interface Simulator {
   /**
    * Resets state (each part default true): `objects` restores the initial scenario (new
    * resourceVersions, history cleared so old versions get 410, watches dropped, controllers
-   * restarted); `faults`, `rbac` and `stats` return to their start values.
+   * restarted); `faults`, `rbac`, `stats` and the traffic metrics' switches (`traffic`) return to
+   * their start values.
    */
   reset(options?: Partial<ResetOptions>): void;
   /**
@@ -172,13 +181,15 @@ export const DEFAULT_TOKEN = 'zonescope-sim-token';
 /**
  * Starts a simulator.
  * @throws ApiError when the scenario has duplicate objects; Error when the port is taken, the
- * version is malformed, `auth: 'client-cert'` comes without `tls`, or a TLS name is malformed.
+ * version is malformed, `auth: 'client-cert'` comes without `tls`, a TLS name is malformed, or
+ * `trafficMetrics.exporter` is unknown.
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
   const auth: SimAuth = options.auth ?? (options.requireToken ? 'token' : 'none');
   if (!SIM_AUTH_MODES.includes(auth)) throw new Error(`unknown auth mode "${String(auth)}" (${SIM_AUTH_MODES.join(', ')})`);
   if (auth === 'client-cert' && !options.tls) throw new Error('client-certificate authentication needs TLS');
+  const trafficMetrics = withTrafficMetricsOptions(DEFAULT_TRAFFIC_METRICS_OPTIONS, options.trafficMetrics ?? {});
   const tls: SimTlsMaterial | undefined = options.tls
     ? await generateSimTls({ extraNames: [...(host === '0.0.0.0' || host === '::' ? [] : [host]), ...(typeof options.tls === 'object' ? (options.tls.names ?? []) : [])] })
     : undefined;
@@ -227,7 +238,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     running = [];
   };
   startControllers();
-  const traffic = new SimTrafficMetrics(store, { profile: trafficProfileFor(initialObjects, options.scenarioName), version, now });
+  const traffic = new SimTrafficMetrics(store, { profile: trafficProfileFor(initialObjects, options.scenarioName), version, now, trafficMetrics });
 
   const hanging = new Set<ServerResponse>();
   const reset = (what: Partial<ResetOptions> = {}): void => {
@@ -245,6 +256,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     if (what.rbac ?? true) faults.resetRbac();
     if (what.stats ?? true) stats.reset();
+    if (what.traffic ?? true) traffic.resetOptions();
   };
   const restore = (what: RestoreOptions): void => {
     const entries = scenarioEntries(what.objects ?? initialObjects);

@@ -119,6 +119,23 @@ export async function waitFor(check: () => boolean, timeoutMs = 3000, what = 'co
   }
 }
 
+/**
+ * Runs `attempt` until it resolves (every `intervalMs`) and returns its value: for conditions
+ * that take a while to hold, such as series a Prometheus has yet to scrape.
+ * @throws the last error of `attempt` after `timeoutMs`.
+ */
+export async function eventually<T>(attempt: () => Promise<T> | T, timeoutMs = 15_000, intervalMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await delay(intervalMs);
+  }
+}
+
 /** The part of a running simulator {@link podEnvironment} needs. */
 interface SimEndpoint {
   readonly port: number;

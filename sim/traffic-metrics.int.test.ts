@@ -2,22 +2,35 @@
  * The simulator's traffic metrics over real HTTP: `/__sim/metrics` is valid Prometheus text
  * format (a small parser here, and `promtool check metrics` where installed), its counters grow
  * at exactly the rates `/__sim/traffic-rates` states (a fake clock makes that exact), the
- * coverage rules and eks-demo's deliberate deviations show, and Services that disappear or
- * appear stop or start their counters.
+ * coverage rules and eks-demo's deliberate deviations show, Services that disappear or appear
+ * stop or start their counters, and `/__sim/traffic-options` switches the series' shapes. Then a
+ * real Prometheus (Debian's) scraping two simulators reads them as it would read Beyla and
+ * cAdvisor: the default label sets, zones switched on, the per-agent doubling of cross-node
+ * flows, Service-typed duplicates on kube-proxy but not on Cilium's replacement, hostNetwork pods
+ * as Node owners, and the OBI prefix. The model's details: traffic-metrics.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultControllers } from './default-controllers';
 import { loadScenario } from './scenario';
+import type { RunningPrometheus } from './prometheus';
+import { findPrometheus, startPrometheus } from './prometheus';
 import type { Simulator } from './server';
 import { startSimulator } from './server';
-import { delay, waitFor } from './test-support';
-import type { TrafficRatesDocument } from './traffic-metrics';
-import { escapeLabelValue, FLOW_METRIC, INTER_ZONE_METRIC, POD_RECEIVE_METRIC, POD_TRANSMIT_METRIC, REPLY_FACTOR, STOREFRONT_VOLUME_FACTOR, trafficProfileFor } from './traffic-metrics';
+import { delay, eventually, waitFor } from './test-support';
+import type { SeriesRate, ServiceTrafficRates, TrafficRatesDocument } from './traffic-metrics';
+import { LOADGEN_WORKLOAD, REPLY_FACTOR, STOREFRONT_VOLUME_FACTOR, trafficProfileFor } from './traffic-metrics';
+import type { TrafficMetricsOptions } from './traffic-series';
+import { FLOW_METRIC, INTER_ZONE_METRIC, POD_RECEIVE_METRIC, POD_TRANSMIT_METRIC, seriesId } from './traffic-series';
+import type { KubeObject } from './types';
 
 const PROMTOOL = '/usr/bin/promtool';
 const HAS_PROMTOOL = existsSync(PROMTOOL);
+const PROMETHEUS = findPrometheus();
+
+/** Beyla's default flow attributes in Kubernetes, plus the agent's `instance`. */
+const DEFAULT_FLOW_LABELS = ['direction', 'instance', 'k8s_cluster_name', 'k8s_dst_namespace', 'k8s_dst_owner_name', 'k8s_dst_owner_type', 'k8s_src_namespace', 'k8s_src_owner_name', 'k8s_src_owner_type'];
 
 const running: Simulator[] = [];
 afterEach(async () => {
@@ -46,7 +59,7 @@ function fakeClock(start = Date.parse('2026-12-01T10:00:00Z')): { now: () => Dat
   return { now: () => new Date(ms), advance: (seconds) => (ms += seconds * 1000) };
 }
 
-async function startEksDemo(now?: () => Date): Promise<Simulator> {
+async function startEksDemo(now?: () => Date, trafficMetrics?: Partial<TrafficMetricsOptions>): Promise<Simulator> {
   const scenario = await loadScenario('eks-demo');
   const sim = await startSimulator({
     objects: scenario.objects,
@@ -54,6 +67,7 @@ async function startEksDemo(now?: () => Date): Promise<Simulator> {
     log: () => undefined,
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
     ...(now ? { now } : {}),
+    ...(trafficMetrics ? { trafficMetrics } : {}),
   });
   running.push(sim);
   await settled(sim);
@@ -152,8 +166,27 @@ async function rates(sim: Simulator, query = ''): Promise<TrafficRatesDocument> 
   return (await response.json()) as TrafficRatesDocument;
 }
 
-function near(actual: number, expected: number, what: string): void {
-  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(Math.max(1e-9, Math.abs(expected) * 1e-9));
+function near(actual: number, expected: number, what: string, tolerance = 1e-9): void {
+  expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(Math.max(1e-9, Math.abs(expected) * tolerance));
+}
+
+const total = (list: readonly { readonly bytesPerSecond: number }[]): number => list.reduce((sum, s) => sum + s.bytesPerSecond, 0);
+
+/** A Service's workload request series (every agent; not the Service-typed ones). */
+function workloadRequests(series: readonly SeriesRate[], service: ServiceTrafficRates): SeriesRate[] {
+  return series.filter(
+    (s) => s.metric === FLOW_METRIC && s.labels.direction === 'request' && s.labels.k8s_src_owner_name === LOADGEN_WORKLOAD && s.labels.k8s_src_namespace === service.namespace &&
+      s.labels.k8s_dst_owner_type !== 'Service' && service.workloads.some((w) => w.kind === s.labels.k8s_dst_owner_type && w.name === s.labels.k8s_dst_owner_name),
+  );
+}
+
+/** What the agents report of a Service's requests together: same-node bytes once, cross-node bytes twice. */
+function reportedRequests(service: ServiceTrafficRates): number {
+  return service.byZonePair.reduce((sum, pair) => sum + pair.requestBytesPerSecond * (2 - pair.sameNodeFraction), 0);
+}
+
+async function putTrafficOptions(sim: Simulator, body: unknown): Promise<Response> {
+  return fetch(`${sim.url}/__sim/traffic-options`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 describe('GET /__sim/metrics on eks-demo', { timeout: 30_000 }, () => {
@@ -167,12 +200,24 @@ describe('GET /__sim/metrics on eks-demo', { timeout: 30_000 }, () => {
       [POD_TRANSMIT_METRIC, 'counter'],
     ]);
     for (const name of types.keys()) expect(help.get(name), name).toMatch(/zonescope simulator/);
-    const flow = samples.find((s) => s.metric === FLOW_METRIC);
-    expect(Object.keys(flow?.labels ?? {})).toEqual([
-      'k8s_src_namespace', 'k8s_src_owner_name', 'k8s_src_owner_type', 'k8s_dst_namespace', 'k8s_dst_owner_name', 'k8s_dst_owner_type', 'src_zone', 'dst_zone', 'k8s_cluster_name',
-    ]);
-    expect(flow?.labels.k8s_cluster_name).toBe('eks-demo');
-    expect(Object.keys(samples.find((s) => s.metric === POD_RECEIVE_METRIC)?.labels ?? {})).toEqual(['namespace', 'pod', 'interface']);
+    const flows = samples.filter((s) => s.metric === FLOW_METRIC);
+    expect(flows.length).toBeGreaterThan(0);
+    for (const flow of flows) expect(Object.keys(flow.labels)).toEqual(DEFAULT_FLOW_LABELS);
+    expect(new Set(flows.map((s) => s.labels.k8s_cluster_name))).toEqual(new Set(['eks-demo']));
+    expect(new Set(flows.map((s) => s.labels.direction))).toEqual(new Set(['request', 'response']));
+    for (const flow of flows) expect(flow.labels.instance).toMatch(/^192\.168\.0\.\d+:9090$/);
+    expect(Object.keys(samples.find((s) => s.metric === INTER_ZONE_METRIC)?.labels ?? {})).toEqual(['dst_zone', 'instance', 'k8s_cluster_name', 'src_zone']);
+    const pods = samples.filter((s) => s.metric === POD_RECEIVE_METRIC && s.labels.pod !== undefined);
+    for (const pod of pods) {
+      expect(Object.keys(pod.labels)).toEqual(['container', 'id', 'image', 'instance', 'interface', 'name', 'namespace', 'pod']);
+      expect(pod.labels).toMatchObject({ container: '', image: 'registry.k8s.io/pause:3.10', interface: 'eth0', instance: expect.stringMatching(/:10250$/) });
+      expect(pod.labels.id).toBe(`/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${(sim.store.get('pods', pod.labels.namespace, pod.labels.pod ?? '')?.metadata.uid ?? '?').replaceAll('-', '_')}.slice/cri-containerd-${pod.labels.name ?? ''}.scope`);
+      expect(pod.labels.name).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const roots = samples.filter((s) => s.metric === POD_RECEIVE_METRIC && s.labels.pod === undefined);
+    expect(roots.map((s) => Object.keys(s.labels))).toEqual(roots.map(() => ['id', 'instance', 'interface']));
+    expect(new Set(roots.map((s) => s.labels.instance)).size).toBe(roots.length);
+    near(total(roots.map((s) => ({ bytesPerSecond: s.value }))), total(pods.map((s) => ({ bytesPerSecond: s.value }))), 'root cgroups hold their pods\' bytes', 1e-6);
     const keys = samples.map((s) => seriesKey(s.metric, s.labels));
     expect(new Set(keys).size, 'no series twice').toBe(keys.length);
     for (const sample of samples) expect(sample.value, seriesKey(sample.metric, sample.labels)).toBeGreaterThanOrEqual(0);
@@ -218,26 +263,22 @@ describe('GET /__sim/metrics on eks-demo', { timeout: 30_000 }, () => {
     const document = await rates(sim);
     const series = document.series ?? [];
     for (const service of document.services.filter((s) => s.coverage === 'flows-and-pod-bytes')) {
-      const requests = series.filter((s) => s.metric === FLOW_METRIC && s.labels.k8s_dst_namespace === service.namespace && s.labels.k8s_src_owner_name === 'loadgen' && service.workloads.some((w) => w.name === s.labels.k8s_dst_owner_name));
-      const replies = series.filter((s) => s.metric === FLOW_METRIC && s.labels.k8s_dst_owner_name === 'loadgen' && s.labels.k8s_src_namespace === service.namespace && service.workloads.some((w) => w.name === s.labels.k8s_src_owner_name));
-      const sum = (list: typeof series) => list.reduce((total, s) => total + s.bytesPerSecond, 0);
-      near(sum(requests), service.requestBytesPerSecond, `${service.name} request flows`);
-      near(sum(replies), service.requestBytesPerSecond * REPLY_FACTOR, `${service.name} reply flows`);
+      const replies = series.filter((s) => s.metric === FLOW_METRIC && s.labels.direction === 'response' && s.labels.k8s_dst_owner_name === LOADGEN_WORKLOAD && s.labels.k8s_src_owner_type !== 'Service' && s.labels.k8s_src_namespace === service.namespace && service.workloads.some((w) => w.name === s.labels.k8s_src_owner_name));
+      const viaClusterIP = series.filter((s) => s.metric === FLOW_METRIC && s.labels.direction === 'request' && s.labels.k8s_dst_owner_type === 'Service' && s.labels.k8s_dst_namespace === service.namespace && s.labels.k8s_dst_owner_name === service.name);
+      near(total(workloadRequests(series, service)), reportedRequests(service), `${service.name} request flows over agents`);
+      near(total(replies), reportedRequests(service) * REPLY_FACTOR, `${service.name} reply flows over agents`);
+      near(total(viaClusterIP), service.requestBytesPerSecond, `${service.name} requests to the ClusterIP`);
+      near(service.totalBytesPerSecond, service.requestBytesPerSecond * (1 + REPLY_FACTOR), `${service.name} total`);
       near(service.podBytesPerSecond, service.totalBytesPerSecond, `${service.name} pod bytes`);
-      for (const pair of service.byZonePair) {
-        const flows = requests.filter((s) => s.labels.src_zone === pair.clientZone && s.labels.dst_zone === pair.endpointZone);
-        near(sum(flows), pair.requestBytesPerSecond, `${service.name} ${pair.clientZone}→${pair.endpointZone}`);
-      }
     }
-    // Inter-zone = every exported flow between two different zones.
-    const crossFlows = series.filter((s) => s.metric === FLOW_METRIC && s.labels.src_zone !== s.labels.dst_zone);
+    // Inter-zone: both agents of every cross-zone cell count it (the truth counts it once).
     const interZone = series.filter((s) => s.metric === INTER_ZONE_METRIC);
     expect(interZone.length).toBeGreaterThan(0);
-    near(interZone.reduce((t, s) => t + s.bytesPerSecond, 0), crossFlows.reduce((t, s) => t + s.bytesPerSecond, 0), 'inter-zone total');
-    // Pods: rx is what the Services' endpoints receive, tx 3× that.
+    near(total(interZone), 2 * document.flowInterZoneBytesPerSecond, 'inter-zone total');
+    // Pods (and the nodes' root cgroups): tx is 3× rx, the same series otherwise.
+    const transmitted = new Map(series.filter((s) => s.metric === POD_TRANSMIT_METRIC).map((s) => [JSON.stringify(s.labels), s.bytesPerSecond]));
     for (const rx of series.filter((s) => s.metric === POD_RECEIVE_METRIC)) {
-      const tx = series.find((s) => s.metric === POD_TRANSMIT_METRIC && s.labels.pod === rx.labels.pod && s.labels.namespace === rx.labels.namespace);
-      near(tx?.bytesPerSecond ?? 0, rx.bytesPerSecond * REPLY_FACTOR, `${rx.labels.pod} tx`);
+      near(transmitted.get(JSON.stringify(rx.labels)) ?? 0, rx.bytesPerSecond * REPLY_FACTOR, `${rx.labels.pod ?? rx.labels.instance ?? ''} tx`);
     }
   });
 
@@ -249,7 +290,7 @@ describe('GET /__sim/metrics on eks-demo', { timeout: 30_000 }, () => {
     expect(coverage['kube-system/kube-dns']).toBe('none');
     expect(coverage['platform/config']).toBe('pod-bytes');
     expect(coverage['shop/checkout']).toBe('flows-and-pod-bytes');
-    const namespacesOf = (metric: string, label: string) => new Set(series.filter((s) => s.metric === metric).map((s) => s.labels[label]));
+    const namespacesOf = (metric: string, label: string) => new Set(series.filter((s) => s.metric === metric && s.labels[label] !== undefined).map((s) => s.labels[label]));
     expect([...namespacesOf(FLOW_METRIC, 'k8s_dst_namespace')].sort()).toEqual(['payments', 'shop']);
     expect([...namespacesOf(POD_RECEIVE_METRIC, 'namespace')].sort()).toEqual(['payments', 'platform', 'shop']);
     const text = await exposition(sim);
@@ -296,9 +337,11 @@ describe('GET /__sim/metrics on eks-demo', { timeout: 30_000 }, () => {
     const notFound = await fetch(`${sim.url}/__sim/traffic-rates?service=shop/cart`);
     expect(notFound.status).toBe(404);
     expect(await notFound.json()).toEqual({ error: 'Service shop/cart sends no traffic (it does not exist or has no ready endpoints)' });
-    // Other Services carry on: checkout's counters are its rate × 30 s.
-    const checkoutRate = (await rates(sim, '?service=shop/checkout')).services[0]?.requestBytesPerSecond ?? 0;
-    near(checkoutFlows(gone).filter((s) => s.labels.k8s_src_owner_name === 'loadgen').reduce((t, s) => t + s.value, 0), checkoutRate * 30, 'checkout after 30 s');
+    // Other Services carry on: checkout's counters are their rates × 30 s.
+    const checkoutRates = new Map(((await rates(sim)).series ?? []).map((s) => [seriesId(s.metric, Object.entries(s.labels)), s.bytesPerSecond]));
+    const checkoutNow = checkoutFlows(gone);
+    expect(checkoutNow.length).toBeGreaterThan(0);
+    for (const s of checkoutNow) near(s.value, (checkoutRates.get(seriesId(s.metric, Object.entries(s.labels))) ?? 0) * 30, `checkout after 30 s: ${JSON.stringify(s.labels)}`);
 
     clock.advance(10);
     const { uid: _uid, resourceVersion: _rv, creationTimestamp: _created, ...metadata } = cart.metadata;
@@ -307,9 +350,10 @@ describe('GET /__sim/metrics on eks-demo', { timeout: 30_000 }, () => {
     await settled(sim);
     clock.advance(5);
     const back = cartFlows(await exposition(sim));
-    const cartRate = (await rates(sim, '?service=shop/cart')).services[0]?.requestBytesPerSecond ?? 0;
-    expect(cartRate).toBeGreaterThan(0);
-    near(back.filter((s) => s.labels.k8s_src_owner_name === 'loadgen').reduce((t, s) => t + s.value, 0), cartRate * 5, 'cart counts from 0 since it came back');
+    const cart5 = (await rates(sim, '?service=shop/cart')).services[0];
+    expect(cart5?.requestBytesPerSecond).toBeGreaterThan(0);
+    const cartRequests = back.filter((s) => s.labels.direction === 'request' && s.labels.k8s_dst_owner_type === 'Deployment');
+    near(total(cartRequests.map((s) => ({ bytesPerSecond: s.value }))), reportedRequests(cart5 as ServiceTrafficRates) * 5, 'cart counts from 0 since it came back');
   });
 });
 
@@ -347,8 +391,169 @@ describe('traffic profiles', () => {
     expect(trafficProfileFor(eksDemo, 'my-copy').deviations.size).toBe(0);
   });
 
-  it('escapes label values as the text format requires', () => {
-    expect(escapeLabelValue('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
-    expect(escapeLabelValue('ap-northeast-2a')).toBe('ap-northeast-2a');
+});
+
+describe('/__sim/traffic-options', { timeout: 30_000 }, () => {
+  it('reads and switches the exporter options, refusing what Beyla has no switch for', async () => {
+    const sim = await startEksDemo();
+    const get = async () => (await (await fetch(`${sim.url}/__sim/traffic-options`)).json()) as TrafficMetricsOptions;
+    expect(await get()).toEqual({ flowZoneLabels: false, exporter: 'beyla', interZone: true });
+    const flowLabelNames = async () => new Set(parseExposition(await exposition(sim)).samples.filter((x) => x.metric === FLOW_METRIC).flatMap((x) => Object.keys(x.labels)));
+    expect(await flowLabelNames()).toEqual(new Set(DEFAULT_FLOW_LABELS));
+    const switched = await putTrafficOptions(sim, { flowZoneLabels: true });
+    expect(switched.status).toBe(200);
+    expect(await switched.json()).toEqual({ flowZoneLabels: true, exporter: 'beyla', interZone: true });
+    expect(await flowLabelNames()).toEqual(new Set([...DEFAULT_FLOW_LABELS, 'src_zone', 'dst_zone']));
+    expect((await rates(sim, '?series=false')).options).toEqual({ flowZoneLabels: true, exporter: 'beyla', interZone: true });
+
+    const cases: [unknown, string][] = [
+      [{ zones: true }, 'Unrecognized key: "zones"'],
+      [{ exporter: 'otel' }, 'exporter'],
+      [{ interZone: 'no' }, 'interZone'],
+    ];
+    for (const [body, error] of cases) {
+      const response = await putTrafficOptions(sim, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toContain(error);
+    }
+    expect((await fetch(`${sim.url}/__sim/traffic-options`, { method: 'POST' })).status).toBe(405);
+    expect(await get()).toEqual({ flowZoneLabels: true, exporter: 'beyla', interZone: true });
+
+    // A reset keeps them with traffic: false, and returns to the start otherwise.
+    const reset = (body: unknown) => fetch(`${sim.url}/__sim/reset`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await reset({ objects: false, traffic: false })).status).toBe(200);
+    expect((await get()).flowZoneLabels).toBe(true);
+    expect((await reset({ objects: false })).status).toBe(200);
+    expect(await get()).toEqual({ flowZoneLabels: false, exporter: 'beyla', interZone: true });
+  });
+
+  it('starts with the options the simulator was given', async () => {
+    const sim = await startEksDemo(undefined, { exporter: 'obi', interZone: false });
+    const text = await exposition(sim);
+    expect(parseExposition(text).types).toEqual(new Map([
+      ['obi_network_flow_bytes_total', 'counter'],
+      [POD_RECEIVE_METRIC, 'counter'],
+      [POD_TRANSMIT_METRIC, 'counter'],
+    ]));
+    await expect(startSimulator({ trafficMetrics: { exporter: 'otel' as 'obi' }, log: () => undefined })).rejects.toThrow('unknown flow exporter "otel" (beyla, obi)');
   });
 });
+
+/** eks-demo with shop/cart's pods on the host network (Beyla names their Node; cAdvisor reports the host interface for them). */
+async function eksDemoWithHostNetworkCart(): Promise<readonly KubeObject[]> {
+  const { objects } = await loadScenario('eks-demo');
+  return objects.map((o) => (o.kind === 'Pod' && o.metadata.namespace === 'shop' && o.metadata.name.startsWith('cart-') ? { ...o, spec: { ...(o.spec as object), hostNetwork: true } } : o));
+}
+
+describe.skipIf(PROMETHEUS === null)(
+  `a real Prometheus scraping the simulated exporters${PROMETHEUS === null ? ' — SKIPPED: Prometheus is not installed (apt-get install prometheus)' : ''}`,
+  { timeout: 60_000 },
+  () => {
+    let eks: Simulator;
+    let kpr: Simulator;
+    let prometheus: RunningPrometheus;
+    const query = (expression: string) => prometheus.query(expression);
+    const labelNames = (metric: Readonly<Record<string, string>>) => Object.keys(metric).filter((name) => name !== '__name__' && name !== 'job').sort();
+
+    beforeAll(async () => {
+      const kprScenario = await loadScenario('cilium-kpr');
+      const version = (await loadScenario('eks-demo')).serverVersion;
+      eks = await startSimulator({ objects: await eksDemoWithHostNetworkCart(), controllers: defaultControllers(), log: () => undefined, scenarioName: 'eks-demo', ...(version !== undefined ? { version } : {}) });
+      kpr = await startSimulator({
+        objects: kprScenario.objects,
+        controllers: defaultControllers(),
+        log: () => undefined,
+        scenarioName: 'cilium-kpr',
+        ...(kprScenario.serverVersion !== undefined ? { version: kprScenario.serverVersion } : {}),
+      });
+      await Promise.all([settled(eks), settled(kpr)]);
+      prometheus = await startPrometheus({
+        scrapeTargets: [`127.0.0.1:${eks.port}`],
+        jobName: 'eks-demo',
+        extraJobs: [{ jobName: 'cilium-kpr', targets: [`127.0.0.1:${kpr.port}`], metricsPath: '/__sim/metrics', scrapeIntervalSeconds: 1, honorLabels: true }],
+        waitForMetric: FLOW_METRIC,
+      });
+    }, 90_000);
+
+    afterAll(async () => {
+      await prometheus?.stop();
+      await Promise.all([eks?.stop(), kpr?.stop()]);
+    });
+
+    it('reads Beyla\'s default attribute set on every flow series, each agent\'s instance kept, no zones', async () => {
+      const series = await eventually(async () => {
+        const found = await query(`${FLOW_METRIC}{job=~"eks-demo|cilium-kpr"}`);
+        expect(new Set(found.map((s) => s.metric.job))).toEqual(new Set(['eks-demo', 'cilium-kpr']));
+        return found;
+      });
+      for (const { metric } of series) {
+        // Prometheus drops empty labels: a Node has no namespace.
+        const expected = DEFAULT_FLOW_LABELS.filter((name) => !(name === 'k8s_dst_namespace' && metric.k8s_dst_owner_type === 'Node') && !(name === 'k8s_src_namespace' && metric.k8s_src_owner_type === 'Node'));
+        expect(labelNames(metric), JSON.stringify(metric)).toEqual(expected);
+        expect(metric.instance, 'honor_labels keeps the agent').toMatch(/^192\.168\.0\.\d+:9090$/);
+      }
+      const nodeOwned = series.filter((s) => s.metric.k8s_dst_owner_type === 'Node');
+      expect(new Set(nodeOwned.map((s) => s.metric.k8s_dst_owner_name))).toEqual(new Set((await rates(eks, '?service=shop/cart&series=false')).services[0]?.pods.map((p) => p.node)));
+    });
+
+    it('reads cAdvisor\'s sandbox and root-cgroup series; a hostNetwork pod\'s sandbox carries its node\'s total', async () => {
+      const pods = await query(`${POD_RECEIVE_METRIC}{job="eks-demo", pod!=""}`);
+      expect(pods.length).toBeGreaterThan(50);
+      for (const { metric } of pods) {
+        // `container=""` is dropped by Prometheus like every empty label.
+        expect(labelNames(metric)).toEqual(['id', 'image', 'instance', 'interface', 'name', 'namespace', 'pod']);
+        expect(metric.interface).toBe(metric.pod?.startsWith('cart-') ? 'ens5' : 'eth0');
+      }
+      const roots = await query(`${POD_RECEIVE_METRIC}{job="eks-demo", pod=""}`);
+      expect(roots.map((s) => labelNames(s.metric))).toEqual(roots.map(() => ['id', 'instance', 'interface']));
+      const rootByInstance = new Map(roots.map((s) => [s.metric.instance, Number(s.value[1])]));
+      const cart = pods.filter((s) => s.metric.pod?.startsWith('cart-'));
+      expect(cart.length).toBeGreaterThan(0);
+      for (const s of cart) near(Number(s.value[1]), rootByInstance.get(s.metric.instance) ?? 0, `${s.metric.pod ?? ''} repeats its node's total`, 1e-6);
+    });
+
+    it('finds Service-typed duplicates on the kube-proxy cluster and none on Cilium\'s kube-proxy replacement', async () => {
+      const counted = await query(`count by (job, k8s_dst_owner_type) (${FLOW_METRIC}{direction="request"})`);
+      const count = (job: string, type: string) => Number(counted.find((s) => s.metric.job === job && s.metric.k8s_dst_owner_type === type)?.value[1] ?? 0);
+      expect(count('eks-demo', 'Service')).toBeGreaterThan(0);
+      expect(count('eks-demo', 'Deployment')).toBeGreaterThan(0);
+      expect(count('cilium-kpr', 'Deployment')).toBeGreaterThan(0);
+      expect(count('cilium-kpr', 'Service')).toBe(0);
+    });
+
+    it('with zones switched on, sums a cross-zone cell over agents to 2× the truth and a same-zone cell to (2 − sameNodeFraction)×', async () => {
+      expect((await putTrafficOptions(eks, { flowZoneLabels: true })).status).toBe(200);
+      const checkout = (await rates(eks, '?service=shop/checkout&series=false')).services[0];
+      const pairs = checkout?.byZonePair ?? [];
+      expect(pairs.some((p) => p.clientZone !== p.endpointZone)).toBe(true);
+      expect(pairs.some((p) => p.clientZone === p.endpointZone && p.sameNodeFraction > 0 && p.sameNodeFraction < 1)).toBe(true);
+      const selector = (direction: string, end: 'src' | 'dst') => `{job="eks-demo", direction="${direction}", k8s_${end}_namespace="shop", k8s_${end}_owner_name="checkout", k8s_${end}_owner_type="Deployment"}`;
+      await eventually(async () => {
+        const requests = await query(`sum without (instance) (rate(${FLOW_METRIC}${selector('request', 'dst')}[5s]))`);
+        const responses = await query(`sum without (instance) (rate(${FLOW_METRIC}${selector('response', 'src')}[5s]))`);
+        expect(requests).toHaveLength(pairs.length);
+        expect(responses).toHaveLength(pairs.length);
+        for (const pair of pairs) {
+          const factor = pair.clientZone === pair.endpointZone ? 2 - pair.sameNodeFraction : 2;
+          const request = requests.find((s) => s.metric.src_zone === pair.clientZone && s.metric.dst_zone === pair.endpointZone);
+          near(Number(request?.value[1]), pair.requestBytesPerSecond * factor, `request ${pair.clientZone}→${pair.endpointZone}`, 0.01);
+          // The response flows back: src and dst (and their zones) swapped.
+          const response = responses.find((s) => s.metric.src_zone === pair.endpointZone && s.metric.dst_zone === pair.clientZone && s.metric.k8s_dst_owner_name === LOADGEN_WORKLOAD);
+          near(Number(response?.value[1]), pair.replyBytesPerSecond * factor, `response ${pair.endpointZone}→${pair.clientZone}`, 0.01);
+        }
+      }, 30_000);
+      // Between two workloads both ends have a zone (a Service end has none, which Prometheus drops).
+      for (const { metric } of await query(`${FLOW_METRIC}{job="eks-demo", k8s_src_owner_type="Deployment", k8s_dst_owner_type="Deployment"}`)) {
+        expect(labelNames(metric)).toEqual([...DEFAULT_FLOW_LABELS, 'dst_zone', 'src_zone'].sort());
+      }
+    });
+
+    it('reads the OBI names once the exporter is switched, the Beyla series gone stale', async () => {
+      expect((await putTrafficOptions(eks, { exporter: 'obi' })).status).toBe(200);
+      await eventually(async () => {
+        const counts = await query(`count by (__name__) ({job="eks-demo", __name__=~"(beyla|obi)_network_.*"})`);
+        expect(counts.map((s) => s.metric.__name__).sort()).toEqual(['obi_network_flow_bytes_total', 'obi_network_inter_zone_bytes_total']);
+      }, 20_000);
+    });
+  },
+);

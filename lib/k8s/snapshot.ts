@@ -178,6 +178,7 @@ const RULES: Readonly<Record<string, readonly FieldRule[]>> = {
   Pod: [
     ['spec', 'object'],
     ['spec.nodeName', 'string'],
+    ['spec.hostNetwork', 'boolean'],
     ['status', 'object'],
     ['status.conditions', 'array'],
     ['status.conditions.[]', 'object'],

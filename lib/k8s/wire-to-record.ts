@@ -345,6 +345,7 @@ export function projectPod(raw: unknown): PodRecord {
     terminating: timestamp(metadata.deletionTimestamp) !== null,
     podIP: str(status.podIP),
     owner: controllerOwner(metadata),
+    ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
   };
 }
 

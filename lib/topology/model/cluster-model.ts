@@ -97,6 +97,12 @@ export interface PodRecord {
   readonly podIP: string | null;
   /** Controller owner (`ownerReferences[controller=true]`). */
   readonly owner: { readonly kind: string; readonly name: string } | null;
+  /**
+   * `spec.hostNetwork: true`: the pod shares its node's network namespace, so cAdvisor's network
+   * counters of its sandbox are the node's, and Beyla names the Node, not the pod, as a flow's end.
+   * Absent when false.
+   */
+  readonly hostNetwork?: true;
 }
 
 /** A `topologySpreadConstraints` entry. */
