@@ -47,8 +47,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </main>
         </ClusterBaseProvider>
         <footer className="mx-auto max-w-[112rem] px-4 pb-8 pt-2 text-xs text-slate-600 dark:text-slate-400">
-          zonescope recomputes what the EndpointSlice controller and kube-proxy do; figures are predictions from the cluster&apos;s objects, not measured
-          traffic.
+          zonescope recomputes what the EndpointSlice controller and kube-proxy do from the cluster&apos;s objects. Traffic volumes are measured where Prometheus has them
+          and assumed otherwise; every volume says which.
         </footer>
       </body>
     </html>

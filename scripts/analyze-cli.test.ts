@@ -109,12 +109,16 @@ describe('npm run analyze: zone traffic', () => {
     const { code, out } = await run('--snapshot', 'fixtures/eks-demo.yaml');
     expect(code).toBe(0);
     expect(out).toContain('Zone traffic (13 Services, per month):');
-    expect(out).toContain('  Price: $0.01 per GB in each direction: a cross-zone GB costs $0.02 (charged leaving one zone and entering the other)');
+    expect(out).toContain('  Price: AWS (detected: server gitVersion v1.31.4-eks-2d98532): $0.01/GB leaving one zone and $0.01/GB entering the other — $0.02 per cross-zone GB.');
     expect(out).toMatch(/^ {2}now +\$25\.72\/month {2}1,286 of 4,200 GB cross-zone \(30\.6%\)$/m);
-    expect(out).toMatch(/^ {2}best achievable +\$14\.94\/month {2}747 of 4,200 GB cross-zone \(17\.8%\) {2}saves \$10\.78\/month$/m);
+    // The best achievable takes each Service's smallest verified fix too (storefront: 2 more endpoints).
+    expect(out).toMatch(/^ {2}best achievable +\$3\.94\/month {2}197 of 4,200 GB cross-zone \(4\.7%\) {2}saves \$21\.78\/month$/m);
+    expect(out).toContain(
+      '    shop/storefront  $2.00/month: 100 of 150 GB cross-zone (66.7%), assumed: 50 GB per ready endpoint per month × 3; best $0.00 with its smallest fix, saves $2.00; fix: Add 2 ready endpoints, to 5 (fewest donations with 1 in ap-northeast-2a, 1 in ap-northeast-2b) (saves $2.00)',
+    );
     expect(out).toContain("    Assumed: 13 Services at 50 GB per ready endpoint per month — set ZONESCOPE_GB_PER_ENDPOINT, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES");
     expect(out).toContain(
-      '    platform/config  $6.00/month: 300 of 450 GB cross-zone (66.7%), assumed: 50 GB per ready endpoint per month × 9; best $1.00 with topology mode Auto, saves $5.00; fix: Set service.kubernetes.io/topology-mode: Auto',
+      '    platform/config  $6.00/month: 300 of 450 GB cross-zone (66.7%), assumed: 50 GB per ready endpoint per month × 9; best $1.00 with topology mode Auto, saves $5.00; fix: Set service.kubernetes.io/topology-mode: Auto (saves $5.00)',
     );
     expect(out).toContain('Assumption: Traffic volume per Service: 50 GB per ready endpoint per month, assumed.');
   });
@@ -123,7 +127,7 @@ describe('npm run analyze: zone traffic', () => {
     const { code, out } = await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'markdown');
     expect(code).toBe(0);
     expect(out).toContain('## Zone traffic');
-    expect(out).toContain('| best achievable | $14.94 | $10.78 | 747 | 4,200 | 17.8% |');
+    expect(out).toContain('| best achievable | $3.94 | $21.78 | 197 | 4,200 | 4.7% |');
     expect(out).toContain('| platform/config | $6.00 | 450 | assumed: 50 GB per ready endpoint per month × 9 | 66.7% | $1.00 (with topology mode Auto) | $5.00 | Set service.kubernetes.io/topology-mode: Auto |');
   });
 
@@ -147,6 +151,22 @@ describe('npm run analyze: zone traffic', () => {
     expect(storefront?.traffic.volume).toMatchObject({ gbPerMonth: 5000, source: { kind: 'set', label: 'set: 5,000 GB per month for this Service' } });
     expect(analysis.traffic.sources.set).toEqual({ services: 1, gbPerMonth: 5000 });
     expect(analysis.traffic.topByCost[0]?.name).toBe('storefront');
+  });
+
+  it('eks-demo with 30,000 GB a month on shop/storefront: it heads the savings with its smallest fix, the best achievable reflects it, and it leads the attention list', async () => {
+    const file = volumesFile(JSON.stringify({ 'shop/storefront': 30_000 }));
+    const analysis = JSON.parse((await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'json', '--volumes', file)).out) as ClusterAnalysis;
+    const top = analysis.traffic.topBySaving[0];
+    expect(top).toMatchObject({ namespace: 'shop', name: 'storefront', bestScenario: 'fix' });
+    expect(top?.fix).toMatch(/^Add 2 ready endpoints, to 5/);
+    // Most of its cost saved: 2 of 3 endpoints' zones → hints on everywhere.
+    expect((top?.saving ?? 0) / (top?.monthlyCost ?? 1)).toBeGreaterThan(0.9);
+    expect(analysis.traffic.saving.best).toBeGreaterThan(top?.saving ?? Infinity);
+    expect(analysis.traffic.totals.best.monthlyCost).toBeLessThan(analysis.traffic.totals.now.monthlyCost - (top?.saving ?? 0) + 1e-6);
+    // Not annotated, yet listed: its fix saves more than the threshold; the list is costliest first.
+    expect(analysis.cluster.needsAttention[0]).toMatchObject({ namespace: 'shop', name: 'storefront', reason: 'costly-fixable' });
+    const storefront = analysis.services.find((s) => s.name === 'storefront');
+    expect(storefront?.fixes[0]).toMatchObject({ primary: true, monthlySaving: top?.fixSaving });
   });
 
   it.each([
@@ -180,7 +200,18 @@ describe('npm run analyze: zone traffic', () => {
   it('--help lists the traffic options and the cost rule', async () => {
     const { code, out } = await run('--help');
     expect(code).toBe(0);
-    for (const text of ['--gb-per-endpoint N', '--gb-per-month N', '--volumes FILE', '--price-per-gb N', 'cross-zone-cost>USD']) expect(out).toContain(text);
+    for (const text of ['--gb-per-endpoint N', '--gb-per-month N', '--volumes FILE', '--price SPEC', '--price-per-gb N', '--prometheus URL', 'cross-zone-cost>USD']) expect(out).toContain(text);
+  });
+
+  it('--price: the same cluster costs $X on AWS, about $X/2 on Google Cloud and $0 on Azure', async () => {
+    const cost = async (price: string) => (JSON.parse((await run('--snapshot', 'fixtures/eks-demo.yaml', '--format', 'json', '--price', price)).out) as ClusterAnalysis).traffic.totals.now.monthlyCost;
+    const aws = await cost('aws');
+    expect(aws).toBeCloseTo(25.72, 2);
+    expect(await cost('gcp')).toBeCloseTo((aws / 2) * (1e9 / 2 ** 30), 6);
+    expect(await cost('azure')).toBe(0);
+    const bad = await run('--snapshot', 'fixtures/eks-demo.yaml', '--price', 'cheap');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('analyze: --price must be aws, gcp, azure, or a price such as "0.01/GB x2"');
   });
 });
 

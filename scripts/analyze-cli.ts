@@ -18,6 +18,12 @@ import { CLUSTER_ANSWER_NEEDS, SERVICE_ANSWER_NEEDS, unknownMessage } from '../l
 import type { SnapshotSummary } from '../lib/k8s/snapshot';
 import { formatProblem, loadSnapshot } from '../lib/k8s/snapshot';
 import { formatAmount } from '../lib/topology/analyses/cluster-traffic';
+import { measuredTrafficFromSeries } from '../lib/topology/analyses/measured-traffic';
+import type { MeasuredTraffic } from '../lib/topology/analyses/traffic-volume';
+import { parsePriceSetting } from '../lib/topology/model/cloud-pricing';
+import { metricsConfigFromEnv } from '../lib/metrics/config';
+import type { MetricsStatus } from '../lib/metrics/traffic-source';
+import { TrafficSource } from '../lib/metrics/traffic-source';
 import type { ServiceTrafficCost } from '../lib/topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/report/analysis-schema';
 import { analyzeClusterIn } from '../lib/topology/report/cluster-analysis';
@@ -53,8 +59,15 @@ export const USAGE = `usage: npm run analyze -- [--snapshot PATH | --context NAM
   --gb-per-month N         a flat GB per month for every Service instead of per endpoint
   --volumes FILE           JSON {"namespace/name": GB per month, …}: the volume of single
                            Services (wins over --gb-per-endpoint and --gb-per-month)
-  --price-per-gb N         USD per cross-zone GB in each direction (default 0.01; a cross-zone
-                           GB costs twice this)
+  --price SPEC             what cross-zone traffic costs: aws, gcp or azure (their published
+                           prices), or USD/GB|GiB xN (e.g. 0.01/GB x2: charged leaving and entering);
+                           default: the price of the cloud the cluster runs on (AWS's when unknown)
+  --price-per-gb N         the same as --price N/GB x2 (USD per GB in each direction, as AWS)
+  --prometheus URL         measure traffic volumes from this Prometheus (Beyla/OBI flows, cAdvisor
+                           pod bytes; ZONESCOPE_PROMETHEUS_TOKEN_FILE, _CA_FILE and _WINDOW apply);
+                           the report says what it measured, or why nothing
+  --prometheus-selector M  label matchers of this cluster's series on a shared Prometheus/Thanos
+                           (e.g. cluster="prod")
   --traffic ZONE=SHARE[,ZONE=SHARE…]   client traffic share per zone (0–1; others split the rest by CPU)
   --timeout SECONDS        live sync timeout, per cluster (default 60)
 
@@ -93,6 +106,8 @@ export interface Args {
   options: AnalysisOptions;
   /** `--volumes FILE`, read by {@link readVolumes} before the cluster. */
   volumesFile: string | null;
+  /** `--prometheus URL` and `--prometheus-selector M`: measure volumes there; `null` without. */
+  prometheus: { url: string; selector: string } | null;
   timeoutSeconds: number;
 }
 
@@ -145,7 +160,7 @@ export async function readVolumes(file: string): Promise<Record<string, number> 
 
 /** Parses arguments; returns a message on error. */
 export function parseArgs(argv: readonly string[]): Args | string {
-  const args: Args = { snapshots: [], context: null, clusters: null, service: null, format: 'text', failOn: [], options: {}, volumesFile: null, timeoutSeconds: 60 };
+  const args: Args = { snapshots: [], context: null, clusters: null, service: null, format: 'text', failOn: [], options: {}, volumesFile: null, prometheus: null, timeoutSeconds: 60 };
   const options: { -readonly [K in keyof AnalysisOptions]: AnalysisOptions[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
@@ -156,7 +171,7 @@ export function parseArgs(argv: readonly string[]): Args | string {
     }
     const value = argv[i + 1];
     const need = () => (value === undefined || value.startsWith('--') ? `${flag} needs a value` : null);
-    const missing = ['--snapshot', '--context', '--contexts', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-endpoint', '--gb-per-month', '--volumes', '--price-per-gb', '--traffic', '--timeout'].includes(flag) ? need() : null;
+    const missing = ['--snapshot', '--context', '--contexts', '--service', '--format', '--fail-on', '--kubernetes-version', '--gb-per-endpoint', '--gb-per-month', '--volumes', '--price', '--price-per-gb', '--prometheus', '--prometheus-selector', '--traffic', '--timeout'].includes(flag) ? need() : null;
     if (missing) return missing;
     const v = value ?? '';
     switch (flag) {
@@ -204,6 +219,14 @@ export function parseArgs(argv: readonly string[]): Args | string {
         options.pricePerGb = n;
         break;
       }
+      case '--price': {
+        const parsed = parsePriceSetting(v);
+        if (!parsed.ok) return `--price ${parsed.message}`;
+        options.crossZonePrice = parsed.setting;
+        break;
+      }
+      case '--prometheus': args.prometheus = { url: v, selector: args.prometheus?.selector ?? '' }; break;
+      case '--prometheus-selector': args.prometheus = { url: args.prometheus?.url ?? '', selector: v }; break;
       case '--traffic': {
         const shares: Record<string, number> = {};
         for (const part of v.split(',')) {
@@ -229,6 +252,9 @@ export function parseArgs(argv: readonly string[]): Args | string {
   if (args.snapshots.length > 0 && args.context !== null) return '--snapshot and --context are exclusive: give exactly one of them, or neither for the current context';
   if (args.clusters !== null && args.snapshots.length > 0) return '--snapshot and --all-contexts/--contexts are exclusive: a snapshot is one cluster';
   if (args.clusters !== null && args.context !== null) return '--context and --all-contexts/--contexts are exclusive: name several contexts with --contexts A,B';
+  if (options.crossZonePrice !== undefined && options.pricePerGb !== undefined) return '--price and --price-per-gb are exclusive: --price-per-gb N is --price N/GB x2';
+  if (args.prometheus !== null && args.prometheus.url === '') return '--prometheus-selector needs --prometheus URL';
+  if (args.prometheus !== null && args.clusters !== null) return '--prometheus reads one cluster: use it with --snapshot or --context, not --all-contexts/--contexts';
   args.options = options;
   return args;
 }
@@ -323,14 +349,14 @@ function crossZoneUnknown(analysis: ClusterAnalysis): string | null {
 }
 
 const SCENARIO_WORDS = { now: 'now', expected: 'after the next sync', best: 'best achievable' } as const;
-const BEST_WORDS = { now: 'as now', expected: 'after the next sync', ifAuto: 'with topology mode Auto' } as const;
+const BEST_WORDS = { now: 'as now', expected: 'after the next sync', ifAuto: 'with topology mode Auto', fix: 'with its smallest fix' } as const;
 
 /** How the volumes are set on this command line (the source notes name the dashboard's settings). */
-const VOLUME_FLAGS = 'On this command line: --gb-per-endpoint N, --gb-per-month N (flat), --volumes FILE ({"namespace/name": GB}), --price-per-gb N.';
+const VOLUME_FLAGS = 'On this command line: --prometheus URL (measured), --gb-per-endpoint N, --gb-per-month N (flat), --volumes FILE ({"namespace/name": GB}), --price SPEC.';
 
 function topLine(row: ServiceTrafficCost): string {
   const best = row.saving > 0 ? `; best ${usd(row.bestMonthlyCost)} ${BEST_WORDS[row.bestScenario]}, saves ${usd(row.saving)}` : '';
-  const fix = row.fix !== null ? `; fix: ${row.fix}` : '';
+  const fix = row.fix !== null ? `; fix: ${row.fix}${row.fixSaving !== null && row.fixSaving > 0 ? ` (saves ${usd(row.fixSaving)})` : ''}` : '';
   return `${row.namespace}/${row.name}  ${usd(row.monthlyCost)}/month: ${formatAmount(row.crossZoneGbPerMonth)} of ${formatAmount(row.volume.gbPerMonth)} GB cross-zone (${pct(row.crossZoneFraction)}), ${row.volume.source.label}${best}${fix}`;
 }
 
@@ -346,8 +372,11 @@ function trafficText(analysis: ClusterAnalysis): string[] {
     lines.push(`  ${SCENARIO_WORDS[scenario].padEnd(20)} ${usd(totals.monthlyCost).padStart(12)}/month  ${formatAmount(totals.crossZoneGbPerMonth)} of ${formatAmount(totals.gbPerMonth)} GB cross-zone (${pct(totals.crossZoneFraction)})${saving}`);
   }
   lines.push('  Sources:', ...traffic.sourceNotes.map((note) => `    ${note}`), `    ${VOLUME_FLAGS}`);
+  if (traffic.reconciliation !== null) lines.push(`  ${traffic.reconciliation.note}`);
+  if (traffic.loadBalancer !== null) lines.push(`  Load balancers (north-south, apart from the above): ${usd(traffic.loadBalancer.monthlyCost)}/month for ${formatAmount(traffic.loadBalancer.crossZoneGbPerMonth)} of ${formatAmount(traffic.loadBalancer.gbPerMonth)} GB from outside the cluster`);
   if (traffic.topByCost.length > 0) lines.push(`  Top ${traffic.topByCost.length} by cross-zone cost:`, ...traffic.topByCost.map((row) => `    ${topLine(row)}`));
   else lines.push('  No Service sends traffic across zones.');
+  if (traffic.topBySaving.length > 0) lines.push(`  Top ${traffic.topBySaving.length} savings:`, ...traffic.topBySaving.map((row) => `    ${topLine(row)}`));
   return lines;
 }
 
@@ -411,7 +440,7 @@ function unreadableLines(analysis: ClusterAnalysis): string[] {
   return analysis.unreadable.map((u) => `Could not read ${u.name} (forbidden): unknown ${u.affects.join(', ')}`);
 }
 
-function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null): string {
+function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null, metrics: MetricsReport | null = null): string {
   const { cluster, kubernetes } = analysis;
   const { unknown } = cluster;
   const lines = [
@@ -423,6 +452,7 @@ function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null): st
       ? [`Zones: ${unknown.zones}`]
       : ['Zones:', ...cluster.zones.map((z) => `  ${z.name.padEnd(20)} ${String(z.cpuMillis).padStart(9)}m CPU  ratio ${(z.cpuRatio ?? 0).toFixed(4)}`)]),
     ...analysis.assumptions.map((a) => `Assumption: ${a}`),
+    ...metricsLines(metrics),
     '',
   ];
   const services = detail ? [detail] : analysis.services;
@@ -436,7 +466,7 @@ function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null): st
     }
     for (const lint of detail.lints) lines.push(`Lint (${lint.severity}): ${lint.message}`);
     if (detail.unknown.fixes !== undefined) lines.push(`Fix: ${detail.unknown.fixes}`);
-    else for (const fix of detail.fixes) lines.push(`${fix.primary ? 'Fix' : 'Alternative'}: ${fix.title} — ${fix.description}${fix.commands.length > 0 ? `\n    ${fix.commands.join('\n    ')}` : ''}`);
+    else for (const fix of detail.fixes) lines.push(`${fix.primary ? 'Fix' : 'Alternative'}: ${fix.title}${fix.monthlySaving !== null && fix.monthlySaving > 0 ? ` (saves ${usd(fix.monthlySaving)}/month)` : ''} — ${fix.description}${fix.commands.length > 0 ? `\n    ${fix.commands.join('\n    ')}` : ''}`);
   }
   if (detail && detail.unknown.crossZone === undefined) {
     const cost = detail.traffic.monthlyCost.now;
@@ -449,7 +479,7 @@ function formatText(analysis: ClusterAnalysis, detail: ServiceDetail | null): st
   return `${lines.join('\n')}\n`;
 }
 
-function formatMarkdown(analysis: ClusterAnalysis, detail: ServiceDetail | null): string {
+function formatMarkdown(analysis: ClusterAnalysis, detail: ServiceDetail | null, metrics: MetricsReport | null = null): string {
   const { cluster, kubernetes } = analysis;
   const esc = (s: string) => s.replaceAll('|', '\\|');
   const services = detail ? [detail] : analysis.services;
@@ -462,6 +492,7 @@ function formatMarkdown(analysis: ClusterAnalysis, detail: ServiceDetail | null)
     ...(analysis.unreadable.length > 0 ? [...unreadableLines(analysis).map((line) => `> ${esc(line)}`), ''] : []),
     `Kubernetes **${kubernetes.release}**, kube-proxy **${unknown.dataplane !== undefined ? 'unknown' : cluster.proxyMode}**. ${eligibility}`,
     '',
+    ...(metrics !== null ? [`Traffic source: **${metrics.state}** — ${esc(metrics.message)}${metrics.hint !== null ? ` ${esc(metrics.hint)}` : ''}`, ''] : []),
     ...(unknown.zones !== undefined
       ? [`Zones: ${esc(unknown.zones)}`]
       : ['| zone | CPU (m) | ratio |', '|---|---:|---:|', ...cluster.zones.map((z) => `| ${z.name} | ${z.cpuMillis} | ${z.cpuRatio === null ? 'n/a' : z.cpuRatio.toFixed(4)} |`)]),
@@ -559,11 +590,35 @@ interface Analysed {
   readonly detail: ServiceDetail | null;
   readonly failures: readonly string[];
   readonly held: readonly string[];
+  /** What `--prometheus` measured, and how it went; `null` without it. */
+  readonly metrics: MetricsReport | null;
+}
+
+/** The `metrics` object of the JSON report with `--prometheus`: the traffic source's state as the dashboard's header shows it. */
+export type MetricsReport = Pick<MetricsStatus, 'state' | 'message' | 'url' | 'window' | 'hint'>;
+
+/**
+ * One refresh of the traffic source against `--prometheus` (the dashboard's queries and rules),
+ * mapped onto the cluster: the measurement (`null` when nothing usable) and the status.
+ */
+export async function measureOnce(index: ClusterIndex, prometheus: { readonly url: string; readonly selector: string }, env: Readonly<Record<string, string | undefined>>): Promise<{ measured: MeasuredTraffic | null; metrics: MetricsReport }> {
+  const source = new TrafficSource(metricsConfigFromEnv({ ...env, ZONESCOPE_PROMETHEUS_URL: prometheus.url, ZONESCOPE_PROMETHEUS_SELECTOR: prometheus.selector }), { log: () => undefined });
+  await source.refresh();
+  const measurement = source.measurement();
+  const { state, message, url, window, hint } = source.status();
+  return { measured: measurement === null ? null : measuredTrafficFromSeries(measurement, index), metrics: { state, message, url, window, hint } };
+}
+
+/** The traffic source's lines of the text report. */
+function metricsLines(metrics: MetricsReport | null): string[] {
+  if (metrics === null) return [];
+  return [`Traffic source: ${metrics.state} — ${metrics.message}`, ...(metrics.hint !== null ? [`  ${metrics.hint}`] : [])];
 }
 
 /** Analyses what was read; a message when `--service` names a Service the cluster lacks. */
-function analyse(read: ClusterRead, args: Args, volumesByService: Record<string, number> | null): Analysed | string {
-  const prepared = prepareAnalysis(read.index, { ...args.options, volumesByService, unreadable: read.unreadable });
+async function analyse(read: ClusterRead, args: Args, volumesByService: Record<string, number> | null): Promise<Analysed | string> {
+  const measure = args.prometheus === null ? null : await measureOnce(read.index, args.prometheus, process.env);
+  const prepared = prepareAnalysis(read.index, { ...args.options, volumesByService, unreadable: read.unreadable, measured: measure?.measured ?? null });
   const analysis = analyzeClusterIn(prepared);
   let detail: ServiceDetail | null = null;
   if (args.service) {
@@ -578,12 +633,13 @@ function analyse(read: ClusterRead, args: Args, volumesByService: Record<string,
     if (messages.length > 0) held.push(ruleText(rule));
     failures.push(...messages);
   }
-  return { analysis, detail, failures, held };
+  return { analysis, detail, failures, held, metrics: measure?.metrics ?? null };
 }
 
-/** The report as `--format json` prints it for one cluster. */
-function reportJson({ analysis, detail }: Analysed): ClusterAnalysis {
-  return detail ? { ...analysis, services: [detail] } : analysis;
+/** The report as `--format json` prints it for one cluster (with `metrics` when `--prometheus` was given). */
+function reportJson({ analysis, detail, metrics }: Analysed): ClusterAnalysis & { readonly metrics?: MetricsReport } {
+  const report = detail ? { ...analysis, services: [detail] } : analysis;
+  return metrics === null ? report : { ...report, metrics };
 }
 
 /** Runs the command; resolves to the exit code. */
@@ -614,14 +670,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return 3;
   }
   for (const warning of read.warnings) io.err(`analyze: ${warning}\n`);
-  const result = analyse(read.read, args, volumesByService);
+  const result = await analyse(read.read, args, volumesByService);
   if (typeof result === 'string') {
     io.err(`analyze: ${result}\n`);
     return 3;
   }
   if (args.format === 'json') io.out(`${JSON.stringify(reportJson(result), null, 2)}\n`);
-  else if (args.format === 'markdown') io.out(formatMarkdown(result.analysis, result.detail));
-  else io.out(formatText(result.analysis, result.detail));
+  else if (args.format === 'markdown') io.out(formatMarkdown(result.analysis, result.detail, result.metrics));
+  else io.out(formatText(result.analysis, result.detail, result.metrics));
+  if (result.metrics !== null && result.metrics.state !== 'ok') io.err(`analyze: traffic source ${result.metrics.state}: ${result.metrics.message}${result.metrics.hint !== null ? ` ${result.metrics.hint}` : ''}\n`);
   for (const failure of result.failures) io.err(`analyze: fail-on ${failure}\n`);
   return result.failures.length > 0 ? 1 : 0;
 }
@@ -722,7 +779,7 @@ async function runCluster(entry: ClusterEntry, args: Args, volumesByService: Rec
     return failed(`cannot read the cluster: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!read.ok) return failed(read.message);
-  const analysed = analyse(read.read, args, volumesByService);
+  const analysed = await analyse(read.read, args, volumesByService);
   if (typeof analysed === 'string') return { ...failed(analysed), warnings: read.warnings };
   return { entry, exitCode: analysed.failures.length > 0 ? 1 : 0, error: null, warnings: read.warnings, analysed };
 }

@@ -20,7 +20,7 @@ import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/data/analysis';
 import { clusterHref, requestScope } from '@/lib/data/clusters';
 import { getClusterStatus, getHeader } from '@/lib/data/header';
-import { crossZoneShares } from '@/lib/data/services';
+import { getAttentionList } from '@/lib/data/services';
 import { getClusterTraffic } from '@/lib/data/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -63,6 +63,7 @@ export default async function OverviewPage() {
   const { cluster, kubernetes } = analysis;
   const s = cluster.summary;
   const traffic = getClusterTraffic(scope);
+  const attention = getAttentionList(scope) ?? cluster.needsAttention;
   return (
     <>
       {title}
@@ -88,7 +89,7 @@ export default async function OverviewPage() {
               label="Need attention"
               value={
                 <Link href={clusterHref(scope, '/services?attention=1')} className={LINK}>
-                  {formatCount(s.needingAttention)}
+                  {formatCount(attention.length)}
                 </Link>
               }
             />
@@ -144,8 +145,8 @@ export default async function OverviewPage() {
           <ClusterZoneMap cluster={cluster} />
           <FlaggedNodes cluster={cluster} />
         </Panel>
-        <Panel id="attention" title={`Services needing attention (${formatCount(cluster.needsAttention.length)})`} description="Why each one does not keep traffic in-zone as intended." className="lg:col-span-2">
-          <AttentionList items={cluster.needsAttention} crossZone={crossZoneShares(analysis)} />
+        <Panel id="attention" title={`Services needing attention (${formatCount(attention.length)})`} description="Why each one does not keep traffic in-zone as intended, or what a verified change would save." className="lg:col-span-2">
+          <AttentionList items={attention} money={traffic?.byService} />
         </Panel>
         <Panel id="dataplane" title="Dataplane" description={`Will the Service proxy honour hints on ${kubernetes.release}?`}>
           {cluster.unknown.dataplane !== undefined ? <UnknownAnswer message={cluster.unknown.dataplane} /> : null}

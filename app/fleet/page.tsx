@@ -48,7 +48,9 @@ export default async function FleetPage() {
           <FleetTable rows={rows} now={view.generatedAt} />
           <Formula>
             Cross-zone $ per month = cross-zone GB per month × price per GB × 2 (each direction is billed), summed over the cluster&apos;s Services; &quot;at best&quot; with each Service on its best
-            mechanism. Measured traffic (Prometheus) applies to the default cluster only; the others&apos; volumes are assumed. Rows from the fleet Prometheus carry each installation&apos;s own figures.
+            mechanism. Each cluster&apos;s volumes are measured by its own Prometheus where it has one (ZONESCOPE_PROMETHEUS_URL for the default cluster, its
+            ZONESCOPE_PROMETHEUS_BY_CONTEXT entry for the others) and set or assumed elsewhere: the line under each cost says which. Rows from the fleet Prometheus carry each
+            installation&apos;s own figures.
           </Formula>
         </Panel>
       </div>

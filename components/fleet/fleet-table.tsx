@@ -229,7 +229,7 @@ const COLUMNS: readonly Column[] = [
       ) : (
         <span className="flex flex-col items-end">
           <span className="font-semibold tabular-nums">{formatUsd(r.crossZoneMonthly)}</span>
-          <span className="text-xs text-slate-600 dark:text-slate-400">{r.measured ? 'measured' : 'assumed'}</span>
+          <span className="text-xs text-slate-600 dark:text-slate-400">{r.volumeSource?.replace('-', ' ') ?? (r.measured ? 'measured' : 'assumed')}</span>
         </span>
       ),
   },

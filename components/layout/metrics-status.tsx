@@ -38,6 +38,8 @@ function sourceSummary(status: HeaderMetricsStatus): MetricsSummary {
   switch (status.state) {
     case 'ok':
       return { tone: 'ok', text: `Traffic: measured (${source}) · ok`, measured: true };
+    case 'no-zones':
+      return { tone: 'warn', text: `Traffic: pod bytes only (${source}) — flows carry no zone labels; add src.zone/dst.zone to the exporter`, measured: true };
     case 'stale':
       return { tone: 'warn', text: `Traffic: measured (${source}) · stale since ${clock(status.staleSince)}`, measured: true };
     case 'pending':

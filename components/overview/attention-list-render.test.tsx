@@ -20,13 +20,13 @@ const fewer = (i: number) => ({
 describe('the attention list of a large group', () => {
   const items = Array.from({ length: 300 }, (_, i) => fewer(i));
   // svc-299 is the most costly, then svc-298, …: the listed members are the top of that order.
-  const shares = new Map(items.map((item, i) => [`${item.namespace}/${item.name}`, i / 1000]));
-  const html = renderToStaticMarkup(<AttentionList items={items} crossZone={shares} />);
+  const money = new Map(items.map((item, i) => [`${item.namespace}/${item.name}`, { monthlyCost: i, saving: i / 2 }]));
+  const html = renderToStaticMarkup(<AttentionList items={items} money={money} />);
   const text = htmlText(html);
 
   it('says how many Services it holds and what they share', () => {
     expect(text).toContain('300 Services: Hints off — fewer endpoints than zones');
-    expect(text).toContain('up to 29.9 % cross-zone');
+    expect(text).toContain('up to $299.00/month cross-zone · saves $149.50');
   });
 
   it(`names its ${GROUP_LISTED} most costly members, not the others`, () => {
@@ -37,19 +37,19 @@ describe('the attention list of a large group', () => {
 
   it('counts the rest and links to all of them in the Services table', () => {
     expect(text).toContain(`${300 - GROUP_LISTED} more not listed here.`);
-    expect(html).toContain('href="/services?attention=1&amp;reason=hints-off&amp;sort=crossZone&amp;order=desc"');
+    expect(html).toContain('href="/services?attention=1&amp;reason=hints-off&amp;sort=cost&amp;order=desc"');
     expect(text).toContain('Every Service needing attention for “Hints off” →');
   });
 
   it('lists a group that fits in full, with no "more" line', () => {
     const small = items.slice(0, GROUP_LISTED);
-    const smallText = htmlText(renderToStaticMarkup(<AttentionList items={small} crossZone={shares} />));
+    const smallText = htmlText(renderToStaticMarkup(<AttentionList items={small} money={money} />));
     expect(smallText).toContain(`${GROUP_LISTED} Services: Hints off`);
     for (const item of small) expect(smallText).toContain(`shop/${item.name}`);
     expect(smallText).not.toContain('more not listed here');
   });
 
   it('is the same list when rendered again from the same analysis (memoised entries)', () => {
-    expect(renderToStaticMarkup(<AttentionList items={items} crossZone={shares} />)).toBe(html);
+    expect(renderToStaticMarkup(<AttentionList items={items} money={money} />)).toBe(html);
   });
 });

@@ -8,16 +8,16 @@ function item(name: string, reason: AttentionReason, message: string) {
 }
 
 describe('the Services needing attention', () => {
-  it('come most cross-zone traffic first, then by reason and name', () => {
+  it('come costliest first (cross-zone $ now, then what the best change saves), then by reason and name', () => {
     const items = [
       item('a', 'hints-unused', 'internalTrafficPolicy: Local overrides hints.'),
       item('b', 'cross-zone-leak', 'Hints are on but 2 endpoint(s) are donated across zones (uneven placement): 27.8 % of traffic crosses zones.'),
       item('c', 'hints-off', 'Hints off: Unable to allocate minimum required endpoints to each zone without exceeding overload threshold (6 endpoints, 3 zones), addressType: IPv4.'),
       item('d', 'annotation-ineffective', 'service.kubernetes.io/topology-mode: "Enabled" does nothing.'),
     ];
-    const share: Record<string, number> = { a: 0, b: 0.278, c: 0.667, d: 0.667 };
-    const entries = attentionEntries(items, (i) => share[i.name] ?? 0);
-    expect(entries.map((e) => (e.kind === 'one' ? e.item.name : e.key))).toEqual(['c', 'd', 'b', 'a']);
+    const money: Record<string, { monthlyCost: number; saving: number }> = { a: { monthlyCost: 0, saving: 0 }, b: { monthlyCost: 278, saving: 5 }, c: { monthlyCost: 667, saving: 0 }, d: { monthlyCost: 667, saving: 600 } };
+    const entries = attentionEntries(items, (i) => money[i.name] ?? { monthlyCost: 0, saving: 0 });
+    expect(entries.map((e) => (e.kind === 'one' ? e.item.name : e.key))).toEqual(['d', 'c', 'b', 'a']);
   });
 
   it('collapse rows that say the same thing into one group, placed at its most costly member', () => {
@@ -25,7 +25,7 @@ describe('the Services needing attention', () => {
       item(`svc-${String(i).padStart(2, '0')}`, 'hints-off', `Hints off: Insufficient number of endpoints (${1 + (i % 2)} endpoints, 3 zones), addressType: IPv4.`),
     );
     const leak = item('leaky', 'cross-zone-leak', 'Hints are on but 1 endpoint(s) are donated across zones (uneven placement): 11.1 % of traffic crosses zones.');
-    const entries = attentionEntries([...many, leak], (i) => (i.name === 'leaky' ? 0.111 : i.name === 'svc-07' ? 0.7 : 0.05));
+    const entries = attentionEntries([...many, leak], (i) => ({ monthlyCost: i.name === 'leaky' ? 111 : i.name === 'svc-07' ? 700 : 50, saving: 0 }));
     expect(entries).toHaveLength(2);
     const [group, single] = entries;
     expect(group).toMatchObject({ kind: 'group', reason: 'hints-off', summary: 'fewer endpoints than zones' });
@@ -37,7 +37,7 @@ describe('the Services needing attention', () => {
 
   it(`lists fewer than ${GROUP_MIN} alike rows one by one`, () => {
     const two = [item('x', 'hints-off', 'Hints off: Insufficient number of endpoints (2 endpoints, 3 zones).'), item('y', 'hints-off', 'Hints off: Insufficient number of endpoints (1 endpoints, 3 zones).')];
-    expect(attentionEntries(two, () => 0).map((e) => e.kind)).toEqual(['one', 'one']);
+    expect(attentionEntries(two, () => ({ monthlyCost: 0, saving: 0 })).map((e) => e.kind)).toEqual(['one', 'one']);
   });
 
   it('quote the same cross-zone share as the figure beside them (hints now, not the next sync)', () => {

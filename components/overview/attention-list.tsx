@@ -1,13 +1,12 @@
 /**
- * Services needing attention, most costly first: ordered by their expected cross-zone share now
- * (every Service gets the same assumed traffic, so the share is what its cross-zone cost is
- * proportional to), then by reason and name. Rows that say the same thing (same reason, same
- * message up to its numbers: "30 Services: Hints off — fewer endpoints than zones") collapse into
- * one expandable group.
+ * Services needing attention, most costly first: ordered by their cross-zone dollars a month now,
+ * then by what their best change saves, then by reason and name. Rows that say the same thing
+ * (same reason, same message up to its numbers: "30 Services: Hints off — fewer endpoints than
+ * zones") collapse into one expandable group.
  */
 import { ClusterLink } from '../layout/cluster-base';
 import type { AttentionReason, ClusterReport } from '@/lib/topology/report/analysis-schema';
-import { formatCount, formatPercent, serviceHref } from '../ui/format';
+import { formatCount, formatUsd, serviceHref } from '../ui/format';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
 import { ATTENTION, ATTENTION_REASONS } from '../shared/labels';
@@ -48,39 +47,48 @@ export function groupSummary(message: string): string {
 }
 
 export type AttentionEntry =
-  | { readonly kind: 'one'; readonly item: Item; readonly impact: number }
-  | { readonly kind: 'group'; readonly reason: AttentionReason; readonly summary: string; readonly items: readonly Item[]; readonly impact: number; readonly key: string };
+  | { readonly kind: 'one'; readonly item: Item; readonly impact: AttentionImpact }
+  | { readonly kind: 'group'; readonly reason: AttentionReason; readonly summary: string; readonly items: readonly Item[]; readonly impact: AttentionImpact; readonly key: string };
 
-/** {@link attentionEntries} per (items, shares) pair: the page passes the same objects for one analysis. */
-const ENTRIES = new WeakMap<readonly Item[], WeakMap<ReadonlyMap<string, number>, AttentionEntry[]>>();
+/** What a row is ordered by: cross-zone dollars a month now, then what the best change saves. */
+export interface AttentionImpact {
+  readonly monthlyCost: number;
+  readonly saving: number;
+}
 
-function memoisedEntries(items: readonly Item[], crossZone: ReadonlyMap<string, number> | undefined): AttentionEntry[] {
-  const impactOf = (item: Item) => crossZone?.get(`${item.namespace}/${item.name}`) ?? 0;
-  if (crossZone === undefined) return attentionEntries(items, impactOf);
-  let perShares = ENTRIES.get(items);
-  if (!perShares) {
-    perShares = new WeakMap();
-    ENTRIES.set(items, perShares);
+/** {@link attentionEntries} per (items, money) pair: the page passes the same objects for one analysis and traffic snapshot. */
+const ENTRIES = new WeakMap<readonly Item[], WeakMap<ReadonlyMap<string, AttentionImpact>, AttentionEntry[]>>();
+
+const NO_IMPACT: AttentionImpact = { monthlyCost: 0, saving: 0 };
+
+function memoisedEntries(items: readonly Item[], money: ReadonlyMap<string, AttentionImpact> | undefined): AttentionEntry[] {
+  const impactOf = (item: Item) => money?.get(`${item.namespace}/${item.name}`) ?? NO_IMPACT;
+  if (money === undefined) return attentionEntries(items, impactOf);
+  let perMoney = ENTRIES.get(items);
+  if (!perMoney) {
+    perMoney = new WeakMap();
+    ENTRIES.set(items, perMoney);
   }
-  let entries = perShares.get(crossZone);
+  let entries = perMoney.get(money);
   if (!entries) {
     entries = attentionEntries(items, impactOf);
-    perShares.set(crossZone, entries);
+    perMoney.set(money, entries);
   }
   return entries;
 }
 
 /**
- * The list's entries: rows ordered by `impact` (cross-zone share now, highest first; unknown as 0),
- * then reason (in {@link ATTENTION_REASONS} order) and namespace/name; rows of one message shape
- * ({@link GROUP_MIN} or more) as one group placed at its most costly member.
+ * The list's entries: rows ordered by `impact` (cross-zone $ now, then the saving, highest first;
+ * unknown as 0), then reason (in {@link ATTENTION_REASONS} order) and namespace/name; rows of one
+ * message shape ({@link GROUP_MIN} or more) as one group placed at its most costly member.
  */
-export function attentionEntries(items: readonly Item[], impactOf: (item: Item) => number): AttentionEntry[] {
+export function attentionEntries(items: readonly Item[], impactOf: (item: Item) => AttentionImpact): AttentionEntry[] {
   const impact = new Map(items.map((item) => [item, impactOf(item)]));
   const rank = (reason: AttentionReason) => ATTENTION_REASONS.indexOf(reason);
   const sorted = [...items].sort(
     (a, b) =>
-      (impact.get(b) ?? 0) - (impact.get(a) ?? 0) ||
+      (impact.get(b)?.monthlyCost ?? 0) - (impact.get(a)?.monthlyCost ?? 0) ||
+      (impact.get(b)?.saving ?? 0) - (impact.get(a)?.saving ?? 0) ||
       rank(a.reason) - rank(b.reason) ||
       (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
@@ -97,10 +105,10 @@ export function attentionEntries(items: readonly Item[], impactOf: (item: Item) 
     const key = `${item.reason}\u0000${messageShape(item.message)}`;
     const members = byShape.get(key) ?? [item];
     if (members.length < GROUP_MIN) {
-      entries.push({ kind: 'one', item, impact: impact.get(item) ?? 0 });
+      entries.push({ kind: 'one', item, impact: impact.get(item) ?? NO_IMPACT });
     } else if (!placed.has(key)) {
       placed.add(key);
-      entries.push({ kind: 'group', reason: item.reason, summary: groupSummary(item.message), items: members, impact: impact.get(item) ?? 0, key });
+      entries.push({ kind: 'group', reason: item.reason, summary: groupSummary(item.message), items: members, impact: impact.get(item) ?? NO_IMPACT, key });
     }
   }
   return entries;
@@ -114,36 +122,37 @@ function ServiceLink({ item }: { readonly item: Item }) {
   );
 }
 
-function Impact({ value, prefix = '' }: { readonly value: number | undefined; readonly prefix?: string }) {
+function Impact({ value, prefix = '' }: { readonly value: AttentionImpact | undefined; readonly prefix?: string }) {
   if (value === undefined) return null;
   return (
-    <span className="text-xs tabular-nums text-slate-600 dark:text-slate-400" title="Expected share of this Service's traffic that crosses zones now">
+    <span className="text-xs tabular-nums text-slate-600 dark:text-slate-400" title="Cross-zone dollars a month now, and what its best change (the next sync, topology mode Auto or its smallest fix) saves">
       {prefix}
-      {formatPercent(value)} cross-zone
+      {formatUsd(value.monthlyCost)}/month cross-zone
+      {value.saving > 0.005 ? <span className="text-emerald-800 dark:text-emerald-300"> · saves {formatUsd(value.saving)}</span> : null}
     </span>
   );
 }
 
 export function AttentionList({
   items,
-  crossZone,
+  money,
   limit = 25,
 }: {
   readonly items: ClusterReport['needsAttention'];
-  /** Expected cross-zone share now of each Service, by `namespace/name` (what the list is ordered by). */
-  readonly crossZone?: ReadonlyMap<string, number>;
+  /** Each Service's cross-zone $ now and the saving of its best change, by `namespace/name` (what the list is ordered by). */
+  readonly money?: ReadonlyMap<string, AttentionImpact>;
   readonly limit?: number;
 }) {
   if (items.length === 0) {
-    return <p className="text-sm text-slate-700 dark:text-slate-300">No Service needs attention: every Service that asks for hints gets them, and nothing overrides them.</p>;
+    return <p className="text-sm text-slate-700 dark:text-slate-300">No Service needs attention: every Service that asks for hints gets them, nothing overrides them, and no change would save money.</p>;
   }
-  const share = (item: Item) => crossZone?.get(`${item.namespace}/${item.name}`);
-  const entries = memoisedEntries(items, crossZone);
+  const share = (item: Item) => money?.get(`${item.namespace}/${item.name}`);
+  const entries = memoisedEntries(items, money);
   const shown = entries.slice(0, limit);
   const hidden = entries.slice(limit).reduce((sum, e) => sum + (e.kind === 'group' ? e.items.length : 1), 0);
   return (
     <div className="space-y-2">
-      {crossZone ? <p className="text-xs text-slate-600 dark:text-slate-400">Most cross-zone traffic first.</p> : null}
+      {money ? <p className="text-xs text-slate-600 dark:text-slate-400">Costliest first: cross-zone dollars now, then what the best change saves.</p> : null}
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
         {shown.map((entry) => {
           if (entry.kind === 'one') {
@@ -189,7 +198,7 @@ export function AttentionList({
                 {entry.items.length > GROUP_LISTED ? (
                   <p className="mt-1.5 pl-3 text-xs">
                     {formatCount(entry.items.length - GROUP_LISTED)} more not listed here.{' '}
-                    <ClusterLink href={`/services?attention=1&reason=${entry.reason}&sort=crossZone&order=desc`} className={LINK}>
+                    <ClusterLink href={`/services?attention=1&reason=${entry.reason}&sort=cost&order=desc`} className={LINK}>
                       Every Service needing attention for “{a.label}” →
                     </ClusterLink>
                   </p>
@@ -201,7 +210,7 @@ export function AttentionList({
       </ul>
       {hidden > 0 ? (
         <p className="text-sm">
-          <ClusterLink href="/services?attention=1&sort=crossZone&order=desc" className={LINK}>
+          <ClusterLink href="/services?attention=1&sort=cost&order=desc" className={LINK}>
             All {items.length} Services needing attention →
           </ClusterLink>
         </p>

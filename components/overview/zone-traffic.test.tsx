@@ -9,9 +9,10 @@ import { htmlText } from '../test-support';
 import { describe, expect, it } from 'vitest';
 
 import type { ClusterTraffic } from '@/lib/data/traffic';
-import { computeClusterTraffic, defaultVolumeSettings } from '@/lib/topology/analyses/cluster-traffic';
+import { defaultVolumeSettings } from '@/lib/topology/analyses/cluster-traffic';
+import type { PriceSetting } from '@/lib/topology/model/cloud-pricing';
 import type { MeasuredTraffic } from '@/lib/topology/analyses/traffic-volume';
-import { analyzeCluster, serviceFlowsOf } from '@/lib/topology/report/cluster-analysis';
+import { analyzeCluster, clusterTrafficOf } from '@/lib/topology/report/cluster-analysis';
 import { publicCases } from '@/lib/topology/report/test-public-cases';
 import { sankeyData } from './zone-traffic-chart';
 import { priceSentence, sourcesSentence, ZoneTraffic } from './zone-traffic';
@@ -31,9 +32,9 @@ const NOT_CONFIGURED: Status = {
   hint: null,
 };
 
-function traffic(measured: MeasuredTraffic | null = null, status: Status = NOT_CONFIGURED, pricePerGb = 0.01): ClusterTraffic {
+function traffic(measured: MeasuredTraffic | null = null, status: Status = NOT_CONFIGURED, priceSetting: PriceSetting | null = null): ClusterTraffic {
   const analysis = analyzeCluster(publicCases());
-  const { report, byService } = computeClusterTraffic(serviceFlowsOf(analysis), defaultVolumeSettings({ pricePerGb }), measured);
+  const { report, byService } = clusterTrafficOf(analysis, defaultVolumeSettings({ priceSetting }), measured);
   return { report, byService, status };
 }
 
@@ -46,6 +47,8 @@ function measuredWeb(): MeasuredTraffic {
     measuredAt: '2026-12-01T12:00:00Z',
     byService: new Map([['default/web', { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 10_000, matrix }]]),
     interZoneGbPerMonth: 4000,
+    flowZones: 'labelled',
+    reconciliation: null,
     quality: { seriesRead: 9, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
   };
 }
@@ -61,7 +64,9 @@ describe('the Overview zone traffic panel', () => {
     expect(text).toContain(`saves $${t.report.saving.expected.toFixed(2)}/month`);
     expect(t.report.saving.expected).toBeGreaterThan(0);
     expect(text).toContain('of 1,100 GB');
-    expect(text).toContain('Price: $0.01/GB in each direction; a cross-zone GB costs $0.02.');
+    expect(text).toContain("Price: AWS's price (assumed: the platform is not EKS, GKE or AKS as far as zonescope can tell; set ZONESCOPE_CROSS_ZONE_PRICE): $0.01/GB leaving one zone and $0.01/GB entering the other — $0.02 per cross-zone GB.");
+    // The best achievable includes each Service's smallest verified fix: web's one more endpoint.
+    expect(text).toContain('default/web saves $7.33/month $7.33 → $0.00 a month (with its smallest fix)');
     expect(text).toContain('Where the volumes come from: assumed for 3 of 3 Services (100 % of the GB).');
     expect(text).toContain('Assumed: 3 Services at 50 GB per ready endpoint per month');
     // Nothing measured: says so, and how to measure.
@@ -102,9 +107,12 @@ describe('the Overview zone traffic panel', () => {
     expect(text).not.toContain('To measure: set');
   });
 
-  it('states the price in use', () => {
-    expect(priceSentence(0.02)).toBe('$0.02/GB in each direction; a cross-zone GB costs $0.04');
-    expect(htmlText(renderToStaticMarkup(<ZoneTraffic traffic={traffic(null, NOT_CONFIGURED, 0.02)} />))).toContain('Price: $0.02/GB in each direction; a cross-zone GB costs $0.04.');
+  it('states the price in use: the cloud, how it was found, what a cross-zone GB costs', () => {
+    const gcp = traffic(null, NOT_CONFIGURED, { kind: 'cloud', cloud: 'gcp' });
+    expect(priceSentence(gcp.report.pricing)).toBe('Google Cloud (set): $0.01 per GiB between zones of a region, charged once — $0.00931 per cross-zone GB (1 GiB = 1.074 GB)');
+    expect(htmlText(renderToStaticMarkup(<ZoneTraffic traffic={gcp} />))).toContain('Price: Google Cloud (set): $0.01 per GiB between zones of a region, charged once');
+    // The test cluster's nodes name no cloud: AWS's price, and the panel says it is assumed.
+    expect(htmlText(renderToStaticMarkup(<ZoneTraffic traffic={traffic()} />))).toContain("Price: AWS's price (assumed: the platform is not EKS, GKE or AKS");
     expect(sourcesSentence(traffic(measuredWeb()).report)).toMatch(/^measured with zone-resolved flows for 1 of 3 Services \(\d+ % of the GB\), assumed for 2 \(\d+ % of the GB\)\.$/);
   });
 

@@ -11,6 +11,7 @@
 import { ClusterLink } from '../layout/cluster-base';
 import type { ClusterTraffic, TrafficStatus } from '@/lib/data/traffic';
 import type { ClusterTrafficReport, ClusterTrafficScenario, ServiceTrafficCost, VolumeSourceKind } from '@/lib/topology/analyses/traffic-volume';
+import type { CrossZonePricing } from '@/lib/topology/model/cloud-pricing';
 import { formatPercent, formatTimestamp, formatUsd, plural, serviceHref } from '../ui/format';
 import { Code, LINK } from '../ui/panel';
 import { Callout } from '../ui/status';
@@ -20,9 +21,9 @@ import { formatGb, VOLUME_SOURCE, VolumeSourceMarker } from './zone-traffic-sour
 /** Entries of each top list shown (the report holds up to 10). */
 const TOP = 5;
 
-/** `$0.01/GB in each direction; a cross-zone GB costs $0.02`. */
-export function priceSentence(pricePerGb: number): string {
-  return `${formatUsd(pricePerGb)}/GB in each direction; a cross-zone GB costs ${formatUsd(pricePerGb * 2)}`;
+/** The cluster's price, as one sentence (the cloud, how it was found, and what a cross-zone GB costs). */
+export function priceSentence(pricing: CrossZonePricing): string {
+  return pricing.note.replace(/\.$/, '');
 }
 
 const SOURCE_ORDER: readonly VolumeSourceKind[] = ['measured-flows', 'measured-pod-bytes', 'set', 'assumed'];
@@ -53,7 +54,7 @@ function measuredServices(report: ClusterTrafficReport): number {
 const SCENARIO_TITLES: Readonly<Record<ClusterTrafficScenario, string>> = {
   now: 'Now',
   expected: 'After the controller’s next sync',
-  best: 'Best achievable',
+  best: 'Best achievable (sync, Auto or each Service’s smallest fix)',
 };
 
 function Totals({ report }: { readonly report: ClusterTrafficReport }) {
@@ -96,7 +97,7 @@ function Sources({ traffic }: { readonly traffic: ClusterTraffic }) {
   return (
     <div className="space-y-1 text-sm" data-testid="zone-traffic-sources">
       <p>
-        <span className="font-medium">Price:</span> {priceSentence(report.pricePerGb)}.
+        <span className="font-medium">Price:</span> {priceSentence(report.pricing)}.
       </p>
       {settingsError !== null ? <p className="text-xs font-medium text-amber-800 dark:text-amber-300">{settingsError}</p> : null}
       <p>
@@ -110,6 +111,17 @@ function Sources({ traffic }: { readonly traffic: ClusterTraffic }) {
         </ul>
       ) : null}
       {measured > 0 && report.measuredAt ? <p className="text-xs text-slate-600 dark:text-slate-400">Measured at {formatTimestamp(report.measuredAt)} (rate over {status.window}).</p> : null}
+      {report.reconciliation !== null ? (
+        <p className={`text-xs ${report.reconciliation.agrees ? 'text-slate-600 dark:text-slate-400' : 'font-medium text-amber-800 dark:text-amber-300'}`} data-testid="zone-traffic-reconciliation">
+          {report.reconciliation.note}
+        </p>
+      ) : null}
+      {report.loadBalancer !== null ? (
+        <p data-testid="zone-traffic-load-balancer">
+          <span className="font-medium">Load balancers (north-south, not in the totals above):</span> {formatUsd(report.loadBalancer.monthlyCost)}/month for{' '}
+          {formatGb(report.loadBalancer.crossZoneGbPerMonth)} of {formatGb(report.loadBalancer.gbPerMonth)} from outside the cluster that NLB cross-zone load balancing sends to another zone ({plural(report.loadBalancer.services, 'Service')}).
+        </p>
+      ) : null}
       {report.quality && report.quality.notes.length > 0 ? (
         <details className="text-xs text-slate-600 dark:text-slate-400">
           <summary className="cursor-pointer">Data quality ({plural(report.quality.notes.length, 'note')})</summary>
@@ -129,6 +141,14 @@ function MeasurementCallout({ traffic }: { readonly traffic: ClusterTraffic }) {
   const { report, status } = traffic;
   const measured = measuredServices(report);
   const failing = status.state === 'unreachable' || status.state === 'error' || status.state === 'no-series' || status.state === 'stale';
+  if (status.state === 'no-zones') {
+    return (
+      <Callout tone="warn" title="Flows are measured without zones: cross-zone traffic is not measured">
+        <p>{status.message}</p>
+        {status.hint ? <p>{status.hint}</p> : null}
+      </Callout>
+    );
+  }
   if (measured === 0) {
     return (
       <Callout tone={failing ? 'warn' : 'info'} title="Nothing is measured: every volume here is assumed">
@@ -165,11 +185,20 @@ function Fix({ item }: { readonly item: ServiceTrafficCost }) {
   return item.fix ? (
     <span>
       <span className="text-slate-600 dark:text-slate-400">Smallest fix:</span> {item.fix}
+      {item.fixSaving !== null && item.fixSaving > 0.005 ? <span className="text-emerald-800 dark:text-emerald-300"> (saves {formatUsd(item.fixSaving)}/month)</span> : null}
     </span>
   ) : (
     <span className="text-slate-600 dark:text-slate-400">No fix does better than now.</span>
   );
 }
+
+/** How a Service's best cost is reached. */
+const BEST_HOW: Readonly<Record<ServiceTrafficCost['bestScenario'], string>> = {
+  now: '',
+  expected: ' (at the controller’s next sync)',
+  ifAuto: ' (with topology mode Auto)',
+  fix: ' (with its smallest fix)',
+};
 
 function ServiceLink({ item }: { readonly item: ServiceTrafficCost }) {
   return (
@@ -239,7 +268,7 @@ function TopBySaving({ items }: { readonly items: readonly ServiceTrafficCost[] 
                 <span className="font-semibold tabular-nums text-emerald-800 dark:text-emerald-300">saves {formatUsd(item.saving)}/month</span>
               </div>
               <div className="text-xs text-slate-700 dark:text-slate-300">
-                {formatUsd(item.monthlyCost)} → {formatUsd(item.bestMonthlyCost)} a month{item.bestScenario === 'expected' ? ' (at the controller’s next sync)' : ''}
+                {formatUsd(item.monthlyCost)} → {formatUsd(item.bestMonthlyCost)} a month{BEST_HOW[item.bestScenario]}
               </div>
               <div className="text-xs">
                 <Fix item={item} />

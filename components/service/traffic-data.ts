@@ -114,3 +114,35 @@ export function roundGb(gb: number): number {
   if (!Number.isFinite(gb)) return 0;
   return gb >= 100 ? Math.round(gb) : Math.round(gb * 10) / 10;
 }
+
+/** The cost table's rows (see `CostRowView` of traffic-panel.tsx). */
+export interface CostRowData {
+  readonly id: string;
+  readonly label: string;
+  readonly crossZoneFraction: number;
+  readonly basis: 'measured' | 'measured + model' | 'model';
+}
+
+/**
+ * The rows of a Service's cost table: now, after the next sync, with Auto, without hints — each at
+ * the share its cost is priced at (`monthlyCost.*.crossZoneFraction`: measured now and the model's
+ * change applied to the measurement for the others when the volume is measured with flows, else
+ * the model's) — and, when a verified fix turns hints on, the smallest fix.
+ */
+export function costRows(
+  detail: Pick<ServiceDetail, 'fixes'>,
+  traffic: { readonly volume: { readonly measuredMatrix: unknown }; readonly monthlyCost: Readonly<Record<'now' | 'expected' | 'ifAuto' | 'ifNone', { readonly crossZoneFraction: number }>> },
+): CostRowData[] {
+  const measured = traffic.volume.measuredMatrix !== null;
+  const rows: CostRowData[] = TRAFFIC_SCENARIOS.map((id) => ({
+    id,
+    label: LABELS[id].label,
+    crossZoneFraction: traffic.monthlyCost[id].crossZoneFraction,
+    basis: !measured ? 'model' : id === 'now' ? 'measured' : 'measured + model',
+  }));
+  const fix = detail.fixes.find((candidate) => candidate.primary && candidate.after !== null);
+  if (fix?.after) {
+    rows.push({ id: 'fix', label: `Smallest fix: ${fix.title}`, crossZoneFraction: fix.after.pricedCrossZoneFraction ?? fix.after.crossZoneFraction, basis: measured ? 'measured + model' : 'model' });
+  }
+  return rows;
+}

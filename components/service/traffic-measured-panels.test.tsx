@@ -12,6 +12,7 @@ import { applyVolumeToSummary, defaultVolumeSettings, measuredCrossZoneFraction,
 import { compareMeasuredWithPredicted } from '@/lib/topology/analyses/measured-vs-predicted';
 import { requestSampleScenarios, sampleRequests } from '@/lib/topology/analyses/request-sample';
 import type { MeasuredServiceTraffic, MeasuredTraffic } from '@/lib/topology/analyses/traffic-volume';
+import { resolvePricing } from '@/lib/topology/model/cloud-pricing';
 import { testCluster, testEndpoints, testService, testSlice } from '@/lib/topology/model/test-cluster';
 import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import { prepareAnalysis } from '@/lib/topology/report/prepared-analysis';
@@ -20,7 +21,7 @@ import { AUTO } from '@/lib/topology/report/test-public-cases';
 import { MeasuredPanel } from './measured-panel';
 import { RequestSamplePanel } from './request-sample-panel';
 import { pickerOptions } from './request-sample-options';
-import { roundGb, trafficScenarios } from './traffic-data';
+import { costRows, roundGb, trafficScenarios } from './traffic-data';
 import { TrafficPanel } from './traffic-panel';
 import type { TrafficVolumeView } from './traffic-panel';
 import { textOf } from '../test-support';
@@ -60,24 +61,35 @@ function measuredOf(key: string, traffic: MeasuredServiceTraffic): MeasuredTraff
     measuredAt: '2026-12-01T12:00:00Z',
     byService: new Map([[key, traffic]]),
     interZoneGbPerMonth: null,
+    flowZones: 'labelled',
+    reconciliation: null,
     quality: { seriesRead: 1, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
   };
 }
 
+const PRICING = resolvePricing('eks', 'test', null);
+
+function costed(detail: ServiceDetail, measured: MeasuredTraffic | null, key: string) {
+  const volume = resolveServiceVolume(key, detail.observed.readyEndpoints, defaultVolumeSettings(), measured);
+  const { now, expected, ifAuto, ifNone } = detail.trafficMatrix;
+  return applyVolumeToSummary(detail.traffic, volume, PRICING, { now: now.matrix, expected: expected.matrix, ifAuto: ifAuto.matrix, ifNone: ifNone.matrix });
+}
+
 function volumeView(detail: ServiceDetail, measured: MeasuredTraffic | null, key: string): TrafficVolumeView {
-  const settings = defaultVolumeSettings();
-  const volume = resolveServiceVolume(key, detail.observed.readyEndpoints, settings, measured);
-  const costed = applyVolumeToSummary(detail.traffic, volume, settings.pricePerGb);
+  const summary = costed(detail, measured, key);
+  const { volume } = summary;
   return {
     gbPerMonth: volume.gbPerMonth,
     source: volume.source,
-    pricePerGb: settings.pricePerGb,
+    costPerCrossZoneGb: PRICING.costPerCrossZoneGb,
+    priceNote: PRICING.note,
     crossZoneFractionNow: volume.measuredMatrix ? measuredCrossZoneFraction(volume.measuredMatrix) : detail.traffic.crossZoneFraction,
-    monthlyCostNow: costed.monthlyCost.now.monthlyCost,
+    monthlyCostNow: summary.monthlyCost.now.monthlyCost,
   };
 }
 
-function trafficPanel(detail: ServiceDetail, volume: TrafficVolumeView): ReactElement {
+function trafficPanel(detail: ServiceDetail, volume: TrafficVolumeView, measured: MeasuredTraffic | null = null): ReactElement {
+  const summary = costed(detail, measured, `default/${detail.name}`);
   return (
     <TrafficPanel
       namespace="default"
@@ -85,9 +97,10 @@ function trafficPanel(detail: ServiceDetail, volume: TrafficVolumeView): ReactEl
       version={1}
       scenarios={trafficScenarios(detail)}
       initialGb={roundGb(volume.gbPerMonth)}
-      initialPrice={volume.pricePerGb}
+      initialPrice={volume.costPerCrossZoneGb}
       hintsOn={detail.observed.hintsPresent}
       volume={volume}
+      costRows={costRows(detail, summary)}
     />
   );
 }
@@ -98,21 +111,26 @@ describe('traffic panel: the volume says where it comes from, the inputs are a w
     const text = textOf(trafficPanel(detail, volumeView(detail, null, 'default/web')));
     expect(text).toContain('Volume: 450 GB per month assumed assumed: 50 GB per ready endpoint per month × 9');
     // 9 endpoints over 3 equal zones, no hints: 2/3 crosses zones; 450 GB × 2/3 × $0.01 × 2 = $6.00.
-    expect(text).toContain('Cost now: $6.00/month at 66.7 % cross-zone (predicted) × $0.01/GB each direction × 2');
+    expect(text).toContain('Cost now: $6.00/month at 66.7 % cross-zone (predicted) × $0.02 per cross-zone GB');
+    expect(text).toContain('Price: AWS (detected: test): $0.01/GB leaving one zone and $0.01/GB entering the other — $0.02 per cross-zone GB.');
     expect(text).toContain('What-if traffic (GB / month)');
-    expect(text).toContain('Price ($ / GB, each direction; cluster $0.01)');
+    expect(text).toContain('$ per cross-zone GB (cluster: $0.02)');
     expect(text).toContain("The table uses the Service's volume (assumed) and the cluster's price; change them to try a what-if.");
-    expect(text).not.toContain('Now, measured');
+    expect(text).toContain('Now model 66.7 % 300 GB $6.00');
+    expect(text).not.toContain('Now measured');
+    // The smallest fix has a row of its own, priced at the Service's volume.
+    expect(text).toContain('Smallest fix: Set service.kubernetes.io/topology-mode: Auto model 0.0 % 0 GB $0.00');
   });
 
-  it('measured flows: the metric and window, the cost at the measured share, a measured row beside the predicted ones', () => {
+  it('measured flows: the metric and window, the cost at the measured share; the other rows apply the model\'s change to it', () => {
     const detail = detailOf('near');
     const measured = measuredOf('default/near', flows(100, 0.6));
-    const text = textOf(trafficPanel(detail, volumeView(detail, measured, 'default/near')));
+    const text = textOf(trafficPanel(detail, volumeView(detail, measured, 'default/near'), measured));
     expect(text).toContain('Volume: 300 GB per month measured measured: beyla_network_flow_bytes_total, rate over 7d');
     expect(text).toContain('Cost now: $3.60/month at 60.0 % cross-zone (measured)');
-    expect(text).toContain('Now, measured 60.0 % 180.0 $3.60');
-    expect(text).toContain('Now (predicted) 0.0 %');
+    expect(text).toContain('Now measured 60.0 % 180 GB $3.60');
+    // near's hints are on and stay on: the next sync changes nothing, so neither does its cost.
+    expect(text).toContain('After next sync measured + model 60.0 % 180 GB $3.60');
   });
 });
 

@@ -6,9 +6,10 @@
  * Service's volume with where it comes from (measured, set or assumed), the cost at that volume,
  * and an editable GB/month and $/GB what-if.
  *
- * Cost is recomputed here from the matrices' cross-zone fractions (`GB × fraction × $/GB × 2`, the
- * same formula as the engine's `crossZoneCost`): the fractions do not depend on GB or price, so
- * there is nothing to fetch, and typing stays instant. The inputs live in the URL (`?gb=&price=`).
+ * Cost is recomputed here from the cost rows' cross-zone shares (`GB × share × $ per cross-zone GB`,
+ * the engine's `crossZoneCost` with the cluster's price): the shares do not depend on GB or price,
+ * so there is nothing to fetch, and typing stays instant. The inputs live in the URL (`?gb=&price=`,
+ * the price being what one GB that crosses zones costs, every charge included).
  */
 import { useEffect, useState } from 'react';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
@@ -23,9 +24,9 @@ import { endpointListUrl, useFullList } from './use-full-list';
 
 const CELL_LOW = 0.0005;
 
-function crossZoneCost(gbPerMonth: number, fraction: number, pricePerGb: number) {
+function crossZoneCost(gbPerMonth: number, fraction: number, costPerCrossZoneGb: number) {
   const gb = gbPerMonth * fraction;
-  return { gb, cost: gb * pricePerGb * 2 };
+  return { gb, cost: gb * costPerCrossZoneGb };
 }
 
 function parseNumber(text: string): number | null {
@@ -160,14 +161,27 @@ function Loads({ s, namespace, name, version }: { readonly s: TrafficScenarioVie
 export interface TrafficVolumeView {
   readonly gbPerMonth: number;
   readonly source: VolumeSource;
-  /** The cluster's price per GB in each direction. */
-  readonly pricePerGb: number;
+  /** USD per GB that crosses zones on the cluster's cloud, every charge included. */
+  readonly costPerCrossZoneGb: number;
+  /** The cluster's price in one sentence (cloud, how it was found, charges). */
+  readonly priceNote: string;
   /** Cross-zone share the cost now is computed at: measured with zone-resolved flows, else the model's now. */
   readonly crossZoneFractionNow: number;
   /** USD per month now at that volume and price. */
   readonly monthlyCostNow: number;
   /** Why nothing is measured for this Service (the metrics source's sentence), `null` when measured. */
   readonly unmeasuredNote?: string | null;
+  /** The load balancer's own cross-zone leg, when its external volume is measured. */
+  readonly loadBalancerLeg?: { readonly monthlyCost: number; readonly formula: string } | null;
+}
+
+/** One row of the cost table: a scenario or the smallest fix, at the share it is priced at. */
+export interface CostRowView {
+  readonly id: string;
+  readonly label: string;
+  readonly crossZoneFraction: number;
+  /** What the share rests on: the measurement, the model's change applied to it, or the model alone. */
+  readonly basis: 'measured' | 'measured + model' | 'model';
 }
 
 /** What a what-if volume is labelled (kind `set`, as the API's `gbPerMonth`). */
@@ -184,9 +198,18 @@ function VolumeSummary({ volume }: { readonly volume: TrafficVolumeView }) {
       <p>
         <span className="font-semibold">Cost now: {formatUsd(volume.monthlyCostNow)}/month</span>{' '}
         <span className="text-slate-700 dark:text-slate-300">
-          at {formatPercent(volume.crossZoneFractionNow)} cross-zone ({measuredShare ? 'measured' : 'predicted'}) × ${volume.pricePerGb}/GB each direction × 2
+          at {formatPercent(volume.crossZoneFractionNow)} cross-zone ({measuredShare ? 'measured' : 'predicted'}) × {formatUsd(volume.costPerCrossZoneGb)} per cross-zone GB
         </span>
       </p>
+      <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="service-price-note">
+        Price: {volume.priceNote}
+      </p>
+      {volume.loadBalancerLeg ? (
+        <p className="text-sm" data-testid="service-load-balancer-leg">
+          <span className="font-semibold">Load balancer (north-south, apart from the above): {formatUsd(volume.loadBalancerLeg.monthlyCost)}/month</span>{' '}
+          <span className="text-xs text-slate-700 dark:text-slate-300">{volume.loadBalancerLeg.formula}</span>
+        </p>
+      ) : null}
       {volume.unmeasuredNote ? <p className="text-xs text-slate-600 dark:text-slate-400">{volume.unmeasuredNote}</p> : null}
     </div>
   );
@@ -201,6 +224,7 @@ export function TrafficPanel({
   initialPrice,
   hintsOn,
   volume,
+  costRows,
 }: {
   readonly namespace: string;
   readonly name: string;
@@ -212,6 +236,8 @@ export function TrafficPanel({
   readonly hintsOn: boolean;
   /** The Service's own volume and its source (the inputs below are a what-if on top of it). */
   readonly volume: TrafficVolumeView;
+  /** The cost table's rows: now, after the sync, Auto, without hints, and the smallest fix (each at the share it is priced at). */
+  readonly costRows: readonly CostRowView[];
 }) {
   const [selected, setSelected] = useState<TrafficScenario>('now');
   // `null` until typed in: the input follows the page's value (a measured volume changes with every Prometheus answer).
@@ -236,11 +262,12 @@ export function TrafficPanel({
   if (!s) return null;
   // The Service's own volume as the input shows it: typing another one is a what-if.
   const ownGb = roundGb(volume.gbPerMonth);
-  const measuredNow = volume.source.kind === 'measured-flows';
-  const byId = (id: TrafficScenario) => scenarios.find((x) => x.id === id);
-  const none = byId('ifNone');
-  const now = byId('now');
-  const auto = byId('ifAuto');
+  const ownPrice = volume.costPerCrossZoneGb;
+  const rowOf = (id: string) => costRows.find((x) => x.id === id);
+  const none = rowOf('ifNone');
+  const now = rowOf('now');
+  const auto = rowOf('ifAuto');
+  const selectedRow = rowOf(selected) ?? now;
 
   return (
     <div className="space-y-5">
@@ -317,7 +344,7 @@ export function TrafficPanel({
             />
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
-            Price ($ / GB, each direction; cluster ${volume.pricePerGb})
+            $ per cross-zone GB (cluster: {formatUsd(ownPrice)})
             <input
               type="number"
               min={0}
@@ -338,7 +365,7 @@ export function TrafficPanel({
         {gb !== null && price !== null ? (
           <>
             <p className="text-xs text-slate-700 dark:text-slate-300" data-testid="what-if-source">
-              {gb === ownGb && price === volume.pricePerGb ? (
+              {gb === ownGb && price === ownPrice ? (
                 <>
                   The table uses the Service&apos;s volume ({volume.source.kind === 'assumed' ? 'assumed' : volume.source.kind === 'set' ? 'set' : 'measured'}) and the cluster&apos;s price; change them to try a what-if.
                 </>
@@ -346,51 +373,44 @@ export function TrafficPanel({
                 <>
                   <VolumeSourceMarker kind="set" title="A what-if typed here: not the Service's measured, set or assumed volume" /> {gb === ownGb ? 'price' : 'volume'} {WHAT_IF}:{' '}
                   {gb !== ownGb ? `${formatGb(gb)} instead of ${formatGb(volume.gbPerMonth)}` : ''}
-                  {gb !== ownGb && price !== volume.pricePerGb ? ', ' : ''}
-                  {price !== volume.pricePerGb ? `$${price}/GB instead of $${volume.pricePerGb}/GB` : ''}.
+                  {gb !== ownGb && price !== ownPrice ? ', ' : ''}
+                  {price !== ownPrice ? `${formatUsd(price)} per cross-zone GB instead of ${formatUsd(ownPrice)}` : ''}.
                 </>
               )}
             </p>
             <table className="w-full text-sm">
-              <caption className="sr-only">Monthly cross-zone cost per scenario</caption>
+              <caption className="sr-only">Monthly cross-zone cost per scenario and with the smallest fix</caption>
               <thead>
                 <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
                   <th scope="col" className="py-1 pr-3 font-medium">Scenario</th>
+                  <th scope="col" className="py-1 pr-3 font-medium">Share from</th>
                   <th scope="col" className="py-1 pr-3 text-right font-medium">Cross-zone</th>
                   <th scope="col" className="py-1 pr-3 text-right font-medium">Cross-zone GB</th>
                   <th scope="col" className="py-1 text-right font-medium">Cost / month</th>
                 </tr>
               </thead>
               <tbody>
-                {measuredNow ? (
-                  <tr className="border-b border-slate-100 dark:border-slate-800" data-testid="measured-cost-row">
-                    <th scope="row" className="py-1 pr-3 text-left font-normal">
-                      Now, measured
-                    </th>
-                    <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(volume.crossZoneFractionNow)}</td>
-                    <td className="py-1 pr-3 text-right tabular-nums">{crossZoneCost(gb, volume.crossZoneFractionNow, price).gb.toFixed(1)}</td>
-                    <td className="py-1 text-right tabular-nums">{formatUsd(crossZoneCost(gb, volume.crossZoneFractionNow, price).cost)}</td>
-                  </tr>
-                ) : null}
-                {scenarios.map((x) => {
+                {costRows.map((x) => {
                   const c = crossZoneCost(gb, x.crossZoneFraction, price);
                   return (
-                    <tr key={x.id} className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${x.id === selected ? 'font-semibold' : ''}`}>
-                      <th scope="row" className="py-1 pr-3 text-left font-normal">
+                    <tr key={x.id} className={`border-b border-slate-100 last:border-0 dark:border-slate-800 ${x.id === selected ? 'font-semibold' : ''}`} data-testid={`cost-row-${x.id}`}>
+                      <th scope="row" className="py-1 pr-3 text-left font-normal [overflow-wrap:anywhere]">
                         {x.label}
-                        {measuredNow ? <span className="text-xs text-slate-600 dark:text-slate-400"> (predicted)</span> : null}
                       </th>
+                      <td className="py-1 pr-3 text-xs text-slate-600 dark:text-slate-400">{x.basis}</td>
                       <td className="py-1 pr-3 text-right tabular-nums">{formatPercent(x.crossZoneFraction)}</td>
-                      <td className="py-1 pr-3 text-right tabular-nums">{c.gb.toFixed(1)}</td>
+                      <td className="py-1 pr-3 text-right tabular-nums">{formatGb(c.gb)}</td>
                       <td className="py-1 text-right tabular-nums">{formatUsd(c.cost)}</td>
                     </tr>
                   );
                 })}
               </tbody>
             </table>
-            <p className="font-mono text-xs text-slate-600 dark:text-slate-400">
-              cost = {gb} GB × {formatPercent(s.crossZoneFraction)} cross-zone × ${price}/GB × 2 directions = {formatUsd(crossZoneCost(gb, s.crossZoneFraction, price).cost)}/month ({s.label})
-            </p>
+            {selectedRow ? (
+              <p className="font-mono text-xs text-slate-600 dark:text-slate-400">
+                cost = {gb} GB × {formatPercent(selectedRow.crossZoneFraction)} cross-zone × {formatUsd(price)} per cross-zone GB = {formatUsd(crossZoneCost(gb, selectedRow.crossZoneFraction, price).cost)}/month ({selectedRow.label})
+              </p>
+            ) : null}
             {none && (hintsOn ? now : auto) ? (
               <p className="text-sm">
                 <strong>Before/after hints:</strong> without hints {formatPercent(none.crossZoneFraction)} cross-zone ({formatUsd(crossZoneCost(gb, none.crossZoneFraction, price).cost)}/month);{' '}
@@ -405,7 +425,7 @@ export function TrafficPanel({
           </>
         ) : null}
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          GB/month is this Service&apos;s in-cluster traffic. The default price is $0.01/GB in each direction between zones of one region (AWS, GCP and Azure), so a cross-zone GB costs $0.02.
+          GB/month is this Service&apos;s in-cluster traffic, both directions of every conversation it serves. With a measured volume, &quot;measured + model&quot; rows apply the model&apos;s change to the measured zone split.
         </p>
       </div>
     </div>

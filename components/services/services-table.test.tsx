@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
 import { serviceTable } from '@/lib/data/services';
+import { resolvePricing } from '@/lib/topology/model/cloud-pricing';
 import { parseTableQuery } from '@/lib/data/service-query';
 import { htmlText } from '../test-support';
 import { ServicesTable } from './services-table';
@@ -28,7 +29,7 @@ function row(namespace: string, name: string, ready: number, crossZone: number, 
   };
 }
 
-const table = (rows: readonly ServiceRow[]): ServiceTableData => serviceTable(rows, { clusterZones: ['zone-a', 'zone-b'], unreadable: [], pricePerGb: 0.01 });
+const table = (rows: readonly ServiceRow[]): ServiceTableData => serviceTable(rows, { clusterZones: ['zone-a', 'zone-b'], unreadable: [], pricing: resolvePricing('eks', null, null) });
 
 function render(data: ServiceTableData, params: Record<string, string> = {}): string {
   return renderToStaticMarkup(

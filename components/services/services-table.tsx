@@ -116,8 +116,8 @@ function NoFigure({ why }: { readonly why: string }) {
  */
 type PrefetchService = (href: string) => void;
 
-function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown'], pricePerGb: number | null, prefetch: PrefetchService): ColumnConfig[] {
-  const price = pricePerGb === null ? 'the price per GB' : `${formatUsd(pricePerGb)}/GB`;
+function buildColumns(zones: readonly string[], unknown: ServiceTableData['unknown'], pricing: ServiceTableData['pricing'], prefetch: PrefetchService): ColumnConfig[] {
+  const price = pricing === null ? 'the price of a cross-zone GB' : `${formatUsd(pricing.costPerCrossZoneGb)} per cross-zone GB (${pricing.note.replace(/\.$/, '')})`;
   return [
     {
       id: 'service',
@@ -272,8 +272,12 @@ function buildColumns(zones: readonly string[], unknown: ServiceTableData['unkno
         if (unknown.crossZone !== null) return <UnknownCell message={unknown.crossZone} align="right" />;
         if (row.monthlyCost === null) return <NoFigure why="No traffic figures for this Service" />;
         return (
-          <span className="block text-right text-sm tabular-nums" title={`Cross-zone GB per month × ${price} × 2 (each direction is billed)`}>
+          <span
+            className="block text-right text-sm tabular-nums"
+            title={`${formatPercent(row.measuredCrossZone ?? row.crossZoneFraction)} cross-zone (${row.measuredCrossZone !== null ? 'measured share' : 'predicted share'}) of the volume × ${price}`}
+          >
             {formatUsd(row.monthlyCost)}
+            <span className="sr-only"> at the {row.measuredCrossZone !== null ? 'measured' : 'predicted'} cross-zone share</span>
           </span>
         );
       },
@@ -499,7 +503,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
   const table = useMemo(() => decodedTable(json), [json]);
   const { data, rows } = table;
   const prefetch = useCallback<PrefetchService>((href) => router.prefetch(withClusterBase(base, href)), [router, base]);
-  const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricePerGb, prefetch), [data.zones, data.unknown, data.pricePerGb, prefetch]);
+  const columns = useMemo(() => buildColumns(data.zones, data.unknown, data.pricing, prefetch), [data.zones, data.unknown, data.pricing, prefetch]);
   const namespaceOptions = useMemo(
     () =>
       data.namespaces.map((ns) => (

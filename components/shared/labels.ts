@@ -10,6 +10,7 @@ export const ATTENTION: Record<AttentionReason, { readonly label: string; readon
   'out-of-sync': { label: 'Out of sync', tone: 'info', hint: 'The slices differ from what the controller would write.' },
   'partial-hints': { label: 'Partial hints', tone: 'warn', hint: 'Some ready endpoints lack a hint, so kube-proxy ignores all of them.' },
   'cross-zone-leak': { label: 'Cross-zone leak', tone: 'warn', hint: 'Hints are on but endpoints are donated across zones.' },
+  'costly-fixable': { label: 'Costly, fixable', tone: 'warn', hint: 'Its cross-zone traffic costs money that a verified change would save.' },
 };
 
 export const ATTENTION_REASONS = Object.keys(ATTENTION) as AttentionReason[];

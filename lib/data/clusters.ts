@@ -18,6 +18,7 @@ import { releaseClosedAnalyses } from './analysis';
 import { CLUSTER_HEADER, clusterBaseOf, clusterUnavailableDigest, withClusterBase } from './cluster-path';
 import { envFlag } from './exposure';
 import { errorResponse } from './http';
+import { startClusterTraffic } from './traffic';
 
 /** One cluster as a request reads it. */
 export interface ClusterScope {
@@ -59,7 +60,10 @@ export function scopeFor(id: string, options: OpenOptions = {}): ClusterScope | 
   releaseClosedAnalyses();
   const opened = registry.open(id, options);
   if (!opened.ok) return { ok: false, reason: opened.reason, message: opened.message };
-  return { id: entry.id, entry, source: opened.source };
+  const scope: ClusterScope = { id: entry.id, entry, source: opened.source };
+  // Its measured traffic (ZONESCOPE_PROMETHEUS_BY_CONTEXT) starts with it; the registry's closing stops it.
+  startClusterTraffic(scope);
+  return scope;
 }
 
 /** Whether {@link scopeFor} answered an error. */

@@ -125,8 +125,14 @@ export interface FleetRow {
   readonly crossZoneMonthly: number | null;
   readonly bestMonthly: number | null;
   readonly saving: number | null;
-  /** Whether some of the volumes are measured (Prometheus) rather than set or assumed. */
+  /**
+   * Whether some of the volumes are measured (the cluster's own Prometheus: `ZONESCOPE_PROMETHEUS_URL`
+   * for the default cluster, its `ZONESCOPE_PROMETHEUS_BY_CONTEXT` entry for the others) rather
+   * than set or assumed.
+   */
   readonly measured: boolean | null;
+  /** Where the volumes behind the costs come from, for every Service of the cluster ({@link volumeSourceOf}); `null` without figures or for a cluster known only from the fleet Prometheus. */
+  readonly volumeSource: FleetVolumeSource | null;
   /** The "why": the costliest Service and the most common reason for attention. */
   readonly topService: FleetTopService | null;
   readonly commonAttention: FleetAttention | null;
@@ -134,6 +140,22 @@ export interface FleetRow {
   readonly unknown: readonly string[];
   /** When these figures were taken (ISO), `null` when the cluster was never analysed. */
   readonly asOf: string | null;
+}
+
+/**
+ * Where a cluster's volumes come from: `measured` — every Service's from Prometheus;
+ * `partly-measured` — some; `set` — none measured, all set (`ZONESCOPE_TRAFFIC_VOLUMES`);
+ * `assumed` — none measured, some assumed.
+ */
+export type FleetVolumeSource = 'measured' | 'partly-measured' | 'set' | 'assumed';
+
+/** The {@link FleetVolumeSource} of a cluster's traffic figures (pure). */
+export function volumeSourceOf(traffic: Pick<ClusterTrafficReport, 'sources'>): FleetVolumeSource {
+  const { sources } = traffic;
+  const measured = sources['measured-flows'].services + sources['measured-pod-bytes'].services;
+  const others = sources.set.services + sources.assumed.services;
+  if (measured > 0) return others === 0 ? 'measured' : 'partly-measured';
+  return sources.assumed.services === 0 && sources.set.services > 0 ? 'set' : 'assumed';
 }
 
 /** What {@link fleetRow} maps: the cluster's entry and state and whatever its source can tell now. */
@@ -253,6 +275,7 @@ type Figures = Pick<
   | 'bestMonthly'
   | 'saving'
   | 'measured'
+  | 'volumeSource'
   | 'topService'
   | 'commonAttention'
   | 'unknown'
@@ -276,6 +299,7 @@ const NO_FIGURES: Figures = {
   bestMonthly: null,
   saving: null,
   measured: null,
+  volumeSource: null,
   topService: null,
   commonAttention: null,
   unknown: [],
@@ -305,6 +329,7 @@ function figures(analysis: ClusterAnalysis, trafficReport: ClusterTrafficReport 
     bestMonthly: servicesUnknown !== undefined ? null : traffic.totals.best.monthlyCost,
     saving: servicesUnknown !== undefined ? null : traffic.saving.best,
     measured: traffic.sources['measured-flows'].services + traffic.sources['measured-pod-bytes'].services > 0,
+    volumeSource: volumeSourceOf(traffic),
     topService: topService(analysis, traffic, link),
     commonAttention: commonAttention(analysis, link),
     unknown: [...new Set(Object.values(cluster.unknown).filter((m): m is string => typeof m === 'string'))],
@@ -389,6 +414,7 @@ export function withLastFigures(row: FleetRow, last: FleetRow | undefined): Flee
     bestMonthly: last.bestMonthly,
     saving: last.saving,
     measured: last.measured,
+    volumeSource: last.volumeSource,
     topService: last.topService,
     commonAttention: last.commonAttention,
     unknown: last.unknown,

@@ -122,8 +122,9 @@ describe('request helpers', () => {
   it('parses traffic and cost options', () => {
     expect(parseTrafficOptions(new URLSearchParams('gbPerMonth=2500.5&pricePerGb=.02&traffic.zone-a=0.25&traffic.zone-b=0.75'))).toEqual({
       ok: true,
-      value: { gbPerMonth: 2500.5, pricePerGb: 0.02, trafficByZone: { 'zone-a': 0.25, 'zone-b': 0.75 } },
+      value: { gbPerMonth: 2500.5, crossZonePrice: { kind: 'custom', pricePerUnit: 0.02, unit: 'GB', directions: 2 }, trafficByZone: { 'zone-a': 0.25, 'zone-b': 0.75 } },
     });
+    expect(parseTrafficOptions(new URLSearchParams('price=azure'))).toEqual({ ok: true, value: { crossZonePrice: { kind: 'cloud', cloud: 'azure' } } });
     expect(parseTrafficOptions(new URLSearchParams('traffic.__proto__=0.5')).ok).toBe(false);
     const odd = parseTrafficOptions(new URLSearchParams('traffic.constructor=0.5'));
     expect(odd.ok && Object.prototype.hasOwnProperty.call(odd.value.trafficByZone, 'constructor')).toBe(true);

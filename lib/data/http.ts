@@ -12,6 +12,8 @@
  * {@link KubeError} messages, never raw bodies, headers or stacks.
  */
 import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
+import type { PriceSetting } from '../topology/model/cloud-pricing';
+import { parsePriceSetting, pricePerGbSetting } from '../topology/model/cloud-pricing';
 import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
 import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
 import { behindAuthProxy, checkWriteAllowed, proxyUser } from './exposure';
@@ -257,7 +259,8 @@ export function parseServiceQuery(params: URLSearchParams): Parsed<ServiceQuery 
 /** Traffic and cost inputs of `GET /api/v1/services/{namespace}/{name}`. */
 export interface TrafficOptionsQuery {
   readonly gbPerMonth?: number;
-  readonly pricePerGb?: number;
+  /** From `price` (`aws`, `gcp`, `azure`, `0.01/GB x2`) or the legacy `pricePerGb` (USD per GB in each of two directions). */
+  readonly crossZonePrice?: PriceSetting;
   readonly trafficByZone?: Readonly<Record<string, number>>;
 }
 
@@ -274,32 +277,47 @@ function decimal(text: string): number | null {
 }
 
 /**
- * Parses `gbPerMonth` (0–1e9), `pricePerGb` (0–100) and `traffic.<zone>=<share>` (0–1 each,
- * shares summing to at most 1, zone a valid label value) of the Service endpoint. Unknown or
- * repeated parameters and malformed numbers are 400 `bad-request:service`. Whether the zones exist
- * is checked by the caller (it needs the cluster).
+ * The price what-if of a query: `price` (a price setting: `aws`, `gcp`, `azure` or `0.01/GB x2`)
+ * or the legacy `pricePerGb` (0–100, USD per GB in each of two directions), not both.
+ */
+function priceWhatIf(params: URLSearchParams, surface: ApiSurface): Parsed<PriceSetting | null> {
+  const text = params.get('price');
+  const legacy = params.get('pricePerGb');
+  if (text !== null && legacy !== null) return fail(400, 'bad-request', surface, 'Give price or pricePerGb, not both: pricePerGb is the same as price=<USD>/GB x2.');
+  if (text !== null) {
+    const parsed = parsePriceSetting(text);
+    return parsed.ok ? { ok: true, value: parsed.setting } : fail(400, 'bad-request', surface, `price ${parsed.message}.`);
+  }
+  if (legacy === null) return { ok: true, value: null };
+  const value = decimal(legacy);
+  if (value === null || value > MAX_PRICE_PER_GB) return fail(400, 'bad-request', surface, `pricePerGb must be a plain decimal number from 0 to ${MAX_PRICE_PER_GB} (USD per cross-zone GB in each direction); got "${truncate(legacy, 32)}".`);
+  return { ok: true, value: pricePerGbSetting(value) };
+}
+
+/**
+ * Parses `gbPerMonth` (0–1e9), the price (`price` or `pricePerGb`, see {@link priceWhatIf}) and
+ * `traffic.<zone>=<share>` (0–1 each, shares summing to at most 1, zone a valid label value) of the
+ * Service endpoint. Unknown or repeated parameters and malformed numbers are 400
+ * `bad-request:service`. Whether the zones exist is checked by the caller (it needs the cluster).
  */
 export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOptionsQuery> {
-  const unknown = unknownParams(params, (key) => key === 'gbPerMonth' || key === 'pricePerGb' || key.startsWith('traffic.'));
-  if (unknown !== null) return fail(400, 'bad-request', 'service', `Unknown query parameter "${truncate(unknown)}"; known: gbPerMonth, pricePerGb, traffic.<zone>.`);
+  const unknown = unknownParams(params, (key) => key === 'gbPerMonth' || key === 'pricePerGb' || key === 'price' || key.startsWith('traffic.'));
+  if (unknown !== null) return fail(400, 'bad-request', 'service', `Unknown query parameter "${truncate(unknown)}"; known: gbPerMonth, price, pricePerGb, traffic.<zone>.`);
   const seen = new Set<string>();
   for (const key of params.keys()) {
     if (seen.has(key)) return fail(400, 'bad-request', 'service', `The query parameter "${truncate(key)}" is given more than once.`);
     seen.add(key);
   }
-  const out: { gbPerMonth?: number; pricePerGb?: number; trafficByZone?: Record<string, number> } = {};
+  const out: { gbPerMonth?: number; crossZonePrice?: PriceSetting; trafficByZone?: Record<string, number> } = {};
   const gb = params.get('gbPerMonth');
   if (gb !== null) {
     const value = decimal(gb);
     if (value === null || value > MAX_GB_PER_MONTH) return fail(400, 'bad-request', 'service', `gbPerMonth must be a number from 0 to ${MAX_GB_PER_MONTH}.`);
     out.gbPerMonth = value;
   }
-  const price = params.get('pricePerGb');
-  if (price !== null) {
-    const value = decimal(price);
-    if (value === null || value > MAX_PRICE_PER_GB) return fail(400, 'bad-request', 'service', `pricePerGb must be a number from 0 to ${MAX_PRICE_PER_GB}.`);
-    out.pricePerGb = value;
-  }
+  const price = priceWhatIf(params, 'service');
+  if (!price.ok) return price;
+  if (price.value !== null) out.crossZonePrice = price.value;
   const traffic: Record<string, number> = Object.create(null) as Record<string, number>;
   let zones = 0;
   let sum = 0;
@@ -322,28 +340,33 @@ export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOpti
 export interface ClusterTrafficQuery {
   readonly gbPerEndpoint?: number;
   readonly gbPerService?: number;
-  readonly pricePerGb?: number;
+  /** From `price` or the legacy `pricePerGb` (see {@link priceWhatIf}). */
+  readonly priceSetting?: PriceSetting;
 }
 
-/** The query parameters of `GET /api/v1/cluster`, with their accepted ranges. */
-export const CLUSTER_QUERY_PARAMS: readonly { readonly key: keyof ClusterTrafficQuery; readonly max: number; readonly what: string }[] = [
+/** The numeric query parameters of `GET /api/v1/cluster`, with their accepted ranges (the price: `price` or `pricePerGb`). */
+export const CLUSTER_QUERY_PARAMS: readonly { readonly key: 'gbPerEndpoint' | 'gbPerService'; readonly max: number; readonly what: string }[] = [
   { key: 'gbPerEndpoint', max: MAX_GB_PER_MONTH, what: 'GB per ready endpoint per month' },
   { key: 'gbPerService', max: MAX_GB_PER_MONTH, what: 'GB per Service per month' },
-  { key: 'pricePerGb', max: MAX_PRICE_PER_GB, what: 'USD per cross-zone GB in each direction' },
 ];
 
 /**
  * Parses the what-ifs of `GET /api/v1/cluster`: `gbPerEndpoint` (0–1e9, GB per ready endpoint per
- * month), `gbPerService` (0–1e9, a flat GB per Service per month instead) and `pricePerGb` (0–100
- * USD). Each applies to the Services whose volume is assumed (the price to all). Unknown or
+ * month), `gbPerService` (0–1e9, a flat GB per Service per month instead) and the price (`price` or
+ * `pricePerGb`, see {@link priceWhatIf}). Each applies to the Services whose volume is assumed (the
+ * price to all). Unknown or
  * repeated parameters and malformed or out-of-range numbers are 400 `bad-request:cluster` naming
  * the parameter and its range.
  */
 export function parseClusterQuery(params: URLSearchParams): Parsed<ClusterTrafficQuery> {
-  const known = CLUSTER_QUERY_PARAMS.map((p) => p.key as string);
+  const known = [...CLUSTER_QUERY_PARAMS.map((p) => p.key as string), 'price', 'pricePerGb'];
   const unknown = unknownParams(params, (key) => known.includes(key));
   if (unknown !== null) return fail(400, 'bad-request', 'cluster', `Unknown query parameter "${truncate(unknown)}"; known: ${known.join(', ')}.`);
-  const out: { -readonly [K in keyof ClusterTrafficQuery]: number } = {};
+  for (const key of ['price', 'pricePerGb']) if (params.getAll(key).length > 1) return fail(400, 'bad-request', 'cluster', `The query parameter "${key}" is given more than once.`);
+  const out: { gbPerEndpoint?: number; gbPerService?: number; priceSetting?: PriceSetting } = {};
+  const price = priceWhatIf(params, 'cluster');
+  if (!price.ok) return price;
+  if (price.value !== null) out.priceSetting = price.value;
   for (const { key, max, what } of CLUSTER_QUERY_PARAMS) {
     const values = params.getAll(key);
     if (values.length > 1) return fail(400, 'bad-request', 'cluster', `The query parameter "${key}" is given more than once.`);

@@ -52,6 +52,7 @@ export function resetMetricsSettings(): void {
 export function trafficSourceUp(status: Pick<MetricsStatus, 'state'>): boolean | null {
   switch (status.state) {
     case 'ok':
+    case 'no-zones':
     case 'no-series':
       return true;
     case 'stale':

@@ -28,6 +28,7 @@ export const ATTENTION_REASONS = [
   'out-of-sync',
   'partial-hints',
   'cross-zone-leak',
+  'costly-fixable',
 ] as const satisfies readonly AttentionReason[];
 
 /** What filtering and sorting read of a Service row. */

@@ -29,7 +29,11 @@ import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
 import { isServing, prepared, preparedWith, source } from './analysis';
 import { isReadOnly, SYNCING } from './header';
 import { getMeasuredTraffic, getMetricsStatus, getVolumeSettings } from './traffic';
+import type { ModelScenarios } from '../topology/analyses/cluster-traffic';
 import { applyVolumeToSummary, resolveServiceVolume } from '../topology/analyses/cluster-traffic';
+import { loadBalancerLegCost } from '../topology/analyses/load-balancer';
+import type { CrossZonePricing } from '../topology/model/cloud-pricing';
+import { pricePerGbSetting, resolvePricing } from '../topology/model/cloud-pricing';
 import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
 import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
 import type { MeasuredServiceTraffic, ServiceVolume } from '../topology/analyses/traffic-volume';
@@ -159,12 +163,18 @@ function detailViewParts(scope: ClusterScope, namespace: string, name: string, o
   const result = getServiceView(scope, namespace, name, options);
   if (!result.ok) return result;
   const view = result.value;
-  // Volume as everywhere (measured > set > assumed); the request's gbPerMonth is a what-if that wins, its pricePerGb too.
+  // Volume as everywhere (measured > set > assumed); the request's gbPerMonth is a what-if that wins, its price too.
   const figures = getServiceTraffic(scope, view);
   const volume = options.gbPerMonth !== undefined && options.gbPerMonth !== null
     ? resolveServiceVolume(`${namespace}/${name}`, view.detail.observed.readyEndpoints, getVolumeSettings(), null, options.gbPerMonth)
     : figures.volume;
-  const traffic = applyVolumeToSummary(view.detail.traffic, volume, options.pricePerGb ?? figures.pricePerGb);
+  const whatIfPrice = options.crossZonePrice ?? (options.pricePerGb !== undefined && options.pricePerGb !== null ? pricePerGbSetting(options.pricePerGb) : null);
+  const pricing = whatIfPrice === null ? figures.pricing : resolvePricing(prepared(scope.source).dataplane.platform.platform, prepared(scope.source).dataplane.platform.evidence, whatIfPrice);
+  const leg = figures.loadBalancerLeg;
+  const traffic = {
+    ...applyVolumeToSummary(view.detail.traffic, volume, pricing, modelScenarios(view.detail)),
+    loadBalancerLeg: pricing === figures.pricing ? leg : loadBalancerLegCost(view.detail.loadBalancer?.leg ?? null, leg?.gbPerMonth ?? null, pricing),
+  };
   return {
     ok: true,
     detail: view.detail,
@@ -505,10 +515,15 @@ function requestSample(scope: ClusterScope, namespace: string, name: string, vie
 export interface ServiceTrafficView {
   /** Measured, set or assumed: as the cluster-wide figures count it (the page's what-if is separate). */
   readonly volume: ServiceVolume;
-  /** Price per GB in each direction (the cluster's setting). */
-  readonly pricePerGb: number;
-  /** Monthly cost with {@link volume}: now (at the measured cross-zone share when flows are measured), with Auto, without hints. */
+  /** What a cross-zone GB costs on the cluster's cloud (or as set). */
+  readonly pricing: CrossZonePricing;
+  /**
+   * Monthly cost with {@link volume}: now, after the sync, with Auto, without hints (measured: the
+   * measurement now and the model's change applied to it for the others).
+   */
   readonly monthlyCost: TrafficSummary['monthlyCost'];
+  /** The load balancer's own cross-zone leg at the measured external volume, `null` when unknown. */
+  readonly loadBalancerLeg: TrafficSummary['loadBalancerLeg'];
   /** What Prometheus measured for this Service, `null` when nothing usable. */
   readonly measured: MeasuredServiceTraffic | null;
   readonly window: string | null;
@@ -533,7 +548,8 @@ export function getServiceTraffic(scope: ClusterScope, view: ServiceView): Servi
   const measuredTraffic = getMeasuredTraffic(scope);
   const measured = measuredTraffic?.byService.get(key) ?? null;
   const volume = resolveServiceVolume(key, detail.observed.readyEndpoints, settings, measuredTraffic);
-  const costed = applyVolumeToSummary(detail.traffic, volume, settings.pricePerGb);
+  const { pricing } = prepared(scope.source);
+  const costed = applyVolumeToSummary(detail.traffic, volume, pricing, modelScenarios(detail));
   let comparison: MeasuredComparison | null = null;
   if (measured !== null && measured.kind === 'measured-flows') {
     const cached = COMPARISONS.get(detail);
@@ -554,12 +570,19 @@ export function getServiceTraffic(scope: ClusterScope, view: ServiceView): Servi
   const status = getMetricsStatus(scope);
   return {
     volume,
-    pricePerGb: settings.pricePerGb,
+    pricing,
     monthlyCost: costed.monthlyCost,
+    loadBalancerLeg: loadBalancerLegCost(detail.loadBalancer?.leg ?? null, measured?.externalGbPerMonth ?? null, pricing),
     measured,
     window: measuredTraffic?.window ?? null,
     measuredAt: measuredTraffic?.measuredAt ?? null,
     comparison,
     metrics: { state: status.state, message: status.message },
   };
+}
+
+/** The model's fraction matrices of a detail's scenarios (what a measurement is projected with). */
+function modelScenarios(detail: ServiceDetail): ModelScenarios {
+  const { now, expected, ifAuto, ifNone } = detail.trafficMatrix;
+  return { now: now.matrix, expected: expected.matrix, ifAuto: ifAuto.matrix, ifNone: ifNone.matrix };
 }

@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { computeClusterTraffic, defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
+import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
 import { testEndpoints, testSlice } from '../topology/model/test-cluster';
 import { AnalysisCache } from '../topology/report/analysis-cache';
 import type { AttentionReason, ClusterAnalysis } from '../topology/report/analysis-schema';
-import { analyzeCluster, analyzeClusterIn, serviceFlowsOf } from '../topology/report/cluster-analysis';
+import { analyzeCluster, analyzeClusterIn, clusterTrafficOf } from '../topology/report/cluster-analysis';
 import { prepareAnalysis, withAnalysisCache } from '../topology/report/prepared-analysis';
 import { publicCases } from '../topology/report/test-public-cases';
 import type { QueryableService } from './service-query';
@@ -123,7 +123,7 @@ describe('the Services API query over rows sorted once', () => {
 
 describe('the Services rows of successive analyses', () => {
   const cached = () => withAnalysisCache(prepareAnalysis(publicCases()), new AnalysisCache());
-  const byServiceOf = (analysis: ClusterAnalysis, gbPerEndpoint = 50) => computeClusterTraffic(serviceFlowsOf(analysis), defaultVolumeSettings({ gbPerEndpoint }), null).byService;
+  const byServiceOf = (analysis: ClusterAnalysis, gbPerEndpoint = 50) => clusterTrafficOf(analysis, defaultVolumeSettings({ gbPerEndpoint }), null).byService;
   const view = (rows: readonly ServiceRow[]) => rows.map((row) => ({ key: `${row.namespace}/${row.name}`, ready: row.readyEndpoints, gb: row.gbPerMonth, cost: row.monthlyCost }));
 
   it('are each Service’s report with its traffic figures', () => {

@@ -8,9 +8,12 @@ import 'server-only';
 import type { ClusterAnalysis, ServiceReport } from '../topology/report/analysis-schema';
 import { UNKNOWN_ZONE } from '../topology/analyses/traffic';
 import type { ServiceTrafficCost, VolumeSourceKind } from '../topology/analyses/traffic-volume';
+import type { CrossZonePricing } from '../topology/model/cloud-pricing';
 import type { UnreadableResource } from '../topology/report/unknowns';
 import { serviceUnknowns } from '../topology/report/unknowns';
-import { getClusterAnalysis } from './analysis';
+import type { AttentionItem } from '../topology/report/attention';
+import { attentionByMoney, costlyFixable, DEFAULT_ATTENTION_MIN_SAVING } from '../topology/report/attention';
+import { getClusterAnalysis, prepared } from './analysis';
 import type { ClusterScope } from './clusters';
 import { getClusterTraffic } from './traffic';
 import type { QueryableService, ServiceFilter, ServiceSortKey, SortOrder } from './service-query';
@@ -47,7 +50,7 @@ export interface ServiceRow {
   readonly measuredCrossZoneFraction: number | null;
 }
 
-function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined): ServiceRow {
+function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined, minSaving: number): ServiceRow {
   const observed = report.observed;
   const hinted = Object.values(observed.hintCountsByZone).reduce((a, b) => a + b, 0);
   return {
@@ -59,7 +62,8 @@ function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined): 
     hintsObserved: hinted === 0 ? 'none' : observed.readyEndpointsWithoutHints === 0 ? 'all' : 'some',
     // Nodes or EndpointSlices forbidden: the controller's event is unknown, not "insufficient node information".
     reason: report.unknown.expectedHints ?? (report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null)),
-    attention: report.needsAttention,
+    // A Service the rules do not list is listed when its best change saves money (as the Overview's list).
+    attention: report.needsAttention ?? (traffic ? costlyFixable(traffic, minSaving) : null),
     endpointsByZone: Object.fromEntries(Object.entries(observed.endpointsByZone).map(([zone, counts]) => [zone, counts.ready])),
     readyEndpoints: observed.readyEndpoints,
     crossZoneFraction: report.traffic.crossZoneFraction,
@@ -89,7 +93,7 @@ export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | nul
   const key = byService ?? NO_TRAFFIC;
   let rows = perTraffic.get(key);
   if (!rows) {
-    rows = serviceRows(analysis, byService);
+    rows = serviceRows(analysis, byService, prepared(scope.source).attentionMinSaving);
     perTraffic.set(key, rows);
   }
   return rows;
@@ -102,7 +106,14 @@ const ROW_OF = new WeakMap<ServiceReport, { readonly traffic: ServiceTrafficCost
 function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined) return false;
-  return a.volume.source.kind === b.volume.source.kind && a.volume.gbPerMonth === b.volume.gbPerMonth && a.monthlyCost === b.monthlyCost && a.crossZoneFraction === b.crossZoneFraction;
+  return (
+    a.volume.source.kind === b.volume.source.kind &&
+    a.volume.gbPerMonth === b.volume.gbPerMonth &&
+    a.monthlyCost === b.monthlyCost &&
+    a.crossZoneFraction === b.crossZoneFraction &&
+    a.saving === b.saving &&
+    a.bestScenario === b.bestScenario
+  );
 }
 
 /**
@@ -110,30 +121,40 @@ function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | 
  * object from one cluster generation to the next, so after a change only the Services it touched
  * (or whose traffic figures moved) get a new row.
  */
-export function serviceRows(analysis: ClusterAnalysis, byService: ReadonlyMap<string, ServiceTrafficCost> | null): readonly ServiceRow[] {
+export function serviceRows(analysis: ClusterAnalysis, byService: ReadonlyMap<string, ServiceTrafficCost> | null, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): readonly ServiceRow[] {
   return analysis.services.map((report) => {
     const traffic = byService?.get(`${report.namespace}/${report.name}`);
     const cached = ROW_OF.get(report);
     if (cached !== undefined && sameFigures(cached.traffic, traffic)) return cached.row;
-    const row = toRow(report, traffic);
+    const row = toRow(report, traffic, minSaving);
     ROW_OF.set(report, { traffic, row });
     return row;
   });
 }
 
-const SHARES = new WeakMap<ClusterAnalysis, ReadonlyMap<string, number>>();
+const ATTENTION_LISTS = new WeakMap<ClusterAnalysis, WeakMap<object, readonly AttentionItem[]>>();
 
 /**
- * Each Service's expected cross-zone share now, by `namespace/name` (what the Overview orders its
- * attention list by), built once per analysis: the Overview reads it on every render.
+ * The Overview's attention list: the rules' Services and those whose best change saves money,
+ * costliest first (see `attentionByMoney`), with the cluster's traffic figures now (measured where
+ * Prometheus answers); memoised per analysis and traffic snapshot.
  */
-export function crossZoneShares(analysis: ClusterAnalysis): ReadonlyMap<string, number> {
-  let shares = SHARES.get(analysis);
-  if (!shares) {
-    shares = new Map(analysis.services.map((report) => [`${report.namespace}/${report.name}`, report.traffic.crossZoneFraction]));
-    SHARES.set(analysis, shares);
+export function getAttentionList(scope: ClusterScope): readonly AttentionItem[] | null {
+  const analysis = getClusterAnalysis(scope.source);
+  if (!analysis) return null;
+  const byService = getClusterTraffic(scope)?.byService ?? null;
+  if (byService === null) return analysis.cluster.needsAttention;
+  let perTraffic = ATTENTION_LISTS.get(analysis);
+  if (!perTraffic) {
+    perTraffic = new WeakMap();
+    ATTENTION_LISTS.set(analysis, perTraffic);
   }
-  return shares;
+  let list = perTraffic.get(byService);
+  if (!list) {
+    list = attentionByMoney(analysis.cluster.needsAttention, byService, prepared(scope.source).attentionMinSaving);
+    perTraffic.set(byService, list);
+  }
+  return list;
 }
 
 /** A Services query of the API (validated by the caller, see `parseServiceQuery`): the shared filter plus sort and page. */
@@ -335,8 +356,8 @@ export interface ServiceTableData {
    * (the same for every row), with the message to show instead of the figure.
    */
   readonly unknown: { readonly hints: string | null; readonly endpoints: string | null; readonly crossZone: string | null };
-  /** Price per GB in each direction of the cost column (USD), `null` before the traffic figures exist. */
-  readonly pricePerGb: number | null;
+  /** The price of the cost column (the cluster's cloud, or as set), `null` before the traffic figures exist. */
+  readonly pricing: CrossZonePricing | null;
 }
 
 const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
@@ -384,7 +405,7 @@ export function getServiceTable(scope: ClusterScope): ServiceTableData | null {
   const table = serviceTable(rows, {
     clusterZones: (analysis?.cluster.zones ?? []).map((zone) => zone.name),
     unreadable: (analysis?.unreadable ?? []).map((entry) => entry.resource),
-    pricePerGb: getClusterTraffic(scope)?.report.pricePerGb ?? null,
+    pricing: getClusterTraffic(scope)?.report.pricing ?? null,
   });
   TABLES.set(rows, table);
   return table;
@@ -397,7 +418,7 @@ export function getServiceTable(scope: ClusterScope): ServiceTableData | null {
  */
 export function serviceTable(
   rows: readonly ServiceRow[],
-  cluster: { readonly clusterZones: readonly string[]; readonly unreadable: readonly UnreadableResource['resource'][]; readonly pricePerGb: number | null },
+  cluster: { readonly clusterZones: readonly string[]; readonly unreadable: readonly UnreadableResource['resource'][]; readonly pricing: CrossZonePricing | null },
 ): ServiceTableData {
   const zones = rowZones(rows, cluster.clusterZones);
   const reasons = new Interned();
@@ -430,6 +451,6 @@ export function serviceTable(
     labels: labels.values,
     rows: slim,
     unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
-    pricePerGb: cluster.pricePerGb,
+    pricing: cluster.pricing,
   };
 }

@@ -27,6 +27,7 @@ import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } 
 import type { MechanismAnalysis, ServiceMechanism, TopologyAnnotationChange } from '../topology/analyses/service-mechanism';
 import { topologyAnnotationChange } from '../topology/analyses/service-mechanism';
 import { sharedCrossZoneCost } from '../topology/analyses/shared-values';
+import { applyModelChange, measuredCrossZoneFraction } from '../topology/analyses/cluster-traffic';
 import type { ServiceRecord } from '../topology/model/cluster-model';
 import type { ServiceDetail } from '../topology/report/analysis-schema';
 import type { AnnotationPrediction } from '../topology/report/service-computation';
@@ -421,13 +422,16 @@ function outcomeOf(
   };
 }
 
-function changeOutcome(state: ClusterSource, now: TopologyModeOutcome, predicted: AnnotationPrediction, service: ServiceRecord, edit: 'enable' | 'disable'): TopologyModeChangeOutcome {
+function changeOutcome(state: ClusterSource, detail: ServiceDetail, now: TopologyModeOutcome, predicted: AnnotationPrediction, service: ServiceRecord, edit: 'enable' | 'disable'): TopologyModeChangeOutcome {
   const p = prepared(state);
   const { expected, traffic } = predicted;
+  // The same volume as now (the Service's own: measured, set or assumed). Measured flows: the
+  // model's change applied to the measurement, so the before and after are both measured-based.
+  const measured = detail.traffic.volume.measuredMatrix;
+  const crossZoneFraction = measured === null ? traffic.crossZoneFraction : measuredCrossZoneFraction(applyModelChange(measured, detail.trafficMatrix.now.matrix, traffic.matrix));
   const after = outcomeOf(
     { ...expected, mechanism: predicted.mechanism },
-    // The same volume as now (the Service's own: measured, set or assumed), at the predicted share.
-    { ...traffic, monthlyCost: sharedCrossZoneCost(p.context, traffic.crossZoneFraction, now.monthlyCost.gbPerMonth) },
+    { crossZoneFraction, droppedFraction: traffic.droppedFraction, monthlyCost: sharedCrossZoneCost(p.context, p.pricing, crossZoneFraction, now.monthlyCost.gbPerMonth) },
     service,
     edit,
     p.dataplane,
@@ -445,13 +449,14 @@ function predictTopologyMode(state: ClusterSource, detail: ServiceDetail, servic
   const p = prepared(state);
   const now = outcomeOf(
     { mechanism: detail.mechanismDetail, hintsEnabled: detail.observed.hintsPresent, event: detail.expected.event, reason: detail.expected.reason, hintCountsByZone: detail.observed.hintCountsByZone, donatedEndpoints: detail.observed.donatedEndpoints },
-    { crossZoneFraction: detail.traffic.crossZoneFraction, droppedFraction: detail.traffic.droppedFraction, monthlyCost: detail.traffic.monthlyCost.now },
+    // The share now as priced: measured when the volume is measured with flows, else the model's.
+    { crossZoneFraction: detail.traffic.monthlyCost.now.crossZoneFraction, droppedFraction: detail.traffic.droppedFraction, monthlyCost: detail.traffic.monthlyCost.now },
     service,
     'now',
     p.dataplane,
   );
-  const enable = changeOutcome(state, now, predictWithAnnotations(p, service, change.enable.annotations), service, 'enable');
-  const disable = changeOutcome(state, now, predictWithAnnotations(p, service, change.disable.annotations), service, 'disable');
+  const enable = changeOutcome(state, detail, now, predictWithAnnotations(p, service, change.enable.annotations), service, 'enable');
+  const disable = changeOutcome(state, detail, now, predictWithAnnotations(p, service, change.disable.annotations), service, 'disable');
   return {
     unknown: detail.unknown.expectedHints ?? detail.unknown.crossZone ?? null,
     now,
@@ -464,7 +469,7 @@ function predictTopologyMode(state: ClusterSource, detail: ServiceDetail, servic
     donatedEndpoints: enable.donatedEndpoints,
     crossZoneFractionNow: now.crossZoneFraction,
     crossZoneFractionIfAuto: enable.crossZoneFraction,
-    crossZoneFractionIfNone: detail.traffic.crossZoneFractionIfNone,
+    crossZoneFractionIfNone: detail.traffic.monthlyCost.ifNone.crossZoneFraction,
     monthlyCost: { now: now.monthlyCost, ifAuto: enable.monthlyCost, ifNone: detail.traffic.monthlyCost.ifNone },
   };
 }

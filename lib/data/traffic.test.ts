@@ -17,14 +17,14 @@ describe('volume settings from the environment', () => {
   it('defaults: $0.01/GB, 50 GB per ready endpoint, no flat volume, nothing set', () => {
     const { settings, error } = volumeSettingsFromEnv({});
     expect(error).toBeNull();
-    expect(settings).toEqual({ pricePerGb: 0.01, gbPerEndpoint: 50, gbPerService: null, setByService: new Map() });
+    expect(settings).toEqual({ priceSetting: null, gbPerEndpoint: 50, gbPerService: null, setByService: new Map() });
   });
 
   it('reads price, assumptions and the per-Service volumes file', () => {
     const volumes = file('ok.json', JSON.stringify({ 'shop/web': 1200, 'payments/ledger': 0 }));
     const { settings, error } = volumeSettingsFromEnv({ ZONESCOPE_PRICE_PER_GB: '0.02', ZONESCOPE_GB_PER_ENDPOINT: '10', ZONESCOPE_GB_PER_SERVICE: '500', ZONESCOPE_TRAFFIC_VOLUMES: volumes });
     expect(error).toBeNull();
-    expect(settings.pricePerGb).toBe(0.02);
+    expect(settings.priceSetting).toEqual({ kind: 'custom', pricePerUnit: 0.02, unit: 'GB', directions: 2 });
     expect(settings.gbPerEndpoint).toBe(10);
     expect(settings.gbPerService).toBe(500);
     expect([...settings.setByService]).toEqual([
@@ -33,9 +33,20 @@ describe('volume settings from the environment', () => {
     ]);
   });
 
+  it('ZONESCOPE_CROSS_ZONE_PRICE: a cloud or a price with its charged directions; a bad one names the variable and what it takes', () => {
+    expect(volumeSettingsFromEnv({ ZONESCOPE_CROSS_ZONE_PRICE: 'gcp' }).settings.priceSetting).toEqual({ kind: 'cloud', cloud: 'gcp' });
+    expect(volumeSettingsFromEnv({ ZONESCOPE_CROSS_ZONE_PRICE: '0.02/GB x1' }).settings.priceSetting).toEqual({ kind: 'custom', pricePerUnit: 0.02, unit: 'GB', directions: 1 });
+    const bad = volumeSettingsFromEnv({ ZONESCOPE_CROSS_ZONE_PRICE: 'cheap' });
+    expect(bad.settings.priceSetting).toBeNull();
+    expect(bad.error).toContain('ZONESCOPE_CROSS_ZONE_PRICE must be aws, gcp, azure, or a price such as "0.01/GB x2"');
+    const both = volumeSettingsFromEnv({ ZONESCOPE_CROSS_ZONE_PRICE: 'azure', ZONESCOPE_PRICE_PER_GB: '0.01' });
+    expect(both.settings.priceSetting).toEqual({ kind: 'cloud', cloud: 'azure' });
+    expect(both.error).toContain('both set');
+  });
+
   it('a bad value keeps its default and says why; the others still apply', () => {
     const { settings, error } = volumeSettingsFromEnv({ ZONESCOPE_PRICE_PER_GB: '-1', ZONESCOPE_GB_PER_ENDPOINT: 'lots', ZONESCOPE_GB_PER_SERVICE: '7' });
-    expect(settings.pricePerGb).toBe(0.01);
+    expect(settings.priceSetting).toBeNull();
     expect(settings.gbPerEndpoint).toBe(50);
     expect(settings.gbPerService).toBe(7);
     expect(error).toBe('ZONESCOPE_PRICE_PER_GB must be a number ≥ 0, not "-1"; the default is used. ZONESCOPE_GB_PER_ENDPOINT must be a number ≥ 0, not "lots"; the default is used.');

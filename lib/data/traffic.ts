@@ -8,6 +8,12 @@
  * (lib/metrics/traffic-source.ts), and while it is slow, down or empty the figures are the
  * model's (assumed volumes) and {@link getMetricsStatus} says so.
  *
+ * Per cluster: the default cluster reads the process-wide source (`ZONESCOPE_PROMETHEUS_URL`,
+ * `_SELECTOR`), every other cluster — and the default when its context has an entry — the source
+ * of its own `ZONESCOPE_PROMETHEUS_BY_CONTEXT` entry (lib/metrics/cluster-traffic-sources.ts),
+ * started as the cluster opens ({@link startClusterTraffic}) and stopped as the registry closes
+ * it. A cluster without a configuration is `not-configured`, and its figures are assumed.
+ *
  * Volume settings come from the environment, read once:
  * `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
  * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
@@ -15,18 +21,19 @@
  */
 import 'server-only';
 
+import type { ClusterTrafficLookup } from '../metrics/cluster-traffic-sources';
+import { getClusterTrafficSources } from '../metrics/cluster-traffic-sources';
 import type { MetricsStatus, TrafficMeasurement, TrafficSource } from '../metrics/traffic-source';
 import { getTrafficSource } from '../metrics/traffic-source';
 import type { ClusterIndex } from '../topology/model/cluster-model';
-import { computeClusterTraffic } from '../topology/analyses/cluster-traffic';
 import { measuredTrafficFromSeries, measuredTrafficSteps, sameAttribution } from '../topology/analyses/measured-traffic';
 import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
 import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
 import type { ClusterTrafficReport, MeasuredServiceTraffic, MeasuredTraffic, ServiceTrafficCost, VolumeSettings } from '../topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail } from '../topology/report/analysis-schema';
-import { passTrafficOf, serviceFlowsOf } from '../topology/report/cluster-analysis';
+import { clusterTrafficOf, passTrafficOf } from '../topology/report/cluster-analysis';
 import type { ClusterSource } from '../k8s/cluster-source';
-import { getClusterSource } from '../k8s/source';
+import { getClusterRegistry, getClusterSource } from '../k8s/source';
 import { getClusterAnalysis, prepared, source } from './analysis';
 import type { ClusterScope } from './clusters';
 import { volumeSettingsMemo } from './volume-settings';
@@ -75,40 +82,60 @@ function memo(state: ClusterSource): Memo {
   return m;
 }
 
-/** What a cluster other than the default says about measured traffic (Prometheus is the default cluster's). */
-export const DEFAULT_CLUSTER_ONLY_MESSAGE = 'Measured traffic is configured for the default cluster only: the figures of this cluster are assumed.';
-
 /** The cluster's volume settings (price, assumptions, per-Service volumes), read from the environment once. */
 export function getVolumeSettings(): VolumeSettings {
   return volumeSettingsMemo().settings;
 }
 
 /**
- * The metrics source's health (from memory; starts the source on first use). For a cluster other
- * than the default, `not-configured` saying that Prometheus is the default cluster's (when one is
- * configured at all).
+ * The cluster's metrics source health (from memory; starts its source on first use): its own
+ * source's status, or — for a cluster without a usable configuration — `not-configured` with a
+ * hint naming `ZONESCOPE_PROMETHEUS_BY_CONTEXT` and its context, or `error` with the reason.
  */
-export function getMetricsStatus(scope: Pick<ClusterScope, 'entry'>): TrafficStatus {
-  const status = trafficSource().status();
+export function getMetricsStatus(scope: Pick<ClusterScope, 'entry' | 'source'>): TrafficStatus {
+  const lookup = trafficSourceOf(scope);
+  const own: MetricsStatus = lookup.kind === 'source' ? lookup.source.status() : lookup.status;
   const error = volumeSettingsMemo().error;
-  const own: MetricsStatus =
-    scope.entry.isDefault || status.state === 'not-configured'
-      ? status
-      : { ...status, state: 'not-configured', message: DEFAULT_CLUSTER_ONLY_MESSAGE, lastSuccessAt: null, staleSince: null, hint: `ZONESCOPE_PROMETHEUS_URL (${status.url ?? 'Prometheus'}) is read for the default cluster; open that cluster for measured traffic.` };
   return error === null ? own : { ...own, settingsError: error };
+}
+
+/**
+ * Starts the traffic source of a cluster as it opens (lib/data/clusters.ts `scopeFor`), so its
+ * first answer is under way before a page asks; nothing for a cluster without a configuration.
+ */
+export function startClusterTraffic(scope: Pick<ClusterScope, 'entry' | 'source'>): void {
+  trafficSourceOf(scope);
 }
 
 /** Work per slice of the mapping of a new Prometheus answer, in milliseconds (as a sliced analysis pass). */
 export const MAPPING_SLICE_MS = 15;
 
-/** The process-wide traffic source, with the data layer's mapping of each new measurement before it is published. */
-function trafficSource(): TrafficSource {
-  const traffic = getTrafficSource();
-  if (!PREPARED.has(traffic)) {
-    PREPARED.add(traffic);
-    traffic.setPrepare(prepareMeasurement);
+/**
+ * The cluster's traffic source, with the data layer's mapping of each new measurement onto that
+ * cluster before it is published: the process-wide one for the default cluster (unless its
+ * context has an entry of `ZONESCOPE_PROMETHEUS_BY_CONTEXT`), else the cluster's own, created on
+ * first use while it is open; or the status of a cluster that has none.
+ */
+function trafficSourceOf(scope: Pick<ClusterScope, 'entry' | 'source'>): ClusterTrafficLookup {
+  const sources = getClusterTrafficSources();
+  if (!sources.serves(scope.entry)) {
+    const traffic = getTrafficSource();
+    if (!PREPARED.has(traffic)) {
+      PREPARED.add(traffic);
+      // The default cluster's source as it is at each refresh (a registry reset replaces it).
+      traffic.setPrepare((measurement) => prepareMeasurement(measurement));
+    }
+    return { kind: 'source', source: traffic };
   }
-  return traffic;
+  // A cluster the registry closes (idle, to make room, reset) stops its traffic source.
+  const registry = getClusterRegistry();
+  sources.follow(registry);
+  const state = scope.source;
+  return sources.sourceFor(scope.entry, state, {
+    prepare: (measurement) => prepareMeasurement(measurement, state),
+    // A request may still hold a cluster closed since: no source for it (nothing would stop it).
+    open: registry.peek(scope.entry.id) === state,
+  });
 }
 
 const PREPARED = new WeakSet<TrafficSource>();
@@ -129,8 +156,9 @@ const PREPARED = new WeakSet<TrafficSource>();
  *   longer has.
  */
 export function getMeasuredTraffic(scope: ClusterScope): MeasuredTraffic | null {
-  if (!scope.entry.isDefault) return null;
-  const measurement = trafficSource().measurement();
+  const lookup = trafficSourceOf(scope);
+  if (lookup.kind !== 'source') return null;
+  const measurement = lookup.source.measurement();
   if (measurement === null) return null;
   const state = source(scope.source);
   if (!state.isSynced()) return null;
@@ -164,13 +192,13 @@ function mappingFailed(error: unknown): null {
 }
 
 /**
- * Maps a new measurement onto the default cluster (Prometheus is its) as it is now, in slices of about
- * {@link MAPPING_SLICE_MS} with a macrotask between them, and keeps the result for
- * {@link getMeasuredTraffic}. The traffic source awaits it before publishing the measurement.
- * Before the first sync there is nothing to map onto: the first read maps it.
+ * Maps a new measurement onto the cluster it measures (`state`, that cluster's open source; the
+ * default cluster's by default) as it is now, in slices of about {@link MAPPING_SLICE_MS} with a
+ * macrotask between them, and keeps the result for {@link getMeasuredTraffic}. The cluster's
+ * traffic source awaits it before publishing the measurement. Before the first sync there is
+ * nothing to map onto: the first read maps it.
  */
-export function prepareMeasurement(measurement: TrafficMeasurement): Promise<void> {
-  const state = getClusterSource();
+export function prepareMeasurement(measurement: TrafficMeasurement, state: ClusterSource = getClusterSource()): Promise<void> {
   if (!state.isSynced()) return Promise.resolve();
   const index = state.index();
   const steps = measuredTrafficSteps(measurement, index);
@@ -232,7 +260,7 @@ export function getClusterTraffic(scope: ClusterScope): ClusterTraffic | null {
   } else {
     // The pass computed the same figures when it ran with these settings and this measurement.
     const pass = passTrafficOf(analysis);
-    result = pass !== null && pass.measured === measured && sameVolumeSettings(pass.volume, settings) ? pass.result : computeClusterTraffic(serviceFlowsOf(analysis), settings, measured);
+    result = pass !== null && pass.measured === measured && sameVolumeSettings(pass.volume, settings) ? pass.result : clusterTrafficOf(analysis, settings, measured);
     m.cluster = { analysis, measured, settings, result };
   }
   return { report: result.report, byService: result.byService, status: getMetricsStatus(scope) };
@@ -241,7 +269,7 @@ export function getClusterTraffic(scope: ClusterScope): ClusterTraffic | null {
 /** Whether two volume settings price and resolve volumes alike. */
 function sameVolumeSettings(a: VolumeSettings, b: VolumeSettings): boolean {
   if (a === b) return true;
-  if (a.pricePerGb !== b.pricePerGb || a.gbPerEndpoint !== b.gbPerEndpoint || a.gbPerService !== b.gbPerService || a.setByService.size !== b.setByService.size) return false;
+  if (JSON.stringify(a.priceSetting) !== JSON.stringify(b.priceSetting) || a.gbPerEndpoint !== b.gbPerEndpoint || a.gbPerService !== b.gbPerService || a.setByService.size !== b.setByService.size) return false;
   for (const [key, value] of a.setByService) if (b.setByService.get(key) !== value) return false;
   return true;
 }

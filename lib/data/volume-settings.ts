@@ -1,6 +1,8 @@
 /**
  * The cluster's traffic volume settings, read from the environment once per process:
- * `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
+ * `ZONESCOPE_CROSS_ZONE_PRICE` (a cloud's price list or `USD/GB|GiB xN`; unset: the price list of
+ * the cloud the cluster runs on) or the legacy `ZONESCOPE_PRICE_PER_GB` (USD per GB in each of two
+ * directions), `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
  * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
  * value keeps the defaults and is reported (the metrics status' `settingsError`, and one warning).
  * Both the analysis (its assumptions and per-Service costs) and the cluster-wide traffic figures
@@ -12,6 +14,8 @@ import { readFileSync } from 'node:fs';
 
 import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
 import type { VolumeSettings } from '../topology/analyses/traffic-volume';
+import type { PriceSetting } from '../topology/model/cloud-pricing';
+import { parsePriceSetting, pricePerGbSetting } from '../topology/model/cloud-pricing';
 import type { AnalysisOptions } from '../topology/model/cluster-context';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -30,6 +34,14 @@ export function volumeSettingsFromEnv(env: Env): { readonly settings: VolumeSett
     return value;
   };
   const pricePerGb = nonNegative('ZONESCOPE_PRICE_PER_GB');
+  let priceSetting: PriceSetting | null = pricePerGb === null ? null : pricePerGbSetting(pricePerGb);
+  const rawPrice = env.ZONESCOPE_CROSS_ZONE_PRICE?.trim();
+  if (rawPrice) {
+    const parsed = parsePriceSetting(rawPrice);
+    if (!parsed.ok) errors.push(`ZONESCOPE_CROSS_ZONE_PRICE ${parsed.message}; the cluster's own cloud price is used.`);
+    else if (pricePerGb !== null) errors.push('ZONESCOPE_PRICE_PER_GB and ZONESCOPE_CROSS_ZONE_PRICE are both set: ZONESCOPE_CROSS_ZONE_PRICE is used.');
+    if (parsed.ok) priceSetting = parsed.setting;
+  }
   const gbPerEndpoint = nonNegative('ZONESCOPE_GB_PER_ENDPOINT');
   const gbPerService = nonNegative('ZONESCOPE_GB_PER_SERVICE');
   const setByService = new Map<string, number>();
@@ -40,7 +52,7 @@ export function volumeSettingsFromEnv(env: Env): { readonly settings: VolumeSett
     else for (const [key, value] of parsed) setByService.set(key, value);
   }
   const partial: Partial<VolumeSettings> = {
-    ...(pricePerGb !== null ? { pricePerGb } : {}),
+    priceSetting,
     ...(gbPerEndpoint !== null ? { gbPerEndpoint } : {}),
     ...(gbPerService !== null ? { gbPerService } : {}),
     setByService,
@@ -96,7 +108,7 @@ export function volumeSettingsMemo(): { readonly settings: VolumeSettings; reado
 export function volumeAnalysisOptions(): AnalysisOptions {
   const { settings } = volumeSettingsMemo();
   return {
-    pricePerGb: settings.pricePerGb,
+    crossZonePrice: settings.priceSetting,
     gbPerEndpoint: settings.gbPerEndpoint,
     gbPerMonth: settings.gbPerService,
     volumesByService: Object.fromEntries(settings.setByService),

@@ -313,6 +313,7 @@ export class ClusterRegistry {
   /** The cluster whose opening closed it, for those closed to make room (until it opens again). */
   private readonly closedForRoom = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly closeListeners = new Set<(entry: ClusterEntry, source: ClusterSource) => void>();
 
   constructor(options: ClusterRegistryOptions) {
     const built = clusterEntriesFromEnv(options.env);
@@ -391,6 +392,19 @@ export class ClusterRegistry {
     if (current !== undefined) this.touchOpen(id, current);
   }
 
+  /**
+   * Calls `listener` for every cluster the registry closes — unused for {@link idleMs}, to make
+   * room at the limit, or when the registry stops — with the source it had, right after telling
+   * that source to stop: what lives as long as a cluster is open (its traffic source) stops with
+   * it. A listener that throws is ignored. Returns the unsubscribe function.
+   */
+  onClose(listener: (entry: ClusterEntry, source: ClusterSource) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => {
+      this.closeListeners.delete(listener);
+    };
+  }
+
   /** Ids of the open clusters, in {@link entries} order. */
   openIds(): readonly string[] {
     return this.list.filter((entry) => this.opened.has(entry.id)).map((entry) => entry.id);
@@ -436,6 +450,7 @@ export class ClusterRegistry {
       this.closedIdle.set(entry.id, now);
       closed.push(entry.id);
       stopQuietly(current.source, entry);
+      this.closed(entry, current.source);
     }
     return closed;
   }
@@ -444,9 +459,22 @@ export class ClusterRegistry {
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    const sources = [...this.opened.values()].map((current) => current.source);
+    const open = [...this.opened].map(([id, current]) => ({ entry: this.byId.get(id), source: current.source }));
     this.opened.clear();
-    await Promise.all(sources.map((source) => source.stop().catch(() => undefined)));
+    const stopped = Promise.all(open.map(({ source }) => source.stop().catch(() => undefined)));
+    for (const { entry, source } of open) if (entry !== undefined) this.closed(entry, source);
+    await stopped;
+  }
+
+  /** Tells the close listeners (see {@link onClose}). */
+  private closed(entry: ClusterEntry, source: ClusterSource): void {
+    for (const listener of this.closeListeners) {
+      try {
+        listener(entry, source);
+      } catch {
+        // One listener's failure is not the registry's.
+      }
+    }
   }
 
   /** Whether one more non-default cluster would exceed {@link maxOpen} (the default keeps its place). */
@@ -466,7 +494,10 @@ export class ClusterRegistry {
     this.opened.delete(victim.id);
     this.closedIdle.set(victim.id, this.now());
     this.closedForRoom.set(victim.id, forId);
-    if (entry) stopQuietly(victim.current.source, entry);
+    if (entry) {
+      stopQuietly(victim.current.source, entry);
+      this.closed(entry, victim.current.source);
+    }
     return true;
   }
 

@@ -11,12 +11,18 @@
  * | `ZONESCOPE_PROMETHEUS_TIMEOUT_MS` | `10000` | deadline of one query |
  * | `ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS` | `600` | how long the last good measurement is used while Prometheus fails |
  * | `ZONESCOPE_HISTORY_SELECTOR` | none | label matchers added to every history query (validated by `parseHistorySelector` in history-queries.ts) |
+ * | `ZONESCOPE_PROMETHEUS_SELECTOR` | none | label matchers added to every traffic query: the cluster's series on a shared Prometheus/Thanos (`cluster="prod"`) |
+ *
+ * Those are the default cluster's. Other clusters (kubeconfig contexts) get theirs from
+ * `ZONESCOPE_PROMETHEUS_BY_CONTEXT` (lib/metrics/prometheus-by-context.ts), which builds on
+ * {@link metricsConfigFromSettings}; window, refresh, timeout and max-stale stay process-wide.
  *
  * A bad value is not a crash: {@link metricsConfigFromEnv} returns `{ kind: 'error' }` with one
  * sentence naming the variable; no credential (URL userinfo, token) is ever part of a message.
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_MEASUREMENT_WINDOW } from '../topology/analyses/traffic-volume';
+import { parseTrafficSelector } from './history-queries';
 
 /** Default seconds between refreshes. */
 export const DEFAULT_REFRESH_SECONDS = 60;
@@ -41,15 +47,26 @@ export interface MetricsConfig {
   readonly timeoutMs: number;
   readonly maxStaleSeconds: number;
   readonly maxResponseBytes: number;
+  /** Label matchers added to every traffic query (`cluster="prod"`), `''` for none. */
+  readonly selector: string;
 }
 
 /** What the environment says. */
 export type MetricsConfigResult =
-  | { readonly kind: 'not-configured'; readonly window: string; readonly refreshSeconds: number }
+  | {
+      readonly kind: 'not-configured';
+      readonly window: string;
+      readonly refreshSeconds: number;
+      /** The status message and hint when they are not the default cluster's (a context without an entry of `ZONESCOPE_PROMETHEUS_BY_CONTEXT`). */
+      readonly message?: string;
+      readonly hint?: string;
+    }
   | { readonly kind: 'error'; readonly message: string; readonly url: string | null; readonly window: string; readonly refreshSeconds: number }
   | { readonly kind: 'ok'; readonly config: MetricsConfig };
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The process environment, or a test's. */
+export type MetricsEnv = Readonly<Record<string, string | undefined>>;
+type Env = MetricsEnv;
 
 /** A PromQL duration: one or more `<int><unit>` with unit ms, s, m, h, d, w or y (`7d`, `1h30m`). */
 export function isPromDuration(value: string): boolean {
@@ -80,27 +97,68 @@ function numberVar(env: Env, name: string, fallback: number, min: number, intege
 }
 
 /**
+ * Where each per-cluster setting of a {@link MetricsConfig} comes from: its raw value and the name
+ * a message calls it by (`ZONESCOPE_PROMETHEUS_URL`, or `ZONESCOPE_PROMETHEUS_BY_CONTEXT["west"].url`).
+ * Window, refresh, timeout and max-stale are process-wide and always read from their variables.
+ */
+export interface MetricsConfigSettings {
+  readonly url: MetricsSetting;
+  readonly tokenFile: MetricsSetting;
+  readonly caFile: MetricsSetting;
+  readonly selector: MetricsSetting;
+}
+
+/** One setting's raw value (`undefined` or blank: not set) and its name in messages. */
+export interface MetricsSetting {
+  readonly raw: string | undefined;
+  readonly name: string;
+}
+
+/** The process-wide settings' outcome when the URL is not set: what a `not-configured` result carries. */
+export function unconfiguredResult(env: Env = process.env): Extract<MetricsConfigResult, { kind: 'not-configured' }> {
+  const { rawWindow, refreshSeconds } = processWide(env);
+  return { kind: 'not-configured', window: rawWindow, refreshSeconds };
+}
+
+function processWide(env: Env): { readonly rawWindow: string; readonly refresh: number | string; readonly refreshSeconds: number } {
+  const rawWindow = env.ZONESCOPE_PROMETHEUS_WINDOW?.trim() || DEFAULT_MEASUREMENT_WINDOW;
+  const refresh = numberVar(env, 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS', DEFAULT_REFRESH_SECONDS, 0.1, false);
+  return { rawWindow, refresh, refreshSeconds: typeof refresh === 'number' ? refresh : DEFAULT_REFRESH_SECONDS };
+}
+
+/** The default cluster's settings: `ZONESCOPE_PROMETHEUS_URL`, `_TOKEN_FILE`, `_CA_FILE` and `_SELECTOR`. */
+export function defaultMetricsSettings(env: Env): MetricsConfigSettings {
+  return {
+    url: { raw: env.ZONESCOPE_PROMETHEUS_URL, name: 'ZONESCOPE_PROMETHEUS_URL' },
+    tokenFile: { raw: env.ZONESCOPE_PROMETHEUS_TOKEN_FILE, name: 'ZONESCOPE_PROMETHEUS_TOKEN_FILE' },
+    caFile: { raw: env.ZONESCOPE_PROMETHEUS_CA_FILE, name: 'ZONESCOPE_PROMETHEUS_CA_FILE' },
+    selector: { raw: env.ZONESCOPE_PROMETHEUS_SELECTOR, name: 'ZONESCOPE_PROMETHEUS_SELECTOR' },
+  };
+}
+
+/**
  * Reads the configuration. Files (token, CA) are checked for readability now, so a typo shows as
  * a clear status at start-up rather than as a failing query later; the token itself is read again
  * for every request.
  */
 export function metricsConfigFromEnv(env: Env = process.env, options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
-  const rawWindow = env.ZONESCOPE_PROMETHEUS_WINDOW?.trim() || DEFAULT_MEASUREMENT_WINDOW;
-  const refresh = numberVar(env, 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS', DEFAULT_REFRESH_SECONDS, 0.1, false);
-  const refreshSeconds = typeof refresh === 'number' ? refresh : DEFAULT_REFRESH_SECONDS;
-  const rawUrl = env.ZONESCOPE_PROMETHEUS_URL?.trim() ?? '';
+  return metricsConfigFromSettings(env, defaultMetricsSettings(env), options);
+}
+
+/**
+ * {@link metricsConfigFromEnv} with the per-cluster settings (URL, token file, CA file, selector)
+ * taken from `settings`, each message naming the setting as `settings` calls it; the process-wide
+ * ones (window, refresh, timeout, max-stale) from `env`.
+ */
+export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSettings, options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
+  const { rawWindow, refresh, refreshSeconds } = processWide(env);
+  const rawUrl = settings.url.raw?.trim() ?? '';
   if (rawUrl === '') return { kind: 'not-configured', window: rawWindow, refreshSeconds };
 
   const fail = (message: string, url: string | null): MetricsConfigResult => ({ kind: 'error', message, url, window: rawWindow, refreshSeconds });
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    return fail(`ZONESCOPE_PROMETHEUS_URL is not a valid URL (expected e.g. http://prometheus:9090).`, displayOfRaw(rawUrl));
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return fail(`ZONESCOPE_PROMETHEUS_URL must start with http:// or https://, not ${url.protocol}//.`, displayUrl(url));
-  }
+  const parsed = parsePrometheusUrl(rawUrl, settings.url.name);
+  if (!parsed.ok) return fail(parsed.message, parsed.shown);
+  const url = parsed.url;
   const shown = displayUrl(url);
   if (!isPromDuration(rawWindow)) return fail(`ZONESCOPE_PROMETHEUS_WINDOW must be a PromQL duration such as 7d, 24h or 30m, not "${rawWindow.slice(0, 40)}".`, shown);
   if (typeof refresh === 'string') return fail(refresh, shown);
@@ -109,25 +167,29 @@ export function metricsConfigFromEnv(env: Env = process.env, options: { readonly
   const maxStale = numberVar(env, 'ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS', DEFAULT_MAX_STALE_SECONDS, 0, false);
   if (typeof maxStale === 'string') return fail(maxStale, shown);
 
-  const tokenFile = env.ZONESCOPE_PROMETHEUS_TOKEN_FILE?.trim() || null;
+  const tokenFile = settings.tokenFile.raw?.trim() || null;
   if (tokenFile !== null) {
+    const name = settings.tokenFile.name;
     try {
       // A runtime path, not a build asset: without the comment Turbopack traces the whole project into the build's file list.
-      if (readFileSync(/* turbopackIgnore: true */ tokenFile, 'utf8').trim() === '') return fail(`ZONESCOPE_PROMETHEUS_TOKEN_FILE (${tokenFile}) is empty.`, shown);
+      if (readFileSync(/* turbopackIgnore: true */ tokenFile, 'utf8').trim() === '') return fail(`${name} (${tokenFile}) is empty.`, shown);
     } catch (error) {
-      return fail(`ZONESCOPE_PROMETHEUS_TOKEN_FILE (${tokenFile}) cannot be read: ${fsReason(error)}.`, shown);
+      return fail(`${name} (${tokenFile}) cannot be read: ${fsReason(error)}.`, shown);
     }
   }
-  const caFile = env.ZONESCOPE_PROMETHEUS_CA_FILE?.trim() || null;
+  const caFile = settings.caFile.raw?.trim() || null;
   let ca: string | null = null;
   if (caFile !== null) {
+    const name = settings.caFile.name;
     try {
       ca = readFileSync(/* turbopackIgnore: true */ caFile, 'utf8');
     } catch (error) {
-      return fail(`ZONESCOPE_PROMETHEUS_CA_FILE (${caFile}) cannot be read: ${fsReason(error)}.`, shown);
+      return fail(`${name} (${caFile}) cannot be read: ${fsReason(error)}.`, shown);
     }
-    if (!ca.includes('-----BEGIN CERTIFICATE-----')) return fail(`ZONESCOPE_PROMETHEUS_CA_FILE (${caFile}) holds no PEM certificate.`, shown);
+    if (!ca.includes('-----BEGIN CERTIFICATE-----')) return fail(`${name} (${caFile}) holds no PEM certificate.`, shown);
   }
+  const selector = parseTrafficSelector(settings.selector.raw, settings.selector.name);
+  if (!selector.ok) return fail(selector.message, shown);
   const basicAuth = url.username !== '' || url.password !== '' ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : null;
   return {
     kind: 'ok',
@@ -141,8 +203,26 @@ export function metricsConfigFromEnv(env: Env = process.env, options: { readonly
       timeoutMs: timeout,
       maxStaleSeconds: maxStale,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      selector: selector.matchers,
     },
   };
+}
+
+/**
+ * A Prometheus URL setting parsed: http or https only. The failure's message names `name` and
+ * never quotes the value (it may carry credentials); `shown` is its display form without userinfo.
+ */
+export function parsePrometheusUrl(rawUrl: string, name: string): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string; readonly shown: string | null } {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { ok: false, message: `${name} is not a valid URL (expected e.g. http://prometheus:9090).`, shown: displayOfRaw(rawUrl) };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, message: `${name} must start with http:// or https://, not ${url.protocol}//.`, shown: displayUrl(url) };
+  }
+  return { ok: true, url };
 }
 
 function fsReason(error: unknown): string {

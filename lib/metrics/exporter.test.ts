@@ -3,9 +3,8 @@ import { Gauge, Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { ResourceStatus } from '../k8s/informer';
-import { computeClusterTraffic } from '../topology/analyses/cluster-traffic';
 import { testCluster, testEndpoint, testEndpoints, testService, testSlice } from '../topology/model/test-cluster';
-import { analyzeCluster, serviceFlowsOf } from '../topology/report/cluster-analysis';
+import { analyzeCluster, clusterTrafficOf } from '../topology/report/cluster-analysis';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import { AUTO, publicCases } from '../topology/report/test-public-cases';
 import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
@@ -196,9 +195,11 @@ describe('measured traffic', () => {
         ['default/web', { kind: 'measured-pod-bytes', metric: 'container_network_receive_bytes_total', gbPerMonth: 90, matrix: null }],
       ]),
       interZoneGbPerMonth: null,
+      flowZones: 'labelled',
+      reconciliation: null,
       quality: { seriesRead: 2, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
     };
-    const traffic = computeClusterTraffic(serviceFlowsOf(analysis), defaultVolumeSettings(), measured);
+    const traffic = clusterTrafficOf(analysis, defaultVolumeSettings(), measured);
     const text = await renderMetrics(input(analysis, { traffic }));
     const api = traffic.byService.get('default/api');
     expect(api?.volume.source.kind).toBe('measured-flows');
@@ -294,7 +295,7 @@ describe('caching the per-Service block', () => {
     const again = serviceBlock(analysis, null, 100);
     expect(again).not.toBe(first);
     expect(again.text).toBe(first.text);
-    const traffic = computeClusterTraffic(serviceFlowsOf(analysis), defaultVolumeSettings(), null);
+    const traffic = clusterTrafficOf(analysis, defaultVolumeSettings(), null);
     const withTraffic = serviceBlock(analysis, traffic, 100);
     expect(withTraffic).not.toBe(again);
     expect(serviceBlock(analysis, traffic, 100)).toBe(withTraffic);
@@ -338,9 +339,11 @@ describe('per-Service lines kept with their reports', () => {
       measuredAt: '2026-06-01T12:00:00Z',
       byService: new Map([['default/two', { kind: 'measured-pod-bytes', metric: 'container_network_receive_bytes_total', gbPerMonth: 1234, matrix: null }]]),
       interZoneGbPerMonth: null,
+      flowZones: 'labelled',
+      reconciliation: null,
       quality: { seriesRead: 1, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
     };
-    const traffic = computeClusterTraffic(serviceFlowsOf(changed), defaultVolumeSettings(), measured);
+    const traffic = clusterTrafficOf(changed, defaultVolumeSettings(), measured);
     const withTraffic = renderServiceBlock(mixed, traffic, 100).text;
     expect(withTraffic).toContain(`zonescope_service_traffic_bytes_per_second{namespace="default",service="two",source="pod-bytes"} ${(1234 * 1e9) / (30 * 86400)}`);
     expect(renderServiceBlock(mixed, null, 100).text).toBe(text);

@@ -318,6 +318,7 @@ function rowOf(cluster: string, a: Acc, nowMs: number): FleetRow {
     bestMonthly: best,
     saving: now !== null && best !== null ? Math.max(0, now - best) : null,
     measured: null,
+    volumeSource: null,
     topService:
       top === null
         ? null

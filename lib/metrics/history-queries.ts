@@ -53,9 +53,26 @@ const MAX_SELECTOR_LENGTH = 1000;
  * and `\\` escapes), nothing else. The message names the first thing that is wrong.
  */
 export function parseHistorySelector(raw: string | undefined): HistorySelectorResult {
+  return parseLabelMatchers(raw, 'ZONESCOPE_HISTORY_SELECTOR', RESERVED, 'job="zonescope",cluster="prod"');
+}
+
+/** Labels the traffic queries group by or filter on themselves: a cluster's selector may not name them. */
+const TRAFFIC_RESERVED = new Set(['__name__', 'namespace', 'pod', 'container', 'src_zone', 'dst_zone', 'direction', 'k8s_src_owner_type', 'k8s_dst_owner_type']);
+
+/**
+ * Validates a cluster's traffic selector (`ZONESCOPE_PROMETHEUS_SELECTOR`, or a context's
+ * `selector`): label matchers that pick the cluster's series on a Prometheus or Thanos several
+ * clusters share (`cluster="prod"`, `k8s_cluster_name="prod"`), added to every traffic query.
+ */
+export function parseTrafficSelector(raw: string | undefined, variable: string): HistorySelectorResult {
+  return parseLabelMatchers(raw, variable, TRAFFIC_RESERVED, 'cluster="prod"');
+}
+
+/** Comma-separated `name="value"`, `name=~"value"` or `name!="value"` matchers; the message names `variable` and the first thing that is wrong. */
+function parseLabelMatchers(raw: string | undefined, variable: string, reserved: ReadonlySet<string>, example: string): HistorySelectorResult {
   const text = (raw ?? '').trim();
   if (text === '') return { ok: true, matchers: '' };
-  const bad = (why: string): HistorySelectorResult => ({ ok: false, message: `ZONESCOPE_HISTORY_SELECTOR is not valid: ${why} (expected label matchers such as job="zonescope",cluster="prod"; each name="value", name=~"regex" or name!="value", separated by commas).` });
+  const bad = (why: string): HistorySelectorResult => ({ ok: false, message: `${variable} is not valid: ${why} (expected label matchers such as ${example}; each name="value", name=~"regex" or name!="value", separated by commas).` });
   if (text.length > MAX_SELECTOR_LENGTH) return bad(`it is longer than ${MAX_SELECTOR_LENGTH} characters`);
   if (text.startsWith('{') || text.endsWith('}')) return bad('leave out the braces');
   const matchers: string[] = [];
@@ -66,7 +83,7 @@ export function parseHistorySelector(raw: string | undefined): HistorySelectorRe
     const name = nameMatch?.[0] ?? '';
     if (name === '') return bad(`matcher ${matchers.length + 1} has no label name`);
     if (!LABEL_NAME.test(name)) return bad(`"${name.slice(0, 40)}" is not a label name`);
-    if (RESERVED.has(name)) return bad(`the label ${name} is set by zonescope itself`);
+    if (reserved.has(name)) return bad(`the label ${name} is set by zonescope itself`);
     i += name.length;
     while (text[i] === ' ') i++;
     const op = text.startsWith('=~', i) ? '=~' : text.startsWith('!=', i) ? '!=' : text[i] === '=' ? '=' : null;

@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 function config(extra: Partial<MetricsConfig> = {}): MetricsConfig {
-  return { baseUrl: base, basicAuth: null, tokenFile: null, ca: null, window: '7d', refreshSeconds: 60, timeoutMs: 2000, maxStaleSeconds: 600, maxResponseBytes: 64 * 1024 * 1024, ...extra };
+  return { baseUrl: base, basicAuth: null, tokenFile: null, ca: null, window: '7d', refreshSeconds: 60, timeoutMs: 2000, maxStaleSeconds: 600, maxResponseBytes: 64 * 1024 * 1024, selector: '', ...extra };
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown): void {

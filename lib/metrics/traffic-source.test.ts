@@ -94,20 +94,21 @@ describe('TrafficSource', () => {
     expect(queries.filter((q) => q.startsWith('count(')).sort()).toEqual([
       'count(beyla_network_flow_bytes_total offset 1m)',
       'count(beyla_network_flow_bytes_total)',
-      'count(container_network_receive_bytes_total{pod!=""} offset 1m)',
-      'count(container_network_receive_bytes_total{pod!=""})',
+      'count(container_network_receive_bytes_total{pod!="", container=~"|POD"} offset 1m)',
+      'count(container_network_receive_bytes_total{pod!="", container=~"|POD"})',
     ]);
     expect(queries.filter((q) => !q.startsWith('count(')).sort()).toEqual([
+      'sum by (direction, src_zone, dst_zone, k8s_src_namespace, k8s_src_owner_name, k8s_src_owner_type, k8s_dst_namespace, k8s_dst_owner_name, k8s_dst_owner_type) (rate(beyla_network_flow_bytes_total[1m]))',
       // Pod bytes only outside the namespaces the flows cover (here: shop).
-      'sum by (namespace, pod) (label_replace(rate(container_network_receive_bytes_total{pod!="", namespace!~"shop"}[1m]), "direction", "rx", "", "") or label_replace(rate(container_network_transmit_bytes_total{pod!="", namespace!~"shop"}[1m]), "direction", "tx", "", ""))',
+      'sum by (namespace, pod) (label_replace(rate(container_network_receive_bytes_total{pod!="", container=~"|POD", namespace!~"shop"}[1m]), "direction", "rx", "", "") or label_replace(rate(container_network_transmit_bytes_total{pod!="", container=~"|POD", namespace!~"shop"}[1m]), "direction", "tx", "", ""))',
       'sum by (src_zone, dst_zone) (rate(beyla_network_inter_zone_bytes_total[1m]))',
-      'sum by (src_zone, dst_zone, k8s_src_namespace, k8s_src_owner_name, k8s_dst_namespace, k8s_dst_owner_name) (rate(beyla_network_flow_bytes_total[1m]))',
     ]);
     const status = s.status();
     expect(status).toMatchObject({ state: 'ok', queriesIssued: 7, queriesPerRefresh: 7, lastSuccessAt: '2026-01-01T00:00:00.000Z', staleSince: null, window: '1m', url });
     expect(status.message).toBe(`Measured from Prometheus at ${url}: 1 flow series (beyla_network_flow_bytes_total) and 1 pod series, rate over 1m.`);
     const m = s.measurement();
-    expect(m?.flows).toEqual([{ srcZone: 'a', dstZone: 'b', srcNamespace: 'shop', srcOwner: 'loadgen', dstNamespace: 'shop', dstOwner: 'web', bytesPerSecond: 125 }]);
+    // Labels a series does not carry (here: direction and the owner types) read as ''.
+    expect(m?.flows).toEqual([{ direction: '', srcZone: 'a', dstZone: 'b', srcNamespace: 'shop', srcOwner: 'loadgen', srcOwnerType: '', dstNamespace: 'shop', dstOwner: 'web', dstOwnerType: '', bytesPerSecond: 125 }]);
     expect(m?.podBytes).toEqual([{ namespace: 'shop', pod: 'web-1', bytesPerSecond: 10 }]);
     expect(m?.measuredAt).toBe('2026-01-01T00:00:00.000Z');
     // The data reaches the whole window: never probed again, three queries a refresh.
@@ -122,7 +123,7 @@ describe('TrafficSource', () => {
     const clock = { now: Date.UTC(2026, 0, 1) };
     const { source: s } = source(clock);
     const flow = (dstNamespace: string) => ({ metric: { src_zone: 'a', dst_zone: 'b', k8s_src_namespace: 'shop', k8s_src_owner_name: 'loadgen', k8s_dst_namespace: dstNamespace, k8s_dst_owner_name: 'web' }, value: [1, '5'] as [number, string] });
-    let flows = [flow('shop'), flow('pay'), flow('shop'), flow(''), flow('Not A Namespace.*')];
+    let flows: { metric: Record<string, string>; value: [number, string] }[] = [flow('shop'), flow('pay'), flow('shop'), flow(''), flow('Not A Namespace.*')];
     const pods = ['shop', 'pay', 'platform'].map((namespace) => ({ metric: { namespace, pod: `${namespace}-1` }, value: [1, '7'] as [number, string] }));
     const order: string[] = [];
     series = (query) => {
@@ -141,7 +142,7 @@ describe('TrafficSource', () => {
     const podQueries = queries.filter((q) => q.startsWith('sum by (namespace, pod)'));
     expect(podQueries).toHaveLength(1);
     // Sorted, deduplicated; the empty (outside the cluster) and the invalid name are left out.
-    expect(podQueries[0]).toContain('{pod!="", namespace!~"pay|shop"}[1m]');
+    expect(podQueries[0]).toContain('{pod!="", container=~"|POD", namespace!~"pay|shop"}[1m]');
     expect(order).toEqual(['flows', 'pods']);
     expect(s.measurement()?.podBytes).toEqual([{ namespace: 'platform', pod: 'platform-1', bytesPerSecond: 7 }]);
 
@@ -163,8 +164,31 @@ describe('TrafficSource', () => {
     queries.length = 0;
     clock.now += 60_000;
     await s.refresh();
-    expect(queries.filter((q) => q.startsWith('sum by (namespace, pod)'))[0]).toContain('{pod!=""}[1m]');
+    expect(queries.filter((q) => q.startsWith('sum by (namespace, pod)'))[0]).toContain('{pod!="", container=~"|POD"}[1m]');
     expect(s.measurement()?.podBytes.map((p) => p.namespace)).toEqual(['shop', 'pay', 'platform']);
+
+    // Flows without zones (Beyla's default attribute set) measure no Service: pod bytes for every
+    // namespace, and the status is its own state, never "ok", with the setting that adds zones.
+    flows = [{ metric: { direction: 'request', k8s_src_namespace: 'shop', k8s_src_owner_name: 'loadgen', k8s_dst_namespace: 'shop', k8s_dst_owner_name: 'web' }, value: [1, '5'] }];
+    queries.length = 0;
+    clock.now += 60_000;
+    await s.refresh();
+    expect(queries.filter((q) => q.startsWith('sum by (namespace, pod)'))[0]).toContain('{pod!="", container=~"|POD"}[1m]');
+    expect(s.measurement()?.podBytes.map((p) => p.namespace)).toEqual(['shop', 'pay', 'platform']);
+    expect(s.measurement()?.flowZones).toBe(false);
+    const status = s.status();
+    expect(status.state).toBe('no-zones');
+    expect(status.message).toContain('without src_zone/dst_zone');
+    expect(status.hint).toContain("Add src.zone and dst.zone to Beyla's attributes.select.beyla_network_flow_bytes.include");
+  });
+
+  it('a selector picks the cluster\'s series on a shared Prometheus: every query and probe carries it', async () => {
+    const clock = { now: Date.UTC(2026, 0, 1) };
+    const { source: s } = source(clock, { ZONESCOPE_PROMETHEUS_SELECTOR: 'cluster="prod"' });
+    series = (query) => (query.startsWith('count(') ? [{ metric: {}, value: [1, '1'] }] : []);
+    await s.refresh();
+    expect(queries.length).toBeGreaterThan(0);
+    for (const query of queries) expect(query).toContain('cluster="prod"');
   });
 
   it('falls back to obi_ when beyla_ has no series, and asks obi_ first from then on', async () => {
@@ -176,7 +200,7 @@ describe('TrafficSource', () => {
       'count(beyla_network_flow_bytes_total)',
       'count(obi_network_flow_bytes_total)',
       'count(obi_network_flow_bytes_total offset 1m)',
-      'sum by (src_zone, dst_zone, k8s_src_namespace, k8s_src_owner_name, k8s_dst_namespace, k8s_dst_owner_name) (rate(obi_network_flow_bytes_total[1m]))',
+      'sum by (direction, src_zone, dst_zone, k8s_src_namespace, k8s_src_owner_name, k8s_src_owner_type, k8s_dst_namespace, k8s_dst_owner_name, k8s_dst_owner_type) (rate(obi_network_flow_bytes_total[1m]))',
     ]);
     expect(queries.some((q) => q.includes('obi_network_inter_zone_bytes_total'))).toBe(true);
     // Probes: beyla (none), obi (present, whole window), pod bytes (none); then flows and inter-zone.

@@ -1,5 +1,7 @@
 /**
- * The traffic source: ONE per server process. Every `refreshSeconds` it runs the fixed set of
+ * The traffic source: ONE per cluster with a Prometheus configuration (the default cluster's is
+ * process-wide, {@link getTrafficSource}; the others' live as long as their cluster is open,
+ * lib/metrics/cluster-traffic-sources.ts). Every `refreshSeconds` it runs the fixed set of
  * PromQL queries of lib/metrics/queries.ts for the whole cluster (three in the steady state,
  * whatever the number of Services, pages or browsers; plus cheap coverage probes while the data is
  * younger than the window, see {@link TrafficSource.coverage}), keeps the last good answer and a health
@@ -15,15 +17,20 @@
  */
 import type { FlowSeries, InterZoneSeries, MeasuredSeriesInput, PodBytesSeries } from '../topology/analyses/measured-traffic';
 import type { MetricsConfig, MetricsConfigResult } from './config';
-import { metricsConfigFromEnv } from './config';
+import { defaultClusterMetricsConfig } from './prometheus-by-context';
 import type { PrometheusErrorKind, VectorSample } from './prometheus-client';
 import { PrometheusError, queryInstant } from './prometheus-client';
 import type { FlowPrefix } from './queries';
-import { coverageProbeQuery, FLOW_PREFIXES, flowMetric, flowQuery, formatPromDuration, interZoneQuery, POD_METRIC_LABEL, POD_PROBE_SELECTOR, podBytesExclusions, podBytesQuery, promDurationSeconds } from './queries';
+import { coverageProbeQuery, FLOW_PREFIXES, flowMetric, flowProbeSelector, flowQuery, formatPromDuration, interZoneQuery, POD_METRIC_LABEL, podBytesExclusions, podBytesQuery, podProbeSelector, promDurationSeconds } from './queries';
+import { zoneLabelsHint } from '../topology/analyses/measured-traffic';
 
 /** Health of the metrics source, as the header and `/api/v1/cluster` show it. */
 export interface MetricsStatus {
-  readonly state: 'not-configured' | 'pending' | 'ok' | 'stale' | 'unreachable' | 'no-series' | 'error';
+  /**
+   * `no-zones`: answers with flow series, but they carry no zones (Beyla's and OBI's default
+   * attribute set): cross-zone traffic cannot be measured by zone; Services use pod bytes.
+   */
+  readonly state: 'not-configured' | 'pending' | 'ok' | 'no-zones' | 'stale' | 'unreachable' | 'no-series' | 'error';
   /** One sentence. */
   readonly message: string;
   /** Prometheus base URL without userinfo or query, `null` when not configured. */
@@ -44,6 +51,8 @@ export interface MetricsStatus {
 export interface TrafficMeasurement extends MeasuredSeriesInput {
   /** Which flow family answered, `null` when neither had series. */
   readonly flowPrefix: FlowPrefix | null;
+  /** Some flow series carry `src_zone`/`dst_zone` (added by `attributes.select`; off by default). */
+  readonly flowZones: boolean;
 }
 
 /** How to add measured traffic (shown when not configured). */
@@ -95,7 +104,18 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** The process-wide traffic source (or one per test). */
+/**
+ * The status of a configuration that queries nothing: `not-configured` (with the hint how to add
+ * one) or `error` (with the reason). Nothing is ever queried without a usable configuration.
+ */
+export function unusableConfigStatus(result: Exclude<MetricsConfigResult, { kind: 'ok' }>): MetricsStatus {
+  const idle = { window: result.window, lastSuccessAt: null, staleSince: null, queriesIssued: 0, queriesPerRefresh: 0, refreshSeconds: result.refreshSeconds, hint: NOT_CONFIGURED_HINT };
+  return result.kind === 'not-configured'
+    ? { state: 'not-configured', message: result.message ?? 'No metrics source is configured: traffic volumes are assumed.', url: null, ...idle, hint: result.hint ?? NOT_CONFIGURED_HINT }
+    : { state: 'error', message: `The Prometheus configuration is invalid: ${result.message} Traffic volumes are assumed.`, url: result.url, ...idle };
+}
+
+/** A cluster's traffic source: the process-wide one of the default cluster, one per configured cluster (lib/metrics/cluster-traffic-sources.ts), or one per test. */
 export class TrafficSource {
   private readonly configResult: MetricsConfigResult;
   private readonly now: () => number;
@@ -147,6 +167,11 @@ export class TrafficSource {
     this.timer.unref?.();
   }
 
+  /** Whether the timer runs (started and not stopped). */
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
   /** Stops the timer and waits for a refresh under way. */
   async stop(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
@@ -182,13 +207,7 @@ export class TrafficSource {
   /** The health status (from memory). */
   status(): MetricsStatus {
     const result = this.configResult;
-    if (result.kind !== 'ok') {
-      // Nothing is ever queried without a usable configuration.
-      const idle = { window: result.window, lastSuccessAt: null, staleSince: null, queriesIssued: 0, queriesPerRefresh: 0, refreshSeconds: result.refreshSeconds, hint: NOT_CONFIGURED_HINT };
-      return result.kind === 'not-configured'
-        ? { state: 'not-configured', message: 'No metrics source is configured: traffic volumes are assumed.', url: null, ...idle }
-        : { state: 'error', message: `The Prometheus configuration is invalid: ${result.message} Traffic volumes are assumed.`, url: result.url, ...idle };
-    }
+    if (result.kind !== 'ok') return unusableConfigStatus(result);
     const config = result.config;
     const base = {
       url: config.baseUrl,
@@ -215,15 +234,25 @@ export class TrafficSource {
       return {
         ...base,
         state: 'no-series',
-        message: `Prometheus at ${config.baseUrl} answers, but has no series of beyla_/obi_network_flow_bytes_total or ${POD_METRIC_LABEL.replace('+', ' / ')}: traffic volumes are assumed.`,
+        // With a selector (a shared Prometheus), say which: a typo in it reads as no series.
+        message: `Prometheus at ${config.baseUrl} answers, but has no series of beyla_/obi_network_flow_bytes_total or ${POD_METRIC_LABEL.replace('+', ' / ')}${config.selector === '' ? '' : ` matching {${config.selector}}`}: traffic volumes are assumed.`,
         staleSince: null,
       };
     }
     const measured = this.last;
     if (this.lastOutcome === 'ok' && measured !== null) {
-      const flows = measured.flowPrefix === null ? 'no flow series' : `${measured.flows.length} flow series (${measured.flowMetric})`;
       const over =
         measured.window === config.window ? `rate over ${config.window}` : `rate over ${measured.window} — the data only reaches back that far (configured window ${config.window})`;
+      if (measured.flowPrefix !== null && measured.flows.length > 0 && !measured.flowZones) {
+        return {
+          ...base,
+          state: 'no-zones',
+          message: `Prometheus at ${config.baseUrl} has ${measured.flows.length} flow series (${measured.flowMetric}) without src_zone/dst_zone — the exporter's default attribute set: cross-zone traffic cannot be measured by zone. Services use ${measured.podBytes.length} pod series (${POD_METRIC_LABEL.replace('+', ' + ')}) with the model's zone split, ${over}.`,
+          staleSince: null,
+          hint: zoneLabelsHint(measured.flowMetric),
+        };
+      }
+      const flows = measured.flowPrefix === null ? 'no flow series' : `${measured.flows.length} flow series (${measured.flowMetric})`;
       return { ...base, state: 'ok', message: `Measured from Prometheus at ${config.baseUrl}: ${flows} and ${measured.podBytes.length} pod series, ${over}.`, staleSince: null };
     }
     const since = this.failingSinceMs === null ? null : iso(this.failingSinceMs);
@@ -319,7 +348,7 @@ export class TrafficSource {
   private async flowCoverage(config: MetricsConfig, windowSeconds: number, timeSeconds: number): Promise<{ prefix: FlowPrefix | null; coverage: Coverage }> {
     const order: FlowPrefix[] = [this.preferredPrefix, ...FLOW_PREFIXES.filter((p) => p !== this.preferredPrefix)];
     for (const prefix of order) {
-      const coverage = await this.coverage(config, flowMetric(prefix), windowSeconds, timeSeconds);
+      const coverage = await this.coverage(config, flowProbeSelector(prefix, config.selector), windowSeconds, timeSeconds);
       if (coverage.kind !== 'absent') return { prefix, coverage };
     }
     return { prefix: null, coverage: { kind: 'absent' } };
@@ -333,7 +362,8 @@ export class TrafficSource {
       // How far back each source's data reaches: a rate over a window longer than the data would
       // divide its bytes by time that has no data, and come out too small.
       const windowSeconds = promDurationSeconds(config.window);
-      const [flowCov, podCov] = await Promise.all([this.flowCoverage(config, windowSeconds, timeSeconds), this.coverage(config, POD_PROBE_SELECTOR, windowSeconds, timeSeconds)]);
+      const podSelector = podProbeSelector(config.selector);
+      const [flowCov, podCov] = await Promise.all([this.flowCoverage(config, windowSeconds, timeSeconds), this.coverage(config, podSelector, windowSeconds, timeSeconds)]);
       const usable = [flowCov.coverage, podCov].flatMap((c) => (c.kind === 'since' ? [c.seconds] : []));
       this.youngMetrics = [
         ...(flowCov.coverage.kind === 'young' && flowCov.prefix !== null ? [flowMetric(flowCov.prefix)] : []),
@@ -344,29 +374,39 @@ export class TrafficSource {
 
       const flowPrefix: FlowPrefix | null = flowCov.coverage.kind === 'since' ? flowCov.prefix : null;
       const none = Promise.resolve<VectorSample[]>([]);
-      const flowSamples = flowPrefix === null ? [] : await this.query(config, flowQuery(flowPrefix, window), timeSeconds);
-      // Pod bytes only where flows do not answer: flows win per Service, so the pods of the
-      // namespaces that flow series name as a destination would be read for nothing (at scale
-      // most of the series of a refresh).
-      const excluded = podBytesExclusions(flowSamples.map((s) => labelOf(s, 'k8s_dst_namespace')));
-      const podPromise = podCov.kind === 'since' ? this.query(config, podBytesQuery(window, excluded), timeSeconds) : none;
+      const flowSamples = flowPrefix === null ? [] : await this.query(config, flowQuery(flowPrefix, window, config.selector), timeSeconds);
+      // Pod bytes only where flows do not answer: zone-labelled flows measure every Service of the
+      // workloads they name (at 0 when nobody calls it), so the pods of those namespaces would be
+      // read for nothing (at scale most of the series of a refresh). Flows without zones measure
+      // nothing: then every namespace's pods are read.
+      const zoned = flowSamples.filter((s) => labelOf(s, 'src_zone') !== '' || labelOf(s, 'dst_zone') !== '');
+      const flowZones = zoned.length > 0;
+      const workloadEnds = zoned.flatMap((s) => [
+        ...(labelOf(s, 'k8s_src_owner_type') === 'Service' ? [] : [labelOf(s, 'k8s_src_namespace')]),
+        ...(labelOf(s, 'k8s_dst_owner_type') === 'Service' ? [] : [labelOf(s, 'k8s_dst_namespace')]),
+      ]);
+      const excluded = podBytesExclusions(workloadEnds);
+      const podPromise = podCov.kind === 'since' ? this.query(config, podBytesQuery(window, excluded, config.selector), timeSeconds) : none;
       // Attach a handler now: a pod-bytes failure is reported once, after the inter-zone query settles.
       podPromise.catch(() => undefined);
-      const interZoneSamples = usable.length === 0 ? [] : await this.query(config, interZoneQuery(flowPrefix ?? this.preferredPrefix, window), timeSeconds);
+      const interZoneSamples = usable.length === 0 ? [] : await this.query(config, interZoneQuery(flowPrefix ?? this.preferredPrefix, window, config.selector), timeSeconds);
       const podSamples = await podPromise;
       if (flowPrefix !== null) this.preferredPrefix = flowPrefix;
       // Series gone since the probe (exporter removed): probe again next time. (A restricted
       // pod-bytes query may rightly find nothing: the probe counted every namespace.)
-      if (flowPrefix !== null && flowSamples.length === 0) this.probes.delete(flowMetric(flowPrefix));
-      if (podCov.kind === 'since' && podSamples.length === 0 && excluded.length === 0) this.probes.delete(POD_PROBE_SELECTOR);
+      if (flowPrefix !== null && flowSamples.length === 0) this.probes.delete(flowProbeSelector(flowPrefix, config.selector));
+      if (podCov.kind === 'since' && podSamples.length === 0 && excluded.length === 0) this.probes.delete(podSelector);
 
       const flows: FlowSeries[] = flowSamples.map((s) => ({
+        direction: labelOf(s, 'direction'),
         srcZone: labelOf(s, 'src_zone'),
         dstZone: labelOf(s, 'dst_zone'),
         srcNamespace: labelOf(s, 'k8s_src_namespace'),
         srcOwner: labelOf(s, 'k8s_src_owner_name'),
+        srcOwnerType: labelOf(s, 'k8s_src_owner_type'),
         dstNamespace: labelOf(s, 'k8s_dst_namespace'),
         dstOwner: labelOf(s, 'k8s_dst_owner_name'),
+        dstOwnerType: labelOf(s, 'k8s_dst_owner_type'),
         bytesPerSecond: s.value,
       }));
       const interZone: InterZoneSeries[] = interZoneSamples.map((s) => ({ srcZone: labelOf(s, 'src_zone'), dstZone: labelOf(s, 'dst_zone'), bytesPerSecond: s.value }));
@@ -374,7 +414,7 @@ export class TrafficSource {
       const young = usable.length === 0 && this.youngMetrics.length > 0;
       const noSeries = flows.length === 0 && podBytes.length === 0 && interZone.length === 0;
       const measurement: TrafficMeasurement | null =
-        young || noSeries ? null : { flows, podBytes, interZone, window, measuredAt: iso(startedMs), flowMetric: flowMetric(flowPrefix ?? this.preferredPrefix), podMetric: POD_METRIC_LABEL, flowPrefix };
+        young || noSeries ? null : { flows, podBytes, interZone, window, measuredAt: iso(startedMs), flowMetric: flowMetric(flowPrefix ?? this.preferredPrefix), podMetric: POD_METRIC_LABEL, flowPrefix, flowZones };
       if (measurement !== null && this.prepareHook !== null) await this.prepareHook(measurement).catch(() => undefined);
       this.queriesLastRefresh = this.queriesIssued - issuedBefore;
       this.lastSuccessMs = startedMs;
@@ -400,7 +440,7 @@ export class TrafficSource {
     }
     const state = this.status().state;
     if (state !== this.lastState) {
-      if (state === 'stale' || state === 'unreachable' || state === 'error' || state === 'no-series') this.log(`[zonescope] metrics: ${this.status().message}`);
+      if (state === 'stale' || state === 'unreachable' || state === 'error' || state === 'no-series' || state === 'no-zones') this.log(`[zonescope] metrics: ${this.status().message}`);
       this.lastState = state;
     }
   }
@@ -410,14 +450,16 @@ const KEY = Symbol.for('zonescope.trafficSource');
 type Holder = { [KEY]?: TrafficSource };
 
 /**
- * The process-wide traffic source, configured from the environment and started on first use
- * (kept on `globalThis` so dev reloads do not start a second timer).
+ * The process-wide traffic source of the default cluster, configured from the environment
+ * (`ZONESCOPE_PROMETHEUS_URL`, `_SELECTOR`, …) and started on first use (kept on `globalThis` so
+ * dev reloads do not start a second timer). When `ZONESCOPE_PROMETHEUS_BY_CONTEXT` has an entry for
+ * the default cluster's context, the data layer reads that cluster's own source instead.
  */
 export function getTrafficSource(): TrafficSource {
   const holder = globalThis as unknown as Holder;
   let source = holder[KEY];
   if (source === undefined) {
-    source = new TrafficSource(metricsConfigFromEnv(process.env));
+    source = new TrafficSource(defaultClusterMetricsConfig(process.env));
     holder[KEY] = source;
     source.start();
   }

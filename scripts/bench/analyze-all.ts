@@ -15,7 +15,8 @@
 import { createClusterSource, indexIncrementally } from '../../lib/k8s/cluster-source';
 import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
 import { computeClusterTraffic, defaultVolumeSettings } from '../../lib/topology/analyses/cluster-traffic';
-import { analyzeClusterIn, serviceFlowsOf } from '../../lib/topology/report/cluster-analysis';
+import { analyzeClusterIn, pricingOf, serviceFlowsOf } from '../../lib/topology/report/cluster-analysis';
+import { pricePerGbSetting } from '../../lib/topology/model/cloud-pricing';
 import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/prepared-analysis';
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
 import type { ClusterSnapshot } from '../../lib/topology/model/cluster-model';
@@ -94,9 +95,9 @@ async function main(): Promise<void> {
   const trafficJson: number[] = [];
   let trafficBytes = 0;
   for (let i = 0; i < Math.max(5, runs); i++) {
-    const settings = defaultVolumeSettings({ pricePerGb: 0.01 + i * 1e-6 });
+    const settings = defaultVolumeSettings({ priceSetting: pricePerGbSetting(0.01 + i * 1e-6) });
     const a = performance.now();
-    const { report } = computeClusterTraffic(flows, settings, null);
+    const { report } = computeClusterTraffic(flows, settings, null, pricingOf(analysis, settings.priceSetting));
     const b = performance.now();
     trafficBytes = JSON.stringify(report).length;
     trafficJson.push(performance.now() - b);

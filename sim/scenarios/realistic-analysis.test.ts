@@ -50,7 +50,7 @@ describe('realistic-S: the cluster pass with and without its shortcuts', () => {
 
   it("every Service's traffic row names its primary fix, read from a cached pass's lazy fixes", () => {
     const prepared = withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
-    const { byService } = computeClusterTraffic(serviceFlowsOf(analyzeClusterIn(prepared)), prepared.volume, prepared.measured);
+    const { byService } = computeClusterTraffic(serviceFlowsOf(analyzeClusterIn(prepared)), prepared.volume, prepared.measured, prepared.pricing);
     const eager = analyzeClusterIn(prepareAnalysis(index));
     let named = 0;
     for (const report of eager.services) {

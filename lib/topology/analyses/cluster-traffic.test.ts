@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
+import { resolvePricing } from '../model/cloud-pricing';
 import type { ServiceFlow, ServiceFlowScenario } from './cluster-traffic';
-import { applyVolumeToSummary, computeClusterTraffic, defaultVolumeSettings, resolveServiceVolume, TOP_SERVICES, WHAT_IF_LABEL } from './cluster-traffic';
+import { applyModelChange, applyVolumeToSummary, computeClusterTraffic, defaultVolumeSettings, resolveServiceVolume, TOP_SERVICES, WHAT_IF_LABEL } from './cluster-traffic';
 import { crossZoneCost, MAX_MATRIX_ZONES, OTHER_ZONES } from './traffic';
 import type { MeasuredServiceTraffic, MeasuredTraffic, VolumeSettings } from './traffic-volume';
 
 const FLOWS_METRIC = 'beyla_network_flow_bytes_total';
 const POD_METRIC = 'container_network_receive_bytes_total+container_network_transmit_bytes_total';
+const AWS = resolvePricing('eks', 'test', null);
 
 function measuredTraffic(byService: Record<string, MeasuredServiceTraffic>, interZoneGbPerMonth: number | null = null): MeasuredTraffic {
   return {
@@ -14,6 +16,8 @@ function measuredTraffic(byService: Record<string, MeasuredServiceTraffic>, inte
     measuredAt: '2026-12-01T12:00:00Z',
     byService: new Map(Object.entries(byService)),
     interZoneGbPerMonth,
+    flowZones: 'labelled',
+    reconciliation: null,
     quality: { seriesRead: 3, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
   };
 }
@@ -32,6 +36,8 @@ function flow(name: string, fractions: { now: number; expected?: number; ifAuto?
     expected: twoZones(fractions.expected ?? fractions.now),
     ifAuto: twoZones(fractions.ifAuto ?? fractions.expected ?? fractions.now),
     fix: null,
+    fixAfter: null,
+    loadBalancerCrossZoneFraction: null,
     ...extra,
   };
 }
@@ -63,10 +69,11 @@ describe('resolveServiceVolume: first found wins', () => {
 
 describe('computeClusterTraffic', () => {
   it('costs cross-zone GB × price × 2: 100 GB, 30 % cross-zone, $0.01 each way = $0.60', () => {
-    const { report, byService } = computeClusterTraffic([flow('web', { now: 0.3 })], defaultVolumeSettings({ setByService: new Map([['shop/web', 100]]) }), null);
+    const { report, byService } = computeClusterTraffic([flow('web', { now: 0.3 })], defaultVolumeSettings({ setByService: new Map([['shop/web', 100]]) }), null, AWS);
     expect(report.totals.now).toEqual({ gbPerMonth: 100, crossZoneGbPerMonth: expect.closeTo(30, 9), crossZoneFraction: expect.closeTo(0.3, 9), monthlyCost: expect.closeTo(0.6, 9) });
     expect(byService.get('shop/web')?.monthlyCost).toBeCloseTo(0.6, 9);
-    expect(report.priceNote).toBe('$0.01 per GB in each direction: a cross-zone GB costs $0.02 (charged leaving one zone and entering the other)');
+    expect(report.priceNote).toBe('AWS (detected: test): $0.01/GB leaving one zone and $0.01/GB entering the other — $0.02 per cross-zone GB.');
+    expect(report.pricing).toMatchObject({ cloud: 'aws', basis: 'detected', directions: 2, costPerCrossZoneGb: 0.02 });
     expect(report.flows.now).toEqual({ a: { a: expect.closeTo(35, 9), b: expect.closeTo(15, 9) }, b: { a: expect.closeTo(15, 9), b: expect.closeTo(35, 9) } });
   });
 
@@ -77,7 +84,7 @@ describe('computeClusterTraffic', () => {
     ['now stays best when nothing changes', { now: 0.4 }, 'now', 0.4],
   ] as const)('best scenario: %s', (_, fractions, scenario, bestFraction) => {
     const settings = defaultVolumeSettings({ setByService: new Map([['shop/web', 1000]]) });
-    const { report, byService } = computeClusterTraffic([flow('web', fractions, { fix: 'Enable topology mode Auto' })], settings, null);
+    const { report, byService } = computeClusterTraffic([flow('web', fractions, { fix: 'Enable topology mode Auto' })], settings, null, AWS);
     const row = byService.get('shop/web');
     expect(row?.bestScenario).toBe(scenario);
     expect(row?.bestMonthlyCost).toBeCloseTo(1000 * bestFraction * 0.02, 9);
@@ -90,14 +97,15 @@ describe('computeClusterTraffic', () => {
     expect(report.topBySaving[0]?.fix ?? null).toBe(scenario === 'now' ? null : 'Enable topology mode Auto');
   });
 
-  it('now uses the measured matrix of a Service measured with flows; the model scenarios scale its measured volume', () => {
+  it('now uses the measured matrix of a Service measured with flows; a sync the model says changes nothing changes nothing measured', () => {
     // The model says no traffic crosses zones now; the flows say 40 % does (keep-alive connections, say).
     const measured = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 1000, matrix: { a: { a: 300, b: 200 }, b: { a: 200, b: 300 } } } });
-    const { report, byService } = computeClusterTraffic([flow('web', { now: 0, expected: 0, ifAuto: 0 })], defaultVolumeSettings(), measured);
+    const { report, byService } = computeClusterTraffic([flow('web', { now: 0, expected: 0, ifAuto: 0 })], defaultVolumeSettings(), measured, AWS);
     expect(report.flows.now).toEqual({ a: { a: 300, b: 200 }, b: { a: 200, b: 300 } });
-    expect(report.flows.expected).toEqual({ a: { a: 500 }, b: { b: 500 } });
+    expect(report.flows.expected).toEqual(report.flows.now);
+    expect(report.saving.expected).toBe(0);
     const row = byService.get('shop/web');
-    expect(row).toMatchObject({ crossZoneFraction: 0.4, predictedCrossZoneFraction: 0, crossZoneGbPerMonth: 400, bestScenario: 'expected' });
+    expect(row).toMatchObject({ crossZoneFraction: 0.4, predictedCrossZoneFraction: 0, crossZoneGbPerMonth: 400, bestScenario: 'now', expectedMonthlyCost: 8 });
     expect(row?.monthlyCost).toBeCloseTo(8, 9);
     expect(report.totals.now).toMatchObject({ gbPerMonth: 1000, crossZoneGbPerMonth: 400 });
     expect(report.sources['measured-flows']).toEqual({ services: 1, gbPerMonth: 1000 });
@@ -119,7 +127,7 @@ describe('computeClusterTraffic', () => {
       flow('s0', { now: 0.1 }),
       ...Array.from({ length: 4 }, (_, i) => flow(`a${i}`, { now: 0.1 })),
     ];
-    const { report } = computeClusterTraffic(flows, defaultVolumeSettings({ setByService: new Map([['shop/s0', 7]]) }), measured);
+    const { report } = computeClusterTraffic(flows, defaultVolumeSettings({ setByService: new Map([['shop/s0', 7]]) }), measured, AWS);
     expect(report.sourceNotes).toEqual([
       `Measured: 9 Services from ${FLOWS_METRIC} (rate over 7d × 30 days)`,
       `Measured: 1 Service from ${POD_METRIC} (rate over 7d × 30 days); their zone split is the model\u2019s`,
@@ -138,7 +146,7 @@ describe('computeClusterTraffic', () => {
   });
 
   it('a flat assumption says so and names its setting', () => {
-    const { report } = computeClusterTraffic([flow('web', { now: 0.1 })], defaultVolumeSettings({ gbPerService: 1000 }), null);
+    const { report } = computeClusterTraffic([flow('web', { now: 0.1 })], defaultVolumeSettings({ gbPerService: 1000 }), null, AWS);
     expect(report.sourceNotes).toEqual(["Assumed: 1 Service at 1,000 GB per Service per month (flat) — set ZONESCOPE_GB_PER_SERVICE, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES"]);
   });
 
@@ -147,7 +155,7 @@ describe('computeClusterTraffic', () => {
       ...Array.from({ length: 12 }, (_, i) => ({ ...flow(`svc-${String(i).padStart(2, '0')}`, { now: 0.5, ifAuto: i < 3 ? 0.1 : 0.5 }), namespace: i % 2 === 0 ? 'b' : 'a' })),
       flow('free', { now: 0 }),
     ];
-    const { report } = computeClusterTraffic(flows, defaultVolumeSettings(), null);
+    const { report } = computeClusterTraffic(flows, defaultVolumeSettings(), null, AWS);
     expect(report.topByCost).toHaveLength(TOP_SERVICES);
     // Equal cost everywhere: namespace a first, then by name.
     expect(report.topByCost.map((r) => `${r.namespace}/${r.name}`)).toEqual(['a/svc-01', 'a/svc-03', 'a/svc-05', 'a/svc-07', 'a/svc-09', 'a/svc-11', 'b/svc-00', 'b/svc-02', 'b/svc-04', 'b/svc-06']);
@@ -157,7 +165,7 @@ describe('computeClusterTraffic', () => {
 
   it('a bigger cost ranks first whatever the cross-zone share: 11 % of a huge Service over 67 % of a tiny one', () => {
     const settings = defaultVolumeSettings({ setByService: new Map([['shop/huge', 100_000], ['shop/tiny', 10]]) });
-    const { report } = computeClusterTraffic([flow('tiny', { now: 0.67 }), flow('huge', { now: 0.11 })], settings, null);
+    const { report } = computeClusterTraffic([flow('tiny', { now: 0.67 }), flow('huge', { now: 0.11 })], settings, null, AWS);
     expect(report.topByCost.map((r) => r.name)).toEqual(['huge', 'tiny']);
   });
 
@@ -166,7 +174,7 @@ describe('computeClusterTraffic', () => {
     // Every client zone sends all its traffic to the next zone.
     const matrix = Object.fromEntries(zones.map((zone, i) => [zone, { [zones[(i + 1) % zones.length] as string]: 1 / zones.length }]));
     const scenario = { crossZoneFraction: 1, matrix };
-    const { report } = computeClusterTraffic([{ namespace: 'shop', name: 'web', readyEndpoints: 1, now: scenario, expected: scenario, ifAuto: scenario, fix: null }], defaultVolumeSettings({ gbPerService: 700 }), null);
+    const { report } = computeClusterTraffic([flow('web', { now: 1 }, { readyEndpoints: 1, now: scenario, expected: scenario, ifAuto: scenario })], defaultVolumeSettings({ gbPerService: 700 }), null, AWS);
     expect(report.zones).toHaveLength(zones.length + 1);
     expect(report.zones.at(-1)).toBe(OTHER_ZONES);
     expect(Object.keys(report.flows.now)).toHaveLength(zones.length);
@@ -176,7 +184,7 @@ describe('computeClusterTraffic', () => {
 
   it('zero traffic: no Services, or none with endpoints, gives zeros, no NaN and empty top lists', () => {
     for (const flows of [[], [flow('empty', { now: 0.5 }, { readyEndpoints: 0 })]]) {
-      const { report } = computeClusterTraffic(flows, defaultVolumeSettings(), null);
+      const { report } = computeClusterTraffic(flows, defaultVolumeSettings(), null, AWS);
       for (const scenario of ['now', 'expected', 'best'] as const) expect(report.totals[scenario]).toEqual({ gbPerMonth: 0, crossZoneGbPerMonth: 0, crossZoneFraction: 0, monthlyCost: 0 });
       expect(report.saving).toEqual({ expected: 0, best: 0 });
       expect(report.topByCost).toEqual([]);
@@ -188,21 +196,83 @@ describe('computeClusterTraffic', () => {
 });
 
 describe('applyVolumeToSummary', () => {
-  it('recomputes every monthly cost from the volume; now at the measured share when the volume has a matrix', () => {
-    const base = { crossZoneFraction: 0.5, crossZoneFractionIfAuto: 0.1, crossZoneFractionIfNone: 0.6 };
+  it('recomputes every monthly cost from the volume; with a measured matrix now is measured and the rest the model\'s change applied to it', () => {
+    const base = { crossZoneFraction: 0.5, crossZoneFractionExpected: 0.5, crossZoneFractionIfAuto: 0.1, crossZoneFractionIfNone: 0.6 };
     const summary = {
       ...base,
       volume: resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), null),
-      monthlyCost: { now: crossZoneCost(0.5, 100, 0.01), ifAuto: crossZoneCost(0.1, 100, 0.01), ifNone: crossZoneCost(0.6, 100, 0.01) },
+      monthlyCost: { now: crossZoneCost(0.5, 100, AWS), expected: crossZoneCost(0.5, 100, AWS), ifAuto: crossZoneCost(0.1, 100, AWS), ifNone: crossZoneCost(0.6, 100, AWS) },
     };
-    const set = applyVolumeToSummary(summary, resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), null, 2000), 0.02);
+    const set = applyVolumeToSummary(summary, resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), null, 2000), AWS, null);
     expect(set.volume.source.label).toBe(WHAT_IF_LABEL);
-    expect(set.monthlyCost.now).toMatchObject({ gbPerMonth: 2000, pricePerGb: 0.02, monthlyCost: expect.closeTo(2000 * 0.5 * 0.04, 9) });
-    expect(set.monthlyCost.ifAuto.monthlyCost).toBeCloseTo(2000 * 0.1 * 0.04, 9);
-    expect(set.monthlyCost.ifNone.monthlyCost).toBeCloseTo(2000 * 0.6 * 0.04, 9);
-    const measured = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 100, matrix: { a: { a: 90, b: 10 } } } });
-    const fromFlows = applyVolumeToSummary(summary, resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), measured), 0.01);
-    expect(fromFlows.monthlyCost.now.crossZoneGbPerMonth).toBeCloseTo(10, 9);
+    expect(set.monthlyCost.now).toMatchObject({ gbPerMonth: 2000, costPerCrossZoneGb: 0.02, monthlyCost: expect.closeTo(2000 * 0.5 * 0.02, 9) });
+    expect(set.monthlyCost.ifAuto.monthlyCost).toBeCloseTo(2000 * 0.1 * 0.02, 9);
+    expect(set.monthlyCost.ifNone.monthlyCost).toBeCloseTo(2000 * 0.6 * 0.02, 9);
+    const measured = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 100, matrix: { a: { a: 45, b: 5 }, b: { b: 50 } } } });
+    const model = { now: twoZones(0.5).matrix, expected: twoZones(0.5).matrix, ifAuto: twoZones(0.1).matrix, ifNone: twoZones(0.6).matrix };
+    const fromFlows = applyVolumeToSummary(summary, resolveServiceVolume('shop/web', 2, defaultVolumeSettings(), measured), AWS, model);
+    expect(fromFlows.monthlyCost.now.crossZoneGbPerMonth).toBeCloseTo(5, 9);
+    expect(fromFlows.monthlyCost.expected.crossZoneGbPerMonth).toBeCloseTo(5, 9);
+    // Auto moves 40 points of each row home: row a loses its 5 GB (cut at 0), row b has none to lose.
+    expect(fromFlows.monthlyCost.ifAuto.crossZoneGbPerMonth).toBeCloseTo(0, 9);
+    // No hints adds 10 points to each row: a 5 + 5, b 0 + 5.
+    expect(fromFlows.monthlyCost.ifNone.crossZoneGbPerMonth).toBeCloseTo(15, 9);
     expect(fromFlows.crossZoneFraction).toBe(0.5);
+  });
+});
+
+describe('applyModelChange', () => {
+  const measured = { a: { a: 60, b: 40 }, b: { a: 10, b: 90 } };
+  it('returns the measurement itself when the model does not change', () => {
+    expect(applyModelChange(measured, twoZones(0.3).matrix, twoZones(0.3).matrix)).toBe(measured);
+  });
+  it('moves each row by the model\'s change of its shares, keeping the row total', () => {
+    // The model's rows go from 70/30 to 90/10: 20 points of each row stay home.
+    const after = applyModelChange(measured, twoZones(0.3).matrix, twoZones(0.1).matrix);
+    expect(after.a).toEqual({ a: expect.closeTo(80, 9), b: expect.closeTo(20, 9) });
+    // Row b had only 10 % away: cut at 0, then scaled back to its 100 GB.
+    expect(after.b?.a ?? 0).toBeCloseTo(0, 9);
+    expect(after.b?.b).toBeCloseTo(100, 9);
+  });
+  it('keeps rows the model does not have', () => {
+    const after = applyModelChange({ ...measured, c: { c: 5, a: 5 } }, twoZones(0.3).matrix, twoZones(0.1).matrix);
+    expect(after.c).toEqual({ c: 5, a: 5 });
+  });
+});
+
+describe('computeClusterTraffic: fixes and the load balancer leg', () => {
+  it('the smallest fix enters best and the top savings, priced at the Service\'s volume', () => {
+    const settings = defaultVolumeSettings({ setByService: new Map([['shop/web', 30_000]]) });
+    const fixed = flow('web', { now: 0.6, expected: 0.6, ifAuto: 0.6 }, { fix: 'Add 2 ready endpoints, to 5', fixAfter: twoZones(0.05) });
+    const { report, byService } = computeClusterTraffic([fixed, flow('other', { now: 0.1 })], settings, null, AWS);
+    const row = byService.get('shop/web');
+    expect(row).toMatchObject({ bestScenario: 'fix', fix: 'Add 2 ready endpoints, to 5' });
+    expect(row?.fixSaving).toBeCloseTo(30_000 * 0.55 * 0.02, 6);
+    expect(row?.saving).toBeCloseTo(30_000 * 0.55 * 0.02, 6);
+    expect(report.topBySaving[0]?.name).toBe('web');
+    expect(report.totals.best.crossZoneGbPerMonth).toBeCloseTo(30_000 * 0.05 + 100 * 0.1, 6);
+  });
+
+  it('a Service with nothing crossing zones is not asked for its fix', () => {
+    let asked = 0;
+    const quiet = { ...flow('web', { now: 0 }), get fixAfter() { asked += 1; return twoZones(0); } };
+    computeClusterTraffic([quiet], defaultVolumeSettings(), null, AWS);
+    expect(asked).toBe(0);
+  });
+
+  it('prices the load balancer leg apart, from the measured external volume', () => {
+    const measured = measuredTraffic({ 'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 100, matrix: { a: { a: 100 } }, externalGbPerMonth: 3000 } });
+    const { report } = computeClusterTraffic([flow('web', { now: 0 }, { loadBalancerCrossZoneFraction: 2 / 3 })], defaultVolumeSettings(), measured, AWS);
+    expect(report.loadBalancer).toEqual({ services: 1, gbPerMonth: 3000, crossZoneGbPerMonth: expect.closeTo(2000, 9), monthlyCost: expect.closeTo(40, 9) });
+    expect(report.totals.now.crossZoneGbPerMonth).toBe(0);
+  });
+
+  it('the same cluster costs $X on AWS, about $X/2 on Google Cloud and $0 on Azure', () => {
+    const settings = defaultVolumeSettings({ setByService: new Map([['shop/web', 10_000]]) });
+    const cost = (platform: 'eks' | 'gke' | 'aks') => computeClusterTraffic([flow('web', { now: 0.5 })], settings, null, resolvePricing(platform, null, null)).report.totals.now.monthlyCost;
+    expect(cost('eks')).toBeCloseTo(100, 9);
+    expect(cost('gke')).toBeCloseTo((5000 * 1e9 * 0.01) / 2 ** 30, 6);
+    expect(cost('gke') / cost('eks')).toBeCloseTo(0.4657, 3);
+    expect(cost('aks')).toBe(0);
   });
 });

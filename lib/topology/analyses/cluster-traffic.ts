@@ -8,12 +8,16 @@
  * O(Services × zones²): no Service is analysed again, and Services sharing one matrix (the figures
  * memo hands out the same object) are only read, never copied. Pure: no I/O, no clock.
  */
+import type { CrossZonePricing } from '../model/cloud-pricing';
+import { crossZoneDollars } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
 import type { CrossZoneCost } from './traffic';
 import { crossZoneCost, MAX_MATRIX_ZONES, OTHER_ZONES, UNKNOWN_ZONE } from './traffic';
 import type {
+  BestScenario,
   ClusterTrafficReport,
   ClusterTrafficScenario,
+  LoadBalancerLegTotals,
   MeasuredTraffic,
   ServiceTrafficCost,
   ServiceVolume,
@@ -21,7 +25,7 @@ import type {
   VolumeSettings,
   VolumeSourceKind,
 } from './traffic-volume';
-import { DEFAULT_GB_PER_ENDPOINT, DEFAULT_PRICE_PER_GB } from './traffic-volume';
+import { DEFAULT_GB_PER_ENDPOINT } from './traffic-volume';
 
 type ZoneMatrix = Readonly<ValueByZone<ValueByZone<number>>>;
 
@@ -44,15 +48,26 @@ export interface ServiceFlow {
   readonly ifAuto: ServiceFlowScenario;
   /** Title of the Service's primary (smallest) fix, `null` when none applies. */
   readonly fix: string | null;
+  /**
+   * The Service's traffic once its primary fix is made (the engine re-run on the fixed state),
+   * `null` without a verified fix that turns hints on. Read only for Services with cross-zone
+   * traffic now (a cached pass finds fixes when they are first read).
+   */
+  readonly fixAfter: ServiceFlowScenario | null;
+  /**
+   * Share of the Service's external (north-south) traffic its load balancer sends across zones
+   * (NLB cross-zone load balancing), `null` when there is no such leg or zonescope does not model it.
+   */
+  readonly loadBalancerCrossZoneFraction: number | null;
 }
 
 /** Most Services in each top list of the report. */
 export const TOP_SERVICES = 10;
 
-/** Volume settings with the defaults filled in ({@link DEFAULT_PRICE_PER_GB}, {@link DEFAULT_GB_PER_ENDPOINT}, no flat volume, nothing set). */
+/** Volume settings with the defaults filled in (the platform's price, {@link DEFAULT_GB_PER_ENDPOINT}, no flat volume, nothing set). */
 export function defaultVolumeSettings(partial: Partial<VolumeSettings> = {}): VolumeSettings {
   return {
-    pricePerGb: partial.pricePerGb ?? DEFAULT_PRICE_PER_GB,
+    priceSetting: partial.priceSetting ?? null,
     gbPerEndpoint: partial.gbPerEndpoint ?? DEFAULT_GB_PER_ENDPOINT,
     gbPerService: partial.gbPerService ?? null,
     setByService: partial.setByService ?? new Map(),
@@ -163,29 +178,118 @@ export function measuredCrossZoneFraction(matrix: ZoneMatrix): number {
   return total > 0 ? cross / total : 0;
 }
 
-/** Cost figures of a per-Service traffic summary (the fields {@link applyVolumeToSummary} reads and writes). */
-export interface VolumeCostedSummary {
-  readonly crossZoneFraction: number;
-  readonly crossZoneFractionIfAuto: number;
-  readonly crossZoneFractionIfNone: number;
-  readonly monthlyCost: { readonly now: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
-  readonly volume: ServiceVolume;
+/** Σ of each row of a matrix. */
+function rowSum(row: Readonly<ValueByZone<number>> | undefined): number {
+  let total = 0;
+  if (row) for (const zone in row) total += row[zone] as number;
+  return total;
+}
+
+/** Whether two fraction matrices are the same up to rounding. */
+function sameMatrix(a: ZoneMatrix, b: ZoneMatrix): boolean {
+  if (a === b) return true;
+  const clients = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const client of clients) {
+    const ra = a[client] ?? {};
+    const rb = b[client] ?? {};
+    for (const zone of new Set([...Object.keys(ra), ...Object.keys(rb)])) if (Math.abs((ra[zone] ?? 0) - (rb[zone] ?? 0)) > 1e-12) return false;
+  }
+  return true;
 }
 
 /**
- * The summary with `volume` in place of its own and every monthly cost recomputed from it (now
- * at the measured cross-zone share when the volume carries a measured matrix, else the model's).
+ * The model's change applied to a measurement: `measured` (client zone → endpoint zone, GB per
+ * month) moved by the difference between the model's `after` and `now` fractions. Per client zone
+ * the row keeps its measured total R and each cell gets `measured + R × (after/Σafter − now/Σnow)`
+ * (the model's row shares, so a zone's client share is the measurement's); cells that would turn
+ * negative are cut to 0 and the row is scaled back to R. A model that does not change (`after`
+ * equals `now`) returns `measured` itself: a sync that changes nothing changes nothing measured.
+ * Rows the model does not have keep their measurement.
  */
-export function applyVolumeToSummary<S extends VolumeCostedSummary>(summary: S, volume: ServiceVolume, pricePerGb: number): S {
+export function applyModelChange(measured: ZoneMatrix, now: ZoneMatrix, after: ZoneMatrix): ZoneMatrix {
+  if (sameMatrix(now, after)) return measured;
+  const out: ValueByZone<ValueByZone<number>> = {};
+  for (const client in measured) {
+    const row = measured[client] as ValueByZone<number>;
+    const total = rowSum(row);
+    const nowRow = now[client];
+    const afterRow = after[client];
+    const nowTotal = rowSum(nowRow);
+    const afterTotal = rowSum(afterRow);
+    if (total <= 0 || nowRow === undefined || afterRow === undefined || nowTotal <= 0 || afterTotal <= 0) {
+      out[client] = row;
+      continue;
+    }
+    const projected: ValueByZone<number> = {};
+    let kept = 0;
+    for (const zone of new Set([...Object.keys(row), ...Object.keys(nowRow), ...Object.keys(afterRow)])) {
+      const value = (row[zone] ?? 0) + total * ((afterRow[zone] ?? 0) / afterTotal - (nowRow[zone] ?? 0) / nowTotal);
+      if (value > 0) {
+        projected[zone] = value;
+        kept += value;
+      }
+    }
+    if (kept > 0 && Math.abs(kept - total) > 1e-9 * total) for (const zone in projected) projected[zone] = ((projected[zone] as number) * total) / kept;
+    out[client] = projected;
+  }
+  return out;
+}
+
+/** Cost figures of a per-Service traffic summary (the fields {@link applyVolumeToSummary} reads and writes). */
+export interface VolumeCostedSummary {
+  readonly crossZoneFraction: number;
+  readonly crossZoneFractionExpected: number;
+  readonly crossZoneFractionIfAuto: number;
+  readonly crossZoneFractionIfNone: number;
+  readonly monthlyCost: { readonly now: CrossZoneCost; readonly expected: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
+  readonly volume: ServiceVolume;
+}
+
+/** The model's fraction matrices of a Service's scenarios (what {@link scenarioFractions} projects a measurement with). */
+export interface ModelScenarios {
+  readonly now: ZoneMatrix;
+  readonly expected: ZoneMatrix;
+  readonly ifAuto: ZoneMatrix;
+  readonly ifNone: ZoneMatrix;
+}
+
+/**
+ * The cross-zone share each scenario is priced at for `volume`: the model's shares, or — when the
+ * volume carries a measured matrix — the measurement now and the model's change applied to it for
+ * the others ({@link applyModelChange}), so measured and modelled are never mixed.
+ */
+export function scenarioFractions(
+  summary: Pick<VolumeCostedSummary, 'crossZoneFraction' | 'crossZoneFractionExpected' | 'crossZoneFractionIfAuto' | 'crossZoneFractionIfNone'>,
+  volume: ServiceVolume,
+  model: ModelScenarios | null,
+): { readonly now: number; readonly expected: number; readonly ifAuto: number; readonly ifNone: number } {
+  const measured = volume.measuredMatrix;
+  if (measured === null) return { now: summary.crossZoneFraction, expected: summary.crossZoneFractionExpected, ifAuto: summary.crossZoneFractionIfAuto, ifNone: summary.crossZoneFractionIfNone };
+  const now = measuredCrossZoneFraction(measured);
+  if (model === null) return { now, expected: now, ifAuto: now, ifNone: now };
+  return {
+    now,
+    expected: measuredCrossZoneFraction(applyModelChange(measured, model.now, model.expected)),
+    ifAuto: measuredCrossZoneFraction(applyModelChange(measured, model.now, model.ifAuto)),
+    ifNone: measuredCrossZoneFraction(applyModelChange(measured, model.now, model.ifNone)),
+  };
+}
+
+/**
+ * The summary with `volume` in place of its own and every monthly cost recomputed from it (at the
+ * shares of {@link scenarioFractions}).
+ */
+export function applyVolumeToSummary<S extends VolumeCostedSummary>(summary: S, volume: ServiceVolume, pricing: CrossZonePricing, model: ModelScenarios | null): S {
   const gb = volume.gbPerMonth;
-  const now = volume.measuredMatrix === null ? summary.crossZoneFraction : measuredCrossZoneFraction(volume.measuredMatrix);
+  const f = scenarioFractions(summary, volume, model);
   return {
     ...summary,
     volume,
     monthlyCost: {
-      now: crossZoneCost(now, gb, pricePerGb),
-      ifAuto: crossZoneCost(summary.crossZoneFractionIfAuto, gb, pricePerGb),
-      ifNone: crossZoneCost(summary.crossZoneFractionIfNone, gb, pricePerGb),
+      now: crossZoneCost(f.now, gb, pricing),
+      expected: crossZoneCost(f.expected, gb, pricing),
+      ifAuto: crossZoneCost(f.ifAuto, gb, pricing),
+      ifNone: crossZoneCost(f.ifNone, gb, pricing),
     },
   };
 }
@@ -252,16 +356,18 @@ function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix,
   }
 }
 
-/** Which modelled scenario is best for a Service: strictly less cross-zone than every earlier candidate wins (now, then expected, then if Auto). */
-function bestOf(now: number, expected: number, ifAuto: number): 'now' | 'expected' | 'ifAuto' {
-  let scenario: 'now' | 'expected' | 'ifAuto' = 'now';
-  let cross = now;
-  // "Lower" ignores rounding noise between scenarios the model computed alike.
-  if (expected < cross - 1e-12 * Math.max(1, cross)) {
-    scenario = 'expected';
-    cross = expected;
+/** Which scenario is best for a Service: strictly less cross-zone than every earlier candidate wins (now, expected, if Auto, the fix). */
+function bestOf(candidates: readonly (readonly [BestScenario, number | null])[]): BestScenario {
+  let scenario: BestScenario = 'now';
+  let cross = Number.POSITIVE_INFINITY;
+  for (const [name, value] of candidates) {
+    if (value === null) continue;
+    // "Lower" ignores rounding noise between scenarios computed alike.
+    if (cross === Number.POSITIVE_INFINITY || value < cross - 1e-12 * Math.max(1, cross)) {
+      scenario = name;
+      cross = value;
+    }
   }
-  if (ifAuto < cross - 1e-12 * Math.max(1, cross)) scenario = 'ifAuto';
   return scenario;
 }
 
@@ -327,8 +433,9 @@ class CostRow implements ServiceTrafficCost {
     readonly monthlyCost: number,
     readonly expectedMonthlyCost: number,
     readonly bestMonthlyCost: number,
-    readonly bestScenario: ServiceTrafficCost['bestScenario'],
+    readonly bestScenario: BestScenario,
     readonly saving: number,
+    readonly fixSaving: number | null,
   ) {
     this.#flow = flow;
     this.namespace = flow.namespace;
@@ -355,6 +462,7 @@ function plainRow(row: ServiceTrafficCost): ServiceTrafficCost {
     bestScenario: row.bestScenario,
     saving: row.saving,
     fix: row.fix,
+    fixSaving: row.fixSaving,
   };
 }
 
@@ -370,8 +478,8 @@ function flowKey(flow: ServiceFlow): string {
   return key;
 }
 
-function totalsOf(gb: number, cross: number, pricePerGb: number): TrafficTotals {
-  return { gbPerMonth: gb, crossZoneGbPerMonth: cross, crossZoneFraction: gb > 0 ? cross / gb : 0, monthlyCost: cross * pricePerGb * 2 };
+function totalsOf(gb: number, cross: number, pricing: CrossZonePricing): TrafficTotals {
+  return { gbPerMonth: gb, crossZoneGbPerMonth: cross, crossZoneFraction: gb > 0 ? cross / gb : 0, monthlyCost: crossZoneDollars(cross, pricing) };
 }
 
 /** The zones of the report, sorted: named zones, then {@link OTHER_ZONES}, then {@link UNKNOWN_ZONE}. */
@@ -379,27 +487,38 @@ function reportZones(named: ReadonlySet<string>, other: boolean, unknown: boolea
   return [...[...named].sort(), ...(other ? [OTHER_ZONES] : []), ...(unknown ? [UNKNOWN_ZONE] : [])];
 }
 
+/** A scenario of one Service as the cluster figures add it: a fraction matrix to scale by the volume, or GB already (a measurement, or the model's change applied to one). */
+interface ScenarioPart {
+  readonly matrix: ZoneMatrix;
+  /** What each cell is multiplied by: the volume for fractions, 1 for GB. */
+  readonly scale: number;
+  /** Cross-zone GB per month. */
+  readonly cross: number;
+}
+
 /**
  * The cluster-wide traffic figures of `flows` (one per Service, as the cluster pass keeps them)
- * with volumes resolved from `settings` and `measured`: flows per scenario in GB per month
- * (`now` from the measured matrix of Services measured with flows, scaled model fractions
- * otherwise; `best` per Service the lowest cross-zone of now, expected and if Auto), totals, the
- * saving, the sources and the top Services; `byService` has every Service's row by `namespace/name`.
+ * with volumes resolved from `settings` and `measured`, priced at `pricing`: flows per scenario in
+ * GB per month (`now` from the measured matrix of Services measured with flows, scaled model
+ * fractions otherwise; after the sync and the fixes as the model's change applied to a
+ * measurement: {@link applyModelChange}; `best` per Service the lowest cross-zone of now, expected,
+ * if Auto and its smallest fix), totals, the saving, the sources and the top Services; `byService`
+ * has every Service's row by `namespace/name`.
  */
 export function computeClusterTraffic(
   flows: readonly ServiceFlow[],
   settings: VolumeSettings,
   measured: MeasuredTraffic | null,
+  pricing: CrossZonePricing,
 ): { report: ClusterTrafficReport; byService: ReadonlyMap<string, ServiceTrafficCost> } {
-  const price = settings.pricePerGb;
   const volumes: ServiceVolume[] = [];
 
   // 1. Per Service: volume × fractions per scenario. Services share matrix objects (the figures
   //    memo), so the GB each matrix carries is summed first and every distinct matrix added once.
   const weights: Record<ClusterTrafficScenario, Map<ZoneMatrix, number>> = { now: new Map(), expected: new Map(), best: new Map() };
-  const weigh = (scenario: ClusterTrafficScenario, matrix: ZoneMatrix, gb: number) => {
+  const weigh = (scenario: ClusterTrafficScenario, part: ScenarioPart) => {
     const map = weights[scenario];
-    map.set(matrix, (map.get(matrix) ?? 0) + gb);
+    map.set(part.matrix, (map.get(part.matrix) ?? 0) + part.scale);
   };
   const cross: Record<ClusterTrafficScenario, number> = { now: 0, expected: 0, best: 0 };
   let gbTotal = 0;
@@ -409,6 +528,7 @@ export function computeClusterTraffic(
     set: { services: 0, gbPerMonth: 0 },
     assumed: { services: 0, gbPerMonth: 0 },
   };
+  const lb = { services: 0, gbPerMonth: 0, crossZoneGbPerMonth: 0 };
   const byService = new Map<string, ServiceTrafficCost>();
   const topByCost = new TopList((row) => row.monthlyCost, TOP_SERVICES);
   const topBySaving = new TopList((row) => row.saving, TOP_SERVICES);
@@ -423,32 +543,58 @@ export function computeClusterTraffic(
     source.gbPerMonth += gb;
 
     const measuredMatrix = volume.measuredMatrix;
-    let nowFraction = flow.now.crossZoneFraction;
-    if (measuredMatrix !== null) {
-      nowFraction = measuredCrossZoneFraction(measuredMatrix);
-      weigh('now', measuredMatrix, 1);
-    } else weigh('now', flow.now.matrix, gb);
-    weigh('expected', flow.expected.matrix, gb);
+    const modelled = (scenario: ServiceFlowScenario): ScenarioPart => ({ matrix: scenario.matrix, scale: gb, cross: gb * scenario.crossZoneFraction });
+    const inGb = (matrix: ZoneMatrix): ScenarioPart => ({ matrix, scale: 1, cross: matrixSums(matrix).cross });
+    const part = (scenario: ServiceFlowScenario): ScenarioPart =>
+      measuredMatrix === null ? modelled(scenario) : inGb(applyModelChange(measuredMatrix, flow.now.matrix, scenario.matrix));
+    const now: ScenarioPart = measuredMatrix === null ? modelled(flow.now) : inGb(measuredMatrix);
+    const expected = part(flow.expected);
+    const ifAuto = part(flow.ifAuto);
+    // The fix is looked for only where there is something to save.
+    const fixAfter = now.cross > 0 ? flow.fixAfter : null;
+    const fix = fixAfter === null ? null : part(fixAfter);
+    weigh('now', now);
+    weigh('expected', expected);
 
-    const nowCross = gb * nowFraction;
-    const expectedCross = gb * flow.expected.crossZoneFraction;
-    const ifAutoCross = gb * flow.ifAuto.crossZoneFraction;
-    const bestScenario = bestOf(nowCross, expectedCross, ifAutoCross);
-    const bestCross = bestScenario === 'now' ? nowCross : bestScenario === 'expected' ? expectedCross : ifAutoCross;
-    if (bestScenario === 'now') {
-      if (measuredMatrix !== null) weigh('best', measuredMatrix, 1);
-      else weigh('best', flow.now.matrix, gb);
-    } else weigh('best', flow[bestScenario].matrix, gb);
-    cross.now += nowCross;
-    cross.expected += expectedCross;
-    cross.best += bestCross;
+    const bestScenario = bestOf([
+      ['now', now.cross],
+      ['expected', expected.cross],
+      ['ifAuto', ifAuto.cross],
+      ['fix', fix?.cross ?? null],
+    ]);
+    const best = bestScenario === 'now' ? now : bestScenario === 'expected' ? expected : bestScenario === 'ifAuto' ? ifAuto : (fix as ScenarioPart);
+    weigh('best', best);
+    cross.now += now.cross;
+    cross.expected += expected.cross;
+    cross.best += best.cross;
 
-    const monthlyCost = nowCross * price * 2;
-    const bestMonthlyCost = bestCross * price * 2;
-    const row = new CostRow(flow, volume, nowFraction, flow.now.crossZoneFraction, nowCross, monthlyCost, expectedCross * price * 2, bestMonthlyCost, bestScenario, Math.max(0, monthlyCost - bestMonthlyCost));
+    const monthlyCost = crossZoneDollars(now.cross, pricing);
+    const bestMonthlyCost = crossZoneDollars(best.cross, pricing);
+    const fixSaving = fix === null ? null : Math.max(0, monthlyCost - crossZoneDollars(fix.cross, pricing));
+    const row = new CostRow(
+      flow,
+      volume,
+      measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0,
+      flow.now.crossZoneFraction,
+      now.cross,
+      monthlyCost,
+      crossZoneDollars(expected.cross, pricing),
+      bestMonthlyCost,
+      bestScenario,
+      Math.max(0, monthlyCost - bestMonthlyCost),
+      fixSaving,
+    );
     byService.set(key, row);
     if (row.monthlyCost > 0) topByCost.offer(row);
     if (row.saving > 0) topBySaving.offer(row);
+
+    // The load balancer's own leg (north-south), apart from the in-cluster figures.
+    const external = measured?.byService.get(key)?.externalGbPerMonth ?? 0;
+    if (external > 0 && flow.loadBalancerCrossZoneFraction !== null) {
+      lb.services++;
+      lb.gbPerMonth += external;
+      lb.crossZoneGbPerMonth += external * flow.loadBalancerCrossZoneFraction;
+    }
   }
 
   // 2. Zones of the matrices; beyond MAX_MATRIX_ZONES the columns are lumped as a Service's are. Then the sums.
@@ -459,13 +605,14 @@ export function computeClusterTraffic(
 
   // 3. Totals, saving, sources.
   const totals: Record<ClusterTrafficScenario, TrafficTotals> = {
-    now: totalsOf(gbTotal, cross.now, price),
-    expected: totalsOf(gbTotal, cross.expected, price),
-    best: totalsOf(gbTotal, cross.best, price),
+    now: totalsOf(gbTotal, cross.now, pricing),
+    expected: totalsOf(gbTotal, cross.expected, pricing),
+    best: totalsOf(gbTotal, cross.best, pricing),
   };
+  const loadBalancer: LoadBalancerLegTotals | null = lb.services === 0 ? null : { ...lb, monthlyCost: crossZoneDollars(lb.crossZoneGbPerMonth, pricing) };
   const report: ClusterTrafficReport = {
-    pricePerGb: price,
-    priceNote: `$${price} per GB in each direction: a cross-zone GB costs $${formatAmount(price * 2)} (charged leaving one zone and entering the other)`,
+    pricing,
+    priceNote: pricing.note,
     zones: reportZones(zones.named, lumped || zones.other, zones.unknown),
     flows: matrices,
     totals,
@@ -473,6 +620,8 @@ export function computeClusterTraffic(
     sources,
     sourceNotes: sourceNotesOf(volumes, settings, measured),
     measuredInterZoneGbPerMonth: measured?.interZoneGbPerMonth ?? null,
+    reconciliation: measured?.reconciliation ?? null,
+    loadBalancer,
     measuredAt: measured?.measuredAt ?? null,
     quality: measured?.quality ?? null,
     topByCost: topByCost.rows.map(plainRow),

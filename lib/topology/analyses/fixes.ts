@@ -61,6 +61,59 @@ export interface Fix {
   readonly verification: FixVerification;
   /** Endpoints donated across zones after the change. */
   readonly donatedAfter: number | null;
+  /**
+   * The Service's traffic once the change is made and the controller has synced (kube-proxy's
+   * selection on the engine's hints for the changed state), `null` when the change is not verified
+   * to turn hints on or the traffic was not modelled.
+   */
+  readonly after: FixTraffic | null;
+  /**
+   * USD per month the change saves against now at the Service's volume (the report layer prices
+   * it; measured traffic gets the model's change applied to it), `null` when `after` is.
+   */
+  readonly monthlySaving: number | null;
+}
+
+/** Shares of a Service's traffic after a fix (0–1). */
+export interface FixTraffic {
+  /** The model's cross-zone share once the fix is made. */
+  readonly crossZoneFraction: number;
+  readonly droppedFraction: number;
+  /**
+   * The share {@link Fix.monthlySaving} is priced at: the model's, or with a measured volume the
+   * model's change applied to the measurement. Set by the report layer with the saving.
+   */
+  readonly pricedCrossZoneFraction?: number;
+}
+
+/** What {@link FixInput.trafficAfter} is asked about: the state a fix leaves. */
+export interface FixedState {
+  /** Every slice after the controller's sync on the changed state (hints included). */
+  readonly slices: readonly EndpointSlice[];
+  readonly annotations: Readonly<Record<string, string>>;
+  /** The fix turns the TopologyAwareHints gate on (kube-proxy's too). */
+  readonly gatesOn: boolean;
+}
+
+/** The model's traffic of a {@link FixedState}: the shares, and the client zone → endpoint zone fractions. */
+export interface FixTrafficModel extends FixTraffic {
+  readonly matrix: Readonly<ValueByZone<ValueByZone<number>>>;
+}
+
+/** The fraction matrix of each fix's `after` (kept beside the fix, out of the JSON). */
+const AFTER_MATRICES = new WeakMap<Fix, Readonly<ValueByZone<ValueByZone<number>>>>();
+
+/** Client zone → endpoint zone fractions of the Service's traffic after `fix`, `null` when not modelled. */
+export function fixAfterMatrix(fix: Fix): Readonly<ValueByZone<ValueByZone<number>>> | null {
+  return AFTER_MATRICES.get(fix) ?? null;
+}
+
+/** `fix` with its monthly saving and the share it is priced at set (the matrix of its `after` goes with it). */
+export function withMonthlySaving(fix: Fix, monthlySaving: number | null, pricedCrossZoneFraction: number): Fix {
+  const priced: Fix = { ...fix, after: fix.after === null ? null : { ...fix.after, pricedCrossZoneFraction }, monthlySaving };
+  const matrix = AFTER_MATRICES.get(fix);
+  if (matrix !== undefined) AFTER_MATRICES.set(priced, matrix);
+  return priced;
 }
 
 /** The workload behind the Service, for concrete scale commands. */
@@ -93,6 +146,8 @@ export interface FixInput {
    * never get that far.
    */
   readonly workloadOf?: () => FixWorkload | null;
+  /** The traffic model of a fixed state (each verified fix's `after`); without it fixes carry no `after`. */
+  readonly trafficAfter?: (state: FixedState) => FixTrafficModel | null;
 }
 
 /** Placement of endpoint changes found by {@link searchEndpointChange}. */
@@ -318,7 +373,12 @@ export function findFixes(input: FixInput): Fix[] {
       gates: over.gatesOn ? { ...context.gates, TopologyAwareHints: true } : context.gates,
       topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
     });
-  const push = (fix: Omit<Fix, 'primary'>) => fixes.push({ ...fix, primary: fixes.length === 0 });
+  const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) => {
+    const model = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter ? input.trafficAfter({ ...state, slices: result.slices }) : null;
+    const made: Fix = { ...fix, primary: fixes.length === 0, after: model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, monthlySaving: null };
+    if (model !== null) AFTER_MATRICES.set(made, model.matrix);
+    fixes.push(made);
+  };
   const donatedOf = (result: HintsEngineResult) =>
     result.hintsEnabled ? result.slices.reduce((n, s) => n + s.endpoints.filter((e) => e.ready === true && e.zone && e.hints?.forZones && !e.hints.forZones.includes(e.zone)).length, 0) : null;
 
@@ -337,7 +397,7 @@ export function findFixes(input: FixInput): Fix[] {
       commands: ['--feature-gates=TopologyAwareHints=true', ...annotateCommands],
       verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: 'gate on in every component' },
       donatedAfter: donatedOf(result),
-    });
+    }, result);
     if (result.hintsEnabled) return fixes;
   }
 
@@ -355,7 +415,7 @@ export function findFixes(input: FixInput): Fix[] {
         commands: annotateCommands,
         verification: { verified: true, event: auto.event ?? auto.reason, assumption: null },
         donatedAfter: donatedOf(auto),
-      });
+      }, auto);
     }
     return fixes;
   }
@@ -405,7 +465,7 @@ export function findFixes(input: FixInput): Fix[] {
         assumption: [assumptions.length > 0 ? `labelled ${assumptions.join(', ')}` : null, missingCpu.length > 0 ? 'CPU-less nodes removed' : null].filter(Boolean).join('; ') || null,
       },
       donatedAfter: donatedOf(result),
-    });
+    }, result);
     if (result.hintsEnabled) return fixes;
   } else if (ratios === null) {
     push({
@@ -421,7 +481,7 @@ export function findFixes(input: FixInput): Fix[] {
       commands: [],
       verification: { verified: false, event: auto.reason, assumption: 'needs new capacity; not simulated' },
       donatedAfter: null,
-    });
+    }, null);
     return fixes;
   }
 
@@ -452,7 +512,7 @@ export function findFixes(input: FixInput): Fix[] {
       commands: [...names.map((n) => `kubectl label node ${n} ${LABEL_TOPOLOGY_ZONE}=<zone>`), ...annotateCommands],
       verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `endpoints given their node's zone (else ${fallbackZone})` },
       donatedAfter: donatedOf(result),
-    });
+    }, result);
     if (result.hintsEnabled) return fixes;
   }
 
@@ -505,7 +565,7 @@ export function findFixes(input: FixInput): Fix[] {
         commands: [...annotateCommands, ...scaleCommands(isAdd ? found.total : -found.total, where)],
         verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
         donatedAfter: donatedOf(result),
-      });
+      }, result);
     }
   }
 
@@ -530,7 +590,7 @@ export function findFixes(input: FixInput): Fix[] {
         ],
         verification: { verified: true, event: null, assumption: null },
         donatedAfter: donatedOf(result),
-      });
+      }, result, { annotations: withoutAuto, gatesOn });
     }
   }
   return fixes;

@@ -26,7 +26,10 @@
  * @see https://docs.aws.amazon.com/elasticloadbalancing/latest/network/network-load-balancers.html#cross-zone-load-balancing
  * @see https://docs.aws.amazon.com/elasticloadbalancing/latest/network/edit-target-group-attributes.html#client-ip-preservation
  */
+import type { CrossZonePricing } from '../model/cloud-pricing';
+import { crossZoneDollars, priceFormula } from '../model/cloud-pricing';
 import type { ClusterContext } from '../model/cluster-context';
+import type { LoadBalancerLegCost } from './traffic-volume';
 import type { ServiceRecord } from '../model/cluster-model';
 import { isExternallyAccessible } from './service-mechanism';
 import type { EndpointSlice } from '../upstream/types';
@@ -72,6 +75,50 @@ export interface LoadBalancerMode {
   readonly crossZone: string;
 }
 
+/** See {@link LoadBalancerAnalysis.leg}. */
+export interface LoadBalancerLeg {
+  /** Share (0–1) of the load balancer's traffic delivered to a target in another zone. */
+  readonly crossZoneFraction: number;
+  readonly formula: string;
+}
+
+/**
+ * An NLB's cross-zone share: its nodes (one per zone with targets) take equal shares of the
+ * clients (DNS round robin); with cross-zone load balancing each spreads over every target, so the
+ * share kept in its zone is that zone's share of the targets: 1 − Σ_zones (1/Z) × targets_z/targets.
+ * Off, each node sends only to its own zone's targets: nothing crosses.
+ */
+function nlbLeg(aws: AwsLoadBalancer, targetsByZone: ReadonlyMap<string, number>): LoadBalancerLeg | null {
+  if (aws.kind !== 'nlb') return null;
+  const what = aws.targetType === 'ip' ? 'ready pods' : 'nodes';
+  if (!aws.crossZoneEnabled) return { crossZoneFraction: 0, formula: `cross-zone load balancing off: each NLB node sends only to ${what} in its own zone` };
+  let total = 0;
+  for (const count of targetsByZone.values()) total += count;
+  const zones = [...targetsByZone.values()].filter((count) => count > 0).length;
+  if (total === 0 || zones === 0) return null;
+  let kept = 0;
+  for (const count of targetsByZone.values()) kept += count / total / zones;
+  const fraction = Math.max(0, 1 - kept);
+  return { crossZoneFraction: fraction, formula: `cross-zone load balancing on: ${zones} NLB nodes (one per zone with ${what}) each spread over all ${total} ${what}; ${(fraction * 100).toFixed(1)} % lands in another zone` };
+}
+
+/**
+ * The load balancer's leg priced: `externalGbPerMonth` (measured north-south GB) × the leg's
+ * cross-zone share × the cluster's price; `null` without a modelled leg or an external volume.
+ */
+export function loadBalancerLegCost(leg: LoadBalancerLeg | null, externalGbPerMonth: number | null, pricing: CrossZonePricing): LoadBalancerLegCost | null {
+  if (leg === null || externalGbPerMonth === null || !(externalGbPerMonth > 0)) return null;
+  const crossZoneGbPerMonth = externalGbPerMonth * leg.crossZoneFraction;
+  const monthlyCost = crossZoneDollars(crossZoneGbPerMonth, pricing);
+  return {
+    gbPerMonth: externalGbPerMonth,
+    crossZoneFraction: leg.crossZoneFraction,
+    crossZoneGbPerMonth,
+    monthlyCost,
+    formula: `${Number(externalGbPerMonth.toFixed(2))} GB from outside the cluster × ${(leg.crossZoneFraction * 100).toFixed(1)} % (${leg.formula}) × ${priceFormula(pricing)} = $${monthlyCost.toFixed(2)}/month`,
+  };
+}
+
 /** A change to the Service's annotations, as YAML and as a command. */
 export interface LoadBalancerFix {
   readonly title: string;
@@ -103,6 +150,12 @@ export interface LoadBalancerAnalysis {
   readonly explanation: readonly string[];
   /** AWS only: what cross-zone load balancing costs, one line; `null` elsewhere. */
   readonly crossZoneCost: string | null;
+  /**
+   * The load balancer's own leg (LB node → target): the share of the external traffic it sends to
+   * a target in another zone, and how that follows from its settings. Modelled for AWS NLBs (a
+   * billed leg); `null` elsewhere.
+   */
+  readonly leg: LoadBalancerLeg | null;
   /** AWS only: IP vs instance targets × externalTrafficPolicy Local vs Cluster. */
   readonly modes: readonly LoadBalancerMode[];
   /** AWS only: annotation changes worth making (cross-zone, client IP). */
@@ -341,6 +394,18 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
     }
   }
   if (!bypassesKubeProxy && aws === null && service.type === 'LoadBalancer') explanation.push('Provider not recognised: assuming the load balancer targets the nodes.');
+
+  // 3. The load balancer's own leg: targets per zone (pods for IP targets, candidate nodes otherwise).
+  let leg: LoadBalancerLeg | null = null;
+  if (aws !== null && service.type === 'LoadBalancer') {
+    const targets = new Map<string, number>();
+    if (aws.targetType === 'ip') {
+      for (const slice of slices) for (const e of slice.endpoints) if (e.ready !== false && e.zone) targets.set(e.zone, (targets.get(e.zone) ?? 0) + 1);
+    } else {
+      for (const [zone, nodes] of context.clientNodesByZone) if (policy === 'Cluster' || nodes.some((node) => hosts.has(node.name))) targets.set(zone, policy === 'Cluster' ? nodes.length : nodes.filter((node) => hosts.has(node.name)).length);
+    }
+    leg = nlbLeg(aws, targets);
+  }
   return {
     type: service.type,
     externalTrafficPolicy: policy,
@@ -363,6 +428,7 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
         : aws.kind === 'nlb'
           ? `NLB cross-zone load balancing is ${aws.crossZoneEnabled ? 'on' : 'off (the NLB default)'}; when on, traffic an NLB node sends to a target in another zone is billed at the inter-AZ data transfer rate (ALBs: on by default, no charge).`
           : `Classic Load Balancer cross-zone load balancing is ${aws.crossZoneEnabled ? 'on' : 'off'} (${aws.crossZoneSource}).`,
+    leg,
     modes: aws ? awsModes({ targetType: aws.targetType, policy }) : [],
     fixes: aws ? awsFixes(service, aws) : [],
   };

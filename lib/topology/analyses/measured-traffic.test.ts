@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterIndex, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
 import { testCluster, testEndpoints, testNode, testService, testSlice, testWorkload } from '../model/test-cluster';
 import type { FlowSeries, MeasuredSeriesInput } from './measured-traffic';
-import { gbPerMonthOf, measuredTrafficFromSeries, sameAttribution } from './measured-traffic';
+import { gbPerMonthOf, measuredTrafficFromSeries, sameAttribution, zoneLabelsHint } from './measured-traffic';
 import { SECONDS_PER_MONTH } from './traffic-volume';
 
 /** Two Services: `web` (Deployment web, 2 pods a/b) and `api` (Deployment api, 1 pod in c); plus `web-alias` selecting web's pods too when asked. */
@@ -35,58 +35,55 @@ function input(parts: Partial<MeasuredSeriesInput>): MeasuredSeriesInput {
   };
 }
 
-function flow(src: [string, string, string], dst: [string, string, string], bytesPerSecond: number): FlowSeries {
-  return { srcZone: src[0], srcNamespace: src[1], srcOwner: src[2], dstZone: dst[0], dstNamespace: dst[1], dstOwner: dst[2], bytesPerSecond };
+/**
+ * One flow series as the flow query returns it (summed over the agents): `[zone, namespace, owner]`
+ * of each end, the bytes/s, and the labels Beyla's default attribute set adds.
+ */
+function flow(src: [string, string, string], dst: [string, string, string], bytesPerSecond: number, extra: Partial<FlowSeries> = {}): FlowSeries {
+  return { srcZone: src[0], srcNamespace: src[1], srcOwner: src[2], dstZone: dst[0], dstNamespace: dst[1], dstOwner: dst[2], bytesPerSecond, ...extra };
 }
+
+const request = (src: [string, string, string], dst: [string, string, string], bytesPerSecond: number) => flow(src, dst, bytesPerSecond, { direction: 'request', srcOwnerType: 'Deployment', dstOwnerType: 'Deployment' });
+const response = (src: [string, string, string], dst: [string, string, string], bytesPerSecond: number) => flow(src, dst, bytesPerSecond, { direction: 'response', srcOwnerType: 'Deployment', dstOwnerType: 'Deployment' });
 
 const GB = (bytesPerSecond: number): number => (bytesPerSecond * SECONDS_PER_MONTH) / 1e9;
 
-describe('measuredTrafficFromSeries: attribution', () => {
+describe('measuredTrafficFromSeries: a conversation belongs to its server', () => {
   it('bytes/s become GB per 30-day month', () => {
     expect(gbPerMonthOf(1000)).toBeCloseTo(2.592, 10);
   });
 
-  it.each<{ name: string; flows: FlowSeries[]; service: string; matrix: Record<string, Record<string, number>> }>([
-    {
-      name: 'request to a Service workload: client zone = src, endpoint zone = dst',
-      flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 1000)],
-      service: 'default/web',
-      matrix: { 'zone-a': { 'zone-b': GB(1000) } },
-    },
-    {
-      name: 'reply from a Service workload to a client behind no Service: client zone = dst, endpoint zone = src',
-      flows: [flow(['zone-b', 'default', 'web'], ['zone-a', 'default', 'loadgen'], 3000)],
-      service: 'default/web',
-      matrix: { 'zone-a': { 'zone-b': GB(3000) } },
-    },
-    {
-      name: 'request and reply add up in one cell; same-zone traffic stays on the diagonal',
-      flows: [
-        flow(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 1000),
-        flow(['zone-b', 'default', 'web'], ['zone-a', 'default', 'loadgen'], 3000),
-        flow(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 500),
-      ],
-      service: 'default/web',
-      matrix: { 'zone-a': { 'zone-a': GB(500), 'zone-b': GB(4000) } },
-    },
-    {
-      name: 'between two Service workloads the destination wins (each byte counts once)',
-      flows: [flow(['zone-a', 'default', 'web'], ['zone-c', 'default', 'api'], 800)],
-      service: 'default/api',
-      matrix: { 'zone-a': { 'zone-c': GB(800) } },
-    },
-  ])('$name', ({ flows, service, matrix }) => {
-    const measured = measuredTrafficFromSeries(input({ flows }), cluster());
-    const entry = measured.byService.get(service);
-    expect(entry?.kind).toBe('measured-flows');
-    expect(entry?.matrix).toEqual(matrix);
-    const total = Object.values(matrix).reduce((sum, row) => sum + Object.values(row).reduce((a, b) => a + b, 0), 0);
-    expect(entry?.gbPerMonth).toBeCloseTo(total, 9);
-    expect([...measured.byService.keys()]).toEqual([service]);
+  it('a request and its response both count for the server\'s Service: client zone = the client\'s, endpoint zone = the server\'s', () => {
+    // Cross-zone: both nodes' agents report each byte, so the series carry twice the traffic.
+    const measured = measuredTrafficFromSeries(
+      input({ flows: [request(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 2000), response(['zone-b', 'default', 'web'], ['zone-a', 'default', 'loadgen'], 6000)] }),
+      cluster(),
+    );
+    expect(measured.byService.get('default/web')).toMatchObject({ kind: 'measured-flows', matrix: { 'zone-a': { 'zone-b': GB(4000) } } });
+    expect(measured.byService.get('default/web')?.gbPerMonth).toBeCloseTo(GB(4000), 9);
+    expect(measured.flowZones).toBe('labelled');
+  });
+
+  it('a caller is not billed for the responses it receives: web calls api, api gets both directions, web is measured at 0', () => {
+    const measured = measuredTrafficFromSeries(
+      input({ flows: [request(['zone-a', 'default', 'web'], ['zone-c', 'default', 'api'], 200), response(['zone-c', 'default', 'api'], ['zone-a', 'default', 'web'], 2000)] }),
+      cluster(),
+    );
+    expect(measured.byService.get('default/api')?.matrix).toEqual({ 'zone-a': { 'zone-c': GB(1100) } });
+    // Beyla sees web's pods (they call api) and nobody calls web: measured, at 0 — not assumed.
+    expect(measured.byService.get('default/web')).toMatchObject({ kind: 'measured-flows', gbPerMonth: 0, matrix: {} });
+  });
+
+  it('without direction (removed from the attribute set) the destination is the server when it backs a Service, else the source', () => {
+    const measured = measuredTrafficFromSeries(
+      input({ flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 1000), flow(['zone-b', 'default', 'web'], ['zone-a', 'default', 'loadgen'], 3000)] }),
+      cluster(),
+    );
+    expect(measured.byService.get('default/web')?.matrix).toEqual({ 'zone-a': { 'zone-b': GB(2000) } });
   });
 
   it('a workload behind two Services splits its bytes equally', () => {
-    const measured = measuredTrafficFromSeries(input({ flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 1000)] }), cluster({ alias: true }));
+    const measured = measuredTrafficFromSeries(input({ flows: [request(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 1000)] }), cluster({ alias: true }));
     expect(measured.byService.get('default/web')?.gbPerMonth).toBeCloseTo(GB(500), 9);
     expect(measured.byService.get('default/web-alias')?.gbPerMonth).toBeCloseTo(GB(500), 9);
   });
@@ -98,21 +95,21 @@ describe('measuredTrafficFromSeries: attribution', () => {
       endpointSlices: [testSlice('db', [{ addresses: ['10.0.9.1'], zone: 'zone-a', nodeName: 'node-a', ready: true, hints: null, podName: 'db-0' }])],
       pods: [ss],
     });
-    const measured = measuredTrafficFromSeries(input({ flows: [flow(['zone-b', 'default', 'loadgen'], ['zone-a', 'default', 'db'], 10)] }), index);
+    const measured = measuredTrafficFromSeries(input({ flows: [request(['zone-b', 'default', 'loadgen'], ['zone-a', 'default', 'db'], 20)] }), index);
     expect(measured.byService.get('default/db')?.matrix).toEqual({ 'zone-b': { 'zone-a': GB(10) } });
     // web's pods are owned by ReplicaSet web-5d9f, whose owner is Deployment web: flows name "web".
-    const web = measuredTrafficFromSeries(input({ flows: [flow(['zone-b', 'default', 'x'], ['zone-a', 'default', 'web-5d9f'], 10)] }), cluster());
+    const web = measuredTrafficFromSeries(input({ flows: [request(['zone-b', 'default', 'x'], ['zone-a', 'default', 'web-5d9f'], 10)] }), cluster());
     expect(web.byService.size).toBe(0);
-    expect(web.quality.unattributedBytesPerSecond).toBe(10);
+    expect(web.quality.unattributedBytesPerSecond).toBe(5);
   });
 
   it('keeps the top client workloads of a Service by volume', () => {
     const measured = measuredTrafficFromSeries(
       input({
         flows: [
-          flow(['zone-a', 'default', 'small'], ['zone-a', 'default', 'web'], 1),
-          flow(['zone-a', 'ingress-nginx', 'ingress-nginx-controller'], ['zone-b', 'default', 'web'], 100),
-          flow(['zone-b', 'default', 'web'], ['zone-a', 'default', 'small'], 3),
+          request(['zone-a', 'default', 'small'], ['zone-a', 'default', 'web'], 1),
+          request(['zone-a', 'ingress-nginx', 'ingress-nginx-controller'], ['zone-b', 'default', 'web'], 100),
+          response(['zone-a', 'default', 'web'], ['zone-a', 'default', 'small'], 3),
         ],
       }),
       cluster(),
@@ -121,11 +118,107 @@ describe('measuredTrafficFromSeries: attribution', () => {
   });
 });
 
+describe('measuredTrafficFromSeries: one count per byte however many agents report it', () => {
+  /** web's pods on nodes a1/a2 of zone-a as given, a client workload `caller` likewise. */
+  function twoNodeZone(webNodes: readonly string[], callerNodes: readonly string[]) {
+    const webEndpoints = webNodes.map((node, i) => ({ addresses: [`10.0.1.${i + 1}`], zone: 'zone-a', nodeName: node, ready: true, hints: null, podName: `web-${i}` }));
+    const web = testWorkload('web', webEndpoints);
+    const caller = testWorkload('caller', callerNodes.map((node, i) => ({ addresses: [`10.0.2.${i + 1}`], zone: 'zone-a', nodeName: node, ready: true, hints: null, podName: `caller-${i}` })));
+    return testCluster({
+      nodes: [testNode('a1', 'zone-a'), testNode('a2', 'zone-a'), testNode('node-b', 'zone-b')],
+      services: [testService('web')],
+      endpointSlices: [testSlice('web', webEndpoints)],
+      pods: [...web.pods, ...caller.pods],
+      replicaSets: [...web.replicaSets, ...caller.replicaSets],
+      deployments: [...web.deployments, ...caller.deployments],
+    });
+  }
+  const sameZone = (bytes: number) => [request(['zone-a', 'default', 'caller'], ['zone-a', 'default', 'web'], bytes)];
+
+  it.each([
+    { name: 'the two ends always on one node: one agent saw it', web: ['a1'], caller: ['a1'], reported: 1000, truth: 1000 },
+    { name: 'never on one node: both agents saw it', web: ['a1'], caller: ['a2'], reported: 2000, truth: 1000 },
+    { name: 'on one node half the time: 1.5 reports per byte', web: ['a1', 'a2'], caller: ['a1', 'a2'], reported: 1500, truth: 1000 },
+  ])('same zone, $name', ({ web, caller, reported, truth }) => {
+    const measured = measuredTrafficFromSeries(input({ flows: sameZone(reported) }), twoNodeZone(web, caller));
+    expect(measured.byService.get('default/web')?.gbPerMonth).toBeCloseTo(GB(truth), 6);
+  });
+
+  it('a client workload zonescope cannot place is spread over the zone\'s nodes by CPU, as the traffic model\'s clients are', () => {
+    // loadgen has no pods: a1 and a2 each take half; web runs on a1 only: s = 0.5.
+    const measured = measuredTrafficFromSeries(input({ flows: [request(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 1500)] }), twoNodeZone(['a1'], ['a1']));
+    expect(measured.byService.get('default/web')?.gbPerMonth).toBeCloseTo(GB(1000), 6);
+  });
+
+  it('a flow from outside the cluster is seen by the server\'s agent only: the Service\'s external bytes, kept out of its in-cluster volume', () => {
+    const external = request(['', '', ''], ['zone-b', 'default', 'web'], 700);
+    const measured = measuredTrafficFromSeries(input({ flows: [{ ...external, srcOwnerType: '' }, request(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 200)] }), cluster());
+    expect(measured.byService.get('default/web')).toMatchObject({ gbPerMonth: GB(100), externalGbPerMonth: GB(700) });
+  });
+
+  it('series naming a Service as an end repeat the workload series: not counted, and said so', () => {
+    const measured = measuredTrafficFromSeries(
+      input({
+        flows: [
+          request(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 2000),
+          flow(['zone-a', 'default', 'loadgen'], ['', 'default', 'web'], 1000, { direction: 'request', srcOwnerType: 'Deployment', dstOwnerType: 'Service' }),
+        ],
+      }),
+      cluster(),
+    );
+    expect(measured.byService.get('default/web')?.gbPerMonth).toBeCloseTo(GB(1000), 9);
+    expect(measured.quality.serviceAddressedBytesPerSecond).toBe(1000);
+    expect(measured.quality.notes).toContain('1.0 kB/s of flow series name a Service as an end (seen before kube-proxy translated its ClusterIP); they repeat the workload series and are not counted.');
+  });
+});
+
+describe('measuredTrafficFromSeries: zones and hostNetwork', () => {
+  it('a stock install (no zone labels) measures no Service from flows: pod bytes for all, and the setting that adds zones', () => {
+    const measured = measuredTrafficFromSeries(
+      input({
+        flows: [flow(['', 'default', 'loadgen'], ['', 'default', 'web'], 1000, { direction: 'request', srcOwnerType: 'Deployment', dstOwnerType: 'Deployment' })],
+        podBytes: [{ namespace: 'default', pod: 'web-zone-a-1', bytesPerSecond: 300 }],
+      }),
+      cluster(),
+    );
+    expect(measured.flowZones).toBe('missing');
+    expect(measured.byService.get('default/web')).toMatchObject({ kind: 'measured-pod-bytes', gbPerMonth: GB(300) });
+    expect(measured.quality.notes[0]).toContain('carry no src_zone/dst_zone');
+    expect(measured.quality.notes[0]).toContain("Add src.zone and dst.zone to Beyla's attributes.select.beyla_network_flow_bytes.include");
+    expect(measuredTrafficFromSeries(input({}), cluster()).flowZones).toBe('none');
+  });
+
+  it('OBI names its own section', () => {
+    expect(zoneLabelsHint('obi_network_flow_bytes_total')).toContain("OBI's attributes.select.obi_network_flow_bytes.include");
+  });
+
+  it('flows served by a node (hostNetwork pods, which Beyla names by their node) are not a Service\'s; their pods\' cAdvisor bytes are the node\'s and not counted', () => {
+    const hostPod: PodRecord = { namespace: 'default', name: 'web-zone-a-1', labels: { app: 'web' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, podIP: '10.1.0.1', owner: null, hostNetwork: true };
+    const base = cluster();
+    const pods = (base.podsByNamespace.get('default') ?? []).map((p) => (p.name === hostPod.name ? hostPod : p));
+    const index = testCluster({ ...base.snapshot, pods: [...pods, ...[...base.podsByNamespace].filter(([ns]) => ns !== 'default').flatMap(([, list]) => list)] });
+    const measured = measuredTrafficFromSeries(
+      input({
+        flows: [flow(['zone-b', 'default', 'loadgen'], ['zone-a', '', 'node-a'], 400, { direction: 'request', srcOwnerType: 'Deployment', dstOwnerType: 'Node' })],
+        podBytes: [
+          { namespace: 'default', pod: 'web-zone-a-1', bytesPerSecond: 9e6 },
+          { namespace: 'default', pod: 'web-zone-b-1', bytesPerSecond: 100 },
+        ],
+      }),
+      index,
+    );
+    expect(measured.byService.get('default/web')).toMatchObject({ kind: 'measured-pod-bytes', gbPerMonth: GB(100) });
+    expect(measured.quality.hostNetworkPods).toBe(1);
+    expect(measured.quality.notes).toContain("1 hostNetwork pod reports the node's network counters in cAdvisor; not counted.");
+    expect(measured.quality.notes.some((note) => note.includes('served by a node'))).toBe(true);
+  });
+});
+
 describe('measuredTrafficFromSeries: pod bytes', () => {
   it('sums receive and transmit over the endpoint pods; flows win where a Service has both', () => {
     const measured = measuredTrafficFromSeries(
       input({
-        flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-c', 'default', 'api'], 7)],
+        flows: [request(['zone-a', 'default', 'loadgen'], ['zone-c', 'default', 'api'], 14)],
         podBytes: [
           { namespace: 'default', pod: 'web-zone-a-1', bytesPerSecond: 100 },
           { namespace: 'default', pod: 'web-zone-a-1', bytesPerSecond: 50 },
@@ -166,7 +259,7 @@ describe('measuredTrafficFromSeries: data quality', () => {
   ])('drops and counts a $name sample', ({ value }) => {
     const measured = measuredTrafficFromSeries(
       input({
-        flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], value), flow(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 10)],
+        flows: [request(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], value), request(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 10)],
         podBytes: [{ namespace: 'default', pod: 'api-zone-c-1', bytesPerSecond: value }],
         interZone: [{ srcZone: 'zone-a', dstZone: 'zone-b', bytesPerSecond: value }],
       }),
@@ -183,9 +276,9 @@ describe('measuredTrafficFromSeries: data quality', () => {
     const measured = measuredTrafficFromSeries(
       input({
         flows: [
-          flow(['us-east-1z', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 30),
-          flow(['zone-a', 'default', 'loadgen'], ['', 'default', 'web'], 20),
-          flow(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 5),
+          request(['us-east-1z', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 30),
+          request(['zone-a', 'default', 'loadgen'], ['', 'default', 'web'], 20),
+          request(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web'], 5),
         ],
       }),
       cluster(),
@@ -195,27 +288,37 @@ describe('measuredTrafficFromSeries: data quality', () => {
     expect(measured.byService.get('default/web')?.matrix).toEqual({ 'zone-a': { 'zone-a': GB(5) } });
   });
 
-  it('reports flows where neither side backs a Service as unattributed, naming the workloads', () => {
-    const measured = measuredTrafficFromSeries(input({ flows: [flow(['zone-a', 'batch', 'etl'], ['zone-b', 'batch', 'warehouse'], 12)] }), cluster());
+  it('reports flows whose server backs no Service as unattributed, naming the workloads', () => {
+    const measured = measuredTrafficFromSeries(input({ flows: [request(['zone-a', 'batch', 'etl'], ['zone-b', 'batch', 'warehouse'], 24)] }), cluster());
     expect(measured.byService.size).toBe(0);
     expect(measured.quality.unattributedBytesPerSecond).toBe(12);
-    expect(measured.quality.notes).toEqual(['1 workload in flow series backs no Service (batch/warehouse); their bytes are unattributed.']);
+    expect(measured.quality.notes).toEqual(['1 workload serving in flow series backs no Service (batch/warehouse); their bytes are unattributed.']);
   });
 
-  it('sums the cross-zone pairs of the inter-zone family; absent family is null', () => {
+  it('a flow to a server without Kubernetes metadata (the Internet) is nobody\'s, and the note says so without naming "(none)"', () => {
+    const measured = measuredTrafficFromSeries(input({ flows: [flow(['zone-a', 'default', 'web'], ['', '', ''], 500, { direction: 'request', srcOwnerType: 'Deployment', dstOwnerType: '' })] }), cluster());
+    expect(measured.quality.unattributedBytesPerSecond).toBe(500);
+    expect(measured.quality.notes).toEqual(['500 B/s of flows go to servers without Kubernetes metadata (outside the cluster, or pods the exporter could not name); not attributed to a Service.']);
+  });
+
+  it('halves the inter-zone counter (both agents of every inter-zone flow report it) and reconciles it with the flows', () => {
     const measured = measuredTrafficFromSeries(
       input({
+        flows: [request(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 400), request(['zone-a', 'batch', 'etl'], ['zone-b', 'batch', 'warehouse'], 400)],
         interZone: [
           { srcZone: 'zone-a', dstZone: 'zone-b', bytesPerSecond: 100 },
-          { srcZone: 'zone-b', dstZone: 'zone-a', bytesPerSecond: 300 },
+          { srcZone: 'zone-b', dstZone: 'zone-a', bytesPerSecond: 700 },
           { srcZone: 'zone-a', dstZone: 'zone-a', bytesPerSecond: 999 },
         ],
       }),
       cluster(),
     );
     expect(measured.interZoneGbPerMonth).toBeCloseTo(GB(400), 9);
-    expect(measured.quality.seriesRead).toBe(3);
+    expect(measured.reconciliation).toMatchObject({ servicesGbPerMonth: GB(200), otherGbPerMonth: GB(200), interZoneGbPerMonth: GB(400), agrees: true });
     expect(measuredTrafficFromSeries(input({}), cluster()).interZoneGbPerMonth).toBeNull();
+    const off = measuredTrafficFromSeries(input({ flows: [request(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 4e6)], interZone: [{ srcZone: 'zone-a', dstZone: 'zone-b', bytesPerSecond: 8e5 }] }), cluster());
+    expect(off.reconciliation?.agrees).toBe(false);
+    expect(off.quality.notes[0]).toMatch(/^Cross-zone bytes disagree: flows 5,184 GB\/month .* against the inter-zone counter's 1,037 GB\/month\. The flows count more/);
   });
 });
 
@@ -239,7 +342,7 @@ describe('measuredTrafficFromSeries: notes read as sentences', () => {
 describe('measuredTrafficFromSeries: across cluster generations', () => {
   it('re-reads owners when the ReplicaSets change, even when the pod list is the same', () => {
     const first = cluster();
-    const flows = [flow(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web-renamed'], 10)];
+    const flows = [request(['zone-a', 'default', 'loadgen'], ['zone-a', 'default', 'web-renamed'], 10)];
     expect(measuredTrafficFromSeries(input({ flows }), first).byService.size).toBe(0);
     const replicaSetsByKey = new Map(first.replicaSetsByKey);
     replicaSetsByKey.set('default/web-5d9f', { namespace: 'default', name: 'web-5d9f', replicas: 2, owner: { kind: 'Deployment', name: 'web-renamed' } });
@@ -252,7 +355,7 @@ describe('measuredTrafficFromSeries: across cluster generations', () => {
 describe('sameAttribution: when a new generation can keep the mapping of the last', () => {
   // Flows and pod bytes that touch both Services, so any change of attribution shows in the mapping.
   const series = input({
-    flows: [flow(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 1000), flow(['zone-a', 'default', 'web'], ['zone-c', 'default', 'api'], 300)],
+    flows: [request(['zone-a', 'default', 'loadgen'], ['zone-b', 'default', 'web'], 1000), request(['zone-a', 'default', 'web'], ['zone-c', 'default', 'api'], 300)],
     podBytes: [
       { namespace: 'default', pod: 'web-zone-a-1', bytesPerSecond: 50 },
       { namespace: 'default', pod: 'api-zone-c-1', bytesPerSecond: 70 },
@@ -318,5 +421,20 @@ describe('sameAttribution: when a new generation can keep the mapping of the las
     const after = change(before);
     expect(sameAttribution(before, after)).toBe(false);
     expect(measuredTrafficFromSeries(series, after)).not.toEqual(measuredTrafficFromSeries(series, before));
+  });
+});
+
+describe('sameAttribution: placement enters the one-count-per-byte rule', () => {
+  it('a pod moving to another node does not keep the mapping', () => {
+    const before = cluster();
+    const pods = (before.podsByNamespace.get('default') ?? []).map((p, i) => (i === 0 ? { ...p, nodeName: 'node-b' } : p));
+    const after = { ...before, podsByNamespace: new Map(before.podsByNamespace).set('default', pods) };
+    expect(sameAttribution(before, after)).toBe(false);
+  });
+
+  it('a node added to a zone (new client weights) does not keep it', () => {
+    const before = cluster();
+    const after = { ...before, snapshot: { ...before.snapshot, nodes: [...before.snapshot.nodes, testNode('node-a2', 'zone-a')] } };
+    expect(sameAttribution(before, after)).toBe(false);
   });
 });

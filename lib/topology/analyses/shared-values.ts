@@ -8,6 +8,7 @@
  * same nodes, release and options); entries keyed by record objects (annotation maps, which the
  * cluster sources share between equal records) go away with those objects.
  */
+import type { CrossZonePricing } from '../model/cloud-pricing';
 import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
 import type { MechanismAnalysis, TopologyAnnotationChange } from './service-mechanism';
@@ -27,6 +28,8 @@ interface Store {
   mechanisms: Map<string, MechanismAnalysis>;
   readonly changes: WeakMap<object, TopologyAnnotationChange>;
   allocations: Map<number, { allocations: ValueByZone<Allocation>; minimumTotal: number }>;
+  /** The pricing the costs were computed at (a context's preparations share one). */
+  costPricing: CrossZonePricing | null;
   /** By GB per month, then cross-zone fraction. */
   costs: Map<number, Map<number, CrossZoneCost>>;
   costCount: number;
@@ -37,7 +40,7 @@ const STORES = new WeakMap<ClusterContext['memo'], Store>();
 function store(context: ClusterContext): Store {
   let found = STORES.get(context.memo);
   if (!found) {
-    found = { mechanisms: new Map(), changes: new WeakMap(), allocations: new Map(), costs: new Map(), costCount: 0 };
+    found = { mechanisms: new Map(), changes: new WeakMap(), allocations: new Map(), costPricing: null, costs: new Map(), costCount: 0 };
     STORES.set(context.memo, found);
   }
   return found;
@@ -95,15 +98,20 @@ export function sharedAllocationTable(context: ClusterContext, ratios: Readonly<
 }
 
 /**
- * `crossZoneCost(fraction, gbPerMonth, options.pricePerGb)`, once per fraction and volume (Services
- * of one shape share the fraction, and volumes repeat: per-endpoint volumes differ only by count).
+ * `crossZoneCost(fraction, gbPerMonth, pricing)`, once per fraction and volume (Services of one
+ * shape share the fraction, and volumes repeat: per-endpoint volumes differ only by count).
  */
-export function sharedCrossZoneCost(context: ClusterContext, fraction: number, gbPerMonth: number): CrossZoneCost {
+export function sharedCrossZoneCost(context: ClusterContext, pricing: CrossZonePricing, fraction: number, gbPerMonth: number): CrossZoneCost {
   const s = store(context);
+  if (s.costPricing !== pricing) {
+    s.costPricing = pricing;
+    s.costs = new Map();
+    s.costCount = 0;
+  }
   let byFraction = s.costs.get(gbPerMonth);
   let cost = byFraction?.get(fraction);
   if (!cost) {
-    cost = crossZoneCost(fraction, gbPerMonth, context.options.pricePerGb);
+    cost = crossZoneCost(fraction, gbPerMonth, pricing);
     if (s.costCount >= LIMIT) {
       s.costs = new Map();
       s.costCount = 0;

@@ -6,10 +6,8 @@
  *
  * Pure types and defaults; no I/O, no clock (callers pass timestamps in).
  */
+import type { CrossZonePricing, PriceSetting } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
-
-/** Price per GB in each direction in USD: the AWS, GCP and Azure in-region cross-zone figure. */
-export const DEFAULT_PRICE_PER_GB = 0.01;
 
 /**
  * GB per month assumed for each ready endpoint of a Service when nothing is measured and nothing
@@ -54,6 +52,12 @@ export interface MeasuredServiceTraffic {
   readonly matrix: Readonly<ValueByZone<ValueByZone<number>>> | null;
   /** `measured-flows` only: the client workloads (`namespace/owner`) by volume, largest first, at most 5 (the comparison checks them for ingress controllers and sidecars). */
   readonly clientWorkloads?: readonly string[];
+  /**
+   * `measured-flows` only: GB per month between the Service's pods and clients outside the cluster
+   * (no Kubernetes metadata, no zone: a load balancer's or the Internet's addresses), both
+   * directions — the north-south leg, kept out of {@link gbPerMonth} and priced apart.
+   */
+  readonly externalGbPerMonth?: number;
 }
 
 /** What was dropped or could not be attributed while mapping series to Services (shown as data-quality notes). */
@@ -66,6 +70,14 @@ export interface MeasurementQuality {
   readonly unknownZoneBytesPerSecond: number;
   /** Bytes/s of series whose workload backs no Service of the cluster. */
   readonly unattributedBytesPerSecond: number;
+  /**
+   * Bytes/s of flow series that name a Service as one end (`k8s_*_owner_type="Service"`: the
+   * client's agent saw the packet before kube-proxy translated the ClusterIP); they repeat bytes of
+   * the workload series and are not counted.
+   */
+  readonly serviceAddressedBytesPerSecond?: number;
+  /** Pod-bytes series of `hostNetwork` pods: their counters are the node's, not the pod's; not counted. */
+  readonly hostNetworkPods?: number;
   /** Human notes, at most a handful ("12 series name zone \"us-east-1z\", which no node has"). */
   readonly notes: readonly string[];
 }
@@ -78,14 +90,47 @@ export interface MeasuredTraffic {
   readonly measuredAt: string;
   /** `namespace/name` → measured traffic. */
   readonly byService: ReadonlyMap<string, MeasuredServiceTraffic>;
-  /** Cluster-wide cross-zone GB per month of the `*_network_inter_zone_bytes_total` family, `null` when absent. */
+  /**
+   * Cluster-wide cross-zone GB per month of the `*_network_inter_zone_bytes_total` family, each
+   * byte once (every inter-zone byte is reported by the agent of each of its two nodes, so the sum
+   * over agents is halved); `null` when absent.
+   */
   readonly interZoneGbPerMonth: number | null;
+  /**
+   * Whether the flow series carry zones: `labelled` (src_zone/dst_zone, added by `attributes.select`),
+   * `missing` (Beyla's and OBI's default attribute set: no zone can be measured, Services use pod
+   * bytes), `none` (no flow series).
+   */
+  readonly flowZones: FlowZones;
+  /** The inter-zone total against the flows' cross-zone bytes, when both are measured; `null` otherwise. */
+  readonly reconciliation: InterZoneReconciliation | null;
   readonly quality: MeasurementQuality;
 }
 
+/** See {@link MeasuredTraffic.flowZones}. */
+export type FlowZones = 'labelled' | 'missing' | 'none';
+
+/** The flows' cross-zone bytes against Beyla's own inter-zone counter (both counted once). */
+export interface InterZoneReconciliation {
+  /** GB per month of cross-zone flow bytes attributed to Services. */
+  readonly servicesGbPerMonth: number;
+  /** GB per month of cross-zone flow bytes between workloads that back no Service (pod to pod, StatefulSet peers). */
+  readonly otherGbPerMonth: number;
+  /** The inter-zone counter's GB per month. */
+  readonly interZoneGbPerMonth: number;
+  /** Within {@link RECONCILE_TOLERANCE} of each other (flows' total against the counter). */
+  readonly agrees: boolean;
+  /** One sentence: how they compare and, when they disagree, what may cause it. */
+  readonly note: string;
+}
+
+/** Relative difference under which the flows and the inter-zone counter agree. */
+export const RECONCILE_TOLERANCE = 0.05;
+
 /** How volumes are resolved when nothing is measured, and the price (cluster-wide settings). */
 export interface VolumeSettings {
-  readonly pricePerGb: number;
+  /** The operator's price (`null`: the price list of the cloud the cluster runs on; see model/cloud-pricing.ts). */
+  readonly priceSetting: PriceSetting | null;
   /** Assumed GB per ready endpoint per month ({@link DEFAULT_GB_PER_ENDPOINT}). */
   readonly gbPerEndpoint: number;
   /** When set, every Service without a measurement or its own setting is assumed to move this many GB a month (flat), instead of per endpoint. */
@@ -116,7 +161,7 @@ export interface TrafficTotals {
   readonly crossZoneGbPerMonth: number;
   /** `crossZoneGbPerMonth / gbPerMonth` (0 when there is no traffic). */
   readonly crossZoneFraction: number;
-  /** USD per month: cross-zone GB × price × 2 (charged leaving one zone and entering the other). */
+  /** USD per month: cross-zone GB × the pricing's cost per cross-zone GB. */
   readonly monthlyCost: number;
 }
 
@@ -132,22 +177,28 @@ export interface ServiceTrafficCost {
   readonly crossZoneGbPerMonth: number;
   /** USD per month now. */
   readonly monthlyCost: number;
-  /** USD per month once the controller's next sync is applied. */
+  /** USD per month once the controller's next sync is applied (the model's change applied to the measurement when measured). */
   readonly expectedMonthlyCost: number;
-  /** USD per month at the best available mechanism. */
+  /** USD per month at the best of: now, after the sync, topology mode Auto, the smallest fix. */
   readonly bestMonthlyCost: number;
-  /** Which modelled scenario is best (`now` when nothing improves on it). */
-  readonly bestScenario: 'now' | 'expected' | 'ifAuto';
+  /** Which scenario is best (`now` when nothing improves on it; `fix`: the Service's smallest verified fix). */
+  readonly bestScenario: BestScenario;
   /** `monthlyCost − bestMonthlyCost` (never negative). */
   readonly saving: number;
   /** Title of the smallest fix (the report's primary fix), `null` when none applies. */
   readonly fix: string | null;
+  /** USD per month the smallest fix saves against now (the engine re-run on the fixed state at this volume), `null` without a verified fix. */
+  readonly fixSaving: number | null;
 }
+
+/** The scenarios a Service's best cost is taken from. */
+export type BestScenario = 'now' | 'expected' | 'ifAuto' | 'fix';
 
 /** The cluster-wide traffic block (`traffic` of the analyze JSON and of `GET /api/v1/cluster`). */
 export interface ClusterTrafficReport {
-  /** Price per GB in each direction, and how it is applied. */
-  readonly pricePerGb: number;
+  /** What a cross-zone GB costs on this cluster's cloud, and why. */
+  readonly pricing: CrossZonePricing;
+  /** `pricing.note`. */
   readonly priceNote: string;
   /** Zones of the flow matrices, sorted (lumped columns last, as in a Service's matrix). */
   readonly zones: readonly string[];
@@ -160,8 +211,16 @@ export interface ClusterTrafficReport {
   readonly sources: Readonly<Record<VolumeSourceKind, { readonly services: number; readonly gbPerMonth: number }>>;
   /** The sentences that say what the figures rest on (measured metric and window; the assumption). */
   readonly sourceNotes: readonly string[];
-  /** Measured cluster-wide inter-zone GB per month (`*_network_inter_zone_bytes_total`), `null` when not measured. */
+  /** Measured cluster-wide inter-zone GB per month (`*_network_inter_zone_bytes_total`, each byte once), `null` when not measured. */
   readonly measuredInterZoneGbPerMonth: number | null;
+  /** The inter-zone counter against the flows, when both are measured. */
+  readonly reconciliation: InterZoneReconciliation | null;
+  /**
+   * The load balancers' own cross-zone leg (north-south: NLB cross-zone load balancing), for the
+   * Services whose external volume is measured; kept apart from the in-cluster totals. `null` when
+   * no such volume is known.
+   */
+  readonly loadBalancer: LoadBalancerLegTotals | null;
   readonly measuredAt: string | null;
   readonly quality: MeasurementQuality | null;
   /** The Services with the highest cross-zone cost now (at most 10, cost descending, then namespace/name). */
@@ -170,4 +229,24 @@ export interface ClusterTrafficReport {
   readonly topBySaving: readonly ServiceTrafficCost[];
   /** Services counted. */
   readonly services: number;
+}
+
+/** What a Service's load balancer adds on its way in (see {@link ClusterTrafficReport.loadBalancer}). */
+export interface LoadBalancerLegCost {
+  /** External GB per month (measured north-south flows). */
+  readonly gbPerMonth: number;
+  /** Share of it the load balancer sends to a target in another zone. */
+  readonly crossZoneFraction: number;
+  readonly crossZoneGbPerMonth: number;
+  readonly monthlyCost: number;
+  /** How the share and the price follow from the load balancer's settings. */
+  readonly formula: string;
+}
+
+/** The load-balancer legs of the cluster, summed. */
+export interface LoadBalancerLegTotals {
+  readonly services: number;
+  readonly gbPerMonth: number;
+  readonly crossZoneGbPerMonth: number;
+  readonly monthlyCost: number;
 }

@@ -19,6 +19,8 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go
  * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#how-it-works
  */
+import type { CrossZonePricing } from '../model/cloud-pricing';
+import { crossZoneDollars, priceFormula } from '../model/cloud-pricing';
 import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, TopologyMode } from '../upstream/proxy-topology';
 import { categorizeEndpointsWithDecision, topologyModeForService } from '../upstream/proxy-topology';
 import { sortedKeys } from '../upstream/sorted';
@@ -554,28 +556,30 @@ function clamp01(value: number): number {
 /** Monthly cost of a Service's cross-zone traffic. */
 export interface CrossZoneCost {
   readonly gbPerMonth: number;
-  /** Price per GB in each direction. */
-  readonly pricePerGb: number;
+  /** The cross-zone share priced (measured, the model's change applied to the measurement, or the model's). */
+  readonly crossZoneFraction: number;
   readonly crossZoneGbPerMonth: number;
-  /** USD per month: cross-zone GB × price × 2 (charged leaving one zone and entering the other). */
+  /** USD per GB that crosses zones, every charge included (the cluster's {@link CrossZonePricing}). */
+  readonly costPerCrossZoneGb: number;
+  /** USD per month: cross-zone GB × {@link costPerCrossZoneGb}. */
   readonly monthlyCost: number;
   readonly formula: string;
 }
 
 /**
- * Monthly cost of the cross-zone part of `gbPerMonth`: each cross-zone GB is charged once leaving
- * the source zone and once entering the destination zone, so it costs `2 × pricePerGb`.
- *
- * @see https://aws.amazon.com/ec2/pricing/on-demand/#Data_Transfer_within_the_same_AWS_Region
+ * Monthly cost of the cross-zone part of `gbPerMonth` at the cluster's price (AWS charges a
+ * cross-zone GB leaving one zone and entering the other, Google Cloud once per GiB, Azure not at
+ * all: model/cloud-pricing.ts).
  */
-export function crossZoneCost(crossZoneFraction: number, gbPerMonth: number, pricePerGb: number): CrossZoneCost {
+export function crossZoneCost(crossZoneFraction: number, gbPerMonth: number, pricing: CrossZonePricing): CrossZoneCost {
   const crossZoneGbPerMonth = gbPerMonth * crossZoneFraction;
-  const monthlyCost = crossZoneGbPerMonth * pricePerGb * 2;
+  const monthlyCost = crossZoneDollars(crossZoneGbPerMonth, pricing);
   return {
     gbPerMonth,
-    pricePerGb,
+    crossZoneFraction,
     crossZoneGbPerMonth,
+    costPerCrossZoneGb: pricing.costPerCrossZoneGb,
     monthlyCost,
-    formula: `${Number(gbPerMonth.toFixed(2))} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × $${pricePerGb}/GB × 2 directions = $${monthlyCost.toFixed(2)}/month`,
+    formula: `${Number(gbPerMonth.toFixed(2))} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × ${priceFormula(pricing)} = $${monthlyCost.toFixed(2)}/month`,
   };
 }

@@ -71,7 +71,7 @@ describe('buildClusterContext', () => {
 
 describe('resolveAnalysisOptions', () => {
   it('defaults: 50 GB per ready endpoint, no flat volume, nothing set, $0.01/GB each way', () => {
-    expect(resolveAnalysisOptions({})).toMatchObject({ gbPerMonth: null, gbPerEndpoint: 50, volumesByService: {}, pricePerGb: 0.01, problems: [] });
+    expect(resolveAnalysisOptions({})).toMatchObject({ gbPerMonth: null, gbPerEndpoint: 50, volumesByService: {}, priceSetting: null, problems: [] });
   });
 
   it('keeps valid values (per-Service volumes sorted by key) and leaves out each bad one, saying why', () => {
@@ -81,7 +81,7 @@ describe('resolveAnalysisOptions', () => {
       pricePerGb: -0.01,
       volumesByService: { 'shop/web': 10, 'a/b': 0, 'no-slash': 1, 'shop/huge': 2e9 },
     });
-    expect(resolved).toMatchObject({ gbPerMonth: 2000, gbPerEndpoint: 50, pricePerGb: 0.01 });
+    expect(resolved).toMatchObject({ gbPerMonth: 2000, gbPerEndpoint: 50, priceSetting: null });
     expect(Object.entries(resolved.volumesByService)).toEqual([['a/b', 0], ['shop/web', 10]]);
     expect(resolved.problems).toEqual([
       'volumesByService: "no-slash" is not namespace/name; ignored.',

@@ -6,6 +6,8 @@
  * Building the context is O(nodes); pod lookups are built per namespace on first use, so a single
  * Service analysis never walks the pods of other namespaces.
  */
+import type { PriceSetting } from './cloud-pricing';
+import { pricePerGbSetting } from './cloud-pricing';
 import type { ClusterIndex, NodeRecord, PodRecord, SourceResource } from './cluster-model';
 import { objectKey, SOURCE_RESOURCES } from './cluster-model';
 import { LABEL_TOPOLOGY_ZONE } from '../upstream/constants';
@@ -41,16 +43,8 @@ export const DEFAULT_GB_PER_ENDPOINT = 50;
 /** Largest accepted volume in GB per month (per Service or per endpoint): 1 EB. */
 export const MAX_GB_PER_MONTH = 1e9;
 
-/** Largest accepted price per GB in USD. */
+/** Largest accepted price per GB in USD (the legacy {@link AnalysisOptions.pricePerGb}). */
 export const MAX_PRICE_PER_GB = 100;
-
-/**
- * Default price of cross-zone transfer per GB **in each direction** (AWS charges $0.01/GB out of
- * the source AZ and $0.01/GB into the destination AZ, so a cross-zone GB costs $0.02).
- *
- * @see https://aws.amazon.com/ec2/pricing/on-demand/#Data_Transfer_within_the_same_AWS_Region
- */
-export const DEFAULT_PRICE_PER_GB = 0.01;
 
 /** Options of an analysis run. Every field is optional. */
 export interface AnalysisOptions {
@@ -72,7 +66,16 @@ export interface AnalysisOptions {
   readonly gbPerEndpoint?: number | null;
   /** Monthly volume in GB set for single Services, by `namespace/name`; wins over the assumptions, not over measurements. */
   readonly volumesByService?: Readonly<Record<string, number>> | null;
-  /** Price per cross-zone GB in each direction in USD (default {@link DEFAULT_PRICE_PER_GB}). */
+  /**
+   * The price of cross-zone traffic: a cloud's price list or a price of the operator's own (see
+   * model/cloud-pricing.ts). Unset: the price list of the cloud the cluster runs on, AWS's when
+   * the platform is not recognised.
+   */
+  readonly crossZonePrice?: PriceSetting | null;
+  /**
+   * Legacy single price: USD per cross-zone GB in each of two directions (`N/GB x2`, AWS's way).
+   * Ignored (and named in `problems`) when {@link crossZonePrice} is given too.
+   */
   readonly pricePerGb?: number | null;
   /**
    * Resource types the source could not read (forbidden): their lists are empty because of the
@@ -107,7 +110,8 @@ export interface ResolvedAnalysisOptions {
   readonly gbPerEndpoint: number;
   /** Volumes set per Service (`namespace/name` → GB per month), keys sorted. */
   readonly volumesByService: Readonly<Record<string, number>>;
-  readonly pricePerGb: number;
+  /** The operator's price setting (from {@link AnalysisOptions.crossZonePrice} or the legacy `pricePerGb`), `null` for the platform's own. */
+  readonly priceSetting: PriceSetting | null;
   readonly trafficByZone: Readonly<Record<string, number>> | null;
   readonly featureGates: FeatureGateOverrides;
   /** {@link AnalysisOptions.unreadable}, deduplicated, in {@link SOURCE_RESOURCES} order. */
@@ -295,12 +299,22 @@ export function resolveAnalysisOptions(options: AnalysisOptions = {}): ResolvedA
     gbPerMonth: number('gbPerMonth', options.gbPerMonth, MAX_GB_PER_MONTH),
     gbPerEndpoint: number('gbPerEndpoint', options.gbPerEndpoint, MAX_GB_PER_MONTH) ?? DEFAULT_GB_PER_ENDPOINT,
     volumesByService,
-    pricePerGb: number('pricePerGb', options.pricePerGb, MAX_PRICE_PER_GB) ?? DEFAULT_PRICE_PER_GB,
+    priceSetting: priceSettingOf(options, number, problems),
     trafficByZone: options.trafficByZone ?? null,
     featureGates: options.featureGates ?? {},
     unreadable: resolveUnreadable(options.unreadable),
     problems,
   };
+}
+
+/** The price setting of the options: `crossZonePrice`, else the legacy `pricePerGb` (both given: the first, and a problem). */
+function priceSettingOf(options: AnalysisOptions, number: (name: string, value: number | null | undefined, max: number) => number | null, problems: string[]): PriceSetting | null {
+  const legacy = number('pricePerGb', options.pricePerGb, MAX_PRICE_PER_GB);
+  if (options.crossZonePrice) {
+    if (legacy !== null) problems.push('pricePerGb is ignored: crossZonePrice is given too.');
+    return options.crossZonePrice;
+  }
+  return legacy === null ? null : pricePerGbSetting(legacy);
 }
 
 /**

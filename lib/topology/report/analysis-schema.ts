@@ -14,7 +14,7 @@ import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import type { RuleEstimates } from '../analyses/rule-estimates';
 import type { MechanismAnalysis, ServiceLint, ServiceMechanism } from '../analyses/service-mechanism';
 import type { CrossZoneCost, TrafficMatrix } from '../analyses/traffic';
-import type { ClusterTrafficReport, ServiceVolume } from '../analyses/traffic-volume';
+import type { ClusterTrafficReport, LoadBalancerLegCost, ServiceVolume } from '../analyses/traffic-volume';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext, ReleaseInfo } from '../model/cluster-context';
 import type { EventRecord, ProxyMode, ServiceRecord } from '../model/cluster-model';
@@ -39,7 +39,8 @@ export type AttentionReason =
   | 'hints-unused'
   | 'out-of-sync'
   | 'partial-hints'
-  | 'cross-zone-leak';
+  | 'cross-zone-leak'
+  | 'costly-fixable';
 
 /** A Service needing attention, with the reason. */
 export interface ServiceAttention {
@@ -64,11 +65,15 @@ export interface TrafficSummary {
   /** The Service's monthly volume and where it comes from (measured, set or assumed). */
   readonly volume: ServiceVolume;
   /**
-   * USD per month of the cross-zone part of {@link volume} (× price × 2): now (at the measured
-   * cross-zone share when the volume is `measured-flows`, else the model's), with Auto, without hints.
+   * USD per month of the cross-zone part of {@link volume} at the cluster's price: now, after the
+   * controller's next sync, with Auto, without hints. With a `measured-flows` volume, now is the
+   * measured share and the others the model's change applied to the measurement (each cost's
+   * `crossZoneFraction` says what was priced); otherwise the model's shares.
    */
-  readonly monthlyCost: { readonly now: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
+  readonly monthlyCost: { readonly now: CrossZoneCost; readonly expected: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
   readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  /** The load balancer's own cross-zone leg, priced when the Service's external volume is measured (`null` otherwise). */
+  readonly loadBalancerLeg: LoadBalancerLegCost | null;
 }
 
 /** The per-Service object of the analyze JSON (`services[]`). */

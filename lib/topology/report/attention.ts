@@ -3,6 +3,7 @@
  * holds gives the reason and message).
  */
 import type { ServiceLint } from '../analyses/service-mechanism';
+import type { BestScenario } from '../analyses/traffic-volume';
 import type { AttentionReason, ServiceAttention, ServiceReport } from './analysis-schema';
 
 /** Lints that put a Service in "needs attention", with the reason they give. */
@@ -56,4 +57,69 @@ export function attentionFor(report: Pick<ServiceReport, 'mechanism' | 'expected
     };
   }
   return null;
+}
+
+/** USD per month a Service's best change must save to be listed for it alone ({@link attentionByMoney}). */
+export const DEFAULT_ATTENTION_MIN_SAVING = 10;
+
+/** An entry of the attention list: a Service and why. */
+export type AttentionItem = ServiceAttention & { readonly namespace: string; readonly name: string };
+
+/** What {@link attentionByMoney} reads of a Service's traffic row (see `ServiceTrafficCost`). */
+export interface AttentionMoney {
+  readonly monthlyCost: number;
+  readonly saving: number;
+  readonly bestScenario: BestScenario;
+  readonly fix: string | null;
+}
+
+/**
+ * The `costly-fixable` attention of a Service's traffic row: its best change (the next sync,
+ * topology mode Auto, or its smallest verified fix) saves at least `minSaving` USD a month; `null`
+ * otherwise.
+ */
+export function costlyFixable(row: AttentionMoney, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): ServiceAttention | null {
+  if (!(row.saving >= minSaving) || row.saving <= 0) return null;
+  const how =
+    row.bestScenario === 'fix' && row.fix !== null
+      ? `its smallest fix (${row.fix})`
+      : row.bestScenario === 'ifAuto'
+        ? 'topology mode Auto'
+        : row.bestScenario === 'expected'
+          ? 'the controller’s next sync'
+          : 'a change';
+  return { reason: 'costly-fixable', message: `${usd(row.monthlyCost)} a month crosses zones; ${how} saves ${usd(row.saving)} a month.` };
+}
+
+function usd(value: number): string {
+  return `$${value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2)}`;
+}
+
+/**
+ * The attention list by money: every Service the rules list, plus every Service whose best change
+ * (the next sync, topology mode Auto, or its smallest verified fix) saves at least `minSaving`
+ * USD a month (`costly-fixable`), ordered by cross-zone cost now, then by saving, then by name.
+ * `rows` are the traffic rows by `namespace/name`; a Service without one counts as $0.
+ */
+export function attentionByMoney(items: readonly AttentionItem[], rows: ReadonlyMap<string, AttentionMoney>, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): AttentionItem[] {
+  const listed = new Set(items.map((item) => `${item.namespace}/${item.name}`));
+  const out: AttentionItem[] = items.filter((item) => item.reason !== 'costly-fixable');
+  for (const [key, row] of rows) {
+    if (listed.has(key) && !items.some((item) => item.reason === 'costly-fixable' && `${item.namespace}/${item.name}` === key)) continue;
+    const attention = costlyFixable(row, minSaving);
+    if (attention === null) continue;
+    const slash = key.indexOf('/');
+    out.push({ namespace: key.slice(0, slash), name: key.slice(slash + 1), ...attention });
+  }
+  const money = (item: AttentionItem) => rows.get(`${item.namespace}/${item.name}`);
+  return out.sort((a, b) => {
+    const ma = money(a);
+    const mb = money(b);
+    const cost = (mb?.monthlyCost ?? 0) - (ma?.monthlyCost ?? 0);
+    if (cost !== 0) return cost;
+    const saving = (mb?.saving ?? 0) - (ma?.saving ?? 0);
+    if (saving !== 0) return saving;
+    if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  });
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { computeClusterTraffic, defaultVolumeSettings } from '../analyses/cluster-traffic';
+import { defaultVolumeSettings } from '../analyses/cluster-traffic';
+import { ASSUMED_AWS_PRICING } from '../model/cloud-pricing';
 import type { MeasuredTraffic } from '../analyses/traffic-volume';
 import { AnalysisCache } from './analysis-cache';
 import { ANALYSIS_SCHEMA } from './analysis-schema';
-import { analyzeCluster, analyzeClusterIn, serviceFlowsOf } from './cluster-analysis';
+import { analyzeCluster, analyzeClusterIn, clusterTrafficOf, serviceFlowsOf } from './cluster-analysis';
 import type { EndpointSliceRecord, NodeRecord, ServiceRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
 import { prepareAnalysis, withAnalysisCache } from './prepared-analysis';
@@ -68,11 +69,12 @@ describe('analyzeCluster: the JSON the analyze command prints', () => {
     expect(byName.two?.expected.event?.message).toBe('Insufficient number of endpoints (2 endpoints, 3 zones), addressType: IPv4');
   });
 
-  it('needs attention: hints off with the upstream reason, or slices out of sync', () => {
+  it('needs attention: hints off with the upstream reason, or slices out of sync; costliest first', () => {
+    // By cross-zone dollars now: web 550 GB × 2/3, api 450 GB × 2/3, two 100 GB × 2/3.
     expect(result.cluster.needsAttention.map((a) => [a.name, a.reason])).toEqual([
+      ['web', 'hints-off'],
       ['api', 'out-of-sync'],
       ['two', 'hints-off'],
-      ['web', 'hints-off'],
     ]);
     expect(result.cluster.summary).toMatchObject({ services: 3, hintsExpectedOn: 1, hintsObservedOn: 0, needingAttention: 3, byMechanism: { 'topology-mode': 3 } });
   });
@@ -126,7 +128,7 @@ describe('analyzeCluster: cluster-wide conditions', () => {
     // One endpoint per zone: each zone keeps a third of its own traffic, 2/3 crosses zones whatever the shares.
     expect(result.services[0]?.traffic.crossZoneFraction).toBeCloseTo(2 / 3);
     const cost = result.services[0]?.traffic.monthlyCost.now;
-    expect(cost).toMatchObject({ gbPerMonth: 500, pricePerGb: 0.02 });
+    expect(cost).toMatchObject({ gbPerMonth: 500, costPerCrossZoneGb: 0.04 });
   });
 });
 
@@ -163,6 +165,8 @@ describe("analyzeCluster: the cluster's zone traffic", () => {
       measuredAt: '2026-12-01T12:00:00Z',
       byService: new Map([['default/web', { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth, matrix }]]),
       interZoneGbPerMonth: null,
+      flowZones: 'labelled',
+      reconciliation: null,
       quality: { seriesRead: 9, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
     };
   }
@@ -188,10 +192,14 @@ describe("analyzeCluster: the cluster's zone traffic", () => {
     expect(traffic.sources.assumed).toEqual({ services: 3, gbPerMonth: 1100 });
     expect(traffic.sourceNotes).toEqual(["Assumed: 3 Services at 50 GB per ready endpoint per month — set ZONESCOPE_GB_PER_ENDPOINT, or a Service's own volume in ZONESCOPE_TRAFFIC_VOLUMES"]);
     expect(result.assumptions).toContain('Traffic volume per Service: 50 GB per ready endpoint per month, assumed.');
-    expect(result.assumptions).toContain('Cross-zone transfer costs $0.01/GB in each direction, so $0.02 per cross-zone GB.');
+    expect(result.assumptions).toContain(`Cross-zone transfer: ${ASSUMED_AWS_PRICING.note}`);
+    // web's smallest fix (one more endpoint) is verified and priced: it heads the savings.
+    expect(traffic.topBySaving[0]).toMatchObject({ name: 'web', bestScenario: 'fix', fixSaving: expect.any(Number) });
+    expect(traffic.topBySaving[0]?.fixSaving).toBeGreaterThan(0);
+    expect(result.services.find((s) => s.name === 'web')?.fixes[0]).toMatchObject({ primary: true, after: { crossZoneFraction: expect.any(Number) }, monthlySaving: traffic.topBySaving[0]?.fixSaving });
     expect(serviceFlowsOf(result).map((f) => [f.name, f.readyEndpoints])).toEqual([['api', 9], ['two', 2], ['web', 11]]);
     // The flows recompute the same report with other settings, without another pass.
-    expect(computeClusterTraffic(serviceFlowsOf(result), defaultVolumeSettings(), null).report).toEqual(traffic);
+    expect(clusterTrafficOf(result, defaultVolumeSettings(), null).report).toEqual(traffic);
     expect(JSON.parse(JSON.stringify(traffic))).toEqual(traffic);
   });
 
@@ -201,7 +209,7 @@ describe("analyzeCluster: the cluster's zone traffic", () => {
     expect(byName.api?.volume.source).toMatchObject({ kind: 'set', label: 'set: 1,000 GB per month for this Service' });
     expect(byName.api?.monthlyCost.now).toMatchObject({ gbPerMonth: 1000, monthlyCost: expect.closeTo(1000 * (2 / 3) * 0.04, 9) });
     expect(byName.web?.volume).toMatchObject({ gbPerMonth: 110, source: { kind: 'assumed' } });
-    expect(result.traffic.pricePerGb).toBe(0.02);
+    expect(result.traffic.pricing).toMatchObject({ cloud: 'custom', basis: 'set', unit: 'GB', directions: 2, costPerCrossZoneGb: 0.04 });
     expect(result.assumptions).toContain('Traffic volume per Service: the volume set for 1 Service; otherwise 10 GB per ready endpoint per month, assumed.');
     const flat = analyzeCluster(publicCases(), { gbPerMonth: 1000 });
     expect(flat.services.map((s) => s.traffic.volume.gbPerMonth)).toEqual([1000, 1000, 1000]);

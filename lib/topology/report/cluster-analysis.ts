@@ -12,7 +12,13 @@ import type { ServiceMechanism } from '../analyses/service-mechanism';
 import type { TrafficFigures } from '../analyses/traffic';
 import { serviceKey } from '../model/cluster-context';
 import type { ClusterIndex, ServiceRecord } from '../model/cluster-model';
+import type { CrossZonePricing, PriceSetting } from '../model/cloud-pricing';
+import { resolvePricing } from '../model/cloud-pricing';
+import type { MeasuredTraffic, VolumeSettings } from '../analyses/traffic-volume';
+import type { Fix } from '../analyses/fixes';
+import { fixAfterMatrix } from '../analyses/fixes';
 import type { AnalysisCache } from './analysis-cache';
+import { attentionByMoney } from './attention';
 import { sameItems } from './analysis-cache';
 import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysis-schema';
 import { ANALYSIS_SCHEMA } from './analysis-schema';
@@ -50,39 +56,53 @@ interface ClusterPassResult {
 
 const NORMALISED = new WeakMap<TrafficFigures, ServiceFlowScenario>();
 
+/** Σ of the client shares of a scenario's figures (1 unless per-zone overrides name every zone and sum to less). */
+function clientShareTotal(figures: Pick<TrafficFigures, 'clientShareByZone'>): number {
+  let total = 0;
+  for (const zone in figures.clientShareByZone) total += figures.clientShareByZone[zone] as number;
+  return total;
+}
+
+/** `matrix` divided by `total` (the client shares' sum), as the model's cross-zone fraction is. */
+function normalisedMatrix(matrix: TrafficFigures['matrix'], total: number): TrafficFigures['matrix'] {
+  if (total <= 0 || Math.abs(total - 1) < 1e-9) return matrix;
+  const out: Record<string, Record<string, number>> = {};
+  for (const client in matrix) {
+    const row: Record<string, number> = {};
+    for (const zone in matrix[client]) row[zone] = (matrix[client]?.[zone] as number) / total;
+    out[client] = row;
+  }
+  return out;
+}
+
 /**
  * A scenario's figures as fractions of the Service's traffic. Client shares sum to 1 except when
  * per-zone overrides name every zone and sum to less; the matrix is then divided by their sum, as
  * the model's cross-zone fraction is. Figures are shared between Services, and so is this.
  */
 function flowScenario(figures: TrafficFigures): ServiceFlowScenario {
-  let total = 0;
-  for (const zone in figures.clientShareByZone) total += figures.clientShareByZone[zone] as number;
+  const total = clientShareTotal(figures);
   if (total <= 0 || Math.abs(total - 1) < 1e-9) return figures;
   let scenario = NORMALISED.get(figures);
   if (!scenario) {
-    const matrix: Record<string, Record<string, number>> = {};
-    for (const client in figures.matrix) {
-      const row: Record<string, number> = {};
-      for (const zone in figures.matrix[client]) row[zone] = (figures.matrix[client]?.[zone] as number) / total;
-      matrix[client] = row;
-    }
-    scenario = { crossZoneFraction: figures.crossZoneFraction, matrix };
+    scenario = { crossZoneFraction: figures.crossZoneFraction, matrix: normalisedMatrix(figures.matrix, total) };
     NORMALISED.set(figures, scenario);
   }
   return scenario;
 }
 
 /**
- * A Service's flow as the cluster pass keeps it. The primary fix's title is read only for the
- * Services the traffic block lists (its top lists) and on demand, so it is looked up then: with
- * lazy fixes (a cached pass), the fixes are found at that moment.
+ * A Service's flow as the cluster pass keeps it. The primary fix (its title and the traffic after
+ * it) is read only for the Services with something to save and those the traffic block lists, so
+ * it is looked up then: with lazy fixes (a cached pass), the fixes are found at that moment.
  */
 class PassFlow implements ServiceFlow {
   readonly #report: ServiceReport;
-  #fix: string | null | undefined;
+  readonly #shareTotal: number;
+  #primary: Fix | null | undefined;
   readonly namespace: string;
   readonly name: string;
+  readonly loadBalancerCrossZoneFraction: number | null;
 
   constructor(
     report: ServiceReport,
@@ -90,16 +110,30 @@ class PassFlow implements ServiceFlow {
     readonly now: ServiceFlowScenario,
     readonly expected: ServiceFlowScenario,
     readonly ifAuto: ServiceFlowScenario,
+    shareTotal: number,
   ) {
     this.#report = report;
-    this.#fix = report.unknown.fixes !== undefined ? null : undefined;
+    this.#shareTotal = shareTotal;
+    this.#primary = report.unknown.fixes !== undefined ? null : undefined;
     this.namespace = report.namespace;
     this.name = report.name;
+    this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
+  }
+
+  private primary(): Fix | null {
+    if (this.#primary === undefined) this.#primary = this.#report.fixes.find((candidate) => candidate.primary) ?? null;
+    return this.#primary;
   }
 
   get fix(): string | null {
-    if (this.#fix === undefined) this.#fix = this.#report.fixes.find((candidate) => candidate.primary)?.title ?? null;
-    return this.#fix;
+    return this.primary()?.title ?? null;
+  }
+
+  get fixAfter(): ServiceFlowScenario | null {
+    const fix = this.primary();
+    const matrix = fix === null ? null : fixAfterMatrix(fix);
+    if (fix === null || fix.after === null || matrix === null) return null;
+    return { crossZoneFraction: fix.after.crossZoneFraction, matrix: normalisedMatrix(matrix, this.#shareTotal) };
   }
 }
 
@@ -108,7 +142,7 @@ function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, s
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-  const flow = new PassFlow(report, analysis.observed.readyEndpoints, flowScenario(traffic.now), flowScenario(traffic.expected), flowScenario(traffic.ifAuto));
+  const flow = new PassFlow(report, analysis.observed.readyEndpoints, flowScenario(traffic.now), flowScenario(traffic.expected), flowScenario(traffic.ifAuto), clientShareTotal(traffic.now));
   if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, fixesCell, attention, flow };
   const ready = traffic.now.loadedEndpoints;
   return {
@@ -215,6 +249,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(services.map(keyOf)));
   const zones = prepared.zones;
   const passTraffic = clusterTraffic(prepared, flows);
+  const attentionList = attentionByMoney(needsAttention, passTraffic.result.byService, prepared.attentionMinSaving);
   const analysis: ClusterAnalysis = {
     schema: ANALYSIS_SCHEMA,
     kubernetes: prepared.kubernetes,
@@ -236,8 +271,8 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
       clientShareSource: context.clientShareSource,
       dataplane: prepared.dataplane,
       ruleEstimates: estimateRules(ruleInputs, context.index.snapshot.nodes.length, prepared.dataplane.proxyMode),
-      summary: { services: reports.length, byMechanism, hintsExpectedOn, hintsObservedOn, needingAttention: needsAttention.length },
-      needsAttention,
+      summary: { services: reports.length, byMechanism, hintsExpectedOn, hintsObservedOn, needingAttention: attentionList.length },
+      needsAttention: attentionList,
       unknown: prepared.clusterUnknown,
     },
     traffic: passTraffic.result.report,
@@ -275,7 +310,7 @@ function clusterTraffic(prepared: PreparedAnalysis, flows: readonly ServiceFlow[
   const { cache } = prepared;
   const last = cache ? LAST_TRAFFIC.get(cache) : undefined;
   if (last && last.volume === prepared.volume && last.measured === prepared.measured && sameItems(last.flows, flows)) return last;
-  const computed: PassTraffic = { volume: prepared.volume, measured: prepared.measured, result: computeClusterTraffic(flows, prepared.volume, prepared.measured) };
+  const computed: PassTraffic = { volume: prepared.volume, measured: prepared.measured, result: computeClusterTraffic(flows, prepared.volume, prepared.measured, prepared.pricing) };
   if (cache) LAST_TRAFFIC.set(cache, { ...computed, flows });
   return computed;
 }
@@ -305,4 +340,18 @@ export function serviceFlowsOf(analysis: ClusterAnalysis): readonly ServiceFlow[
  */
 export function analyzeCluster(index: ClusterIndex, options: ClusterAnalysisOptions = {}): ClusterAnalysis {
   return analyzeClusterIn(prepareAnalysis(index, options));
+}
+
+/** The pricing of an analysis' cluster (its detected platform) under `setting` (`null`: the platform's own). */
+export function pricingOf(analysis: ClusterAnalysis, setting: PriceSetting | null): CrossZonePricing {
+  const { platform } = analysis.cluster.dataplane;
+  return resolvePricing(platform.platform, platform.evidence, setting);
+}
+
+/**
+ * `computeClusterTraffic` of an analysis with other volume settings or another measurement than
+ * its pass used, priced for its cluster (see {@link pricingOf}).
+ */
+export function clusterTrafficOf(analysis: ClusterAnalysis, settings: VolumeSettings, measured: MeasuredTraffic | null): ReturnType<typeof computeClusterTraffic> {
+  return computeClusterTraffic(serviceFlowsOf(analysis), settings, measured, pricingOf(analysis, settings.priceSetting));
 }

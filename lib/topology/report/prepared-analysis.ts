@@ -16,11 +16,14 @@ import { defaultVolumeSettings, formatAmount } from '../analyses/cluster-traffic
 import type { TrafficClientZone } from '../analyses/traffic';
 import { MAX_TRAFFIC_ZONES, tooManyTrafficZones } from '../analyses/traffic';
 import type { MeasuredTraffic, VolumeSettings } from '../analyses/traffic-volume';
+import type { CrossZonePricing } from '../model/cloud-pricing';
+import { resolvePricing } from '../model/cloud-pricing';
 import type { AnalysisOptions, ClusterContext } from '../model/cluster-context';
 import { buildClusterContext, rebaseClusterContext } from '../model/cluster-context';
 import type { ClusterIndex } from '../model/cluster-model';
 import type { AnalysisCache } from './analysis-cache';
 import type { KubernetesReport } from './analysis-schema';
+import { DEFAULT_ATTENTION_MIN_SAVING } from './attention';
 import type { ClusterAnswer, ServiceAnswer, UnknownAnswers, UnreadableResource } from './unknowns';
 import { clusterUnknowns, serviceUnknowns, unreadableReport } from './unknowns';
 
@@ -32,6 +35,8 @@ import { clusterUnknowns, serviceUnknowns, unreadableReport } from './unknowns';
 export interface ClusterAnalysisOptions extends AnalysisOptions {
   /** Measured volumes and zone matrices by Service; they win over set and assumed volumes. */
   readonly measured?: MeasuredTraffic | null;
+  /** USD per month a Service's best change must save to enter the attention list on that alone (default {@link DEFAULT_ATTENTION_MIN_SAVING}). */
+  readonly attentionMinSaving?: number | null;
 }
 
 /** Per-cluster work shared by every Service analysis. */
@@ -39,6 +44,10 @@ export interface PreparedAnalysis {
   readonly context: ClusterContext;
   /** How volumes are resolved and priced (from the options). */
   readonly volume: VolumeSettings;
+  /** What a cross-zone GB costs: the operator's setting, else the detected cloud's price list, else AWS's (assumed). */
+  readonly pricing: CrossZonePricing;
+  /** See {@link ClusterAnalysisOptions.attentionMinSaving}. */
+  readonly attentionMinSaving: number;
   /** Measured traffic given in the options, `null` when none. */
   readonly measured: MeasuredTraffic | null;
   readonly zones: ZoneAnalysis;
@@ -121,8 +130,7 @@ export function withoutShapeSharing(prepared: PreparedAnalysis): PreparedAnalysi
 }
 
 /** The sentences of the assumptions list that say how volumes are found and priced. */
-function volumeAssumptions(options: ClusterContext['options'], measured: MeasuredTraffic | null): string[] {
-  const price = options.pricePerGb;
+function volumeAssumptions(options: ClusterContext['options'], measured: MeasuredTraffic | null, pricing: CrossZonePricing): string[] {
   const set = Object.keys(options.volumesByService).length;
   const assumed =
     options.gbPerMonth !== null
@@ -134,7 +142,7 @@ function volumeAssumptions(options: ClusterContext['options'], measured: Measure
   ].filter((part): part is string => part !== null);
   return [
     `Traffic volume per Service: ${sources.length > 0 ? `${sources.join(', then ')}; otherwise ` : ''}${assumed}, assumed.`,
-    `Cross-zone transfer costs $${price}/GB in each direction, so $${formatAmount(price * 2)} per cross-zone GB.`,
+    `Cross-zone transfer: ${pricing.note}`,
     ...options.problems.map((problem) => `Option not used: ${problem}`),
   ];
 }
@@ -145,7 +153,7 @@ function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inpu
   // The measured traffic is an input of every Service's report: caches keyed on the options re-key on it.
   const context: ClusterContext = measured === null ? built : { ...built, options: { ...built.options, measuredKey: measuredKey(measured) } };
   const volume = defaultVolumeSettings({
-    pricePerGb: context.options.pricePerGb,
+    priceSetting: context.options.priceSetting,
     gbPerEndpoint: context.options.gbPerEndpoint,
     gbPerService: context.options.gbPerMonth,
     setByService: new Map(Object.entries(context.options.volumesByService)),
@@ -154,7 +162,9 @@ function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inpu
   const analysed = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
   // Without Nodes, "no node has a zone" is the identity's view, not the cluster's: no verdict.
   const zones = clusterUnknown.eligibility === undefined ? analysed : { ...analysed, eligible: false, verdict: clusterUnknown.eligibility, ineligibleNodes: [], verification: null };
-  const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease, detectClusterPlatform(index.snapshot.nodes, index.snapshot.version));
+  const platform = detectClusterPlatform(index.snapshot.nodes, index.snapshot.version);
+  const dataplane = analyzeDataplane(index.snapshot.proxy, index.snapshot.cni, context.proxyRelease, platform);
+  const pricing = resolvePricing(platform.platform, platform.evidence, context.options.priceSetting);
   const allClients: TrafficClientZone[] = [...context.clientNodesByZone.entries()].map(([zone, nodes]) => ({
     zone,
     share: context.clientShareByZone[zone] ?? 0,
@@ -173,12 +183,14 @@ function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inpu
     context.clientShareSource === 'equal'
       ? 'Client traffic is split equally between zones (no CPU information).'
       : `Client traffic per zone is proportional to zone CPU${context.clientShareSource === 'cpu-with-overrides' ? ', with the given per-zone overrides' : ''} (the controller's own assumption).`,
-    ...volumeAssumptions(context.options, measured),
+    ...volumeAssumptions(context.options, measured, pricing),
     'Expected hints are the EndpointSlice controller\'s next sync on the observed slices; an enabled outcome carries the event recorded on the transition.',
   );
   return {
     context,
     volume,
+    pricing,
+    attentionMinSaving: options.attentionMinSaving ?? DEFAULT_ATTENTION_MIN_SAVING,
     measured,
     zones,
     dataplane,

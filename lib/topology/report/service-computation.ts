@@ -6,12 +6,13 @@
  */
 import type { ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
 import { analyzeServiceHints, isControllerManaged, serviceLints } from '../analyses/analyze-service';
-import type { Fix, FixInput } from '../analyses/fixes';
-import { findFixes } from '../analyses/fixes';
+import type { Fix, FixedState, FixInput, FixTrafficModel } from '../analyses/fixes';
+import { findFixes, fixAfterMatrix, withMonthlySaving } from '../analyses/fixes';
 import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
-import { analyzeLoadBalancer } from '../analyses/load-balancer';
+import { analyzeLoadBalancer, loadBalancerLegCost } from '../analyses/load-balancer';
 import { proxyServicePort } from '../analyses/service-mechanism';
-import { measuredCrossZoneFraction, resolveServiceVolume } from '../analyses/cluster-traffic';
+import type { ModelScenarios } from '../analyses/cluster-traffic';
+import { applyModelChange, measuredCrossZoneFraction, resolveServiceVolume, scenarioFractions } from '../analyses/cluster-traffic';
 import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-values';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic';
@@ -54,10 +55,12 @@ export interface ServiceComputation<M extends TrafficCommon> {
 export class FixesCell {
   private context: ClusterContext;
   private input: Omit<FixInput, 'context'> | null;
+  private price: ((fix: Fix) => Fix) | null;
   private found: readonly Fix[] | null = null;
 
-  constructor(context: ClusterContext, input: Omit<FixInput, 'context'>) {
+  constructor(context: ClusterContext, input: Omit<FixInput, 'context'>, price: (fix: Fix) => Fix) {
     this.context = context;
+    this.price = price;
     // findFixes reads the slices of the Auto run only when that run turns hints on.
     this.input = input.ifAutoResult.hintsEnabled ? input : { ...input, ifAutoResult: { ...input.ifAutoResult, slices: [] } };
   }
@@ -70,8 +73,9 @@ export class FixesCell {
   /** `ServiceReport.fixes`. */
   fixes(): readonly Fix[] {
     if (this.found === null) {
-      this.found = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context });
+      this.found = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context }).map(this.price as (fix: Fix) => Fix);
       this.input = null;
+      this.price = null;
     }
     return this.found;
   }
@@ -132,8 +136,8 @@ export interface AnnotationPrediction {
   readonly mechanism: ServiceHintsAnalysis['mechanism'];
   /** The controller's next sync on the observed slices with those annotations. */
   readonly expected: ServiceHintsAnalysis['expected'];
-  /** Traffic once the controller has written that (cross-zone and dropped shares, 0–1). */
-  readonly traffic: Pick<TrafficCommon, 'crossZoneFraction' | 'droppedFraction'>;
+  /** Traffic once the controller has written that (cross-zone and dropped shares, 0–1, and the client zone → endpoint zone fractions). */
+  readonly traffic: Pick<TrafficCommon, 'crossZoneFraction' | 'droppedFraction' | 'matrix'>;
 }
 
 /**
@@ -149,7 +153,7 @@ export function predictWithAnnotations(prepared: PreparedAnalysis, service: Serv
   return {
     mechanism: analysis.mechanism,
     expected: analysis.expected,
-    traffic: { crossZoneFraction: traffic.expected.crossZoneFraction, droppedFraction: traffic.expected.droppedFraction },
+    traffic: { crossZoneFraction: traffic.expected.crossZoneFraction, droppedFraction: traffic.expected.droppedFraction, matrix: traffic.expected.matrix },
   };
 }
 
@@ -195,24 +199,35 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   }
   const { analysis, slices, traffic: scenarios } = core;
   const { now, ifAuto, ifNone } = scenarios;
-  // The Service's volume (measured, set or assumed) prices its cross-zone share; measured flows also give the share now.
+  // The Service's volume (measured, set or assumed) prices its cross-zone share; measured flows also
+  // give the share now, and the other scenarios are the model's change applied to the measurement.
   const volume = resolveServiceVolume(key, analysis.observed.readyEndpoints, prepared.volume, prepared.measured);
   const gb = volume.gbPerMonth;
-  const nowFraction = volume.measuredMatrix === null ? now.crossZoneFraction : measuredCrossZoneFraction(volume.measuredMatrix);
-  const traffic: TrafficSummary = {
+  const model: ModelScenarios = { now: now.matrix, expected: scenarios.expected.matrix, ifAuto: ifAuto.matrix, ifNone: ifNone.matrix };
+  const modelShares = {
     crossZoneFraction: now.crossZoneFraction,
     crossZoneFractionExpected: scenarios.expected.crossZoneFraction,
     crossZoneFractionIfAuto: ifAuto.crossZoneFraction,
     crossZoneFractionIfNone: ifNone.crossZoneFraction,
+  };
+  const priced = scenarioFractions(modelShares, volume, model);
+  const cost = (fraction: number) => sharedCrossZoneCost(context, prepared.pricing, fraction, gb);
+  const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
+  const traffic: TrafficSummary = {
+    ...modelShares,
     droppedFraction: now.droppedFraction,
     maxRelativeLoad: now.maxRelativeLoad,
     volume,
-    monthlyCost: {
-      now: sharedCrossZoneCost(context, nowFraction, gb),
-      ifAuto: sharedCrossZoneCost(context, ifAuto.crossZoneFraction, gb),
-      ifNone: sharedCrossZoneCost(context, ifNone.crossZoneFraction, gb),
-    },
+    monthlyCost: { now: cost(priced.now), expected: cost(priced.expected), ifAuto: cost(priced.ifAuto), ifNone: cost(priced.ifNone) },
     clientShareByZone: now.clientShareByZone,
+    loadBalancerLeg: loadBalancerLegCost(loadBalancer?.leg ?? null, prepared.measured?.byService.get(key)?.externalGbPerMonth ?? null, prepared.pricing),
+  };
+  // A fix's saving: its `after` priced like the scenarios above, against now.
+  const priceFix = (fix: Fix): Fix => {
+    const matrix = fixAfterMatrix(fix);
+    if (fix.after === null || matrix === null) return fix;
+    const fraction = volume.measuredMatrix === null ? fix.after.crossZoneFraction : measuredCrossZoneFraction(applyModelChange(volume.measuredMatrix, now.matrix, matrix));
+    return withMonthlySaving(fix, Math.max(0, traffic.monthlyCost.now.monthlyCost - cost(fraction).monthlyCost), fraction);
   };
 
   // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
@@ -229,12 +244,12 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     ifAutoResult: slices.ifAutoResult,
     workload: null,
     workloadOf: () => cell.fixWorkload(),
+    trafficAfter: fixTrafficModel(prepared, service),
   };
   // No fix is sought for a Service whose hints are expected on or that the controller does not manage: nothing to defer.
   const fixesNow = !lazy || analysis.expected.hintsEnabled || service.selector === null || service.type === 'ExternalName';
-  const fixes = fixesNow ? findFixes({ ...fixInput, context }) : null;
-  const fixesCell = fixes === null ? new FixesCell(context, fixInput) : null;
-  const loadBalancer = analyzeLoadBalancer(context, service, slices.observed);
+  const fixes = fixesNow ? findFixes({ ...fixInput, context }).map(priceFix) : null;
+  const fixesCell = fixes === null ? new FixesCell(context, fixInput, priceFix) : null;
 
   const { diffSummary } = core;
   const unknown = prepared.serviceUnknown;
@@ -311,4 +326,28 @@ function figuresMemo(prepared: PreparedAnalysis): TrafficFiguresMemo {
     FIGURES_MEMOS.set(prepared.clients, memo);
   }
   return memo;
+}
+
+/**
+ * The traffic model of a state a fix leaves (see `FixInput.trafficAfter`): kube-proxy's selection
+ * on the fixed slices' hints with the fixed annotations, for the preparation's clients, as figures
+ * (fractions of the Service's traffic).
+ */
+function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord): (state: FixedState) => FixTrafficModel | null {
+  const { context, dataplane } = prepared;
+  return (state) => {
+    if (service.type === 'ExternalName') return null;
+    const release = state.gatesOn ? { ...context.proxyRelease, gates: { ...context.proxyRelease.gates, TopologyAwareHints: true } } : context.proxyRelease;
+    const figures = computeTrafficFigures({
+      release,
+      clients: prepared.clients,
+      honoursHints: dataplane.honoursHints,
+      proxied: service.clusterIP !== 'None',
+      sortLoads: false,
+      uniqueEndpoints: true,
+      service: proxyServicePort(service, state.annotations, context),
+      endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName),
+    });
+    return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
+  };
 }

@@ -3,11 +3,15 @@
  * the process environment pointed at it, the process-wide cluster source reset and synced, and
  * `Request` builders for same-origin and cross-site calls. Not a route (`_testing` is private).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitForAnalysis } from '../../../../lib/data/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
+import { resetTrafficSource } from '../../../../lib/metrics/traffic-source';
+import type { RunningPrometheus } from '../../../../sim/prometheus';
+import { startPrometheus } from '../../../../sim/prometheus';
 import { defaultControllers } from '../../../../sim/default-controllers';
 import { loadScenario } from '../../../../sim/scenario';
 import type { Simulator } from '../../../../sim/server';
@@ -42,22 +46,30 @@ export async function syncSource(timeoutMs = 15_000): Promise<void> {
   if (!(await waitForAnalysis(timeoutMs))) throw new Error('the first analysis pass did not finish');
 }
 
-/** A simulator of the scenario `name` on a free port, with the default controllers and the scenario's server version. */
-export async function startScenarioSimulator(name: string): Promise<Simulator> {
+/**
+ * A simulator of the scenario `name` on a free port, with the default controllers and the
+ * scenario's server version. Its Beyla series carry zones (configured as docs/traffic.md says)
+ * unless `flowZoneLabels: false` asks for Beyla's stock attribute set.
+ */
+export async function startScenarioSimulator(name: string, options: { readonly flowZoneLabels?: boolean } = {}): Promise<Simulator> {
   const scenario = await loadScenario(name);
   return startSimulator({
     port: 0,
     objects: scenario.objects,
     controllers: defaultControllers(),
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
+    trafficMetrics: { flowZoneLabels: options.flowZoneLabels ?? true },
     log: () => undefined,
   });
 }
 
-/** Starts eks-demo (with the default controllers and its server version) and syncs the source to it. */
-export async function startApiHarness(): Promise<ApiHarness> {
+/**
+ * Starts eks-demo (with the default controllers and its server version) and syncs the source to
+ * it; `flowZoneLabels: false` gives it Beyla's stock attribute set (no zones on the flow metric).
+ */
+export async function startApiHarness(options: { readonly flowZoneLabels?: boolean } = {}): Promise<ApiHarness> {
   const saved = Object.fromEntries(ENV_KEYS.map((key) => [key, process.env[key]]));
-  const sim = await startScenarioSimulator('eks-demo');
+  const sim = await startScenarioSimulator('eks-demo', options);
   const dir = await mkdtemp(path.join(tmpdir(), 'zonescope-api-'));
   const kubeconfig = await sim.writeKubeconfig(path.join(dir, 'kubeconfig'));
   const reconnect = async (): Promise<void> => {
@@ -89,10 +101,10 @@ export async function startApiHarness(): Promise<ApiHarness> {
  * One harness for the calling test file: started before its tests, stopped after them. Returns
  * the harness getter (the harness exists only once `beforeAll` has run).
  */
-export function harnessForFile(): () => ApiHarness {
+export function harnessForFile(options: { readonly flowZoneLabels?: boolean } = {}): () => ApiHarness {
   let harness: ApiHarness | undefined;
   beforeAll(async () => {
-    harness = await startApiHarness();
+    harness = await startApiHarness(options);
   }, 30_000);
   afterAll(async () => {
     await harness?.stop();
@@ -187,4 +199,37 @@ export const BAD_NAMES: readonly { readonly label: string; readonly namespace: s
 /** The parsed JSON body of a response, typed by the caller. */
 export async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** Whether a `prometheus` binary is installed (Debian's, or one on `PATH`): the tests that scrape the simulator need it. */
+export const PROMETHEUS_INSTALLED = ['/usr/bin/prometheus', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, 'prometheus'))].some((file) => existsSync(file));
+
+/**
+ * A real Prometheus for the calling test file, scraping the harness simulator's traffic metrics
+ * every second: started before its tests (once both Beyla's flows and cAdvisor's pod bytes have
+ * series), with `ZONESCOPE_PROMETHEUS_URL` pointing at it and `env` set, the traffic source reset;
+ * stopped after them with those variables removed. Returns its getter (`null` once stopped early).
+ */
+export function prometheusForFile(harness: () => ApiHarness, env: Readonly<Record<string, string>> = {}): { readonly get: () => RunningPrometheus | null; readonly stop: () => Promise<void> } {
+  let prometheus: RunningPrometheus | null = null;
+  const keys = ['ZONESCOPE_PROMETHEUS_URL', ...Object.keys(env)];
+  beforeAll(async () => {
+    const address = new URL(harness().sim.url);
+    prometheus = await startPrometheus({ scrapeTargets: [address.host], scheme: address.protocol === 'https:' ? 'https' : 'http', metricsPath: '/__sim/metrics', scrapeIntervalSeconds: 1 });
+    await prometheus.waitForSeries('beyla_network_flow_bytes_total', 20_000);
+    await prometheus.waitForSeries('container_network_receive_bytes_total', 20_000);
+    process.env.ZONESCOPE_PROMETHEUS_URL = prometheus.url;
+    for (const [key, value] of Object.entries(env)) process.env[key] = value;
+    await resetTrafficSource();
+  }, 60_000);
+  const stop = async (): Promise<void> => {
+    await prometheus?.stop();
+    prometheus = null;
+  };
+  afterAll(async () => {
+    await resetTrafficSource();
+    for (const key of keys) Reflect.deleteProperty(process.env, key);
+    await stop();
+  });
+  return { get: () => prometheus, stop };
 }

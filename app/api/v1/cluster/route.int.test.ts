@@ -107,7 +107,9 @@ describe('GET /api/v1/cluster: the traffic block and the metrics status', () => 
   it('without Prometheus: every volume is assumed per ready endpoint, costs follow GB × price × 2, and the status says how to measure', async () => {
     const body = await get();
     const traffic = body.traffic;
-    expect(traffic.pricePerGb).toBe(0.01);
+    // eks-demo runs on EKS: AWS's price, detected, charged leaving one zone and entering the other.
+    expect(traffic.pricing).toMatchObject({ cloud: 'aws', basis: 'detected', directions: 2, costPerCrossZoneGb: 0.02 });
+    expect(traffic.priceNote).toMatch(/^AWS \(detected: .+\): \$0\.01\/GB leaving one zone and \$0\.01\/GB entering the other/);
     expect(traffic.zones).toEqual(['ap-northeast-2a', 'ap-northeast-2b', 'ap-northeast-2c']);
     expect(traffic.services).toBeGreaterThan(5);
     expect(traffic.sources.assumed.services).toBe(traffic.services);
@@ -151,10 +153,20 @@ describe('GET /api/v1/cluster: the traffic block and the metrics status', () => 
     const now = base.traffic.totals.now;
 
     const pricier = await get('?pricePerGb=0.02');
-    expect(pricier.traffic.pricePerGb).toBe(0.02);
+    expect(pricier.traffic.pricing).toMatchObject({ basis: 'set', costPerCrossZoneGb: 0.04 });
     expect(pricier.traffic.totals.now.gbPerMonth).toBeCloseTo(now.gbPerMonth, 6);
     expect(pricier.traffic.totals.now.monthlyCost).toBeCloseTo(now.monthlyCost * 2, 6);
     expect(pricier.traffic.saving.best).toBeCloseTo(base.traffic.saving.best * 2, 6);
+
+    // The same cluster priced as Google Cloud (once, per GiB) and Azure (not charged).
+    const gcp = await get('?price=gcp');
+    expect(gcp.traffic.totals.now.monthlyCost).toBeCloseTo((now.monthlyCost / 2) * (1e9 / 2 ** 30), 6);
+    const azure = await get('?price=azure');
+    expect(azure.traffic.totals.now.monthlyCost).toBe(0);
+    expect(azure.traffic.priceNote).toContain('not charged');
+    const bad = GET(apiRequest('/api/v1/cluster?price=cheap'));
+    expect(bad.status).toBe(400);
+    expect((await readJson<{ error: { message: string } }>(bad)).error.message).toContain('price must be aws, gcp, azure, or a price such as "0.01/GB x2"');
 
     const bigger = await get('?gbPerEndpoint=100');
     expect(bigger.traffic.totals.now.gbPerMonth).toBeCloseTo(now.gbPerMonth * 2, 6);
@@ -204,7 +216,7 @@ describe('GET /api/v1/cluster: the traffic block and the metrics status', () => 
     ['?pricePerGb=101', 'pricePerGb must be a plain decimal number from 0 to 100 (USD per cross-zone GB in each direction); got "101".'],
     ['?gbPerEndpoint=-5', 'gbPerEndpoint must be a plain decimal number from 0 to 1000000000 (GB per ready endpoint per month); got "-5".'],
     ['?gbPerService=lots', 'gbPerService must be a plain decimal number from 0 to 1000000000 (GB per Service per month); got "lots".'],
-    ['?gbPerMonth=10', 'Unknown query parameter "gbPerMonth"; known: gbPerEndpoint, gbPerService, pricePerGb.'],
+    ['?gbPerMonth=10', 'Unknown query parameter "gbPerMonth"; known: gbPerEndpoint, gbPerService, price, pricePerGb.'],
     ['?pricePerGb=0.01&pricePerGb=0.02', 'The query parameter "pricePerGb" is given more than once.'],
   ])('refuses %s with 400 bad-request:cluster naming the parameter', async (query, message) => {
     const response = GET(apiRequest(`/api/v1/cluster${query}`));

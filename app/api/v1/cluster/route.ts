@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/cluster`: the analyze `cluster` object with the release, assumptions, the cluster's
  * zone traffic and its cost (`traffic`), the metrics source's health (`metrics`) and the header
- * freshness. `?gbPerEndpoint=&gbPerService=&pricePerGb=` are what-ifs that recompute the `traffic`
+ * freshness. `?gbPerEndpoint=&gbPerService=&price=` (or the legacy `pricePerGb=`) are what-ifs that recompute the `traffic`
  * block only: the analysis's per-Service flows with other volume settings, no re-analysis.
  */
 import type { ClusterTrafficQuery } from '@/lib/data/http';
@@ -11,10 +11,9 @@ import type { ClusterScope } from '@/lib/data/clusters';
 import { scopeFromRequest } from '@/lib/data/clusters';
 import { getHeader } from '@/lib/data/header';
 import { getClusterTraffic, getMeasuredTraffic, getVolumeSettings } from '@/lib/data/traffic';
-import { computeClusterTraffic } from '@/lib/topology/analyses/cluster-traffic';
 import type { ClusterTrafficReport, VolumeSettings } from '@/lib/topology/analyses/traffic-volume';
 import type { ClusterAnalysis } from '@/lib/topology/report/analysis-schema';
-import { serviceFlowsOf } from '@/lib/topology/report/cluster-analysis';
+import { clusterTrafficOf } from '@/lib/topology/report/cluster-analysis';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +21,7 @@ export const dynamic = 'force-dynamic';
 function withWhatIfs(settings: VolumeSettings, query: ClusterTrafficQuery): VolumeSettings {
   return {
     ...settings,
-    ...(query.pricePerGb !== undefined ? { pricePerGb: query.pricePerGb } : {}),
+    ...(query.priceSetting !== undefined ? { priceSetting: query.priceSetting } : {}),
     // A per-endpoint what-if replaces a configured flat volume too: it asks for the per-endpoint assumption.
     ...(query.gbPerEndpoint !== undefined ? { gbPerEndpoint: query.gbPerEndpoint, gbPerService: null } : {}),
     ...(query.gbPerService !== undefined ? { gbPerService: query.gbPerService } : {}),
@@ -31,9 +30,9 @@ function withWhatIfs(settings: VolumeSettings, query: ClusterTrafficQuery): Volu
 
 /** The shared (memoised) block, or with what-ifs one O(Services × zones²) pass over the same flows and measurements. */
 function trafficReport(scope: ClusterScope, analysis: ClusterAnalysis, query: ClusterTrafficQuery): ClusterTrafficReport {
-  const whatIf = query.pricePerGb !== undefined || query.gbPerEndpoint !== undefined || query.gbPerService !== undefined;
+  const whatIf = query.priceSetting !== undefined || query.gbPerEndpoint !== undefined || query.gbPerService !== undefined;
   if (!whatIf) return getClusterTraffic(scope)?.report ?? analysis.traffic;
-  return computeClusterTraffic(serviceFlowsOf(analysis), withWhatIfs(getVolumeSettings(), query), getMeasuredTraffic(scope)).report;
+  return clusterTrafficOf(analysis, withWhatIfs(getVolumeSettings(), query), getMeasuredTraffic(scope)).report;
 }
 
 /**

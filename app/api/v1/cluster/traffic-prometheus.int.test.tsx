@@ -5,23 +5,15 @@
  * concurrent clients, what-ifs leaving measured volumes alone, and the fallback to the model —
  * said in the header — once Prometheus is stopped. Skipped where the binary is not installed.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MetricsStatusBadge } from '../../../../components/layout/metrics-status';
 import type { ClusterResponse } from '../../../../lib/data/api-types';
 import { getLiveState, getRenderedLiveMark } from '../../../../lib/data/header';
 import { isBehind } from '../../../../lib/data/live-refresh';
-import { resetTrafficSource } from '../../../../lib/metrics/traffic-source';
-import { startPrometheus } from '../../../../sim/prometheus';
-import { apiRequest, eventually, harnessForFile, readJson } from '../_testing/harness';
+import { apiRequest, eventually, harnessForFile, PROMETHEUS_INSTALLED, prometheusForFile, readJson } from '../_testing/harness';
 import { GET } from './route';
 import { defaultScope } from '../../../../lib/data/clusters';
-
-const PROMETHEUS = ['/usr/bin/prometheus', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, 'prometheus'))].some((file) => existsSync(file));
-
-const PROM_KEYS = ['ZONESCOPE_PROMETHEUS_URL', 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS', 'ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS', 'ZONESCOPE_PROMETHEUS_TIMEOUT_MS'] as const;
 
 const harness = harnessForFile();
 
@@ -33,27 +25,9 @@ async function cluster(query = ''): Promise<ClusterResponse> {
   return readJson<ClusterResponse>(response);
 }
 
-describe.runIf(PROMETHEUS)('GET /api/v1/cluster with a real Prometheus', () => {
-  let prometheus: Awaited<ReturnType<typeof startPrometheus>> | null = null;
-
-  beforeAll(async () => {
-    const address = new URL(harness().sim.url);
-    prometheus = await startPrometheus({ scrapeTargets: [address.host], scheme: address.protocol === 'https:' ? 'https' : 'http', metricsPath: '/__sim/metrics', scrapeIntervalSeconds: 1 });
-    await prometheus.waitForSeries('beyla_network_flow_bytes_total', 20_000);
-    await prometheus.waitForSeries('container_network_receive_bytes_total', 20_000);
-    process.env.ZONESCOPE_PROMETHEUS_URL = prometheus.url;
-    process.env.ZONESCOPE_PROMETHEUS_REFRESH_SECONDS = '1';
-    // No grace period: once Prometheus is gone the figures fall back at the next refresh.
-    process.env.ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS = '0';
-    process.env.ZONESCOPE_PROMETHEUS_TIMEOUT_MS = '2000';
-    await resetTrafficSource();
-  }, 60_000);
-
-  afterAll(async () => {
-    await resetTrafficSource();
-    for (const key of PROM_KEYS) Reflect.deleteProperty(process.env, key);
-    await prometheus?.stop();
-  });
+describe.runIf(PROMETHEUS_INSTALLED)('GET /api/v1/cluster with a real Prometheus', () => {
+  // No grace period: once Prometheus is gone the figures fall back at the next refresh.
+  const prometheus = prometheusForFile(harness, { ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '1', ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '0', ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '2000' });
 
   it('measures the traffic block, says so in the status and the header, and keeps queries per refresh whatever the clients', async () => {
     // rate() needs two scrapes: wait for an answer with flows in it.
@@ -62,7 +36,7 @@ describe.runIf(PROMETHEUS)('GET /api/v1/cluster with a real Prometheus', () => {
       return answer.metrics.state === 'ok' && answer.traffic.sources['measured-flows'].services > 0 ? answer : null;
     }, 20_000, 'measured flows in /api/v1/cluster');
     const traffic = body.traffic;
-    expect(body.metrics).toMatchObject({ state: 'ok', url: prometheus?.url, staleSince: null, hint: null });
+    expect(body.metrics).toMatchObject({ state: 'ok', url: prometheus.get()?.url, staleSince: null, hint: null });
     // The data is seconds old: the rates are over what it covers, not the configured 7d (else every figure would be ~50,000× too small).
     const window = body.metrics.window;
     expect(window).toMatch(/^\d+s$/);
@@ -123,8 +97,7 @@ describe.runIf(PROMETHEUS)('GET /api/v1/cluster with a real Prometheus', () => {
     // What an open page was rendered with: it is behind once the metrics state changes.
     const rendered = getRenderedLiveMark(defaultScope());
     expect(rendered.health).toMatch(/\|metrics:ok$/);
-    await prometheus?.stop();
-    prometheus = null;
+    await prometheus.stop();
     const body = await eventually(async () => {
       const answer = await cluster();
       return answer.metrics.state === 'unreachable' ? answer : null;

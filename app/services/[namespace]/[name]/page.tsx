@@ -23,7 +23,7 @@ import { TopologyModeToggle } from '@/components/service/topology-mode-toggle';
 import { MeasuredPanel } from '@/components/service/measured-panel';
 import { RequestSamplePanel } from '@/components/service/request-sample-panel';
 import { pickerOptions } from '@/components/service/request-sample-options';
-import { roundGb, trafficScenarios } from '@/components/service/traffic-data';
+import { costRows, roundGb, trafficScenarios } from '@/components/service/traffic-data';
 import { TrafficPanel } from '@/components/service/traffic-panel';
 import { formatPercent, mechanismLabel, serviceHref } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
@@ -100,7 +100,8 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   // The Service's volume as everywhere (measured > set > assumed); ?gb= and ?price= are the panel's what-if.
   const traffic = getServiceTraffic(scope, result.value);
   const gb = nonNegative(one(search.gb)) ?? roundGb(traffic.volume.gbPerMonth);
-  const price = nonNegative(one(search.price)) ?? traffic.pricePerGb;
+  // ?price= is what one cross-zone GB costs (every charge included), as the panel's input says.
+  const price = nonNegative(one(search.price)) ?? traffic.pricing.costPerCrossZoneGb;
   const crossZoneNow = traffic.volume.measuredMatrix !== null ? measuredCrossZoneFraction(traffic.volume.measuredMatrix) : detail.traffic.crossZoneFraction;
   const hasClients = detail.trafficMatrix.now.clientZones.length > 0;
   const sampleOptions = hasClients ? getRequestSampleOptions(scope, namespace, name) : null;
@@ -284,10 +285,13 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
                 initialGb={gb}
                 initialPrice={price}
                 hintsOn={detail.observed.hintsPresent}
+                costRows={costRows(detail, traffic)}
                 volume={{
                   gbPerMonth: traffic.volume.gbPerMonth,
                   source: traffic.volume.source,
-                  pricePerGb: traffic.pricePerGb,
+                  costPerCrossZoneGb: traffic.pricing.costPerCrossZoneGb,
+                  priceNote: traffic.pricing.note,
+                  loadBalancerLeg: traffic.loadBalancerLeg,
                   crossZoneFractionNow: crossZoneNow,
                   monthlyCostNow: traffic.monthlyCost.now.monthlyCost,
                   unmeasuredNote:

@@ -51,11 +51,13 @@ describe('GET /api/v1/services/{namespace}/{name}', () => {
     const base = await readJson<ServiceResponse>(await get('shop', 'recommendations'));
     const scaled = await readJson<ServiceResponse>(await get('shop', 'recommendations', '?gbPerMonth=2000&pricePerGb=0.02'));
     expect(scaled.traffic.monthlyCost.now.gbPerMonth).toBe(2000);
-    expect(scaled.traffic.monthlyCost.now.pricePerGb).toBe(0.02);
+    expect(scaled.traffic.monthlyCost.now.costPerCrossZoneGb).toBe(0.04);
     expect(scaled.traffic.monthlyCost.now.monthlyCost).toBeCloseTo(2000 * base.traffic.crossZoneFraction * 0.02 * 2, 6);
+    const azure = await readJson<ServiceResponse>(await get('shop', 'recommendations', '?price=azure'));
+    expect(azure.traffic.monthlyCost.now.monthlyCost).toBe(0);
     // Nothing measured here (no Prometheus): the assumption, said as such; the request's gbPerMonth is a what-if.
     expect(base.traffic.volume).toMatchObject({ gbPerMonth: 450, source: { kind: 'assumed', label: 'assumed: 50 GB per ready endpoint per month × 9' } });
-    expect(base.traffic.monthlyCost.now.pricePerGb).toBe(0.01);
+    expect(base.traffic.monthlyCost.now.costPerCrossZoneGb).toBe(0.02);
     expect(base.measuredVsPredicted).toBeNull();
     expect(scaled.traffic.volume).toMatchObject({ gbPerMonth: 2000, source: { kind: 'set', label: 'set here (what-if)' } });
     const skewed = await readJson<ServiceResponse>(await get('shop', 'recommendations', '?traffic.ap-northeast-2a=1'));
