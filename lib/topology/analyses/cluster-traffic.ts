@@ -550,8 +550,8 @@ export function computeClusterTraffic(
     const now: ScenarioPart = measuredMatrix === null ? modelled(flow.now) : inGb(measuredMatrix);
     const expected = part(flow.expected);
     const ifAuto = part(flow.ifAuto);
-    // The fix is looked for only where there is something to save.
-    const fixAfter = now.cross > 0 ? flow.fixAfter : null;
+    // The fix is looked for only where it can save what neither the sync nor Auto already does.
+    const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
     const fix = fixAfter === null ? null : part(fixAfter);
     weigh('now', now);
     weigh('expected', expected);

@@ -148,6 +148,8 @@ export interface FixInput {
   readonly workloadOf?: () => FixWorkload | null;
   /** The traffic model of a fixed state (each verified fix's `after`); without it fixes carry no `after`. */
   readonly trafficAfter?: (state: FixedState) => FixTrafficModel | null;
+  /** Stop at the primary (smallest) fix: what the cluster-wide best needs, without the alternatives' searches. */
+  readonly primaryOnly?: boolean;
 }
 
 /** Placement of endpoint changes found by {@link searchEndpointChange}. */
@@ -379,6 +381,7 @@ export function findFixes(input: FixInput): Fix[] {
     if (model !== null) AFTER_MATRICES.set(made, model.matrix);
     fixes.push(made);
   };
+  const done = () => input.primaryOnly === true && fixes.length > 0;
   const donatedOf = (result: HintsEngineResult) =>
     result.hintsEnabled ? result.slices.reduce((n, s) => n + s.endpoints.filter((e) => e.ready === true && e.zone && e.hints?.forZones && !e.hints.forZones.includes(e.zone)).length, 0) : null;
 
@@ -398,7 +401,7 @@ export function findFixes(input: FixInput): Fix[] {
       verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: 'gate on in every component' },
       donatedAfter: donatedOf(result),
     }, result);
-    if (result.hintsEnabled) return fixes;
+    if (result.hintsEnabled || done()) return fixes;
   }
 
   // 2. Auto as things are.
@@ -466,7 +469,7 @@ export function findFixes(input: FixInput): Fix[] {
       },
       donatedAfter: donatedOf(result),
     }, result);
-    if (result.hintsEnabled) return fixes;
+    if (result.hintsEnabled || done()) return fixes;
   } else if (ratios === null) {
     push({
       kind: 'add-zone',
@@ -513,7 +516,7 @@ export function findFixes(input: FixInput): Fix[] {
       verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `endpoints given their node's zone (else ${fallbackZone})` },
       donatedAfter: donatedOf(result),
     }, result);
-    if (result.hintsEnabled) return fixes;
+    if (result.hintsEnabled || done()) return fixes;
   }
 
   // 5. Endpoint counts.
@@ -566,10 +569,12 @@ export function findFixes(input: FixInput): Fix[] {
         verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
         donatedAfter: donatedOf(result),
       }, result);
+      if (done()) return fixes;
     }
   }
 
   // 6. trafficDistribution instead of Auto.
+  if (done()) return fixes;
   const tdAvailable = minor >= 33 || (minor >= 30 && context.gates.ServiceTrafficDistribution);
   if (tdAvailable && service.trafficDistribution === null) {
     const dropped = new Set([...Object.keys(change.set), ...change.remove]);

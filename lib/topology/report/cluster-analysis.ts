@@ -24,7 +24,7 @@ import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysi
 import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
-import type { FixesCell, ShapeMemo } from './service-computation';
+import type { FixesCell, ShapeFix, ShapeMemo } from './service-computation';
 import { computeService, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
@@ -91,6 +91,18 @@ function flowScenario(figures: TrafficFigures): ServiceFlowScenario {
   return scenario;
 }
 
+const FIX_SCENARIOS = new WeakMap<TrafficFigures['matrix'], ServiceFlowScenario>();
+
+/** A fix's `after` as a flow scenario, one object per fix matrix (equal fixed states share one), so Services add up alike however they group. */
+function fixScenario(crossZoneFraction: number, matrix: TrafficFigures['matrix'], shareTotal: number): ServiceFlowScenario {
+  let scenario = FIX_SCENARIOS.get(matrix);
+  if (!scenario) {
+    scenario = { crossZoneFraction, matrix: normalisedMatrix(matrix, shareTotal) };
+    FIX_SCENARIOS.set(matrix, scenario);
+  }
+  return scenario;
+}
+
 /**
  * A Service's flow as the cluster pass keeps it. The primary fix (its title and the traffic after
  * it) is read only for the Services with something to save and those the traffic block lists, so
@@ -98,7 +110,9 @@ function flowScenario(figures: TrafficFigures): ServiceFlowScenario {
  */
 class PassFlow implements ServiceFlow {
   readonly #report: ServiceReport;
+  readonly #fixesCell: FixesCell | null;
   readonly #shareTotal: number;
+  readonly #shapeFix: ShapeFix;
   #primary: Fix | null | undefined;
   readonly namespace: string;
   readonly name: string;
@@ -111,9 +125,13 @@ class PassFlow implements ServiceFlow {
     readonly expected: ServiceFlowScenario,
     readonly ifAuto: ServiceFlowScenario,
     shareTotal: number,
+    shapeFix: ShapeFix,
+    fixesCell: FixesCell | null,
   ) {
     this.#report = report;
+    this.#fixesCell = fixesCell;
     this.#shareTotal = shareTotal;
+    this.#shapeFix = shapeFix;
     this.#primary = report.unknown.fixes !== undefined ? null : undefined;
     this.namespace = report.namespace;
     this.name = report.name;
@@ -121,7 +139,7 @@ class PassFlow implements ServiceFlow {
   }
 
   private primary(): Fix | null {
-    if (this.#primary === undefined) this.#primary = this.#report.fixes.find((candidate) => candidate.primary) ?? null;
+    if (this.#primary === undefined) this.#primary = this.#fixesCell !== null ? this.#fixesCell.primary() : (this.#report.fixes.find((candidate) => candidate.primary) ?? null);
     return this.#primary;
   }
 
@@ -129,20 +147,24 @@ class PassFlow implements ServiceFlow {
     return this.primary()?.title ?? null;
   }
 
+  /** The traffic after the primary fix: found once per Service shape in a pass (the same for every Service of it). */
   get fixAfter(): ServiceFlowScenario | null {
-    const fix = this.primary();
-    const matrix = fix === null ? null : fixAfterMatrix(fix);
-    if (fix === null || fix.after === null || matrix === null) return null;
-    return { crossZoneFraction: fix.after.crossZoneFraction, matrix: normalisedMatrix(matrix, this.#shareTotal) };
+    const shared = this.#shapeFix;
+    if (shared.after === undefined) {
+      const fix = this.primary();
+      const matrix = fix === null ? null : fixAfterMatrix(fix);
+      shared.after = fix === null || fix.after === null || matrix === null ? null : fixScenario(fix.after.crossZoneFraction, matrix, this.#shareTotal);
+    }
+    return shared.after;
   }
 }
 
 function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, shapes: ShapeMemo | null): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell, fixesCell, analysis } = computeService(prepared, service, false, shapes);
+  const { report: partial, needsAttention, traffic, cell, fixesCell, analysis, shapeFix } = computeService(prepared, service, false, shapes);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-  const flow = new PassFlow(report, analysis.observed.readyEndpoints, flowScenario(traffic.now), flowScenario(traffic.expected), flowScenario(traffic.ifAuto), clientShareTotal(traffic.now));
+  const flow = new PassFlow(report, analysis.observed.readyEndpoints, flowScenario(traffic.now), flowScenario(traffic.expected), flowScenario(traffic.ifAuto), clientShareTotal(traffic.now), shapeFix, fixesCell);
   if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, fixesCell, attention, flow };
   const ready = traffic.now.loadedEndpoints;
   return {

@@ -21,7 +21,7 @@ import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import type { ProxyServicePort } from '../upstream/proxy-topology';
-import type { EndpointSlice } from '../upstream/types';
+import type { EndpointSlice, ValueByZone } from '../upstream/types';
 import type { ServiceAttention, ServiceReport, TrafficSummary } from './analysis-schema';
 import { attentionFor } from './attention';
 import type { PreparedAnalysis } from './prepared-analysis';
@@ -45,6 +45,17 @@ export interface ServiceComputation<M extends TrafficCommon> {
   readonly cell: WorkloadCell | null;
   /** The lazy fixes of a cached cluster pass (`null` when the report was built eagerly). */
   readonly fixesCell: FixesCell | null;
+  /**
+   * What Services of this one's shape share about their primary fix once one of them has found it:
+   * the traffic after it (the fix's `after` does not depend on the Service's name, only on what
+   * its shape holds). Empty until first read (see `PassFlow.fixAfter` of cluster-analysis.ts).
+   */
+  readonly shapeFix: ShapeFix;
+}
+
+/** See {@link ServiceComputation.shapeFix}: `after` is `undefined` until a Service of the shape has looked. */
+export interface ShapeFix {
+  after?: { readonly crossZoneFraction: number; readonly matrix: Readonly<ValueByZone<ValueByZone<number>>> } | null;
 }
 
 /**
@@ -57,6 +68,7 @@ export class FixesCell {
   private input: Omit<FixInput, 'context'> | null;
   private price: ((fix: Fix) => Fix) | null;
   private found: readonly Fix[] | null = null;
+  private first: Fix | null | undefined;
 
   constructor(context: ClusterContext, input: Omit<FixInput, 'context'>, price: (fix: Fix) => Fix) {
     this.context = context;
@@ -74,10 +86,23 @@ export class FixesCell {
   fixes(): readonly Fix[] {
     if (this.found === null) {
       this.found = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context }).map(this.price as (fix: Fix) => Fix);
+      this.first = this.found.find((fix) => fix.primary) ?? null;
       this.input = null;
       this.price = null;
     }
     return this.found;
+  }
+
+  /**
+   * The primary fix alone (what the cluster-wide figures read of every Service with something to
+   * save): found without the alternatives' searches until the whole list is asked for.
+   */
+  primary(): Fix | null {
+    if (this.first === undefined) {
+      const [fix] = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context, primaryOnly: true });
+      this.first = fix === undefined ? null : (this.price as (fix: Fix) => Fix)(fix);
+    }
+    return this.first;
   }
 }
 
@@ -89,6 +114,8 @@ interface HintsAndTraffic<M extends TrafficCommon> {
   readonly diffSummary: ServiceReport['diff'];
   readonly slices: ServiceHintSlices;
   readonly traffic: TrafficScenarios<M>;
+  /** Shared by every Service of this shape in one pass (the spread copies of `core` keep the same object). */
+  readonly shapeFix: ShapeFix;
 }
 
 /** Steps 1–2 of a Service's analysis (see {@link computeService}). */
@@ -127,7 +154,7 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
   const { donated: _donated, ...expectedSummary } = analysis.expected;
   const { entries: _entries, ...diffSummary } = analysis.diff;
-  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone } };
+  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone }, shapeFix: {} };
 }
 
 /** What the controller and kube-proxy would do with a Service's annotations replaced (see {@link predictWithAnnotations}). */
@@ -273,7 +300,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
     ? lazyReport(common, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, needsAttention)
     : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes: fixes as readonly Fix[], loadBalancer };
-  return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null, fixesCell };
+  return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeFix: core.shapeFix };
 }
 
 /**
@@ -338,7 +365,7 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord): (s
   return (state) => {
     if (service.type === 'ExternalName') return null;
     const release = state.gatesOn ? { ...context.proxyRelease, gates: { ...context.proxyRelease.gates, TopologyAwareHints: true } } : context.proxyRelease;
-    const figures = computeTrafficFigures({
+    const input = {
       release,
       clients: prepared.clients,
       honoursHints: dataplane.honoursHints,
@@ -346,8 +373,13 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord): (s
       sortLoads: false,
       uniqueEndpoints: true,
       service: proxyServicePort(service, state.annotations, context),
-      endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName),
-    });
+    };
+    const compute = () => computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName) });
+    // Equal fixed states share one figures object (the memo of the scenarios, per clients and
+    // release; the gate change keyed apart), so their matrices add up alike however Services group.
+    const shape = trafficFiguresKey(state.slices, context.nodeZoneByName, input);
+    const key = shape === null ? null : state.gatesOn ? `gates-on|${shape}` : shape;
+    const figures = key === null ? compute() : figuresMemo(prepared).get(key, compute);
     return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
   };
 }
