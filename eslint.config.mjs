@@ -8,6 +8,7 @@ import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import zonescope from './lint/import-layers.mjs';
+import projectLayers from './lint/project-layers.mjs';
 
 const nodeBuiltins = [
   'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises',
@@ -17,8 +18,6 @@ const nodeBuiltins = [
 
 const COMPONENT_BANS = [
   { group: ['@kubernetes/*'], message: 'Components never see client-node objects.' },
-  { group: ['@/lib/k8s/*', '@/lib/k8s', '**/lib/k8s/*'], message: 'Components get view data from lib/data, not lib/k8s.' },
-  { group: ['@/lib/metrics/*', '@/lib/metrics', '**/lib/metrics/*'], message: 'Components get view data from lib/data, not lib/metrics.' },
 ];
 const RECHARTS_BAN = { group: ['recharts', 'recharts/*'], message: 'Only `*-chart.tsx` files (client components in the view folders) import recharts.' };
 
@@ -85,7 +84,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/data/**/*.ts', 'lib/metrics/**/*.ts', 'lib/topology/**/*.ts', 'sim/**/*.ts', 'scripts/**/*.ts'],
+    files: ['app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'lib/shared/**/*.ts', 'lib/config/**/*.ts', 'lib/prometheus/**/*.ts', 'lib/server/**/*.ts', 'lib/views/**/*.ts', 'cli/**/*.ts', 'lib/topology/**/*.ts', 'sim/**/*.ts', 'scripts/**/*.ts'],
     // Tests may drive a server with client-node directly (real wires, no mocks).
     ignores: ['lib/topology/**/*.ts', '**/*.test.ts'],
     rules: {
@@ -113,5 +112,21 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['@kubernetes/*'], message: 'Only lib/k8s talks to @kubernetes/client-node.' }, RECHARTS_BAN] }],
     },
+  },
+  {
+    // One-way arrows for the whole project (docs/design.md §2, lint/project-layers.mjs).
+    files: ['lib/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'cli/**/*.ts', 'sim/**/*.ts'],
+    plugins: { project: projectLayers },
+    rules: { 'project/project-layers': 'error' },
+  },
+  {
+    files: ['**/*.{ts,tsx,mjs}'],
+    plugins: { project: projectLayers },
+    rules: { 'project/no-cycle': 'error' },
+  },
+  {
+    files: ['components/**/*.tsx', 'app/**/*.tsx'],
+    plugins: { project: projectLayers },
+    rules: { 'project/client-boundary': 'error' },
   },
 );

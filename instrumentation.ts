@@ -1,14 +1,14 @@
 /**
  * Next.js start-up hook: put the method guard in front of Next.js (TRACE, TRACK and other unknown
- * methods get 405, see lib/data/method-guard.ts), and begin syncing the cluster when the server
+ * methods get 405, see lib/server/method-guard.ts), and begin syncing the cluster when the server
  * boots, so the first page view finds data (or a sync in progress) instead of starting the
  * watches itself.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { installMethodGuard } = await import('./lib/data/method-guard');
+  const { installMethodGuard } = await import('./lib/server/method-guard');
   installMethodGuard();
   // The source and its analysis scheduler: the first analysis pass runs as soon as the sync completes.
-  const { startAnalysis } = await import('./lib/data/analysis');
+  const { startAnalysis } = await import('./lib/server/analysis');
   startAnalysis();
 }

@@ -3,7 +3,7 @@
 /**
  * Security headers on every response (pages, API, static files). The Content-Security-Policy
  * comes from proxy.ts (per-request script nonce for pages); keep these in step with
- * STATIC_SECURITY_HEADERS in lib/data/security-headers.ts.
+ * STATIC_SECURITY_HEADERS in lib/server/security-headers.ts.
  */
 const securityHeaders = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },

@@ -1,10 +1,10 @@
 /**
  * Runs before every request:
- * - refuses what no route should see (`lib/data/request-guards.ts`): a `Host` not on the
+ * - refuses what no route should see (`lib/server/request-guards.ts`): a `Host` not on the
  *   allow-list (421, DNS rebinding), a malformed `%` sequence in the path (400), a method other
  *   than GET/HEAD on a page (405) — JSON under `/api`, a short page elsewhere, with the security
  *   headers;
- * - addresses a cluster by URL (`lib/data/cluster-path.ts`): `/c/{id}/{rest}` (pages and
+ * - addresses a cluster by URL (`lib/shared/cluster-path.ts`): `/c/{id}/{rest}` (pages and
  *   `/c/{id}/api/v1/…`) is served by `/{rest}` with the request header `x-zonescope-cluster: {id}`.
  *   Any `x-zonescope-cluster` the client sent is removed first, on every request: only the URL
  *   picks the cluster. (Next.js runs the proxy a second time on the rewritten path, with the
@@ -19,9 +19,9 @@
 import type { NextRequest } from 'next/server';
 import { NextResponse } from 'next/server';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { CLUSTER_HEADER, CLUSTER_PROOF_HEADER, ORIGINAL_HOST_HEADER, parseClusterPath } from './lib/data/cluster-path';
-import { guardRequest, refusal, refusalResponse } from './lib/data/request-guards';
-import { createNonce, isPagePath, NON_PAGE_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy } from './lib/data/security-headers';
+import { CLUSTER_HEADER, CLUSTER_PROOF_HEADER, ORIGINAL_HOST_HEADER, parseClusterPath } from './lib/shared/cluster-path';
+import { guardRequest, refusal, refusalResponse } from './lib/server/request-guards';
+import { createNonce, isPagePath, NON_PAGE_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy } from './lib/server/security-headers';
 
 const SECRET = Symbol.for('zonescope.clusterHeaderSecret');
 

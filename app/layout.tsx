@@ -7,7 +7,7 @@ import { ClusterBaseProvider } from '@/components/layout/cluster-base';
 import { RouteFocus } from '@/components/layout/route-focus';
 import { SiteHeader, SiteHeaderFallback } from '@/components/layout/site-header';
 import { THEME_SCRIPT } from '@/components/layout/theme-script';
-import { requestClusterBase } from '@/lib/data/clusters';
+import { requestClusterBase } from '@/lib/server/clusters';
 import './globals.css';
 
 export const metadata: Metadata = {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
-import { checkHost, isBoundBeyondLoopback, unauthenticatedWritesReason } from '../lib/data/exposure';
+import { checkHost, isBoundBeyondLoopback, unauthenticatedWritesReason } from '../lib/server/exposure';
 import { RESOURCES } from '../lib/k8s/resources';
 
 type Obj = { kind: string; metadata: { name: string; namespace?: string }; [key: string]: unknown };

@@ -9,8 +9,8 @@
  * start. Skipped without the suite's Prometheus (`--no-prometheus`, or Playwright run directly).
  */
 import type { APIRequestContext } from '@playwright/test';
-import type { ClusterHistory, ServiceHistory } from '../lib/data/history-types';
-import { MIN_COMPARISON_SAMPLES } from '../lib/data/history-types';
+import type { ClusterHistory, ServiceHistory } from '../lib/shared/history-types';
+import { MIN_COMPARISON_SAMPLES } from '../lib/shared/history-types';
 import { HINTS_REASON_TEXT, reasonCodeOfMessage } from '../lib/topology/report/hints-reason';
 import { expect, test } from './fixtures';
 import { HistoryPanel } from './pages/history-panel';

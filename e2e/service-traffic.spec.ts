@@ -6,7 +6,7 @@
  * are on and spreads it over every pod without them, 100 answers either way.
  */
 import type { APIRequestContext } from '@playwright/test';
-import type { ServiceResponse } from '../lib/data/api-types';
+import type { ServiceResponse } from '../lib/views/api-types';
 import { expect, test } from './fixtures';
 import { ServiceTrafficPage } from './pages/service-traffic';
 import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON } from './prometheus';

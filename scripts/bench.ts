@@ -182,7 +182,7 @@ async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeA
 
 /** `npm run analyze -- --format json` against the simulator as a child, timed from start to exit (sync included). */
 async function runAnalyzeCommand(kubeconfig: string, outFile: string): Promise<{ seconds: number; bytes: number } | null> {
-  const child = await run('analyze', process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'scripts/analyze.ts', '--format', 'json', '--timeout', '900'], {
+  const child = await run('analyze', process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'cli/analyze.ts', '--format', 'json', '--timeout', '900'], {
     cwd: ROOT,
     env: childEnv({ KUBECONFIG: kubeconfig }),
     stdoutFile: outFile,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isBoundBeyondLoopback } from '../lib/data/exposure';
+import { isBoundBeyondLoopback } from '../lib/server/exposure';
 import { browseUrl, prepareStandalone, startPlan, StartUsageError } from './start';
 
 describe('npm start', () => {

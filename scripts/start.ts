@@ -12,7 +12,7 @@
  * Binds `ZONESCOPE_HOST` (default `127.0.0.1`; `0.0.0.0` or an interface address to serve
  * beyond this machine) and passes the same value on to the server as `ZONESCOPE_HOST`, which is
  * how zonescope knows whether it is reachable beyond loopback (Host allow-list and write policy:
- * lib/data/exposure.ts). An explicit `-H`/`--hostname` argument wins and is passed on the same way.
+ * lib/server/exposure.ts). An explicit `-H`/`--hostname` argument wins and is passed on the same way.
  * `PORT` / `-p` / `--port` choose the port (default 3000). Once the server answers, prints
  * `zonescope is ready on http://HOST:PORT`. Exit code: the server's; 2 for bad arguments, 1
  * without a build.

@@ -20,5 +20,5 @@ echo "== on node $(node --version)"
 # and the simulator as child processes) and the two tests that wait on a real Prometheus's scrape
 # and rate windows (~55 s of worker time; Node's HTTP client, which they use, is covered by the
 # other integration tests here).
-npm run --silent test:unit -- --exclude scripts/bench.smoke.test.ts --exclude lib/metrics/traffic-source.int.test.ts --exclude 'app/api/v1/services/[[]namespace]/[[]name]/history/live.int.test.ts'
+npm run --silent test:unit -- --exclude scripts/bench.smoke.test.ts --exclude lib/prometheus/traffic-source.int.test.ts --exclude 'app/api/v1/services/[[]namespace]/[[]name]/history/live.int.test.ts'
 npm run --silent vectors -- test/vectors

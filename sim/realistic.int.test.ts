@@ -119,7 +119,7 @@ describe('the simulator on a realistic dump (realistic-S)', () => {
     if (!snapshot.ok) throw new Error(JSON.stringify(snapshot.errors));
     expect(snapshot.snapshot.services).toHaveLength(100);
 
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/analyze.ts', '--snapshot', dir, '--format', 'json'], { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', '--snapshot', dir, '--format', 'json'], { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 });
     const report = JSON.parse(stdout) as { cluster: { zones: { name: string }[] }; services: unknown[] };
     expect(report.services).toHaveLength(100);
     expect(report.cluster.zones.map((z) => z.name)).toEqual(['us-east-1a', 'us-east-1b', 'us-east-1c']);

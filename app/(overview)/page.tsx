@@ -3,11 +3,11 @@ import Link from 'next/link';
 import { connection } from 'next/server';
 import { Suspense } from 'react';
 
-import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
+import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { AttentionList } from '@/components/overview/attention-list';
-import { ClusterHistoryPanel } from '@/components/overview/cluster-history';
-import { CLUSTER_HISTORY_HEIGHT, HistorySkeleton } from '@/components/shared/history-parts';
+import { ClusterHistoryPanel } from '@/components/history/cluster-history';
+import { CLUSTER_HISTORY_HEIGHT, HistorySkeleton } from '@/components/history/history-parts';
 import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
 import { DataplaneCard } from '@/components/dataplane/dataplane-card';
 import { EligibilityVerdict } from '@/components/overview/eligibility';
@@ -17,11 +17,11 @@ import { formatCount } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, LINK, Panel, Stat } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
-import { getClusterAnalysis } from '@/lib/data/analysis';
-import { clusterHref, requestScope } from '@/lib/data/clusters';
-import { getClusterStatus, getHeader } from '@/lib/data/header';
-import { getAttentionList } from '@/lib/data/services';
-import { getClusterTraffic } from '@/lib/data/traffic';
+import { getClusterAnalysis } from '@/lib/server/analysis';
+import { clusterHref, requestScope } from '@/lib/server/clusters';
+import { getClusterStatus, getHeader } from '@/lib/views/header';
+import { getAttentionList } from '@/lib/views/services';
+import { getClusterTraffic } from '@/lib/views/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();

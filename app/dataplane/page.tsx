@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
-import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
+import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { CniNotes } from '@/components/dataplane/cni-notes';
 import { DataplaneCard, proxyModeText } from '@/components/dataplane/dataplane-card';
@@ -12,11 +12,11 @@ import { RuleEstimatesView } from '@/components/dataplane/rule-estimates';
 import { PageTitle } from '@/components/ui/page-title';
 import { Panel } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';
-import { getClusterAnalysis } from '@/lib/data/analysis';
-import { requestScope } from '@/lib/data/clusters';
+import { getClusterAnalysis } from '@/lib/server/analysis';
+import { requestScope } from '@/lib/server/clusters';
 import { adviseProxyMode } from '@/lib/topology/analyses/proxy-mode-advice';
-import { getReleaseAnnotationTable } from '@/lib/data/dataplane';
-import { getClusterStatus, getHeader } from '@/lib/data/header';
+import { getReleaseAnnotationTable } from '@/lib/views/dataplane';
+import { getClusterStatus, getHeader } from '@/lib/views/header';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();

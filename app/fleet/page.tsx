@@ -9,7 +9,7 @@ import { formatCount, plural } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { Formula, Panel } from '@/components/ui/panel';
 import { Badge } from '@/components/ui/status';
-import { fleetLeader, fleetView } from '@/lib/data/fleet';
+import { fleetLeader, fleetView } from '@/lib/views/fleet/fleet';
 
 export const metadata: Metadata = { title: 'Fleet' };
 

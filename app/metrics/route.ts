@@ -7,10 +7,10 @@
  * the cluster block is served, with `zonescope_cluster_synced 0`. About the default cluster only
  * (one Prometheus job per installation, as before several clusters).
  */
-import { defaultScope } from '@/lib/data/clusters';
-import { scrapeMetricsChunks } from '@/lib/data/metrics-endpoint';
-import { methodRefusal, refusalResponse } from '@/lib/data/request-guards';
-import { METRICS_CONTENT_TYPE } from '@/lib/metrics/exporter';
+import { defaultScope } from '@/lib/server/clusters';
+import { scrapeMetricsChunks } from '@/lib/views/metrics-endpoint';
+import { methodRefusal, refusalResponse } from '@/lib/server/request-guards';
+import { METRICS_CONTENT_TYPE } from '@/lib/prometheus/exporter';
 
 export const dynamic = 'force-dynamic';
 

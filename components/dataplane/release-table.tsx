@@ -1,5 +1,5 @@
 /** Which annotation key applies per release and whether kube-proxy needs it. */
-import type { ReleaseAnnotationRow } from '@/lib/data/dataplane';
+import type { ReleaseAnnotationRow } from '@/lib/views/dataplane';
 import { Code } from '../ui/panel';
 import { Badge } from '../ui/status';
 

@@ -1,5 +1,5 @@
 /** What the fleet page says besides its table: the clusters the open-cluster limit keeps closed, and a lone cluster. */
-import type { FleetPrometheusStatus, FleetRow } from '@/lib/data/fleet';
+import type { FleetPrometheusStatus, FleetRow } from '@/lib/views/fleet/fleet';
 import { formatCount, plural } from '../ui/format';
 import { Callout } from '../ui/status';
 

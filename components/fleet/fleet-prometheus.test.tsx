@@ -7,8 +7,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 
-import type { FleetAnswers, FleetPrometheusStatus, FleetRow } from '@/lib/data/fleet';
-import { FLEET_QUERY_NAMES, fleetLeader, fleetRow, fleetRowsFromAnswers } from '@/lib/data/fleet';
+import type { FleetAnswers, FleetPrometheusStatus, FleetRow } from '@/lib/views/fleet/fleet';
+import { FLEET_QUERY_NAMES, fleetLeader, fleetRow, fleetRowsFromAnswers } from '@/lib/views/fleet/fleet';
 import { htmlText } from '../test-support';
 import { FleetPrometheusNote } from './fleet-notes';
 import { FleetSummary } from './fleet-summary';

@@ -9,11 +9,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ClusterEntry } from '@/lib/data/fleet';
-import type { FleetRow, FleetRowInput } from '@/lib/data/fleet';
-import { fleetLeader, fleetRow, withLastFigures } from '@/lib/data/fleet';
-import { analyseFixture } from '@/lib/data/fleet-test-support';
-import type { Freshness } from '@/lib/data/header';
+import type { ClusterEntry } from '@/lib/views/fleet/fleet';
+import type { FleetRow, FleetRowInput } from '@/lib/views/fleet/fleet';
+import { fleetLeader, fleetRow, withLastFigures } from '@/lib/views/fleet/fleet';
+import { analyseFixture } from '@/lib/views/fleet/fleet-test-support';
+import type { Freshness } from '@/lib/views/header';
 import type { ClusterAnalysis } from '@/lib/topology/report/analysis-schema';
 import { htmlText } from '../test-support';
 import { LimitNote, SingleClusterNote } from './fleet-notes';

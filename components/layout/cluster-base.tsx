@@ -2,7 +2,7 @@
 
 /**
  * The URL prefix of the cluster a page shows, for client leaves: `''` for the default cluster,
- * `/c/{id}` for another (see lib/data/cluster-path.ts). The root layout sets it from the request;
+ * `/c/{id}` for another (see lib/shared/cluster-path.ts). The root layout sets it from the request;
  * every internal link and fetch of a component goes through it, so a page of cluster `b` links to
  * and reads from cluster `b`.
  *
@@ -17,7 +17,7 @@ import { usePathname } from 'next/navigation';
 import type { ComponentProps, ReactNode } from 'react';
 import { createContext, useContext, useEffect } from 'react';
 
-import { parseClusterPath, withClusterBase } from '@/lib/data/cluster-path';
+import { parseClusterPath, withClusterBase } from '@/lib/shared/cluster-path';
 
 const ClusterBaseContext = createContext('');
 

@@ -18,7 +18,7 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
 
-import { stripClusterBase, withClusterBase } from '@/lib/data/cluster-path';
+import { stripClusterBase, withClusterBase } from '@/lib/shared/cluster-path';
 import { LINK } from '../ui/panel';
 import { Badge } from '../ui/status';
 import type { Tone } from '../ui/status';

@@ -5,7 +5,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 
-import { clusterUnavailableDigest } from '@/lib/data/cluster-path';
+import { clusterUnavailableDigest } from '@/lib/shared/cluster-path';
 import { htmlText } from '../test-support';
 import { ClusterBaseProvider } from './cluster-base';
 import { ErrorView } from './error-view';

@@ -7,9 +7,9 @@
  *
  * One expected state does get here: a cluster that cannot be opened (the limit of open clusters,
  * a misconfigured context), whose error carries its message in the digest
- * (lib/data/clusters.ts `ClusterUnavailableError`): shown as that message, not as a bug.
+ * (lib/server/clusters.ts `ClusterUnavailableError`): shown as that message, not as a bug.
  */
-import { clusterUnavailableFromDigest } from '@/lib/data/cluster-path';
+import { clusterUnavailableFromDigest } from '@/lib/shared/cluster-path';
 import { ClusterLink } from './cluster-base';
 import { useEffect } from 'react';
 import { LINK } from '../ui/panel';

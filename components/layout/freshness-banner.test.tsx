@@ -1,10 +1,10 @@
 /** The stale-data banner and the page's "cannot be read" panel: permanent failures say to fix the cause, transient ones that they pass. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { syncProgress } from '@/lib/data/header';
+import { syncProgress } from '@/lib/views/header';
 
 type ResourceStatus = Parameters<typeof syncProgress>[0][number];
-import type { HeaderView } from '@/lib/data/header';
+import type { HeaderView } from '@/lib/views/header';
 import { ClusterStatusPanel } from '../shared/cluster-status';
 import { FreshnessBadge, FreshnessBanner } from './site-header';
 

@@ -9,7 +9,7 @@
  *   generation and health this page was rendered with — at most once per 2 s, not while a refresh
  *   is in flight, not while the user edits a field (focus in a text field that took input since it
  *   got the focus) and not while a hold is open (an element with `data-live-refresh-hold`, e.g. the
- *   topology-mode confirmation; see lib/data/live-refresh.ts). A held update is announced.
+ *   topology-mode confirmation; see lib/shared/live-refresh.ts). A held update is announced.
  * - Shows "updated N s ago": the time since the page's data was last known to match the server's
  *   cache (rendered, or confirmed by a poll), ticking every second; its accessible name says it in
  *   words. Without JavaScript it reads "updated at HH:MM:SS UTC" (the render time).
@@ -22,8 +22,8 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import type { MouseEvent, ReactNode } from 'react';
 import { useCallback, useEffect, useRef, useState, useTransition } from 'react';
-import type { ClusterGenerationResponse } from '@/lib/data/api-types';
-import type { LiveMark, UserHold } from '@/lib/data/live-refresh';
+import type { ClusterGenerationResponse } from '@/lib/views/api-types';
+import type { LiveMark, UserHold } from '@/lib/shared/live-refresh';
 import {
   connectionLost,
   decideRefresh,
@@ -35,7 +35,7 @@ import {
   liveNote,
   POLL_INTERVAL_MS,
   POLL_TIMEOUT_MS,
-} from '@/lib/data/live-refresh';
+} from '@/lib/shared/live-refresh';
 import { Badge } from '../ui/status';
 import { useClusterHref } from './cluster-base';
 

@@ -4,7 +4,7 @@
  * text (never colour alone) that opens, without JavaScript, into the details: the source's own
  * sentence, when it last answered, the query budget and how to add measured traffic.
  */
-import type { HeaderView } from '@/lib/data/header';
+import type { HeaderView } from '@/lib/views/header';
 import { formatCount, formatTimestamp } from '../ui/format';
 import type { Tone } from '../ui/status';
 import { ToneIcon } from '../ui/status';

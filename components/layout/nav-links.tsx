@@ -8,7 +8,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
-import { stripClusterBase, withClusterBase } from '@/lib/data/cluster-path';
+import { stripClusterBase, withClusterBase } from '@/lib/shared/cluster-path';
 import { useClusterBase } from './cluster-base';
 
 const ITEMS = [

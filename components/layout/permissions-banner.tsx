@@ -3,7 +3,7 @@
  * types, who zonescope is (SelfSubjectReview), which answers are unknown because of it, and the
  * ready-to-apply ClusterRole and binding that grant them.
  */
-import type { HeaderView } from '@/lib/data/header';
+import type { HeaderView } from '@/lib/views/header';
 import { CommandBlock, Commands } from '../ui/command';
 import { Callout } from '../ui/status';
 

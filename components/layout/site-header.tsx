@@ -7,12 +7,12 @@
  * with one cluster there is nothing to switch and neither the server line nor the switcher shows.
  */
 import { connection } from 'next/server';
-import { clusterEntries, defaultScope, isScopeError, requestClusterId, scopeFor } from '@/lib/data/clusters';
-import type { ClusterScope } from '@/lib/data/clusters';
-import { fleetOffered, switcherClusters } from '@/lib/data/fleet';
-import { getHeader, getRenderedLiveMark } from '@/lib/data/header';
-import type { HeaderView } from '@/lib/data/header';
-import { clusterDisplayName } from '../shared/cluster-name';
+import { clusterEntries, defaultScope, isScopeError, requestClusterId, scopeFor } from '@/lib/server/clusters';
+import type { ClusterScope } from '@/lib/server/clusters';
+import { fleetOffered, switcherClusters } from '@/lib/views/fleet/fleet';
+import { getHeader, getRenderedLiveMark } from '@/lib/views/header';
+import type { HeaderView } from '@/lib/views/header';
+import { clusterDisplayName } from '../../lib/shared/cluster-name';
 import { formatCount, formatPlatform, formatTimestamp } from '../ui/format';
 import { LockIcon } from '../ui/icons';
 import { Badge, Callout } from '../ui/status';

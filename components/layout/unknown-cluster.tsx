@@ -4,7 +4,7 @@
  */
 import { LINK } from '../ui/panel';
 import { Callout } from '../ui/status';
-import { clusterEntries, clusterHref, requestClusterId } from '@/lib/data/clusters';
+import { clusterEntries, clusterHref, requestClusterId } from '@/lib/server/clusters';
 
 /** The cluster id of the request when no cluster has it, else `null`. */
 export async function unknownClusterId(): Promise<string | null> {

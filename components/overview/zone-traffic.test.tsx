@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { htmlText } from '../test-support';
 import { describe, expect, it } from 'vitest';
 
-import type { ClusterTraffic } from '@/lib/data/traffic';
+import type { ClusterTraffic } from '@/lib/views/traffic';
 import { defaultVolumeSettings } from '@/lib/topology/analyses/cluster-traffic';
 import type { PriceSetting } from '@/lib/topology/model/cloud-pricing';
 import type { MeasuredTraffic } from '@/lib/topology/analyses/traffic-volume';

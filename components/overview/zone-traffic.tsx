@@ -6,10 +6,10 @@
  * client leaf with the scenario switch, the Sankey and the matrix table), and the top Services by
  * cross-zone $ and by saving, each with its smallest fix and a link to the Service.
  *
- * Server component; everything it shows is `getClusterTraffic()`'s (lib/data/traffic.ts).
+ * Server component; everything it shows is `getClusterTraffic()`'s (lib/views/traffic.ts).
  */
 import { ClusterLink } from '../layout/cluster-base';
-import type { ClusterTraffic, TrafficStatus } from '@/lib/data/traffic';
+import type { ClusterTraffic, TrafficStatus } from '@/lib/views/traffic';
 import type { ClusterTrafficReport, ClusterTrafficScenario, ServiceTrafficCost, VolumeSourceKind } from '@/lib/topology/analyses/traffic-volume';
 import type { CrossZonePricing } from '@/lib/topology/model/cloud-pricing';
 import { formatPercent, formatTimestamp, formatUsd, plural, serviceHref } from '../ui/format';

@@ -11,10 +11,10 @@
  * zone's sample (`zoneNodes`), and its options are drawn in the browser only: the server-rendered
  * page carries the picked option, not a hundred node names.
  */
-import { withClusterBase } from '@/lib/data/cluster-path';
+import { withClusterBase } from '@/lib/shared/cluster-path';
 import { useClusterBase } from '../layout/cluster-base';
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import type { RequestSampleView } from '@/lib/data/service';
+import type { RequestSampleView } from '@/lib/views/service';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
 import { formatPercent } from '../ui/format';
 import { RequestSampleChart } from './request-sample-chart';

@@ -16,7 +16,7 @@ import { DistributionPanel } from './distribution-panel';
 import { EventsTimeline } from './events-timeline';
 import { LoadBalancerPath } from './load-balancer-path';
 import { ServiceVerdict } from './service-verdict';
-import { TopologyModeEquivalents } from './topology-mode-equivalents';
+import { TopologyModeEquivalents } from '../topology-mode/equivalents';
 import { textOf } from '../test-support';
 
 function detailOf(index: ReturnType<typeof testCluster>, name: string): ServiceDetail {

@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 
-import type { RequestSampleView } from '@/lib/data/service';
+import type { RequestSampleView } from '@/lib/views/service';
 import { applyVolumeToSummary, defaultVolumeSettings, measuredCrossZoneFraction, resolveServiceVolume } from '@/lib/topology/analyses/cluster-traffic';
 import { compareMeasuredWithPredicted } from '@/lib/topology/analyses/measured-vs-predicted';
 import { requestSampleScenarios, sampleRequests } from '@/lib/topology/analyses/request-sample';

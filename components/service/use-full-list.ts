@@ -7,7 +7,7 @@
  * Once loaded, the list is fetched again whenever the page's data changes (`version`, e.g. after
  * `router.refresh()`), so it never shows an older state than the panels around it.
  */
-import { withClusterBase } from '@/lib/data/cluster-path';
+import { withClusterBase } from '@/lib/shared/cluster-path';
 import { useClusterBase } from '../layout/cluster-base';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 

@@ -9,10 +9,10 @@ import type { AppRouterInstance } from 'next/dist/shared/lib/app-router-context.
 import { SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { describe, expect, it } from 'vitest';
 
-import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
-import { serviceTable } from '@/lib/data/services';
+import type { ServiceRow, ServiceTableData } from '@/lib/views/services';
+import { serviceTable } from '@/lib/views/services';
 import { resolvePricing } from '@/lib/topology/model/cloud-pricing';
-import { parseTableQuery } from '@/lib/data/service-query';
+import { parseTableQuery } from '@/lib/shared/service-query';
 import { htmlText } from '../test-support';
 import { ServicesTable } from './services-table';
 

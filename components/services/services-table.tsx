@@ -25,22 +25,22 @@
  * every sort, for a dataset that fits comfortably in the browser.
  *
  * Filtering and sorting are the one definition shared with `GET /api/v1/services`
- * (`lib/data/service-query.ts`, which also parses and writes the query string; `./table-view.ts`
+ * (`lib/shared/service-query.ts`, which also parses and writes the query string; `./table-view.ts`
  * keeps each column's order and the last views, and gives the same rows in the same order); columns are
  * configs (Headlamp style) whose `id` is the sort key, so what sorting uses stays separate from
  * `render` (what the cell shows).
  */
-import { withClusterBase } from '@/lib/data/cluster-path';
+import { withClusterBase } from '@/lib/shared/cluster-path';
 import { ClusterLink, useClusterBase } from '../layout/cluster-base';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import type { QueryableService, TableQuery, TableSortKey } from '@/lib/data/service-query';
+import type { QueryableService, TableQuery, TableSortKey } from '@/lib/shared/service-query';
 import {
   ATTENTION_REASONS, firstSortOrder, nextSort, parseTableSearch, SERVICE_MECHANISMS, TABLE_SORT_KEYS, SERVICE_TYPES, serviceNaturalKey, serviceSearchText, tableExportHref, tableQueryFilters, tableQuerySearch,
-} from '@/lib/data/service-query';
-import type { ServiceRow, ServiceTableData } from '@/lib/data/services';
+} from '@/lib/shared/service-query';
+import type { ServiceRow, ServiceTableData } from '@/lib/views/services';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 import { formatPercent, formatUsd, mechanismLabel, serviceHref, shortZoneName } from '../ui/format';
 import { formatGb, VOLUME_SOURCE, VolumeSourceMarker } from '../overview/zone-traffic-source';

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { QueryableService, TableQuery } from '@/lib/data/service-query';
-import { queryTable, serviceNaturalKey, serviceSearchText, TABLE_SORT_KEYS } from '@/lib/data/service-query';
+import type { QueryableService, TableQuery } from '@/lib/shared/service-query';
+import { queryTable, serviceNaturalKey, serviceSearchText, TABLE_SORT_KEYS } from '@/lib/shared/service-query';
 import { TableViews, tableQueryKey } from './table-view';
 
 interface TestRow extends QueryableService {

@@ -3,7 +3,7 @@
  * progress) or an unavailable source with the reason. Expected states are rendered, never thrown.
  */
 import type { ReactNode } from 'react';
-import type { ClusterStatusView } from '@/lib/data/header';
+import type { ClusterStatusView } from '@/lib/views/header';
 import { formatCount, formatTimestamp } from '../ui/format';
 import { Badge, Callout } from '../ui/status';
 

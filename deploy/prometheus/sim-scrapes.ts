@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { GET } from '../../app/metrics/route';
-import { resetMetricsSettings, scrapeMetrics } from '../../lib/data/metrics-endpoint';
-import { waitForAnalysis } from '../../lib/data/analysis';
-import { defaultScope } from '../../lib/data/clusters';
+import { resetMetricsSettings, scrapeMetrics } from '../../lib/views/metrics-endpoint';
+import { waitForAnalysis } from '../../lib/server/analysis';
+import { defaultScope } from '../../lib/server/clusters';
 import { getClusterSource, resetClusterSource } from '../../lib/k8s/source';
 import { defaultControllers } from '../../sim/default-controllers';
 import type { FaultRuleInput, RbacConfigInput } from '../../sim/faults';

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import type { HistoryRange } from '../../lib/data/history-types';
+import type { HistoryRange } from '../../lib/shared/history-types';
 
 /** One transition row of the "Changes" table, as a user reads it. */
 export interface ChangeRow {
@@ -25,8 +25,8 @@ function precisionOf(title: string | null): number {
 }
 
 /**
- * The "History" section of the Service page and of the Overview (components/service/history-panel.tsx,
- * components/overview/cluster-history.tsx): range buttons, the status message, the charts, the
+ * The "History" section of the Service page and of the Overview (components/history/service-history-panel.tsx,
+ * components/history/cluster-history.tsx): range buttons, the status message, the charts, the
  * "Changes" table and, on a Service, "Before and after the change".
  */
 export class HistoryPanel {

@@ -28,7 +28,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { clusterNameFromContext } from '../../components/shared/cluster-name';
+import { clusterNameFromContext } from '../shared/cluster-name';
 import type { ClusterSource } from './cluster-source';
 import { createClusterSource, UnavailableClusterSource } from './cluster-source';
 import type { ConnectionEnv } from './connection';

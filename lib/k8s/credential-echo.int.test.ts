@@ -1,7 +1,7 @@
 /**
  * An API server (or an authenticating proxy) that echoes the credentials it received in a
  * `Status` message must not make the dashboard show or log them: the token never reaches the
- * statuses and problems the header shows (`lib/data/header`) nor the informer log, whatever the
+ * statuses and problems the header shows (`lib/views/header`) nor the informer log, whatever the
  * token's source (static kubeconfig token, exec plugin) and whether the message uses a pattern
  * the redactor knows (`token <value>`) or none at all.
  */

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../scripts/analyze-cli';
+import { main } from '../../cli/analyze-cli';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { generateSelfSignedServer } from '../../sim/tls';

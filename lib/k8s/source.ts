@@ -4,7 +4,7 @@
  * or browsers. Stored on `globalThis` (`Symbol.for('zonescope.clusters')`) so Next.js dev reloads
  * reuse it instead of leaking watches.
  *
- * Server-only: pages and route handlers import this (through lib/data/clusters.ts); scripts run
+ * Server-only: pages and route handlers import this (through lib/server/clusters.ts); scripts run
  * outside Next use `createClusterSource` from `./cluster-source` or a registry of their own.
  */
 import 'server-only';

@@ -1,5 +1,5 @@
 /** Any other path under `/api`: a JSON 404 (`not-found:api`) instead of the HTML not-found page. */
-import { errorResponse } from '@/lib/data/http';
+import { errorResponse } from '@/lib/server/http';
 
 export const dynamic = 'force-dynamic';
 

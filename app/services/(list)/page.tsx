@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 
-import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
+import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { ServicesTable } from '@/components/services/services-table';
 import { PageTitle } from '@/components/ui/page-title';
-import { requestScope } from '@/lib/data/clusters';
-import { getClusterStatus, getHeader } from '@/lib/data/header';
-import { parseTableQuery } from '@/lib/data/service-query';
-import { getServiceTable, serviceTableJson } from '@/lib/data/services';
+import { requestScope } from '@/lib/server/clusters';
+import { getClusterStatus, getHeader } from '@/lib/views/header';
+import { parseTableQuery } from '@/lib/shared/service-query';
+import { getServiceTable, serviceTableJson } from '@/lib/views/services';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();

@@ -5,7 +5,8 @@ import { analyzeServiceHints } from './analyze-service';
 import { buildClusterContext } from '../model/cluster-context';
 import type { ClusterSnapshot, ServiceRecord } from '../model/cluster-model';
 import type { FixWorkload } from './fixes';
-import { donatedFor, findFixes, searchEndpointChange } from './fixes';
+import { donatedFor, searchEndpointChange } from './endpoint-change-search';
+import { findFixes } from './fixes';
 import { testCluster, testEndpoint, testEndpoints, testNode, testService, testSlice, testZoneNodes } from '../model/test-cluster';
 
 const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };

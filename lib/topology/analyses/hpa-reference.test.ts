@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
 import { testEndpoints, testService, testSlice, testWorkload, testWorkloadCluster } from '../model/test-cluster';
-import { donatedFor } from './fixes';
+import { donatedFor } from './endpoint-change-search';
 import type { HpaScanRow, ScaleDownRisk, SpreadOutcome } from './hpa';
 import { MAX_EXACT_OUTCOMES, MAX_SCAN_ROWS, MONTE_CARLO_SAMPLES, analyzeHpa, findServiceWorkload, scaleDownRisk, scaleDownSeed, scanReplicaCounts, worstSpread } from './hpa';
 import { createSeededRandom } from './seeded-random';

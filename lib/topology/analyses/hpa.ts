@@ -22,7 +22,7 @@ import type { ClusterContext } from '../model/cluster-context';
 import type { DeploymentRecord, EndpointSliceRecord, HpaRecord, PodRecord, ServiceRecord } from '../model/cluster-model';
 import { matchesSelector, objectKey, serviceSelects } from '../model/cluster-model';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_INSUFFICIENT_NUMBER_OF_ENDPOINTS, MESSAGE_MIN_ALLOCATION_EXCEEDS_OVERLOAD_THRESHOLD } from '../upstream/constants';
-import { donatedFor } from './fixes';
+import { donatedFor } from './endpoint-change-search';
 import { SeededRandomBlocks, hashSeed } from './seeded-random';
 import type { AllocationTable } from '../upstream/topology-cache';
 import { computeAllocationTable, getAllocations, moveEndpoints } from '../upstream/topology-cache';

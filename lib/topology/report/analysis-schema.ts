@@ -1,6 +1,6 @@
 /**
  * The analyses of a whole cluster and of single Services, as plain JSON-able data: the types of
- * what `npm run analyze -- --format json` prints and what the dashboard's `lib/data` composes
+ * what `npm run analyze -- --format json` prints and what the dashboard's `lib/views` composes
  * views from. This is the JSON contract; the field names are documented in `docs/analyze-schema.md`.
  * The values are built by cluster-analysis.ts (`analyzeCluster`) and service-detail.ts
  * (`analyzeService`).

@@ -7,7 +7,7 @@ import { testCluster, testEndpoints, testNode, testService, testSlice } from '..
 import { analyzeClusterIn } from './cluster-analysis';
 import { prepareAnalysis } from './prepared-analysis';
 import { analyzeServiceIn } from './service-detail';
-import { searchEndpointChange } from '../analyses/fixes';
+import { searchEndpointChange } from '../analyses/endpoint-change-search';
 import { endpointSearchSkipped, MAX_SEARCH_ZONES } from '../analyses/service-mechanism';
 import { computeTrafficMatrix, MAX_MATRIX_ZONES, MAX_TRAFFIC_ZONES, OTHER_ZONES, tooManyTrafficZones } from '../analyses/traffic';
 import type { TrafficClientZone, TrafficEndpoint } from '../analyses/traffic';

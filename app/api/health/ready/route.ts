@@ -1,5 +1,5 @@
-import { analysisPass, isServing } from '@/lib/data/analysis';
-import { analysisProgress } from '@/lib/data/header';
+import { analysisPass, isServing } from '@/lib/server/analysis';
+import { analysisProgress } from '@/lib/views/header';
 import { getClusterSource } from '@/lib/k8s/source';
 
 export const dynamic = 'force-dynamic';

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiErrorResponse } from '../../../../lib/data/api-types';
+import type { ApiErrorResponse } from '../../../../lib/views/api-types';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';

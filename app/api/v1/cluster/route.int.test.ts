@@ -8,14 +8,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getClusterAnalysis } from '../../../../lib/data/analysis';
+import { getClusterAnalysis } from '../../../../lib/server/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../lib/k8s/source';
 import * as catchAll from '../../[...path]/route';
-import type { ApiErrorResponse, ClusterResponse, ServiceResponse } from '../../../../lib/data/api-types';
+import type { ApiErrorResponse, ClusterResponse, ServiceResponse } from '../../../../lib/views/api-types';
 import { apiRequest, readJson, harnessForFile, routeContext } from '../_testing/harness';
 import { GET as getService } from '../services/[namespace]/[name]/route';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
-import { defaultScope } from '../../../../lib/data/clusters';
+import { defaultScope } from '../../../../lib/server/clusters';
 
 const harness = harnessForFile();
 

@@ -4,13 +4,15 @@
  * freshness. `?gbPerEndpoint=&gbPerService=&price=` (or the legacy `pricePerGb=`) are what-ifs that recompute the `traffic`
  * block only: the analysis's per-Service flows with other volume settings, no re-analysis.
  */
-import type { ClusterTrafficQuery } from '@/lib/data/http';
-import { API_HEADERS, methodNotAllowed, notReadyResponse, parseClusterQuery } from '@/lib/data/http';
-import { getClusterAnalysis } from '@/lib/data/analysis';
-import type { ClusterScope } from '@/lib/data/clusters';
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { getHeader } from '@/lib/data/header';
-import { getClusterTraffic, getMeasuredTraffic, getVolumeSettings } from '@/lib/data/traffic';
+import type { ClusterTrafficQuery } from '@/lib/server/requests';
+import { API_HEADERS, methodNotAllowed } from '@/lib/server/http';
+import { parseClusterQuery } from '@/lib/server/requests';
+import { notReadyResponse } from '@/lib/views/responses';
+import { getClusterAnalysis } from '@/lib/server/analysis';
+import type { ClusterScope } from '@/lib/server/clusters';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { getHeader } from '@/lib/views/header';
+import { getClusterTraffic, getMeasuredTraffic, getVolumeSettings } from '@/lib/views/traffic';
 import type { ClusterTrafficReport, VolumeSettings } from '@/lib/topology/analyses/traffic-volume';
 import type { ClusterAnalysis } from '@/lib/topology/report/analysis-schema';
 import { clusterTrafficOf } from '@/lib/topology/report/cluster-analysis';

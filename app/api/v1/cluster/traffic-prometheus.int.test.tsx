@@ -8,12 +8,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { MetricsStatusBadge } from '../../../../components/layout/metrics-status';
-import type { ClusterResponse } from '../../../../lib/data/api-types';
-import { getLiveState, getRenderedLiveMark } from '../../../../lib/data/header';
-import { isBehind } from '../../../../lib/data/live-refresh';
+import type { ClusterResponse } from '../../../../lib/views/api-types';
+import { getLiveState, getRenderedLiveMark } from '../../../../lib/views/header';
+import { isBehind } from '../../../../lib/shared/live-refresh';
 import { apiRequest, eventually, harnessForFile, PROMETHEUS_INSTALLED, prometheusForFile, readJson } from '../_testing/harness';
 import { GET } from './route';
-import { defaultScope } from '../../../../lib/data/clusters';
+import { defaultScope } from '../../../../lib/server/clusters';
 
 const harness = harnessForFile();
 

@@ -9,8 +9,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { MetricsStatusBadge } from '../../../../components/layout/metrics-status';
-import type { ClusterResponse } from '../../../../lib/data/api-types';
-import { main } from '../../../../scripts/analyze-cli';
+import type { ClusterResponse } from '../../../../lib/views/api-types';
+import { main } from '../../../../cli/analyze-cli';
 import { apiRequest, eventually, harnessForFile, PROMETHEUS_INSTALLED, prometheusForFile, readJson } from '../_testing/harness';
 import { GET } from './route';
 

@@ -9,16 +9,16 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EligibilityVerdict } from '../../../../components/overview/eligibility';
 import { PermissionsBanner } from '../../../../components/layout/permissions-banner';
-import type { ClusterResponse } from '../../../../lib/data/api-types';
-import { getHeader } from '../../../../lib/data/header';
-import { getServiceTable } from '../../../../lib/data/services';
+import type { ClusterResponse } from '../../../../lib/views/api-types';
+import { getHeader } from '../../../../lib/views/header';
+import { getServiceTable } from '../../../../lib/views/services';
 import { GET } from './route';
 import { GET as getServices } from '../services/route';
 import { GET as getService } from '../services/[namespace]/[name]/route';
 import { GET as getTopologyMode } from '../services/[namespace]/[name]/topology-mode/route';
-import type { ServiceResponse, ServicesResponse } from '../../../../lib/data/api-types';
+import type { ServiceResponse, ServicesResponse } from '../../../../lib/views/api-types';
 import { apiRequest, eventually, harnessForFile, readJson, routeContext } from '../_testing/harness';
-import { defaultScope } from '../../../../lib/data/clusters';
+import { defaultScope } from '../../../../lib/server/clusters';
 
 const harness = harnessForFile();
 

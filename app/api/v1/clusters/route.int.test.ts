@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import type { FleetRow, FleetView } from '../../../../lib/data/fleet';
-import { isScopeError, scopeFor } from '../../../../lib/data/clusters';
+import type { FleetRow, FleetView } from '../../../../lib/views/fleet/fleet';
+import { isScopeError, scopeFor } from '../../../../lib/server/clusters';
 import { getClusterRegistry, resetClusterSource } from '../../../../lib/k8s/source';
 import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
 import type { Simulator } from '../../../../sim/server';
@@ -187,7 +187,7 @@ describe('GET /api/v1/clusters', () => {
   });
 
   it('adds the clusters seen only in the fleet Prometheus, and says when it is unreachable', { timeout: 40_000 }, async () => {
-    // A stand-in for the fleet Prometheus's query API (the real one is in lib/metrics/fleet-prometheus.int.test.ts):
+    // A stand-in for the fleet Prometheus's query API (the real one is in lib/views/fleet/fleet-prometheus.int.test.ts):
     // installations "demo" (connected here too) and "far".
     const vector = (result: { metric: Record<string, string>; value: number }[]) =>
       JSON.stringify({ status: 'success', data: { resultType: 'vector', result: result.map((r) => ({ metric: r.metric, value: [Date.now() / 1000, String(r.value)] })) } });

@@ -10,8 +10,8 @@
  * With `ZONESCOPE_FLEET_PROMETHEUS_URL`, the clusters seen only in the fleet's Prometheus follow
  * (`source: "prometheus"`, from its last answer: the request never waits for it).
  */
-import { fleetView } from '@/lib/data/fleet';
-import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
+import { fleetView } from '@/lib/views/fleet/fleet';
+import { jsonResponse, methodNotAllowed } from '@/lib/server/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@
  * clamping of `limit`, and 400 for every malformed parameter (before any cluster call).
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, ServicesResponse } from '../../../../lib/data/api-types';
+import type { ApiErrorResponse, ServicesResponse } from '../../../../lib/views/api-types';
 import { apiRequest, nonWatchRequests, readJson, harnessForFile } from '../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 

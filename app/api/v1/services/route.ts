@@ -2,13 +2,15 @@
  * `GET /api/v1/services`: the Services table, filtered, sorted and paged (see docs/api.md);
  * `format=csv` or `format=json` exports every matching row as a download instead.
  */
-import { clusterDisplayName } from '@/components/shared/cluster-name';
-import type { ClusterScope } from '@/lib/data/clusters';
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { getHeader } from '@/lib/data/header';
-import { API_HEADERS, errorResponse, jsonResponse, methodNotAllowed, notReadyResponse, parseServiceQuery } from '@/lib/data/http';
-import { parseServiceFilterParams } from '@/lib/data/service-query';
-import { exportServiceRows, getServiceRows, queryServiceRows, rowZones, serviceNamespaces, servicesCsv } from '@/lib/data/services';
+import { clusterDisplayName } from '@/lib/shared/cluster-name';
+import type { ClusterScope } from '@/lib/server/clusters';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { getHeader } from '@/lib/views/header';
+import { API_HEADERS, errorResponse, jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { parseServiceQuery } from '@/lib/server/requests';
+import { notReadyResponse } from '@/lib/views/responses';
+import { parseServiceFilterParams } from '@/lib/shared/service-query';
+import { exportServiceRows, getServiceRows, queryServiceRows, rowZones, serviceNamespaces, servicesCsv } from '@/lib/views/services';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,10 +3,10 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 
-import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
-import { requestScope } from '@/lib/data/clusters';
-import { getHeader } from '@/lib/data/header';
-import { findService } from '@/lib/data/service';
+import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
+import { requestScope } from '@/lib/server/clusters';
+import { getHeader } from '@/lib/views/header';
+import { findService } from '@/lib/views/service';
 
 import type { ServiceParams } from './params';
 import { decodeSegment } from './params';

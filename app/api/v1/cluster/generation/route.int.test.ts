@@ -5,15 +5,15 @@
  * poll — no API server request and no analysis.
  */
 import { describe, expect, it } from 'vitest';
-import { getClusterAnalysis } from '../../../../../lib/data/analysis';
-import { getRenderedLiveMark } from '../../../../../lib/data/header';
-import type { ApiErrorResponse, ClusterGenerationResponse } from '../../../../../lib/data/api-types';
-import { healthKey, isBehind } from '../../../../../lib/data/live-refresh';
+import { getClusterAnalysis } from '../../../../../lib/server/analysis';
+import { getRenderedLiveMark } from '../../../../../lib/views/header';
+import type { ApiErrorResponse, ClusterGenerationResponse } from '../../../../../lib/views/api-types';
+import { healthKey, isBehind } from '../../../../../lib/shared/live-refresh';
 import { getClusterSource, resetClusterSource } from '../../../../../lib/k8s/source';
 import { DEFAULT_TOKEN } from '../../../../../sim/server';
 import { eventually, harnessForFile, nonWatchRequests, readJson } from '../../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
-import { defaultScope } from '../../../../../lib/data/clusters';
+import { defaultScope } from '../../../../../lib/server/clusters';
 
 const harness = harnessForFile();
 
@@ -142,7 +142,7 @@ describe('GET /api/v1/cluster/generation', () => {
   });
 });
 
-/** The process-wide analysis memo of lib/data/analysis.ts (read, not replaced). */
+/** The process-wide analysis memo of lib/server/analysis.ts (read, not replaced). */
 function analysisMemo(): { readonly generation: number } | undefined {
   return (globalThis as unknown as Record<symbol, { readonly generation: number } | undefined>)[Symbol.for('zonescope.analysisMemo')];
 }

@@ -1,12 +1,12 @@
 /**
  * `GET /api/v1/cluster/generation`: the cache's change generation and per-type health — what an
- * open page polls to know whether it is behind the watch (lib/data/live-refresh.ts). O(resource
+ * open page polls to know whether it is behind the watch (lib/shared/live-refresh.ts). O(resource
  * types): no analysis, no API server call; answers before the first sync too (with `synced: false`).
  * `/c/{id}/api/v1/cluster/generation` answers for that cluster.
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
-import { getLiveState } from '@/lib/data/header';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { getLiveState } from '@/lib/views/header';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,9 +4,9 @@
  * `/metrics` (docs/api.md, "History"). Needs no cluster connection; Prometheus problems are a 200
  * with `status`; a bad range is 400.
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { jsonResponse, methodNotAllowed } from '@/lib/data/http';
-import { getClusterHistory, parseHistoryQuery } from '@/lib/data/history';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { getClusterHistory, parseHistoryQuery } from '@/lib/views/history';
 
 export const dynamic = 'force-dynamic';
 

@@ -8,16 +8,16 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 
-import { clusterDisplayName, titleWithCluster } from '@/components/shared/cluster-name';
+import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { CopyButton } from '@/components/ui/copy-button';
 import { serviceHref } from '@/components/ui/format';
 import { PageTitle } from '@/components/ui/page-title';
 import { LINK } from '@/components/ui/panel';
 import { Callout } from '@/components/ui/status';
-import { clusterHref, requestScope } from '@/lib/data/clusters';
-import { getClusterStatus, getHeader } from '@/lib/data/header';
-import { getServiceYaml } from '@/lib/data/service-yaml';
+import { clusterHref, requestScope } from '@/lib/server/clusters';
+import { getClusterStatus, getHeader } from '@/lib/views/header';
+import { getServiceYaml } from '@/lib/views/service-yaml';
 
 import type { ServiceParams } from '../params';
 import { decodeSegment } from '../params';

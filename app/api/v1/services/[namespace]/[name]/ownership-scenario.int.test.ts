@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/data/api-types';
-import { getServiceView } from '../../../../../../lib/data/service';
-import { waitForAnalysis } from '../../../../../../lib/data/analysis';
+import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/views/api-types';
+import { getServiceView } from '../../../../../../lib/views/service';
+import { waitForAnalysis } from '../../../../../../lib/server/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../../../lib/k8s/source';
 import { gitOpsManager } from '../../../../../../lib/topology/analyses/gitops';
 import { defaultControllers } from '../../../../../../sim/default-controllers';
@@ -21,7 +21,7 @@ import { startSimulator } from '../../../../../../sim/server';
 import { apiRequest, readJson, routeContext, sameOriginHeaders } from '../../../_testing/harness';
 import { GET } from './route';
 import { PUT } from './topology-mode/route';
-import { defaultScope } from '../../../../../../lib/data/clusters';
+import { defaultScope } from '../../../../../../lib/server/clusters';
 
 const KEYS = ['KUBECONFIG', 'ZONESCOPE_HOST', 'ZONESCOPE_READ_ONLY', 'ZONESCOPE_SNAPSHOT', 'ZONESCOPE_CONTEXT'] as const;
 let sim: Simulator;

@@ -5,10 +5,10 @@
  * cluster call.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/data/api-types';
+import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/views/api-types';
 import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, harnessForFile } from '../../../_testing/harness';
-import { getServiceDetailView } from '../../../../../../lib/data/service';
-import { defaultScope } from '../../../../../../lib/data/clusters';
+import { getServiceDetailView } from '../../../../../../lib/views/service';
+import { defaultScope } from '../../../../../../lib/server/clusters';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 
 const harness = harnessForFile();

@@ -1,7 +1,9 @@
 /** `GET /api/v1/services/{namespace}/{name}`: the analyze per-Service object plus the detail panels; `ETag` is the resourceVersion. */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { API_HEADERS, methodNotAllowed, parseServiceRef, parseTrafficOptions, readErrorResponse } from '@/lib/data/http';
-import { getServiceDetailBody } from '@/lib/data/service';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { API_HEADERS, methodNotAllowed } from '@/lib/server/http';
+import { parseServiceRef, parseTrafficOptions } from '@/lib/server/requests';
+import { readErrorResponse } from '@/lib/views/responses';
+import { getServiceDetailBody } from '@/lib/views/service';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,7 +4,7 @@
  * loads on demand), 404, and 400 for bad names and parameters before any cluster call.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, EndpointListResponse, ServiceResponse } from '../../../../../../../lib/data/api-types';
+import type { ApiErrorResponse, EndpointListResponse, ServiceResponse } from '../../../../../../../lib/views/api-types';
 import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, harnessForFile } from '../../../../_testing/harness';
 import { GET as getDetail } from '../route';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';

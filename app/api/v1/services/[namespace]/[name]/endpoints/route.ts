@@ -4,9 +4,11 @@
  * per-endpoint tables and loads the rest from here when asked, so the page stays small at
  * thousands of endpoints.
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { jsonResponse, methodNotAllowed, parseEndpointListQuery, parseServiceRef, readErrorResponse } from '@/lib/data/http';
-import { getServiceEndpointList } from '@/lib/data/service';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { parseEndpointListQuery, parseServiceRef } from '@/lib/server/requests';
+import { readErrorResponse } from '@/lib/views/responses';
+import { getServiceEndpointList } from '@/lib/views/service';
 
 export const dynamic = 'force-dynamic';
 

@@ -10,8 +10,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceHistory } from '../../../../../../../lib/data/history-types';
-import { clearHistoryCache } from '../../../../../../../lib/data/history';
+import type { ServiceHistory } from '../../../../../../../lib/shared/history-types';
+import { clearHistoryCache } from '../../../../../../../lib/views/history';
 import type { RunningPrometheus } from '../../../../../../../sim/prometheus';
 import { startPrometheus } from '../../../../../../../sim/prometheus';
 import { GET as getMetrics } from '../../../../../../metrics/route';

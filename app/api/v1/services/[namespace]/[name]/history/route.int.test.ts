@@ -15,17 +15,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiErrorResponse } from '../../../../../../../lib/data/api-types';
-import type { ClusterHistory, HistoryTransition, ServiceHistory } from '../../../../../../../lib/data/history-types';
-import { clearHistoryCache } from '../../../../../../../lib/data/history';
-import { scrapeMetrics } from '../../../../../../../lib/data/metrics-endpoint';
+import type { ApiErrorResponse } from '../../../../../../../lib/views/api-types';
+import type { ClusterHistory, HistoryTransition, ServiceHistory } from '../../../../../../../lib/shared/history-types';
+import { clearHistoryCache } from '../../../../../../../lib/views/history';
+import { scrapeMetrics } from '../../../../../../../lib/views/metrics-endpoint';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
 import type { RunningPrometheus } from '../../../../../../../sim/prometheus';
 import { freeLoopbackPort, startPrometheus } from '../../../../../../../sim/prometheus';
 import { apiRequest, harnessForFile, readJson, routeContext } from '../../../../_testing/harness';
 import { GET as getClusterHistory } from '../../../../cluster/history/route';
 import { GET } from './route';
-import { defaultScope } from '../../../../../../../lib/data/clusters';
+import { defaultScope } from '../../../../../../../lib/server/clusters';
 
 const harness = harnessForFile();
 

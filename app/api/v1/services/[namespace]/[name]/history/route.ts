@@ -4,9 +4,11 @@
  * Prometheus that scrapes zonescope's `/metrics` (docs/api.md, "History"). Prometheus problems are
  * a 200 with `status`; a bad range is 400, an unknown Service 404, the first sync 503.
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { jsonResponse, methodNotAllowed, parseServiceRef, readErrorResponse } from '@/lib/data/http';
-import { getServiceHistory, parseHistoryQuery } from '@/lib/data/history';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { parseServiceRef } from '@/lib/server/requests';
+import { readErrorResponse } from '@/lib/views/responses';
+import { getServiceHistory, parseHistoryQuery } from '@/lib/views/history';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,10 +5,10 @@
  * selection is the traffic panel's; bad parameters are 400 before anything is computed.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, RequestSampleResponse as RequestSampleView, ServiceResponse } from '../../../../../../../lib/data/api-types';
+import type { ApiErrorResponse, RequestSampleResponse as RequestSampleView, ServiceResponse } from '../../../../../../../lib/views/api-types';
 import { apiRequest, readJson, routeContext, harnessForFile } from '../../../../_testing/harness';
-import { getRequestSample, getRequestSampleOptions } from '../../../../../../../lib/data/service';
-import { defaultScope } from '../../../../../../../lib/data/clusters';
+import { getRequestSample, getRequestSampleOptions } from '../../../../../../../lib/views/service';
+import { defaultScope } from '../../../../../../../lib/server/clusters';
 import { DEFAULT_REQUESTS } from '../../../../../../../lib/topology/analyses/request-sample';
 import { GET as getDetail } from '../route';
 import { GET, POST } from './route';

@@ -5,11 +5,13 @@
  * same counts), the commands to check it by hand, and the measured split of that zone when
  * zone-resolved flows are measured. The Service page's request-sample panel reads it.
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { errorResponse, jsonResponse, methodNotAllowed, parseServiceRef, readErrorResponse } from '@/lib/data/http';
-import type { Parsed } from '@/lib/data/http';
-import type { RequestSampleQuery } from '@/lib/data/service';
-import { getRequestSample } from '@/lib/data/service';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { errorResponse, jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { parseServiceRef } from '@/lib/server/requests';
+import { readErrorResponse } from '@/lib/views/responses';
+import type { Parsed } from '@/lib/server/http';
+import type { RequestSampleQuery } from '@/lib/views/service';
+import { getRequestSample } from '@/lib/views/service';
 import { DEFAULT_REQUESTS, MAX_REQUESTS, MIN_REQUESTS } from '@/lib/topology/analyses/request-sample';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
 import { TRAFFIC_SCENARIOS } from '@/lib/topology/analyses/traffic-scenarios';

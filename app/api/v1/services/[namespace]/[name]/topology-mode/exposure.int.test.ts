@@ -6,7 +6,7 @@
  * on the request) or unauthenticated writes are explicitly allowed.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
+import type { ApiErrorResponse, TopologyModeResponse } from '../../../../../../../lib/views/api-types';
 import { apiRequest, freshClusterPerTest, harnessForFile, readJson, routeContext, sameOriginHeaders } from '../../../../_testing/harness';
 import { GET, PUT } from './route';
 

@@ -5,7 +5,7 @@
  * and a message saying why, without sending a PATCH. Against eks-demo on the simulator.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, ServiceResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
+import type { ApiErrorResponse, ServiceResponse, TopologyModeResponse } from '../../../../../../../lib/views/api-types';
 import { apiRequest, eventually, freshClusterPerTest, harnessForFile, readJson, routeContext, sameOriginHeaders } from '../../../../_testing/harness';
 import { GET as getService } from '../route';
 import { GET, PUT } from './route';

@@ -8,8 +8,8 @@
  * against what the simulator's controller then writes, and the audit log.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/data/api-types';
-import { waitForAnalysis } from '../../../../../../../lib/data/analysis';
+import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/views/api-types';
+import { waitForAnalysis } from '../../../../../../../lib/server/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
 import {
   apiRequest, BAD_NAMES, eventually, nonWatchRequests, ORIGIN, readJson, routeContext, sameOriginHeaders, freshClusterPerTest, harnessForFile,

@@ -4,12 +4,11 @@
  * (same-origin only; beyond loopback only behind the auth proxy or with the explicit opt-in;
  * see docs/api.md for every status).
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import {
-  auditUser, dataErrorResponse, jsonResponse, methodNotAllowed, parseServiceRef, parseTopologyModeRequest, refuseCrossSite,
-  refuseUnauthenticatedWrite,
-} from '@/lib/data/http';
-import { getTopologyModeState, setTopologyMode } from '@/lib/data/topology-mode';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { dataErrorResponse, jsonResponse, methodNotAllowed } from '@/lib/server/http';
+import { parseServiceRef, parseTopologyModeRequest } from '@/lib/server/requests';
+import { auditUser, refuseCrossSite, refuseUnauthenticatedWrite } from '@/lib/server/origin';
+import { getTopologyModeState, setTopologyMode } from '@/lib/views/topology-mode';
 
 export const dynamic = 'force-dynamic';
 

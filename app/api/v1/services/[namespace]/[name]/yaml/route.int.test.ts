@@ -5,7 +5,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { ApiErrorResponse } from '../../../../../../../lib/data/api-types';
+import type { ApiErrorResponse } from '../../../../../../../lib/views/api-types';
 import { apiRequest, BAD_NAMES, harnessForFile, readJson, routeContext } from '../../../../_testing/harness';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 

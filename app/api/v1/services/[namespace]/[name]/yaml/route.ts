@@ -3,9 +3,11 @@
  * EndpointSlices as the API server has them, as multi-document YAML (`managedFields` left out
  * unless asked for). See docs/api.md.
  */
-import { scopeFromRequest } from '@/lib/data/clusters';
-import { errorResponse, methodNotAllowed, parseServiceRef, readErrorResponse } from '@/lib/data/http';
-import { getServiceYaml } from '@/lib/data/service-yaml';
+import { scopeFromRequest } from '@/lib/server/clusters';
+import { errorResponse, methodNotAllowed } from '@/lib/server/http';
+import { parseServiceRef } from '@/lib/server/requests';
+import { readErrorResponse } from '@/lib/views/responses';
+import { getServiceYaml } from '@/lib/views/service-yaml';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,450 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateSimTls } from '../../sim/tls';
+import type { MetricsConfig } from './config';
+import { metricsConfigFromEnv } from './config';
+import { MAX_RANGE_POINTS, parseVectorResponse, parseVectorResponseInSlices, PrometheusError, queryInstant, queryRange, SLICED_PARSE_MIN_CHARS } from './client';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+let handler: Handler = (_req, res) => res.end();
+let server: http.Server;
+let base = '';
+const seen: { url: string; authorization: string | undefined }[] = [];
+let dir = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'zonescope-prom-'));
+  server = http.createServer((req, res) => {
+    seen.push({ url: req.url ?? '', authorization: req.headers.authorization });
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  seen.length = 0;
+});
+
+function config(extra: Partial<MetricsConfig> = {}): MetricsConfig {
+  return { baseUrl: base, basicAuth: null, tokenFile: null, ca: null, window: '7d', refreshSeconds: 60, timeoutMs: 2000, maxStaleSeconds: 600, maxResponseBytes: 64 * 1024 * 1024, selector: '', ...extra };
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function failure(promise: Promise<unknown>): Promise<PrometheusError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PrometheusError) return error;
+    throw error;
+  }
+  throw new Error('expected the query to fail');
+}
+
+describe('queryInstant', () => {
+  it('sends the query and time, and parses the vector with NaN and ±Inf kept as numbers', async () => {
+    handler = (_req, res) =>
+      json(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'vector',
+          result: [
+            { metric: { pod: 'a' }, value: [1700000000, '12.5'] },
+            { metric: { pod: 'b' }, value: [1700000000, 'NaN'] },
+            { metric: { pod: 'c' }, value: [1700000000, '+Inf'] },
+            { metric: { pod: 'd' }, value: [1700000000, '-Inf'] },
+          ],
+        },
+      });
+    const samples = await queryInstant(config(), 'sum by (pod) (rate(x[7d]))', 1700000000.5);
+    expect(samples.map((s) => [s.metric.pod, s.value])).toEqual([
+      ['a', 12.5],
+      ['b', Number.NaN],
+      ['c', Number.POSITIVE_INFINITY],
+      ['d', Number.NEGATIVE_INFINITY],
+    ]);
+    const url = new URL(seen[0]?.url ?? '', base);
+    expect(url.pathname).toBe('/api/v1/query');
+    expect(url.searchParams.get('query')).toBe('sum by (pod) (rate(x[7d]))');
+    expect(url.searchParams.get('time')).toBe('1700000000.500');
+  });
+
+  it.each([
+    {
+      name: '503 with a text body',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(503, 'Service Unavailable', { 'Content-Type': 'text/plain' });
+        res.end('Service Unavailable: too many queries');
+      },
+      kind: 'http',
+      message: (u: string) => `Prometheus at ${u} answered HTTP 503 Service Unavailable: Service Unavailable: too many queries.`,
+    },
+    {
+      name: '400 with an error envelope',
+      respond: (res: http.ServerResponse) => json(res, 400, { status: 'error', errorType: 'bad_data', error: 'invalid parameter "query": 1:5: parse error' }),
+      kind: 'query',
+      message: (u: string) => `Prometheus at ${u} rejected the query: bad_data: invalid parameter "query": 1:5: parse error.`,
+    },
+    {
+      name: '422 execution error',
+      respond: (res: http.ServerResponse) => json(res, 422, { status: 'error', errorType: 'execution', error: 'query processing would load too many samples into memory' }),
+      kind: 'query',
+      message: (u: string) => `Prometheus at ${u} rejected the query: execution: query processing would load too many samples into memory.`,
+    },
+    {
+      name: '404 HTML page',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(404, 'Not Found', { 'Content-Type': 'text/html' });
+        res.end('<html><body>nope</body></html>');
+      },
+      kind: 'http',
+      message: (u: string) => `Prometheus at ${u} answered HTTP 404 Not Found.`,
+    },
+    {
+      name: '401',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(401, 'Unauthorized');
+        res.end('unauthorized');
+      },
+      kind: 'auth',
+      message: (u: string) => `Prometheus at ${u} answered HTTP 401 Unauthorized: check the bearer token (ZONESCOPE_PROMETHEUS_TOKEN_FILE) or the URL's credentials.`,
+    },
+    {
+      name: 'a body that is not JSON',
+      respond: (res: http.ServerResponse) => {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html>Grafana</html>');
+      },
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent a response that is not JSON (is the URL a Prometheus server?).`,
+    },
+    {
+      name: 'JSON without a status',
+      respond: (res: http.ServerResponse) => json(res, 200, { hello: 'world' }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent JSON that is not a Prometheus API answer (no "status").`,
+    },
+    {
+      name: 'a matrix where a vector was expected',
+      respond: (res: http.ServerResponse) => json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} answered with a matrix result where an instant vector was expected.`,
+    },
+    {
+      name: 'a sample without a value pair',
+      respond: (res: http.ServerResponse) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: ['1'] }] } }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent a vector sample that is not {metric, value: [time, "value"]}.`,
+    },
+    {
+      name: 'a sample value that is not a number',
+      respond: (res: http.ServerResponse) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, 'lots'] }] } }),
+      kind: 'malformed',
+      message: (u: string) => `Prometheus at ${u} sent a sample value that is not a number.`,
+    },
+  ])('$name → a clear message', async ({ respond, kind, message }) => {
+    handler = (_req, res) => respond(res);
+    const error = await failure(queryInstant(config(), 'up', 1));
+    expect(error.kind).toBe(kind);
+    expect(error.message).toBe(message(base));
+  });
+
+  it('refuses a response larger than the cap, declared or streamed', async () => {
+    const big = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: Array.from({ length: 500 }, (_, i) => ({ metric: { pod: `p${i}` }, value: [1, '1'] })) } });
+    const message = `Prometheus at ${base} sent a response too large (over 8 KiB); the queries aggregate by a few labels, so check that the URL points at Prometheus.`;
+    handler = (_req, res) => json(res, 200, JSON.parse(big));
+    const declared = await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1));
+    expect(declared.kind).toBe('too-large');
+    expect(declared.message).toBe(message);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      for (let i = 0; i < big.length; i += 1000) res.write(big.slice(i, i + 1000));
+      res.end();
+    };
+    const streamed = await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1));
+    expect(streamed.message).toBe(message);
+    // Under the cap the same answer is fine.
+    expect(await queryInstant(config({ maxResponseBytes: big.length + 1 }), 'up', 1)).toHaveLength(500);
+  });
+
+  it('gives up on a slow Prometheus after the timeout', async () => {
+    handler = (_req, res) => {
+      setTimeout(() => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } }), 2000).unref();
+    };
+    const started = Date.now();
+    const error = await failure(queryInstant(config({ timeoutMs: 150 }), 'up', 1));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toBe(`Prometheus at ${base} did not answer within 150 ms.`);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('says "connection refused" when nothing listens', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const error = await failure(queryInstant(config({ baseUrl: `http://127.0.0.1:${port}` }), 'up', 1));
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toBe(`Prometheus at http://127.0.0.1:${port} is unreachable: connection refused.`);
+  });
+
+  it('reads the bearer token again for every request and never puts it in a message', async () => {
+    const tokenFile = path.join(dir, 'token');
+    writeFileSync(tokenFile, 'first-secret-token\n');
+    handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } });
+    const cfg = config({ tokenFile });
+    await queryInstant(cfg, 'up', 1);
+    writeFileSync(tokenFile, 'second-secret-token');
+    await queryInstant(cfg, 'up', 1);
+    expect(seen.map((s) => s.authorization)).toEqual(['Bearer first-secret-token', 'Bearer second-secret-token']);
+    handler = (_req, res) => {
+      res.writeHead(403, 'Forbidden');
+      res.end('token second-secret-token is not allowed');
+    };
+    const error = await failure(queryInstant(cfg, 'up', 1));
+    expect(error.message).not.toContain('second-secret-token');
+    rmSync(tokenFile);
+    const missing = await failure(queryInstant(cfg, 'up', 1));
+    expect(missing.message).toBe('The Prometheus bearer token file (ZONESCOPE_PROMETHEUS_TOKEN_FILE) cannot be read.');
+  });
+
+  it('sends basic auth from the URL userinfo without showing it', async () => {
+    handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } });
+    const result = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: base.replace('http://', 'http://alice:s3cret@') + '/?x=1' });
+    if (result.kind !== 'ok') throw new Error(JSON.stringify(result));
+    expect(result.config.baseUrl).toBe(base);
+    await queryInstant(result.config, 'up', 1);
+    expect(seen[0]?.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+  });
+});
+
+describe('a large instant answer is parsed in slices', () => {
+  /** A vector answer as Prometheus writes it, over SLICED_PARSE_MIN_CHARS, with label values that look like the sample separator. */
+  function bigAnswer(extra: Record<string, unknown> = {}): string {
+    const result = Array.from({ length: 9000 }, (_, i) => ({
+      metric: { k8s_dst_owner_name: i % 97 === 0 ? 'tricky},{"metric":{"x":"y"}' : `web-${i}`, k8s_dst_namespace: 'shöp', src_zone: `zone-${i % 3}`, pad: 'p'.repeat(100) },
+      value: [1700000000, i % 500 === 0 ? 'NaN' : String(i * 1.5)],
+    }));
+    const body = JSON.stringify({ status: 'success', data: { resultType: 'vector', result }, ...extra });
+    expect(body.length).toBeGreaterThan(SLICED_PARSE_MIN_CHARS);
+    return body;
+  }
+
+  it('gives the same samples as one parse, a macrotask between slices, and a warnings tail is fine', async () => {
+    for (const body of [bigAnswer(), bigAnswer({ warnings: ['PromQL info: metric might not be a counter'] })]) {
+      let immediates = 0;
+      let parsed = false;
+      const spin = (): void => {
+        immediates += 1;
+        if (!parsed) setImmediate(spin);
+      };
+      setImmediate(spin);
+      const parsing = parseVectorResponseInSlices(body, 'http://prom', 500);
+      expect(parsing).toBeInstanceOf(Promise);
+      const sliced = await parsing;
+      parsed = true;
+      expect(sliced).toEqual(parseVectorResponse(body, 'http://prom'));
+      expect(sliced).toHaveLength(9000);
+      // Other macrotasks ran while it parsed (at least one per slice of 500 of the 9,000 samples).
+      expect(immediates).toBeGreaterThanOrEqual(17);
+    }
+  });
+
+  it('small answers, error envelopes and other layouts are parsed in one go, with the same result or error', async () => {
+    const small = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { pod: 'a' }, value: [1, '2'] }] } });
+    expect(parseVectorResponseInSlices(small, 'http://prom')).toEqual([{ metric: { pod: 'a' }, value: 2 }]);
+    const rejected = JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error' });
+    expect(() => parseVectorResponseInSlices(rejected, 'http://prom')).toThrow(PrometheusError);
+    // Pretty-printed, or value before metric: no cut at sample boundaries, the same samples.
+    const answer = JSON.parse(bigAnswer()) as { data: { result: { metric: unknown; value: unknown }[] } };
+    const pretty = JSON.stringify(answer, null, 1);
+    const reordered = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: answer.data.result.map((r) => ({ value: r.value, metric: r.metric })) } });
+    for (const body of [pretty, reordered]) expect(await parseVectorResponseInSlices(body, 'http://prom')).toEqual(parseVectorResponse(body, 'http://prom'));
+  });
+
+  it('a bad sample in a middle slice fails as one parse does', async () => {
+    const body = bigAnswer().replace('"value":[1700000000,"3"]', '"value":[1700000000,"three"]');
+    const error = await failure(Promise.resolve(parseVectorResponseInSlices(body, 'http://prom', 100)));
+    expect(error.message).toBe('Prometheus at http://prom sent a sample value that is not a number.');
+  });
+
+  it('queryInstant answers a large vector through it', async () => {
+    const body = bigAnswer();
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(body);
+    };
+    expect(await queryInstant(config(), 'x', 1)).toEqual(parseVectorResponse(body, base));
+  });
+});
+
+describe('queryRange', () => {
+  it('sends query, start, end and step, and parses the matrix in time order with NaN kept', async () => {
+    handler = (_req, res) =>
+      json(res, 200, {
+        status: 'success',
+        data: {
+          resultType: 'matrix',
+          result: [
+            { metric: { series: 'observed' }, values: [[1700000010, '0'], [1700000000, '1']] },
+            { metric: { zone: 'a', odd: 3 }, values: [[1700000000, 'NaN'], [1700000005, '+Inf']] },
+          ],
+        },
+      });
+    const series = await queryRange(config(), 'max(zonescope_service_hints_observed_ratio)', 1700000000, 1700000010.25, 5);
+    expect(series).toEqual([
+      { metric: { series: 'observed' }, values: [{ t: 1700000000, v: 1 }, { t: 1700000010, v: 0 }] },
+      { metric: { zone: 'a' }, values: [{ t: 1700000000, v: Number.NaN }, { t: 1700000005, v: Number.POSITIVE_INFINITY }] },
+    ]);
+    const url = new URL(seen[0]?.url ?? '', base);
+    expect(url.pathname).toBe('/api/v1/query_range');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ query: 'max(zonescope_service_hints_observed_ratio)', start: '1700000000.000', end: '1700000010.250', step: '5' });
+  });
+
+  it.each([
+    {
+      name: 'a vector where a matrix was expected',
+      body: { status: 'success', data: { resultType: 'vector', result: [] } },
+      message: (u: string) => `Prometheus at ${u} answered with a vector result where a range matrix was expected.`,
+    },
+    {
+      name: 'a series without values',
+      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, value: [1, '1'] }] } },
+      message: (u: string) => `Prometheus at ${u} sent a matrix series that is not {metric, values: [[time, "value"], …]}.`,
+    },
+    {
+      name: 'a sample with a string time',
+      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, values: [['1', '1']] }] } },
+      message: (u: string) => `Prometheus at ${u} sent a matrix sample that is not [time, "value"].`,
+    },
+    {
+      name: 'a value that is not a number',
+      body: { status: 'success', data: { resultType: 'matrix', result: [{ metric: {}, values: [[1, 'x']] }] } },
+      message: (u: string) => `Prometheus at ${u} sent a sample value that is not a number.`,
+    },
+    {
+      name: 'no result list',
+      body: { status: 'success', data: { resultType: 'matrix' } },
+      message: (u: string) => `Prometheus at ${u} sent a matrix answer without a "result" list.`,
+    },
+  ])('$name → malformed with a clear message', async ({ body, message }) => {
+    handler = (_req, res) => json(res, 200, body);
+    const error = await failure(queryRange(config(), 'up', 0, 60, 15));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toBe(message(base));
+  });
+
+  it('shows the error envelope of a 400 and the deadline, as instant queries do', async () => {
+    handler = (_req, res) => json(res, 400, { status: 'error', errorType: 'bad_data', error: 'exceeded maximum resolution of 11,000 points per timeseries' });
+    const rejected = await failure(queryRange(config(), 'up', 0, 60, 15));
+    expect(rejected.kind).toBe('query');
+    expect(rejected.message).toBe(`Prometheus at ${base} rejected the query: bad_data: exceeded maximum resolution of 11,000 points per timeseries.`);
+    handler = (_req, res) => {
+      setTimeout(() => json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } }), 2000).unref();
+    };
+    const slow = await failure(queryRange(config({ timeoutMs: 150 }), 'up', 0, 60, 15));
+    expect(slow.message).toBe(`Prometheus at ${base} did not answer within 150 ms.`);
+  });
+
+  it('refuses an empty range, a bad step or too many points before sending anything', async () => {
+    expect((await failure(queryRange(config(), 'up', 100, 50, 5))).message).toBe('A range query needs start ≤ end and a positive step (got start 100, end 50, step 5).');
+    expect((await failure(queryRange(config(), 'up', 0, 50, 0))).kind).toBe('query');
+    expect((await failure(queryRange(config(), 'up', 0, MAX_RANGE_POINTS * 10, 1))).message).toBe(`A range query of ${MAX_RANGE_POINTS * 10} s at a 1 s step would exceed ${MAX_RANGE_POINTS} points per series.`);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('sends the bearer token, read for every request', async () => {
+    const tokenFile = path.join(dir, 'range-token');
+    writeFileSync(tokenFile, 'range-secret');
+    handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'matrix', result: [] } });
+    expect(await queryRange(config({ tokenFile }), 'up', 0, 60, 15)).toEqual([]);
+    expect(seen[0]?.authorization).toBe('Bearer range-secret');
+  });
+});
+
+describe('queryInstant over https', () => {
+  it('trusts the server with ZONESCOPE_PROMETHEUS_CA_FILE, and says what is wrong without it', async () => {
+    const tls = await generateSimTls();
+    const secure = https.createServer({ cert: tls.serverCertificate, key: tls.serverKey }, (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, '3'] }] } }));
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    try {
+      const caFile = path.join(dir, 'prom-ca.pem');
+      writeFileSync(caFile, tls.caCertificate);
+      const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
+      const trusted = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_CA_FILE: caFile });
+      if (trusted.kind !== 'ok') throw new Error(JSON.stringify(trusted));
+      expect((await queryInstant(trusted.config, 'up', 1)).map((sample) => sample.value)).toEqual([3]);
+      const untrusted = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url });
+      if (untrusted.kind !== 'ok') throw new Error(JSON.stringify(untrusted));
+      const error = await failure(queryInstant(untrusted.config, 'up', 1));
+      expect(error.message).toBe(`Prometheus at ${url} presented a certificate that is not trusted (set ZONESCOPE_PROMETHEUS_CA_FILE to the CA that signs it).`);
+    } finally {
+      secure.closeAllConnections();
+      await new Promise<void>((resolve) => secure.close(() => resolve()));
+    }
+  }, 20_000);
+});
+
+describe('metricsConfigFromEnv', () => {
+  it('is not configured without a URL, with defaults', () => {
+    expect(metricsConfigFromEnv({})).toEqual({ kind: 'not-configured', window: '7d', refreshSeconds: 60 });
+  });
+
+  it('reads every variable', () => {
+    const result = metricsConfigFromEnv({
+      ZONESCOPE_PROMETHEUS_URL: 'https://prom.example:9090/prometheus/',
+      ZONESCOPE_PROMETHEUS_WINDOW: '1h30m',
+      ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '15',
+      ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '2500',
+      ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '30',
+    });
+    expect(result).toMatchObject({ kind: 'ok', config: { baseUrl: 'https://prom.example:9090/prometheus', window: '1h30m', refreshSeconds: 15, timeoutMs: 2500, maxStaleSeconds: 30, basicAuth: null, tokenFile: null, ca: null } });
+  });
+
+  it.each([
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'not a url' }, message: 'ZONESCOPE_PROMETHEUS_URL is not a valid URL (expected e.g. http://prometheus:9090).' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'ftp://prom:21' }, message: 'ZONESCOPE_PROMETHEUS_URL must start with http:// or https://, not ftp://.' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_WINDOW: '7 days' }, message: 'ZONESCOPE_PROMETHEUS_WINDOW must be a PromQL duration such as 7d, 24h or 30m, not "7 days".' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '0' }, message: 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS must be a number of at least 0.1, not "0".' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '1.5' }, message: 'ZONESCOPE_PROMETHEUS_TIMEOUT_MS must be a whole number of at least 1, not "1.5".' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_TOKEN_FILE: '/nonexistent/zonescope/token' }, message: 'ZONESCOPE_PROMETHEUS_TOKEN_FILE (/nonexistent/zonescope/token) cannot be read: no such file.' },
+    { env: { ZONESCOPE_PROMETHEUS_URL: 'https://prom:9090', ZONESCOPE_PROMETHEUS_CA_FILE: '/nonexistent/zonescope/ca.pem' }, message: 'ZONESCOPE_PROMETHEUS_CA_FILE (/nonexistent/zonescope/ca.pem) cannot be read: no such file.' },
+  ])('$message', ({ env, message }) => {
+    const result = metricsConfigFromEnv(env);
+    expect(result.kind).toBe('error');
+    expect(result.kind === 'error' ? result.message : '').toBe(message);
+  });
+
+  it('rejects a CA file without a certificate and an empty token file', () => {
+    const ca = path.join(dir, 'ca.pem');
+    writeFileSync(ca, 'hello');
+    const token = path.join(dir, 'empty-token');
+    writeFileSync(token, '  \n');
+    expect(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_CA_FILE: ca })).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_CA_FILE (${ca}) holds no PEM certificate.` });
+    expect(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_TOKEN_FILE: token })).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_TOKEN_FILE (${token}) is empty.` });
+  });
+
+  it('never shows URL credentials, even for a URL it cannot use', () => {
+    const bad = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@prom:9090', ZONESCOPE_PROMETHEUS_WINDOW: 'x' });
+    expect(JSON.stringify(bad)).not.toContain('hunter2');
+    expect(bad).toMatchObject({ kind: 'error', url: 'http://prom:9090' });
+    const invalid = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@[bad' });
+    expect(JSON.stringify(invalid)).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The Services API's filter, sort and paging over rows sorted once per column and direction give
+ * exactly what filtering and then sorting each request's rows gave (the shared query definition of
+ * ./service-query), for random rows and queries — ties of the natural key (`svc-1` and `svc-01`)
+ * included — and the namespaces list is the sorted set of the rows' namespaces. The rows of
+ * successive analyses say what each report and its traffic figures say, reusing a row only for the
+ * same report with the same figures.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
+import { testEndpoints, testSlice } from '../topology/model/test-cluster';
+import { AnalysisCache } from '../topology/report/analysis-cache';
+import type { AttentionReason, ClusterAnalysis } from '../topology/report/analysis-schema';
+import { analyzeCluster, analyzeClusterIn, clusterTrafficOf } from '../topology/report/cluster-analysis';
+import { prepareAnalysis, withAnalysisCache } from '../topology/report/prepared-analysis';
+import { publicCases } from '../topology/report/test-public-cases';
+import type { QueryableService } from '../shared/service-query';
+import { API_SORT_ALIASES, queryServices, SERVICE_SORT_KEYS, serviceNaturalKey, serviceSearchText } from '../shared/service-query';
+import type { ServiceRow } from './services';
+import type { ServiceQuery } from '../shared/service-query';
+import { exportServiceRows, queryServiceRows, serviceNamespaces, serviceRows } from './services';
+
+/** A small seeded generator (mulberry32): the same rows and queries on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMESPACES = ['shop', 'ads', 'payments', 'web-1', 'web-01'];
+const NAMES = ['api', 'svc-1', 'svc-01', 'svc-154', 'svc-1454', 'cart', 'Cart', 'front'];
+const MECHANISMS = ['none', 'topology-mode', 'legacy-annotation', 'trafficDistribution'] as const;
+const REASONS: readonly (AttentionReason | null)[] = [null, null, 'hints-off', 'cross-zone-leak', 'hints-unused'];
+const TYPES = ['ClusterIP', 'NodePort', 'LoadBalancer'] as const;
+
+function rows(next: () => number): ServiceRow[] {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const seen = new Set<string>();
+  const out: ServiceRow[] = [];
+  for (const namespace of NAMESPACES) {
+    for (const name of NAMES) {
+      if (next() < 0.25 || seen.has(`${namespace}/${name}`)) continue;
+      seen.add(`${namespace}/${name}`);
+      const attention = pick(REASONS);
+      const counted = next() < 0.8;
+      out.push({
+        namespace, name, type: pick(TYPES), mechanism: pick(MECHANISMS), hintsExpected: next() < 0.5, hintsObserved: pick(['all', 'some', 'none'] as const),
+        reason: attention === null ? (next() < 0.3 ? 'Hints off: Insufficient Node information' : null) : `why: ${attention}`,
+        attention: attention === null ? null : { reason: attention, message: `why: ${attention}` },
+        endpointsByZone: { a: 1 }, readyEndpoints: Math.floor(next() * 5), crossZoneFraction: Math.floor(next() * 4) / 4, crossZoneFractionIfAuto: 0,
+        gbPerMonth: counted ? Math.floor(next() * 3) * 50 : null, volumeSource: counted ? 'assumed' : null, monthlyCost: counted ? Math.floor(next() * 3) : null, measuredCrossZoneFraction: null,
+      });
+    }
+  }
+  return out;
+}
+
+function query(next: () => number, namespaces: readonly string[]): ServiceQuery {
+  const maybe = <T>(value: T): T | undefined => (next() < 0.5 ? value : undefined);
+  return {
+    sort: SERVICE_SORT_KEYS[Math.floor(next() * SERVICE_SORT_KEYS.length)],
+    order: maybe(next() < 0.5 ? 'asc' : 'desc'),
+    q: maybe(['svc-1', 'SHOP/', 'cart', ' api ', 'why'][Math.floor(next() * 5)]),
+    searchReasons: maybe(true),
+    namespace: maybe(namespaces[Math.floor(next() * namespaces.length)]),
+    attention: maybe(true),
+    mechanism: maybe(MECHANISMS[Math.floor(next() * MECHANISMS.length)]),
+    type: maybe(TYPES[Math.floor(next() * TYPES.length)]),
+    reason: maybe((REASONS[2 + Math.floor(next() * 3)] as string) ?? ''),
+    offset: maybe(Math.floor(next() * 10)),
+    limit: maybe(1 + Math.floor(next() * 20)),
+  };
+}
+
+/** What the API answered before: this request's rows filtered, then sorted. */
+function reference(all: readonly ServiceRow[], q: ServiceQuery): ServiceRow[] {
+  const queryable = all.map((row): QueryableService & { row: ServiceRow } => ({
+    row, namespace: row.namespace, name: row.name, mechanism: row.mechanism, type: row.type, hintsExpected: row.hintsExpected, hintsObserved: row.hintsObserved,
+    reason: row.reason, attention: row.attention?.reason ?? null, readyEndpoints: row.readyEndpoints, crossZoneFraction: row.crossZoneFraction,
+    gbPerMonth: row.gbPerMonth, monthlyCost: row.monthlyCost, search: serviceSearchText(row.namespace, row.name), naturalKey: serviceNaturalKey(row.namespace, row.name),
+  }));
+  return queryServices(queryable, { ...q, sort: API_SORT_ALIASES[q.sort ?? 'namespace'] }).map((entry) => entry.row);
+}
+
+const keys = (list: readonly ServiceRow[]) => list.map((row) => `${row.namespace}/${row.name}`);
+
+describe('the Services API query over rows sorted once', () => {
+  it('answers every random query as filtering then sorting its rows did', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = random(seed);
+      const all = rows(next);
+      for (let i = 0; i < 25; i++) {
+        const q = query(next, NAMESPACES);
+        const expected = reference(all, q);
+        expect(keys(exportServiceRows(all, q))).toEqual(keys(expected));
+        const offset = Math.max(0, q.offset ?? 0);
+        const limit = Math.min(500, Math.max(1, q.limit ?? 100));
+        const page = queryServiceRows(all, q);
+        expect(page.total).toBe(expected.length);
+        expect(keys(page.items)).toEqual(keys(expected.slice(offset, offset + limit)));
+      }
+    }
+  });
+
+  it('keeps the order of names that sort alike (svc-1 and svc-01) as the rows have them', () => {
+    const next = random(7);
+    const all = rows(next).filter((row) => row.name === 'svc-1' || row.name === 'svc-01');
+    expect(all.length).toBeGreaterThan(2);
+    expect(keys(exportServiceRows(all, { sort: 'name' }))).toEqual(keys(reference(all, { sort: 'name' })));
+    expect(keys(exportServiceRows([...all].reverse(), { sort: 'name' }))).toEqual(keys(reference([...all].reverse(), { sort: 'name' })));
+  });
+
+  it('lists the namespaces of the rows once each, sorted', () => {
+    const all = rows(random(3));
+    expect(serviceNamespaces(all)).toEqual([...new Set(all.map((row) => row.namespace))].sort());
+    expect(serviceNamespaces(all)).toBe(serviceNamespaces(all));
+  });
+});
+
+describe('the Services rows of successive analyses', () => {
+  const cached = () => withAnalysisCache(prepareAnalysis(publicCases()), new AnalysisCache());
+  const byServiceOf = (analysis: ClusterAnalysis, gbPerEndpoint = 50) => clusterTrafficOf(analysis, defaultVolumeSettings({ gbPerEndpoint }), null).byService;
+  const view = (rows: readonly ServiceRow[]) => rows.map((row) => ({ key: `${row.namespace}/${row.name}`, ready: row.readyEndpoints, gb: row.gbPerMonth, cost: row.monthlyCost }));
+
+  it('are each Service’s report with its traffic figures', () => {
+    const analysis = analyzeCluster(publicCases());
+    const byService = byServiceOf(analysis);
+    const rows = serviceRows(analysis, byService);
+    expect(view(rows)).toEqual(
+      analysis.services.map((report) => {
+        const cost = byService.get(`${report.namespace}/${report.name}`);
+        return { key: `${report.namespace}/${report.name}`, ready: report.observed.readyEndpoints, gb: cost ? Math.round(cost.volume.gbPerMonth * 1e6) / 1e6 : null, cost: cost ? Math.round(cost.monthlyCost * 1e6) / 1e6 : null };
+      }),
+    );
+    expect(rows.find((row) => row.name === 'web')).toMatchObject({ readyEndpoints: 11, gbPerMonth: 550, volumeSource: 'assumed', mechanism: 'topology-mode' });
+    expect(serviceRows(analysis, null).every((row) => row.gbPerMonth === null && row.monthlyCost === null)).toBe(true);
+  });
+
+  it('keep the rows of the reports a new analysis kept, and follow new traffic figures', () => {
+    const prepared = cached();
+    const first = analyzeClusterIn(prepared);
+    const second = analyzeClusterIn(prepared);
+    expect(second).not.toBe(first);
+    expect(second.services[0]).toBe(first.services[0]);
+    const rows = serviceRows(first, byServiceOf(first));
+    // A new analysis of the same reports, with traffic figures computed anew (equal values): the same row objects.
+    const again = serviceRows(second, byServiceOf(second));
+    again.forEach((row, i) => expect(row).toBe(rows[i]));
+    // Other volumes: every counted row says so.
+    const doubled = serviceRows(second, byServiceOf(second, 100));
+    doubled.forEach((row, i) => {
+      const base = rows[i] as ServiceRow;
+      expect(row).not.toBe(base);
+      expect(row.gbPerMonth).toBe(base.gbPerMonth === null ? null : base.gbPerMonth * 2);
+      expect(row.monthlyCost ?? -1).toBeCloseTo(base.monthlyCost === null ? -1 : base.monthlyCost * 2, 5);
+    });
+  });
+
+  it('of a changed Service are new: its row says what its new report says', () => {
+    const before = analyzeCluster(publicCases());
+    const web = testEndpoints({ 'zone-a': 1, 'zone-b': 1, 'zone-c': 1 }, { service: 'web' });
+    const after = analyzeCluster(publicCases({ endpointSlices: [...publicCases().snapshot.endpointSlices.filter((slice) => slice.serviceName !== 'web'), testSlice('web', web)] }));
+    const rows = serviceRows(before, byServiceOf(before));
+    const changed = serviceRows(after, byServiceOf(after));
+    expect(rows.find((row) => row.name === 'web')?.readyEndpoints).toBe(11);
+    expect(changed.find((row) => row.name === 'web')).toMatchObject({ readyEndpoints: 3, gbPerMonth: 150 });
+  });
+});
