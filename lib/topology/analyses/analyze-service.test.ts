@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { analyzeDataplane } from './analyze-dataplane';
-import { analyzeServiceHints, buildMinimumTable, diffHints, findDonatedEndpoints, runHintsEngine } from './analyze-service';
-import type { AnalysisOptions } from '../model/cluster-context';
+import { analyzeServiceHints } from './analyze-service';
+import type { AnalysisOptions } from '../model/analysis-options';
 import { buildClusterContext } from '../model/cluster-context';
 import type { ClusterSnapshot, EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { testCluster, testEndpoints, testNode, testService, testSlice, testZoneNodes } from '../model/test-cluster';
-import { defaultFeatureGates } from '../upstream/version';
 
 const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };
-const thirds = { 'zone-a': 1 / 3, 'zone-b': 1 / 3, 'zone-c': 1 / 3 };
 
 function analyze(service: ServiceRecord, slices: EndpointSliceRecord[], parts: Partial<ClusterSnapshot> = {}, options: AnalysisOptions = {}) {
   const index = testCluster({ services: [service], endpointSlices: slices, ...parts });
@@ -86,12 +84,6 @@ describe('observed vs expected', () => {
     expect(analysis.diff).toMatchObject({ inSync: false, unexpected: 6 });
   });
 
-  it('diffHints classifies stale hints', () => {
-    const observed = [{ endpoints: [{ addresses: ['1'], zone: 'zone-a', nodeName: null, ready: true, hints: { forZones: ['zone-b'] } }] }];
-    const expected = [{ endpoints: [{ addresses: ['1'], zone: 'zone-a', nodeName: null, ready: true, hints: { forZones: ['zone-a'] } }] }];
-    expect(diffHints(observed, expected).entries).toEqual([{ address: '1', zone: 'zone-a', observed: ['zone-b'], expected: ['zone-a'], kind: 'stale' }]);
-  });
-
   it('observed endpoints per zone count ready and not-ready endpoints, with zone-less ones apart', () => {
     const endpoints = [...testEndpoints({ 'zone-a': 2 }), { addresses: ['9'], zone: null, nodeName: null, ready: false, hints: null }];
     const { analysis } = analyze(testService('x'), [testSlice('x', endpoints)]);
@@ -133,29 +125,6 @@ describe('address types and slice owners', () => {
     const { analysis } = analyze(testService('m', { selector: null, annotations: AUTO }), [testSlice('m', testEndpoints({ 'zone-a': 3 }), { managedBy: 'staff' })]);
     expect(analysis.expected.applicable).toBe(false);
     expect(analysis.lints.map((l) => l.id)).toEqual(expect.arrayContaining(['no-selector', 'slices-not-managed-by-controller']));
-  });
-});
-
-describe('building blocks', () => {
-  it('buildMinimumTable notes where floating point changes the minimum (ratios 0.2/0.8, 6 endpoints)', () => {
-    const table = buildMinimumTable({ a: 0.2, b: 0.8 }, 6, { a: 1, b: 5 });
-    expect(table.rows.map((r) => r.minimum)).toEqual([2, 5]);
-    expect(table.fits).toBe(false);
-    expect(table.floatNote).toContain('a (2 instead of 1)');
-    expect(table.floatNote).toContain('b (5 instead of 4)');
-  });
-
-  it('runHintsEngine: a Service that asks for nothing and has no hints is left as it is', () => {
-    const slice = testSlice('x', testEndpoints({ 'zone-a': 1 }));
-    const result = runHintsEngine({ serviceKey: 'default/x', annotations: {}, trafficDistribution: null, addressType: 'IPv4', unchanged: [slice], cpuRatiosByZone: thirds, minor: 33, gates: defaultFeatureGates(33), topologyCacheEnabled: true });
-    expect(result).toMatchObject({ mechanism: 'none', hintsEnabled: false, slicesToWrite: 0, event: null });
-  });
-
-  it('runHintsEngine: trafficDistribution PreferClose hints each endpoint for its own zone', () => {
-    const slice = testSlice('x', testEndpoints({ 'zone-a': 1, 'zone-b': 1 }));
-    const result = runHintsEngine({ serviceKey: 'default/x', annotations: {}, trafficDistribution: 'PreferClose', addressType: 'IPv4', unchanged: [slice], cpuRatiosByZone: thirds, minor: 33, gates: defaultFeatureGates(33), topologyCacheEnabled: true });
-    expect(result.hintsEnabled).toBe(true);
-    expect(findDonatedEndpoints(result.slices)).toEqual([]);
   });
 });
 

@@ -3,11 +3,11 @@
  * controller is expected to write (running the engine on the observed slices as its "unchanged"
  * existing slices, per address type), what the slices actually carry, and the difference.
  *
- * The expected result is the controller's next sync: `reconcileTopologyHints` with a topology
- * cache built from the cluster's nodes for the modelled release. Observed slices that still fit
- * the allocation stay as they are (as upstream keeps valid unchanged slices), so only real drift
- * shows up in the diff. The cache starts without the Service marked "populated", so an enabled
- * outcome carries the `TopologyAwareHintsEnabled` event the controller records on the transition.
+ * The expected result is the controller's next sync (hints-engine.ts) on the observed slices:
+ * observed slices that still fit the allocation stay as they are, so only real drift shows up in
+ * the diff. The parts: what the slices carry (observed-hints.ts), the diff (hints-diff.ts), the
+ * per-zone minimum table (minimum-table.ts), and which slices the controller manages
+ * (managed-slices.ts).
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/reconciler.go
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go
@@ -15,157 +15,22 @@
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import type { ClusterContext } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
-import { ENDPOINTSLICE_CONTROLLER_NAME, MINIMUM_FACTOR } from '../upstream/constants';
+import type { HintsEngineResult } from './hints-engine';
+import { runHintsEngine } from './hints-engine';
+import type { HintsDiff } from './hints-diff';
+import { diffHints, hintsByAddress } from './hints-diff';
+import { isControllerManaged, notManagedExplanation } from './managed-slices';
+import type { MinimumTable } from './minimum-table';
+import { buildMinimumTable, minimumSumCheck } from './minimum-table';
+import type { DonatedEndpoint, ObservedHints } from './observed-hints';
+import { countDonatedEndpoints, countHintsByZone, findDonatedEndpoints, observeHints } from './observed-hints';
 import type { HintsMechanism } from '../upstream/reconciler';
-import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
-import { canUseTrafficDistribution, reconcileTopologyHints } from '../upstream/reconciler';
 import type { MechanismAnalysis, ServiceLint, TopologyAnnotationChange } from './service-mechanism';
 import { lintService } from './service-mechanism';
 import { sharedAllocationTable, sharedEnableChange, sharedMechanism } from './shared-values';
-import type { SliceInfo } from '../upstream/slice-info';
 import type { Allocation } from '../upstream/topology-cache';
-import { computeAllocationTable, TopologyCache } from '../upstream/topology-cache';
-import { sortedKeys, sortStrings } from '../upstream/sorted';
-import { UNKNOWN_ZONE } from './traffic';
+import { sortedRecord } from '../upstream/sorted';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
-import type { FeatureGates, KubeMinor } from '../upstream/version';
-
-/** Input of {@link runHintsEngine}. */
-export interface HintsEngineInput {
-  readonly serviceKey: string;
-  readonly annotations: Readonly<Record<string, string>>;
-  readonly trafficDistribution: string | null;
-  readonly addressType: AddressType;
-  /** Existing slices (the controller's "unchanged" list). */
-  readonly unchanged: readonly EndpointSlice[];
-  /** Slices being created (e.g. for simulated extra endpoints). */
-  readonly toCreate?: readonly EndpointSlice[];
-  readonly cpuRatiosByZone: Readonly<ValueByZone<number>> | null;
-  readonly minor: KubeMinor;
-  readonly gates: FeatureGates;
-  readonly topologyCacheEnabled: boolean;
-}
-
-/** Result of {@link runHintsEngine}. */
-export interface HintsEngineResult {
-  readonly mechanism: HintsMechanism;
-  readonly hintsEnabled: boolean;
-  readonly autoOutcome: 'enabled' | 'disabled' | null;
-  /** Events the release records (none before 1.26). */
-  readonly events: readonly TopologyEvent[];
-  /** The Warning event if any, else the first event; `null` when none is recorded. */
-  readonly event: TopologyEvent | null;
-  /** The event describing the outcome even where the release records none (1.26 wording). */
-  readonly reason: TopologyEvent | null;
-  /** Every slice after the sync (unchanged ones, then updated, then created). */
-  readonly slices: readonly EndpointSlice[];
-  /** Slices the controller would write. */
-  readonly slicesToWrite: number;
-}
-
-/** A fresh topology cache holding `ratios`, as the controller's is after SetNodes. */
-function engineCache(minor: KubeMinor, ratios: Readonly<ValueByZone<number>> | null): TopologyCache {
-  const cache = new TopologyCache(minor);
-  cache.setCpuRatiosByZone(ratios);
-  return cache;
-}
-
-/** Whether any endpoint of the slice carries hints (module-level helpers: these run for every Service). */
-function hasAnyHints(slice: EndpointSlice): boolean {
-  return slice.endpoints.some((e) => e.hints !== null);
-}
-
-function pickEvent(events: readonly TopologyEvent[]): TopologyEvent | null {
-  return events.find((e) => e.type === 'Warning') ?? events[0] ?? null;
-}
-
-/**
- * One controller sync of the hint step for a Service and address type, on a fresh topology cache
- * holding the given CPU ratios (`null` ratios reproduce "Insufficient Node information").
- *
- * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/reconciler.go (reconcileByAddressType)
- */
-export function runHintsEngine(input: HintsEngineInput): HintsEngineResult {
-  const info: SliceInfo = { serviceKey: input.serviceKey, addressType: input.addressType, toCreate: input.toCreate ?? [], toUpdate: [], unchanged: input.unchanged };
-  const service = { key: input.serviceKey, annotations: input.annotations, trafficDistribution: input.trafficDistribution };
-  // Nothing requests hints and no slice carries any: the sync leaves every slice as it is.
-  const hasHints = info.toCreate.some(hasAnyHints) || info.unchanged.some(hasAnyHints);
-  if (!hasHints && !annotationRequestsHints(input.annotations, input.minor) && !canUseTrafficDistribution(service, input.minor, input.gates)) {
-    const slices = [...info.unchanged, ...info.toCreate];
-    return { mechanism: 'none', hintsEnabled: false, autoOutcome: null, events: [], event: null, reason: null, slices, slicesToWrite: info.toCreate.length };
-  }
-  const result = reconcileTopologyHints(service, info, input.topologyCacheEnabled ? engineCache(input.minor, input.cpuRatiosByZone) : null, input.minor, input.gates);
-  const slices = [...result.unchanged, ...result.toUpdate, ...result.toCreate];
-  let hintsEnabled: boolean;
-  if (result.mechanism === 'topologyAnnotation') hintsEnabled = result.autoOutcome === 'enabled';
-  else if (result.mechanism === 'trafficDistribution') hintsEnabled = slices.some((s) => s.endpoints.some((e) => e.ready === true && e.hints !== null));
-  else hintsEnabled = false;
-  const event = pickEvent(result.events);
-  let reason = event;
-  if (reason === null && result.mechanism === 'topologyAnnotation' && input.minor < 26) {
-    // Releases before 1.26 decide silently; the 1.26 run names the same decision.
-    reason = pickEvent(engineCache(26, input.cpuRatiosByZone).addHints(info).events);
-  }
-  return {
-    mechanism: result.mechanism,
-    hintsEnabled,
-    autoOutcome: result.autoOutcome,
-    events: result.events,
-    event,
-    reason,
-    slices,
-    slicesToWrite: result.toCreate.length + result.toUpdate.length,
-  };
-}
-
-/** Zone-hint counts of ready endpoints (`ready: true`), one per listed zone, sorted by zone. */
-export function countHintsByZone(slices: readonly EndpointSlice[]): ValueByZone<number> {
-  const counts = new Map<string, number>();
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      const forZones = endpoint.ready === true && endpoint.hints !== null ? endpoint.hints.forZones : undefined;
-      if (forZones === undefined) continue;
-      for (const zone of forZones) counts.set(zone, (counts.get(zone) ?? 0) + 1);
-    }
-  }
-  return sortedObject(counts);
-}
-
-/** A ready endpoint hinted for zones other than its own: it serves another zone's traffic. */
-export interface DonatedEndpoint {
-  readonly address: string;
-  readonly podName: string | null;
-  readonly nodeName: string | null;
-  readonly fromZone: string;
-  readonly toZones: readonly string[];
-}
-
-/** Ready endpoints whose zone hints do not include their own zone. */
-export function findDonatedEndpoints(slices: readonly EndpointSlice[]): DonatedEndpoint[] {
-  const donated: DonatedEndpoint[] = [];
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      const forZones = endpoint.hints?.forZones;
-      if (endpoint.ready !== true || endpoint.zone === null || endpoint.zone === '' || !forZones || forZones.length === 0) continue;
-      if (forZones.includes(endpoint.zone)) continue;
-      donated.push({ address: endpoint.addresses[0] ?? '', podName: endpoint.podName ?? null, nodeName: endpoint.nodeName, fromZone: endpoint.zone, toZones: [...forZones] });
-    }
-  }
-  return donated.sort((a, b) => (a.fromZone === b.fromZone ? compareText(a.address, b.address) : compareText(a.fromZone, b.fromZone)));
-}
-
-/** Number of ready endpoints whose zone hints do not include their own zone (`findDonatedEndpoints(slices).length`, without building the list). */
-export function countDonatedEndpoints(slices: readonly EndpointSlice[]): number {
-  let count = 0;
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      const forZones = endpoint.hints?.forZones;
-      if (endpoint.ready !== true || endpoint.zone === null || endpoint.zone === '' || !forZones || forZones.length === 0) continue;
-      if (!forZones.includes(endpoint.zone)) count++;
-    }
-  }
-  return count;
-}
 
 /** What the controller is expected to leave on the slices. */
 export interface ExpectedHints {
@@ -189,70 +54,6 @@ export interface ExpectedHints {
   /** Slices the controller would rewrite on its next sync. */
   readonly slicesToWrite: number;
   readonly verdict: string;
-}
-
-/** What the slices carry now. */
-export interface ObservedHints {
-  readonly addressType: AddressType;
-  readonly slices: number;
-  readonly totalEndpoints: number;
-  /** Ready endpoints (`ready: true`). */
-  readonly readyEndpoints: number;
-  /** Endpoints per zone ({@link UNKNOWN_ZONE} for endpoints without zone). */
-  readonly endpointsByZone: Readonly<ValueByZone<{ readonly ready: number; readonly notReady: number }>>;
-  readonly hintCountsByZone: Readonly<ValueByZone<number>>;
-  readonly hintsPresent: boolean;
-  /** Ready endpoints without a zone hint; with hints present, kube-proxy then ignores hints altogether. */
-  readonly readyEndpointsWithoutHints: number;
-  readonly donatedEndpoints: number;
-}
-
-/** One endpoint whose hints differ between the slices and the expectation. */
-export interface HintsDiffEntry {
-  readonly address: string;
-  readonly zone: string | null;
-  readonly observed: readonly string[] | null;
-  readonly expected: readonly string[] | null;
-  /** `missing`: expected hints absent; `unexpected`: hints that should not be there; `stale`: different zones. */
-  readonly kind: 'missing' | 'unexpected' | 'stale';
-}
-
-/** Observed vs expected hints. */
-export interface HintsDiff {
-  readonly inSync: boolean;
-  readonly missing: number;
-  readonly unexpected: number;
-  readonly stale: number;
-  readonly entries: readonly HintsDiffEntry[];
-}
-
-/** One row of the per-zone minimum table. */
-export interface MinimumTableRow {
-  readonly zone: string;
-  readonly cpuRatio: number;
-  /** Ready endpoints located in the zone. */
-  readonly readyEndpoints: number;
-  readonly minimum: number;
-  readonly desired: number;
-  readonly maximum: number;
-  /** `ceil(11 × 0.3333 / 1.2) = ceil(3.0556) = 4`. */
-  readonly formula: string;
-  /** Whether the zone holds at least its minimum itself (if not, other zones donate). */
-  readonly meetsMinimum: boolean;
-}
-
-/** The per-zone minimum table with the sum check. */
-export interface MinimumTable {
-  readonly formula: string;
-  readonly readyEndpoints: number;
-  readonly rows: readonly MinimumTableRow[];
-  readonly minimumTotal: number;
-  /** Σ minimum ≤ ready endpoints (and at least as many endpoints as zones). */
-  readonly fits: boolean;
-  /** `4 + 4 + 4 = 12 > 11 ready endpoints → hints off`. */
-  readonly sumCheck: string;
-  /** Set when floating point gives a different minimum than exact arithmetic would. */
-  readonly floatNote: string | null;
 }
 
 /** One endpoint on the Service's zone map. */
@@ -318,186 +119,11 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sortedObject<T>(map: Map<string, T>): ValueByZone<T> {
-  const out: ValueByZone<T> = {};
-  for (const key of sortStrings([...map.keys()])) out[key] = map.get(key) as T;
-  return out;
-}
-
-/** Whether the EndpointSlice controller manages a slice (its managed-by label, absent counts as managed). */
-export function isControllerManaged(slice: EndpointSliceRecord): boolean {
-  return slice.managedBy === null || slice.managedBy === ENDPOINTSLICE_CONTROLLER_NAME;
-}
-
-function observe(addressType: AddressType, slices: readonly EndpointSlice[]): ObservedHints {
-  const byZone = new Map<string, { ready: number; notReady: number }>();
-  let totalEndpoints = 0;
-  let readyEndpoints = 0;
-  let hintsPresent = false;
-  let readyWithoutHints = 0;
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      totalEndpoints++;
-      const zone = endpoint.zone === null || endpoint.zone === '' ? UNKNOWN_ZONE : endpoint.zone;
-      const tally = byZone.get(zone) ?? { ready: 0, notReady: 0 };
-      if (endpoint.ready === true) {
-        tally.ready++;
-        readyEndpoints++;
-        if (!endpoint.hints?.forZones || endpoint.hints.forZones.length === 0) readyWithoutHints++;
-      } else {
-        tally.notReady++;
-      }
-      byZone.set(zone, tally);
-      if (endpoint.hints !== null && ((endpoint.hints.forZones?.length ?? 0) > 0 || (endpoint.hints.forNodes?.length ?? 0) > 0)) hintsPresent = true;
-    }
-  }
-  return {
-    addressType,
-    slices: slices.length,
-    totalEndpoints,
-    readyEndpoints,
-    endpointsByZone: sortedObject(byZone),
-    hintCountsByZone: countHintsByZone(slices),
-    hintsPresent,
-    readyEndpointsWithoutHints: hintsPresent ? readyWithoutHints : readyEndpoints,
-    donatedEndpoints: countDonatedEndpoints(slices),
-  };
-}
-
-function hintsByAddress(slices: readonly EndpointSlice[]): Map<string, readonly string[] | null> {
-  const map = new Map<string, readonly string[] | null>();
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      const address = endpoint.addresses[0];
-      if (address === undefined) continue;
-      const zones = endpoint.hints?.forZones;
-      map.set(address, zones && zones.length > 0 ? zones : null);
-    }
-  }
-  return map;
-}
-
-function sameZones(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const sortedA = [...a].sort();
-  const sortedB = [...b].sort();
-  return sortedA.every((zone, i) => zone === sortedB[i]);
-}
-
-/** Compares zone hints endpoint by endpoint (by first address). */
-export function diffHints(observed: readonly EndpointSlice[], expected: readonly EndpointSlice[]): HintsDiff {
-  const expectedHints = hintsByAddress(expected);
-  const entries: HintsDiffEntry[] = [];
-  for (const slice of observed) {
-    for (const endpoint of slice.endpoints) {
-      const address = endpoint.addresses[0];
-      if (address === undefined || !expectedHints.has(address)) continue;
-      const obs = endpoint.hints?.forZones && endpoint.hints.forZones.length > 0 ? endpoint.hints.forZones : null;
-      const exp = expectedHints.get(address) ?? null;
-      let kind: HintsDiffEntry['kind'] | null = null;
-      if (obs === null && exp !== null) kind = 'missing';
-      else if (obs !== null && exp === null) kind = 'unexpected';
-      else if (obs !== null && exp !== null && !sameZones(obs, exp)) kind = 'stale';
-      if (kind) entries.push({ address, zone: endpoint.zone, observed: obs, expected: exp, kind });
-    }
-  }
-  entries.sort((a, b) => compareText(a.address, b.address));
-  const count = (kind: HintsDiffEntry['kind']) => entries.filter((e) => e.kind === kind).length;
-  return { inSync: entries.length === 0, missing: count('missing'), unexpected: count('unexpected'), stale: count('stale'), entries };
-}
-
-function trimNumber(value: number, digits = 4): string {
-  return String(Number(value.toFixed(digits)));
-}
-
-/**
- * The per-zone minimum table for `readyEndpoints` endpoints: `minimum = ceil(total × cpuRatio / 1.2)`
- * per zone with the arithmetic spelled out, and the sum check that decides whether hints can be on.
- *
- * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
- */
-export function buildMinimumTable(
-  cpuRatiosByZone: Readonly<ValueByZone<number>>,
-  readyEndpoints: number,
-  readyByZone: Readonly<ValueByZone<number>>,
-): MinimumTable {
-  const { allocations, minimumTotal } = computeAllocationTable(cpuRatiosByZone, readyEndpoints);
-  const zones = sortedKeys(allocations);
-  const floatZones: string[] = [];
-  const rows: MinimumTableRow[] = zones.map((zone) => {
-    const allocation = allocations[zone] as Allocation;
-    const ratio = cpuRatiosByZone[zone] ?? 0;
-    const product = ratio * readyEndpoints * MINIMUM_FACTOR;
-    // Exact arithmetic would land on a whole number here; the double lands just above it.
-    const nearest = Math.round(product);
-    if (Math.abs(product - nearest) < 1e-9 && nearest !== allocation.minimum) floatZones.push(`${zone} (${allocation.minimum} instead of ${nearest})`);
-    const inZone = readyByZone[zone] ?? 0;
-    return {
-      zone,
-      cpuRatio: ratio,
-      readyEndpoints: inZone,
-      minimum: allocation.minimum,
-      desired: allocation.desired,
-      maximum: allocation.maximum,
-      formula: `ceil(${readyEndpoints} × ${trimNumber(ratio)} / 1.2) = ceil(${trimNumber(product)}) = ${allocation.minimum}`,
-      meetsMinimum: inZone >= allocation.minimum,
-    };
-  });
-  const fits = zones.length >= 2 && zones.length <= readyEndpoints && minimumTotal <= readyEndpoints;
-  const sumCheck = minimumSumCheck(allocations, minimumTotal, readyEndpoints);
-  return {
-    formula: 'minimum = ceil(total ready endpoints × zone CPU ratio / 1.2); Σ minimum must not exceed the total',
-    readyEndpoints,
-    rows,
-    minimumTotal,
-    fits,
-    sumCheck,
-    floatNote:
-      floatZones.length > 0
-        ? `Upstream multiplies by 1/1.2 = 0.8333333333333334 in floating point, which rounds up differently from exact division for ${floatZones.join(', ')}.`
-        : null,
-  };
-}
-
-/** The sum check line of {@link buildMinimumTable} (`4 + 4 + 4 = 12 > 11 ready endpoints → hints off`). */
-function minimumSumCheck(allocations: Readonly<ValueByZone<Allocation>>, minimumTotal: number, readyEndpoints: number): string {
-  const zones = sortedKeys(allocations);
-  if (zones.length > readyEndpoints) return `${readyEndpoints} ready endpoints < ${zones.length} zones → hints off`;
-  const sum = `${zones.map((zone) => (allocations[zone] as Allocation).minimum).join(' + ')} = ${minimumTotal}`;
-  return `${sum} ${minimumTotal <= readyEndpoints ? '≤' : '>'} ${readyEndpoints} ready endpoints → hints ${minimumTotal <= readyEndpoints ? 'can be on' : 'off'}`;
-}
-
 function readyByZoneOf(slices: readonly EndpointSlice[]): ValueByZone<number> {
   const map = new Map<string, number>();
   for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true && e.zone) map.set(e.zone, (map.get(e.zone) ?? 0) + 1);
-  return sortedObject(map);
+  return sortedRecord(map);
 }
-
-/**
- * Why the EndpointSlice controller has nothing to do with a Service, in one sentence; `null` when
- * it manages the Service. ExternalName Services are a DNS CNAME: kube-proxy does not route them
- * and no EndpointSlice exists. Selector-less Services get slices from whoever writes them (the
- * `endpointslice.kubernetes.io/managed-by` values seen are named); the controller writes no hints.
- */
-export function notManagedExplanation(service: ServiceRecord, slices: readonly EndpointSliceRecord[]): string | null {
-  if (service.type === 'ExternalName') {
-    return 'ExternalName: a DNS CNAME answered by cluster DNS. kube-proxy does not route it and it has no EndpointSlices, so topology routing does not apply.';
-  }
-  if (service.selector !== null) return null;
-  const owners = sortStrings([...new Set(slices.map((s) => s.managedBy ?? '(no managed-by label)'))]);
-  const seen =
-    slices.length === 0
-      ? 'no EndpointSlice exists for it yet'
-      : `its EndpointSlices are written by ${owners.map((o) => (o.startsWith('(') ? o : `endpointslice.kubernetes.io/managed-by: ${o}`)).join(', ')}`;
-  // The mirroring controller copies a hand-written Endpoints object, which cannot carry hints.
-  if (owners.length === 1 && owners[0] === ENDPOINTSLICE_MIRRORING_CONTROLLER_NAME) {
-    return `No selector: ${seen}, mirrored from a hand-written Endpoints object, which has no hints. The EndpointSlice controller does not write hints for it, so topology routing does not apply.`;
-  }
-  return `No selector: ${seen}. The EndpointSlice controller does not write hints for it; only that writer can.`;
-}
-
-/** `endpointslice.kubernetes.io/managed-by` of the EndpointSlice mirroring controller (slices mirrored from Endpoints). */
-const ENDPOINTSLICE_MIRRORING_CONTROLLER_NAME = 'endpointslicemirroring-controller.k8s.io';
 
 function verdictFor(engine: HintsEngineResult | null, mechanism: MechanismAnalysis, donated: number, sumCheck: () => string | null, notManaged: string | null): string {
   if (engine === null) return notManaged ?? 'Not managed by the EndpointSlice controller.';
@@ -585,14 +211,14 @@ export function analyzeServiceHints(
   for (const addressType of addressTypesOf(service, slices)) {
     const typed = slices.filter((s) => s.addressType === addressType);
     const managed = typed.filter(isControllerManaged);
-    const observed = observe(addressType, typed);
+    const observed = observeHints(addressType, typed);
     const allManaged = managed.length === typed.length;
     const engine = applicable
       ? runHintsEngine({ ...engineBase, annotations: service.annotations, trafficDistribution: service.trafficDistribution, addressType, unchanged: managed })
       : null;
     const sameAsAuto = engine !== null && mechanism.annotationActive && change.remove.length === 0;
     const expectedSlices = engine ? [...engine.slices, ...typed.filter((s) => !isControllerManaged(s))] : typed;
-    const ready = allManaged ? observed.readyEndpoints : observe(addressType, managed).readyEndpoints;
+    const ready = allManaged ? observed.readyEndpoints : observeHints(addressType, managed).readyEndpoints;
     const table = ratios ? sharedAllocationTable(context, ratios, ready) : null;
     const donated = reportOnly ? [] : findDonatedEndpoints(expectedSlices);
     const donatedCount = reportOnly ? countDonatedEndpoints(expectedSlices) : donated.length;

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 
 import { resolvePricing } from '../model/cloud-pricing';
 import type { ServiceFlow, ServiceFlowScenario } from './cluster-traffic';
-import { applyModelChange, applyVolumeToSummary, computeClusterTraffic, defaultVolumeSettings, resolveServiceVolume, TOP_SERVICES, WHAT_IF_LABEL } from './cluster-traffic';
-import { crossZoneCost, MAX_MATRIX_ZONES, OTHER_ZONES } from './traffic';
+import { computeClusterTraffic, TOP_SERVICES } from './cluster-traffic';
+import { defaultVolumeSettings, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
+import { applyModelChange } from './measured-projection';
+import { applyVolumeToSummary } from './scenario-costs';
+import { MAX_MATRIX_ZONES, OTHER_ZONES } from './traffic';
+import { crossZoneCost } from './cross-zone-cost';
 import type { MeasuredServiceTraffic, MeasuredTraffic, VolumeSettings } from './traffic-volume';
 
 const FLOWS_METRIC = 'beyla_network_flow_bytes_total';

@@ -1,7 +1,7 @@
 /**
  * The cluster's zone traffic: every Service's client zone → endpoint zone fractions (from the
- * traffic model, kept by the cluster pass) times its volume (measured, set or assumed: see
- * traffic-volume.ts), summed into one flow matrix per scenario — now, after the controller's next
+ * traffic model, kept by the cluster pass) times its volume (measured, set or assumed:
+ * service-volume.ts), summed into one flow matrix per scenario — now, after the controller's next
  * sync, and each Service at its best available mechanism — with the cross-zone GB and dollars, the
  * saving, where the volumes came from, and the Services that cost or would save most.
  *
@@ -11,8 +11,10 @@
 import type { CrossZonePricing } from '../model/cloud-pricing';
 import { crossZoneDollars } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
-import type { CrossZoneCost } from './traffic';
-import { crossZoneCost, MAX_MATRIX_ZONES, OTHER_ZONES, UNKNOWN_ZONE } from './traffic';
+import type { ZoneMatrix } from './measured-projection';
+import { applyModelChange, matrixSums } from './measured-projection';
+import { formatAmount, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
+import { MAX_MATRIX_ZONES, OTHER_ZONES, UNKNOWN_ZONE } from './traffic';
 import type {
   BestScenario,
   ClusterTrafficReport,
@@ -25,9 +27,6 @@ import type {
   VolumeSettings,
   VolumeSourceKind,
 } from './traffic-volume';
-import { DEFAULT_GB_PER_ENDPOINT } from './traffic-volume';
-
-type ZoneMatrix = Readonly<ValueByZone<ValueByZone<number>>>;
 
 /** One modelled scenario of a Service's traffic. */
 export interface ServiceFlowScenario {
@@ -63,236 +62,6 @@ export interface ServiceFlow {
 
 /** Most Services in each top list of the report. */
 export const TOP_SERVICES = 10;
-
-/** Volume settings with the defaults filled in (the platform's price, {@link DEFAULT_GB_PER_ENDPOINT}, no flat volume, nothing set). */
-export function defaultVolumeSettings(partial: Partial<VolumeSettings> = {}): VolumeSettings {
-  return {
-    priceSetting: partial.priceSetting ?? null,
-    gbPerEndpoint: partial.gbPerEndpoint ?? DEFAULT_GB_PER_ENDPOINT,
-    gbPerService: partial.gbPerService ?? null,
-    setByService: partial.setByService ?? new Map(),
-  };
-}
-
-const FORMATS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }));
-
-/** A GB or dollar figure for a sentence: `1,234`, `12.5`, `0.125`. */
-export function formatAmount(value: number): string {
-  const abs = Math.abs(value);
-  const format = FORMATS[abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3] as Intl.NumberFormat;
-  return format.format(value);
-}
-
-/** Label of a what-if volume given for one request (the Service page's and API's `gbPerMonth`). */
-export const WHAT_IF_LABEL = 'set here (what-if)';
-
-/** Assumed volumes by settings and ready endpoints: the same few values for thousands of Services, labelled once. */
-const ASSUMED = new WeakMap<VolumeSettings, Map<number, ServiceVolume>>();
-
-/** Entries of one settings' {@link ASSUMED} table before it starts over. */
-const ASSUMED_LIMIT = 5_000;
-
-function assumedVolume(settings: VolumeSettings, readyEndpoints: number): ServiceVolume {
-  const ready = Math.max(0, readyEndpoints);
-  let table = ASSUMED.get(settings);
-  if (!table) {
-    table = new Map();
-    ASSUMED.set(settings, table);
-  }
-  const key = settings.gbPerService !== null ? -1 : ready;
-  let volume = table.get(key);
-  if (volume === undefined) {
-    volume =
-      settings.gbPerService !== null
-        ? {
-            gbPerMonth: settings.gbPerService,
-            source: { kind: 'assumed', label: `assumed: ${formatAmount(settings.gbPerService)} GB per Service per month (flat)`, metric: null, window: null },
-            measuredMatrix: null,
-          }
-        : {
-            gbPerMonth: settings.gbPerEndpoint * ready,
-            source: { kind: 'assumed', label: `assumed: ${formatAmount(settings.gbPerEndpoint)} GB per ready endpoint per month × ${ready}`, metric: null, window: null },
-            measuredMatrix: null,
-          };
-    if (table.size >= ASSUMED_LIMIT) table.clear();
-    table.set(key, volume);
-  }
-  return volume;
-}
-
-/**
- * A Service's volume, first found wins: a what-if for this request, then measured flows, then
- * measured pod bytes, then the volume set for the Service, then the assumption (flat per Service
- * when configured, else per ready endpoint). `key` is `namespace/name`. Assumed volumes are shared
- * objects (read-only).
- */
-export function resolveServiceVolume(
-  key: string,
-  readyEndpoints: number,
-  settings: VolumeSettings,
-  measured: MeasuredTraffic | null,
-  whatIfGbPerMonth: number | null = null,
-): ServiceVolume {
-  if (whatIfGbPerMonth !== null && Number.isFinite(whatIfGbPerMonth) && whatIfGbPerMonth >= 0) {
-    return { gbPerMonth: whatIfGbPerMonth, source: { kind: 'set', label: WHAT_IF_LABEL, metric: null, window: null }, measuredMatrix: null };
-  }
-  const found = measured?.byService.get(key);
-  if (found !== undefined && measured !== null) {
-    const flows = found.kind === 'measured-flows';
-    return {
-      gbPerMonth: found.gbPerMonth,
-      source: {
-        kind: found.kind,
-        label: `measured: ${found.metric}, rate over ${measured.window}${flows ? '' : ' (zone split modelled)'}`,
-        metric: found.metric,
-        window: measured.window,
-      },
-      measuredMatrix: flows ? found.matrix : null,
-    };
-  }
-  const set = settings.setByService.size > 0 ? settings.setByService.get(key) : undefined;
-  if (set !== undefined) {
-    return { gbPerMonth: set, source: { kind: 'set', label: `set: ${formatAmount(set)} GB per month for this Service`, metric: null, window: null }, measuredMatrix: null };
-  }
-  return assumedVolume(settings, readyEndpoints);
-}
-
-/** Σ of a matrix's cells, and of those whose endpoint zone is another known zone than the client's. */
-function matrixSums(matrix: ZoneMatrix): { total: number; cross: number } {
-  let total = 0;
-  let cross = 0;
-  for (const client in matrix) {
-    const row = matrix[client] as ValueByZone<number>;
-    for (const zone in row) {
-      const value = row[zone] as number;
-      total += value;
-      if (zone !== client && zone !== UNKNOWN_ZONE) cross += value;
-    }
-  }
-  return { total, cross };
-}
-
-/** Cross-zone share of a measured matrix (GB per month): cross-zone cells over all cells; 0 when empty. */
-export function measuredCrossZoneFraction(matrix: ZoneMatrix): number {
-  const { total, cross } = matrixSums(matrix);
-  return total > 0 ? cross / total : 0;
-}
-
-/** Σ of each row of a matrix. */
-function rowSum(row: Readonly<ValueByZone<number>> | undefined): number {
-  let total = 0;
-  if (row) for (const zone in row) total += row[zone] as number;
-  return total;
-}
-
-/** Whether two fraction matrices are the same up to rounding. */
-function sameMatrix(a: ZoneMatrix, b: ZoneMatrix): boolean {
-  if (a === b) return true;
-  const clients = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const client of clients) {
-    const ra = a[client] ?? {};
-    const rb = b[client] ?? {};
-    for (const zone of new Set([...Object.keys(ra), ...Object.keys(rb)])) if (Math.abs((ra[zone] ?? 0) - (rb[zone] ?? 0)) > 1e-12) return false;
-  }
-  return true;
-}
-
-/**
- * The model's change applied to a measurement: `measured` (client zone → endpoint zone, GB per
- * month) moved by the difference between the model's `after` and `now` fractions. Per client zone
- * the row keeps its measured total R and each cell gets `measured + R × (after/Σafter − now/Σnow)`
- * (the model's row shares, so a zone's client share is the measurement's); cells that would turn
- * negative are cut to 0 and the row is scaled back to R. A model that does not change (`after`
- * equals `now`) returns `measured` itself: a sync that changes nothing changes nothing measured.
- * Rows the model does not have keep their measurement.
- */
-export function applyModelChange(measured: ZoneMatrix, now: ZoneMatrix, after: ZoneMatrix): ZoneMatrix {
-  if (sameMatrix(now, after)) return measured;
-  const out: ValueByZone<ValueByZone<number>> = {};
-  for (const client in measured) {
-    const row = measured[client] as ValueByZone<number>;
-    const total = rowSum(row);
-    const nowRow = now[client];
-    const afterRow = after[client];
-    const nowTotal = rowSum(nowRow);
-    const afterTotal = rowSum(afterRow);
-    if (total <= 0 || nowRow === undefined || afterRow === undefined || nowTotal <= 0 || afterTotal <= 0) {
-      out[client] = row;
-      continue;
-    }
-    const projected: ValueByZone<number> = {};
-    let kept = 0;
-    for (const zone of new Set([...Object.keys(row), ...Object.keys(nowRow), ...Object.keys(afterRow)])) {
-      const value = (row[zone] ?? 0) + total * ((afterRow[zone] ?? 0) / afterTotal - (nowRow[zone] ?? 0) / nowTotal);
-      if (value > 0) {
-        projected[zone] = value;
-        kept += value;
-      }
-    }
-    if (kept > 0 && Math.abs(kept - total) > 1e-9 * total) for (const zone in projected) projected[zone] = ((projected[zone] as number) * total) / kept;
-    out[client] = projected;
-  }
-  return out;
-}
-
-/** Cost figures of a per-Service traffic summary (the fields {@link applyVolumeToSummary} reads and writes). */
-export interface VolumeCostedSummary {
-  readonly crossZoneFraction: number;
-  readonly crossZoneFractionExpected: number;
-  readonly crossZoneFractionIfAuto: number;
-  readonly crossZoneFractionIfNone: number;
-  readonly monthlyCost: { readonly now: CrossZoneCost; readonly expected: CrossZoneCost; readonly ifAuto: CrossZoneCost; readonly ifNone: CrossZoneCost };
-  readonly volume: ServiceVolume;
-}
-
-/** The model's fraction matrices of a Service's scenarios (what {@link scenarioFractions} projects a measurement with). */
-export interface ModelScenarios {
-  readonly now: ZoneMatrix;
-  readonly expected: ZoneMatrix;
-  readonly ifAuto: ZoneMatrix;
-  readonly ifNone: ZoneMatrix;
-}
-
-/**
- * The cross-zone share each scenario is priced at for `volume`: the model's shares, or — when the
- * volume carries a measured matrix — the measurement now and the model's change applied to it for
- * the others ({@link applyModelChange}), so measured and modelled are never mixed.
- */
-export function scenarioFractions(
-  summary: Pick<VolumeCostedSummary, 'crossZoneFraction' | 'crossZoneFractionExpected' | 'crossZoneFractionIfAuto' | 'crossZoneFractionIfNone'>,
-  volume: ServiceVolume,
-  model: ModelScenarios | null,
-): { readonly now: number; readonly expected: number; readonly ifAuto: number; readonly ifNone: number } {
-  const measured = volume.measuredMatrix;
-  if (measured === null) return { now: summary.crossZoneFraction, expected: summary.crossZoneFractionExpected, ifAuto: summary.crossZoneFractionIfAuto, ifNone: summary.crossZoneFractionIfNone };
-  const now = measuredCrossZoneFraction(measured);
-  if (model === null) return { now, expected: now, ifAuto: now, ifNone: now };
-  return {
-    now,
-    expected: measuredCrossZoneFraction(applyModelChange(measured, model.now, model.expected)),
-    ifAuto: measuredCrossZoneFraction(applyModelChange(measured, model.now, model.ifAuto)),
-    ifNone: measuredCrossZoneFraction(applyModelChange(measured, model.now, model.ifNone)),
-  };
-}
-
-/**
- * The summary with `volume` in place of its own and every monthly cost recomputed from it (at the
- * shares of {@link scenarioFractions}).
- */
-export function applyVolumeToSummary<S extends VolumeCostedSummary>(summary: S, volume: ServiceVolume, pricing: CrossZonePricing, model: ModelScenarios | null): S {
-  const gb = volume.gbPerMonth;
-  const f = scenarioFractions(summary, volume, model);
-  return {
-    ...summary,
-    volume,
-    monthlyCost: {
-      now: crossZoneCost(f.now, gb, pricing),
-      expected: crossZoneCost(f.expected, gb, pricing),
-      ifAuto: crossZoneCost(f.ifAuto, gb, pricing),
-      ifNone: crossZoneCost(f.ifNone, gb, pricing),
-    },
-  };
-}
 
 function compareKeys(a: { namespace: string; name: string }, b: { namespace: string; name: string }): number {
   if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;

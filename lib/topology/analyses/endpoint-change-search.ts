@@ -3,12 +3,13 @@
  * number of ready endpoints (Σ minimum ≤ total, at least one per zone), so the smallest count is
  * found first; among the ways to place that many endpoints across zones the one leaving the fewest
  * donated endpoints wins, then the one favouring zones earlier by name. Used by the fixes
- * (./fixes.ts) and the HPA analysis (./hpa.ts).
+ * (./fixes.ts) and the HPA replica scan (./replica-scan.ts).
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
  */
 import { endpointSearchSkipped } from './service-mechanism';
-import { computeAllocationTable, getAllocations, getGivingAndReceivingZones } from '../upstream/topology-cache';
+import { computeAllocationTable, getAllocations } from '../upstream/topology-cache';
+import { getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
 import type { ValueByZone } from '../upstream/types';
 
 /** Placement of endpoint changes found by {@link searchEndpointChange}. */

@@ -1,7 +1,7 @@
 /**
  * Shapes of endpoints: what the analyses of a Service read of an endpoint, spelled out as text
  * without the endpoint's identity (addresses, pod and node names), for memo keys. Two keys build on
- * it: `trafficFiguresKey` (traffic.ts: the endpoints as the traffic model reads them) and
+ * it: `trafficFiguresKey` (traffic-figures-memo.ts: the endpoints as the traffic model reads them) and
  * `reportShapeKey` (report/report-shape.ts: exactly, as the hints analysis reads them too).
  *
  * Keys use control characters as markers and separators: they never occur in a zone (a label

@@ -4,13 +4,11 @@ import { analyzeDataplane } from './analyze-dataplane';
 import { analyzeServiceHints } from './analyze-service';
 import { buildClusterContext } from '../model/cluster-context';
 import type { ClusterSnapshot, ServiceRecord } from '../model/cluster-model';
-import type { FixWorkload } from './fixes';
-import { donatedFor, searchEndpointChange } from './endpoint-change-search';
+import type { FixWorkload } from './scale-commands';
 import { findFixes } from './fixes';
 import { testCluster, testEndpoint, testEndpoints, testNode, testService, testSlice, testZoneNodes } from '../model/test-cluster';
 
 const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };
-const thirds = { 'zone-a': 1 / 3, 'zone-b': 1 / 3, 'zone-c': 1 / 3 };
 
 function fixesFor(service: ServiceRecord, endpoints = testEndpoints({ 'zone-a': 4, 'zone-b': 4, 'zone-c': 3 }), parts: Partial<ClusterSnapshot> = {}, workload: FixWorkload | null = null) {
   const slices = [testSlice(service.name, endpoints)];
@@ -29,30 +27,6 @@ function fixesFor(service: ServiceRecord, endpoints = testEndpoints({ 'zone-a': 
     workload,
   });
 }
-
-describe('searchEndpointChange: the fewest endpoints, then the fewest donations, then zones by name', () => {
-  it('4/4/3 over equal zones: add 1 in zone-c (12 endpoints, 4 each, nothing donated)', () => {
-    expect(searchEndpointChange(thirds, { 'zone-a': 4, 'zone-b': 4, 'zone-c': 3 }, 11, 'add')).toEqual({
-      changeByZone: { 'zone-a': 0, 'zone-b': 0, 'zone-c': 1 },
-      total: 1,
-      readyAfter: 12,
-      donatedAfter: 0,
-    });
-  });
-
-  it('2/2/0: add 2 in zone-c; or remove 1 from zone-a (3 endpoints fit, 1 donated)', () => {
-    expect(searchEndpointChange(thirds, { 'zone-a': 2, 'zone-b': 2 }, 4, 'add')).toMatchObject({ changeByZone: { 'zone-a': 0, 'zone-b': 0, 'zone-c': 2 }, total: 2, donatedAfter: 0 });
-    expect(searchEndpointChange(thirds, { 'zone-a': 2, 'zone-b': 2 }, 4, 'remove')).toMatchObject({ changeByZone: { 'zone-a': -1, 'zone-b': 0, 'zone-c': 0 }, total: 1, donatedAfter: 1 });
-  });
-
-  it('already fitting counts need the next count that fits (5 → 6)', () => {
-    expect(searchEndpointChange(thirds, { 'zone-a': 2, 'zone-b': 2, 'zone-c': 1 }, 5, 'add')).toMatchObject({ total: 1, changeByZone: { 'zone-c': 1 } });
-  });
-
-  it('donatedFor: 5/2/2 over equal zones donates 2', () => {
-    expect(donatedFor(thirds, { 'zone-a': 5, 'zone-b': 2, 'zone-c': 2 })).toBe(2);
-  });
-});
 
 describe('findFixes', () => {
   it('11 endpoints 4/4/3: add one ready endpoint in zone-c, verified by the engine', () => {

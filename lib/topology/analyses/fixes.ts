@@ -3,21 +3,22 @@
  * engine again on the changed state (nodes relabelled, endpoints added or removed, annotation set),
  * with the kubectl commands that make the change.
  *
- * The search for endpoint changes is ./endpoint-change-search.ts.
+ * The search for endpoint changes is ./endpoint-change-search.ts; the commands that scale the
+ * Service's Deployment to a new endpoint count, and what they guarantee, ./scale-commands.ts.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go
  */
-import type { HintsEngineResult } from './analyze-service';
-import { runHintsEngine } from './analyze-service';
+import type { HintsEngineResult } from './hints-engine';
+import { runHintsEngine } from './hints-engine';
 import { zoneFromProviderID } from './analyze-zones';
 import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_NO_ZONE_SPECIFIED, TRAFFIC_DISTRIBUTION_PREFER_CLOSE } from '../upstream/constants';
-import type { SpreadConstraintCheck } from './hpa';
-import { spreadPatchCommand } from './hpa';
+import type { FixWorkload } from './scale-commands';
+import { placementNote, scaleCommands } from './scale-commands';
 import type { MechanismAnalysis } from './service-mechanism';
 import { topologyAnnotationChange } from './service-mechanism';
-import { getAllocations, setNodes } from '../upstream/topology-cache';
+import { setNodes } from '../upstream/topology-cache';
 import { searchEndpointChange } from './endpoint-change-search';
 import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../upstream/types';
 
@@ -114,17 +115,6 @@ export function withMonthlySaving(fix: Fix, monthlySaving: number | null, priced
   return priced;
 }
 
-/** The workload behind the Service, for concrete scale commands. */
-export interface FixWorkload {
-  readonly deployment: string;
-  readonly replicas: number;
-  readonly hpa: { readonly name: string; readonly minReplicas: number; readonly maxReplicas: number } | null;
-  /** The pod template's labels (the spread constraint's labelSelector); absent: unknown. */
-  readonly podLabels?: Readonly<Record<string, string>>;
-  /** The Deployment's zone spread constraint, checked; absent: unknown. */
-  readonly zoneSpread?: Pick<SpreadConstraintCheck, 'present' | 'hard' | 'maxSkew' | 'whenUnsatisfiable' | 'selectorMatchesPods'>;
-}
-
 /** Input of {@link findFixes}. */
 export interface FixInput {
   readonly context: ClusterContext;
@@ -189,31 +179,6 @@ function zoneList(change: Readonly<ValueByZone<number>>): string {
     .filter(([, d]) => d !== 0)
     .map(([zone, d]) => `${Math.abs(d)} in ${zone}`)
     .join(', ');
-}
-
-/**
- * What the count guarantees and what the placement adds: hints depend on the number of ready
- * endpoints alone; where the pods land only changes the donations, and `kubectl scale` cannot
- * choose it — a zone spread of maxSkew 1 with DoNotSchedule does, at scheduling time only.
- */
-function placementNote(isAdd: boolean, readyAfter: number, workload: FixWorkload | null, ratios: Readonly<ValueByZone<number>>): string {
-  // The counts just above also decide: an HPA or a manual "one more" can land on one that is off.
-  const offAbove = [1, 2, 3].map((d) => readyAfter + d).filter((c) => !getAllocations(ratios, c).ok);
-  const count =
-    `Hints turn on at ${readyAfter} ready endpoints wherever the pods run (the minimums depend on the count alone)` +
-    (offAbove.length > 0 ? `; at ${offAbove.join(', ')} they are off again.` : '.');
-  if (!isAdd) return `${count} Scale-down removes pods without regard to zones, so the zones shown are the fewest-donation outcome, not a guarantee.`;
-  const spread = workload?.zoneSpread;
-  if (spread?.hard && spread.maxSkew === 1) {
-    return `${count} kubectl scale cannot choose zones; the Deployment's zone spread (maxSkew 1, DoNotSchedule) puts each new pod in a zone with the fewest pods, so zones stay within 1 pod of each other.`;
-  }
-  const now =
-    spread?.present && spread.whenUnsatisfiable === 'ScheduleAnyway'
-      ? ' Its zone spread is ScheduleAnyway, which only tries.'
-      : spread?.present && !spread.selectorMatchesPods
-        ? ' Its zone spread does not select its own pods.'
-        : '';
-  return `${count} kubectl scale cannot choose zones, so the zones shown (fewest donations) are not guaranteed.${now} The patch below adds a zone spread (maxSkew 1, DoNotSchedule): a new pod is placed only where zones stay within 1 pod of each other, else it stays Pending; it does not move running pods, and scale-down ignores it.`;
 }
 
 /**
@@ -411,19 +376,6 @@ export function findFixes(input: FixInput): Fix[] {
     const add = search('add');
     const remove = search('remove');
     const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);
-    const scaleCommands = (replicasDelta: number, zonesText: string) => {
-      const w = workloadNow();
-      if (!w) return [`# ${replicasDelta > 0 ? 'add' : 'remove'} ${Math.abs(replicasDelta)} ready endpoint(s): ${zonesText}`];
-      const target = Math.max(0, w.replicas + replicasDelta);
-      const commands = [`kubectl scale deployment/${w.deployment} -n ${service.namespace} --replicas=${target}`];
-      // kubectl scale cannot choose zones: without a hard zone spread of maxSkew 1, add one first.
-      if (replicasDelta > 0 && w.podLabels && !(w.zoneSpread?.hard && w.zoneSpread.maxSkew === 1)) commands.unshift(spreadPatchCommand(service.namespace, w.deployment, w.podLabels));
-      if (w.hpa) {
-        const patch = replicasDelta > 0 ? `{"spec":{"minReplicas":${Math.max(w.hpa.minReplicas, target)}}}` : `{"spec":{"maxReplicas":${target},"minReplicas":${Math.min(w.hpa.minReplicas, target)}}}`;
-        commands.unshift(`kubectl patch hpa ${w.hpa.name} -n ${service.namespace} --type merge -p '${patch}'`);
-      }
-      return commands;
-    };
     for (const found of [add, remove]) {
       if (!found) continue;
       const isAdd = found === add;
@@ -443,7 +395,7 @@ export function findFixes(input: FixInput): Fix[] {
         endpointChangeByZone: found.changeByZone,
         readyEndpointsAfter: found.readyAfter,
         nodes: [],
-        commands: [...annotateCommands, ...scaleCommands(isAdd ? found.total : -found.total, where)],
+        commands: [...annotateCommands, ...scaleCommands(workloadNow(), service.namespace, isAdd ? found.total : -found.total, where)],
         verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
         donatedAfter: donatedOf(result),
       }, result);

@@ -1,9 +1,10 @@
 /**
  * The HPA analysis as it was before it was made fast (one allocation table per use, one call of the
  * move loop per placement and per sample, a closure per random value), kept as the reference: the
- * fast versions in hpa.ts must give exactly the same results, sample for sample. The Monte Carlo
- * draws each zone's kept pods from its hypergeometric conditional (it drew pods one by one until
- * issue 17); that the draws follow the exact law is checked in hpa.test.ts.
+ * fast versions (replica-scan.ts, scale-down-risk.ts, and hpa.ts over them) must give exactly the
+ * same results, sample for sample. The Monte Carlo draws each zone's kept pods from its
+ * hypergeometric conditional (it drew pods one by one until issue 17); that the draws follow the
+ * exact law is checked in scale-down-risk.test.ts.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { buildClusterContext } from '../model/cluster-context';
 import { testEndpoints, testService, testSlice, testWorkload, testWorkloadCluster } from '../model/test-cluster';
 import { donatedFor } from './endpoint-change-search';
-import type { HpaScanRow, ScaleDownRisk, SpreadOutcome } from './hpa';
-import { MAX_EXACT_OUTCOMES, MAX_SCAN_ROWS, MONTE_CARLO_SAMPLES, analyzeHpa, findServiceWorkload, scaleDownRisk, scaleDownSeed, scanReplicaCounts, worstSpread } from './hpa';
+import type { HpaScanRow, SpreadOutcome } from './replica-scan';
+import type { ScaleDownRisk } from './scale-down-risk';
+import { analyzeHpa } from './hpa';
+import { findServiceWorkload } from './service-workload';
+import { MAX_SCAN_ROWS, scanReplicaCounts, worstSpread } from './replica-scan';
+import { MAX_EXACT_OUTCOMES, MONTE_CARLO_SAMPLES, scaleDownRisk, scaleDownSeed } from './scale-down-risk';
 import { createSeededRandom } from './seeded-random';
 import { sortedKeys, sortStrings } from '../upstream/sorted';
-import { computeAllocationTable, getAllocations, getGivingAndReceivingZones } from '../upstream/topology-cache';
+import { computeAllocationTable, getAllocations } from '../upstream/topology-cache';
+import { getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
 import type { ValueByZone } from '../upstream/types';
 
 /** Replicas spread as evenly as possible over `zones` (sorted); the remainder goes to the first zones. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
-import { analyzeLoadBalancer, awsLoadBalancer } from './load-balancer';
+import { analyzeLoadBalancer } from './load-balancer';
+import { awsLoadBalancer } from './aws-load-balancer';
 import { testCluster, testEndpoints, testNode, testService, testSlice } from '../model/test-cluster';
 
 const lb = (extra: Partial<ServiceRecord> = {}) =>

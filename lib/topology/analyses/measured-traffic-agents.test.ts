@@ -14,7 +14,8 @@ import type { PodRecord } from '../model/cluster-model';
 import { testCluster, testNode, testService, testSlice, testWorkload } from '../model/test-cluster';
 import type { Endpoint } from '../upstream/types';
 import type { FlowSeries, InterZoneSeries } from './measured-traffic';
-import { gbPerMonthOf, measuredTrafficFromSeries } from './measured-traffic';
+import { measuredTrafficFromSeries } from './measured-traffic';
+import { gbPerMonthOf } from './traffic-volume';
 
 const NODES: Record<string, string> = { a1: 'zone-a', a2: 'zone-a', b1: 'zone-b', b2: 'zone-b', c1: 'zone-c', c2: 'zone-c' };
 

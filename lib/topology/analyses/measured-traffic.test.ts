@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterIndex, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
 import { testCluster, testEndpoints, testNode, testService, testSlice, testWorkload } from '../model/test-cluster';
 import type { FlowSeries, MeasuredSeriesInput } from './measured-traffic';
-import { gbPerMonthOf, measuredTrafficFromSeries, sameAttribution, zoneLabelsHint } from './measured-traffic';
+import { measuredTrafficFromSeries, zoneLabelsHint } from './measured-traffic';
+import { sameAttribution } from './same-attribution';
+import { gbPerMonthOf } from './traffic-volume';
 import { SECONDS_PER_MONTH } from './traffic-volume';
 
 /** Two Services: `web` (Deployment web, 2 pods a/b) and `api` (Deployment api, 1 pod in c); plus `web-alias` selecting web's pods too when asked. */

@@ -35,16 +35,21 @@
  *   are the node's). Used for Services no flow measured.
  * - The inter-zone counter (`*_network_inter_zone_bytes_total`) is reported by both agents of
  *   every inter-zone flow: its sum is halved, and compared with the flows' cross-zone bytes.
- * - GB per month = bytes/s × {@link SECONDS_PER_MONTH} / 10⁹.
+ * - GB per month = bytes/s × `SECONDS_PER_MONTH` (traffic-volume.ts) / 10⁹.
+ *
+ * Here the mapping itself; which Services a workload or pod backs is workload-backing.ts, the
+ * one-count-per-byte rule flow-deduplication.ts, the inter-zone counter against the flows
+ * inter-zone-reconciliation.ts, and whether a new cluster generation maps alike same-attribution.ts.
  */
-import { toTopologyNode } from '../model/cluster-context';
-import type { ClusterIndex, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
+import type { ClusterIndex } from '../model/cluster-model';
 import { objectKey } from '../model/cluster-model';
-import { quantityToMilli } from '../upstream/quantity';
-import { classifyNode } from '../upstream/topology-cache';
 import type { ValueByZone } from '../upstream/types';
-import type { FlowZones, InterZoneReconciliation, MeasuredServiceTraffic, MeasuredTraffic, MeasurementQuality } from './traffic-volume';
-import { RECONCILE_TOLERANCE, SECONDS_PER_MONTH } from './traffic-volume';
+import type { FlowEnd } from './flow-deduplication';
+import { Placement } from './flow-deduplication';
+import { reconcileInterZone } from './inter-zone-reconciliation';
+import type { FlowZones, MeasuredServiceTraffic, MeasuredTraffic, MeasurementQuality } from './traffic-volume';
+import { gbPerMonthOf } from './traffic-volume';
+import { backingSteps, drain, workloadKey } from './workload-backing';
 
 /**
  * One series of the flow query (summed over the agents that reported it): bytes/s from a source
@@ -102,199 +107,11 @@ export const MAX_QUALITY_NOTES = 6;
 /** At most this many client workloads are kept per Service ({@link MeasuredServiceTraffic.clientWorkloads}). */
 export const MAX_CLIENT_WORKLOADS = 5;
 
-/** Bytes per second as GB per 30-day month. */
-export function gbPerMonthOf(bytesPerSecond: number): number {
-  return (bytesPerSecond * SECONDS_PER_MONTH) / 1e9;
-}
-
-/** `ns/name` of a workload. */
-function workloadKey(namespace: string, owner: string): string {
-  return `${namespace}/${owner}`;
-}
-
-/** The top owner's name of a pod: ReplicaSet → its Deployment when the ReplicaSet has one; any other owner as is; the pod's own name without one. */
-export function topOwnerName(pod: PodRecord, index: ClusterIndex): string {
-  const owner = pod.owner;
-  if (owner === null) return pod.name;
-  if (owner.kind === 'ReplicaSet') {
-    const rs = index.replicaSetsByKey.get(objectKey(pod.namespace, owner.name));
-    if (rs?.owner) return rs.owner.name;
-    if (rs === undefined) {
-      // ReplicaSet not indexed: a Deployment's ReplicaSets are named <deployment>-<pod-template-hash>.
-      const dash = owner.name.lastIndexOf('-');
-      const candidate = dash > 0 ? owner.name.slice(0, dash) : null;
-      if (candidate !== null && index.deploymentsByKey.has(objectKey(pod.namespace, candidate))) return candidate;
-    }
-  }
-  return owner.name;
-}
-
-/** Which Services each workload and each pod backs. */
-interface Backing {
-  /** workload `ns/owner` → Service keys. */
-  readonly servicesByWorkload: ReadonlyMap<string, readonly string[]>;
-  /** pod `ns/pod` → Service keys. */
-  readonly servicesByPod: ReadonlyMap<string, readonly string[]>;
-}
-
-function addUnique(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else if (!list.includes(value)) list.push(value);
-}
-
-/**
- * Top owner by pod name of one namespace's pods, kept per pod list (the cluster source keeps a
- * namespace's list while its pods are unchanged) and the ReplicaSet/Deployment lookups it used, so
- * a new cluster generation only re-reads the namespaces that changed.
- */
-const OWNERS = new WeakMap<
-  readonly PodRecord[],
-  { readonly replicaSets: ClusterIndex['replicaSetsByKey']; readonly deployments: ClusterIndex['deploymentsByKey']; readonly owners: ReadonlyMap<string, string> }
->();
-
-function ownersIn(namespace: string, index: ClusterIndex): ReadonlyMap<string, string> | null {
-  const pods = index.podsByNamespace.get(namespace);
-  if (pods === undefined) return null;
-  const cached = OWNERS.get(pods);
-  if (cached && cached.replicaSets === index.replicaSetsByKey && cached.deployments === index.deploymentsByKey) return cached.owners;
-  const owners = new Map<string, string>();
-  for (const pod of pods) owners.set(pod.name, topOwnerName(pod, index));
-  OWNERS.set(pods, { replicaSets: index.replicaSetsByKey, deployments: index.deploymentsByKey, owners });
-  return owners;
-}
-
-/** The Services behind each workload and pod, from the EndpointSlices' pod references. O(endpoints), plus O(pods) of the namespaces whose pods changed. */
-export function serviceBacking(index: ClusterIndex): Backing {
-  return drain(backingSteps(index, Number.POSITIVE_INFINITY));
-}
-
-/** Runs a step generator to its end. */
-function drain<T>(steps: Generator<number, T, void>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
-}
-
-/** {@link serviceBacking}, yielding once about every `stepItems` endpoints or lists (checked between Services). */
-function* backingSteps(index: ClusterIndex, stepItems: number): Generator<number, Backing, void> {
-  const servicesByWorkload = new Map<string, string[]>();
-  const servicesByPod = new Map<string, string[]>();
-  let work = 0;
-  for (const [serviceKey, slices] of index.slicesByService) {
-    if (!index.servicesByKey.has(serviceKey)) continue;
-    for (const slice of slices) {
-      const owners = ownersIn(slice.namespace, index);
-      for (const endpoint of slice.endpoints) {
-        const podName = endpoint.podName;
-        if (podName === null || podName === undefined || podName === '') continue;
-        const podKey = objectKey(slice.namespace, podName);
-        addUnique(servicesByPod, podKey, serviceKey);
-        const owner = owners?.get(podName) ?? podName;
-        addUnique(servicesByWorkload, workloadKey(slice.namespace, owner), serviceKey);
-      }
-      work += slice.endpoints.length;
-    }
-    if (work >= stepItems) {
-      yield work;
-      work = 0;
-    }
-  }
-  for (const lists of [servicesByWorkload.values(), servicesByPod.values()]) {
-    for (const list of lists) {
-      if (list.length > 1) list.sort();
-      if (++work >= stepItems) {
-        yield work;
-        work = 0;
-      }
-    }
-  }
-  return { servicesByWorkload, servicesByPod };
-}
-
-function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const item of a) if (!b.has(item)) return false;
-  return true;
-}
-
 /** The zones the nodes name (what a flow's zones are checked against). */
-function nodeZones(index: ClusterIndex): Set<string> {
+export function nodeZones(index: ClusterIndex): Set<string> {
   const zones = new Set<string>();
   for (const node of index.snapshot.nodes) if (node.zone !== null && node.zone !== '') zones.add(node.zone);
   return zones;
-}
-
-/** `ns/pod` of every endpoint of `slices` with a pod name: what a Service's slices give {@link serviceBacking}. */
-function podRefsOf(slices: readonly EndpointSliceRecord[]): Set<string> {
-  const refs = new Set<string>();
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      const podName = endpoint.podName;
-      if (podName !== null && podName !== undefined && podName !== '') refs.add(objectKey(slice.namespace, podName));
-    }
-  }
-  return refs;
-}
-
-/** What the one-count-per-byte rule reads of a namespace's pods: where each runs, and whether on the host's network. */
-function placementKey(pods: readonly PodRecord[] | undefined): string {
-  if (pods === undefined) return '';
-  const parts: string[] = [];
-  for (const pod of pods) parts.push(`${pod.name}\u0000${pod.nodeName ?? ''}\u0000${pod.hostNetwork === true ? 1 : 0}\u0000${pod.terminating ? 1 : 0}`);
-  return parts.sort().join('\u0001');
-}
-
-/** What the rule reads of the nodes: zones and the client weights (ready workers' CPU). */
-function nodesKey(index: ClusterIndex): string {
-  return index.snapshot.nodes
-    .map((n) => `${n.name}\u0000${n.zone ?? ''}\u0000${n.allocatableCpu ?? ''}\u0000${n.ready === true ? 1 : 0}\u0000${n.unschedulable ? 1 : 0}\u0000${Object.keys(n.labels).sort().join(',')}`)
-    .sort()
-    .join('\u0001');
-}
-
-function sameOwners(a: ReadonlyMap<string, string> | null, b: ReadonlyMap<string, string> | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || a.size !== b.size) return false;
-  for (const [pod, owner] of a) if (b.get(pod) !== owner) return false;
-  return true;
-}
-
-/**
- * Whether {@link measuredTrafficFromSeries} maps any series onto `next` exactly as onto
- * `previous`: the same zones and nodes, the same Services, the same pods behind each Service, the
- * same top owner and node for every pod. Then the mapping of `previous` can be kept for `next` — a change that
- * only flips an endpoint's conditions, moves hints or edits a pod's status costs an identity scan
- * of the lookups (O(Services + namespaces)) plus the Services and namespaces that changed, not a
- * new pass over every series. `false` whenever any of it may differ (the caller maps again).
- */
-export function sameAttribution(previous: ClusterIndex, next: ClusterIndex): boolean {
-  if (previous === next) return true;
-  if (previous.snapshot.nodes !== next.snapshot.nodes && (!sameSet(nodeZones(previous), nodeZones(next)) || nodesKey(previous) !== nodesKey(next))) return false;
-  if (previous.servicesByKey !== next.servicesByKey) {
-    if (previous.servicesByKey.size !== next.servicesByKey.size) return false;
-    for (const key of next.servicesByKey.keys()) if (!previous.servicesByKey.has(key)) return false;
-  }
-  if (previous.slicesByService !== next.slicesByService) {
-    if (previous.slicesByService.size !== next.slicesByService.size) return false;
-    for (const [key, slices] of next.slicesByService) {
-      const before = previous.slicesByService.get(key);
-      if (before === slices) continue;
-      if (before === undefined || !sameSet(podRefsOf(before), podRefsOf(slices))) return false;
-    }
-  }
-  const ownerLookupsKept = previous.replicaSetsByKey === next.replicaSetsByKey && previous.deploymentsByKey === next.deploymentsByKey;
-  if (ownerLookupsKept && previous.podsByNamespace === next.podsByNamespace) return true;
-  if (previous.podsByNamespace.size !== next.podsByNamespace.size) return false;
-  for (const [namespace, pods] of next.podsByNamespace) {
-    const before = previous.podsByNamespace.get(namespace);
-    if (before === undefined) return false;
-    if (ownerLookupsKept && before === pods) continue;
-    if (!sameOwners(ownersIn(namespace, previous), ownersIn(namespace, next))) return false;
-    if (before !== pods && placementKey(before) !== placementKey(pods)) return false;
-  }
-  return true;
 }
 
 function validRate(value: number): boolean {
@@ -410,12 +227,8 @@ export function* measuredTrafficSteps(input: MeasuredSeriesInput, index: Cluster
     const client = serverIsDst ? src : dst;
     const services = server.type === 'Node' ? undefined : servicesByWorkload.get(workloadKey(server.namespace, server.owner));
     const external = client.zone === '' && client.namespace === '' && (client.owner === '' || client.type === '');
-    // One count per byte: a flow from outside is seen by the server's agent only; a cross-zone
-    // flow by both agents; a same-zone flow by both unless its ends share a node.
-    let bytes = flow.bytesPerSecond;
-    if (server.zone !== '' && zones.has(server.zone) && !external && client.zone !== '' && zones.has(client.zone)) {
-      bytes /= client.zone === server.zone ? 2 - placement.sameNodeShare(client, server, server.zone) : 2;
-    }
+    // One count per byte however many agents saw it.
+    const bytes = placement.countedOnce(flow.bytesPerSecond, client, server, external, zones);
     if (services === undefined || services.length === 0) {
       unattributedBytesPerSecond += bytes;
       if (server.type === 'Node') nodeServerBytesPerSecond += bytes;
@@ -540,7 +353,7 @@ export function* measuredTrafficSteps(input: MeasuredSeriesInput, index: Cluster
   }
 
   // 6. The inter-zone counter against the flows.
-  const reconciliation = flowZones === 'labelled' && interZone !== null ? reconcile(servicesCrossZone, otherCrossZone, interZone) : null;
+  const reconciliation = flowZones === 'labelled' && interZone !== null ? reconcileInterZone(servicesCrossZone, otherCrossZone, interZone) : null;
 
   // 7. Notes, most telling first.
   const notes: string[] = [];
@@ -596,156 +409,9 @@ export function* measuredTrafficSteps(input: MeasuredSeriesInput, index: Cluster
   };
 }
 
-/** One end of a flow series. */
-interface FlowEnd {
-  readonly namespace: string;
-  readonly owner: string;
-  /** `k8s_*_owner_type`, `''` when absent. */
-  readonly type: string;
-  readonly zone: string;
-}
-
 /** The exporter setting that adds zones to the flow series (docs/traffic.md, "Zone labels"). */
 export function zoneLabelsHint(flowMetric: string): string {
   const obi = flowMetric.startsWith('obi_');
   const section = obi ? 'obi_network_flow_bytes' : 'beyla_network_flow_bytes';
   return `Add src.zone and dst.zone to ${obi ? 'OBI' : 'Beyla'}'s attributes.select.${section}.include (with the defaults you keep: k8s.src.owner.name, k8s.src.owner.type, k8s.src.namespace, k8s.dst.owner.name, k8s.dst.owner.type, k8s.dst.namespace, k8s.cluster.name, direction) in its configuration YAML (there is no environment variable for it).`;
-}
-
-/** The flows' cross-zone bytes/s (attributed and not) against the inter-zone counter's (each byte once). */
-function reconcile(servicesBps: number, otherBps: number, interZoneBps: number): InterZoneReconciliation {
-  const flows = servicesBps + otherBps;
-  const largest = Math.max(flows, interZoneBps);
-  const agrees = largest === 0 || Math.abs(flows - interZoneBps) <= RECONCILE_TOLERANCE * largest;
-  const gb = (bps: number) => formatGb(gbPerMonthOf(bps));
-  const both = `flows ${gb(flows)} GB/month (Services ${gb(servicesBps)}, other workloads ${gb(otherBps)}) against the inter-zone counter's ${gb(interZoneBps)} GB/month`;
-  const note = agrees
-    ? `Cross-zone bytes agree: ${both}.`
-    : flows > interZoneBps
-      ? `Cross-zone bytes disagree: ${both}. The flows count more: are some nodes without an agent, or zone labels that differ between the two metrics' attribute sets?`
-      : `Cross-zone bytes disagree: ${both}. The counter counts more: traffic of ends without Kubernetes metadata (outside the cluster) or series left out of the flow query's attribute set.`;
-  return { servicesGbPerMonth: gbPerMonthOf(servicesBps), otherGbPerMonth: gbPerMonthOf(otherBps), interZoneGbPerMonth: gbPerMonthOf(interZoneBps), agrees, note };
-}
-
-function formatGb(gb: number): string {
-  return gb >= 100 ? Math.round(gb).toLocaleString('en-US') : gb >= 1 ? gb.toFixed(1) : gb.toFixed(3);
-}
-
-/**
- * Where the two ends of same-zone flows run, for the one-count-per-byte rule: the chance that both
- * ends of a flow between two workloads in one zone share a node.
- */
-class Placement {
-  private readonly index: ClusterIndex;
-  /** zone → node → client weight (the traffic model's clients: counted nodes by CPU). */
-  private clientWeights: Map<string, Map<string, number>> | null = null;
-  /** namespace → workload → zone → node → pods. */
-  private readonly pods = new Map<string, Map<string, Map<string, Map<string, number>>>>();
-  /** namespace → pod name → hostNetwork. */
-  private readonly hostNetwork = new Map<string, ReadonlySet<string>>();
-  private readonly shares = new Map<string, number>();
-
-  constructor(index: ClusterIndex) {
-    this.index = index;
-  }
-
-  /** Whether the pod runs with `hostNetwork` (its cAdvisor counters are the node's). */
-  isHostNetwork(namespace: string, pod: string): boolean {
-    let set = this.hostNetwork.get(namespace);
-    if (set === undefined) {
-      const names = new Set<string>();
-      for (const record of this.index.podsByNamespace.get(namespace) ?? []) if (record.hostNetwork === true) names.add(record.name);
-      set = names;
-      this.hostNetwork.set(namespace, set);
-    }
-    return set.has(pod);
-  }
-
-  /** Σ over the zone's nodes of the client end's share × the server end's share on that node. */
-  sameNodeShare(client: FlowEnd, server: FlowEnd, zone: string): number {
-    const key = `${client.type}\u0000${client.namespace}\u0000${client.owner}\u0000${server.type}\u0000${server.namespace}\u0000${server.owner}\u0000${zone}`;
-    let share = this.shares.get(key);
-    if (share === undefined) {
-      const p = this.where(client, zone);
-      const q = this.where(server, zone);
-      share = 0;
-      for (const [node, weight] of p) share += weight * (q.get(node) ?? 0);
-      share = Math.min(1, Math.max(0, share));
-      this.shares.set(key, share);
-    }
-    return share;
-  }
-
-  /** Node → share of one end's traffic in `zone` (sums to 1, or empty when the zone has no node). */
-  private where(end: FlowEnd, zone: string): ReadonlyMap<string, number> {
-    if (end.type === 'Node') return new Map([[end.owner, 1]]);
-    const counts = this.workloadPods(end.namespace).get(end.owner)?.get(zone);
-    return counts !== undefined && counts.size > 0 ? normalised(counts) : (this.clients().get(zone) ?? new Map());
-  }
-
-  private workloadPods(namespace: string): Map<string, Map<string, Map<string, number>>> {
-    let byWorkload = this.pods.get(namespace);
-    if (byWorkload === undefined) {
-      byWorkload = new Map();
-      const owners = ownersIn(namespace, this.index);
-      const zoneOf = this.nodeZones();
-      for (const pod of this.index.podsByNamespace.get(namespace) ?? []) {
-        if (pod.nodeName === null || pod.terminating || pod.hostNetwork === true) continue;
-        const zone = zoneOf.get(pod.nodeName);
-        if (zone === undefined) continue;
-        const owner = owners?.get(pod.name) ?? pod.name;
-        let byZone = byWorkload.get(owner);
-        if (byZone === undefined) {
-          byZone = new Map();
-          byWorkload.set(owner, byZone);
-        }
-        let byNode = byZone.get(zone);
-        if (byNode === undefined) {
-          byNode = new Map();
-          byZone.set(zone, byNode);
-        }
-        byNode.set(pod.nodeName, (byNode.get(pod.nodeName) ?? 0) + 1);
-      }
-      this.pods.set(namespace, byWorkload);
-    }
-    return byWorkload;
-  }
-
-  private zoneByNode: Map<string, string> | null = null;
-
-  private nodeZones(): Map<string, string> {
-    if (this.zoneByNode === null) {
-      this.zoneByNode = new Map();
-      for (const node of this.index.snapshot.nodes) if (node.zone !== null && node.zone !== '') this.zoneByNode.set(node.name, node.zone);
-    }
-    return this.zoneByNode;
-  }
-
-  private clients(): Map<string, Map<string, number>> {
-    if (this.clientWeights === null) {
-      const weights = new Map<string, Map<string, number>>();
-      for (const node of this.index.snapshot.nodes) {
-        // The traffic model's client nodes (1.23+ rules: control-plane nodes excluded).
-        if (node.zone === null || node.zone === '' || classifyNode(toTopologyNode(node), 36) !== 'counted') continue;
-        const cpu = node.allocatableCpu === null ? 0 : (quantityToMilli(node.allocatableCpu) ?? 0);
-        let byNode = weights.get(node.zone);
-        if (byNode === undefined) {
-          byNode = new Map();
-          weights.set(node.zone, byNode);
-        }
-        byNode.set(node.name, cpu);
-      }
-      this.clientWeights = new Map([...weights].map(([zone, byNode]) => [zone, normalised(byNode)]));
-    }
-    return this.clientWeights;
-  }
-}
-
-/** The weights divided by their sum (equal shares when they sum to 0). */
-function normalised(weights: ReadonlyMap<string, number>): Map<string, number> {
-  let total = 0;
-  for (const weight of weights.values()) total += weight;
-  const out = new Map<string, number>();
-  for (const [key, weight] of weights) out.set(key, total > 0 ? weight / total : 1 / weights.size);
-  return out;
 }

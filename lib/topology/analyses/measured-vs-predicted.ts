@@ -9,8 +9,8 @@ import { objectKey } from '../model/cluster-model';
 import type { ValueByZone } from '../upstream/types';
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import type { LoadBalancerAnalysis } from './load-balancer';
-import { measuredCrossZoneFraction } from './cluster-traffic';
-import { topOwnerName } from './measured-traffic';
+import { measuredCrossZoneFraction } from './measured-projection';
+import { topOwnerName } from './workload-backing';
 import type { TrafficMatrix } from './traffic';
 import type { MeasuredServiceTraffic } from './traffic-volume';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ProxyNode, ProxyServicePort } from '../upstream/proxy-topology';
+import type { ProxyNode } from '../upstream/proxy-topology';
+import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import { defaultFeatureGates } from '../upstream/version';
 import type { RequestSampleInput } from './request-sample';
 import { MAX_LISTED_PODS, representativeNode, requestCountError, requestSampleSeed, sampleRequests } from './request-sample';

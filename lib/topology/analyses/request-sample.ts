@@ -19,7 +19,8 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go (CategorizeEndpoints)
  * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/
  */
-import type { ProxyNode, ProxyRelease, ProxyServicePort, TopologyMode } from '../upstream/proxy-topology';
+import type { ProxyNode, ProxyRelease, TopologyMode } from '../upstream/proxy-topology';
+import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import { categorizeEndpointsWithDecision, topologyModeForService } from '../upstream/proxy-topology';
 import { LABEL_TOPOLOGY_ZONE } from '../upstream/constants';
 import type { EndpointSlice } from '../upstream/types';

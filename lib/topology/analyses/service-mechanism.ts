@@ -12,8 +12,8 @@ import { topologyAnnotationFor } from './analyze-dataplane';
 import { effectiveTopologyAnnotation, hintsEnabled } from '../upstream/annotations';
 import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
-import type { ProxyServicePort } from '../upstream/proxy-topology';
-import { effectiveHintsAnnotation } from '../upstream/proxy-topology';
+import type { ProxyServicePort } from '../upstream/proxy-service-port';
+import { effectiveHintsAnnotation } from '../upstream/proxy-service-port';
 import {
   ANNOTATION_TOPOLOGY_MODE,
   DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS,

@@ -15,8 +15,8 @@ import type { MechanismAnalysis, TopologyAnnotationChange } from './service-mech
 import { determineMechanism, topologyAnnotationChange } from './service-mechanism';
 import type { Allocation } from '../upstream/topology-cache';
 import { computeAllocationTable } from '../upstream/topology-cache';
-import type { CrossZoneCost } from './traffic';
-import { crossZoneCost } from './traffic';
+import type { CrossZoneCost } from './cross-zone-cost';
+import { crossZoneCost } from './cross-zone-cost';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 import type { ValueByZone } from '../upstream/types';
 

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import type { ProxyServicePort } from '../upstream/proxy-topology';
+import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import type { TrafficClientZone, TrafficInput } from './traffic';
-import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic';
+import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from './traffic';
+import { trafficFiguresKey, TrafficFiguresMemo } from './traffic-figures-memo';
 import type { Endpoint, EndpointSlice } from '../upstream/types';
 import { defaultFeatureGates } from '../upstream/version';
 

@@ -4,7 +4,7 @@
  * measured with predicted shares (measured-vs-predicted.ts). Every volume says whether it was
  * measured (which metric, which window) or assumed (and what the assumption is).
  *
- * Pure types and defaults; no I/O, no clock (callers pass timestamps in).
+ * Pure types, defaults and the month conversion; no I/O, no clock (callers pass timestamps in).
  */
 import type { CrossZonePricing, PriceSetting } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
@@ -20,6 +20,11 @@ export const DEFAULT_MEASUREMENT_WINDOW = '7d';
 
 /** Seconds in the 30-day month the monthly figures use. */
 export const SECONDS_PER_MONTH = 30 * 24 * 3600;
+
+/** Bytes per second as GB per 30-day month. */
+export function gbPerMonthOf(bytesPerSecond: number): number {
+  return (bytesPerSecond * SECONDS_PER_MONTH) / 1e9;
+}
 
 /**
  * Where a Service's volume comes from, first found wins:

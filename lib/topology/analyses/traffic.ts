@@ -16,16 +16,18 @@
  *   (`internalTrafficPolicy: Local`, or node hints); only then are nodes hosting endpoints
  *   evaluated one by one, which keeps large Services cheap.
  *
+ * What the figures cost is cross-zone-cost.ts; Services whose endpoints look alike share their
+ * figures through traffic-figures-memo.ts.
+ *
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go
  * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#how-it-works
  */
-import type { CrossZonePricing } from '../model/cloud-pricing';
-import { crossZoneDollars, priceFormula } from '../model/cloud-pricing';
-import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, TopologyMode } from '../upstream/proxy-topology';
+import type { ProxyEndpoint, ProxyNode, ProxyRelease, TopologyMode } from '../upstream/proxy-topology';
+import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import { categorizeEndpointsWithDecision, topologyModeForService } from '../upstream/proxy-topology';
 import { sortedKeys } from '../upstream/sorted';
 import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
-import { endpointShape, endpointZone, FirstAddresses, SHAPE_PART } from './endpoint-shape';
+import { endpointZone } from './endpoint-shape';
 
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
 export const UNKNOWN_ZONE = '(no zone)';
@@ -247,56 +249,6 @@ function scratchLoaded(length: number): Uint8Array {
   if (loadedBuffer.length < length) loadedBuffer = new Uint8Array(Math.max(length, loadedBuffer.length * 2));
   loadedBuffer.fill(0, 0, length);
   return loadedBuffer;
-}
-
-/**
- * A key for {@link computeTrafficFigures} of the endpoints of `slices` (as {@link toTrafficEndpoints}
- * reads them) under `input`'s Service settings: two inputs with the same key and the same clients
- * and release get the same figures, because the figures never depend on addresses, pod names or —
- * without node-by-node evaluation — node names. `null` when node names may matter
- * (`internalTrafficPolicy: Local` or node hints), so the figures must be computed.
- */
-export function trafficFiguresKey(
-  slices: readonly EndpointSlice[],
-  nodeZoneByName: ReadonlyMap<string, string | null>,
-  input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>,
-): string | null {
-  const { service } = input;
-  if (service.internalTrafficPolicy === 'Local') return null;
-  const parts = [`${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}`];
-  // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape.
-  const addresses = new FirstAddresses(slices);
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      const address = endpoint.addresses[0];
-      if (address === undefined || addresses.repeatOf(address) >= 0) continue;
-      if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
-      parts.push(endpointShape(endpoint, nodeZoneByName, false));
-    }
-  }
-  return parts.join(SHAPE_PART);
-}
-
-/** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */
-export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;
-
-/** Figures by {@link trafficFiguresKey}, for one set of clients and one release. Bounded. */
-export class TrafficFiguresMemo {
-  private figures = new Map<string, TrafficFigures>();
-
-  /** The figures for `key`, computed by `compute` when not known yet. */
-  get(key: string, compute: () => TrafficFigures): TrafficFigures {
-    const known = this.figures.get(key);
-    if (known !== undefined) return known;
-    const value = compute();
-    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
-    this.figures.set(key, value);
-    return value;
-  }
-
-  get size(): number {
-    return this.figures.size;
-  }
 }
 
 /** Where each selected endpoint sits in the list it was selected from (selections are filters, so in order). */
@@ -551,35 +503,4 @@ function lumpedColumns(matrix: Readonly<ValueByZone<ValueByZone<number>>>): stri
 
 function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
-}
-
-/** Monthly cost of a Service's cross-zone traffic. */
-export interface CrossZoneCost {
-  readonly gbPerMonth: number;
-  /** The cross-zone share priced (measured, the model's change applied to the measurement, or the model's). */
-  readonly crossZoneFraction: number;
-  readonly crossZoneGbPerMonth: number;
-  /** USD per GB that crosses zones, every charge included (the cluster's {@link CrossZonePricing}). */
-  readonly costPerCrossZoneGb: number;
-  /** USD per month: cross-zone GB × {@link costPerCrossZoneGb}. */
-  readonly monthlyCost: number;
-  readonly formula: string;
-}
-
-/**
- * Monthly cost of the cross-zone part of `gbPerMonth` at the cluster's price (AWS charges a
- * cross-zone GB leaving one zone and entering the other, Google Cloud once per GiB, Azure not at
- * all: model/cloud-pricing.ts).
- */
-export function crossZoneCost(crossZoneFraction: number, gbPerMonth: number, pricing: CrossZonePricing): CrossZoneCost {
-  const crossZoneGbPerMonth = gbPerMonth * crossZoneFraction;
-  const monthlyCost = crossZoneDollars(crossZoneGbPerMonth, pricing);
-  return {
-    gbPerMonth,
-    crossZoneFraction,
-    crossZoneGbPerMonth,
-    costPerCrossZoneGb: pricing.costPerCrossZoneGb,
-    monthlyCost,
-    formula: `${Number(gbPerMonth.toFixed(2))} GB × ${(crossZoneFraction * 100).toFixed(1)} % cross-zone × ${priceFormula(pricing)} = $${monthlyCost.toFixed(2)}/month`,
-  };
 }

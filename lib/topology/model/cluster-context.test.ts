@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildClusterContext, computeClientShareByZone, resolveAnalysisOptions, resolveRelease } from './cluster-context';
+import { buildClusterContext, computeClientShareByZone } from './cluster-context';
 import { testCluster, testNode } from './test-cluster';
-
-describe('resolveRelease', () => {
-  it.each([
-    ['1.30', '1.30', 'override'],
-    ['v1.29.4', '1.29', 'override'],
-    [28, '1.28', 'override'],
-    ['31', '1.31', 'override'],
-  ])('override %s → %s', (override, release, source) => {
-    expect(resolveRelease(override, null)).toMatchObject({ release, source, note: null });
-  });
-
-  it('takes the cluster version, else assumes 1.33 and says so', () => {
-    expect(resolveRelease(null, { gitVersion: 'v1.27.3-eks-a5565ad', minor: 27, platform: 'eks' })).toMatchObject({ minor: 27, source: 'cluster', platform: 'eks' });
-    expect(resolveRelease(null, null)).toMatchObject({ minor: 33, source: 'assumed', note: expect.stringContaining('1.33 is assumed') });
-  });
-
-  it('clamps releases outside 1.21–1.36, with a note', () => {
-    expect(resolveRelease('1.19', null)).toMatchObject({ minor: 21, note: expect.stringContaining('predates topology hints') });
-    expect(resolveRelease('1.40', null)).toMatchObject({ minor: 36, note: expect.stringContaining('newer') });
-  });
-});
 
 describe('computeClientShareByZone', () => {
   const cpu = { a: 2000, b: 1000, c: 1000 };
@@ -66,28 +45,5 @@ describe('buildClusterContext', () => {
     expect(context.memo('k', compute)).toBe(1);
     expect(context.memo('k', compute)).toBe(1);
     expect(calls).toBe(1);
-  });
-});
-
-describe('resolveAnalysisOptions', () => {
-  it('defaults: 50 GB per ready endpoint, no flat volume, nothing set, $0.01/GB each way', () => {
-    expect(resolveAnalysisOptions({})).toMatchObject({ gbPerMonth: null, gbPerEndpoint: 50, volumesByService: {}, priceSetting: null, problems: [] });
-  });
-
-  it('keeps valid values (per-Service volumes sorted by key) and leaves out each bad one, saying why', () => {
-    const resolved = resolveAnalysisOptions({
-      gbPerMonth: 2000,
-      gbPerEndpoint: Number.POSITIVE_INFINITY,
-      pricePerGb: -0.01,
-      volumesByService: { 'shop/web': 10, 'a/b': 0, 'no-slash': 1, 'shop/huge': 2e9 },
-    });
-    expect(resolved).toMatchObject({ gbPerMonth: 2000, gbPerEndpoint: 50, priceSetting: null });
-    expect(Object.entries(resolved.volumesByService)).toEqual([['a/b', 0], ['shop/web', 10]]);
-    expect(resolved.problems).toEqual([
-      'volumesByService: "no-slash" is not namespace/name; ignored.',
-      'volumesByService["shop/huge"] must be a number of GB from 0 to 1000000000, got 2000000000; ignored.',
-      'gbPerEndpoint must be a number from 0 to 1000000000, got Infinity; ignored.',
-      'pricePerGb must be a number from 0 to 100, got -0.01; ignored.',
-    ]);
   });
 });

@@ -6,17 +6,22 @@
  * (`analyzeService`).
  */
 import type { DataplaneAnalysis } from '../analyses/analyze-dataplane';
-import type { AddressTypeAnalysis, EndpointView, ExpectedHints, HintsDiff, IfAutoPrediction, MinimumTable, ObservedHints } from '../analyses/analyze-service';
+import type { AddressTypeAnalysis, EndpointView, ExpectedHints, IfAutoPrediction } from '../analyses/analyze-service';
+import type { ObservedHints } from '../analyses/observed-hints';
+import type { HintsDiff } from '../analyses/hints-diff';
+import type { MinimumTable } from '../analyses/minimum-table';
 import type { NodeFix, NodeReport, ZoneAnalysis, ZoneReport } from '../analyses/analyze-zones';
 import type { Fix } from '../analyses/fixes';
 import type { HpaAnalysis } from '../analyses/hpa';
 import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import type { RuleEstimates } from '../analyses/rule-estimates';
 import type { MechanismAnalysis, ServiceLint, ServiceMechanism } from '../analyses/service-mechanism';
-import type { CrossZoneCost, TrafficMatrix } from '../analyses/traffic';
+import type { TrafficMatrix } from '../analyses/traffic';
+import type { CrossZoneCost } from '../analyses/cross-zone-cost';
 import type { ClusterTrafficReport, LoadBalancerLegCost, ServiceVolume } from '../analyses/traffic-volume';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
-import type { ClusterContext, ReleaseInfo } from '../model/cluster-context';
+import type { ClusterContext } from '../model/cluster-context';
+import type { ReleaseInfo } from '../model/modelled-release';
 import type { EventRecord, ProxyMode, ServiceRecord } from '../model/cluster-model';
 import type { ValueByZone } from '../upstream/types';
 import type { FeatureGates } from '../upstream/version';

@@ -23,7 +23,7 @@
  */
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { sameItems } from './analysis-cache';
-import { isControllerManaged } from '../analyses/analyze-service';
+import { isControllerManaged } from '../analyses/managed-slices';
 import { endpointShape, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';

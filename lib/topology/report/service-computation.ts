@@ -5,22 +5,27 @@
  * between Services with the same traffic figures (`trafficFiguresKey`).
  */
 import type { ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
-import { analyzeServiceHints, isControllerManaged, serviceLints } from '../analyses/analyze-service';
+import { analyzeServiceHints, serviceLints } from '../analyses/analyze-service';
+import { isControllerManaged } from '../analyses/managed-slices';
 import type { Fix, FixedState, FixInput, FixTrafficModel } from '../analyses/fixes';
 import { findFixes, fixAfterMatrix, withMonthlySaving } from '../analyses/fixes';
 import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
-import { analyzeLoadBalancer, loadBalancerLegCost } from '../analyses/load-balancer';
+import { analyzeLoadBalancer } from '../analyses/load-balancer';
+import { loadBalancerLegCost } from '../analyses/load-balancer-leg';
 import { proxyServicePort } from '../analyses/service-mechanism';
-import type { ModelScenarios } from '../analyses/cluster-traffic';
-import { applyModelChange, measuredCrossZoneFraction, resolveServiceVolume, scenarioFractions } from '../analyses/cluster-traffic';
+import type { ModelScenarios } from '../analyses/scenario-costs';
+import { resolveServiceVolume } from '../analyses/service-volume';
+import { applyModelChange, measuredCrossZoneFraction } from '../analyses/measured-projection';
+import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-values';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
-import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic';
+import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
+import { trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
-import type { ProxyServicePort } from '../upstream/proxy-topology';
+import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import type { EndpointSlice, ValueByZone } from '../upstream/types';
 import type { ServiceAttention, ServiceReport, TrafficSummary } from './analysis-schema';
 import { attentionFor } from './attention';

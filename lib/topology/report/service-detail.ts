@@ -3,7 +3,7 @@
  * donated endpoints, minimum table, endpoints, the four traffic matrices, events). With a cache,
  * the detail is kept while the Service's inputs and events are unchanged.
  */
-import type { AnalysisOptions } from '../model/cluster-context';
+import type { AnalysisOptions } from '../model/analysis-options';
 import { serviceKey } from '../model/cluster-context';
 import type { ClusterIndex, EventRecord, ServiceRecord } from '../model/cluster-model';
 import type { ServiceDetail } from './analysis-schema';

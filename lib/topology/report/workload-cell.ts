@@ -2,9 +2,11 @@
  * The workload behind a Service (its Deployment and HPA), looked up and analysed when first read,
  * so that a cluster pass with a cache computes the HPA panels of only the Services that are shown.
  */
-import type { FixWorkload } from '../analyses/fixes';
+import type { FixWorkload } from '../analyses/scale-commands';
 import type { HpaAnalysis } from '../analyses/hpa';
-import { analyzeHpa, checkSpreadConstraint, findServiceWorkload } from '../analyses/hpa';
+import { analyzeHpa } from '../analyses/hpa';
+import { findServiceWorkload } from '../analyses/service-workload';
+import { checkSpreadConstraint } from '../analyses/spread-constraint';
 import type { ClusterContext } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 

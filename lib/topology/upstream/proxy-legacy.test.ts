@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 
 import { filterEndpoints, filterEndpointsWithHints, filterLocalEndpoint } from './proxy-legacy';
 import { LABEL_TOPOLOGY_ZONE } from './constants';
-import { categorizeEndpoints, usesClusterEndpoints } from './proxy-topology';
-import type { LegacyProxyFeatureGates, ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort } from './proxy-topology';
+import { categorizeEndpoints } from './proxy-topology';
+import { usesClusterEndpoints } from './proxy-service-port';
+import type { LegacyProxyFeatureGates, ProxyEndpoint, ProxyNode, ProxyRelease } from './proxy-topology';
+import type { ProxyServicePort } from './proxy-service-port';
 import { resolveFeatureGates } from './version';
 import type { FeatureGateOverrides, KubeMinor } from './version';
 

@@ -19,7 +19,8 @@
  * @see https://github.com/kubernetes/kubernetes/blob/release-1.21/pkg/proxy/topology.go
  */
 import { topologyModeForService, topologyModeFromHints } from './proxy-topology';
-import type { ProxyEndpoint, ProxyNode, ProxyRelease, ProxyServicePort, TopologyModeDecision } from './proxy-topology';
+import type { ProxyEndpoint, ProxyNode, ProxyRelease, TopologyModeDecision } from './proxy-topology';
+import type { ProxyServicePort } from './proxy-service-port';
 import { defaultFeatureGates, formatKubeMinor } from './version';
 import type { KubeMinor } from './version';
 

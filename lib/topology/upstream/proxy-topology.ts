@@ -17,17 +17,16 @@
  *
  * The 1.21–1.23 functions themselves (`FilterEndpoints` and friends) live in `proxy-legacy.ts`;
  * {@link categorizeEndpoints} projects those releases onto the same result shape.
+ * What the Service port itself settles (its traffic policies, `UsesClusterEndpoints` /
+ * `UsesLocalEndpoints`, the hints annotation it reads) is `proxy-service-port.ts`.
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/topology.go
  */
-import { effectiveTopologyAnnotation } from './annotations';
 import { LABEL_TOPOLOGY_ZONE } from './constants';
-import { formatKubeMinor, MAX_MODELLED_MINOR } from './version';
+import type { ProxyServicePort } from './proxy-service-port';
+import { externalPolicyLocal, internalPolicyLocal, usesClusterEndpoints, usesLocalEndpoints } from './proxy-service-port';
+import { formatKubeMinor } from './version';
 import type { FeatureGates, KubeMinor } from './version';
-
-
-/** A Service's `internalTrafficPolicy` / `externalTrafficPolicy` value. */
-export type TrafficPolicy = 'Cluster' | 'Local';
 
 /** The node a kube-proxy instance runs on. */
 export interface ProxyNode {
@@ -35,16 +34,6 @@ export interface ProxyNode {
   name: string;
   /** Node labels; only {@link LABEL_TOPOLOGY_ZONE} is read (absent counts as `""`). */
   labels: Readonly<Record<string, string>>;
-}
-
-/** What kube-proxy knows about one Service port (upstream `ServicePort`). */
-export interface ProxyServicePort {
-  internalTrafficPolicy: TrafficPolicy;
-  externalTrafficPolicy: TrafficPolicy;
-  /** NodePort ≠ 0, load-balancer ingress IPs or external IPs. */
-  externallyAccessible: boolean;
-  /** Effective hints annotation value ({@link effectiveHintsAnnotation}); `""` when no key is set. */
-  hintsAnnotation: string;
 }
 
 /** One endpoint as kube-proxy sees it after reading the EndpointSlices (§11.1). */
@@ -185,29 +174,11 @@ const SINCE_TERMINATING_GATE = 22;
 const SINCE_TERMINATING_GA = 28;
 /** Cluster-wide fallback to serving-terminating endpoints arrived with the 1.26 generation. */
 const SINCE_CLUSTER_TERMINATING_FALLBACK = 26;
-/** ServiceInternalTrafficPolicy GA (locked on) in 1.26. */
-const SINCE_INTERNAL_TRAFFIC_POLICY_GA = 26;
 /**
  * The newest source returns early (all `null`) for an empty endpoint list; the 1.24–1.34 tests
  * still expected `localEndpoints: []` there, so the early return is placed at 1.35.
  */
 const SINCE_EMPTY_LIST_EARLY_RETURN = 35;
-
-/**
- * The hints annotation value kube-proxy sees for a Service: the deprecated
- * `service.kubernetes.io/topology-aware-hints` key whenever it is present (even with an empty
- * value), otherwise `service.kubernetes.io/topology-mode`. Releases before 1.27 know only the
- * deprecated key. Returns `""` when no applicable key is set (as upstream does).
- *
- * @param minor release to model; defaults to the newest modelled release (both keys known).
- * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/serviceport.go
- */
-export function effectiveHintsAnnotation(
-  annotations: Readonly<Record<string, string>> | null | undefined,
-  minor: KubeMinor = MAX_MODELLED_MINOR,
-): string {
-  return effectiveTopologyAnnotation(annotations, minor)?.value ?? '';
-}
 
 /**
  * Which annotation rule kube-proxy applies in `release` (see {@link HintsAnnotationRule}).
@@ -241,38 +212,6 @@ export function isHintsAnnotationAccepted(value: string, release: ProxyRelease):
     case 'not-consulted':
       return true;
   }
-}
-
-/** `internalTrafficPolicy: Local` in effect (the ServiceInternalTrafficPolicy gate mattered before 1.26). */
-function internalPolicyLocal(svcInfo: ProxyServicePort, release: ProxyRelease): boolean {
-  if (svcInfo.internalTrafficPolicy !== 'Local') return false;
-  return release.minor >= SINCE_INTERNAL_TRAFFIC_POLICY_GA || release.gates.ServiceInternalTrafficPolicy;
-}
-
-/** `externalTrafficPolicy: Local` in effect (only meaningful for externally accessible Services). */
-function externalPolicyLocal(svcInfo: ProxyServicePort): boolean {
-  return svcInfo.externalTrafficPolicy === 'Local' && svcInfo.externallyAccessible;
-}
-
-/**
- * Whether the Service ever uses Cluster-policy endpoints on a node: unless internal traffic is
- * Local-only and nothing reaches it from outside. (With `externalTrafficPolicy: Local` the cluster
- * set is still needed for traffic that originates on the node.)
- *
- * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/serviceport.go
- */
-export function usesClusterEndpoints(svcInfo: ProxyServicePort, release: ProxyRelease): boolean {
-  return !internalPolicyLocal(svcInfo, release) || svcInfo.externallyAccessible;
-}
-
-/**
- * Whether the Service ever uses Local-policy endpoints on a node: internal policy Local, or
- * external policy Local on an externally accessible Service.
- *
- * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/proxy/serviceport.go
- */
-export function usesLocalEndpoints(svcInfo: ProxyServicePort, release: ProxyRelease): boolean {
-  return internalPolicyLocal(svcInfo, release) || externalPolicyLocal(svcInfo);
 }
 
 function nodeZone(node: ProxyNode): string {

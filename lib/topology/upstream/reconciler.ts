@@ -3,7 +3,7 @@ import { MESSAGE_TOPOLOGY_AWARE_HINTS_DISABLED, REASON_HINTS_DISABLED } from './
 import type { SliceInfo } from './slice-info';
 import { cloneSliceInfoForWrite, removeHintsFromSlices } from './slice-info';
 import type { Allocation, TopologyCache } from './topology-cache';
-import { formatWithAddressType } from './topology-cache';
+import { formatWithAddressType } from './topology-cache-utils';
 import { isValidTrafficDistribution, reconcileHints } from './traffic-distribution';
 import type { MutableEndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from './types';
 import type { FeatureGates, KubeMinor } from './version';

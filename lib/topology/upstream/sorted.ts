@@ -3,6 +3,7 @@
  * in order): the same result as `Array.prototype.sort()` without its allocations when the list is
  * sorted already.
  */
+import type { ValueByZone } from './types';
 
 /** `keys` sorted in default (code unit) order, in place; a list already in order is returned untouched. */
 export function sortStrings(keys: string[]): string[] {
@@ -26,4 +27,15 @@ export function sortStrings(keys: string[]): string[] {
 /** The keys of `object` in default sort order (`Object.keys(object).sort()`). */
 export function sortedKeys(object: object): string[] {
   return sortStrings(Object.keys(object));
+}
+
+/** The entries as a record with its keys in default sort order (entries already in order are not sorted again). */
+export function sortedRecord<T>(entries: Iterable<[string, T]>): ValueByZone<T> {
+  const list = [...entries];
+  let ordered = true;
+  for (let i = 1; i < list.length && ordered; i++) ordered = (list[i - 1] as [string, T])[0] < (list[i] as [string, T])[0];
+  if (!ordered) list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: ValueByZone<T> = {};
+  for (const [key, value] of list) out[key] = value;
+  return out;
 }

@@ -1,0 +1,113 @@
+/**
+ * What a Service's EndpointSlices carry now: endpoints per zone (ready or not), zone-hint counts of
+ * the ready endpoints, whether any hints are present, ready endpoints without a hint, and the
+ * endpoints hinted for another zone than their own (donated: they serve another zone's traffic).
+ */
+import { UNKNOWN_ZONE } from './traffic';
+import { sortedRecord } from '../upstream/sorted';
+import type { AddressType, EndpointSlice, ValueByZone } from '../upstream/types';
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Zone-hint counts of ready endpoints (`ready: true`), one per listed zone, sorted by zone. */
+export function countHintsByZone(slices: readonly EndpointSlice[]): ValueByZone<number> {
+  const counts = new Map<string, number>();
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const forZones = endpoint.ready === true && endpoint.hints !== null ? endpoint.hints.forZones : undefined;
+      if (forZones === undefined) continue;
+      for (const zone of forZones) counts.set(zone, (counts.get(zone) ?? 0) + 1);
+    }
+  }
+  return sortedRecord(counts);
+}
+
+/** A ready endpoint hinted for zones other than its own: it serves another zone's traffic. */
+export interface DonatedEndpoint {
+  readonly address: string;
+  readonly podName: string | null;
+  readonly nodeName: string | null;
+  readonly fromZone: string;
+  readonly toZones: readonly string[];
+}
+
+/** Ready endpoints whose zone hints do not include their own zone. */
+export function findDonatedEndpoints(slices: readonly EndpointSlice[]): DonatedEndpoint[] {
+  const donated: DonatedEndpoint[] = [];
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const forZones = endpoint.hints?.forZones;
+      if (endpoint.ready !== true || endpoint.zone === null || endpoint.zone === '' || !forZones || forZones.length === 0) continue;
+      if (forZones.includes(endpoint.zone)) continue;
+      donated.push({ address: endpoint.addresses[0] ?? '', podName: endpoint.podName ?? null, nodeName: endpoint.nodeName, fromZone: endpoint.zone, toZones: [...forZones] });
+    }
+  }
+  return donated.sort((a, b) => (a.fromZone === b.fromZone ? compareText(a.address, b.address) : compareText(a.fromZone, b.fromZone)));
+}
+
+/** Number of ready endpoints whose zone hints do not include their own zone (`findDonatedEndpoints(slices).length`, without building the list). */
+export function countDonatedEndpoints(slices: readonly EndpointSlice[]): number {
+  let count = 0;
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const forZones = endpoint.hints?.forZones;
+      if (endpoint.ready !== true || endpoint.zone === null || endpoint.zone === '' || !forZones || forZones.length === 0) continue;
+      if (!forZones.includes(endpoint.zone)) count++;
+    }
+  }
+  return count;
+}
+
+/** What the slices carry now. */
+export interface ObservedHints {
+  readonly addressType: AddressType;
+  readonly slices: number;
+  readonly totalEndpoints: number;
+  /** Ready endpoints (`ready: true`). */
+  readonly readyEndpoints: number;
+  /** Endpoints per zone ({@link UNKNOWN_ZONE} for endpoints without zone). */
+  readonly endpointsByZone: Readonly<ValueByZone<{ readonly ready: number; readonly notReady: number }>>;
+  readonly hintCountsByZone: Readonly<ValueByZone<number>>;
+  readonly hintsPresent: boolean;
+  /** Ready endpoints without a zone hint; with hints present, kube-proxy then ignores hints altogether. */
+  readonly readyEndpointsWithoutHints: number;
+  readonly donatedEndpoints: number;
+}
+
+/** What `slices` (of one address type) carry now. */
+export function observeHints(addressType: AddressType, slices: readonly EndpointSlice[]): ObservedHints {
+  const byZone = new Map<string, { ready: number; notReady: number }>();
+  let totalEndpoints = 0;
+  let readyEndpoints = 0;
+  let hintsPresent = false;
+  let readyWithoutHints = 0;
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      totalEndpoints++;
+      const zone = endpoint.zone === null || endpoint.zone === '' ? UNKNOWN_ZONE : endpoint.zone;
+      const tally = byZone.get(zone) ?? { ready: 0, notReady: 0 };
+      if (endpoint.ready === true) {
+        tally.ready++;
+        readyEndpoints++;
+        if (!endpoint.hints?.forZones || endpoint.hints.forZones.length === 0) readyWithoutHints++;
+      } else {
+        tally.notReady++;
+      }
+      byZone.set(zone, tally);
+      if (endpoint.hints !== null && ((endpoint.hints.forZones?.length ?? 0) > 0 || (endpoint.hints.forNodes?.length ?? 0) > 0)) hintsPresent = true;
+    }
+  }
+  return {
+    addressType,
+    slices: slices.length,
+    totalEndpoints,
+    readyEndpoints,
+    endpointsByZone: sortedRecord(byZone),
+    hintCountsByZone: countHintsByZone(slices),
+    hintsPresent,
+    readyEndpointsWithoutHints: hintsPresent ? readyWithoutHints : readyEndpoints,
+    donatedEndpoints: countDonatedEndpoints(slices),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Services whose endpoints look alike to the traffic model share its figures: a key that spells
+ * out what `computeTrafficFigures` (traffic.ts) reads of a Service's endpoints and settings (never
+ * addresses, pod names or — without node-by-node evaluation — node names), and a bounded memo of
+ * figures by that key for one set of clients and one release.
+ */
+import { endpointShape, FirstAddresses, SHAPE_PART } from './endpoint-shape';
+import type { TrafficFigures, TrafficInput } from './traffic';
+import type { EndpointSlice } from '../upstream/types';
+
+/**
+ * A key for `computeTrafficFigures` of the endpoints of `slices` (as `toTrafficEndpoints`
+ * reads them) under `input`'s Service settings: two inputs with the same key and the same clients
+ * and release get the same figures, because the figures never depend on addresses, pod names or —
+ * without node-by-node evaluation — node names. `null` when node names may matter
+ * (`internalTrafficPolicy: Local` or node hints), so the figures must be computed.
+ */
+export function trafficFiguresKey(
+  slices: readonly EndpointSlice[],
+  nodeZoneByName: ReadonlyMap<string, string | null>,
+  input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>,
+): string | null {
+  const { service } = input;
+  if (service.internalTrafficPolicy === 'Local') return null;
+  const parts = [`${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}`];
+  // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape.
+  const addresses = new FirstAddresses(slices);
+  for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      const address = endpoint.addresses[0];
+      if (address === undefined || addresses.repeatOf(address) >= 0) continue;
+      if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
+      parts.push(endpointShape(endpoint, nodeZoneByName, false));
+    }
+  }
+  return parts.join(SHAPE_PART);
+}
+
+/** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */
+export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;
+
+/** Figures by {@link trafficFiguresKey}, for one set of clients and one release. Bounded. */
+export class TrafficFiguresMemo {
+  private figures = new Map<string, TrafficFigures>();
+
+  /** The figures for `key`, computed by `compute` when not known yet. */
+  get(key: string, compute: () => TrafficFigures): TrafficFigures {
+    const known = this.figures.get(key);
+    if (known !== undefined) return known;
+    const value = compute();
+    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
+    this.figures.set(key, value);
+    return value;
+  }
+
+  get size(): number {
+    return this.figures.size;
+  }
+}

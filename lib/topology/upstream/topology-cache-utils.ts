@@ -1,0 +1,316 @@
+/**
+ * The helpers of the EndpointSlice controller's topology cache, as upstream keeps them apart from
+ * the cache itself: the address-type suffix of event messages, the validation of a slice's existing
+ * hints against the allocation (`getHintsByZone`), the whole endpoints each zone gives or receives
+ * (`getGivingAndReceivingZones`, here computed in one step by {@link moveEndpoints}), the re-hinting
+ * of giving zones' endpoints (`redistributeHints`), and the overload re-check after a node change
+ * (`serviceOverloaded`). Ties upstream leaves to Go map order are broken by sorted zone name.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/utils.go
+ */
+import { MINIMUM_FACTOR } from './constants';
+import { isEndpointReady, zoneHints } from './slice-info';
+import { sortedKeys, sortedRecord } from './sorted';
+import type { Allocation } from './topology-cache';
+import type { AddressType, EndpointSlice, MutableEndpointSlice, ValueByZone } from './types';
+import type { KubeMinor } from './version';
+
+/** Appends the address type to an event message (`FormatWithAddressType`). */
+export function formatWithAddressType(message: string, addressType: AddressType): string {
+  return `${message}, addressType: ${addressType}`;
+}
+
+/* -------------------------------------------------------------------------------------------- */
+/* Hints by zone, giving / receiving, redistribution                                            */
+/* -------------------------------------------------------------------------------------------- */
+
+/**
+ * Counts the zone hints of a slice's ready endpoints and checks they still fit the allocations:
+ * returns `null` ("rewrite this slice") when a ready endpoint has no zone hints, hints a zone
+ * without allocation, or when a zone would exceed its maximum together with `allocatedHintsByZone`.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/utils.go (getHintsByZone)
+ */
+export function getHintsByZone(
+  slice: EndpointSlice,
+  allocatedHintsByZone: Readonly<ValueByZone<number>>,
+  allocations: Readonly<ValueByZone<Pick<Allocation, 'maximum'>>>,
+  minor: KubeMinor,
+): ValueByZone<number> | null {
+  const hintsByZone = new Map<string, number>();
+  for (const endpoint of slice.endpoints) {
+    if (!isEndpointReady(endpoint, minor)) continue;
+    const forZones = endpoint.hints?.forZones;
+    if (!forZones || forZones.length === 0) return null;
+    for (const zone of forZones) {
+      if (!Object.prototype.hasOwnProperty.call(allocations, zone)) return null;
+      hintsByZone.set(zone, (hintsByZone.get(zone) ?? 0) + 1);
+    }
+  }
+  for (const [zone, numHints] of hintsByZone) {
+    const allocation = allocations[zone];
+    if (!allocation || numHints + (allocatedHintsByZone[zone] ?? 0) > allocation.maximum) return null;
+  }
+  return sortedRecord(hintsByZone);
+}
+
+/** Largest surplus (or shortage) the move loop can work through exactly. */
+const MAX_MOVE_VALUE = 2 ** 52;
+
+/**
+ * One side of upstream's move loop (the surplus, or the shortage, per zone) split into whole
+ * levels and fractions, for moving many endpoints at once.
+ *
+ * The loop takes 1 from the zone with the largest value, again and again, so the k-th endpoint it
+ * moves comes from the zone of the k-th largest of the values `v − j` (j = 0, 1, 2, … per zone),
+ * ties to the first zone by name. Split exactly as `v = level + fraction` (`level = floor(v)`,
+ * fraction in [0, 1)), `v − j` is level `level − j` with the zone's fraction, and two values
+ * compare by level, then fraction, then zone. Exactness: the loop only subtracts 1 from values
+ * ≥ 0.5, which below 2^52 always leaves a representable result, so its doubles are the real
+ * numbers `v − j`; and `v − floor(v)` is exact (Sterbenz's lemma for v ≥ 1, trivially below).
+ *
+ * Arrays are indexed like the sorted zone list; a zone not on this side has level −1.
+ */
+interface MoveSide {
+  readonly levels: number[];
+  readonly fractions: number[];
+  /** How many values `v − j` are ≥ 0.5 (the loop stops at the first one below). */
+  readonly atLeastHalf: number;
+  /** How many values `v − j` are ≥ 1. */
+  readonly atLeastOne: number;
+}
+
+function moveSide(zones: readonly string[], values: readonly number[]): MoveSide {
+  const levels: number[] = new Array<number>(values.length);
+  const fractions: number[] = new Array<number>(values.length);
+  let atLeastHalf = 0;
+  let atLeastOne = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
+    if (value === 0) {
+      levels[i] = -1;
+      fractions[i] = 0;
+      continue;
+    }
+    // Values are strictly positive; an infinite (or huge) one would never stop the loop.
+    if (!(value < MAX_MOVE_VALUE)) throw new RangeError(`getGivingAndReceivingZones: zone ${JSON.stringify(zones[i])} is ${value} endpoints off its allocation`);
+    const level = Math.floor(value);
+    const fraction = value - level;
+    levels[i] = level;
+    fractions[i] = fraction;
+    atLeastOne += level;
+    atLeastHalf += level + (fraction >= 0.5 ? 1 : 0);
+  }
+  return { levels, fractions, atLeastHalf, atLeastOne };
+}
+
+/**
+ * How many steps of the loop pass before its largest value is zone `''`'s (`Infinity` when the
+ * side has no zone `''`): upstream's `getMost` returns `''` for "no zone", so the loop stops there.
+ * Zones are sorted, so `''` can only be the first, and it wins every tie.
+ */
+function stepsBeforeEmptyZone(zones: readonly string[], side: MoveSide): number {
+  if (zones[0] !== '' || (side.levels[0] as number) < 0) return Infinity;
+  const level = side.levels[0] as number;
+  const fraction = side.fractions[0] as number;
+  let before = 0;
+  for (let i = 1; i < zones.length; i++) {
+    const other = side.levels[i] as number;
+    if (other > level) before += other - level;
+    if (other >= level && (side.fractions[i] as number) > fraction) before++;
+  }
+  return before;
+}
+
+/** How many values of the side are at `level` or above. */
+function valuesAtOrAbove(levels: readonly number[], level: number): number {
+  let count = 0;
+  for (let i = 0; i < levels.length; i++) {
+    const l = levels[i] as number;
+    if (l >= level) count += l - level + 1;
+  }
+  return count;
+}
+
+/** Adds to `out` (indexed like the zones) the endpoints the loop's first `steps` steps take per zone. */
+function takeSteps(side: MoveSide, steps: number, out: number[]): void {
+  if (steps <= 0) return;
+  const { levels, fractions } = side;
+  const n = levels.length;
+  // 1. The level L of the last value taken: the highest with at least `steps` values at or above it.
+  let lo = 0;
+  let hi = 0;
+  for (let i = 0; i < n; i++) hi = Math.max(hi, (levels[i] as number) + 1);
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (valuesAtOrAbove(levels, mid) >= steps) lo = mid;
+    else hi = mid;
+  }
+  // 2. Every value above L, then the zones at level L by fraction (largest first), then by name.
+  let left = steps - valuesAtOrAbove(levels, lo + 1);
+  for (let i = 0; i < n; i++) {
+    const l = levels[i] as number;
+    if (l > lo) out[i] = (out[i] as number) + (l - lo);
+  }
+  let lastFraction = Infinity;
+  let lastIndex = -1;
+  while (left > 0) {
+    // The next zone at level L after (lastFraction, lastIndex) in the loop's order.
+    let next = -1;
+    for (let i = 0; i < n; i++) {
+      if ((levels[i] as number) < lo) continue;
+      const f = fractions[i] as number;
+      if (f > lastFraction || (f === lastFraction && i <= lastIndex)) continue;
+      if (next < 0 || f > (fractions[next] as number)) next = i;
+    }
+    out[next] = (out[next] as number) + 1;
+    lastFraction = fractions[next] as number;
+    lastIndex = next;
+    left--;
+  }
+}
+
+/**
+ * Upstream's move loop over zones given as arrays: `zones` sorted and unique, `desired[i]` and
+ * `allocated[i]` that zone's desired and allocated endpoints. Returns how many endpoints move (the
+ * sum of the giving counts, and of the receiving counts); when `giving` / `receiving` are given
+ * (as long as `zones`, zero-filled), adds each zone's count to them. See
+ * {@link getGivingAndReceivingZones}.
+ */
+export function moveEndpoints(
+  zones: readonly string[],
+  desired: ArrayLike<number>,
+  allocated: ArrayLike<number>,
+  giving: number[] | null = null,
+  receiving: number[] | null = null,
+): number {
+  // 1. Exact surplus or shortage per zone (0: not on that side).
+  const surplus: number[] = new Array<number>(zones.length);
+  const shortage: number[] = new Array<number>(zones.length);
+  for (let i = 0; i < zones.length; i++) {
+    const a = allocated[i] as number;
+    const t = desired[i] as number;
+    surplus[i] = a > t ? a - t : 0;
+    shortage[i] = a < t ? t - a : 0;
+  }
+  // 2. How many whole endpoints the loop moves: step t runs while the t-th largest surplus and the
+  //    t-th largest shortage are both ≥ 0.5, not both < 1, and neither is zone '' (its "none").
+  const give = moveSide(zones, surplus);
+  const take = moveSide(zones, shortage);
+  const steps = Math.min(
+    give.atLeastHalf,
+    take.atLeastHalf,
+    Math.max(give.atLeastOne, take.atLeastOne),
+    stepsBeforeEmptyZone(zones, give),
+    stepsBeforeEmptyZone(zones, take),
+  );
+  // 3. Which zones those steps took from and gave to.
+  if (giving) takeSteps(give, steps, giving);
+  if (receiving) takeSteps(take, steps, receiving);
+  return steps;
+}
+
+/**
+ * Turns the gap between allocated and desired endpoints into whole endpoints to give and receive
+ * per zone. A zone keeps its own endpoints unless its excess is large enough (see
+ * topology-semantics §6 step 5). Upstream picks among equal largest values in Go map order; we
+ * pick the first zone in sorted order, which never changes the resulting integer maps in upstream's
+ * cases.
+ *
+ * Upstream moves one endpoint per loop iteration, from the zone with the largest surplus to the
+ * zone with the largest shortage, until the largest surplus or shortage is below 0.5 or both are
+ * below 1. Here the number of iterations that loop runs, and the zone each one takes from and gives
+ * to, are computed from the values directly ({@link moveEndpoints}: O(zones² + zones · log
+ * endpoints) instead of O(zones · endpoints); see {@link MoveSide}). The property tests in
+ * topology-cache-utils.test.ts compare it with the one-at-a-time loop.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/utils.go (getGivingAndReceivingZones)
+ */
+export function getGivingAndReceivingZones(
+  allocations: Readonly<ValueByZone<Pick<Allocation, 'desired'>>>,
+  allocatedHintsByZone: Readonly<ValueByZone<number>>,
+): { givingZones: ValueByZone<number>; receivingZones: ValueByZone<number> } {
+  const zones = sortedKeys(allocations);
+  const desired = zones.map((zone) => allocations[zone]?.desired ?? 0);
+  const allocated = zones.map((zone) => allocatedHintsByZone[zone] ?? 0);
+  const giving = zones.map(() => 0);
+  const receiving = zones.map(() => 0);
+  moveEndpoints(zones, desired, allocated, giving, receiving);
+  const givingZones: ValueByZone<number> = {};
+  const receivingZones: ValueByZone<number> = {};
+  zones.forEach((zone, i) => {
+    if ((giving[i] as number) > 0) givingZones[zone] = giving[i] as number;
+    if ((receiving[i] as number) > 0) receivingZones[zone] = receiving[i] as number;
+  });
+  return { givingZones, receivingZones };
+}
+
+/**
+ * Re-hints ready endpoints of giving zones (first ones first, in slice order) to receiving zones,
+ * mutating `slices` in place. Returns the signed change
+ * per zone. Upstream picks the receiving zone in Go map order; we take the first zone in sorted order
+ * that still has room. Unlike upstream, the two plans passed in are not consumed.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/utils.go (redistributeHints)
+ */
+export function redistributeHints(
+  slices: MutableEndpointSlice[],
+  givingZones: Readonly<ValueByZone<number>>,
+  receivingZones: Readonly<ValueByZone<number>>,
+  minor: KubeMinor,
+): ValueByZone<number> {
+  const redistributions = new Map<string, number>();
+  const giving = new Map(Object.entries(givingZones));
+  const receiving = new Map(Object.entries(receivingZones));
+  outer: for (const slice of slices) {
+    for (const endpoint of slice.endpoints) {
+      if (!isEndpointReady(endpoint, minor)) continue;
+      if (giving.size === 0 || receiving.size === 0) break outer;
+      if (endpoint.zone === null || endpoint.zone === '') continue;
+      const fromZone = endpoint.zone;
+      const left = giving.get(fromZone);
+      if (left === undefined) continue;
+      let toZone: string | undefined;
+      for (const zone of receiving.keys()) if (toZone === undefined || zone < toZone) toZone = zone;
+      if (toZone === undefined) break outer;
+      endpoint.hints = zoneHints(toZone);
+      if (left <= 1) giving.delete(fromZone);
+      else giving.set(fromZone, left - 1);
+      const room = receiving.get(toZone) ?? 0;
+      if (room <= 1) receiving.delete(toZone);
+      else receiving.set(toZone, room - 1);
+      redistributions.set(fromZone, (redistributions.get(fromZone) ?? 0) - 1);
+      redistributions.set(toZone, (redistributions.get(toZone) ?? 0) + 1);
+    }
+  }
+  return sortedRecord(redistributions);
+}
+
+/* -------------------------------------------------------------------------------------------- */
+/* Overload re-check                                                                            */
+/* -------------------------------------------------------------------------------------------- */
+
+/**
+ * serviceOverloaded: whether a Service's cached hint counts per zone would overload a zone under the
+ * current CPU ratios. No entry → false; null/empty ratios → true; a ratio zone missing from the entry
+ * → true; `count < ceil(total × ratio × (1/1.2))` → true. The total includes zones not in the ratios.
+ *
+ * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/utils.go (serviceOverloaded)
+ */
+export function isServiceOverloaded(
+  endpointsByZone: Readonly<ValueByZone<number>>,
+  cpuRatiosByZone: Readonly<ValueByZone<number>> | null,
+): boolean {
+  const entries = Object.entries(endpointsByZone);
+  if (entries.length === 0) return false;
+  if (cpuRatiosByZone === null || Object.keys(cpuRatiosByZone).length === 0) return true;
+  let totalEndpoints = 0;
+  for (const [, count] of entries) totalEndpoints += count;
+  for (const zone of sortedKeys(cpuRatiosByZone)) {
+    const count = endpointsByZone[zone];
+    if (count === undefined) return true;
+    const minimum = Math.ceil(totalEndpoints * (cpuRatiosByZone[zone] ?? 0) * MINIMUM_FACTOR);
+    if (count < minimum) return true;
+  }
+  return false;
+}
