@@ -13,6 +13,7 @@ import { startSimulator } from '../../sim/server';
 import { node, service } from '../../sim/test-support';
 import { ClusterRegistry } from './clusters';
 import { RESOURCE_IDS } from './resources';
+import { configFromEnv } from '../config/config';
 
 /** One watch per resource type once a cluster is synced and watching. */
 const WATCHES = RESOURCE_IDS.length;
@@ -61,7 +62,7 @@ describe('cluster registry with two simulators', () => {
     const east = await startSim('zone-east');
     const west = await startSim('zone-west');
     let time = 0;
-    const registry = new ClusterRegistry({ env: { HOME: tmp, KUBECONFIG: kubeconfigFor([['east', east], ['west', west]]) }, now: () => time, idleMs: 60_000, sweepIntervalMs: 0 });
+    const registry = new ClusterRegistry({ config: configFromEnv({ HOME: tmp, KUBECONFIG: kubeconfigFor([['east', east], ['west', west]]) }), now: () => time, idleMs: 60_000, sweepIntervalMs: 0 });
     registries.push(registry);
     expect(registry.entries().map((e) => [e.id, e.server, e.isDefault])).toEqual([
       ['east', east.url, true],
@@ -102,7 +103,7 @@ describe('cluster registry with two simulators', () => {
     await gone.stop();
     sims.splice(sims.indexOf(gone), 1);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const registry = new ClusterRegistry({ env: { HOME: tmp, KUBECONFIG: file, ZONESCOPE_REQUEST_TIMEOUT_MS: '2000' }, sweepIntervalMs: 0 });
+    const registry = new ClusterRegistry({ config: configFromEnv({ HOME: tmp, KUBECONFIG: file, ZONESCOPE_REQUEST_TIMEOUT_MS: '2000' }), sweepIntervalMs: 0 });
     registries.push(registry);
     const down = registry.open('gone');
     const up = registry.open('east');

@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { UnavailableClusterSource } from './cluster-source';
-import type { ClusterEntry, ClusterRegistryOptions } from './clusters';
-import { assignClusterIds, CLUSTER_ID_PATTERN, ClusterRegistry, clusterSlug, contextsFromEnv, idleMsFromEnv, maxOpenFromEnv } from './clusters';
+import { UnavailableClusterSource } from './cluster-sources/unavailable-source';
+import type { ClusterRegistryOptions } from './clusters';
+import type { ClusterEntry } from './cluster-entries';
+import { ClusterRegistry } from './clusters';
+import { clusterSlug } from './cluster-ids';
+import { configFromEnv, parseConfig } from '../config/config';
 
 const EKS = 'arn:aws:eks:eu-west-1:123456789012:cluster/prod';
 const GKE = 'gke_proj_europe-west1_prod';
@@ -52,7 +55,7 @@ function setup(env: Record<string, string | undefined>, options: Partial<Cluster
   let time = 1_000_000;
   const created: { entry: ClusterEntry; source: FakeSource }[] = [];
   const registry = new ClusterRegistry({
-    env: { HOME: tmp, ...env },
+    config: configFromEnv({ HOME: tmp, ...env }),
     now: () => time,
     sweepIntervalMs: 0,
     createSource: (entry) => {
@@ -74,52 +77,19 @@ function setup(env: Record<string, string | undefined>, options: Partial<Cluster
 
 const ids = (registry: ClusterRegistry) => registry.entries().map((e) => e.id);
 
-describe('cluster ids', () => {
-  it('keeps context names that are valid URL segments, hashes the others into readable slugs', () => {
-    expect(clusterSlug('kind-dev')).toBe('kind-dev');
-    expect(clusterSlug('prod.eu_1')).toBe('prod.eu_1');
-    // gcloud's names are valid segments (underscores are allowed): kept as they are.
-    expect(clusterSlug(GKE)).toBe(GKE);
-    const eks = clusterSlug(EKS);
-    expect(eks).toMatch(/^prod-[0-9a-f]{6}$/);
-    expect(clusterSlug('arn:aws:eks:us-east-1:123456789012:cluster/prod')).toMatch(/^prod-[0-9a-f]{6}$/);
-    expect(clusterSlug('arn:aws:eks:us-east-1:123456789012:cluster/prod')).not.toBe(eks);
-    expect(clusterSlug('team a/staging')).toMatch(/^team-a-staging-[0-9a-f]{6}$/);
-    expect(clusterSlug('-x')).toMatch(/^x-[0-9a-f]{6}$/);
-    expect(clusterSlug('a'.repeat(63))).toBe('a'.repeat(63));
-    expect(clusterSlug('a'.repeat(64))).toMatch(new RegExp(`^a{40}-[0-9a-f]{6}$`));
-    expect(clusterSlug(EKS)).toBe(eks);
-    for (const id of [eks, clusterSlug('x'.repeat(200) + '/'), clusterSlug('///')]) expect(id).toMatch(CLUSTER_ID_PATTERN);
-    expect(clusterSlug('///')).toMatch(/^cluster-[0-9a-f]{6}$/);
-  });
-
-  it('resolves collisions: a context named like another one’s slug keeps its name, the slug grows', () => {
-    const slug = clusterSlug(EKS);
-    const assigned = assignClusterIds([EKS, slug]);
-    expect(assigned.get(slug)).toBe(slug);
-    expect(assigned.get(EKS)).not.toBe(slug);
-    expect(assigned.get(EKS)).toMatch(/^prod-[0-9a-f]{12}$/);
-    // And when the longer one is taken too, a counter.
-    const longer = assigned.get(EKS) ?? '';
-    const again = assignClusterIds([EKS, slug, longer]);
-    expect(again.get(EKS)).toBe(`${longer}-2`);
-    expect(new Set(again.values()).size).toBe(3);
-  });
-});
-
 describe('environment', () => {
-  it('parses the limits and the list', () => {
-    expect(idleMsFromEnv(undefined)).toBe(15 * 60_000);
-    expect(idleMsFromEnv('0')).toBe(0);
-    expect(idleMsFromEnv('2.5')).toBe(150_000);
-    expect(idleMsFromEnv('-1')).toBe(15 * 60_000);
-    expect(maxOpenFromEnv(undefined)).toBe(8);
-    expect(maxOpenFromEnv('3')).toBe(3);
-    expect(maxOpenFromEnv('0')).toBe(8);
-    expect(maxOpenFromEnv('2.5')).toBe(8);
-    expect(contextsFromEnv(undefined)).toBeNull();
-    expect(contextsFromEnv(' * ')).toBeNull();
-    expect(contextsFromEnv('b, a,,b ')).toEqual(['b', 'a']);
+  it('reads the limits and the list; a limit it cannot use stops the start (it used to fall back to the default)', () => {
+    const registry = (env: Record<string, string>) => setup({ KUBECONFIG: kubeconfigFile(['a', 'b', 'c'], 'a'), ...env }).registry;
+    expect(registry({})).toMatchObject({ idleMs: 15 * 60_000, maxOpen: 8 });
+    expect(registry({ ZONESCOPE_CLUSTER_IDLE_MINUTES: '0', ZONESCOPE_MAX_OPEN_CLUSTERS: '3' })).toMatchObject({ idleMs: 0, maxOpen: 3 });
+    expect(registry({ ZONESCOPE_CLUSTER_IDLE_MINUTES: '2.5' }).idleMs).toBe(150_000);
+    for (const [name, value] of [['ZONESCOPE_CLUSTER_IDLE_MINUTES', '-1'], ['ZONESCOPE_MAX_OPEN_CLUSTERS', '0'], ['ZONESCOPE_MAX_OPEN_CLUSTERS', '2.5'], ['ZONESCOPE_MAX_OPEN_CLUSTERS', 'eight']] as const) {
+      const result = parseConfig({ [name]: value });
+      expect(!result.ok && result.errors.map((e) => e.variable), `${name}=${value}`).toEqual([name]);
+    }
+    expect(configFromEnv({}).ZONESCOPE_CONTEXTS).toBeNull();
+    expect(configFromEnv({ ZONESCOPE_CONTEXTS: ' * ' }).ZONESCOPE_CONTEXTS).toBeNull();
+    expect(configFromEnv({ ZONESCOPE_CONTEXTS: 'b, a,,b ' }).ZONESCOPE_CONTEXTS).toEqual(['b', 'a']);
   });
 });
 
@@ -197,7 +167,7 @@ describe('entries', () => {
   });
 
   it('the real source factory gives a failing context a source that reports its error, not an exception', async () => {
-    const registry = new ClusterRegistry({ env: { HOME: tmp, KUBECONFIG: kubeconfigFile(['a', 'b'], 'a'), ZONESCOPE_CONTEXTS: 'a,b' }, sweepIntervalMs: 0 });
+    const registry = new ClusterRegistry({ config: configFromEnv({ HOME: tmp, KUBECONFIG: kubeconfigFile(['a', 'b'], 'a'), ZONESCOPE_CONTEXTS: 'a,b' }), sweepIntervalMs: 0 });
     registries.push(registry);
     const opened = registry.open('b');
     if (!opened.ok) throw new Error(opened.message);
@@ -357,7 +327,7 @@ describe('open, limit and idle close', () => {
   it('runs the sweep on an unref’d timer', async () => {
     let time = 0;
     const registry = new ClusterRegistry({
-      env: { HOME: tmp, KUBECONFIG: kubeconfigFile(contexts, 'd') },
+      config: configFromEnv({ HOME: tmp, KUBECONFIG: kubeconfigFile(contexts, 'd') }),
       now: () => time,
       idleMs: 1000,
       sweepIntervalMs: 20,
@@ -366,7 +336,7 @@ describe('open, limit and idle close', () => {
     registries.push(registry);
     registry.open('a');
     time = 5000;
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(registry.state('a')).toBe('closed-idle');
+    // The next sweep (every 20 ms) finds it idle.
+    await expect.poll(() => registry.state('a'), { message: 'the sweep closes the idle cluster', timeout: 2000, interval: 10 }).toBe('closed-idle');
   });
 });

@@ -11,7 +11,7 @@
  *   kubeconfig's current context (when it is one of the entries), else the first entry; it comes
  *   first.
  * - Snapshot (`ZONESCOPE_SNAPSHOT`), in-cluster and unconfigured installations have exactly one
- *   entry, id `default`, whose source is what `createClusterSource(env)` makes today.
+ *   entry, id `default`, whose source is what `createClusterSource(config)` makes today.
  * - Sources are created lazily by {@link ClusterRegistry.open} (one set of watches per cluster),
  *   at most {@link ClusterRegistry.maxOpen} at once (`ZONESCOPE_MAX_OPEN_CLUSTERS`, default 8; the
  *   default cluster always has its place), and closed again by {@link ClusterRegistry.sweep}
@@ -24,35 +24,15 @@
  *   other and says so through its own statuses and problems; nothing a source does throws out of
  *   the registry or touches another entry.
  *
- * Not server-only (the analyze CLI and benchmarks use it); the clock is injectable for tests.
+ * Not server-only (the analyze CLI and benchmarks use it); the clock is injectable for tests. The
+ * entries themselves are ./cluster-entries, their ids ./cluster-ids.
  */
-import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { clusterNameFromContext } from '../shared/cluster-name';
 import type { ClusterSource } from './cluster-source';
-import { createClusterSource, UnavailableClusterSource } from './cluster-source';
-import type { ConnectionEnv } from './connection';
-import { connectionOptionsFromEnv, displayServerUrl, KubeconfigError, loadKubeConfig } from './connection';
-
-/** One cluster the dashboard can show. */
-export interface ClusterEntry {
-  /**
-   * URL slug: the context name when it matches {@link CLUSTER_ID_PATTERN} (and no other entry took
-   * it), else a readable slug + `-` + 6 hex of sha256(context) (EKS ARNs; `gke_…` names are valid
-   * as they are). Always
-   * matches {@link CLUSTER_ID_PATTERN}. `default` for the single entry without a context.
-   */
-  readonly id: string;
-  /** Kubeconfig context name; `null` for snapshot, in-cluster and unconfigured installations (id `default`). */
-  readonly context: string | null;
-  /** What the UI calls the cluster (`ZONESCOPE_CLUSTER_NAME` for the default, else the name inside the context). */
-  readonly displayName: string;
-  /** The API server URL without credentials, `null` when there is none (snapshot, unknown context). */
-  readonly server: string | null;
-  readonly isDefault: boolean;
-  /** Why the entry cannot be connected as configured (e.g. `ZONESCOPE_CONTEXTS` names a context the kubeconfig lacks). */
-  readonly configError: string | null;
-}
+import type { ClusterEntry, ClusterRegistryMode, RegistryConfig } from './cluster-entries';
+import { clusterEntriesFromEnv } from './cluster-entries';
+import type { SourceConfig } from './cluster-sources/create-source';
+import { createClusterSource } from './cluster-sources/create-source';
+import { UnavailableClusterSource } from './cluster-sources/unavailable-source';
 
 /**
  * `idle`: never opened; `open`: a source exists (synced, syncing or failing: see its statuses);
@@ -61,17 +41,14 @@ export interface ClusterEntry {
  */
 export type ClusterState = 'idle' | 'open' | 'closed-idle' | 'error';
 
-/** What the registry was built from. */
-export type ClusterRegistryMode = 'kubeconfig' | 'snapshot' | 'in-cluster' | 'unconfigured';
-
 /** Options of {@link ClusterRegistry}. */
 export interface ClusterRegistryOptions {
-  /** The environment (`process.env` in the server). */
-  readonly env: ConnectionEnv;
+  /** The configuration (the process' in the server). */
+  readonly config: RegistryConfig;
   /** Clock in ms (default `Date.now`). */
   readonly now?: () => number;
   /**
-   * Creates an entry's source, not started (default: `createClusterSource` with the environment
+   * Creates an entry's source, not started (default: `createClusterSource` with the configuration
    * and `ZONESCOPE_CONTEXT` set to the entry's context, warnings logged to stderr).
    */
   readonly createSource?: (entry: ClusterEntry) => ClusterSource;
@@ -88,101 +65,7 @@ export type OpenResult =
   | { readonly ok: true; readonly source: ClusterSource }
   | { readonly ok: false; readonly reason: 'unknown' | 'limit' | 'config'; readonly message: string };
 
-/** What a cluster id (a URL path segment) looks like. */
-export const CLUSTER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-
-/** Whether `id` has the syntax of a cluster id (it may still name no cluster). */
-export function isClusterIdSyntax(id: string): boolean {
-  return CLUSTER_ID_PATTERN.test(id);
-}
-
-/** The id of the single entry of snapshot, in-cluster and unconfigured installations. */
-export const DEFAULT_CLUSTER_ID = 'default';
-
-export const DEFAULT_IDLE_MINUTES = 15;
-export const DEFAULT_MAX_OPEN_CLUSTERS = 8;
 const SWEEP_INTERVAL_MS = 60_000;
-/** Longest display name (as the header's). */
-const MAX_NAME_LENGTH = 100;
-/** Longest readable part of a hashed id: leaves room for `-` + 12 hex + `-` + a counter within 63. */
-const MAX_SLUG_BASE = 40;
-
-function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/** The readable part of a hashed id: the cluster's own name with every other character a `-`. */
-function slugBase(context: string): string {
-  const name = clusterNameFromContext(context);
-  const base = name
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, MAX_SLUG_BASE)
-    .replace(/[^A-Za-z0-9]+$/, '');
-  return base === '' ? 'cluster' : base;
-}
-
-/**
- * The preferred id of a context: the context itself when it is a valid id, else
- * `{readable}-{6 hex of sha256(context)}` (`arn:aws:eks:eu-west-1:123456789012:cluster/prod` →
- * `prod-…`; `gke_proj_europe-west1_prod` is a valid id as it is).
- */
-export function clusterSlug(context: string): string {
-  if (isClusterIdSyntax(context)) return context;
-  return `${slugBase(context)}-${sha256Hex(context).slice(0, 6)}`;
-}
-
-/**
- * Unique ids for `contexts` (names unique, as in a kubeconfig): contexts that are valid ids keep
- * their name; the others get {@link clusterSlug}, and when that is taken (by a context so named or
- * another slug), 12 hex of the hash, then a counter.
- */
-export function assignClusterIds(contexts: readonly string[]): Map<string, string> {
-  const ids = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const context of contexts) {
-    if (isClusterIdSyntax(context)) {
-      ids.set(context, context);
-      taken.add(context);
-    }
-  }
-  for (const context of contexts) {
-    if (ids.has(context)) continue;
-    const base = slugBase(context);
-    const hash = sha256Hex(context);
-    let id = `${base}-${hash.slice(0, 6)}`;
-    if (taken.has(id)) id = `${base}-${hash.slice(0, 12)}`;
-    for (let n = 2; taken.has(id); n++) id = `${base}-${hash.slice(0, 12)}-${n}`;
-    ids.set(context, id);
-    taken.add(id);
-  }
-  return ids;
-}
-
-function truncateName(name: string): string {
-  return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
-}
-
-/** `ZONESCOPE_CLUSTER_IDLE_MINUTES` in ms: a number ≥ 0 (0 = never close), else the default. */
-export function idleMsFromEnv(value: string | undefined): number {
-  const text = value?.trim() ?? '';
-  const minutes = text === '' ? NaN : Number(text);
-  return Number.isFinite(minutes) && minutes >= 0 ? Math.round(minutes * 60_000) : DEFAULT_IDLE_MINUTES * 60_000;
-}
-
-/** `ZONESCOPE_MAX_OPEN_CLUSTERS`: a whole number ≥ 1, else the default. */
-export function maxOpenFromEnv(value: string | undefined): number {
-  const text = value?.trim() ?? '';
-  const n = text === '' ? NaN : Number(text);
-  return Number.isInteger(n) && n >= 1 ? n : DEFAULT_MAX_OPEN_CLUSTERS;
-}
-
-/** The names of `ZONESCOPE_CONTEXTS`, in order, without blanks and repeats; `null` for every context (`*` or unset). */
-export function contextsFromEnv(value: string | undefined): readonly string[] | null {
-  const names = [...new Set((value ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''))];
-  if (names.length === 0 || (names.length === 1 && names[0] === '*')) return null;
-  return names;
-}
 
 /** "15 min", "90 s", "2 h" for the limit message. */
 function formatDuration(ms: number): string {
@@ -191,82 +74,11 @@ function formatDuration(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
 }
 
-interface Built {
-  readonly mode: ClusterRegistryMode;
-  readonly entries: readonly ClusterEntry[];
-}
-
-/** The entries an environment describes (see the module comment). Never throws. */
-export function clusterEntriesFromEnv(env: ConnectionEnv): Built {
-  const configuredName = env.ZONESCOPE_CLUSTER_NAME?.trim() || null;
-  const single = (mode: ClusterRegistryMode, displayName: string, server: string | null, configError: string | null, context: string | null = null): Built => ({
-    mode,
-    entries: [{ id: context === null ? DEFAULT_CLUSTER_ID : clusterSlug(context), context, displayName: truncateName(configuredName ?? displayName), server, isDefault: true, configError }],
-  });
-
-  const snapshot = env.ZONESCOPE_SNAPSHOT?.trim();
-  if (snapshot) {
-    const files = snapshot.split(path.delimiter === ';' ? /[,;]/ : /[,:]/).map((p) => p.trim()).filter((p) => p !== '');
-    const name = files.map((file) => file.split(/[\\/]/).filter(Boolean).pop() ?? file).join(', ');
-    return single('snapshot', name || 'snapshot', null, null);
-  }
-  const options = connectionOptionsFromEnv(env);
-  if (options === null) {
-    return single('unconfigured', DEFAULT_CLUSTER_ID, null, 'No cluster configured: set KUBECONFIG (and optionally ZONESCOPE_CONTEXT), run in a cluster, or set ZONESCOPE_SNAPSHOT to a snapshot file or folder.');
-  }
-  if (options.inCluster) {
-    const host = options.serviceHost ?? '';
-    const server = host !== '' && options.servicePort ? displayServerUrl(`https://${host.includes(':') ? `[${host}]` : host}:${options.servicePort}`) : null;
-    return single('in-cluster', 'in-cluster', server, null);
-  }
-
-  let kubeconfig: ReturnType<typeof loadKubeConfig>;
-  try {
-    kubeconfig = loadKubeConfig({ ...options, context: undefined });
-  } catch (error) {
-    const message = error instanceof KubeconfigError ? error.message : `Cannot load kubeconfig ${options.kubeconfig ?? ''}.`;
-    // As today: one cluster whose source reports the same problem.
-    return single('kubeconfig', options.context ?? DEFAULT_CLUSTER_ID, null, message, options.context ?? null);
-  }
-  const known = kubeconfig.getContexts().map((c) => c.name);
-  const knownSet = new Set(known);
-  const listed = contextsFromEnv(env.ZONESCOPE_CONTEXTS);
-  const selection: string[] = [];
-  for (const name of listed ?? known) {
-    if (name === '*') selection.push(...known.filter((k) => !listed?.includes(k)));
-    else selection.push(name);
-  }
-  const unique = [...new Set(selection)];
-  const wanted = options.context;
-  const current = kubeconfig.getCurrentContext();
-  let defaultContext: string | undefined;
-  if (wanted !== undefined && wanted !== '') defaultContext = wanted;
-  else if (current && knownSet.has(current) && unique.includes(current)) defaultContext = current;
-  else defaultContext = unique[0];
-  if (defaultContext === undefined) {
-    return single('kubeconfig', DEFAULT_CLUSTER_ID, null, 'The kubeconfig has no current context; choose one with ZONESCOPE_CONTEXT.');
-  }
-  const ordered = [defaultContext, ...unique.filter((name) => name !== defaultContext)];
-  const ids = assignClusterIds(ordered);
-  const knownList = known.join(', ') || 'none';
-  const entries = ordered.map((context): ClusterEntry => {
-    const isDefault = context === defaultContext;
-    const object = knownSet.has(context) ? kubeconfig.getContextObject(context) : null;
-    const cluster = object ? kubeconfig.getCluster(object.cluster) : null;
-    let configError: string | null = null;
-    if (!object) configError = `Context "${context}" is not in the kubeconfig (contexts: ${knownList}).`;
-    else if (!cluster) configError = `Context "${context}" names cluster "${object.cluster}", which the kubeconfig does not define.`;
-    const name = isDefault && configuredName !== null ? configuredName : clusterNameFromContext(context);
-    return { id: ids.get(context) ?? clusterSlug(context), context, displayName: truncateName(name), server: cluster ? displayServerUrl(cluster.server) : null, isDefault, configError };
-  });
-  return { mode: 'kubeconfig', entries };
-}
-
 /** The default source factory: today's `createClusterSource`, for the entry's context. */
-function defaultSourceFactory(env: ConnectionEnv): (entry: ClusterEntry) => ClusterSource {
+function defaultSourceFactory(config: SourceConfig): (entry: ClusterEntry) => ClusterSource {
   return (entry) => {
     const prefix = entry.isDefault ? '[zonescope]' : `[zonescope ${entry.context ?? entry.id}]`;
-    return createClusterSource(entry.context === null ? env : { ...env, ZONESCOPE_CONTEXT: entry.context }, {
+    return createClusterSource(entry.context === null ? config : { ...config, ZONESCOPE_CONTEXT: entry.context }, {
       live: {
         log: (event) => {
           if (event.level === 'warn') console.warn(`${prefix} ${event.resource}: ${event.message}`);
@@ -316,14 +128,14 @@ export class ClusterRegistry {
   private readonly closeListeners = new Set<(entry: ClusterEntry, source: ClusterSource) => void>();
 
   constructor(options: ClusterRegistryOptions) {
-    const built = clusterEntriesFromEnv(options.env);
+    const built = clusterEntriesFromEnv(options.config);
     this.mode = built.mode;
     this.list = built.entries;
     for (const entry of this.list) this.byId.set(entry.id, entry);
     this.now = options.now ?? Date.now;
-    this.createSource = options.createSource ?? defaultSourceFactory(options.env);
-    this.idleMs = Math.max(0, options.idleMs ?? idleMsFromEnv(options.env.ZONESCOPE_CLUSTER_IDLE_MINUTES));
-    this.maxOpen = Math.max(1, Math.floor(options.maxOpen ?? maxOpenFromEnv(options.env.ZONESCOPE_MAX_OPEN_CLUSTERS)));
+    this.createSource = options.createSource ?? defaultSourceFactory(options.config);
+    this.idleMs = Math.max(0, options.idleMs ?? Math.round(options.config.ZONESCOPE_CLUSTER_IDLE_MINUTES * 60_000));
+    this.maxOpen = Math.max(1, Math.floor(options.maxOpen ?? options.config.ZONESCOPE_MAX_OPEN_CLUSTERS));
     const interval = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
     if (this.idleMs > 0 && interval > 0 && this.list.length > 1) {
       this.timer = setInterval(() => this.sweep(), interval);

@@ -12,7 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { service } from '../../sim/test-support';
-import { createConnection, USER_AGENT } from './connection';
+import { createConnection } from './connection';
+import { USER_AGENT } from './transport/http-connection';
 import type { KubeConnection } from './connection';
 import { ResponseTooLargeError } from './errors';
 

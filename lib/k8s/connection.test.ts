@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectionOptionsFromEnv, createConnection, displayServerUrl } from './connection';
+import { createConnection, displayServerUrl } from './connection';
 import { errorFromException } from './errors';
 
 const SECRET = 'super-secret-token-value';
@@ -82,34 +82,6 @@ describe('createConnection', () => {
   it('removes user-info from the displayed URL', () => {
     expect(displayServerUrl('https://admin:pw@k8s.example.com:6443/prefix/?x=1')).toBe('https://k8s.example.com:6443/prefix');
     expect(displayServerUrl('not a url')).toBe('(invalid server URL)');
-  });
-});
-
-describe('connectionOptionsFromEnv', () => {
-  it('prefers KUBECONFIG, then in-cluster, else nothing', () => {
-    expect(connectionOptionsFromEnv({ KUBECONFIG: '/k', ZONESCOPE_CONTEXT: 'prod', ZONESCOPE_REQUEST_TIMEOUT_MS: '5000', HOME: tmp })).toEqual({
-      kubeconfig: '/k',
-      context: 'prod',
-      requestTimeoutMs: 5000,
-      proxyEnv: {},
-    });
-    expect(connectionOptionsFromEnv({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', HOME: tmp })).toEqual({
-      inCluster: true,
-      serviceHost: '10.96.0.1',
-      servicePort: '443',
-      proxyEnv: {},
-    });
-    expect(connectionOptionsFromEnv({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', ZONESCOPE_SERVICEACCOUNT_DIR: '/sa', HOME: tmp })).toMatchObject({
-      inCluster: true,
-      serviceAccountDir: '/sa',
-    });
-    expect(connectionOptionsFromEnv({ HOME: tmp })).toBeNull();
-    expect(connectionOptionsFromEnv({ HOME: tmp, ZONESCOPE_REQUEST_TIMEOUT_MS: 'soon', KUBECONFIG: '/k' })).toEqual({ kubeconfig: '/k', proxyEnv: {} });
-    // Only the proxy variables are handed on.
-    expect(connectionOptionsFromEnv({ KUBECONFIG: '/k', HTTPS_PROXY: 'http://proxy:3128', no_proxy: '.internal', PATH: '/bin' })?.proxyEnv).toEqual({
-      HTTPS_PROXY: 'http://proxy:3128',
-      no_proxy: '.internal',
-    });
   });
 });
 

@@ -10,10 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator, SimulatorOptions } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { service } from '../../sim/test-support';
-import { LiveClusterSource } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import { createConnection } from './connection';
-import { forgetSecrets } from './errors';
-import type { InformerLogEvent } from './informer';
+import { forgetSecrets } from './redact';
+import type { InformerLogEvent } from './informer/options';
 
 const sims: Simulator[] = [];
 const states: LiveClusterSource[] = [];

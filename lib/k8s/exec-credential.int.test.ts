@@ -10,12 +10,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { service, waitFor } from '../../sim/test-support';
-import type { LiveClusterSourceOptions } from './cluster-source';
-import { LiveClusterSource } from './cluster-source';
+import type { LiveClusterSourceOptions } from './cluster-sources/live-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import type { KubeConnection } from './connection';
 import { createConnection } from './connection';
 import { errorFromException } from './errors';
-import type { ExecCredentialOptions } from './exec-credential';
+import type { ExecCredentialOptions } from './exec-credential/provider';
 import { canPatchService, patchServiceAnnotation, readServiceAnnotations } from './mutations';
 
 const TOKEN = 'plugin-issued-token-1';
@@ -101,7 +101,13 @@ function live(connection: KubeConnection, options: LiveClusterSourceOptions = {}
   return state;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** When each run of a shell plugin that appends `date +%s%3N` to `runs` started (ms since the epoch). */
+function runTimes(dir: string): number[] {
+  return readFileSync(join(dir, 'runs'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map(Number);
+}
 
 describe('credential plugins', () => {
   it('runs the plugin once for every informer and the writes, non-interactively, and caches the credential until it expires', { timeout: 15_000 }, async () => {
@@ -136,7 +142,9 @@ describe('credential plugins', () => {
     const controller = new AbortController();
     const aborted = connection.request({ path: '/version', signal: controller.signal });
     const other = connection.request({ path: '/api/v1/namespaces/default/services/web' });
-    setTimeout(() => controller.abort(), 100);
+    // Abort once the plugin runs (it takes 700 ms to answer).
+    await waitFor(() => runs(dir) === 1, 5000, 'the plugin to start');
+    controller.abort();
     await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
     expect(errorFromException(await aborted.catch((e: unknown) => e)).kind).toBe('timeout');
     // The run goes on for the other caller.
@@ -153,7 +161,7 @@ describe('credential plugins', () => {
     const s = await sim();
     const dir = workdir();
     // A shell script (starts in milliseconds, so only the backoff keeps the runs down).
-    const command = shellPlugin(dir, 'aws', `echo run >> "${join(dir, 'runs')}"; printf '\\nError loading SSO Token: Token for dev does not exist\\n' >&2; exit 255`);
+    const command = shellPlugin(dir, 'aws', `date +%s%3N >> "${join(dir, 'runs')}"; printf '\\nError loading SSO Token: Token for dev does not exist\\n' >&2; exit 255`);
     const connection = connect(s.url, { command, args: ['eks', 'get-token', '--cluster-name', 'prod', '--profile', 'dev'] });
     const started = Date.now();
     const state = live(connection);
@@ -164,11 +172,12 @@ describe('credential plugins', () => {
     expect(message).toContain(`"${command} eks get-token --cluster-name prod --profile dev" failed (exit code 255)`);
     expect(message).toContain('Run `aws sso login --profile dev` in a terminal');
     expect(state.status('services').error?.permanent).toBe(true);
-    // Ten informers retrying every 20–100 ms for 1.5 s: the plugin runs on its own backoff (200, 400, 400… ms) only.
-    await sleep(1500);
-    const count = runs(dir);
-    expect(count).toBeGreaterThanOrEqual(2);
-    expect(count).toBeLessThanOrEqual(5);
+    // Ten informers retry every 20–100 ms; the plugin runs again only after its own backoff (200,
+    // then 400 ms after each failure): it does run again, and never sooner.
+    await waitFor(() => runs(dir) >= 3, 5000, 'two more runs of the plugin');
+    const [first, second, third] = runTimes(dir) as [number, number, number];
+    expect(second - first).toBeGreaterThanOrEqual(200);
+    expect(third - second).toBeGreaterThanOrEqual(400);
   });
 
   it('says how to install a missing gke-gcloud-auth-plugin, with the kubeconfig installHint', { timeout: 10_000 }, async () => {

@@ -16,8 +16,11 @@ import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { generateSelfSignedServer } from '../../sim/tls';
 import type { ClusterSource } from './cluster-source';
-import { createClusterSource, LiveClusterSource, permanentFailure } from './cluster-source';
+import { permanentFailure } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
+import { createClusterSource } from './cluster-sources/create-source';
 import { createConnection } from './connection';
+import { configFromEnv } from '../config/config';
 
 // Self-signed certificates for `zonescope.test`, made for this run: one valid now, one that
 // expired (valid only during 2020).
@@ -81,7 +84,7 @@ describe('fail fast on configuration errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zonescope-failfast-'));
     const file = join(dir, 'kubeconfig');
     writeFileSync(file, s.kubeconfig());
-    const state = createClusterSource({ KUBECONFIG: file, ZONESCOPE_CONTEXT: 'prod-typo' });
+    const state = createClusterSource(configFromEnv({ KUBECONFIG: file, ZONESCOPE_CONTEXT: 'prod-typo' }));
     state.start();
     const result = await firstSync(state);
     expect(result).toMatchObject({ synced: false, cause: expect.stringContaining('Context "prod-typo" is not in the kubeconfig (contexts: zonescope-sim)') });
@@ -117,7 +120,8 @@ describe('fail fast on configuration errors', () => {
     expect(result.cause).toContain('The API server\'s TLS certificate is not valid for the host name "127.0.0.1" of the server URL (ERR_TLS_CERT_ALTNAME_INVALID)');
     // The same server under the certificate's name syncs far enough to pass TLS (tls-server-name).
     const named = live(kubeconfig({ server, 'certificate-authority-data': Buffer.from(CERT).toString('base64'), 'tls-server-name': 'zonescope.test' }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server answers every request with `{}`: a list that came back (not a list, so stale) got past TLS.
+    await expect.poll(() => named.status('nodes').error?.message ?? null, { message: 'the first list answered', timeout: 5000, interval: 20 }).toMatch(/not a JSON list/);
     expect(permanentFailure(named.statuses())).toBeNull();
   });
 

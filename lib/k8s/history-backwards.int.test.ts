@@ -12,10 +12,13 @@ import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { node, service } from '../../sim/test-support';
 import type { KubeObject } from '../../sim/types';
-import type { LiveClusterSourceOptions } from './cluster-source';
-import { LiveClusterSource, RELISTING_MESSAGE } from './cluster-source';
+import type { LiveClusterSourceOptions } from './cluster-sources/live-source';
+import { RELISTING_MESSAGE } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import { createConnection } from './connection';
-import type { InformerLogEvent } from './informer';
+import type { InformerLogEvent } from './informer/options';
+import type { ResourceStatus } from './informer/status';
+import type { ResourceId } from './resources';
 import { RESOURCE_IDS } from './resources';
 
 const sims: Simulator[] = [];
@@ -39,8 +42,25 @@ function newCluster(): KubeObject[] {
   return [node('new-node-a', 'us-east-1a'), node('new-node-b', 'us-east-1b'), service('new-1', 'shop'), service('new-2', 'shop')];
 }
 
+/** The simulator's storage of each type (its `/__sim/stats` keys). */
+const STORAGE: Record<ResourceId, string> = {
+  nodes: 'nodes',
+  services: 'services',
+  endpointslices: 'endpointslices',
+  pods: 'pods',
+  deployments: 'deployments',
+  replicasets: 'replicasets',
+  hpas: 'horizontalpodautoscalers',
+  events: 'events',
+  configmaps: 'configmaps',
+  daemonsets: 'daemonsets',
+};
+
+/** Bookmarks every 100 ms: a watch that has sent one is open and being served (see {@link untilWatchingSteadily}). */
+const BOOKMARK_INTERVAL_MS = 100;
+
 async function startSim(objects: readonly KubeObject[]): Promise<Simulator> {
-  const sim = await startSimulator({ port: 0, log: () => undefined, objects });
+  const sim = await startSimulator({ port: 0, log: () => undefined, objects, bookmarkIntervalMs: BOOKMARK_INTERVAL_MS });
   sims.push(sim);
   return sim;
 }
@@ -67,6 +87,23 @@ async function control(sim: Simulator, path: string, body: unknown): Promise<Rec
 
 async function stats(sim: Simulator): Promise<{ requests: Record<string, Record<string, number>>; resourceVersion: string }> {
   return (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { requests: Record<string, Record<string, number>>; resourceVersion: string };
+}
+
+/**
+ * Waits until the source watches every type steadily: each type's watch is open on the simulator
+ * and has delivered a bookmark after `since` (a watch that was refused or restarted, and any list
+ * that follows it, has happened by then). What the counts are read after, instead of a pause.
+ */
+async function untilWatchingSteadily(sim: Simulator, source: { status(id: ResourceId): ResourceStatus }, since: number): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const open = (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { openWatches: Record<string, number> };
+        return RESOURCE_IDS.filter((id) => (open.openWatches[STORAGE[id]] ?? 0) < 1 || !(Date.parse(source.status(id).lastEventAt ?? '') > since));
+      },
+      { message: 'every type watched, with a bookmark since', timeout: 5000, interval: 20 },
+    )
+    .toEqual([]);
 }
 
 /** Names the source shows: services and nodes. */
@@ -119,11 +156,7 @@ describe('the API server restarted on an older state', () => {
 
     // The watches resume on the new history: a change after the restore arrives.
     await fetch(`${sim.url}/api/v1/namespaces/shop/services`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(service('new-3', 'shop')) });
-    const deadline = Date.now() + 3000;
-    while (!shown(state).services.includes('new-3')) {
-      if (Date.now() > deadline) throw new Error('new-3 never arrived');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await expect.poll(() => shown(state).services, { message: 'new-3 arrives', timeout: 3000, interval: 10 }).toContain('new-3');
   });
 
   it('answers a watch from a too-new resourceVersion with 504 ResourceVersionTooLarge, and the source re-lists instead of retrying', { timeout: 15_000 }, async () => {
@@ -144,8 +177,8 @@ describe('the API server restarted on an older state', () => {
     await control(sim, '/__sim/stats/reset', {});
     await control(sim, '/__sim/restore', { objects: newCluster() });
     await untilNewCluster(state);
-    // Give a retry loop time to show itself, then count: one failed watch (504) and one new list per type at most.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once every type watches the new history steadily, count: one failed watch (504) and one new list per type at most.
+    await untilWatchingSteadily(sim, state, Date.now());
     const counts = (await stats(sim)).requests;
     for (const resource of ['services', 'nodes', 'pods', 'endpointslices']) {
       expect(counts[resource]?.watch ?? 0, `${resource} watches`).toBeLessThanOrEqual(3);
@@ -161,11 +194,7 @@ describe('the API server restarted on an older state', () => {
     await control(sim, '/__sim/faults', { rules: [{ type: 'hang', verb: 'list', resource: 'services', page: 2, count: 1 }] });
     const logs: InformerLogEvent[] = [];
     const state = startState(sim, logs);
-    const deadline = Date.now() + 3000;
-    while (((await stats(sim)).requests.services?.list ?? 0) < 2) {
-      if (Date.now() > deadline) throw new Error('page 2 was never asked for');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await expect.poll(async () => (await stats(sim)).requests.services?.list ?? 0, { message: 'page 2 asked for', timeout: 3000, interval: 10 }).toBeGreaterThanOrEqual(2);
     expect(state.isSynced()).toBe(false);
     await control(sim, '/__sim/restore', { objects: newCluster() });
     const { mixedWhileSynced } = await untilNewCluster(state);
@@ -233,8 +262,8 @@ describe('cold start', () => {
     await control(sim, '/__sim/stats/reset', {});
     const state = startState(sim, []);
     expect(await state.waitForSync(5000)).toBe(true);
-    // Let a second list (a watch restarting at 0, a re-list) show itself.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A second list (a watch restarting at 0, a re-list) would have happened once every watch is steady.
+    await untilWatchingSteadily(sim, state, Date.now());
     const { requests } = await stats(sim);
     // 13 Services in pages of 4 → 4 pages; 3 nodes → 1 page; every other type (empty) → 1.
     expect(requests.services).toEqual({ list: 4, watch: 1 });
@@ -258,7 +287,7 @@ describe('cold start', () => {
       const second = (await import('./source')).getClusterSource();
       expect(second).toBe(first);
       expect(await first.waitForSync(5000)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await untilWatchingSteadily(sim, first, Date.now());
       const { requests } = await stats(sim);
       for (const resource of ['nodes', 'services', 'endpointslices', 'pods', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'events', 'configmaps', 'daemonsets']) {
         expect(requests[resource], resource).toEqual({ list: 1, watch: 1 });

@@ -10,8 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { node, podEnvironment, service } from '../../sim/test-support';
-import { createClusterSource, LiveClusterSource } from './cluster-source';
-import { connectionOptionsFromEnv, createConnection, DEFAULT_SERVICEACCOUNT_DIR } from './connection';
+import { LiveClusterSource } from './cluster-sources/live-source';
+import { createClusterSource } from './cluster-sources/create-source';
+import { createConnection } from './connection';
+import { connectionOptionsFromEnv } from './connection-options';
+import { DEFAULT_SERVICEACCOUNT_DIR } from './in-cluster';
+import { configFromEnv } from '../config/config';
 
 const root = mkdtempSync(path.join(tmpdir(), 'zonescope-in-cluster-'));
 const home = path.join(root, 'home');
@@ -39,7 +43,7 @@ const podEnv = (extra: Record<string, string> = {}): Record<string, string> => (
 
 describe('in-cluster', () => {
   it('reads the cluster with the service account of ZONESCOPE_SERVICEACCOUNT_DIR over TLS', async () => {
-    const state = createClusterSource(podEnv(), { live: { resources: ['nodes', 'services'] } });
+    const state = createClusterSource(configFromEnv(podEnv()), { live: { resources: ['nodes', 'services'] } });
     expect(state).toBeInstanceOf(LiveClusterSource);
     expect(state.contextName).toBe('inClusterContext');
     expect(state.serverUrl).toBe(`https://127.0.0.1:${sim.port}`);
@@ -54,7 +58,7 @@ describe('in-cluster', () => {
   });
 
   it('uses the namespace file as the default namespace and re-reads a rotated token', { timeout: 15_000 }, async () => {
-    const options = connectionOptionsFromEnv(podEnv());
+    const options = connectionOptionsFromEnv(configFromEnv(podEnv()));
     if (options === null) throw new Error('no options');
     const result = createConnection(options);
     if (!result.ok) throw new Error(result.message);
@@ -78,17 +82,17 @@ describe('in-cluster', () => {
   });
 
   it('says what is missing: the port, the token (naming the folder variable)', () => {
-    expect(createClusterSource({ KUBERNETES_SERVICE_HOST: '127.0.0.1', HOME: home }).problems()).toEqual([
+    expect(createClusterSource(configFromEnv({ KUBERNETES_SERVICE_HOST: '127.0.0.1', HOME: home })).problems()).toEqual([
       'Cannot use the in-cluster service account: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must both be set (Kubernetes sets them in every Pod).',
     ]);
     const empty = path.join(root, 'empty-sa');
-    expect(createClusterSource(podEnv({ ZONESCOPE_SERVICEACCOUNT_DIR: empty })).problems()).toEqual([
+    expect(createClusterSource(configFromEnv(podEnv({ ZONESCOPE_SERVICEACCOUNT_DIR: empty }))).problems()).toEqual([
       `Cannot load the in-cluster service account: ${path.join(empty, 'token')} cannot be read (ENOENT).`,
     ]);
     // Without the variable, the standard mount point (absent here), with a hint.
     const env: Record<string, string> = podEnv();
     delete env.ZONESCOPE_SERVICEACCOUNT_DIR;
-    expect(createClusterSource(env).problems()).toEqual([
+    expect(createClusterSource(configFromEnv(env)).problems()).toEqual([
       `Cannot load the in-cluster service account: ${path.join(DEFAULT_SERVICEACCOUNT_DIR, 'token')} cannot be read (ENOENT). Is a service-account token mounted (automountServiceAccountToken)? ZONESCOPE_SERVICEACCOUNT_DIR names another folder.`,
     ]);
   });

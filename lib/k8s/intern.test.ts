@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { internNullable, internRecord, internStats, internString, internStringMap, resetInternTables } from './intern';
-import { endpointFromWire, projectPod } from './wire-to-record';
+import { endpointFromWire } from './wire-to-record/endpoint-slice';
+import { projectPod } from './wire-to-record/workloads';
 
 afterEach(() => resetInternTables());
 

@@ -16,10 +16,13 @@ import { startSimulator } from '../../sim/server';
 import { node, service, waitFor } from '../../sim/test-support';
 import type { TestProxy } from '../../sim/test-proxies';
 import { startConnectProxy, startSocks5Proxy } from '../../sim/test-proxies';
-import { LiveClusterSource } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import type { KubeConnection, KubeLineStream } from './connection';
-import { createConnection, connectionOptionsFromEnv, MAX_REQUEST_SOCKETS } from './connection';
-import type { InformerLogEvent } from './informer';
+import { createConnection } from './connection';
+import { connectionOptionsFromEnv } from './connection-options';
+import { MAX_REQUEST_SOCKETS } from './transport/agents';
+import type { InformerLogEvent } from './informer/options';
+import { configFromEnv } from '../config/config';
 
 const SERVICES = 12;
 const objects = [node('node-a', 'zone-a'), ...Array.from({ length: SERVICES }, (_, i) => service(`svc-${String(i).padStart(2, '0')}`, 'shop'))];
@@ -99,8 +102,8 @@ describe.each([
   });
 
   it('with keep-alive off (ZONESCOPE_KEEPALIVE=0), opens a connection per request', async () => {
-    expect(connectionOptionsFromEnv({ KUBECONFIG: '/nonexistent', ZONESCOPE_KEEPALIVE: '0' })?.keepAlive).toBe(false);
-    expect(connectionOptionsFromEnv({ KUBECONFIG: '/nonexistent' })?.keepAlive).toBeUndefined();
+    expect(connectionOptionsFromEnv(configFromEnv({ KUBECONFIG: '/nonexistent', ZONESCOPE_KEEPALIVE: '0' }))?.keepAlive).toBe(false);
+    expect(connectionOptionsFromEnv(configFromEnv({ KUBECONFIG: '/nonexistent' }))?.keepAlive).toBeUndefined();
     const connection = connect(sim(), { keepAlive: false });
     sim().stats.reset();
     const { pages } = await listPages(connection, 3);

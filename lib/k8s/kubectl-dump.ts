@@ -12,8 +12,8 @@
  * to word a problem is each reader's own. Pure: no client-node, no I/O.
  */
 import { parseAllDocuments } from 'yaml';
-import type { Json } from './wire-to-record';
-import { isJsonObject, str } from './wire-to-record';
+import type { Json } from './wire-to-record/json';
+import { isJsonObject, str } from './wire-to-record/json';
 
 /** `apiVersion` of zonescope's {@link SERVER_VERSION_KIND} document. */
 export const SERVER_VERSION_API_VERSION = 'zonescope.dev/v1';

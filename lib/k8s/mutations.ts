@@ -19,7 +19,7 @@ import { AuthorizationV1Api, CoreV1Api, Observable, PatchStrategy, setHeaderOpti
 import type { KubeConnection } from './connection';
 import type { KubeError } from './errors';
 import { errorFromException, errorFromResponse } from './errors';
-import { isJsonObject, obj, str, stringMap } from './wire-to-record';
+import { isJsonObject, obj, str, stringMap } from './wire-to-record/json';
 
 /**
  * Why a write's outcome is unknown: no answer in time (`timeout`: our timeout, 504, 408), the

@@ -9,11 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { service } from '../../sim/test-support';
-import { LiveClusterSource } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import type { KubeConnection } from './connection';
-import { createConnection, MAX_WATCH_LINE_BYTES } from './connection';
+import { createConnection } from './connection';
+import { MAX_WATCH_LINE_BYTES } from './transport/line-stream';
 import { ResponseTooLargeError } from './errors';
-import type { InformerLogEvent, InformerOptions } from './informer';
+import type { InformerLogEvent, InformerOptions } from './informer/options';
 
 const MiB = 1024 * 1024;
 const sims: Simulator[] = [];

@@ -13,9 +13,10 @@ import { node, waitFor } from '../../sim/test-support';
 import type { TestProxy } from '../../sim/test-proxies';
 import { startConnectProxy, startSocks5Proxy } from '../../sim/test-proxies';
 import type { ProxyEnv } from './proxy';
-import { LiveClusterSource } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import { createConnection } from './connection';
-import { errorFromException, redact } from './errors';
+import { errorFromException } from './errors';
+import { redact } from './redact';
 
 const NAME = 'sim.zonescope.test';
 const PROXY_PASSWORD = 'pr0xy-s3cret-pw';

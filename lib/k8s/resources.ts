@@ -15,22 +15,15 @@ import type {
   ServerVersionRecord,
   ServiceRecord,
 } from '../topology/model/cluster-model';
-import type { DataplaneFactRecord, Json } from './wire-to-record';
-import {
-  combineDataplaneFacts,
-  isServiceEvent,
-  KUBE_SYSTEM,
-  objectMeta,
-  projectDataplaneObject,
-  projectDeployment,
-  projectEndpointSlice,
-  projectEvent,
-  projectHpa,
-  projectNode,
-  projectPod,
-  projectReplicaSet,
-  projectService,
-} from './wire-to-record';
+import type { Json } from './wire-to-record/json';
+import type { DataplaneFactRecord } from './wire-to-record/dataplane';
+import { objectMeta } from './wire-to-record/metadata';
+import { projectNode } from './wire-to-record/node';
+import { projectService } from './wire-to-record/service';
+import { projectEndpointSlice } from './wire-to-record/endpoint-slice';
+import { projectDeployment, projectHpa, projectPod, projectReplicaSet } from './wire-to-record/workloads';
+import { isServiceEvent, projectEvent } from './wire-to-record/event';
+import { combineDataplaneFacts, KUBE_SYSTEM, projectDataplaneObject } from './wire-to-record/dataplane';
 
 /** Identifier of a resource type (a key of {@link RecordById}). */
 export type ResourceId =

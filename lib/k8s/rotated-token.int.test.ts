@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import type { KubeObject } from '../../sim/types';
-import { LiveClusterSource } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
 import { createConnection } from './connection';
 
 const running: { stop(): Promise<void> }[] = [];

@@ -14,7 +14,7 @@ import type { KubeError } from './errors';
 import { errorFromException, errorFromResponse } from './errors';
 import type { ResourceId } from './resources';
 import { RESOURCES } from './resources';
-import { arr, obj, str } from './wire-to-record';
+import { arr, obj, str } from './wire-to-record/json';
 
 /** What the identity lookup found. */
 export type IdentityResult =

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { gitOpsManager } from '../topology/analyses/gitops';
-import { projectService } from './wire-to-record';
+import { projectService } from './wire-to-record/service';
 
 describe('projectService: ownership labels', () => {
   it('keeps the Argo CD, Flux and Helm labels only, so the toggle can warn about a revert', () => {

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import type { SnapshotResult } from './snapshot';
-import { formatProblem } from './snapshot';
+import type { SnapshotResult } from './snapshot/results';
+import { formatProblem } from './snapshot/results';
 
 /** A temporary folder for this test file; `write` creates a file in it (and its folders) and returns its path. */
 export function dumpFolder(prefix: string): { readonly dir: string; write(relative: string, text: string): string } {

@@ -8,13 +8,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultControllers } from '../../sim/default-controllers';
+import { createEndpointSliceController } from '../../sim/controllers/endpointslice-controller';
+import { createWorkloadsController } from '../../sim/controllers/workloads-controller';
 import { loadScenario } from '../../sim/scenario';
 import { startSimulator } from '../../sim/server';
+import { settleControllers } from '../../sim/test-support';
 import type { ClusterSnapshot } from '../topology/model/cluster-model';
-import { LiveClusterSource } from './cluster-source';
+import { LiveClusterSource } from './cluster-sources/live-source';
+import { RESOURCE_IDS } from './resources';
 import { createConnection } from './connection';
-import { formatProblem, loadSnapshot } from './snapshot';
+import { formatProblem } from './snapshot/results';
+import { loadSnapshot } from './snapshot/load';
 
 const run = promisify(execFile);
 const KUBECTL = '/usr/bin/kubectl';
@@ -37,11 +41,15 @@ function comparable(snapshot: ClusterSnapshot): Record<string, unknown> {
 describe.skipIf(!existsSync(KUBECTL))('kubectl dumps', () => {
   it('a kubectl -o yaml / -o json dump of the simulator loads back as the same cluster', async () => {
     const scenario = await loadScenario('eks-demo');
+    // The controllers `npm run sim` runs, kept here to settle them (flush: every queued sync now).
+    const controllers = [createWorkloadsController(), createEndpointSliceController()];
     const sim = await startSimulator({
       port: 0,
       log: () => undefined,
       objects: scenario.objects,
-      controllers: defaultControllers(),
+      controllers,
+      // Bookmarks carry the simulator's current resourceVersion: how the live source is seen to have caught up.
+      bookmarkIntervalMs: 100,
       ...(scenario.serverVersion ? { version: scenario.serverVersion } : {}),
     });
     const connection = createConnection({ kubeconfigText: sim.kubeconfig() });
@@ -51,8 +59,14 @@ describe.skipIf(!existsSync(KUBECTL))('kubectl dumps', () => {
       const kubeconfig = await sim.writeKubeconfig(path.join(tmp, 'kubeconfig'));
       live.start();
       expect(await live.waitForSync(5000)).toBe(true);
-      // Let the simulator's controllers settle, then freeze the comparison point.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Settle the simulator's controllers (until a flush writes nothing), then wait until every
+      // type of the live source has seen the simulator's resourceVersion: the comparison point.
+      settleControllers(sim.store, controllers);
+      const settledAt = String(sim.store.resourceVersion);
+      await expect
+        .poll(() => RESOURCE_IDS.filter((id) => live.status(id).resourceVersion !== settledAt), { message: `every type at resourceVersion ${settledAt}`, timeout: 5000, interval: 20 })
+        .toEqual([]);
+      expect(String(sim.store.resourceVersion)).toBe(settledAt);
 
       const kubectl = async (...args: string[]): Promise<string> =>
         (await run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { maxBuffer: 64 * 1024 * 1024 })).stdout;

@@ -2,8 +2,10 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { SnapshotProblem, SnapshotResult } from './snapshot';
-import { formatProblem, loadSnapshot, parseSnapshotDocuments, snapshotFromText } from './snapshot';
+import type { SnapshotProblem, SnapshotResult } from './snapshot/results';
+import { formatProblem } from './snapshot/results';
+import { parseSnapshotDocuments, snapshotFromText } from './snapshot/from-text';
+import { loadSnapshot } from './snapshot/load';
 import { dumpFolder, ok } from './snapshot-test-support';
 
 const TESTDATA = path.join(__dirname, 'testdata');

@@ -8,10 +8,11 @@
  * outside Next use `createClusterSource` from `./cluster-source` or a registry of their own.
  */
 import 'server-only';
+import { getConfig } from '../config/process-config';
 import type { ClusterSource } from './cluster-source';
-import type { InformerLogEvent } from './informer';
-import { createClusterSource } from './cluster-source';
-import type { ClusterEntry } from './clusters';
+import type { InformerLogEvent } from './informer/options';
+import { createClusterSource } from './cluster-sources/create-source';
+import type { ClusterEntry } from './cluster-entries';
 import { ClusterRegistry } from './clusters';
 
 const KEY = Symbol.for('zonescope.clusters');
@@ -35,10 +36,11 @@ export function getClusterRegistry(): ClusterRegistry {
   let registry = h[KEY];
   if (registry === undefined) {
     let created: ClusterRegistry | null = null;
+    const config = getConfig();
     created = new ClusterRegistry({
-      env: process.env,
+      config,
       createSource: (entry) =>
-        createClusterSource(entry.context === null ? process.env : { ...process.env, ZONESCOPE_CONTEXT: entry.context }, {
+        createClusterSource(entry.context === null ? config : { ...config, ZONESCOPE_CONTEXT: entry.context }, {
           live: { log: logLine(entry, (created?.entries().length ?? 1) > 1) },
         }),
     });

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { KubeConfig, User } from '@kubernetes/client-node';
-import { rememberSecret } from './errors';
+import { rememberSecret } from './redact';
 
 /** The auth-provider name that marks a user for {@link TOKEN_FILE_AUTHENTICATOR}. */
 const PROVIDER_NAME = 'zonescope-token-file';

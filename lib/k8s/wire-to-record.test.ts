@@ -3,31 +3,16 @@ import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { generateRealisticCluster, REALISTIC_SCALES } from '../../sim/scenarios/realistic';
-import type { Json } from './wire-to-record';
-import {
-  combineDataplaneFacts,
-  detectPlatform,
-  isJsonObject,
-  isServiceAnnotationKept,
-  isServiceEvent,
-  labelSelector,
-  parseKubeProxyConfiguration,
-  projectCalicoConfigMap,
-  projectCalicoObject,
-  projectCiliumConfigMap,
-  projectDataplaneObject,
-  projectDeployment,
-  projectEndpointSlice,
-  projectEvent,
-  projectHpa,
-  projectNode,
-  projectPod,
-  projectProxyConfigMap,
-  projectReplicaSet,
-  projectServerVersion,
-  projectService,
-  timestamp,
-} from './wire-to-record';
+import type { Json } from './wire-to-record/json';
+import { isJsonObject, timestamp } from './wire-to-record/json';
+import { labelSelector } from './wire-to-record/metadata';
+import { projectNode } from './wire-to-record/node';
+import { isServiceAnnotationKept, projectService } from './wire-to-record/service';
+import { projectEndpointSlice } from './wire-to-record/endpoint-slice';
+import { projectDeployment, projectHpa, projectPod, projectReplicaSet } from './wire-to-record/workloads';
+import { isServiceEvent, projectEvent } from './wire-to-record/event';
+import { combineDataplaneFacts, parseKubeProxyConfiguration, projectCalicoConfigMap, projectCalicoObject, projectCiliumConfigMap, projectDataplaneObject, projectProxyConfigMap } from './wire-to-record/dataplane';
+import { detectPlatform, projectServerVersion } from './wire-to-record/server-version';
 
 const testdata = (file: string): string => readFileSync(path.join(__dirname, 'testdata', file), 'utf8');
 

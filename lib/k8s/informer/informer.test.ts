@@ -1,17 +1,19 @@
 /**
  * Informer behaviour with a scripted connection: malformed watch lines, ERROR events, bounded
  * backoff while the server is unreachable, unknown event types. (The real-HTTP cases are in
- * cluster-source.int.test.ts.)
+ * ../cluster-sources/live-source.int.test.ts.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeConnection, KubeHttpRequest, KubeHttpResponse, OpenStreamResult } from './connection';
-import { leadingContinueToken, ResourceInformer } from './informer';
-import { RESOURCES } from './resources';
+import type { KubeConnection, KubeHttpRequest, KubeHttpResponse, OpenStreamResult } from '../connection';
+import { RESOURCES } from '../resources';
+import { ResourceInformer } from './informer';
 
 interface OpenedStream {
   readonly request: KubeHttpRequest;
   push(line: string): void;
   end(): void;
+  /** Whether the informer (or {@link end}) closed it. */
+  closed(): boolean;
 }
 
 /** A connection whose list answers and watch streams the test drives. */
@@ -22,17 +24,24 @@ class ScriptedConnection implements KubeConnection {
   readonly source = 'kubeconfig' as const;
   readonly requestTimeoutMs = 1000;
   readonly requests: KubeHttpRequest[] = [];
+  /** `performance.now()` of each request, lists and watches alike (`requestTimes[i]` is `requests[i]`'s). */
+  readonly requestTimes: number[] = [];
+  /** `performance.now()` of each list request. */
+  readonly listTimes: number[] = [];
   readonly streams: OpenedStream[] = [];
   listAnswer: () => KubeHttpResponse | Promise<KubeHttpResponse> = () => list('10', ['a', 'b']);
   streamAnswer: ((request: KubeHttpRequest) => OpenStreamResult | Error | null) | null = null;
 
   async request(request: KubeHttpRequest): Promise<KubeHttpResponse> {
     this.requests.push(request);
+    this.requestTimes.push(performance.now());
+    this.listTimes.push(performance.now());
     return this.listAnswer();
   }
 
   async openStream(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult> {
     this.requests.push(request);
+    this.requestTimes.push(performance.now());
     const scripted = this.streamAnswer?.(request) ?? null;
     if (scripted instanceof Error) throw scripted;
     if (scripted !== null) return scripted;
@@ -46,7 +55,7 @@ class ScriptedConnection implements KubeConnection {
       closed = true;
       resolve(null);
     };
-    this.streams.push({ request, push: (line) => !closed && onLine(line), end });
+    this.streams.push({ request, push: (line) => !closed && onLine(line), end, closed: () => closed });
     return { ok: true, stream: { done, close: end, maxPendingBytes: 0 } };
   }
 }
@@ -88,6 +97,11 @@ function start(connection: ScriptedConnection, options: ConstructorParameters<ty
 }
 
 const names = (informer: ResourceInformer<'services'>): string[] => informer.items().map((s) => s.name).sort();
+
+/** The gaps between consecutive times. */
+const gaps = (times: readonly number[]): number[] => times.slice(1).map((t, i) => t - (times[i] as number));
+/** A timer may fire up to a millisecond early (its delay is rounded); gaps are compared with that slack. */
+const TIMER_SLACK_MS = 2;
 
 describe('ResourceInformer', () => {
   it('lists with limit=500 and the field selector, then watches from the list resourceVersion with bookmarks', async () => {
@@ -148,10 +162,13 @@ describe('ResourceInformer', () => {
     const connection = new ScriptedConnection();
     connection.streamAnswer = () => ({ ok: false, response: { status: 410, headers: {}, body: '' } });
     const informer = start(connection, { backoff: { initialMs: 20, maxMs: 50 } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const lists = informer.status().lists;
-    expect(lists).toBeGreaterThanOrEqual(3);
-    expect(lists).toBeLessThanOrEqual(15);
+    // Never a stall: it keeps re-listing (within until()'s deadline)…
+    await until(() => informer.status().lists >= 6, 'six lists');
+    // …and never a storm: the first expiry re-lists at once, each one after it waits its back-off
+    // first (75 % of 20, 40, 50, 50 ms with random 0.5).
+    const [first, ...later] = gaps(connection.listTimes.slice(0, 6));
+    expect(first).toBeGreaterThanOrEqual(0);
+    later.forEach((gap, i) => expect(gap, `gap before list ${i + 3}`).toBeGreaterThanOrEqual([15, 30, 37.5, 37.5][i] as number - TIMER_SLACK_MS));
   });
 
   it('backs off boundedly while the server is unreachable, then recovers with its cache intact', async () => {
@@ -161,12 +178,14 @@ describe('ResourceInformer', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
     connection.streamAnswer = () => refused;
     const before = connection.requests.length;
+    const endedAt = performance.now();
     connection.streams[0]?.end();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    const attempts = connection.requests.length - before;
-    // 20, 40, 80, 80, … ms (random 0.5 → 75 % of each): never a storm, never a stall.
-    expect(attempts).toBeGreaterThanOrEqual(3);
-    expect(attempts).toBeLessThanOrEqual(14);
+    // Never a stall: it keeps trying (within until()'s deadline)…
+    await until(() => connection.requests.length - before >= 4, 'four attempts');
+    // …and never a storm: a watch that ended at once waits 75 % of 20 ms (random 0.5), each refused
+    // attempt then 75 % of 40, 80, 80 ms.
+    const attempts = [endedAt, ...connection.requestTimes.slice(before, before + 4)];
+    gaps(attempts).forEach((gap, i) => expect(gap, `wait before attempt ${i + 1}`).toBeGreaterThanOrEqual([15, 30, 60, 60][i] as number - TIMER_SLACK_MS));
     expect(informer.status()).toMatchObject({ health: 'stale', error: { kind: 'unavailable' }, count: 2 });
     expect(informer.status().staleSince).not.toBeNull();
     connection.streamAnswer = null;
@@ -199,9 +218,10 @@ describe('ResourceInformer', () => {
     const connection = new ScriptedConnection();
     const informer = start(connection);
     await until(() => connection.streams.length === 1, 'watch');
-    await informer.stop();
     const requests = connection.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // stop() resolves once the loop has ended: the watch is closed and nothing more is requested.
+    await informer.stop();
+    expect(connection.streams[0]?.closed()).toBe(true);
     expect(connection.requests.length).toBe(requests);
     expect(names(informer)).toEqual(['a', 'b']);
   });
@@ -217,7 +237,9 @@ describe('ResourceInformer: updates that change nothing the record keeps', () =>
     // Only fields the record does not keep differ (labels, managed fields, status).
     const touched = { ...service('a', '10'), metadata: { name: 'a', namespace: 'default', resourceVersion: '10', labels: { touched: 'yes' } } };
     connection.streams[0]?.push(event('MODIFIED', touched));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Events apply in order: once the bookmark after it is in, the touched event has been applied.
+    connection.streams[0]?.push(event('BOOKMARK', { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: '10a' } }));
+    await until(() => informer.status().resourceVersion === '10a', 'the bookmark after the touched event');
     expect(informer.version).toBe(before);
     expect(informer.records.get('default/a')).toBe(record);
     // A real change replaces the record.
@@ -272,20 +294,5 @@ describe('ResourceInformer when the API server history goes backwards', () => {
     expect(informer.status().resourceVersion).toBe('5');
     expect(connection.requests[2]?.query?.continue).toBeUndefined();
     expect(logs.some((m) => /pages disagree on the resourceVersion \(20, then 5\); restarting it from the first page/.test(m))).toBe(true);
-  });
-});
-
-describe('leadingContinueToken', () => {
-  it('reads the continue token from the head of a list page as API servers write it', () => {
-    const token = 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MjA3NTg2fQ';
-    expect(leadingContinueToken(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"207586","continue":"${token}","remainingItemCount":149967},"items":[{"metadata":{"name":"a"}}]}`)).toBe(token);
-    expect(leadingContinueToken(`{ "kind": "PodList", "apiVersion": "v1", "metadata": { "continue": "${token}" }, "items": [] }`)).toBe(token);
-  });
-
-  it('is null for the last page, a page whose metadata does not lead, or a continue that is only text inside another field', () => {
-    expect(leadingContinueToken('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[]}')).toBeNull();
-    expect(leadingContinueToken('{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":""},"items":[]}')).toBeNull();
-    expect(leadingContinueToken('{"items":[],"metadata":{"continue":"abc"}}')).toBeNull();
-    expect(leadingContinueToken('{"kind":"PodList","metadata":{"selfLink":"x,\\"continue\\":\\"abc\\","resourceVersion":"7"},"items":[]}')).toBeNull();
   });
 });

@@ -4,23 +4,23 @@
  */
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultControllers } from '../../sim/default-controllers';
-import type { ResourceKey } from '../../sim/resources';
-import { loadScenario } from '../../sim/scenario';
-import type { Simulator, SimulatorOptions } from '../../sim/server';
-import { startSimulator } from '../../sim/server';
-import { deployment, node, pod, service } from '../../sim/test-support';
-import type { ClusterSnapshot } from '../topology/model/cluster-model';
-import { indexCluster } from '../topology/model/cluster-model';
-import type { LiveClusterSourceOptions } from './cluster-source';
-import { LiveClusterSource } from './cluster-source';
-import type { KubeConnection } from './connection';
-import { createConnection } from './connection';
-import { canPatchService, patchServiceAnnotation, readServiceAnnotations } from './mutations';
-import type { ResourceId } from './resources';
-import { RESOURCE_IDS } from './resources';
-import type { SnapshotObject } from './snapshot';
-import { buildSnapshot } from './snapshot';
+import { defaultControllers } from '../../../sim/default-controllers';
+import type { ResourceKey } from '../../../sim/resources';
+import { loadScenario } from '../../../sim/scenario';
+import type { Simulator, SimulatorOptions } from '../../../sim/server';
+import { startSimulator } from '../../../sim/server';
+import { deployment, node, pod, service } from '../../../sim/test-support';
+import type { ClusterSnapshot } from '../../topology/model/cluster-model';
+import { indexCluster } from '../../topology/model/cluster-model';
+import type { LiveClusterSourceOptions } from './live-source';
+import { LiveClusterSource } from './live-source';
+import type { KubeConnection } from '../connection';
+import { createConnection } from '../connection';
+import { canPatchService, patchServiceAnnotation, readServiceAnnotations } from '../mutations';
+import type { ResourceId } from '../resources';
+import { RESOURCE_IDS } from '../resources';
+import type { SnapshotObject } from '../snapshot/results';
+import { buildSnapshot } from '../snapshot/from-text';
 
 const sims: Simulator[] = [];
 const states: LiveClusterSource[] = [];
@@ -364,7 +364,9 @@ describe('LiveClusterSource against the simulator', () => {
     const rvBefore = state.status('services').resourceVersion;
     sim.store.create('deployments', deployment('other')); // moves the global resourceVersion
     await waitFor(() => state.status('services').resourceVersion !== rvBefore, 'bookmark');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Bookmarks keep arriving over one and a half watchdog periods, and the watch is never restarted.
+    const quietFrom = Date.now();
+    await waitFor(() => Date.parse(state.status('services').lastEventAt ?? '') - quietFrom >= 600, 'bookmarks over 600 ms', 5000);
     expect(state.status('services').watches).toBe(1); // bookmarks count as activity
     expect(state.status('services').lastEventAt).not.toBeNull();
   });
