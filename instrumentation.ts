@@ -1,11 +1,20 @@
 /**
- * Next.js start-up hook: put the method guard in front of Next.js (TRACE, TRACK and other unknown
- * methods get 405, see lib/server/method-guard.ts), and begin syncing the cluster when the server
- * boots, so the first page view finds data (or a sync in progress) instead of starting the
- * watches itself.
+ * Next.js start-up hook: check the configuration (a variable whose value cannot be used stops the
+ * server here, before it serves anything, with a message naming it on stderr and exit code 2; see
+ * lib/config), put the method guard in front of Next.js (TRACE, TRACK and other unknown methods
+ * get 405, see lib/server/method-guard.ts), and begin syncing the cluster when the server boots,
+ * so the first page view finds data (or a sync in progress) instead of starting the watches itself.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { processConfigResult } = await import('./lib/config/process-config');
+  const { formatConfigErrors } = await import('./lib/config/config');
+  const config = processConfigResult();
+  for (const warning of config.warnings) console.warn(`[zonescope] ${warning}`);
+  if (!config.ok) {
+    console.error(formatConfigErrors(config.errors));
+    process.exit(2);
+  }
   const { installMethodGuard } = await import('./lib/server/method-guard');
   installMethodGuard();
   // The source and its analysis scheduler: the first analysis pass runs as soon as the sync completes.
