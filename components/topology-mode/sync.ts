@@ -11,7 +11,7 @@
  *
  * No DOM, no React: unit-tested in topology-mode-sync.test.ts.
  */
-import type { TopologyModePrediction } from '@/lib/views/topology-mode';
+import type { TopologyModePrediction } from '@/lib/views/topology-mode/types';
 
 /** The toggle's phases, as far as these rules need them. */
 export type TogglePhaseKind = 'idle' | 'confirm' | 'writing' | 'following' | 'done' | 'conflict' | 'unknown' | 'error';

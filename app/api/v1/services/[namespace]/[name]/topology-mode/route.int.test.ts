@@ -345,11 +345,11 @@ describe('PUT …/topology-mode', () => {
     expect(after.notAllowedReason).toMatch(/^Not permitted/);
   });
 
-  it('refuses writes with 403 read-only:topology-mode when ZONESCOPE_READ_ONLY=1 (and skips the permission check)', async () => {
-    process.env.ZONESCOPE_READ_ONLY = '1';
+  it.each(['1', 'yes', 'ON'])('refuses writes with 403 read-only:topology-mode when ZONESCOPE_READ_ONLY=%s (and skips the permission check)', async (value) => {
+    process.env.ZONESCOPE_READ_ONLY = value;
     const reviewsBefore = reviews();
     const seen = await state('shop', 'recommendations');
-    expect(seen).toMatchObject({ readOnly: true, canPatch: false, readOnlyReason: 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).' });
+    expect(seen).toMatchObject({ readOnly: true, canPatch: false, readOnlyReason: 'The dashboard runs read-only (ZONESCOPE_READ_ONLY is on).' });
     expect(seen.notAllowedReason).toBe(seen.readOnlyReason);
     expect(reviews()).toBe(reviewsBefore);
     const before = patches();

@@ -8,7 +8,8 @@ import { scopeFromRequest } from '@/lib/server/clusters';
 import { dataErrorResponse, jsonResponse, methodNotAllowed } from '@/lib/server/http';
 import { parseServiceRef, parseTopologyModeRequest } from '@/lib/server/requests';
 import { auditUser, refuseCrossSite, refuseUnauthenticatedWrite } from '@/lib/server/origin';
-import { getTopologyModeState, setTopologyMode } from '@/lib/views/topology-mode';
+import { getTopologyModeState } from '@/lib/views/topology-mode/state';
+import { setTopologyMode } from '@/lib/views/topology-mode/write';
 
 export const dynamic = 'force-dynamic';
 
