@@ -20,7 +20,7 @@ import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/server/analysis';
 import { clusterHref, requestScope } from '@/lib/server/clusters';
 import { getClusterStatus, getHeader } from '@/lib/views/header';
-import { getAttentionList } from '@/lib/views/services';
+import { getAttentionList } from '@/lib/views/services/attention';
 import { getClusterTraffic } from '@/lib/views/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {

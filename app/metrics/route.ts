@@ -10,7 +10,7 @@
 import { defaultScope } from '@/lib/server/clusters';
 import { scrapeMetricsChunks } from '@/lib/views/metrics-endpoint';
 import { methodRefusal, refusalResponse } from '@/lib/server/request-guards';
-import { METRICS_CONTENT_TYPE } from '@/lib/prometheus/exporter';
+import { METRICS_CONTENT_TYPE } from '@/lib/prometheus/exporter/scrape';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,6 @@
 /** Words and tones of a fleet row's fields, shared by the fleet table, its summary and the switcher. */
-import type { FleetFreshness, FleetRow } from '@/lib/views/fleet/fleet';
+import type { FleetFreshness } from '@/lib/views/fleet/freshness';
+import type { FleetRow } from '@/lib/views/fleet/row';
 import type { Tone } from '../ui/status';
 
 const PLATFORM: Record<NonNullable<FleetRow['platform']>, string> = { eks: 'EKS', gke: 'GKE', aks: 'AKS', other: 'other' };

@@ -1,5 +1,6 @@
 /** What the fleet page says besides its table: the clusters the open-cluster limit keeps closed, and a lone cluster. */
-import type { FleetPrometheusStatus, FleetRow } from '@/lib/views/fleet/fleet';
+import type { FleetPrometheusStatus } from '@/lib/views/fleet/prometheus-cache';
+import type { FleetRow } from '@/lib/views/fleet/row';
 import { formatCount, plural } from '../ui/format';
 import { Callout } from '../ui/status';
 

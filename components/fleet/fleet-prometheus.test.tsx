@@ -7,8 +7,13 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 
-import type { FleetAnswers, FleetPrometheusStatus, FleetRow } from '@/lib/views/fleet/fleet';
-import { FLEET_QUERY_NAMES, fleetLeader, fleetRow, fleetRowsFromAnswers } from '@/lib/views/fleet/fleet';
+import { fleetLeader } from '@/lib/views/fleet/fleet';
+import type { FleetPrometheusStatus } from '@/lib/views/fleet/prometheus-cache';
+import type { FleetAnswers } from '@/lib/views/fleet/prometheus-queries';
+import { FLEET_QUERY_NAMES } from '@/lib/views/fleet/prometheus-queries';
+import { fleetRowsFromAnswers } from '@/lib/views/fleet/prometheus-rows';
+import type { FleetRow } from '@/lib/views/fleet/row';
+import { fleetRow } from '@/lib/views/fleet/row';
 import { htmlText } from '../test-support';
 import { FleetPrometheusNote } from './fleet-notes';
 import { FleetSummary } from './fleet-summary';

@@ -4,7 +4,8 @@
  * the reason and the smallest fix, and the reason most of its Services need attention.
  */
 
-import type { FleetLeader, FleetRow } from '@/lib/views/fleet/fleet';
+import type { FleetLeader } from '@/lib/views/fleet/fleet';
+import type { FleetRow } from '@/lib/views/fleet/row';
 import { ATTENTION } from '../shared/labels';
 import { formatCount, formatPercent, formatUsd, plural } from '../ui/format';
 import { LINK } from '../ui/panel';

@@ -9,9 +9,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ClusterEntry } from '@/lib/views/fleet/fleet';
-import type { FleetRow, FleetRowInput } from '@/lib/views/fleet/fleet';
-import { fleetLeader, fleetRow, withLastFigures } from '@/lib/views/fleet/fleet';
+import type { ClusterEntry } from '@/lib/k8s/cluster-entries';
+import { fleetLeader } from '@/lib/views/fleet/fleet';
+import type { FleetRow, FleetRowInput } from '@/lib/views/fleet/row';
+import { fleetRow, withLastFigures } from '@/lib/views/fleet/row';
 import { analyseFixture } from '@/lib/views/fleet/fleet-test-support';
 import type { Freshness } from '@/lib/views/header';
 import type { ClusterAnalysis } from '@/lib/topology/report/analysis-schema';

@@ -13,7 +13,7 @@
 import { useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent, ReactNode } from 'react';
 
-import type { FleetRow } from '@/lib/views/fleet/fleet';
+import type { FleetRow } from '@/lib/views/fleet/row';
 import { ATTENTION } from '../shared/labels';
 import { formatCount, formatUsd } from '../ui/format';
 import { SortIcon } from '../ui/icons';

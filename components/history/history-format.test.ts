@@ -38,12 +38,14 @@ describe('times', () => {
 
   it('relative: min, h (under 6 h), today, yesterday, days', () => {
     expect(relativeWhen(END - 20, END)).toBe('just now');
-    expect(relativeWhen(END - 12 * 60, END)).toBe('12 min ago');
-    expect(relativeWhen(ON_AT, END)).toBe('3 h ago');
+    expect(relativeWhen(END - 12 * 60, END)).toBe('12m ago');
+    expect(relativeWhen(ON_AT, END)).toBe('3h ago');
     expect(relativeWhen(END - 8 * 3600, END)).toBe('today 10:00');
     expect(relativeWhen(OFF_AT, END)).toBe('yesterday 21:02');
-    expect(relativeWhen(OFF_AT - 2 * 86_400, END)).toBe('3 d ago');
-    expect(relativeWhen(END + 300, END)).toBe('in 5 min');
+    expect(relativeWhen(OFF_AT - 2 * 86_400, END)).toBe('3d ago');
+    expect(relativeWhen(END + 300, END)).toBe('in 5m');
+    expect(relativeWhen(END + 30, END)).toBe('just now');
+    expect(relativeWhen(END + 2 * 3600, END)).toBe('in 2h');
   });
 
   it('precision of a transition', () => {

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES } from '@/lib/shared/history-types';
 import type { HistoryInterval, HistoryMark, HistoryRange, HistorySeries, HistoryTransition } from '@/lib/shared/history-types';
+import { formatRelativeDay, formatRelativeTime } from '@/lib/shared/relative-time';
 import type { Tone } from '../ui/status';
 
 /** The query parameter that keeps the chosen range (`?history=7d`). */
@@ -69,23 +70,16 @@ function utcDay(seconds: number): number {
 }
 
 /**
- * How long ago, in words an SRE scans quickly: `just now`, `12 min ago`, `3 h ago` (under 6 h),
- * then `today 08:15`, `yesterday 14:02` (UTC days), then `3 d ago`; `in 2 min` for a clock ahead.
+ * How long ago, in words an SRE scans quickly: `just now` (under a minute either way),
+ * `12m ago`, `3h ago` (under 6 h), then `today 08:15`, `yesterday 14:02` (UTC days), then
+ * `3d ago`; `in 2m` / `in 3h` for a clock ahead. `at` and `now` in seconds.
  */
 export function relativeWhen(at: number, now: number): string {
-  const seconds = Math.round(now - at);
-  if (seconds < 0) {
-    const ahead = -seconds;
-    if (ahead < 60) return 'just now';
-    return ahead < 3600 ? `in ${Math.floor(ahead / 60)} min` : `in ${Math.floor(ahead / 3600)} h`;
-  }
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 6 * 3600) return `${Math.floor(seconds / 3600)} h ago`;
+  const offset = -Math.round(now - at);
+  if (Math.abs(offset) < 60) return 'just now';
+  if (offset > 0 || offset > -6 * 3600) return formatRelativeTime(offset, { largestUnit: 'hour' });
   const days = utcDay(now) - utcDay(at);
-  if (days === 0) return `today ${clockUtc(at)}`;
-  if (days === 1) return `yesterday ${clockUtc(at)}`;
-  return `${days} d ago`;
+  return days <= 1 ? `${formatRelativeDay(-days)} ${clockUtc(at)}` : formatRelativeDay(-days);
 }
 
 /** A transition's precision in words: `changed up to 15 s earlier`, or `null` when exact. */

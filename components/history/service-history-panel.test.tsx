@@ -61,7 +61,7 @@ describe('Changes table', () => {
     const rows = [...table.matchAll(/<tr[^>]*data-kind="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)];
     expect(rows.map((r) => r[1])).toEqual(['hints-on', 'hints-off']);
     expect(rows[0]?.[2]).toContain(`dateTime="${new Date(ON_AT * 1000).toISOString()}"`);
-    expect(htmlText(rows[0]?.[2] ?? '')).toBe('2026-12-01 15:00 UTC 3 h ago · changed up to 15 s earlier Hints on off → on Hints turned on: Auto hints on. enabled');
+    expect(htmlText(rows[0]?.[2] ?? '')).toBe('2026-12-01 15:00 UTC 3h ago · changed up to 15 s earlier Hints on off → on Hints turned on: Auto hints on. enabled');
     expect(rows[1]?.[2]).toContain(`dateTime="${new Date(OFF_AT * 1000).toISOString()}"`);
     expect(htmlText(rows[1]?.[2] ?? '')).toBe(
       '2026-11-30 21:02 UTC yesterday 21:02 · changed up to 15 s earlier Hints off on → off Hints turned off: Insufficient number of endpoints (3 ready, 3 zones need 4). insufficient-number-of-endpoints',

@@ -15,6 +15,7 @@ function header(message: string, permanent: boolean): HeaderView {
     clusterId: 'prod',
     isDefault: true,
     displayName: 'prod',
+    configuredName: null,
     mode: 'live',
     contextName: 'prod',
     serverUrl: 'https://10.0.0.1',

@@ -10,7 +10,7 @@
  *   is in flight, not while the user edits a field (focus in a text field that took input since it
  *   got the focus) and not while a hold is open (an element with `data-live-refresh-hold`, e.g. the
  *   topology-mode confirmation; see lib/shared/live-refresh.ts). A held update is announced.
- * - Shows "updated N s ago": the time since the page's data was last known to match the server's
+ * - Shows "updated Ns ago": the time since the page's data was last known to match the server's
  *   cache (rendered, or confirmed by a poll), ticking every second; its accessible name says it in
  *   words. Without JavaScript it reads "updated at HH:MM:SS UTC" (the render time).
  * - Refresh: a link to the current URL (`href=""` resolves to the document's URL, query included and
@@ -79,7 +79,7 @@ export function LiveStatus({ rendered, renderedAt, children }: { readonly render
     setNow(t);
   }, [generation, health, renderedAt]);
 
-  // The clock of "updated N s ago" (and of the refresh decision).
+  // The clock of "updated Ns ago" (and of the refresh decision).
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(timer);

@@ -57,11 +57,11 @@ describe('metrics status in the header', () => {
     expect(html).toContain('The volumes on the pages are the model\'s assumptions, each labelled "assumed".');
   });
 
-  it('a volume setting that cannot be used is said in the line and explained in the details', () => {
-    const settingsError = 'ZONESCOPE_PRICE_PER_GB must be a number ≥ 0, not "cheap"; the default is used.';
+  it('a volumes file that cannot be used is said in the line and explained in the details', () => {
+    const settingsError = 'ZONESCOPE_TRAFFIC_VOLUMES (/etc/zonescope/volumes.json) is not JSON; expected {"namespace/name": GB per month, …}. No per-Service volumes are set.';
     const s = status({ state: 'ok', settingsError });
-    expect(metricsSummary(s)).toEqual({ tone: 'warn', text: 'Traffic: measured (Prometheus, 7d) · ok · a volume setting is invalid', measured: true });
-    expect(text(renderToStaticMarkup(<MetricsStatusBadge status={s} />))).toContain(`Volume settings: ${settingsError}`);
+    expect(metricsSummary(s)).toEqual({ tone: 'warn', text: 'Traffic: measured (Prometheus, 7d) · ok · the volumes file cannot be used', measured: true });
+    expect(text(renderToStaticMarkup(<MetricsStatusBadge status={s} />))).toContain(`Volumes file: ${settingsError}`);
   });
 
   it('when not configured, says how to add measured traffic and where it is documented', () => {
@@ -69,6 +69,6 @@ describe('metrics status in the header', () => {
     const html = text(renderToStaticMarkup(<MetricsStatusBadge status={status({ state: 'not-configured', url: null, lastSuccessAt: null, message: 'No Prometheus is configured.', hint })} />));
     expect(html).toContain(hint);
     expect(html).not.toContain('queries every');
-    expect(html).toContain('How it is measured and the PromQL: docs/traffic.md ; the settings: README, "Measured traffic (Prometheus)".');
+    expect(html).toContain('How it is measured and the PromQL: docs/traffic.md ; the settings: docs/configuration.md , "Measured traffic and history (Prometheus)".');
   });
 });

@@ -9,7 +9,7 @@ import { formatCount, formatTimestamp } from '../ui/format';
 import type { Tone } from '../ui/status';
 import { ToneIcon } from '../ui/status';
 
-/** The metrics source's status as the header gets it (with the volume settings' start-up error, when there is one). */
+/** The metrics source's status as the header gets it (with why the volumes file cannot be used, when it cannot). */
 export type HeaderMetricsStatus = HeaderView['metrics'];
 
 /** What the header says about the metrics source (exported for its test). */
@@ -26,11 +26,11 @@ function clock(iso: string | null): string {
   return formatTimestamp(iso).slice(11);
 }
 
-/** The one-line summary of the metrics status; a bad volume setting is said after it. */
+/** The one-line summary of the metrics status; a volumes file that cannot be used is said after it. */
 export function metricsSummary(status: HeaderMetricsStatus): MetricsSummary {
   const summary = sourceSummary(status);
   if (!status.settingsError) return summary;
-  return { ...summary, tone: summary.tone === 'ok' || summary.tone === 'neutral' || summary.tone === 'info' ? 'warn' : summary.tone, text: `${summary.text} · a volume setting is invalid` };
+  return { ...summary, tone: summary.tone === 'ok' || summary.tone === 'neutral' || summary.tone === 'info' ? 'warn' : summary.tone, text: `${summary.text} · the volumes file cannot be used` };
 }
 
 function sourceSummary(status: HeaderMetricsStatus): MetricsSummary {
@@ -81,7 +81,7 @@ export function MetricsStatusBadge({ status }: { readonly status: HeaderMetricsS
       </summary>
       <div className="mt-1 max-w-[26rem] space-y-1 rounded-md border border-slate-200 bg-white p-2 text-slate-700 shadow-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300">
         <p>{status.message}</p>
-        {status.settingsError ? <p className="font-medium text-amber-800 dark:text-amber-300">Volume settings: {status.settingsError}</p> : null}
+        {status.settingsError ? <p className="font-medium text-amber-800 dark:text-amber-300">Volumes file: {status.settingsError}</p> : null}
         {status.url !== null ? (
           <p>
             Prometheus: <code className="break-all">{status.url}</code>, rates over {status.window}
@@ -97,7 +97,7 @@ export function MetricsStatusBadge({ status }: { readonly status: HeaderMetricsS
         {summary.measured ? null : <p>The volumes on the pages are the model&apos;s assumptions, each labelled &ldquo;assumed&rdquo;.</p>}
         {status.hint !== null ? <p>{status.hint}</p> : null}
         <p>
-          How it is measured and the PromQL: <code>docs/traffic.md</code>; the settings: README, &ldquo;Measured traffic (Prometheus)&rdquo;.
+          How it is measured and the PromQL: <code>docs/traffic.md</code>; the settings: <code>docs/configuration.md</code>, &ldquo;Measured traffic and history (Prometheus)&rdquo;.
         </p>
       </div>
     </details>

@@ -9,7 +9,8 @@
 import { connection } from 'next/server';
 import { clusterEntries, defaultScope, isScopeError, requestClusterId, scopeFor } from '@/lib/server/clusters';
 import type { ClusterScope } from '@/lib/server/clusters';
-import { fleetOffered, switcherClusters } from '@/lib/views/fleet/fleet';
+import { fleetOffered } from '@/lib/views/fleet/fleet';
+import { switcherClusters } from '@/lib/views/fleet/switcher';
 import { getHeader, getRenderedLiveMark } from '@/lib/views/header';
 import type { HeaderView } from '@/lib/views/header';
 import { clusterDisplayName } from '../../lib/shared/cluster-name';

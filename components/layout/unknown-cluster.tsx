@@ -4,7 +4,7 @@
  */
 import { LINK } from '../ui/panel';
 import { Callout } from '../ui/status';
-import { clusterEntries, clusterHref, requestClusterId } from '@/lib/server/clusters';
+import { clusterEntries, clusterHref, contextsListed, requestClusterId } from '@/lib/server/clusters';
 
 /** The cluster id of the request when no cluster has it, else `null`. */
 export async function unknownClusterId(): Promise<string | null> {
@@ -20,7 +20,7 @@ export function UnknownCluster({ id }: { readonly id: string }) {
       <h1 className="text-2xl font-semibold tracking-tight">Cluster not found</h1>
       <Callout tone="warn" title={`There is no cluster "${id}".`}>
         <p>
-          The address names a cluster that is not in the kubeconfig{process.env.ZONESCOPE_CONTEXTS ? ' contexts ZONESCOPE_CONTEXTS lists' : ''}. Cluster ids are the context names (a
+          The address names a cluster that is not in the kubeconfig{contextsListed() ? ' contexts ZONESCOPE_CONTEXTS lists' : ''}. Cluster ids are the context names (a
           shortened form with a hash for long ones such as EKS ARNs).
         </p>
       </Callout>

@@ -9,7 +9,7 @@ import { htmlText } from '../test-support';
 import { describe, expect, it } from 'vitest';
 
 import type { ClusterTraffic } from '@/lib/views/traffic';
-import { defaultVolumeSettings } from '@/lib/topology/analyses/cluster-traffic';
+import { defaultVolumeSettings } from '@/lib/topology/analyses/service-volume';
 import type { PriceSetting } from '@/lib/topology/model/cloud-pricing';
 import type { MeasuredTraffic } from '@/lib/topology/analyses/traffic-volume';
 import { analyzeCluster, clusterTrafficOf } from '@/lib/topology/report/cluster-analysis';

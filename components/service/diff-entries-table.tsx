@@ -4,7 +4,7 @@
  * The endpoints whose hints on the slices differ from what the controller would write. The server
  * renders the first rows (stale, then missing, then unexpected hints); the rest load on demand.
  */
-import type { HintsDiffEntry } from '@/lib/topology/analyses/analyze-service';
+import type { HintsDiffEntry } from '@/lib/topology/analyses/hints-diff';
 import { sortDiffEntries } from './endpoint-order';
 import { FullListControls } from './full-list-controls';
 import type { FullListTableProps } from './use-full-list';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EndpointView, HintsDiffEntry } from '@/lib/topology/analyses/analyze-service';
+import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
+import type { HintsDiffEntry } from '@/lib/topology/analyses/hints-diff';
 import { endpointRank, sortDiffEntries, sortEndpoints, sortLoads } from './endpoint-order';
 
 function endpoint(address: string, zone: string, observed: readonly string[] | null, expected: readonly string[] | null, ready: boolean | null = true): EndpointView {

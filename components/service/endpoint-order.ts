@@ -4,7 +4,8 @@
  * look first — not ready, hints that differ from the controller's, donated, without hints — then
  * by zone and address.
  */
-import type { HintsDiffEntry, EndpointView } from '@/lib/topology/analyses/analyze-service';
+import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
+import type { HintsDiffEntry } from '@/lib/topology/analyses/hints-diff';
 import type { EndpointLoad } from '@/lib/topology/analyses/traffic';
 
 function text(a: string, b: string): number {

@@ -1,8 +1,9 @@
 /**
  * Events recorded on the Service, newest first, TopologyAwareHints ones highlighted. Times are
- * relative to `now` — the render time the server passes in (`3 min ago`) — with the absolute
+ * relative to `now` — the render time the server passes in (`3m ago`) — with the absolute
  * UTC time in the `<time dateTime>` and its title.
  */
+import { formatRelativeTime } from '@/lib/shared/relative-time';
 import type { EventRecord } from '@/lib/topology/model/cluster-model';
 import { formatTimestamp } from '../ui/format';
 import { Badge } from '../ui/status';
@@ -17,16 +18,12 @@ function millis(iso: string | null): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-/** `just now`, `45 s ago`, `3 min ago`, `2 h ago`, `4 d ago` (`in 2 min` for a clock ahead of ours); `unknown time` without one. */
+/** `just now` (under 10 s either way), `45s ago`, `3m ago`, `2h ago`, `4d ago` (`in 2m` for a clock ahead of ours); `unknown time` without one. */
 export function relativeTime(iso: string | null, now: number): string {
   const t = millis(iso);
   if (t === null) return 'unknown time';
-  const seconds = Math.round((now - t) / 1000);
-  const ahead = seconds < 0;
-  const s = Math.abs(seconds);
-  if (s < 10) return 'just now';
-  const text = s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min` : s < 86_400 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 86_400)} d`;
-  return ahead ? `in ${text}` : `${text} ago`;
+  const offset = -Math.round((now - t) / 1000);
+  return Math.abs(offset) < 10 ? 'just now' : formatRelativeTime(offset);
 }
 
 /** Newest first; events without a time last, in their given order. */

@@ -5,7 +5,8 @@
  * a 5,000-endpoint Service is sorted once, not on every request.
  */
 import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
-import type { EndpointView, HintsDiffEntry } from '@/lib/topology/analyses/analyze-service';
+import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
+import type { HintsDiffEntry } from '@/lib/topology/analyses/hints-diff';
 import { sortDiffEntries, sortEndpoints } from './endpoint-order';
 
 /** Endpoints rendered with the page. */

@@ -4,7 +4,7 @@
  * and table cost the page ~600 KB of RSC payload and HTML). The chart and the table read the same
  * array, memoised per scan (the engine shares one scan between the Services of an HPA range).
  */
-import type { HpaScanRow } from '@/lib/topology/analyses/hpa';
+import type { HpaScanRow } from '@/lib/topology/analyses/replica-scan';
 
 /**
  * `[replicas, Σ minimum, hints on (1) or off (0), donated with an even spread, donated with the

@@ -1,5 +1,5 @@
 /** The per-zone minimum table with upstream's formula per row and the sum check. */
-import type { MinimumTable as MinimumTableData } from '@/lib/topology/analyses/analyze-service';
+import type { MinimumTable as MinimumTableData } from '@/lib/topology/analyses/minimum-table';
 import { formatDecimal, formatPercent, formatRatio } from '../ui/format';
 import { Formula } from '../ui/panel';
 import { Badge, Callout } from '../ui/status';

@@ -5,7 +5,7 @@
  * zone (`RequestSampleView.zoneNodes`), so a node list travels only for a zone the user looks at:
  * on a 5,000-node cluster the page no longer carries a hundred long node names per zone.
  */
-import type { RequestSampleOptions } from '@/lib/views/service';
+import type { RequestSampleOptions } from '@/lib/views/service/request-sample';
 
 /** One client zone of the picker, without its node list. */
 export interface RequestSamplePickerZone {

@@ -14,7 +14,7 @@
 import { withClusterBase } from '@/lib/shared/cluster-path';
 import { useClusterBase } from '../layout/cluster-base';
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import type { RequestSampleView } from '@/lib/views/service';
+import type { RequestSampleView } from '@/lib/views/service/request-sample';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
 import { formatPercent } from '../ui/format';
 import { RequestSampleChart } from './request-sample-chart';

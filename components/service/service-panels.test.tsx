@@ -95,7 +95,7 @@ describe('events: newest first, relative to the render time', () => {
     lastTimestamp: last,
   });
 
-  it('"3 min ago" with the absolute time in <time dateTime> and its title; newest on top', () => {
+  it('"3m ago" with the absolute time in <time dateTime> and its title; newest on top', () => {
     const now = Date.parse('2026-12-01T10:00:00Z');
     const html = renderToStaticMarkup(
       <EventsTimeline
@@ -106,8 +106,8 @@ describe('events: newest first, relative to the render time', () => {
     expect(html.indexOf('TopologyAwareHintsEnabled')).toBeLessThan(html.indexOf('TopologyAwareHintsDisabled'));
     expect(html).toContain('<time dateTime="2026-12-01T09:57:00Z" title="2026-12-01 09:57:00 UTC"');
     const text = textOf(<EventsTimeline now={now} events={[event('a', 'TopologyAwareHintsDisabled', '2026-11-30T08:00:00Z'), event('b', 'TopologyAwareHintsEnabled', '2026-12-01T09:57:00Z', '2026-12-01T07:00:00Z', 4)]} />);
-    expect(text).toContain('3 min ago Normal TopologyAwareHintsEnabled ×4, first 3 h ago');
-    expect(text).toContain('1 d ago Warning TopologyAwareHintsDisabled');
+    expect(text).toContain('3m ago Normal TopologyAwareHintsEnabled ×4, first 3h ago');
+    expect(text).toContain('1d ago Warning TopologyAwareHintsDisabled');
   });
 });
 

@@ -16,7 +16,6 @@ import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
 import { ZoneMapFigure } from './zone-map-figure';
 import { cachedZoneMapModel } from './zone-map-model';
 
-export { MAX_TILE_ENDPOINTS } from './zone-map-model';
 
 export function ServiceZoneMap({ endpoints, zones, mode }: { readonly endpoints: readonly EndpointView[]; readonly zones: readonly string[]; readonly mode: 'observed' | 'expected' }) {
   return <ZoneMapFigure model={cachedZoneMapModel(endpoints, zones, mode)} />;

@@ -7,8 +7,10 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 
-import type { RequestSampleView } from '@/lib/views/service';
-import { applyVolumeToSummary, defaultVolumeSettings, measuredCrossZoneFraction, resolveServiceVolume } from '@/lib/topology/analyses/cluster-traffic';
+import type { RequestSampleView } from '@/lib/views/service/request-sample';
+import { defaultVolumeSettings, resolveServiceVolume } from '@/lib/topology/analyses/service-volume';
+import { measuredCrossZoneFraction } from '@/lib/topology/analyses/measured-projection';
+import { applyVolumeToSummary } from '@/lib/topology/analyses/scenario-costs';
 import { compareMeasuredWithPredicted } from '@/lib/topology/analyses/measured-vs-predicted';
 import { requestSampleScenarios, sampleRequests } from '@/lib/topology/analyses/request-sample';
 import type { MeasuredServiceTraffic, MeasuredTraffic } from '@/lib/topology/analyses/traffic-volume';
@@ -23,7 +25,7 @@ import { RequestSamplePanel } from './request-sample-panel';
 import { pickerOptions } from './request-sample-options';
 import { costRows, roundGb, trafficScenarios } from './traffic-data';
 import { TrafficPanel } from './traffic-panel';
-import type { TrafficVolumeView } from './traffic-panel';
+import type { TrafficVolumeView } from './traffic-panel-cost';
 import { textOf } from '../test-support';
 
 function must<T>(value: T | null | undefined, what: string): T {

@@ -9,10 +9,11 @@ import type { AppRouterInstance } from 'next/dist/shared/lib/app-router-context.
 import { SearchParamsContext } from 'next/dist/shared/lib/hooks-client-context.shared-runtime';
 import { describe, expect, it } from 'vitest';
 
-import type { ServiceRow, ServiceTableData } from '@/lib/views/services';
-import { serviceTable } from '@/lib/views/services';
+import type { ServiceRow } from '@/lib/views/services/rows';
+import type { ServiceTableData } from '@/lib/views/services/table';
+import { serviceTable } from '@/lib/views/services/table';
 import { resolvePricing } from '@/lib/topology/model/cloud-pricing';
-import { parseTableQuery } from '@/lib/shared/service-query';
+import { parseTableQuery } from '@/lib/shared/services-table-url';
 import { htmlText } from '../test-support';
 import { ServicesTable } from './services-table';
 

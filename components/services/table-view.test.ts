@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { QueryableService, TableQuery } from '@/lib/shared/service-query';
-import { queryTable, serviceNaturalKey, serviceSearchText, TABLE_SORT_KEYS } from '@/lib/shared/service-query';
+import type { QueryableService } from '@/lib/shared/service-query';
+import { serviceNaturalKey, serviceSearchText } from '@/lib/shared/service-query';
+import type { TableQuery } from '@/lib/shared/services-table-url';
+import { queryTable, TABLE_SORT_KEYS } from '@/lib/shared/services-table-url';
 import { TableViews, tableQueryKey } from './table-view';
 
 interface TestRow extends QueryableService {

@@ -1,6 +1,6 @@
 /**
  * The Services table's filtered and sorted views, for the browser: the same rows in the same
- * order as `queryTable` (lib/shared/service-query.ts) gives, but cheaper per interaction.
+ * order as `queryTable` (lib/shared/services-table-url.ts) gives, but cheaper per interaction.
  *
  * - Every row's place in the natural order (`namespace/name`, the tie-break of every column) is
  *   computed once, so a sort compares two numbers or two short values and then two integers,
@@ -12,8 +12,10 @@
  *
  * Pure (no DOM): the unit tests check it against `queryTable` itself.
  */
-import type { QueryableService, SortOrder, TableQuery, TableSortKey } from '@/lib/shared/service-query';
-import { compareValues, serviceSortValue, sortServices, tableFilter, tableQueryFilters } from '@/lib/shared/service-query';
+import type { QueryableService, SortOrder } from '@/lib/shared/service-query';
+import { compareValues, serviceSortValue, sortServices } from '@/lib/shared/service-query';
+import type { TableQuery, TableSortKey } from '@/lib/shared/services-table-url';
+import { tableFilter, tableQueryFilters } from '@/lib/shared/services-table-url';
 
 /** Views kept per table by default (the initial one, and the last few the user asked for). */
 export const VIEWS_KEPT = 8;

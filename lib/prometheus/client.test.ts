@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateSimTls } from '../../sim/tls';
 import type { MetricsConfig } from './config';
+import { configFromEnv, parseConfig } from '../config/config';
 import { metricsConfigFromEnv } from './config';
 import { MAX_RANGE_POINTS, parseVectorResponse, parseVectorResponseInSlices, PrometheusError, queryInstant, queryRange, SLICED_PARSE_MIN_CHARS } from './client';
 
@@ -226,7 +227,7 @@ describe('queryInstant', () => {
 
   it('sends basic auth from the URL userinfo without showing it', async () => {
     handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } });
-    const result = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: base.replace('http://', 'http://alice:s3cret@') + '/?x=1' });
+    const result = metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: base.replace('http://', 'http://alice:s3cret@') + '/?x=1' }));
     if (result.kind !== 'ok') throw new Error(JSON.stringify(result));
     expect(result.config.baseUrl).toBe(base);
     await queryInstant(result.config, 'up', 1);
@@ -387,10 +388,10 @@ describe('queryInstant over https', () => {
       const caFile = path.join(dir, 'prom-ca.pem');
       writeFileSync(caFile, tls.caCertificate);
       const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}`;
-      const trusted = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_CA_FILE: caFile });
+      const trusted = metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_CA_FILE: caFile }));
       if (trusted.kind !== 'ok') throw new Error(JSON.stringify(trusted));
       expect((await queryInstant(trusted.config, 'up', 1)).map((sample) => sample.value)).toEqual([3]);
-      const untrusted = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url });
+      const untrusted = metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: url }));
       if (untrusted.kind !== 'ok') throw new Error(JSON.stringify(untrusted));
       const error = await failure(queryInstant(untrusted.config, 'up', 1));
       expect(error.message).toBe(`Prometheus at ${url} presented a certificate that is not trusted (set ZONESCOPE_PROMETHEUS_CA_FILE to the CA that signs it).`);
@@ -403,17 +404,17 @@ describe('queryInstant over https', () => {
 
 describe('metricsConfigFromEnv', () => {
   it('is not configured without a URL, with defaults', () => {
-    expect(metricsConfigFromEnv({})).toEqual({ kind: 'not-configured', window: '7d', refreshSeconds: 60 });
+    expect(metricsConfigFromEnv(configFromEnv({}))).toEqual({ kind: 'not-configured', window: '7d', refreshSeconds: 60 });
   });
 
   it('reads every variable', () => {
-    const result = metricsConfigFromEnv({
+    const result = metricsConfigFromEnv(configFromEnv({
       ZONESCOPE_PROMETHEUS_URL: 'https://prom.example:9090/prometheus/',
       ZONESCOPE_PROMETHEUS_WINDOW: '1h30m',
       ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '15',
       ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '2500',
       ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '30',
-    });
+    }));
     expect(result).toMatchObject({ kind: 'ok', config: { baseUrl: 'https://prom.example:9090/prometheus', window: '1h30m', refreshSeconds: 15, timeoutMs: 2500, maxStaleSeconds: 30, basicAuth: null, tokenFile: null, ca: null } });
   });
 
@@ -423,10 +424,17 @@ describe('metricsConfigFromEnv', () => {
     { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_WINDOW: '7 days' }, message: 'ZONESCOPE_PROMETHEUS_WINDOW must be a PromQL duration such as 7d, 24h or 30m, not "7 days".' },
     { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '0' }, message: 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS must be a number of at least 0.1, not "0".' },
     { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '1.5' }, message: 'ZONESCOPE_PROMETHEUS_TIMEOUT_MS must be a whole number of at least 1, not "1.5".' },
+  ])('stops the start: $message', ({ env, message }) => {
+    const result = parseConfig(env);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([message]);
+  });
+
+  it.each([
     { env: { ZONESCOPE_PROMETHEUS_URL: 'http://prom:9090', ZONESCOPE_PROMETHEUS_TOKEN_FILE: '/nonexistent/zonescope/token' }, message: 'ZONESCOPE_PROMETHEUS_TOKEN_FILE (/nonexistent/zonescope/token) cannot be read: no such file.' },
     { env: { ZONESCOPE_PROMETHEUS_URL: 'https://prom:9090', ZONESCOPE_PROMETHEUS_CA_FILE: '/nonexistent/zonescope/ca.pem' }, message: 'ZONESCOPE_PROMETHEUS_CA_FILE (/nonexistent/zonescope/ca.pem) cannot be read: no such file.' },
   ])('$message', ({ env, message }) => {
-    const result = metricsConfigFromEnv(env);
+    const result = metricsConfigFromEnv(configFromEnv(env));
     expect(result.kind).toBe('error');
     expect(result.kind === 'error' ? result.message : '').toBe(message);
   });
@@ -436,15 +444,21 @@ describe('metricsConfigFromEnv', () => {
     writeFileSync(ca, 'hello');
     const token = path.join(dir, 'empty-token');
     writeFileSync(token, '  \n');
-    expect(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_CA_FILE: ca })).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_CA_FILE (${ca}) holds no PEM certificate.` });
-    expect(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_TOKEN_FILE: token })).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_TOKEN_FILE (${token}) is empty.` });
+    expect(metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_CA_FILE: ca }))).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_CA_FILE (${ca}) holds no PEM certificate.` });
+    expect(metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'https://p:1', ZONESCOPE_PROMETHEUS_TOKEN_FILE: token }))).toMatchObject({ kind: 'error', message: `ZONESCOPE_PROMETHEUS_TOKEN_FILE (${token}) is empty.` });
   });
 
   it('never shows URL credentials, even for a URL it cannot use', () => {
-    const bad = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@prom:9090', ZONESCOPE_PROMETHEUS_WINDOW: 'x' });
+    const token = path.join(dir, 'missing-token');
+    const bad = metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@prom:9090', ZONESCOPE_PROMETHEUS_TOKEN_FILE: token }));
     expect(JSON.stringify(bad)).not.toContain('hunter2');
     expect(bad).toMatchObject({ kind: 'error', url: 'http://prom:9090' });
-    const invalid = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@[bad' });
+    const invalid = parseConfig({ ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@[bad' });
+    expect(invalid.ok).toBe(false);
     expect(JSON.stringify(invalid)).not.toContain('hunter2');
+    // A URL given on the command line (npm run analyze -- --prometheus) is checked here.
+    const given = metricsConfigFromEnv({ ...configFromEnv({}), ZONESCOPE_PROMETHEUS_URL: 'http://bob:hunter2@[bad' });
+    expect(given.kind).toBe('error');
+    expect(JSON.stringify(given)).not.toContain('hunter2');
   });
 });

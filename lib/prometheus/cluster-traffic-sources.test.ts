@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { UnavailableClusterSource } from '../k8s/cluster-source';
-import type { ClusterEntry } from '../k8s/clusters';
+import { UnavailableClusterSource } from '../k8s/cluster-sources/unavailable-source';
+import type { ClusterEntry } from '../k8s/cluster-entries';
 import { ClusterRegistry } from '../k8s/clusters';
 import { ClusterTrafficSources } from './cluster-traffic-sources';
-import { PROMETHEUS_BY_CONTEXT } from './prometheus-by-context';
+import { PROMETHEUS_BY_CONTEXT } from '../config/prometheus-syntax';
+import { configFromEnv } from '../config/config';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-traffic-sources-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -78,20 +79,20 @@ afterEach(async () => {
 function setup(maxOpen = 3) {
   let time = 1_000_000;
   const registry = new ClusterRegistry({
-    env: { HOME: tmp, KUBECONFIG: kubeconfig, ZONESCOPE_CLUSTER_IDLE_MINUTES: '10', ZONESCOPE_MAX_OPEN_CLUSTERS: String(maxOpen) },
+    config: configFromEnv({ HOME: tmp, KUBECONFIG: kubeconfig, ZONESCOPE_CLUSTER_IDLE_MINUTES: '10', ZONESCOPE_MAX_OPEN_CLUSTERS: String(maxOpen) }),
     now: () => time,
     sweepIntervalMs: 0,
     createSource: (entry) => new CountingSource('fake', entry.context),
   });
   const logs: string[] = [];
   const sources = new ClusterTrafficSources({
-    env: {
+    config: configFromEnv({
       ZONESCOPE_PROMETHEUS_URL: `${base}/shared`,
       ZONESCOPE_PROMETHEUS_WINDOW: '1m',
       // One refresh when started; the test asks for the others.
       ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '3600',
       [PROMETHEUS_BY_CONTEXT]: JSON.stringify({ west: { selector: 'cluster="west"' }, south: { url: `${base}/south` } }),
-    },
+    }),
     source: { log: (line) => logs.push(line) },
   });
   sources.follow(registry);
@@ -211,7 +212,7 @@ describe('per-cluster traffic sources', () => {
 
   it('a failing cluster logs under its context, never with credentials', async () => {
     const sources = new ClusterTrafficSources({
-      env: { [PROMETHEUS_BY_CONTEXT]: JSON.stringify({ gone: { url: 'http://reader:hunter2@127.0.0.1:1' } }), ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '3600', ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '500' },
+      config: configFromEnv({ [PROMETHEUS_BY_CONTEXT]: JSON.stringify({ gone: { url: 'http://reader:hunter2@127.0.0.1:1' } }), ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '3600', ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '500' }),
       source: { log: (line) => logs.push(line) },
     });
     const logs: string[] = [];

@@ -14,18 +14,22 @@
  *   to the registry's closings); a cluster opened again (a new owner) gets a fresh source, as its
  *   watches start afresh.
  *
- * The variable is read once, when the set is created (its configuration per cluster too).
+ * The configuration is taken once, when the set is created (its result per cluster too).
  */
-import type { MetricsConfigResult, MetricsEnv } from './config';
-import type { PrometheusByContext, TrafficCluster } from './prometheus-by-context';
-import { hasContextEntry, metricsConfigForCluster, parsePrometheusByContext, PROMETHEUS_BY_CONTEXT } from './prometheus-by-context';
-import type { MetricsStatus, TrafficMeasurement, TrafficSourceOptions } from './traffic-source';
-import { TrafficSource, unusableConfigStatus } from './traffic-source';
+import { getConfig } from '../config/process-config';
+import type { MetricsConfigResult } from './config';
+import type { PrometheusByContext } from '../config/prometheus-syntax';
+import type { ByContextEnv, TrafficCluster } from './prometheus-by-context';
+import { hasContextEntry, metricsConfigForCluster, prometheusByContextOf } from './prometheus-by-context';
+import type { TrafficMeasurement, TrafficSourceOptions } from './traffic-source';
+import { TrafficSource } from './traffic-source';
+import type { MetricsStatus } from './traffic-status';
+import { unusableConfigStatus } from './traffic-status';
 
 /** Options of {@link ClusterTrafficSources}. */
 export interface ClusterTrafficSourcesOptions {
-  /** The environment, read once (default `process.env`). */
-  readonly env?: MetricsEnv;
+  /** The configuration (default the process'). */
+  readonly config?: ByContextEnv;
   /** Options of every source created (clock, log); the log line is prefixed with the cluster. */
   readonly source?: TrafficSourceOptions;
 }
@@ -47,7 +51,7 @@ interface Running<Owner extends object> {
 export class ClusterTrafficSources<Owner extends object = object> {
   /** The parsed `ZONESCOPE_PROMETHEUS_BY_CONTEXT`. */
   readonly byContext: PrometheusByContext;
-  private readonly env: MetricsEnv;
+  private readonly config: ByContextEnv;
   private readonly sourceOptions: TrafficSourceOptions;
   private readonly configs = new Map<string, MetricsConfigResult>();
   private readonly running = new Map<string, Running<Owner>>();
@@ -55,9 +59,9 @@ export class ClusterTrafficSources<Owner extends object = object> {
   private readonly followed = new Map<ClosingRegistry<Owner>, () => void>();
 
   constructor(options: ClusterTrafficSourcesOptions = {}) {
-    this.env = { ...(options.env ?? process.env) };
+    this.config = options.config ?? getConfig();
     this.sourceOptions = options.source ?? {};
-    this.byContext = parsePrometheusByContext(this.env[PROMETHEUS_BY_CONTEXT]);
+    this.byContext = prometheusByContextOf(this.config);
   }
 
   /**
@@ -72,7 +76,7 @@ export class ClusterTrafficSources<Owner extends object = object> {
   configFor(cluster: TrafficCluster): MetricsConfigResult {
     let config = this.configs.get(cluster.id);
     if (config === undefined) {
-      config = metricsConfigForCluster(this.env, cluster, this.byContext);
+      config = metricsConfigForCluster(this.config, cluster, this.byContext);
       this.configs.set(cluster.id, config);
     }
     return config;

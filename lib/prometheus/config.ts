@@ -1,5 +1,6 @@
 /**
- * Configuration of the Prometheus traffic source, from the environment:
+ * Configuration of the Prometheus traffic source, from the configuration (lib/config, which
+ * checked every value's syntax when the process started):
  *
  * | variable | default | meaning |
  * |---|---|---|
@@ -10,26 +11,24 @@
  * | `ZONESCOPE_PROMETHEUS_REFRESH_SECONDS` | `60` | how often the queries run (for the whole process) |
  * | `ZONESCOPE_PROMETHEUS_TIMEOUT_MS` | `10000` | deadline of one query |
  * | `ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS` | `600` | how long the last good measurement is used while Prometheus fails |
- * | `ZONESCOPE_HISTORY_SELECTOR` | none | label matchers added to every history query (validated by `parseHistorySelector` in history-queries.ts) |
+ * | `ZONESCOPE_HISTORY_SELECTOR` | none | label matchers added to every history query (validated by `parseHistorySelector` in lib/config/prometheus-syntax.ts) |
  * | `ZONESCOPE_PROMETHEUS_SELECTOR` | none | label matchers added to every traffic query: the cluster's series on a shared Prometheus/Thanos (`cluster="prod"`) |
  *
  * Those are the default cluster's. Other clusters (kubeconfig contexts) get theirs from
  * `ZONESCOPE_PROMETHEUS_BY_CONTEXT` (lib/prometheus/prometheus-by-context.ts), which builds on
  * {@link metricsConfigFromSettings}; window, refresh, timeout and max-stale stay process-wide.
  *
- * A bad value is not a crash: {@link metricsConfigFromEnv} returns `{ kind: 'error' }` with one
- * sentence naming the variable; no credential (URL userinfo, token) is ever part of a message.
+ * What only shows at run time is not a crash: {@link metricsConfigFromEnv} returns
+ * `{ kind: 'error' }` with one sentence naming the variable (a token or CA file that cannot be
+ * read; a URL or selector given on the command line); no credential (URL userinfo, token) is ever
+ * part of a message.
  */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_MEASUREMENT_WINDOW } from '../topology/analyses/traffic-volume';
-import { parseTrafficSelector } from './history-queries';
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
+import { displayUrl, parsePrometheusUrl, parseTrafficSelector } from '../config/prometheus-syntax';
 
-/** Default seconds between refreshes. */
-export const DEFAULT_REFRESH_SECONDS = 60;
-/** Default deadline of one query (ms). */
-export const DEFAULT_TIMEOUT_MS = 10_000;
-/** Default seconds the last good measurement is still used while refreshes fail. */
-export const DEFAULT_MAX_STALE_SECONDS = 600;
+
 /** Largest Prometheus answer read (bytes). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
@@ -64,37 +63,19 @@ export type MetricsConfigResult =
   | { readonly kind: 'error'; readonly message: string; readonly url: string | null; readonly window: string; readonly refreshSeconds: number }
   | { readonly kind: 'ok'; readonly config: MetricsConfig };
 
-/** The process environment, or a test's. */
-export type MetricsEnv = Readonly<Record<string, string | undefined>>;
+/** The settings read here (lib/config): the default cluster's Prometheus and the process-wide window, refresh, timeout and max-stale. */
+export type MetricsEnv = Pick<
+  Config,
+  | 'ZONESCOPE_PROMETHEUS_URL'
+  | 'ZONESCOPE_PROMETHEUS_TOKEN_FILE'
+  | 'ZONESCOPE_PROMETHEUS_CA_FILE'
+  | 'ZONESCOPE_PROMETHEUS_SELECTOR'
+  | 'ZONESCOPE_PROMETHEUS_WINDOW'
+  | 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS'
+  | 'ZONESCOPE_PROMETHEUS_TIMEOUT_MS'
+  | 'ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS'
+>;
 type Env = MetricsEnv;
-
-/** A PromQL duration: one or more `<int><unit>` with unit ms, s, m, h, d, w or y (`7d`, `1h30m`). */
-export function isPromDuration(value: string): boolean {
-  return /^(\d+(ms|s|m|h|d|w|y))+$/.test(value);
-}
-
-/** The URL as shown to users: scheme, host, port and path; no userinfo, query or fragment. */
-export function displayUrl(url: URL): string {
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.protocol}//${url.host}${path}`;
-}
-
-/** A best-effort display form of a raw URL value that failed to parse (userinfo cut off), or `null`. */
-function displayOfRaw(raw: string): string | null {
-  const noUserinfo = raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
-  const cut = noUserinfo.split(/[?#]/)[0] ?? '';
-  return cut === '' ? null : cut.slice(0, 200);
-}
-
-function numberVar(env: Env, name: string, fallback: number, min: number, integer: boolean): number | string {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    return `${name} must be ${integer ? 'a whole number' : 'a number'} of at least ${min}, not "${raw.slice(0, 40)}".`;
-  }
-  return value;
-}
 
 /**
  * Where each per-cluster setting of a {@link MetricsConfig} comes from: its raw value and the name
@@ -115,15 +96,8 @@ export interface MetricsSetting {
 }
 
 /** The process-wide settings' outcome when the URL is not set: what a `not-configured` result carries. */
-export function unconfiguredResult(env: Env = process.env): Extract<MetricsConfigResult, { kind: 'not-configured' }> {
-  const { rawWindow, refreshSeconds } = processWide(env);
-  return { kind: 'not-configured', window: rawWindow, refreshSeconds };
-}
-
-function processWide(env: Env): { readonly rawWindow: string; readonly refresh: number | string; readonly refreshSeconds: number } {
-  const rawWindow = env.ZONESCOPE_PROMETHEUS_WINDOW?.trim() || DEFAULT_MEASUREMENT_WINDOW;
-  const refresh = numberVar(env, 'ZONESCOPE_PROMETHEUS_REFRESH_SECONDS', DEFAULT_REFRESH_SECONDS, 0.1, false);
-  return { rawWindow, refresh, refreshSeconds: typeof refresh === 'number' ? refresh : DEFAULT_REFRESH_SECONDS };
+export function unconfiguredResult(env: Env = getConfig()): Extract<MetricsConfigResult, { kind: 'not-configured' }> {
+  return { kind: 'not-configured', window: env.ZONESCOPE_PROMETHEUS_WINDOW, refreshSeconds: env.ZONESCOPE_PROMETHEUS_REFRESH_SECONDS };
 }
 
 /** The default cluster's settings: `ZONESCOPE_PROMETHEUS_URL`, `_TOKEN_FILE`, `_CA_FILE` and `_SELECTOR`. */
@@ -141,7 +115,7 @@ export function defaultMetricsSettings(env: Env): MetricsConfigSettings {
  * a clear status at start-up rather than as a failing query later; the token itself is read again
  * for every request.
  */
-export function metricsConfigFromEnv(env: Env = process.env, options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
+export function metricsConfigFromEnv(env: Env = getConfig(), options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
   return metricsConfigFromSettings(env, defaultMetricsSettings(env), options);
 }
 
@@ -151,7 +125,8 @@ export function metricsConfigFromEnv(env: Env = process.env, options: { readonly
  * ones (window, refresh, timeout, max-stale) from `env`.
  */
 export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSettings, options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
-  const { rawWindow, refresh, refreshSeconds } = processWide(env);
+  const rawWindow = env.ZONESCOPE_PROMETHEUS_WINDOW;
+  const refreshSeconds = env.ZONESCOPE_PROMETHEUS_REFRESH_SECONDS;
   const rawUrl = settings.url.raw?.trim() ?? '';
   if (rawUrl === '') return { kind: 'not-configured', window: rawWindow, refreshSeconds };
 
@@ -160,12 +135,8 @@ export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSetti
   if (!parsed.ok) return fail(parsed.message, parsed.shown);
   const url = parsed.url;
   const shown = displayUrl(url);
-  if (!isPromDuration(rawWindow)) return fail(`ZONESCOPE_PROMETHEUS_WINDOW must be a PromQL duration such as 7d, 24h or 30m, not "${rawWindow.slice(0, 40)}".`, shown);
-  if (typeof refresh === 'string') return fail(refresh, shown);
-  const timeout = numberVar(env, 'ZONESCOPE_PROMETHEUS_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 1, true);
-  if (typeof timeout === 'string') return fail(timeout, shown);
-  const maxStale = numberVar(env, 'ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS', DEFAULT_MAX_STALE_SECONDS, 0, false);
-  if (typeof maxStale === 'string') return fail(maxStale, shown);
+  const timeout = env.ZONESCOPE_PROMETHEUS_TIMEOUT_MS;
+  const maxStale = env.ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS;
 
   const tokenFile = settings.tokenFile.raw?.trim() || null;
   if (tokenFile !== null) {
@@ -206,23 +177,6 @@ export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSetti
       selector: selector.matchers,
     },
   };
-}
-
-/**
- * A Prometheus URL setting parsed: http or https only. The failure's message names `name` and
- * never quotes the value (it may carry credentials); `shown` is its display form without userinfo.
- */
-export function parsePrometheusUrl(rawUrl: string, name: string): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string; readonly shown: string | null } {
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    return { ok: false, message: `${name} is not a valid URL (expected e.g. http://prometheus:9090).`, shown: displayOfRaw(rawUrl) };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: `${name} must start with http:// or https://, not ${url.protocol}//.`, shown: displayUrl(url) };
-  }
-  return { ok: true, url };
 }
 
 function fsReason(error: unknown): string {

@@ -21,35 +21,20 @@
  *   variable and the context.
  * - Window, refresh, timeout and max-stale stay process-wide (`ZONESCOPE_PROMETHEUS_WINDOW`, …).
  *
- * Errors are values, one sentence naming the variable and the context
- * (`ZONESCOPE_PROMETHEUS_BY_CONTEXT["prod-eu"].url is not a valid URL …`); a variable that is not a
- * JSON object is an error for every cluster (which entry is whose cannot be told). No message
- * quotes a URL's userinfo, a token or the variable's text (JSON parse errors quote their input).
+ * The variable's syntax — JSON, each entry's shape, URL and selector — is checked with the rest of
+ * the configuration when the process starts (lib/config/prometheus-syntax.ts), and a value it cannot
+ * use stops the start. What depends on the cluster is an error value here, one sentence naming the
+ * variable and the context (`ZONESCOPE_PROMETHEUS_BY_CONTEXT["prod-eu"] has no url, so it shares …`).
+ * No message quotes a URL's userinfo, a token or the variable's text.
  */
+import type { Config } from '../config/variables';
+import type { PrometheusByContext, PrometheusContextSettings } from '../config/prometheus-syntax';
+import { contextVariable, displayUrl, parsePrometheusUrl, PROMETHEUS_BY_CONTEXT } from '../config/prometheus-syntax';
 import type { MetricsConfigResult, MetricsConfigSettings, MetricsEnv } from './config';
-import { displayUrl, metricsConfigFromEnv, metricsConfigFromSettings, parsePrometheusUrl, unconfiguredResult } from './config';
+import { metricsConfigFromEnv, metricsConfigFromSettings, unconfiguredResult } from './config';
 
-/** The variable's name, as every message spells it. */
-export const PROMETHEUS_BY_CONTEXT = 'ZONESCOPE_PROMETHEUS_BY_CONTEXT';
 
-/** The keys an entry may have. */
-export const CONTEXT_ENTRY_KEYS = ['url', 'selector', 'tokenFile', 'caFile'] as const;
-
-/** One context's entry as written (every key optional, strings). */
-export interface PrometheusContextSettings {
-  readonly url?: string;
-  readonly selector?: string;
-  readonly tokenFile?: string;
-  readonly caFile?: string;
-}
-
-/** One context's entry: its settings, or why its shape is wrong. */
-export type PrometheusContextEntry = { readonly ok: true; readonly settings: PrometheusContextSettings } | { readonly ok: false; readonly message: string };
-
-/** The variable parsed: an entry per context named (shape-checked; values are checked per cluster), or why it is no JSON object. */
-export type PrometheusByContext = { readonly ok: true; readonly byContext: ReadonlyMap<string, PrometheusContextEntry> } | { readonly ok: false; readonly message: string };
-
-/** A cluster as the configuration sees it (a registry entry: `ClusterEntry` of lib/k8s/clusters.ts fits). */
+/** A cluster as the configuration sees it (a registry entry: `ClusterEntry` of lib/k8s/cluster-entries.ts fits). */
 export interface TrafficCluster {
   readonly id: string;
   /** Kubeconfig context, `null` for the single cluster of snapshot and in-cluster installations. */
@@ -57,55 +42,12 @@ export interface TrafficCluster {
   readonly isDefault: boolean;
 }
 
-/** `ZONESCOPE_PROMETHEUS_BY_CONTEXT["west"]` (the context JSON-quoted and cut at 100 characters). */
-export function contextVariable(context: string): string {
-  return `${PROMETHEUS_BY_CONTEXT}[${JSON.stringify(context.length > 100 ? `${context.slice(0, 99)}…` : context)}]`;
-}
+/** The settings read here: the default cluster's Prometheus, the process-wide ones, and `ZONESCOPE_PROMETHEUS_BY_CONTEXT`. */
+export type ByContextEnv = MetricsEnv & Pick<Config, 'ZONESCOPE_PROMETHEUS_BY_CONTEXT'>;
 
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-/** Whether `value` is a plain JSON object. */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Checks one entry's shape: an object with only {@link CONTEXT_ENTRY_KEYS}, each a string. */
-function contextEntry(context: string, value: unknown): PrometheusContextEntry {
-  const name = contextVariable(context);
-  if (!isObject(value)) return { ok: false, message: `${name} must be an object with url, selector, tokenFile or caFile, not ${kindOf(value)}.` };
-  const settings: Record<string, string> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (!(CONTEXT_ENTRY_KEYS as readonly string[]).includes(key)) {
-      return { ok: false, message: `${name} has an unknown key ${JSON.stringify(key.slice(0, 40))} (the keys are url, selector, tokenFile and caFile).` };
-    }
-    if (typeof item !== 'string') return { ok: false, message: `${name}.${key} must be a string, not ${kindOf(item)}.` };
-    settings[key] = item;
-  }
-  return { ok: true, settings };
-}
-
-/** Parses the variable (unset or blank: no entries). Never throws. */
-export function parsePrometheusByContext(raw: string | undefined): PrometheusByContext {
-  const text = raw?.trim() ?? '';
-  if (text === '') return { ok: true, byContext: new Map() };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the text, which may hold a URL with credentials: not shown.
-    return { ok: false, message: `${PROMETHEUS_BY_CONTEXT} is not valid JSON (expected an object such as {"prod": {"selector": "cluster=\\"prod\\""}}).` };
-  }
-  if (!isObject(parsed)) return { ok: false, message: `${PROMETHEUS_BY_CONTEXT} must be a JSON object mapping a kubeconfig context to its Prometheus, not ${kindOf(parsed)}.` };
-  const byContext = new Map<string, PrometheusContextEntry>();
-  for (const [context, value] of Object.entries(parsed)) {
-    if (context.trim() === '') return { ok: false, message: `${PROMETHEUS_BY_CONTEXT} has an entry without a context name.` };
-    byContext.set(context, contextEntry(context, value));
-  }
-  return { ok: true, byContext };
+/** The variable as the configuration holds it (every entry's shape, URL and selector checked at start). */
+export function prometheusByContextOf(config: Pick<Config, 'ZONESCOPE_PROMETHEUS_BY_CONTEXT'>): PrometheusByContext {
+  return { ok: true, byContext: new Map([...config.ZONESCOPE_PROMETHEUS_BY_CONTEXT].map(([context, settings]) => [context, { ok: true, settings }] as const)) };
 }
 
 const blank = (value: string | undefined): boolean => (value?.trim() ?? '') === '';
@@ -146,7 +88,7 @@ function notConfigured(env: MetricsEnv, context: string): MetricsConfigResult {
  * object, or when other contexts share that URL and `ZONESCOPE_PROMETHEUS_SELECTOR` is not set.
  * What the process-wide source of lib/prometheus/traffic-source.ts runs with.
  */
-export function defaultClusterMetricsConfig(env: MetricsEnv, byContext: PrometheusByContext = parsePrometheusByContext(env[PROMETHEUS_BY_CONTEXT]), defaultContext: string | null = null): MetricsConfigResult {
+export function defaultClusterMetricsConfig(env: ByContextEnv, byContext: PrometheusByContext = prometheusByContextOf(env), defaultContext: string | null = null): MetricsConfigResult {
   const result = metricsConfigFromEnv(env);
   if (!byContext.ok) return errorResult(env, byContext.message, result.kind === 'ok' ? result.config.baseUrl : result.kind === 'error' ? result.url : null);
   if (result.kind !== 'ok' || result.config.selector !== '') return result;
@@ -167,7 +109,7 @@ export function defaultClusterMetricsConfig(env: MetricsEnv, byContext: Promethe
  * variables when it is the default without an entry, else `not-configured` with a hint naming
  * the variable and the context. `byContext` is the parsed variable (parse it once, for all).
  */
-export function metricsConfigForCluster(env: MetricsEnv, cluster: Pick<TrafficCluster, 'context' | 'isDefault'>, byContext: PrometheusByContext = parsePrometheusByContext(env[PROMETHEUS_BY_CONTEXT])): MetricsConfigResult {
+export function metricsConfigForCluster(env: ByContextEnv, cluster: Pick<TrafficCluster, 'context' | 'isDefault'>, byContext: PrometheusByContext = prometheusByContextOf(env)): MetricsConfigResult {
   const context = cluster.context;
   const entry = context === null || !byContext.ok ? undefined : byContext.byContext.get(context);
   if (entry === undefined) {

@@ -9,17 +9,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getServiceDetailView } from '../views/service';
+import { getServiceDetailView } from '../views/service/detail';
 import { getClusterTraffic, getMeasuredComparison, getMeasuredFor, getMeasuredTraffic, getMetricsStatus } from '../views/traffic';
 import { waitForAnalysis } from '../server/analysis';
 import { getClusterSource, resetClusterSource } from '../k8s/source';
-import { gbPerMonthOf } from '../topology/analyses/measured-traffic';
-import { defaultControllers } from '../../sim/default-controllers';
+import { gbPerMonthOf } from '../topology/analyses/traffic-volume';
+import { createEndpointSliceController } from '../../sim/controllers/endpointslice-controller';
+import { createWorkloadsController } from '../../sim/controllers/workloads-controller';
 import type { RunningPrometheus } from '../../sim/prometheus';
 import { startPrometheus } from '../../sim/prometheus';
 import { loadScenario } from '../../sim/scenario';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
+import { samplesHeld, scrapedSince, settleControllers } from '../../sim/test-support';
 import type { TrafficRatesDocument } from '../../sim/traffic-metrics';
 import { getTrafficSource, resetTrafficSource } from './traffic-source';
 import { defaultScope } from '../server/clusters';
@@ -74,10 +76,11 @@ function expectNear(actual: number | undefined, expected: number, what: string):
 beforeAll(async () => {
   for (const key of ENV_KEYS) saved[key] = process.env[key];
   const scenario = await loadScenario('eks-demo');
+  const controllers = [createWorkloadsController(), createEndpointSliceController()];
   sim = await startSimulator({
     port: 0,
     objects: scenario.objects,
-    controllers: defaultControllers(),
+    controllers,
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
     // Beyla configured as docs/traffic.md says: src.zone/dst.zone added to the flow metric.
     trafficMetrics: { flowZoneLabels: true },
@@ -98,13 +101,15 @@ beforeAll(async () => {
   if (!(await getClusterSource().waitForSync(15_000))) throw new Error('the cluster source did not sync');
   if (!(await waitForAnalysis(15_000))) throw new Error('the first analysis pass did not finish');
   await prometheus.waitForSeries('beyla_network_flow_bytes_total', 15_000);
-  // Let the rate window fill with samples of one model generation (the controllers settle first).
-  let before = await rates();
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await delay((WINDOW_SECONDS + 2) * 1000);
-    const after = await rates();
-    if (after.generation === before.generation) break;
-    before = after;
+  // The rate window must hold samples of one model generation only: settle the controllers (the
+  // model follows the store), then wait until Prometheus's newest scrape is a window and a scrape
+  // past that moment, with the generation unchanged.
+  for (let attempt = 0; ; attempt++) {
+    settleControllers(sim.store, controllers);
+    const settled = await rates();
+    await scrapedSince(prometheus, 'beyla_network_flow_bytes_total', Date.parse(settled.at) / 1000 + WINDOW_SECONDS + 1);
+    if ((await rates()).generation === settled.generation) break;
+    if (attempt === 4) throw new Error("the simulator's traffic model kept changing");
   }
 }, 90_000);
 
@@ -239,7 +244,9 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     try {
       await young.waitForSeries('beyla_network_flow_bytes_total', 15_000);
       await young.waitForSeries('container_network_receive_bytes_total', 15_000);
-      await delay(12_000);
+      // About 12 s of data (a scrape a second): the effective window is 10–59 s.
+      await samplesHeld(young, 'beyla_network_flow_bytes_total', 13);
+      await samplesHeld(young, 'container_network_receive_bytes_total', 13);
       process.env.ZONESCOPE_PROMETHEUS_URL = young.url;
       process.env.ZONESCOPE_PROMETHEUS_WINDOW = '10m';
       await resetTrafficSource();
@@ -287,8 +294,16 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     expect(getMeasuredFor(defaultScope(), 'shop', 'checkout')?.kind).toBe('measured-flows');
     expect(getClusterTraffic(defaultScope())?.byService.get('shop/checkout')?.volume.source.kind).toBe('measured-flows');
 
-    await delay(2_200);
-    await getTrafficSource().refresh();
+    // Once the last measurement is older than ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS (2 s), a refresh gives it up.
+    await expect
+      .poll(
+        async () => {
+          await getTrafficSource().refresh();
+          return getMetricsStatus(defaultScope()).state;
+        },
+        { message: 'unreachable once stale for longer than 2 s', timeout: 10_000, interval: 250 },
+      )
+      .toBe('unreachable');
     status = getMetricsStatus(defaultScope());
     expect(status.state, status.message).toBe('unreachable');
     expect(status.message).toContain('is too old to use, so traffic volumes are assumed.');

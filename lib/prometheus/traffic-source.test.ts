@@ -1,9 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../config/config';
 import { metricsConfigFromEnv } from './config';
 import { promDurationSeconds } from './queries';
-import { MAX_PROBES_PER_METRIC, TrafficSource } from './traffic-source';
+import { MAX_PROBES_PER_METRIC } from './traffic-coverage';
+import { TrafficSource } from './traffic-source';
 
 /** A fake Prometheus: answers each query from `series(query)`, or fails with `failWith`. */
 let series: (query: string) => { metric: Record<string, string>; value: [number, string] }[] = () => [];
@@ -54,13 +56,13 @@ const beylaFlows = (query: string) =>
 
 function source(clock: { now: number }, env: Record<string, string> = {}): { source: TrafficSource; logs: string[] } {
   const logs: string[] = [];
-  const result = metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_WINDOW: '1m', ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '120', ...env });
+  const result = metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_WINDOW: '1m', ZONESCOPE_PROMETHEUS_MAX_STALE_SECONDS: '120', ...env }));
   return { source: new TrafficSource(result, { now: () => clock.now, log: (line) => logs.push(line) }), logs };
 }
 
 describe('TrafficSource', () => {
   it('says how to add measured traffic when not configured, and issues no query', async () => {
-    const s = new TrafficSource(metricsConfigFromEnv({}));
+    const s = new TrafficSource(metricsConfigFromEnv(configFromEnv({})));
     await s.refresh();
     expect(s.status()).toMatchObject({
       state: 'not-configured',
@@ -74,12 +76,13 @@ describe('TrafficSource', () => {
   });
 
   it('reports an invalid configuration as state error with the reason, and never queries', async () => {
-    const s = new TrafficSource(metricsConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_WINDOW: 'a week' }));
+    // (A value whose syntax is wrong stops the start, lib/config; a token file that cannot be read shows here.)
+    const s = new TrafficSource(metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: url, ZONESCOPE_PROMETHEUS_TOKEN_FILE: '/nonexistent/zonescope/token' })));
     s.start();
     await s.refresh();
     await s.stop();
     expect(s.status().state).toBe('error');
-    expect(s.status().message).toBe('The Prometheus configuration is invalid: ZONESCOPE_PROMETHEUS_WINDOW must be a PromQL duration such as 7d, 24h or 30m, not "a week". Traffic volumes are assumed.');
+    expect(s.status().message).toBe('The Prometheus configuration is invalid: ZONESCOPE_PROMETHEUS_TOKEN_FILE (/nonexistent/zonescope/token) cannot be read: no such file. Traffic volumes are assumed.');
     expect(queries).toEqual([]);
   });
 
@@ -348,7 +351,7 @@ describe('TrafficSource', () => {
       });
     });
     const refreshed = s.refresh();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => seen.length, { message: 'the prepare hook runs' }).toBe(1);
     expect(seen).toEqual([{ flows: 1, publishedMeanwhile: false }]);
     expect(s.measurement()).toBeNull();
     expect(s.status().state).toBe('pending');
@@ -435,17 +438,23 @@ describe('TrafficSource', () => {
   });
 
   it('unreachable when never reached; the timer refreshes without readers and stops', async () => {
-    const { source: s } = source({ now: 0 }, { ZONESCOPE_PROMETHEUS_URL: 'http://127.0.0.1:1', ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '0.1' });
+    const unreachable = { ZONESCOPE_PROMETHEUS_URL: 'http://127.0.0.1:1', ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: '0.1' };
+    const { source: s } = source({ now: 0 }, unreachable);
     s.start();
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    // The timer refreshes (every 0.1 s) with nobody reading.
+    await expect.poll(() => s.status().queriesIssued, { message: 'two refreshes by the timer' }).toBeGreaterThanOrEqual(2);
     await s.stop();
     const status = s.status();
     expect(status.state).toBe('unreachable');
     expect(status.message).toBe('Prometheus at http://127.0.0.1:1 is unreachable: connection refused. Failing since 1970-01-01T00:00:00.000Z, so traffic volumes are assumed.');
     expect(status.lastSuccessAt).toBeNull();
     expect(status.queriesIssued).toBeGreaterThanOrEqual(2);
-    const issued = status.queriesIssued;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    const issued = s.status().queriesIssued;
+    // Stopped: while another source on the same timer refreshes longer than this one ran, it issues nothing more.
+    const { source: witness } = source({ now: 0 }, unreachable);
+    witness.start();
+    await expect.poll(() => witness.status().queriesIssued, { message: 'the witness outlasts it' }).toBeGreaterThanOrEqual(issued + 2);
+    await witness.stop();
     expect(s.status().queriesIssued).toBe(issued);
   });
 });

@@ -4,7 +4,7 @@
  * lib/prometheus/cluster-traffic-sources.ts). Every `refreshSeconds` it runs the fixed set of
  * PromQL queries of lib/prometheus/queries.ts for the whole cluster (three in the steady state,
  * whatever the number of Services, pages or browsers; plus cheap coverage probes while the data is
- * younger than the window, see {@link TrafficSource.coverage}), keeps the last good answer and a health
+ * younger than the window, traffic-coverage.ts), keeps the last good answer and a health
  * status. Readers never wait for Prometheus: {@link TrafficSource.measurement} and
  * {@link TrafficSource.status} answer from memory, and a refresh already running is shared
  * (single-flight). Nothing here throws into a caller.
@@ -17,35 +17,16 @@
  */
 import type { FlowSeries, InterZoneSeries, MeasuredSeriesInput, PodBytesSeries } from '../topology/analyses/measured-traffic';
 import type { MetricsConfig, MetricsConfigResult } from './config';
+import { getConfig } from '../config/process-config';
 import { defaultClusterMetricsConfig } from './prometheus-by-context';
 import type { PrometheusErrorKind, VectorSample } from './client';
 import { PrometheusError, queryInstant } from './client';
 import type { FlowPrefix } from './queries';
-import { coverageProbeQuery, FLOW_PREFIXES, flowMetric, flowProbeSelector, flowQuery, formatPromDuration, interZoneQuery, POD_METRIC_LABEL, podBytesExclusions, podBytesQuery, podProbeSelector, promDurationSeconds } from './queries';
+import { FLOW_PREFIXES, flowMetric, flowProbeSelector, flowQuery, formatPromDuration, interZoneQuery, POD_METRIC_LABEL, podBytesExclusions, podBytesQuery, podProbeSelector, promDurationSeconds } from './queries';
 import { zoneLabelsHint } from '../topology/analyses/measured-traffic';
-
-/** Health of the metrics source, as the header and `/api/v1/cluster` show it. */
-export interface MetricsStatus {
-  /**
-   * `no-zones`: answers with flow series, but they carry no zones (Beyla's and OBI's default
-   * attribute set): cross-zone traffic cannot be measured by zone; Services use pod bytes.
-   */
-  readonly state: 'not-configured' | 'pending' | 'ok' | 'no-zones' | 'stale' | 'unreachable' | 'no-series' | 'error';
-  /** One sentence. */
-  readonly message: string;
-  /** Prometheus base URL without userinfo or query, `null` when not configured. */
-  readonly url: string | null;
-  readonly window: string;
-  readonly lastSuccessAt: string | null;
-  readonly staleSince: string | null;
-  /** Queries sent since the process started. */
-  readonly queriesIssued: number;
-  /** Queries of one refresh (the last one, or the steady-state count before the first). */
-  readonly queriesPerRefresh: number;
-  readonly refreshSeconds: number;
-  /** How to add measured traffic, when not configured; else `null`. */
-  readonly hint: string | null;
-}
+import { CoverageProbes, MIN_DATA_SECONDS } from './traffic-coverage';
+import type { MetricsStatus } from './traffic-status';
+import { unusableConfigStatus } from './traffic-status';
 
 /** What a refresh read: the series, ready for `measuredTrafficFromSeries` (plus counts for the status). */
 export interface TrafficMeasurement extends MeasuredSeriesInput {
@@ -55,38 +36,8 @@ export interface TrafficMeasurement extends MeasuredSeriesInput {
   readonly flowZones: boolean;
 }
 
-/** How to add measured traffic (shown when not configured). */
-export const NOT_CONFIGURED_HINT =
-  'Set ZONESCOPE_PROMETHEUS_URL to a Prometheus that scrapes Beyla (or OpenTelemetry eBPF Instrumentation) network metrics or cAdvisor pod network bytes; docs/traffic.md lists the queries.';
-
 /** Queries of a refresh in the steady state: flows, inter-zone, pod bytes. */
 export const STEADY_QUERIES_PER_REFRESH = 3;
-
-/**
- * Data younger than this is no usable measurement yet (a rate needs a couple of scrapes): the
- * metric is left out of the refresh, and when nothing else has data the state stays `pending`.
- */
-export const MIN_DATA_SECONDS = 10;
-
-/** While the data is younger than the window, its age is probed again at most every this many refresh intervals (in between it is the last probe's age plus the time since). */
-export const REPROBE_EVERY_REFRESHES = 10;
-
-/** At most this many probe queries per metric and probe (halving from the window down to {@link MIN_DATA_SECONDS}, then a few bisection steps). */
-export const MAX_PROBES_PER_METRIC = 24;
-
-/** How far back one metric's data reaches, as the probe found it. */
-type Coverage = { readonly kind: 'absent' } | { readonly kind: 'young' } | { readonly kind: 'since'; readonly seconds: number };
-
-/** What the last probe of one metric found (kept between refreshes). */
-interface ProbeMemo {
-  /** The data reaches back the whole window: never probed again (until its series vanish). */
-  readonly full: boolean;
-  /** At the probe: the data reached back at least this far (s). */
-  readonly lowerSeconds: number;
-  /** At the probe: the data did not reach back this far (s), `null` when it reached the window. */
-  readonly upperSeconds: number | null;
-  readonly atMs: number;
-}
 
 /** Test and script hooks. */
 export interface TrafficSourceOptions {
@@ -102,17 +53,6 @@ function labelOf(sample: VectorSample, name: string): string {
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-/**
- * The status of a configuration that queries nothing: `not-configured` (with the hint how to add
- * one) or `error` (with the reason). Nothing is ever queried without a usable configuration.
- */
-export function unusableConfigStatus(result: Exclude<MetricsConfigResult, { kind: 'ok' }>): MetricsStatus {
-  const idle = { window: result.window, lastSuccessAt: null, staleSince: null, queriesIssued: 0, queriesPerRefresh: 0, refreshSeconds: result.refreshSeconds, hint: NOT_CONFIGURED_HINT };
-  return result.kind === 'not-configured'
-    ? { state: 'not-configured', message: result.message ?? 'No metrics source is configured: traffic volumes are assumed.', url: null, ...idle, hint: result.hint ?? NOT_CONFIGURED_HINT }
-    : { state: 'error', message: `The Prometheus configuration is invalid: ${result.message} Traffic volumes are assumed.`, url: result.url, ...idle };
 }
 
 /** A cluster's traffic source: the process-wide one of the default cluster, one per configured cluster (lib/prometheus/cluster-traffic-sources.ts), or one per test. */
@@ -131,7 +71,7 @@ export class TrafficSource {
   private queriesIssued = 0;
   private queriesLastRefresh = STEADY_QUERIES_PER_REFRESH;
   private preferredPrefix: FlowPrefix = FLOW_PREFIXES[0];
-  private readonly probes = new Map<string, ProbeMemo>();
+  private readonly probes = new CoverageProbes((config, promql, timeSeconds) => this.query(config, promql, timeSeconds));
   /** Metrics with series but less than {@link MIN_DATA_SECONDS} of data at the last refresh. */
   private youngMetrics: string[] = [];
   private lastState: MetricsStatus['state'] | null = null;
@@ -271,89 +211,6 @@ export class TrafficSource {
     return queryInstant(config, promql, timeSeconds);
   }
 
-  private async present(config: MetricsConfig, selector: string, offsetSeconds: number, timeSeconds: number): Promise<boolean> {
-    const samples = await this.query(config, coverageProbeQuery(selector, offsetSeconds), timeSeconds);
-    return samples.some((s) => s.value > 0);
-  }
-
-  /**
-   * How far back `selector`'s data reaches, capped at the window. Free (from the last probe) when
-   * the data reached the whole window, or while the last probe is younger than
-   * {@link REPROBE_EVERY_REFRESHES} refresh intervals (its age plus the time since: data only ages);
-   * else `count(selector)`, then `count(selector offset D)` for D = the window, then halving down
-   * to {@link MIN_DATA_SECONDS}, then bisection to within ⅛ — at most {@link MAX_PROBES_PER_METRIC}
-   * instant queries.
-   */
-  private async coverage(config: MetricsConfig, selector: string, windowSeconds: number, timeSeconds: number): Promise<Coverage> {
-    const nowMs = timeSeconds * 1000;
-    const memo = this.probes.get(selector);
-    const elapsed = memo === undefined ? 0 : Math.max(0, (nowMs - memo.atMs) / 1000);
-    if (memo?.full) return { kind: 'since', seconds: windowSeconds };
-    // A window shorter than the minimum is its own minimum (a 5s window needs 5 s of data).
-    const minSeconds = Math.min(MIN_DATA_SECONDS, windowSeconds);
-    if (memo !== undefined && memo.lowerSeconds >= minSeconds && elapsed < REPROBE_EVERY_REFRESHES * config.refreshSeconds) {
-      const seconds = memo.lowerSeconds + elapsed;
-      if (seconds >= windowSeconds) {
-        this.probes.set(selector, { full: true, lowerSeconds: windowSeconds, upperSeconds: null, atMs: nowMs });
-        return { kind: 'since', seconds: windowSeconds };
-      }
-      return { kind: 'since', seconds };
-    }
-    if (!(await this.present(config, selector, 0, timeSeconds))) {
-      this.probes.delete(selector);
-      return { kind: 'absent' };
-    }
-    let probes = 1;
-    // A known bound: the data did not reach back `upper` at the last probe, so not `upper + elapsed` now.
-    const knownUpper = memo?.upperSeconds === null || memo?.upperSeconds === undefined ? windowSeconds : Math.min(windowSeconds, memo.upperSeconds + elapsed);
-    let upper = windowSeconds;
-    if (knownUpper >= windowSeconds) {
-      probes += 1;
-      if (await this.present(config, selector, windowSeconds, timeSeconds)) {
-        this.probes.set(selector, { full: true, lowerSeconds: windowSeconds, upperSeconds: null, atMs: nowMs });
-        return { kind: 'since', seconds: windowSeconds };
-      }
-    } else {
-      upper = knownUpper;
-    }
-    let lower = 0;
-    // Halving: the first offset the data reaches is within a factor 2 of its age.
-    // Halving: the first offset the data reaches is within a factor 2 of its age. The last step
-    // probes exactly the minimum, so data between it and twice it is not taken for too young.
-    while (upper > minSeconds && probes < MAX_PROBES_PER_METRIC) {
-      const d = Math.max(upper / 2, minSeconds);
-      probes += 1;
-      if (await this.present(config, selector, d, timeSeconds)) {
-        lower = d;
-        break;
-      }
-      upper = d;
-    }
-    if (lower === 0) {
-      this.probes.set(selector, { full: false, lowerSeconds: 0, upperSeconds: upper, atMs: nowMs });
-      return { kind: 'young' };
-    }
-    // Bisection between what it reaches and what it does not, to within an eighth.
-    while (upper - lower > Math.max(lower / 8, 1) && probes < MAX_PROBES_PER_METRIC) {
-      const mid = (lower + upper) / 2;
-      probes += 1;
-      if (await this.present(config, selector, mid, timeSeconds)) lower = mid;
-      else upper = mid;
-    }
-    this.probes.set(selector, { full: false, lowerSeconds: lower, upperSeconds: upper, atMs: nowMs });
-    return { kind: 'since', seconds: lower };
-  }
-
-  /** The flow family with series (the preferred one first) and its coverage. */
-  private async flowCoverage(config: MetricsConfig, windowSeconds: number, timeSeconds: number): Promise<{ prefix: FlowPrefix | null; coverage: Coverage }> {
-    const order: FlowPrefix[] = [this.preferredPrefix, ...FLOW_PREFIXES.filter((p) => p !== this.preferredPrefix)];
-    for (const prefix of order) {
-      const coverage = await this.coverage(config, flowProbeSelector(prefix, config.selector), windowSeconds, timeSeconds);
-      if (coverage.kind !== 'absent') return { prefix, coverage };
-    }
-    return { prefix: null, coverage: { kind: 'absent' } };
-  }
-
   private async runRefresh(config: MetricsConfig): Promise<void> {
     const startedMs = this.now();
     const timeSeconds = startedMs / 1000;
@@ -363,7 +220,7 @@ export class TrafficSource {
       // divide its bytes by time that has no data, and come out too small.
       const windowSeconds = promDurationSeconds(config.window);
       const podSelector = podProbeSelector(config.selector);
-      const [flowCov, podCov] = await Promise.all([this.flowCoverage(config, windowSeconds, timeSeconds), this.coverage(config, podSelector, windowSeconds, timeSeconds)]);
+      const [flowCov, podCov] = await Promise.all([this.probes.flowCoverage(config, this.preferredPrefix, windowSeconds, timeSeconds), this.probes.coverage(config, podSelector, windowSeconds, timeSeconds)]);
       const usable = [flowCov.coverage, podCov].flatMap((c) => (c.kind === 'since' ? [c.seconds] : []));
       this.youngMetrics = [
         ...(flowCov.coverage.kind === 'young' && flowCov.prefix !== null ? [flowMetric(flowCov.prefix)] : []),
@@ -394,8 +251,8 @@ export class TrafficSource {
       if (flowPrefix !== null) this.preferredPrefix = flowPrefix;
       // Series gone since the probe (exporter removed): probe again next time. (A restricted
       // pod-bytes query may rightly find nothing: the probe counted every namespace.)
-      if (flowPrefix !== null && flowSamples.length === 0) this.probes.delete(flowProbeSelector(flowPrefix, config.selector));
-      if (podCov.kind === 'since' && podSamples.length === 0 && excluded.length === 0) this.probes.delete(podSelector);
+      if (flowPrefix !== null && flowSamples.length === 0) this.probes.forget(flowProbeSelector(flowPrefix, config.selector));
+      if (podCov.kind === 'since' && podSamples.length === 0 && excluded.length === 0) this.probes.forget(podSelector);
 
       const flows: FlowSeries[] = flowSamples.map((s) => ({
         direction: labelOf(s, 'direction'),
@@ -450,7 +307,7 @@ const KEY = Symbol.for('zonescope.trafficSource');
 type Holder = { [KEY]?: TrafficSource };
 
 /**
- * The process-wide traffic source of the default cluster, configured from the environment
+ * The process-wide traffic source of the default cluster, configured from the configuration
  * (`ZONESCOPE_PROMETHEUS_URL`, `_SELECTOR`, …) and started on first use (kept on `globalThis` so
  * dev reloads do not start a second timer). When `ZONESCOPE_PROMETHEUS_BY_CONTEXT` has an entry for
  * the default cluster's context, the data layer reads that cluster's own source instead.
@@ -459,7 +316,7 @@ export function getTrafficSource(): TrafficSource {
   const holder = globalThis as unknown as Holder;
   let source = holder[KEY];
   if (source === undefined) {
-    source = new TrafficSource(defaultClusterMetricsConfig(process.env));
+    source = new TrafficSource(defaultClusterMetricsConfig(getConfig()));
     holder[KEY] = source;
     source.start();
   }

@@ -6,13 +6,14 @@
  * and every result equals a fresh analysis of the same cluster.
  */
 import { describe, expect, it } from 'vitest';
-import type { ResourceStatus } from '../k8s/informer';
+import type { ResourceStatus } from '../k8s/informer/status';
 import type { ClusterIndex, ClusterSnapshot } from '../topology/model/cluster-model';
 import { indexCluster } from '../topology/model/cluster-model';
 import { testEndpoints, testNode, testService, testSlice, testSnapshot, testZoneNodes } from '../topology/model/test-cluster';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import { analyzeCluster } from '../topology/report/cluster-analysis';
 import type { PassReport, SchedulerSource } from './analysis-scheduler';
+import { configFromEnv, parseConfig } from '../config/config';
 import { AnalysisScheduler, DEFAULT_SLICE_MS, sliceBudgetMs } from './analysis-scheduler';
 
 const SERVICES = 12;
@@ -260,10 +261,14 @@ describe('AnalysisScheduler', () => {
 });
 
 describe('sliceBudgetMs', () => {
-  it('reads ZONESCOPE_ANALYSIS_SLICE_MS as whole milliseconds from 0 to 1000, else the default', () => {
-    expect(sliceBudgetMs({})).toBe(DEFAULT_SLICE_MS);
-    expect(sliceBudgetMs({ ZONESCOPE_ANALYSIS_SLICE_MS: '0' })).toBe(0);
-    expect(sliceBudgetMs({ ZONESCOPE_ANALYSIS_SLICE_MS: ' 40 ' })).toBe(40);
-    for (const bad of ['', '-1', '1.5', '1001', 'fast', '1e3']) expect(sliceBudgetMs({ ZONESCOPE_ANALYSIS_SLICE_MS: bad })).toBe(DEFAULT_SLICE_MS);
+  it('reads ZONESCOPE_ANALYSIS_SLICE_MS as whole milliseconds from 0 to 1000; anything else stops the start', () => {
+    expect(sliceBudgetMs(configFromEnv({}))).toBe(DEFAULT_SLICE_MS);
+    expect(sliceBudgetMs(configFromEnv({ ZONESCOPE_ANALYSIS_SLICE_MS: '' }))).toBe(DEFAULT_SLICE_MS);
+    expect(sliceBudgetMs(configFromEnv({ ZONESCOPE_ANALYSIS_SLICE_MS: '0' }))).toBe(0);
+    expect(sliceBudgetMs(configFromEnv({ ZONESCOPE_ANALYSIS_SLICE_MS: ' 40 ' }))).toBe(40);
+    for (const bad of ['-1', '1.5', '1001', 'fast']) {
+      const result = parseConfig({ ZONESCOPE_ANALYSIS_SLICE_MS: bad });
+      expect(!result.ok && result.errors[0]?.message, bad).toBe(`ZONESCOPE_ANALYSIS_SLICE_MS must be a whole number from 0 to 1000, not "${bad}".`);
+    }
   });
 });

@@ -21,8 +21,10 @@
  * No server-only imports: unit-tested in analysis-scheduler.test.ts; lib/server/analysis.ts holds
  * the process-wide instance.
  */
-import type { ResourceStatus } from '../k8s/informer';
-import type { AnalysisOptions } from '../topology/model/cluster-context';
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
+import type { ResourceStatus } from '../k8s/informer/status';
+import type { AnalysisOptions } from '../topology/model/analysis-options';
 import type { ClusterIndex } from '../topology/model/cluster-model';
 import { AnalysisCache } from '../topology/report/analysis-cache';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
@@ -34,11 +36,9 @@ import { prepareAnalysis, withAnalysisCache } from '../topology/report/prepared-
 /** Work per slice of a sliced pass, in milliseconds. */
 export const DEFAULT_SLICE_MS = 15;
 
-/** `ZONESCOPE_ANALYSIS_SLICE_MS`: a whole number of milliseconds from 0 to 1000, else {@link DEFAULT_SLICE_MS}. */
-export function sliceBudgetMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const text = env.ZONESCOPE_ANALYSIS_SLICE_MS?.trim();
-  if (text === undefined || !/^\d{1,4}$/.test(text) || Number(text) > 1000) return DEFAULT_SLICE_MS;
-  return Number(text);
+/** `ZONESCOPE_ANALYSIS_SLICE_MS`: a whole number of milliseconds from 0 to 1000 (the configuration's default is {@link DEFAULT_SLICE_MS}). */
+export function sliceBudgetMs(config: Pick<Config, 'ZONESCOPE_ANALYSIS_SLICE_MS'> = getConfig()): number {
+  return config.ZONESCOPE_ANALYSIS_SLICE_MS;
 }
 
 /** What the scheduler reads of a cluster source. */

@@ -22,13 +22,14 @@ import 'server-only';
 
 import { cache } from 'react';
 
+import { getConfig } from '../config/process-config';
 import type { ClusterSource } from '../k8s/cluster-source';
 import type { ResourceId } from '../k8s/resources';
 import { getClusterRegistry, getClusterSource } from '../k8s/source';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
 import type { PreparedAnalysis } from '../topology/report/prepared-analysis';
 import { prepareAnalysis } from '../topology/report/prepared-analysis';
-import type { AnalysisOptions } from '../topology/model/cluster-context';
+import type { AnalysisOptions } from '../topology/model/analysis-options';
 import type { AnalysisMemo, PassReport, PassState } from './analysis-scheduler';
 import { AnalysisScheduler, sliceBudgetMs } from './analysis-scheduler';
 import { volumeAnalysisOptions } from './volume-settings';
@@ -160,7 +161,7 @@ export function clusterAnalysis(state: ClusterSource): ClusterAnalysis | null {
 }
 
 function logPass(report: PassReport): void {
-  if (process.env.ZONESCOPE_ANALYSIS_LOG !== '1') return;
+  if (!getConfig().ZONESCOPE_ANALYSIS_LOG) return;
   const sliced = report.mode === 'sliced' ? `, in ${report.slices} slices (longest ${report.longestSliceMs.toFixed(1)} ms, ${report.wallMs.toFixed(0)} ms wall${report.restarts > 0 ? `, ${report.restarts} restarts` : ''})` : '';
   console.log(`[zonescope] analysis: ${report.services} services, ${report.computed} analysed, ${report.reused} reused, ${report.workMs.toFixed(1)} ms${report.full ? ' (full)' : ''}${sliced}`);
 }

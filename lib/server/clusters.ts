@@ -12,11 +12,13 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 
 import type { ClusterSource } from '../k8s/cluster-source';
-import type { ClusterEntry, OpenOptions } from '../k8s/clusters';
+import type { OpenOptions } from '../k8s/clusters';
+import type { ClusterEntry } from '../k8s/cluster-entries';
 import { getClusterRegistry, getClusterSource } from '../k8s/source';
 import { releaseClosedAnalyses } from './analysis';
 import { CLUSTER_HEADER, clusterBaseOf, clusterUnavailableDigest, withClusterBase } from '../shared/cluster-path';
-import { envFlag } from './exposure';
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
 import { errorResponse } from './http';
 
 /** One cluster as a request reads it. */
@@ -165,9 +167,14 @@ export function clusterBase(scope: Pick<ClusterScope, 'entry'>): string {
   return clusterBaseOf(scope.entry);
 }
 
-/** The comma-separated context names of `ZONESCOPE_READ_ONLY_CONTEXTS`. */
-export function readOnlyContexts(env: Readonly<Record<string, string | undefined>> = process.env): ReadonlySet<string> {
-  return new Set((env.ZONESCOPE_READ_ONLY_CONTEXTS ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''));
+/** The context names of `ZONESCOPE_READ_ONLY_CONTEXTS`. */
+export function readOnlyContexts(config: Pick<Config, 'ZONESCOPE_READ_ONLY_CONTEXTS'> = getConfig()): ReadonlySet<string> {
+  return new Set(config.ZONESCOPE_READ_ONLY_CONTEXTS);
+}
+
+/** Whether `ZONESCOPE_CONTEXTS` chooses the clusters (rather than every context of the kubeconfig). */
+export function contextsListed(config: Pick<Config, 'ZONESCOPE_CONTEXTS'> = getConfig()): boolean {
+  return config.ZONESCOPE_CONTEXTS !== null;
 }
 
 /** What names a cluster in messages and the audit log: its context, else its id. */
@@ -180,9 +187,9 @@ export function clusterLabel(scope: Pick<ClusterScope, 'entry'>): string {
  * `ZONESCOPE_READ_ONLY=1` (every cluster) or the cluster's context in
  * `ZONESCOPE_READ_ONLY_CONTEXTS`.
  */
-export function configuredReadOnlyReason(scope: Pick<ClusterScope, 'entry'>, env: Readonly<Record<string, string | undefined>> = process.env): string | null {
-  if (envFlag(env, 'ZONESCOPE_READ_ONLY')) return 'The dashboard runs read-only (ZONESCOPE_READ_ONLY=1).';
+export function configuredReadOnlyReason(scope: Pick<ClusterScope, 'entry'>, config: Pick<Config, 'ZONESCOPE_READ_ONLY' | 'ZONESCOPE_READ_ONLY_CONTEXTS'> = getConfig()): string | null {
+  if (config.ZONESCOPE_READ_ONLY) return 'The dashboard runs read-only (ZONESCOPE_READ_ONLY is on).';
   const context = scope.entry.context;
-  if (context !== null && readOnlyContexts(env).has(context)) return `Cluster ${scope.entry.displayName} (context ${context}) is read-only (ZONESCOPE_READ_ONLY_CONTEXTS).`;
+  if (context !== null && readOnlyContexts(config).has(context)) return `Cluster ${scope.entry.displayName} (context ${context}) is read-only (ZONESCOPE_READ_ONLY_CONTEXTS).`;
   return null;
 }

@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { allowedHosts, checkHost, checkMetricsHost, checkWriteAllowed, isIpLiteralHost, isBoundBeyondLoopback, isLoopbackHost, parseHostPort, unauthenticatedWritesReason } from './exposure';
+import type { Env } from '../config/config';
+import { configFromEnv, parseConfig } from '../config/config';
+import { parseHostPort } from '../config/syntax';
+import { allowedHosts, checkHost, checkMetricsHost, checkWriteAllowed, isIpLiteralHost, isBoundBeyondLoopback, isLoopbackHost, unauthenticatedWritesReason } from './exposure';
+
+/** The configuration of `env` (as the server reads it at start). */
+const cfg = (env: Env) => configFromEnv(env);
 
 describe('bind address', () => {
   it('is loopback only when ZONESCOPE_HOST names loopback; unset means every interface (Next.js\'s default)', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isBoundBeyondLoopback({ ZONESCOPE_HOST: host }), host).toBe(false);
-    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'myhost', '128.0.0.1', '127.0.0.256']) expect(isBoundBeyondLoopback({ ZONESCOPE_HOST: host }), host).toBe(true);
-    expect(isBoundBeyondLoopback({})).toBe(true);
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isBoundBeyondLoopback(cfg({ ZONESCOPE_HOST: host })), host).toBe(false);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'myhost', '128.0.0.1', '127.0.0.256']) expect(isBoundBeyondLoopback(cfg({ ZONESCOPE_HOST: host })), host).toBe(true);
+    expect(isBoundBeyondLoopback(cfg({}))).toBe(true);
     // HOSTNAME is the machine's name in many shells (and ignored by next start): not trusted.
-    expect(isBoundBeyondLoopback({ HOSTNAME: '127.0.0.1' })).toBe(true);
+    expect(isBoundBeyondLoopback(cfg({ HOSTNAME: '127.0.0.1' }))).toBe(true);
     expect(isLoopbackHost('LOCALHOST')).toBe(true);
   });
 });
 
 describe('Host allow-list', () => {
-  const env = { PORT: '3210' };
+  const env = cfg({ PORT: '3210' });
 
   it('accepts loopback names and addresses with the server\'s own port', () => {
     for (const host of ['localhost:3210', '127.0.0.1:3210', '[::1]:3210', 'LocalHost:3210']) expect(checkHost(host, env).ok, host).toBe(true);
@@ -33,16 +39,26 @@ describe('Host allow-list', () => {
   });
 
   it('adds ZONESCOPE_ALLOWED_HOSTS (name = any port, name:port) and the hosts of ZONESCOPE_TRUSTED_ORIGINS', () => {
-    const configured = {
+    const configured = cfg({
       PORT: '3000',
-      ZONESCOPE_ALLOWED_HOSTS: ' zonescope.zonescope.svc , dash.internal:8443,localhost, not a host ,',
+      ZONESCOPE_ALLOWED_HOSTS: ' zonescope.zonescope.svc , dash.internal:8443,localhost,',
       ZONESCOPE_TRUSTED_ORIGINS: 'https://zonescope.example.com,http://10.0.0.5:8080',
-    };
+    });
     for (const host of ['zonescope.zonescope.svc', 'zonescope.zonescope.svc:80', 'dash.internal:8443', 'localhost:9999', 'zonescope.example.com', 'zonescope.example.com:443', '10.0.0.5:8080']) {
       expect(checkHost(host, configured).ok, host).toBe(true);
     }
     for (const host of ['dash.internal:8444', 'zonescope.example.com:80', '10.0.0.5:3000', 'svc']) expect(checkHost(host, configured).ok, host).toBe(false);
-    expect(allowedHosts(configured).some((h) => h.host === 'not a host')).toBe(false);
+    expect(allowedHosts(configured).map((h) => h.host)).toEqual(['localhost', '127.0.0.1', '[::1]', 'zonescope.example.com', '10.0.0.5', 'zonescope.zonescope.svc', 'dash.internal', 'localhost']);
+  });
+
+  it('a malformed entry stops the start, naming the variable and the entries (it was silently ignored before)', () => {
+    const hosts = parseConfig({ ZONESCOPE_ALLOWED_HOSTS: 'zonescope.svc, not a host,dash:99999' });
+    expect(hosts.ok).toBe(false);
+    expect(!hosts.ok && hosts.errors).toEqual([
+      { variable: 'ZONESCOPE_ALLOWED_HOSTS', message: 'ZONESCOPE_ALLOWED_HOSTS must be a comma-separated list of host names or addresses, each name (any port) or name:port; "not a host", "dash:99999" are not.' },
+    ]);
+    const origins = parseConfig({ ZONESCOPE_TRUSTED_ORIGINS: 'https://zonescope.example.com/app' });
+    expect(!origins.ok && origins.errors[0]?.message).toMatch(/^ZONESCOPE_TRUSTED_ORIGINS must be a comma-separated list of http\(s\) origins .*"https:\/\/zonescope\.example\.com\/app" is not\.$/);
   });
 
   it('parses host and port', () => {
@@ -59,27 +75,31 @@ describe('writes beyond loopback', () => {
   const none = new Headers();
 
   it('on loopback: allowed without a proxy', () => {
-    expect(unauthenticatedWritesReason({ ZONESCOPE_HOST: '127.0.0.1' })).toBeNull();
-    expect(checkWriteAllowed(none, { ZONESCOPE_HOST: '127.0.0.1' })).toEqual({ ok: true });
+    expect(unauthenticatedWritesReason(cfg({ ZONESCOPE_HOST: '127.0.0.1' }))).toBeNull();
+    expect(checkWriteAllowed(none, cfg({ ZONESCOPE_HOST: '127.0.0.1' }))).toEqual({ ok: true });
   });
 
   it('beyond loopback: refused with what to configure, unless behind the auth proxy (with its user header) or opted in', () => {
-    for (const env of [{}, { ZONESCOPE_HOST: '0.0.0.0' }]) {
+    for (const env of [cfg({}), cfg({ ZONESCOPE_HOST: '0.0.0.0' })]) {
       const reason = unauthenticatedWritesReason(env);
       expect(reason).toMatch(/ZONESCOPE_AUTH_PROXY=1/);
       expect(reason).toMatch(/ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1/);
       expect(checkWriteAllowed(user, env).ok).toBe(false);
     }
-    const proxied = { ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_AUTH_PROXY: '1' };
+    const proxied = cfg({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_AUTH_PROXY: '1' });
     expect(unauthenticatedWritesReason(proxied)).toBeNull();
     expect(checkWriteAllowed(user, proxied)).toEqual({ ok: true });
     expect(checkWriteAllowed(new Headers({ 'x-auth-request-user': 'bob' }), proxied)).toEqual({ ok: true });
     const bypassed = checkWriteAllowed(none, proxied);
     expect(bypassed.ok === false && bypassed.reason).toMatch(/X-Forwarded-User/);
     expect(checkWriteAllowed(new Headers({ 'x-forwarded-user': '  ' }), proxied).ok).toBe(false);
-    expect(checkWriteAllowed(none, { ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' })).toEqual({ ok: true });
-    expect(checkWriteAllowed(none, { ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'true' })).toEqual({ ok: true });
-    expect(checkWriteAllowed(none, { ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'yes' }).ok).toBe(false);
+    expect(checkWriteAllowed(none, cfg({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' }))).toEqual({ ok: true });
+    expect(checkWriteAllowed(none, cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'true' }))).toEqual({ ok: true });
+    // Every flag reads the same spellings: `yes` is on (it used to leave writes off silently)…
+    expect(checkWriteAllowed(none, cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'Yes' }))).toEqual({ ok: true });
+    // …and `no` is off, while a value that is no flag stops the start.
+    expect(checkWriteAllowed(none, cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'no' })).ok).toBe(false);
+    expect(() => cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'sure' })).toThrow('ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES must be on (1, true, yes, on) or off (0, false, no, off), in any case, not "sure".');
   });
 });
 
@@ -90,7 +110,7 @@ describe('IP-literal Host (for /metrics)', () => {
   });
 
   it('accepts an IP literal on any port, and still refuses names off the allow-list with the same reason', () => {
-    const env = { PORT: '3210' };
+    const env = cfg({ PORT: '3210' });
     for (const host of ['10.0.3.17:3000', '10.0.3.17', '[fd00::1]:9100', 'localhost:3210']) expect(checkMetricsHost(host, env).ok, host).toBe(true);
     const refused = checkMetricsHost('rebind.evil.example:3210', env);
     expect(refused).toEqual(checkHost('rebind.evil.example:3210', env));

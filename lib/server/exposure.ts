@@ -1,7 +1,7 @@
 /**
  * Who can reach the dashboard, and what they may do: the address the server is bound to, the
  * `Host` allow-list checked on every request (pages, API, assets), and whether writes need an
- * authenticating proxy. Pure: no imports, so `proxy.ts` stays small.
+ * authenticating proxy.
  *
  * - **Bind address** — `ZONESCOPE_HOST`. `npm start` and `npm run demo` bind to it (default
  *   `127.0.0.1`) and pass it to the server. When the server is started some other way
@@ -17,22 +17,27 @@
  *   and the request carries its user header) or with `ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`:
  *   the write uses the server's own Kubernetes credentials, so anyone who can reach the port
  *   could otherwise change Services.
+ *
+ * The settings come from the configuration (lib/config), checked when the server started; every
+ * function takes them as a parameter (the process' by default), so tests pass their own.
  */
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
+import type { HostPort } from '../config/syntax';
+import { parseHostPort, printable } from '../config/syntax';
 
-/** The environment read here. */
-export type ExposureEnv = Readonly<Record<string, string | undefined>>;
+
+/** The settings read here. */
+export type ExposureConfig = Pick<
+  Config,
+  'ZONESCOPE_HOST' | 'PORT' | 'ZONESCOPE_TRUSTED_ORIGINS' | 'ZONESCOPE_ALLOWED_HOSTS' | 'ZONESCOPE_AUTH_PROXY' | 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES'
+>;
 
 /** Result of a check: allowed, or the reason it is not (a sentence safe to show). */
 export type ExposureCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** The user headers an authenticating proxy sets (oauth2-proxy and others). */
 export const AUTH_PROXY_USER_HEADERS = ['x-forwarded-user', 'x-auth-request-user'] as const;
-
-/** Whether the setting `key` is switched on (`1` or `true`, any case): how every ZONESCOPE_ flag reads. */
-export function envFlag(env: ExposureEnv, key: string): boolean {
-  const value = env[key]?.trim().toLowerCase();
-  return value === '1' || value === 'true';
-}
 
 /**
  * The user an authenticating proxy names in the request (`X-Forwarded-User`, else
@@ -48,10 +53,9 @@ export function proxyUser(headers: Headers): string | null {
   return null;
 }
 
-/** `ZONESCOPE_HOST`, trimmed; `null` when unset (the server then counts as bound to every interface). */
-export function bindHost(env: ExposureEnv = process.env): string | null {
-  const value = env.ZONESCOPE_HOST?.trim();
-  return value === undefined || value === '' ? null : value;
+/** `ZONESCOPE_HOST`; `null` when unset (the server then counts as bound to every interface). */
+export function bindHost(config: ExposureConfig = getConfig()): string | null {
+  return config.ZONESCOPE_HOST ?? null;
 }
 
 /** Whether a host name or address is loopback: `localhost`, `127.0.0.0/8`, `::1` (bracketed or not). */
@@ -63,37 +67,14 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Whether the server listens beyond loopback (see the module comment). */
-export function isBoundBeyondLoopback(env: ExposureEnv = process.env): boolean {
-  const host = bindHost(env);
+export function isBoundBeyondLoopback(config: ExposureConfig = getConfig()): boolean {
+  const host = bindHost(config);
   return host === null || !isLoopbackHost(host);
 }
 
 /** The server's own port: `PORT` (Next.js sets it to the port it listens on), else 3000. */
-export function serverPort(env: ExposureEnv = process.env): string {
-  const port = env.PORT?.trim();
-  return port !== undefined && /^\d{1,5}$/.test(port) ? String(Number(port)) : '3000';
-}
-
-/** A parsed `Host` value or allow-list entry: lowercase host (IPv6 in brackets) and port (`null`: none given). */
-export interface HostPort {
-  readonly host: string;
-  readonly port: string | null;
-}
-
-const HOST_NAME = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
-const IPV6 = /^\[[0-9a-f:.]{2,45}\]$/;
-
-/** Parses `name`, `name:port`, `1.2.3.4:port`, `[::1]:port`; `null` when malformed. */
-export function parseHostPort(value: string): HostPort | null {
-  const lower = value.trim().toLowerCase();
-  if (lower === '' || lower.length > 300) return null;
-  const match = /^(\[[^\]]*\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(lower);
-  if (!match) return null;
-  const host = (match[1] ?? '').replace(/\.$/, '');
-  if (!IPV6.test(host) && !HOST_NAME.test(host)) return null;
-  const port = match[2] === undefined ? null : String(Number(match[2]));
-  if (port !== null && (Number(port) < 1 || Number(port) > 65535)) return null;
-  return { host, port };
+export function serverPort(config: ExposureConfig = getConfig()): string {
+  return String(config.PORT ?? 3000);
 }
 
 function originHost(origin: string): HostPort | null {
@@ -109,28 +90,21 @@ function originHost(origin: string): HostPort | null {
 
 /**
  * The `Host` values this server answers: loopback with {@link serverPort}, the hosts of
- * `ZONESCOPE_TRUSTED_ORIGINS` and the entries of `ZONESCOPE_ALLOWED_HOSTS` (malformed entries
- * are ignored).
+ * `ZONESCOPE_TRUSTED_ORIGINS` and the entries of `ZONESCOPE_ALLOWED_HOSTS` (both checked when the
+ * configuration was read).
  */
-export function allowedHosts(env: ExposureEnv = process.env): HostPort[] {
-  const port = serverPort(env);
+export function allowedHosts(config: ExposureConfig = getConfig()): HostPort[] {
+  const port = serverPort(config);
   const out: HostPort[] = ['localhost', '127.0.0.1', '[::1]'].map((host) => ({ host, port }));
-  for (const entry of (env.ZONESCOPE_TRUSTED_ORIGINS ?? '').split(',')) {
-    const parsed = entry.trim() === '' ? null : originHost(entry);
+  for (const entry of config.ZONESCOPE_TRUSTED_ORIGINS) {
+    const parsed = originHost(entry);
     if (parsed !== null) out.push(parsed);
   }
-  for (const entry of (env.ZONESCOPE_ALLOWED_HOSTS ?? '').split(',')) {
+  for (const entry of config.ZONESCOPE_ALLOWED_HOSTS) {
     const parsed = parseHostPort(entry);
     if (parsed !== null) out.push(parsed);
   }
   return out;
-}
-
-/** `value` without control characters, at most `max` characters (safe to echo in an error). */
-export function printable(value: string, max = 80): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
 /**
@@ -138,20 +112,20 @@ export function printable(value: string, max = 80): string {
  * a port means the scheme's default (80 or 443); an allow-list entry without a port matches any
  * port.
  */
-export function checkHost(hostHeader: string | null, env: ExposureEnv = process.env): ExposureCheck {
+export function checkHost(hostHeader: string | null, config: ExposureConfig = getConfig()): ExposureCheck {
   if (hostHeader === null || hostHeader.trim() === '') return { ok: false, reason: 'The request has no Host header.' };
   const parsed = parseHostPort(hostHeader);
   if (parsed === null) return { ok: false, reason: `The Host header "${printable(hostHeader)}" is malformed.` };
   // No port in Host: the scheme's default (80 or 443; the scheme is not in the request line).
   const ports = parsed.port === null ? ['80', '443'] : [parsed.port];
-  for (const allowed of allowedHosts(env)) {
+  for (const allowed of allowedHosts(config)) {
     if (allowed.host === parsed.host && (allowed.port === null || ports.includes(allowed.port))) return { ok: true };
   }
   return {
     ok: false,
     reason:
       `zonescope is not served under the name "${printable(hostHeader)}". ` +
-      `It answers to localhost, 127.0.0.1 and [::1] on port ${serverPort(env)}, to the hosts of ZONESCOPE_TRUSTED_ORIGINS and to ZONESCOPE_ALLOWED_HOSTS; ` +
+      `It answers to localhost, 127.0.0.1 and [::1] on port ${serverPort(config)}, to the hosts of ZONESCOPE_TRUSTED_ORIGINS and to ZONESCOPE_ALLOWED_HOSTS; ` +
       'if this is a name you use for it, add it to ZONESCOPE_ALLOWED_HOSTS (comma-separated, "name" or "name:port").',
   };
 }
@@ -184,15 +158,15 @@ export function isIpLiteralHost(host: string): boolean {
  * and DNS rebinding always carries a name, never an address. Names off the allow-list are still
  * refused ({@link checkHost}).
  */
-export function checkMetricsHost(hostHeader: string | null, env: ExposureEnv = process.env): ExposureCheck {
+export function checkMetricsHost(hostHeader: string | null, config: ExposureConfig = getConfig()): ExposureCheck {
   const parsed = hostHeader === null ? null : parseHostPort(hostHeader);
   if (parsed !== null && isIpLiteralHost(parsed.host)) return { ok: true };
-  return checkHost(hostHeader, env);
+  return checkHost(hostHeader, config);
 }
 
 /** Whether `ZONESCOPE_AUTH_PROXY=1` declares an authenticating proxy in front. */
-export function behindAuthProxy(env: ExposureEnv = process.env): boolean {
-  return envFlag(env, 'ZONESCOPE_AUTH_PROXY');
+export function behindAuthProxy(config: Pick<ExposureConfig, 'ZONESCOPE_AUTH_PROXY'> = getConfig()): boolean {
+  return config.ZONESCOPE_AUTH_PROXY;
 }
 
 /**
@@ -201,9 +175,9 @@ export function behindAuthProxy(env: ExposureEnv = process.env): boolean {
  * writes may go ahead (behind the proxy, each request must still carry its user header:
  * {@link checkWriteAllowed}).
  */
-export function unauthenticatedWritesReason(env: ExposureEnv = process.env): string | null {
-  if (!isBoundBeyondLoopback(env) || behindAuthProxy(env) || envFlag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) return null;
-  const where = bindHost(env) === null ? 'every interface (ZONESCOPE_HOST is not set)' : `"${printable(bindHost(env) ?? '')}"`;
+export function unauthenticatedWritesReason(config: ExposureConfig = getConfig()): string | null {
+  if (!isBoundBeyondLoopback(config) || behindAuthProxy(config) || config.ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES) return null;
+  const where = bindHost(config) === null ? 'every interface (ZONESCOPE_HOST is not set)' : `"${printable(bindHost(config) ?? '')}"`;
   return (
     `Writes are off: the dashboard listens on ${where}, beyond loopback, and would change Services with its own Kubernetes credentials for anyone who reaches it. ` +
     'Put it behind an authenticating proxy and set ZONESCOPE_AUTH_PROXY=1, or set ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1 to accept that, ' +
@@ -216,10 +190,10 @@ export function unauthenticatedWritesReason(env: ExposureEnv = process.env): str
  * behind the auth proxy without the explicit opt-in, the proxy's user header
  * (`X-Forwarded-User` or `X-Auth-Request-User`) must be present.
  */
-export function checkWriteAllowed(headers: Headers, env: ExposureEnv = process.env): ExposureCheck {
-  const reason = unauthenticatedWritesReason(env);
+export function checkWriteAllowed(headers: Headers, config: ExposureConfig = getConfig()): ExposureCheck {
+  const reason = unauthenticatedWritesReason(config);
   if (reason !== null) return { ok: false, reason };
-  if (isBoundBeyondLoopback(env) && behindAuthProxy(env) && !envFlag(env, 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES')) {
+  if (isBoundBeyondLoopback(config) && behindAuthProxy(config) && !config.ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES) {
     if (proxyUser(headers) === null) {
       return {
         ok: false,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dataErrorResponse, errorResponse, methodNotAllowed } from './http';
 import { isJsonContentType, MAX_BODY_BYTES, parseIfMatch, parseEndpointListQuery, parseModeBody, parseServiceQuery, parseServiceRef, parseTrafficOptions, readBodyLimited } from './requests';
-import { auditUser, checkSameOrigin, normaliseOrigin, trustedOrigins } from './origin';
+import { configFromEnv, parseConfig } from '../config/config';
+import { normaliseOrigin } from '../config/syntax';
+import { auditUser, checkSameOrigin, trustedOrigins } from './origin';
 
 function headers(values: Record<string, string>): Headers {
   return new Headers({ host: 'localhost:3000', origin: 'http://localhost:3000', ...values });
@@ -21,7 +23,7 @@ describe('checkSameOrigin', () => {
       { host: 'localhost:3000', 'x-zonescope-original-host': '127.0.0.1:3000', 'x-forwarded-host': '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
     ],
   ])('allows %s', (_label, values) => {
-    expect(checkSameOrigin(headers(values), {})).toEqual({ ok: true });
+    expect(checkSameOrigin(headers(values), configFromEnv({}))).toEqual({ ok: true });
   });
 
   it.each([
@@ -39,12 +41,15 @@ describe('checkSameOrigin', () => {
     ['DNS rebinding', { host: 'evil.example:3000', origin: 'http://evil.example:3000' }, 'Origin is not loopback and not in ZONESCOPE_TRUSTED_ORIGINS'],
     ['an unlisted public host', { host: 'zonescope.example.com', origin: 'https://zonescope.example.com' }, 'Origin is not loopback and not in ZONESCOPE_TRUSTED_ORIGINS'],
   ])('refuses %s', (_label, values, reason) => {
-    expect(checkSameOrigin(headers(values), {})).toEqual({ ok: false, reason });
+    expect(checkSameOrigin(headers(values), configFromEnv({}))).toEqual({ ok: false, reason });
   });
 
   it('trusts ZONESCOPE_TRUSTED_ORIGINS, directly or as X-Forwarded-Host, with the scheme checked', () => {
-    const env = { ZONESCOPE_TRUSTED_ORIGINS: 'https://zonescope.example.com, not a url ,http://other.example:8080' };
+    const env = configFromEnv({ ZONESCOPE_TRUSTED_ORIGINS: 'https://zonescope.example.com, ,HTTP://Other.example:8080' });
     expect([...trustedOrigins(env)]).toEqual(['https://zonescope.example.com', 'http://other.example:8080']);
+    // An entry that is no origin stops the start (it used to be dropped silently).
+    const bad = parseConfig({ ZONESCOPE_TRUSTED_ORIGINS: 'https://zonescope.example.com, not a url' });
+    expect(!bad.ok && bad.errors.map((e) => e.variable)).toEqual(['ZONESCOPE_TRUSTED_ORIGINS']);
     expect(checkSameOrigin(headers({ host: 'zonescope.example.com', origin: 'https://zonescope.example.com' }), env)).toEqual({ ok: true });
     expect(checkSameOrigin(headers({ host: 'zonescope-web:3000', 'x-forwarded-host': 'zonescope.example.com', origin: 'https://zonescope.example.com' }), env)).toEqual({ ok: true });
     expect(checkSameOrigin(headers({ host: 'zonescope.example.com', origin: 'http://zonescope.example.com' }), env).ok).toBe(false);
@@ -179,9 +184,9 @@ describe('responses', () => {
 describe('auditUser', () => {
   it('trusts user headers only behind a declared auth proxy', () => {
     const h = new Headers({ 'x-forwarded-user': 'al\tice' });
-    expect(auditUser(h, {})).toEqual({ user: 'anonymous', unverifiedUser: 'alice' });
-    expect(auditUser(h, { ZONESCOPE_AUTH_PROXY: '1' })).toEqual({ user: 'alice', unverifiedUser: null });
-    expect(auditUser(new Headers({ 'x-auth-request-user': 'bob' }), { ZONESCOPE_AUTH_PROXY: 'true' })).toEqual({ user: 'bob', unverifiedUser: null });
-    expect(auditUser(new Headers(), { ZONESCOPE_AUTH_PROXY: '1' })).toEqual({ user: 'anonymous', unverifiedUser: null });
+    expect(auditUser(h, configFromEnv({}))).toEqual({ user: 'anonymous', unverifiedUser: 'alice' });
+    expect(auditUser(h, configFromEnv({ ZONESCOPE_AUTH_PROXY: '1' }))).toEqual({ user: 'alice', unverifiedUser: null });
+    expect(auditUser(new Headers({ 'x-auth-request-user': 'bob' }), configFromEnv({ ZONESCOPE_AUTH_PROXY: 'true' }))).toEqual({ user: 'bob', unverifiedUser: null });
+    expect(auditUser(new Headers(), configFromEnv({ ZONESCOPE_AUTH_PROXY: '1' }))).toEqual({ user: 'anonymous', unverifiedUser: null });
   });
 });

@@ -2,6 +2,10 @@
  * The guards of the one mutation and the audit identity: the same-origin check (CSRF, DNS
  * rebinding), the refusal of unauthenticated writes beyond loopback, and who made a request.
  */
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
+import { normaliseOrigin } from '../config/syntax';
+import type { ExposureConfig } from './exposure';
 import { behindAuthProxy, checkWriteAllowed, proxyUser } from './exposure';
 import { ORIGINAL_HOST_HEADER } from '../shared/cluster-path';
 import type { ApiSurface } from './http';
@@ -11,34 +15,23 @@ import { errorResponse, truncate } from './http';
 // Same-origin check (CSRF, DNS rebinding, CVE-2025-29927)
 
 /**
- * Environment read by the origin check: `ZONESCOPE_TRUSTED_ORIGINS`, comma-separated origins
+ * The setting read by the origin check: `ZONESCOPE_TRUSTED_ORIGINS`, the origins
  * (`https://zonescope.example.com`) the dashboard is served at besides loopback; a listed
  * origin's host is also trusted as `X-Forwarded-Host`.
  */
-export type OriginEnv = Readonly<Record<string, string | undefined>>;
+export type OriginConfig = Pick<Config, 'ZONESCOPE_TRUSTED_ORIGINS'>;
+
 
 /** Result of {@link checkSameOrigin}. */
 export type OriginCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** `scheme://host[:port]` with default ports dropped and lowercase, or `null`. */
-export function normaliseOrigin(value: string): string | null {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if (url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') return null;
-    return url.origin.toLowerCase();
-  } catch {
-    return null;
-  }
-}
-
-/** The trusted origins of `ZONESCOPE_TRUSTED_ORIGINS` (invalid entries are ignored). */
-export function trustedOrigins(env: OriginEnv = process.env): Set<string> {
+/** The trusted origins of `ZONESCOPE_TRUSTED_ORIGINS`, normalised (the configuration refused any that is not an origin). */
+export function trustedOrigins(config: OriginConfig = getConfig()): Set<string> {
   const out = new Set<string>();
-  for (const entry of (env.ZONESCOPE_TRUSTED_ORIGINS ?? '').split(',')) {
-    const origin = normaliseOrigin(entry.trim());
+  for (const entry of config.ZONESCOPE_TRUSTED_ORIGINS) {
+    const origin = normaliseOrigin(entry);
     if (origin !== null) out.add(origin);
   }
   return out;
@@ -63,7 +56,7 @@ function hostWithPort(host: string, protocol: string): string {
  *   `ZONESCOPE_TRUSTED_ORIGINS` — this stops DNS rebinding, where a foreign name resolves to the
  *   dashboard and Origin and Host agree.
  */
-export function checkSameOrigin(headers: Headers, env: OriginEnv = process.env): OriginCheck {
+export function checkSameOrigin(headers: Headers, config: OriginConfig = getConfig()): OriginCheck {
   if (headers.has('x-middleware-subrequest')) return { ok: false, reason: 'internal sub-request header' };
   const fetchSite = headers.get('sec-fetch-site');
   if (fetchSite !== null && fetchSite.trim().toLowerCase() !== 'same-origin') return { ok: false, reason: `Sec-Fetch-Site: ${truncate(fetchSite, 20)}` };
@@ -73,7 +66,7 @@ export function checkSameOrigin(headers: Headers, env: OriginEnv = process.env):
   const origin = normaliseOrigin(originHeader.trim());
   if (origin === null) return { ok: false, reason: 'malformed Origin' };
   const originUrl = new URL(origin);
-  const trusted = trustedOrigins(env);
+  const trusted = trustedOrigins(config);
 
   // Under `/c/{id}/…` the host the browser asked for, which proxy.ts passes on (Next.js serves its
   // rewrite under its own host name); the proxy removes any such header a client sends.
@@ -97,8 +90,8 @@ export function checkSameOrigin(headers: Headers, env: OriginEnv = process.env):
 }
 
 /** 403 `cross-site:<surface>` when {@link checkSameOrigin} refuses, else `null`. */
-export function refuseCrossSite(request: Request, surface: ApiSurface, env: OriginEnv = process.env): Response | null {
-  const check = checkSameOrigin(request.headers, env);
+export function refuseCrossSite(request: Request, surface: ApiSurface, config: OriginConfig = getConfig()): Response | null {
+  const check = checkSameOrigin(request.headers, config);
   if (check.ok) return null;
   return errorResponse(403, 'cross-site', surface, `Refused: this change must come from the dashboard's own pages (${check.reason}).`);
 }
@@ -112,8 +105,8 @@ export function refuseCrossSite(request: Request, surface: ApiSurface, env: Orig
  * request) nor explicitly allowed (`ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`); see
  * `exposure.ts`. Else `null`.
  */
-export function refuseUnauthenticatedWrite(request: Request, surface: ApiSurface, env: OriginEnv = process.env): Response | null {
-  const check = checkWriteAllowed(request.headers, env);
+export function refuseUnauthenticatedWrite(request: Request, surface: ApiSurface, config: ExposureConfig = getConfig()): Response | null {
+  const check = checkWriteAllowed(request.headers, config);
   return check.ok ? null : errorResponse(403, 'unauthenticated-write', surface, check.reason);
 }
 
@@ -121,10 +114,10 @@ export function refuseUnauthenticatedWrite(request: Request, surface: ApiSurface
 // Audit identity
 
 /**
- * Environment read by {@link auditUser}: `ZONESCOPE_AUTH_PROXY=1` says an auth proxy in front
+ * The setting read by {@link auditUser}: `ZONESCOPE_AUTH_PROXY=1` says an auth proxy in front
  * sets (and strips client-sent) user headers.
  */
-export type AuditEnv = Readonly<Record<string, string | undefined>>;
+export type AuditConfig = Pick<Config, 'ZONESCOPE_AUTH_PROXY'>;
 
 /** Who made a request, for the audit log. */
 export interface AuditUser {
@@ -135,8 +128,8 @@ export interface AuditUser {
 }
 
 /** The audit identity of a request (see {@link AuditUser}). */
-export function auditUser(headers: Headers, env: AuditEnv = process.env): AuditUser {
+export function auditUser(headers: Headers, config: AuditConfig = getConfig()): AuditUser {
   const claimed = proxyUser(headers);
-  if (behindAuthProxy(env)) return { user: claimed ?? 'anonymous', unverifiedUser: null };
+  if (behindAuthProxy(config)) return { user: claimed ?? 'anonymous', unverifiedUser: null };
   return { user: 'anonymous', unverifiedUser: claimed };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { configFromEnv } from '../config/config';
 import { allowedMethods, guardRequest, hasMalformedPercentEncoding, refusalResponse } from './request-guards';
 import { STATIC_SECURITY_HEADERS } from './security-headers';
 
-const env = { PORT: '3000' };
+const env = configFromEnv({ PORT: '3000' });
 const ok = (pathname: string, method = 'GET') => guardRequest({ method, pathname, host: 'localhost:3000' }, env);
 
 describe('request guards', () => {

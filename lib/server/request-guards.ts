@@ -12,7 +12,8 @@
  *
  * Pure apart from {@link Response}: `proxy.ts` and the Node.js server hook share it.
  */
-import type { ExposureEnv } from './exposure';
+import { getConfig } from '../config/process-config';
+import type { ExposureConfig } from './exposure';
 import { checkHost, checkMetricsHost } from './exposure';
 import { NON_PAGE_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from './security-headers';
 
@@ -106,11 +107,11 @@ export interface GuardedRequest {
  * outside {@link KNOWN_METHODS} (405), the `Host` (421), a malformed `%` sequence in the path
  * (400), a method other than GET/HEAD on a page (405).
  */
-export function guardRequest(request: GuardedRequest, env: ExposureEnv = process.env): Refusal | null {
+export function guardRequest(request: GuardedRequest, config: ExposureConfig = getConfig()): Refusal | null {
   const method = request.method.toUpperCase();
   if (!KNOWN_METHODS.includes(method)) return methodRefusal(method, request.pathname);
   // `/metrics` also takes an IP-literal Host (Prometheus scrapes pod IPs; DNS rebinding carries a name).
-  const host = isMetricsPath(request.pathname) ? checkMetricsHost(request.host, env) : checkHost(request.host, env);
+  const host = isMetricsPath(request.pathname) ? checkMetricsHost(request.host, config) : checkHost(request.host, config);
   if (!host.ok) return refusal(421, 'untrusted-host', request.pathname, 'Unknown host name', host.reason);
   if (hasMalformedPercentEncoding(request.pathname)) {
     return refusal(400, 'bad-request', request.pathname, 'Bad request', 'The address has a malformed percent-encoding (a "%" not followed by two hex digits, or bytes that are not UTF-8).');

@@ -5,16 +5,26 @@
  * Every parser returns a value (`{ ok: true, value }` or `{ ok: false, response }` carrying the
  * finished error `Response`); nothing throws. Nothing here talks to the cluster, so each check can
  * run before any API server call.
+ *
+ * Names and query parameters are read with zod schemas (the shared steps and value syntaxes are in
+ * ./query-params.ts: unknown and repeated parameters first, then the values in the order the checks
+ * run, the first problem being the 400's message). The `traffic.<zone>` shares, the topology-mode
+ * body and `If-Match` are checked by hand (see there for why).
  */
+import { z } from 'zod';
+
 import { isValidNamespace, isValidServiceName } from '../k8s/mutations';
 import type { PriceSetting } from '../topology/model/cloud-pricing';
-import { parsePriceSetting, pricePerGbSetting } from '../topology/model/cloud-pricing';
-import type { TrafficScenario } from '../topology/analyses/traffic-scenarios';
+import { MAX_GB_PER_MONTH } from '../topology/model/analysis-options';
 import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
-import type { EndpointListKind, EndpointListQuery, ServiceQuery, ServiceSortKey } from '../shared/service-query';
-import { ENDPOINT_LISTS, MAX_QUERY_LENGTH, SERVICE_FILTER_PARAMS, SERVICE_SORT_KEYS } from '../shared/service-query';
+import type { EndpointListQuery } from '../shared/endpoint-lists';
+import { ENDPOINT_LISTS } from '../shared/endpoint-lists';
+import type { ExportFormat, ServiceQuery } from '../shared/service-query';
+import { ATTENTION_REASONS, EXPORT_FORMATS, MAX_QUERY_LENGTH, SERVICE_MECHANISMS, SERVICE_SORT_KEYS, SERVICE_TYPES } from '../shared/service-query';
 import type { ApiSurface, Parsed } from './http';
 import { fail, truncate } from './http';
+import type { QueryShape } from './query-params';
+import { decimal, decimalParam, integerParam, once, oneOf, parsePriceWhatIf, parseWith, queryValues, switchParam, unlessEmpty } from './query-params';
 
 // ---------------------------------------------------------------------------------------------
 // Names
@@ -25,45 +35,54 @@ export interface ServiceRef {
   readonly name: string;
 }
 
+const NAMESPACE_MESSAGE = 'The namespace is not a valid name (lowercase letters, digits and "-", at most 63 characters).';
+const NAME_MESSAGE = 'The Service name is not a valid name (a lowercase letter, then lowercase letters, digits and "-", at most 63 characters).';
+
+const serviceRefSchema = z.object({
+  namespace: z.string({ error: NAMESPACE_MESSAGE }).refine(isValidNamespace, { error: NAMESPACE_MESSAGE }),
+  name: z.string({ error: NAME_MESSAGE }).refine(isValidServiceName, { error: NAME_MESSAGE }),
+});
+
 /**
  * Validates a namespace (RFC 1123 label) and a Service name (RFC 1035 label) from the path:
  * `..`, `.`, `a/b`, `%2e%2e`, empty, over 63 characters, uppercase and non-ASCII are refused
  * with 400 `bad-request:<surface>` before anything else happens.
  */
 export function parseServiceRef(namespace: unknown, name: unknown, surface: ApiSurface): Parsed<ServiceRef> {
-  if (typeof namespace !== 'string' || !isValidNamespace(namespace)) {
-    return fail(400, 'bad-request', surface, 'The namespace is not a valid name (lowercase letters, digits and "-", at most 63 characters).');
-  }
-  if (typeof name !== 'string' || !isValidServiceName(name)) {
-    return fail(400, 'bad-request', surface, 'The Service name is not a valid name (a lowercase letter, then lowercase letters, digits and "-", at most 63 characters).');
-  }
-  return { ok: true, value: { namespace, name } };
+  return parseWith(serviceRefSchema, { namespace, name }, surface);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Query parameters
+// GET /api/v1/services
 
 /** Default page size of `GET /api/v1/services`. */
 export const DEFAULT_SERVICES_LIMIT = 100;
 /** Largest page size; larger values are clamped to it (smaller than 1 to 1). */
 export const MAX_SERVICES_LIMIT = 500;
-/** Longest accepted search string (shared with the Services table). */
-export { MAX_QUERY_LENGTH };
 /** Largest accepted offset. */
 export const MAX_OFFSET = 10_000_000;
 
-const INTEGER = /^-?\d{1,12}$/;
+/** The parameters of `GET /api/v1/services` read by {@link parseServiceQuery}. */
+const SERVICE_QUERY_PARAMS = ['q', 'namespace', 'attention', 'sort', 'order', 'offset', 'limit'] as const;
+/** The parameters read by {@link parseServiceFilterParams} (on top of {@link SERVICE_QUERY_PARAMS}). */
+export const SERVICE_FILTER_PARAMS = ['mechanism', 'reason', 'type', 'searchReasons', 'format'] as const;
+const SERVICES_PARAMS: readonly string[] = [...SERVICE_QUERY_PARAMS, ...SERVICE_FILTER_PARAMS];
 
-function unknownParams(params: URLSearchParams, known: (key: string) => boolean): string | null {
-  for (const key of params.keys()) if (!known(key)) return key;
-  return null;
-}
+const servicesShape: QueryShape = { known: (key) => SERVICES_PARAMS.includes(key), knownText: SERVICES_PARAMS.join(', '), refuseRepeated: SERVICES_PARAMS };
 
-function single(params: URLSearchParams, key: string): string | undefined | { repeated: true } {
-  const values = params.getAll(key);
-  if (values.length > 1) return { repeated: true };
-  return values[0];
-}
+const serviceQuerySchema = z.object({
+  q: unlessEmpty(z.string().max(MAX_QUERY_LENGTH, { error: `q is longer than ${MAX_QUERY_LENGTH} characters.` })),
+  namespace: unlessEmpty(z.string().refine(isValidNamespace, { error: 'namespace is not a valid namespace name.' })),
+  // Unlike the other parameters, an empty `attention` means false.
+  attention: z.enum(['true', '1', 'false', '0', ''], { error: 'attention must be true, false, 1 or 0.' }).transform((text) => text === 'true' || text === '1').optional(),
+  sort: unlessEmpty(oneOf('sort', SERVICE_SORT_KEYS)),
+  order: unlessEmpty(z.enum(['asc', 'desc'], { error: 'order must be asc or desc.' })),
+  offset: unlessEmpty(
+    integerParam('offset must be an integer.').refine((offset) => offset >= 0 && offset <= MAX_OFFSET, { error: `offset must be between 0 and ${MAX_OFFSET}.` }),
+  ).transform((offset) => offset ?? 0),
+  limit: unlessEmpty(integerParam(`limit must be an integer (it is clamped to 1–${MAX_SERVICES_LIMIT}).`))
+    .transform((limit) => (limit === undefined ? DEFAULT_SERVICES_LIMIT : Math.min(MAX_SERVICES_LIMIT, Math.max(1, limit)))),
+});
 
 /**
  * Parses `q`, `namespace`, `attention`, `sort`, `order`, `offset` and `limit` of
@@ -72,59 +91,40 @@ function single(params: URLSearchParams, key: string): string | undefined | { re
  * (default 100).
  */
 export function parseServiceQuery(params: URLSearchParams): Parsed<ServiceQuery & { offset: number; limit: number }> {
-  // The mechanism/reason/type filters and the export format are parsed by the route (parseServiceFilterParams).
-  const KNOWN = ['q', 'namespace', 'attention', 'sort', 'order', 'offset', 'limit', ...SERVICE_FILTER_PARAMS];
-  const unknown = unknownParams(params, (key) => KNOWN.includes(key));
-  if (unknown !== null) return fail(400, 'bad-request', 'services', `Unknown query parameter "${truncate(unknown)}"; known: ${KNOWN.join(', ')}.`);
-  const get = (key: string): string | undefined | null => {
-    const value = single(params, key);
-    return typeof value === 'object' ? null : value;
-  };
-  for (const key of KNOWN) if (get(key) === null) return fail(400, 'bad-request', 'services', `The query parameter "${key}" is given more than once.`);
-
-  const q = get('q') ?? undefined;
-  if (q !== undefined && q.length > MAX_QUERY_LENGTH) return fail(400, 'bad-request', 'services', `q is longer than ${MAX_QUERY_LENGTH} characters.`);
-  const namespace = get('namespace') ?? undefined;
-  if (namespace !== undefined && namespace !== '' && !isValidNamespace(namespace)) return fail(400, 'bad-request', 'services', 'namespace is not a valid namespace name.');
-  const attentionText = get('attention') ?? undefined;
-  let attention: boolean | undefined;
-  if (attentionText !== undefined) {
-    if (attentionText === 'true' || attentionText === '1') attention = true;
-    else if (attentionText === 'false' || attentionText === '0' || attentionText === '') attention = false;
-    else return fail(400, 'bad-request', 'services', 'attention must be true, false, 1 or 0.');
-  }
-  const sortText = get('sort') ?? undefined;
-  if (sortText !== undefined && sortText !== '' && !(SERVICE_SORT_KEYS as readonly string[]).includes(sortText)) {
-    return fail(400, 'bad-request', 'services', `sort must be one of ${SERVICE_SORT_KEYS.join(', ')}.`);
-  }
-  const orderText = get('order') ?? undefined;
-  if (orderText !== undefined && orderText !== '' && orderText !== 'asc' && orderText !== 'desc') return fail(400, 'bad-request', 'services', 'order must be asc or desc.');
-  const offsetText = get('offset') ?? undefined;
-  let offset = 0;
-  if (offsetText !== undefined && offsetText !== '') {
-    if (!INTEGER.test(offsetText)) return fail(400, 'bad-request', 'services', 'offset must be an integer.');
-    offset = Number(offsetText);
-    if (offset < 0 || offset > MAX_OFFSET) return fail(400, 'bad-request', 'services', `offset must be between 0 and ${MAX_OFFSET}.`);
-  }
-  const limitText = get('limit') ?? undefined;
-  let limit = DEFAULT_SERVICES_LIMIT;
-  if (limitText !== undefined && limitText !== '') {
-    if (!INTEGER.test(limitText)) return fail(400, 'bad-request', 'services', 'limit must be an integer (it is clamped to 1–500).');
-    limit = Math.min(MAX_SERVICES_LIMIT, Math.max(1, Number(limitText)));
-  }
-  return {
-    ok: true,
-    value: {
-      ...(q !== undefined && q !== '' ? { q } : {}),
-      ...(namespace !== undefined && namespace !== '' ? { namespace } : {}),
-      ...(attention !== undefined ? { attention } : {}),
-      ...(sortText !== undefined && sortText !== '' ? { sort: sortText as ServiceSortKey } : {}),
-      ...(orderText === 'asc' || orderText === 'desc' ? { order: orderText } : {}),
-      offset,
-      limit,
-    },
-  };
+  const values = queryValues(params, servicesShape, 'services');
+  return values.ok ? parseWith(serviceQuerySchema, values.value, 'services') : values;
 }
+
+/** The mechanism/reason/type filters, the reason search and the export format of a Services query. */
+export interface ServiceFilterParams {
+  readonly mechanism?: string;
+  readonly reason?: string;
+  readonly type?: string;
+  readonly searchReasons?: boolean;
+  readonly format?: ExportFormat;
+}
+
+/** Each filter in its turn: given twice, then its value (an empty one: not given). */
+const serviceFilterSchema = z.object({
+  mechanism: unlessEmpty(once('mechanism', oneOf('mechanism', SERVICE_MECHANISMS))),
+  reason: unlessEmpty(once('reason', oneOf('reason', ATTENTION_REASONS))),
+  type: unlessEmpty(once('type', oneOf('type', SERVICE_TYPES))),
+  searchReasons: unlessEmpty(once('searchReasons', switchParam('searchReasons must be true, false, 1 or 0.'))),
+  format: unlessEmpty(once('format', oneOf('format', EXPORT_FORMATS))),
+});
+
+/**
+ * Parses {@link SERVICE_FILTER_PARAMS} of `GET /api/v1/services` (the other parameters are
+ * {@link parseServiceQuery}'s): each at most once, an empty value meaning "not given"; anything
+ * else than the listed values is 400 `bad-request:services`.
+ */
+export function parseServiceFilterParams(params: URLSearchParams): Parsed<ServiceFilterParams> {
+  const values = queryValues(params, { known: () => true, knownText: '', refuseRepeated: [] }, 'services');
+  return values.ok ? parseWith(serviceFilterSchema, values.value, 'services') : values;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v1/services/{namespace}/{name}
 
 /** Traffic and cost inputs of `GET /api/v1/services/{namespace}/{name}`. */
 export interface TrafficOptionsQuery {
@@ -134,60 +134,25 @@ export interface TrafficOptionsQuery {
   readonly trafficByZone?: Readonly<Record<string, number>>;
 }
 
-/** Largest accepted `gbPerMonth` (1 EB). */
-export const MAX_GB_PER_MONTH = 1e9;
-/** Largest accepted `pricePerGb` (USD). */
-export const MAX_PRICE_PER_GB = 100;
-const DECIMAL = /^(\d{1,15}(\.\d{1,12})?|\.\d{1,12})$/;
 const ZONE_LABEL = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const MAX_TRAFFIC_ZONES = 64;
 
-function decimal(text: string): number | null {
-  return DECIMAL.test(text) ? Number(text) : null;
-}
+const trafficShape: QueryShape = {
+  known: (key) => key === 'gbPerMonth' || key === 'pricePerGb' || key === 'price' || key.startsWith('traffic.'),
+  knownText: 'gbPerMonth, price, pricePerGb, traffic.<zone>',
+  refuseRepeated: 'sent',
+};
+
+const volumeWhatIfSchema = z.object({
+  gbPerMonth: decimalParam(MAX_GB_PER_MONTH, () => `gbPerMonth must be a number from 0 to ${MAX_GB_PER_MONTH}.`).optional(),
+});
 
 /**
- * The price what-if of a query: `price` (a price setting: `aws`, `gcp`, `azure` or `0.01/GB x2`)
- * or the legacy `pricePerGb` (0–100, USD per GB in each of two directions), not both.
+ * The `traffic.<zone>=<share>` parameters, in the order sent: a zone name that is a valid label
+ * value, a share from 0 to 1, at most {@link MAX_TRAFFIC_ZONES}, shares adding up to at most 1.
+ * Checked by hand: the keys are the zones, and the count and the sum span the parameters.
  */
-function priceWhatIf(params: URLSearchParams, surface: ApiSurface): Parsed<PriceSetting | null> {
-  const text = params.get('price');
-  const legacy = params.get('pricePerGb');
-  if (text !== null && legacy !== null) return fail(400, 'bad-request', surface, 'Give price or pricePerGb, not both: pricePerGb is the same as price=<USD>/GB x2.');
-  if (text !== null) {
-    const parsed = parsePriceSetting(text);
-    return parsed.ok ? { ok: true, value: parsed.setting } : fail(400, 'bad-request', surface, `price ${parsed.message}.`);
-  }
-  if (legacy === null) return { ok: true, value: null };
-  const value = decimal(legacy);
-  if (value === null || value > MAX_PRICE_PER_GB) return fail(400, 'bad-request', surface, `pricePerGb must be a plain decimal number from 0 to ${MAX_PRICE_PER_GB} (USD per cross-zone GB in each direction); got "${truncate(legacy, 32)}".`);
-  return { ok: true, value: pricePerGbSetting(value) };
-}
-
-/**
- * Parses `gbPerMonth` (0–1e9), the price (`price` or `pricePerGb`, see {@link priceWhatIf}) and
- * `traffic.<zone>=<share>` (0–1 each, shares summing to at most 1, zone a valid label value) of the
- * Service endpoint. Unknown or repeated parameters and malformed numbers are 400
- * `bad-request:service`. Whether the zones exist is checked by the caller (it needs the cluster).
- */
-export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOptionsQuery> {
-  const unknown = unknownParams(params, (key) => key === 'gbPerMonth' || key === 'pricePerGb' || key === 'price' || key.startsWith('traffic.'));
-  if (unknown !== null) return fail(400, 'bad-request', 'service', `Unknown query parameter "${truncate(unknown)}"; known: gbPerMonth, price, pricePerGb, traffic.<zone>.`);
-  const seen = new Set<string>();
-  for (const key of params.keys()) {
-    if (seen.has(key)) return fail(400, 'bad-request', 'service', `The query parameter "${truncate(key)}" is given more than once.`);
-    seen.add(key);
-  }
-  const out: { gbPerMonth?: number; crossZonePrice?: PriceSetting; trafficByZone?: Record<string, number> } = {};
-  const gb = params.get('gbPerMonth');
-  if (gb !== null) {
-    const value = decimal(gb);
-    if (value === null || value > MAX_GB_PER_MONTH) return fail(400, 'bad-request', 'service', `gbPerMonth must be a number from 0 to ${MAX_GB_PER_MONTH}.`);
-    out.gbPerMonth = value;
-  }
-  const price = priceWhatIf(params, 'service');
-  if (!price.ok) return price;
-  if (price.value !== null) out.crossZonePrice = price.value;
+function trafficShares(params: URLSearchParams): Parsed<Readonly<Record<string, number>> | null> {
   const traffic: Record<string, number> = Object.create(null) as Record<string, number>;
   let zones = 0;
   let sum = 0;
@@ -195,64 +160,103 @@ export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOpti
     if (!key.startsWith('traffic.')) continue;
     const zone = key.slice('traffic.'.length);
     if (!ZONE_LABEL.test(zone)) return fail(400, 'bad-request', 'service', `"${truncate(zone)}" is not a valid zone name.`);
-    const value = decimal(text);
-    if (value === null || value > 1) return fail(400, 'bad-request', 'service', `traffic.${zone} must be a share from 0 to 1.`);
+    const value = decimal(text, 1);
+    if (value === null) return fail(400, 'bad-request', 'service', `traffic.${zone} must be a share from 0 to 1.`);
     if (++zones > MAX_TRAFFIC_ZONES) return fail(400, 'bad-request', 'service', `At most ${MAX_TRAFFIC_ZONES} traffic.<zone> parameters.`);
     traffic[zone] = value;
     sum += value;
   }
-  if (sum > 1 + 1e-9) return fail(400, 'bad-request', 'service', `The traffic.<zone> shares add up to ${round(sum)}, more than 1.`);
-  if (zones > 0) out.trafficByZone = { ...traffic };
-  return { ok: true, value: out };
+  if (sum > 1 + 1e-9) return fail(400, 'bad-request', 'service', `The traffic.<zone> shares add up to ${Math.round(sum * 1000) / 1000}, more than 1.`);
+  return { ok: true, value: zones > 0 ? { ...traffic } : null };
 }
+
+/**
+ * Parses `gbPerMonth` (0–1e9), the price (`price`: `aws`, `gcp`, `azure` or `0.01/GB x2`; or the
+ * legacy `pricePerGb`, 0–100 USD per GB in each of two directions; not both) and
+ * `traffic.<zone>=<share>` (0–1 each, shares summing to at most 1, zone a valid label value) of the
+ * Service endpoint. Unknown or repeated parameters and malformed numbers are 400
+ * `bad-request:service`. Whether the zones exist is checked by the caller (it needs the cluster).
+ */
+export function parseTrafficOptions(params: URLSearchParams): Parsed<TrafficOptionsQuery> {
+  const values = queryValues(params, trafficShape, 'service');
+  if (!values.ok) return values;
+  const volume = parseWith(volumeWhatIfSchema, values.value, 'service');
+  if (!volume.ok) return volume;
+  const price = parsePriceWhatIf(values.value, 'service');
+  if (!price.ok) return price;
+  const shares = trafficShares(params);
+  if (!shares.ok) return shares;
+  return {
+    ok: true,
+    value: { ...volume.value, ...(price.value !== null ? { crossZonePrice: price.value } : {}), ...(shares.value !== null ? { trafficByZone: shares.value } : {}) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v1/cluster
 
 /** What-if volume and price settings of `GET /api/v1/cluster` (they recompute only its `traffic` block). */
 export interface ClusterTrafficQuery {
   readonly gbPerEndpoint?: number;
   readonly gbPerService?: number;
-  /** From `price` or the legacy `pricePerGb` (see {@link priceWhatIf}). */
+  /** From `price` or the legacy `pricePerGb`. */
   readonly priceSetting?: PriceSetting;
 }
 
-/** The numeric query parameters of `GET /api/v1/cluster`, with their accepted ranges (the price: `price` or `pricePerGb`). */
-export const CLUSTER_QUERY_PARAMS: readonly { readonly key: 'gbPerEndpoint' | 'gbPerService'; readonly max: number; readonly what: string }[] = [
-  { key: 'gbPerEndpoint', max: MAX_GB_PER_MONTH, what: 'GB per ready endpoint per month' },
-  { key: 'gbPerService', max: MAX_GB_PER_MONTH, what: 'GB per Service per month' },
-];
+const CLUSTER_PARAMS = ['gbPerEndpoint', 'gbPerService', 'price', 'pricePerGb'] as const;
+
+const clusterShape: QueryShape = {
+  known: (key) => (CLUSTER_PARAMS as readonly string[]).includes(key),
+  knownText: CLUSTER_PARAMS.join(', '),
+  // The price's first; the volumes' in their turn (see clusterVolumeSchema).
+  refuseRepeated: ['price', 'pricePerGb'],
+};
+
+/** A volume what-if of the cluster: a plain decimal from 0 to 1e9, named with what it is. */
+function volumeParam(key: string, what: string) {
+  return decimalParam(MAX_GB_PER_MONTH, (text) => `${key} must be a plain decimal number from 0 to ${MAX_GB_PER_MONTH} (${what}); got "${truncate(text, 32)}".`);
+}
+
+const clusterVolumeSchema = z.object({
+  gbPerEndpoint: once('gbPerEndpoint', volumeParam('gbPerEndpoint', 'GB per ready endpoint per month')).optional(),
+  gbPerService: once('gbPerService', volumeParam('gbPerService', 'GB per Service per month')).optional(),
+});
 
 /**
  * Parses the what-ifs of `GET /api/v1/cluster`: `gbPerEndpoint` (0–1e9, GB per ready endpoint per
  * month), `gbPerService` (0–1e9, a flat GB per Service per month instead) and the price (`price` or
- * `pricePerGb`, see {@link priceWhatIf}). Each applies to the Services whose volume is assumed (the
- * price to all). Unknown or
- * repeated parameters and malformed or out-of-range numbers are 400 `bad-request:cluster` naming
- * the parameter and its range.
+ * `pricePerGb`, as for {@link parseTrafficOptions}). Each applies to the Services whose volume is
+ * assumed (the price to all). Unknown or repeated parameters and malformed or out-of-range numbers
+ * are 400 `bad-request:cluster` naming the parameter and its range.
  */
 export function parseClusterQuery(params: URLSearchParams): Parsed<ClusterTrafficQuery> {
-  const known = [...CLUSTER_QUERY_PARAMS.map((p) => p.key as string), 'price', 'pricePerGb'];
-  const unknown = unknownParams(params, (key) => known.includes(key));
-  if (unknown !== null) return fail(400, 'bad-request', 'cluster', `Unknown query parameter "${truncate(unknown)}"; known: ${known.join(', ')}.`);
-  for (const key of ['price', 'pricePerGb']) if (params.getAll(key).length > 1) return fail(400, 'bad-request', 'cluster', `The query parameter "${key}" is given more than once.`);
-  const out: { gbPerEndpoint?: number; gbPerService?: number; priceSetting?: PriceSetting } = {};
-  const price = priceWhatIf(params, 'cluster');
+  const values = queryValues(params, clusterShape, 'cluster');
+  if (!values.ok) return values;
+  const price = parsePriceWhatIf(values.value, 'cluster');
   if (!price.ok) return price;
-  if (price.value !== null) out.priceSetting = price.value;
-  for (const { key, max, what } of CLUSTER_QUERY_PARAMS) {
-    const values = params.getAll(key);
-    if (values.length > 1) return fail(400, 'bad-request', 'cluster', `The query parameter "${key}" is given more than once.`);
-    const text = values[0];
-    if (text === undefined) continue;
-    const value = decimal(text);
-    if (value === null || value > max) {
-      return fail(400, 'bad-request', 'cluster', `${key} must be a plain decimal number from 0 to ${max} (${what}); got "${truncate(text, 32)}".`);
-    }
-    out[key] = value;
-  }
-  if (out.gbPerEndpoint !== undefined && out.gbPerService !== undefined) {
+  const volumes = parseWith(clusterVolumeSchema, values.value, 'cluster');
+  if (!volumes.ok) return volumes;
+  if (volumes.value.gbPerEndpoint !== undefined && volumes.value.gbPerService !== undefined) {
     return fail(400, 'bad-request', 'cluster', 'Give gbPerEndpoint or gbPerService, not both: gbPerService replaces the per-endpoint assumption with a flat volume per Service.');
   }
-  return { ok: true, value: out };
+  return { ok: true, value: { ...(price.value !== null ? { priceSetting: price.value } : {}), ...volumes.value } };
 }
+
+// ---------------------------------------------------------------------------------------------
+// GET /api/v1/services/{namespace}/{name}/endpoints
+
+const endpointListShape: QueryShape = {
+  known: (key) => key === 'list' || key === 'scenario',
+  knownText: 'list, scenario',
+  refuseRepeated: ['list', 'scenario'],
+  repeated: () => 'A query parameter is given more than once.',
+};
+
+/** The list first (default `endpoints`); then a scenario, only with `list=loads` (default `now`). */
+const endpointListSchema = z
+  .object({ list: oneOf('list', ENDPOINT_LISTS).default('endpoints'), scenario: z.string().optional() })
+  .refine((query) => query.scenario === undefined || query.list === 'loads', { error: 'scenario applies to list=loads only.' })
+  .pipe(z.object({ list: z.enum(ENDPOINT_LISTS), scenario: oneOf('scenario', TRAFFIC_SCENARIOS).default('now') }));
 
 /**
  * Parses `list` (`endpoints`, `diff` or `loads`; default `endpoints`) and `scenario` (`now`,
@@ -260,21 +264,9 @@ export function parseClusterQuery(params: URLSearchParams): Parsed<ClusterTraffi
  * per-endpoint lists. Unknown, repeated or bad parameters are 400 `bad-request:service`.
  */
 export function parseEndpointListQuery(params: URLSearchParams): Parsed<EndpointListQuery> {
-  const unknown = unknownParams(params, (key) => key === 'list' || key === 'scenario');
-  if (unknown !== null) return fail(400, 'bad-request', 'service', `Unknown query parameter "${truncate(unknown)}"; known: list, scenario.`);
-  if (params.getAll('list').length > 1 || params.getAll('scenario').length > 1) return fail(400, 'bad-request', 'service', 'A query parameter is given more than once.');
-  const list = params.get('list') ?? 'endpoints';
-  if (!(ENDPOINT_LISTS as readonly string[]).includes(list)) return fail(400, 'bad-request', 'service', `list must be one of ${ENDPOINT_LISTS.join(', ')}.`);
-  const scenario = params.get('scenario');
-  if (scenario !== null && list !== 'loads') return fail(400, 'bad-request', 'service', 'scenario applies to list=loads only.');
-  if (scenario !== null && !(TRAFFIC_SCENARIOS as readonly string[]).includes(scenario)) return fail(400, 'bad-request', 'service', `scenario must be one of ${TRAFFIC_SCENARIOS.join(', ')}.`);
-  return { ok: true, value: { list: list as EndpointListKind, scenario: (scenario ?? 'now') as TrafficScenario } };
+  const values = queryValues(params, endpointListShape, 'service');
+  return values.ok ? parseWith(endpointListSchema, values.value, 'service') : values;
 }
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
-}
-
 
 // ---------------------------------------------------------------------------------------------
 // The topology-mode write

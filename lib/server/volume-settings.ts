@@ -1,10 +1,11 @@
 /**
- * The cluster's traffic volume settings, read from the environment once per process:
+ * The cluster's traffic volume settings, from the configuration (lib/config) once per process:
  * `ZONESCOPE_CROSS_ZONE_PRICE` (a cloud's price list or `USD/GB|GiB xN`; unset: the price list of
  * the cloud the cluster runs on) or the legacy `ZONESCOPE_PRICE_PER_GB` (USD per GB in each of two
  * directions), `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
- * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
- * value keeps the defaults and is reported (the metrics status' `settingsError`, and one warning).
+ * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A value
+ * the configuration cannot read stops the start; a volumes file that cannot be used sets no
+ * per-Service volume and is reported (the metrics status' `settingsError`, and one warning).
  * Both the analysis (its assumptions and per-Service costs) and the cluster-wide traffic figures
  * read them here, so the two always agree.
  */
@@ -12,52 +13,38 @@ import 'server-only';
 
 import { readFileSync } from 'node:fs';
 
-import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
+
+import { defaultVolumeSettings } from '../topology/analyses/service-volume';
 import type { VolumeSettings } from '../topology/analyses/traffic-volume';
 import type { PriceSetting } from '../topology/model/cloud-pricing';
-import { parsePriceSetting, pricePerGbSetting } from '../topology/model/cloud-pricing';
-import type { AnalysisOptions } from '../topology/model/cluster-context';
+import { pricePerGbSetting } from '../topology/model/cloud-pricing';
+import type { AnalysisOptions } from '../topology/model/analysis-options';
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The settings read here. */
+export type VolumeConfig = Pick<Config, 'ZONESCOPE_CROSS_ZONE_PRICE' | 'ZONESCOPE_PRICE_PER_GB' | 'ZONESCOPE_GB_PER_ENDPOINT' | 'ZONESCOPE_GB_PER_SERVICE' | 'ZONESCOPE_TRAFFIC_VOLUMES'>;
 
-/** Settings read from `env`, and the first problem found (the defaults are kept for a bad value). */
-export function volumeSettingsFromEnv(env: Env): { readonly settings: VolumeSettings; readonly error: string | null } {
-  const errors: string[] = [];
-  const nonNegative = (name: string): number | null => {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') return null;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0) {
-      errors.push(`${name} must be a number ≥ 0, not "${raw.slice(0, 40)}"; the default is used.`);
-      return null;
-    }
-    return value;
-  };
-  const pricePerGb = nonNegative('ZONESCOPE_PRICE_PER_GB');
-  let priceSetting: PriceSetting | null = pricePerGb === null ? null : pricePerGbSetting(pricePerGb);
-  const rawPrice = env.ZONESCOPE_CROSS_ZONE_PRICE?.trim();
-  if (rawPrice) {
-    const parsed = parsePriceSetting(rawPrice);
-    if (!parsed.ok) errors.push(`ZONESCOPE_CROSS_ZONE_PRICE ${parsed.message}; the cluster's own cloud price is used.`);
-    else if (pricePerGb !== null) errors.push('ZONESCOPE_PRICE_PER_GB and ZONESCOPE_CROSS_ZONE_PRICE are both set: ZONESCOPE_CROSS_ZONE_PRICE is used.');
-    if (parsed.ok) priceSetting = parsed.setting;
-  }
-  const gbPerEndpoint = nonNegative('ZONESCOPE_GB_PER_ENDPOINT');
-  const gbPerService = nonNegative('ZONESCOPE_GB_PER_SERVICE');
+/** The settings of `config`, and why the volumes file cannot be used (`null` when it can, or none is set). */
+export function volumeSettingsFromEnv(config: VolumeConfig): { readonly settings: VolumeSettings; readonly error: string | null } {
+  // The configuration refuses both prices together; ZONESCOPE_CROSS_ZONE_PRICE would win.
+  const pricePerGb = config.ZONESCOPE_PRICE_PER_GB;
+  const priceSetting: PriceSetting | null = config.ZONESCOPE_CROSS_ZONE_PRICE ?? (pricePerGb === undefined ? null : pricePerGbSetting(pricePerGb));
   const setByService = new Map<string, number>();
-  const file = env.ZONESCOPE_TRAFFIC_VOLUMES?.trim();
+  let error: string | null = null;
+  const file = config.ZONESCOPE_TRAFFIC_VOLUMES;
   if (file) {
     const parsed = readVolumesFile(file);
-    if (typeof parsed === 'string') errors.push(parsed);
+    if (typeof parsed === 'string') error = parsed;
     else for (const [key, value] of parsed) setByService.set(key, value);
   }
   const partial: Partial<VolumeSettings> = {
     priceSetting,
-    ...(gbPerEndpoint !== null ? { gbPerEndpoint } : {}),
-    ...(gbPerService !== null ? { gbPerService } : {}),
+    gbPerEndpoint: config.ZONESCOPE_GB_PER_ENDPOINT,
+    ...(config.ZONESCOPE_GB_PER_SERVICE !== undefined ? { gbPerService: config.ZONESCOPE_GB_PER_SERVICE } : {}),
     setByService,
   };
-  return { settings: defaultVolumeSettings(partial), error: errors.length === 0 ? null : errors.join(' ') };
+  return { settings: defaultVolumeSettings(partial), error };
 }
 
 /** The per-Service volumes file: `{ "namespace/name": GB, … }`; a message when it cannot be used (nothing of it is used then). */
@@ -92,12 +79,12 @@ export function readVolumesFile(file: string): ReadonlyMap<string, number> | str
 const KEY = Symbol.for('zonescope.volumeSettings');
 type Holder = { [KEY]?: { readonly settings: VolumeSettings; readonly error: string | null } };
 
-/** {@link volumeSettingsFromEnv} of this process' environment, read once (the first problem is logged once). */
+/** {@link volumeSettingsFromEnv} of this process' configuration, read once (a volumes file it cannot use is logged once). */
 export function volumeSettingsMemo(): { readonly settings: VolumeSettings; readonly error: string | null } {
   const holder = globalThis as unknown as Holder;
   let found = holder[KEY];
   if (found === undefined) {
-    found = volumeSettingsFromEnv(process.env);
+    found = volumeSettingsFromEnv(getConfig());
     if (found.error !== null) console.warn(`[zonescope] traffic volumes: ${found.error}`);
     holder[KEY] = found;
   }

@@ -4,13 +4,15 @@
  * (`arn:aws:eks:eu-west-1:123456789012:cluster/prod` → `prod`, `gke_project_europe-west1_prod` →
  * `prod`), else the context itself; for a snapshot, its file name.
  */
-/** What names a cluster: how it is read, its kubeconfig context, its snapshot file (the header view has all three). */
+/** What names a cluster: how it is read, its kubeconfig context, its snapshot file, the configured name (the header view has them all). */
 export interface ClusterNaming {
   readonly mode: 'live' | 'snapshot';
   readonly contextName: string | null;
   readonly snapshotPath: string | null;
   /** Absent counts as the default cluster. */
   readonly isDefault?: boolean;
+  /** `ZONESCOPE_CLUSTER_NAME` as the server read it (absent or `null`: not set). */
+  readonly configuredName?: string | null;
 }
 
 /** Longest name shown (a title or header that long helps nobody). */
@@ -30,11 +32,8 @@ export function clusterNameFromContext(context: string): string {
  * What the header and titles call the cluster (`null` when nothing names it).
  * `ZONESCOPE_CLUSTER_NAME` names the default cluster only (`isDefault` absent counts as the default).
  */
-export function clusterDisplayName(
-  header: ClusterNaming,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string | null {
-  const configured = header.isDefault === false ? undefined : env.ZONESCOPE_CLUSTER_NAME?.trim();
+export function clusterDisplayName(header: ClusterNaming): string | null {
+  const configured = header.isDefault === false ? undefined : header.configuredName?.trim();
   let name: string | null;
   if (configured) name = configured;
   else if (header.mode === 'snapshot') name = header.snapshotPath ? (header.snapshotPath.split(/[\\/]/).filter(Boolean).pop() ?? null) : null;

@@ -1,6 +1,6 @@
 /** The cluster part of URLs (lib/shared/cluster-path.ts): prefix parsing and building, and the digest of an unavailable cluster. */
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_ID_PATTERN as REGISTRY_ID_PATTERN } from '../k8s/clusters';
+import { CLUSTER_ID_PATTERN as REGISTRY_ID_PATTERN } from '../k8s/cluster-ids';
 import { CLUSTER_ID_PATTERN, clusterBaseOf, clusterUnavailableDigest, clusterUnavailableFromDigest, parseClusterPath, stripClusterBase, withClusterBase } from './cluster-path';
 
 describe('cluster paths', () => {

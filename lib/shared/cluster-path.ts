@@ -26,7 +26,7 @@ export const CLUSTER_PROOF_HEADER = 'x-zonescope-cluster-proof';
  */
 export const ORIGINAL_HOST_HEADER = 'x-zonescope-original-host';
 
-/** The URL slug of a cluster (what lib/k8s/clusters.ts makes of a context name). */
+/** The URL slug of a cluster (what lib/k8s/cluster-ids.ts makes of a context name). */
 export const CLUSTER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 /** What {@link parseClusterPath} makes of a path. */

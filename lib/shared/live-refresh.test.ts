@@ -112,16 +112,18 @@ describe('isTextEntry', () => {
 
 describe('formatAge', () => {
   it('says seconds under a minute, then minutes, then hours, with a spoken label', () => {
-    expect(formatAge(0)).toEqual({ text: 'updated 0 s ago', label: 'Page data updated 0 seconds ago' });
-    expect(formatAge(1_999)).toEqual({ text: 'updated 1 s ago', label: 'Page data updated 1 second ago' });
-    expect(formatAge(59_999)).toEqual({ text: 'updated 59 s ago', label: 'Page data updated 59 seconds ago' });
-    expect(formatAge(60_000)).toEqual({ text: 'updated 1 min ago', label: 'Page data updated 1 minute ago' });
-    expect(formatAge(3_599_999)).toEqual({ text: 'updated 59 min ago', label: 'Page data updated 59 minutes ago' });
-    expect(formatAge(7_200_000)).toEqual({ text: 'updated 2 h ago', label: 'Page data updated 2 hours ago' });
+    expect(formatAge(0)).toEqual({ text: 'updated 0s ago', label: 'Page data updated 0 seconds ago' });
+    expect(formatAge(1_999)).toEqual({ text: 'updated 1s ago', label: 'Page data updated 1 second ago' });
+    expect(formatAge(59_999)).toEqual({ text: 'updated 59s ago', label: 'Page data updated 59 seconds ago' });
+    expect(formatAge(60_000)).toEqual({ text: 'updated 1m ago', label: 'Page data updated 1 minute ago' });
+    expect(formatAge(3_599_999)).toEqual({ text: 'updated 59m ago', label: 'Page data updated 59 minutes ago' });
+    expect(formatAge(7_200_000)).toEqual({ text: 'updated 2h ago', label: 'Page data updated 2 hours ago' });
+    // Hours at most: a page left open for two days says so in hours.
+    expect(formatAge(49 * 3_600_000)).toEqual({ text: 'updated 49h ago', label: 'Page data updated 49 hours ago' });
   });
 
   it('never goes negative (the clock moved backwards)', () => {
-    expect(formatAge(-5_000).text).toBe('updated 0 s ago');
+    expect(formatAge(-5_000).text).toBe('updated 0s ago');
   });
 });
 

@@ -17,6 +17,7 @@
  *
  * No DOM and no server imports: unit-tested in live-refresh.test.ts.
  */
+import { formatRelativeTime } from './relative-time';
 
 /** How often an open, visible page asks for the generation. */
 export const POLL_INTERVAL_MS = 2_000;
@@ -133,11 +134,13 @@ export function isTextEntry(element: FocusedElement | null | undefined): boolean
   return !NOT_TEXT_INPUTS.has((element.type ?? 'text').toLowerCase());
 }
 
-/** "updated 5 s ago" and its spoken form "Page data updated 5 seconds ago". */
+/** "updated 5s ago" and its spoken form "Page data updated 5 seconds ago" (hours at most: the page refreshes long before days). */
 export function formatAge(ms: number): { readonly text: string; readonly label: string } {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  const [n, short, unit] = seconds < 60 ? [seconds, 's', 'second'] : seconds < 3600 ? [Math.floor(seconds / 60), 'min', 'minute'] : [Math.floor(seconds / 3600), 'h', 'hour'];
-  return { text: `updated ${n} ${short} ago`, label: `Page data updated ${n} ${unit}${n === 1 ? '' : 's'} ago` };
+  const ago = -Math.max(0, Math.floor(ms / 1000));
+  return {
+    text: `updated ${formatRelativeTime(ago, { largestUnit: 'hour' })}`,
+    label: `Page data updated ${formatRelativeTime(ago, { style: 'long', largestUnit: 'hour' })}`,
+  };
 }
 
 /** The render time without JavaScript: "updated at 12:34:56 UTC" (same text on server and client). */

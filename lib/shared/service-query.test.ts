@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryableService } from './service-query';
-import {
-  API_SORT_ALIASES, csvField, firstSortOrder, nextSort, parseServiceFilterParams, parseTableQuery, parseTableSearch, queryServices, queryTable, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey,
-  serviceSearchText, TABLE_SORT_KEYS, tableExportHref, tableQueryFilters, tableQuerySearch, toCsv,
-} from './service-query';
+import { API_SORT_ALIASES, firstSortOrder, nextSort, queryServices, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey, serviceSearchText } from './service-query';
+import { parseTableQuery, parseTableSearch, queryTable, TABLE_SORT_KEYS, tableExportHref, tableQueryFilters, tableQuerySearch } from './services-table-url';
 
 function row(namespace: string, name: string, extra: Partial<QueryableService> = {}): QueryableService {
   return {
@@ -89,8 +87,6 @@ describe('the shared Services query', () => {
     const url = new URL(href, 'http://localhost');
     expect(url.pathname).toBe('/api/v1/services');
     expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'csv', q: 'insufficient', searchReasons: '1', namespace: 'shop', reason: 'hints-off', sort: 'namespace', order: 'desc' });
-    expect(parseServiceFilterParams(url.searchParams)).toEqual({ ok: true, value: { format: 'csv', reason: 'hints-off', searchReasons: true } });
-    expect(parseServiceFilterParams(new URLSearchParams('type=Headless'))).toEqual({ ok: false, message: 'type must be one of ClusterIP, NodePort, LoadBalancer, ExternalName.' });
   });
 
   it('sorts by volume and by cross-zone cost, Services without traffic figures last when descending', () => {
@@ -131,17 +127,5 @@ describe('the shared Services query', () => {
     const url = new URL(tableExportHref(query, 'json'), 'http://localhost');
     expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'json', sort: 'cost', order: 'desc' });
     expect(new URL(tableExportHref({ ...NO_FILTER, sort: 'volume', order: 'asc' }, 'csv'), 'http://localhost').searchParams.get('sort')).toBe('volume');
-  });
-
-  it('quotes CSV fields as RFC 4180 says and defuses spreadsheet formulas', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a, b')).toBe('"a, b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvField('-1')).toBe("'-1");
-    expect(csvField(0.25)).toBe('0.25');
-    expect(csvField(null)).toBe('');
-    expect(toCsv(['a', 'b'], [[1, 'x,y']])).toBe('a,b\r\n1,"x,y"\r\n');
   });
 });

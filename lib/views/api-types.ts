@@ -2,13 +2,16 @@
  * The JSON shapes of `/api/v1` (documented in `docs/api.md`), for clients such as the toggle
  * component. Types only: import them with `import type`.
  */
-import type { MetricsStatus } from '../prometheus/traffic-source';
+import type { MetricsStatus } from '../prometheus/traffic-status';
 import type { ClusterTrafficReport } from '../topology/analyses/traffic-volume';
 import type { ClusterAnalysis } from '../topology/report/analysis-schema';
-import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState, TopologyModeWriteOutcome, UnknownOutcomeCause } from './topology-mode';
+import type { UnknownOutcomeCause } from '../k8s/mutations';
+import type { TopologyModeApplied, TopologyModeCurrent, TopologyModeState, TopologyModeWriteOutcome } from './topology-mode/types';
 import type { Freshness, HeaderView, LiveState } from './header';
-import type { EndpointListView, RequestSampleView, ServiceDetailView } from './service';
-import type { ServiceRow } from './services';
+import type { ServiceDetailView } from './service/detail';
+import type { EndpointListView } from './service/endpoint-lists';
+import type { RequestSampleView } from './service/request-sample';
+import type { ServiceRow } from './services/rows';
 import type { FleetView } from './fleet/fleet';
 
 /** `GET /api/v1/cluster`. */

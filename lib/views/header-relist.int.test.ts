@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { node, service } from '../../sim/test-support';
-import { LiveClusterSource } from '../k8s/cluster-source';
+import { LiveClusterSource } from '../k8s/cluster-sources/live-source';
 import { createConnection } from '../k8s/connection';
 import { resetClusterSource } from '../k8s/source';
 import { getHeader } from './header';

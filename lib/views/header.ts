@@ -5,10 +5,11 @@
  */
 import 'server-only';
 
+import { getConfig } from '../config/process-config';
 import type { ClusterSource, RelistState } from '../k8s/cluster-source';
 import { permanentFailure, RELISTING_MESSAGE } from '../k8s/cluster-source';
 import { isPermanent } from '../k8s/errors';
-import type { ResourceStatus } from '../k8s/informer';
+import type { ResourceStatus } from '../k8s/informer/status';
 import type { ResourceId } from '../k8s/resources';
 import { clusterRoleSnippet, identityLabel, knownIdentity, readGrantFor, ruleLine } from '../k8s/self-subject-review';
 import { unknownMessage, unreadableReport } from '../topology/report/unknowns';
@@ -147,6 +148,8 @@ export interface HeaderView {
   readonly clusterId: string;
   readonly isDefault: boolean;
   readonly displayName: string;
+  /** `ZONESCOPE_CLUSTER_NAME` (`null`: not set), which names the default cluster in the header and titles. */
+  readonly configuredName: string | null;
   readonly mode: 'live' | 'snapshot';
   readonly contextName: string | null;
   readonly serverUrl: string | null;
@@ -162,8 +165,9 @@ export interface HeaderView {
   /**
    * The metrics source's health (Prometheus: ok, stale since T, unreachable, no matching series,
    * not configured and how to add it), beside the informers' freshness. Read from the process-wide
-   * traffic source's last answer: never waits for Prometheus. `settingsError` says when a volume
-   * setting (price, GB per endpoint/Service, volumes file) could not be used.
+   * traffic source's last answer: never waits for Prometheus. `settingsError` says when the volumes
+   * file (`ZONESCOPE_TRAFFIC_VOLUMES`) could not be used; the other volume settings stop the start
+   * when they cannot be read.
    */
   readonly metrics: TrafficStatus;
 }
@@ -219,6 +223,7 @@ export function getHeader(scope: ClusterScope): HeaderView {
     clusterId: scope.entry.id,
     isDefault: scope.entry.isDefault,
     displayName: scope.entry.displayName,
+    configuredName: getConfig().ZONESCOPE_CLUSTER_NAME ?? null,
     mode: state.mode,
     contextName: state.contextName,
     serverUrl: state.serverUrl,

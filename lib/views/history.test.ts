@@ -6,7 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLUSTER_QUERY_COUNT } from '../prometheus/history-queries';
+import { configFromEnv, parseConfig } from '../config/config';
+import { CLUSTER_QUERY_COUNT } from '../prometheus/history/queries';
 import { clearHistoryCache, getClusterHistory, HISTORY_DEFAULT_CLUSTER_ONLY, parseHistoryQuery } from './history';
 
 /** The default cluster (the one the Prometheus scraping zonescope is about), and another. */
@@ -50,13 +51,13 @@ const NOW = 1_700_000_000;
 describe('getClusterHistory', () => {
   it('runs one set of queries for many concurrent viewers of the same range', async () => {
     const env = { ZONESCOPE_PROMETHEUS_URL: base };
-    const answers = await Promise.all(Array.from({ length: 6 }, () => getClusterHistory(DEFAULT, '24h', { env, now: NOW })));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => getClusterHistory(DEFAULT, '24h', { config: configFromEnv(env), now: NOW })));
     expect(queries).toHaveLength(CLUSTER_QUERY_COUNT);
     expect(new Set(answers).size).toBe(1);
     expect(answers[0]?.status.state).toBe('no-data');
     expect(queries.every((q) => q.get('step') === '120' && q.get('start') === String(NOW - 86400) + '.000')).toBe(true);
     // Another range is another key.
-    await getClusterHistory(DEFAULT, '1h', { env, now: NOW });
+    await getClusterHistory(DEFAULT, '1h', { config: configFromEnv(env), now: NOW });
     expect(queries).toHaveLength(2 * CLUSTER_QUERY_COUNT);
   });
 
@@ -73,7 +74,7 @@ describe('getClusterHistory', () => {
       else if (query.startsWith('max(zonescope_cluster_eligible')) matrix(res, [{ metric: {}, values }]);
       else matrix(res, []);
     };
-    const history = await getClusterHistory(DEFAULT, '1h', { env: { ZONESCOPE_PROMETHEUS_URL: base }, now: NOW });
+    const history = await getClusterHistory(DEFAULT, '1h', { config: configFromEnv({ ZONESCOPE_PROMETHEUS_URL: base }), now: NOW });
     expect(history.status).toEqual({ state: 'ok' });
     // 5 s steps refine at 1 s: the change is exact.
     expect(history.transitions).toMatchObject([{ kind: 'ineligible', at: NOW - 1000, precisionSeconds: 1, text: 'The cluster became ineligible.' }]);
@@ -86,16 +87,17 @@ describe('getClusterHistory', () => {
       res.writeHead(503, 'Service Unavailable', { 'Content-Type': 'text/plain' });
       res.end('overloaded');
     };
-    const down = await getClusterHistory(DEFAULT, '6h', { env: { ZONESCOPE_PROMETHEUS_URL: base }, now: NOW });
+    const down = await getClusterHistory(DEFAULT, '6h', { config: configFromEnv({ ZONESCOPE_PROMETHEUS_URL: base }), now: NOW });
     expect(down).toMatchObject({ stepSeconds: 30, prometheus: base, status: { state: 'unavailable', message: `Prometheus at ${base} answered HTTP 503 Service Unavailable: overloaded.` } });
-    const bad = await getClusterHistory(DEFAULT, '6h', { env: { ZONESCOPE_PROMETHEUS_URL: 'ftp://user:secret@prom' } });
-    expect(bad.status).toEqual({ state: 'not-configured', message: 'ZONESCOPE_PROMETHEUS_URL must start with http:// or https://, not ftp://.' });
+    // A URL that is not http(s) stops the start, naming the variable and never its credentials.
+    const bad = parseConfig({ ZONESCOPE_PROMETHEUS_URL: 'ftp://user:secret@prom' });
+    expect(!bad.ok && bad.errors).toEqual([{ variable: 'ZONESCOPE_PROMETHEUS_URL', message: 'ZONESCOPE_PROMETHEUS_URL must start with http:// or https://, not ftp://.' }]);
     expect(JSON.stringify(bad)).not.toContain('secret');
   });
 
   it('reads nothing for a cluster other than the default and says the history is the default cluster\'s', async () => {
     const before = queries.length;
-    const other = await getClusterHistory(OTHER, '1h', { env: { ZONESCOPE_PROMETHEUS_URL: base }, now: NOW });
+    const other = await getClusterHistory(OTHER, '1h', { config: configFromEnv({ ZONESCOPE_PROMETHEUS_URL: base }), now: NOW });
     expect(other.status).toEqual({ state: 'not-configured', message: HISTORY_DEFAULT_CLUSTER_ONLY });
     expect(other.prometheus).toBeNull();
     expect(queries.length).toBe(before);

@@ -1,7 +1,7 @@
 /**
  * History for pages and routes: a Service's or the cluster's `zonescope_*` series read back from
- * the Prometheus of `ZONESCOPE_PROMETHEUS_URL` (lib/prometheus/history-queries.ts) and assembled into
- * the DTOs of history-types.ts (lib/prometheus/history.ts). zonescope stores no history itself.
+ * the Prometheus of `ZONESCOPE_PROMETHEUS_URL` (lib/prometheus/history/queries.ts) and assembled into
+ * the DTOs of history-types.ts (lib/prometheus/history/). zonescope stores no history itself.
  *
  * - Not configured → status `not-configured` (what to set); a bad `ZONESCOPE_PROMETHEUS_*` value or
  *   `ZONESCOPE_HISTORY_SELECTOR` → `not-configured` with the variable and what is wrong.
@@ -18,25 +18,22 @@ import type { ClusterHistory, HistoryRange, HistoryStatus, ServiceHistory } from
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES } from '../shared/history-types';
 import type { ApiSurface, Parsed } from '../server/http';
 import { errorResponse } from '../server/http';
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
 import type { MetricsConfig } from '../prometheus/config';
 import { metricsConfigFromEnv } from '../prometheus/config';
 import type { MatrixSeries } from '../prometheus/client';
 import { PrometheusError, queryRange } from '../prometheus/client';
-import { clusterQueries, MAX_REFINEMENTS, parseHistorySelector, RANGE_SECONDS, serviceQueries, stepForRange } from '../prometheus/history-queries';
-import type { RefinementQuery, RefinementResult, RefinementWindow } from '../prometheus/history';
-import {
-  applyClusterRefinements,
-  applyServiceRefinements,
-  assembleClusterHistory,
-  assembleServiceHistory,
-  clusterHasData,
-  eventMarks,
-  refinementWindows,
-  serviceHasData,
-} from '../prometheus/history';
+import { parseHistorySelector } from '../config/prometheus-syntax';
+import { clusterQueries, MAX_REFINEMENTS, RANGE_SECONDS, serviceQueries, stepForRange } from '../prometheus/history/queries';
+import { assembleClusterHistory, clusterHasData } from '../prometheus/history/cluster';
+import { eventMarks } from '../prometheus/history/marks';
+import type { RefinementQuery, RefinementResult, RefinementWindow } from '../prometheus/history/refinement';
+import { applyClusterRefinements, applyServiceRefinements, refinementWindows } from '../prometheus/history/refinement';
+import { assembleServiceHistory, serviceHasData } from '../prometheus/history/service';
 import type { ClusterScope } from '../server/clusters';
-import type { ServiceLookupError } from './service';
-import { getServiceView } from './service';
+import type { ServiceLookupError } from './service/view';
+import { getServiceView } from './service/view';
 
 /** Longest an answer is reused (seconds); shorter for 1h (its step, 5 s). */
 export const MAX_CACHE_SECONDS = 15;
@@ -64,13 +61,12 @@ export function parseHistoryQuery(params: URLSearchParams, surface: ApiSurface =
   return { ok: true, value: value as HistoryRange };
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** Options of {@link getServiceHistory} / {@link getClusterHistory} (tests). */
 export interface HistoryOptions {
   /** Unix seconds of the range's end (default: now). */
   readonly now?: number;
-  readonly env?: Env;
+  /** The configuration (default the process'). */
+  readonly config?: Config;
 }
 
 /** Result of {@link getServiceHistory}: the history, or why the Service cannot be shown. */
@@ -137,17 +133,17 @@ interface Setup {
 export const HISTORY_DEFAULT_CLUSTER_ONLY = 'History is configured for the default cluster only: the Prometheus that scrapes zonescope\'s /metrics holds the default cluster\'s series, not this cluster\'s.';
 
 function setupFor(scope: Pick<ClusterScope, 'entry'>, range: HistoryRange, options: HistoryOptions): Setup {
-  const env = options.env ?? process.env;
+  const config = options.config ?? getConfig();
   const rangeSeconds = RANGE_SECONDS[range];
   const stepSeconds = stepForRange(rangeSeconds);
   const end = Math.floor(options.now ?? Date.now() / 1000);
   const start = end - rangeSeconds;
   const base = { range, start, end, stepSeconds };
-  const selectorRaw = env.ZONESCOPE_HISTORY_SELECTOR?.trim() ?? '';
+  const selectorRaw = config.ZONESCOPE_HISTORY_SELECTOR ?? '';
   if (!scope.entry.isDefault) {
     return { ...base, fingerprint: 'other-cluster', config: null, selector: '', selectorRaw, prometheus: null, status: { state: 'not-configured', message: HISTORY_DEFAULT_CLUSTER_ONLY } };
   }
-  const result = metricsConfigFromEnv(env);
+  const result = metricsConfigFromEnv(config);
   if (result.kind === 'not-configured') {
     return {
       ...base,

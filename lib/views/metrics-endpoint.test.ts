@@ -1,19 +1,24 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { configFromEnv, parseConfig } from '../config/config';
+import { DEFAULT_MAX_SERVICES } from '../prometheus/exporter/input';
 import { metricsSettingsFromEnv, trafficSourceUp } from './metrics-endpoint';
 
 describe('metrics endpoint settings', () => {
   it('reads the cap and the budget, with the defaults when unset', () => {
-    const warn = vi.fn();
-    expect(metricsSettingsFromEnv({}, warn)).toEqual({ maxServices: 20_000, budgetDollarsPerMonth: null });
-    expect(metricsSettingsFromEnv({ ZONESCOPE_METRICS_MAX_SERVICES: ' 5000 ', ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: '1200.50' }, warn)).toEqual({ maxServices: 5000, budgetDollarsPerMonth: 1200.5 });
-    expect(warn).not.toHaveBeenCalled();
+    expect(metricsSettingsFromEnv(configFromEnv({}))).toEqual({ maxServices: DEFAULT_MAX_SERVICES, budgetDollarsPerMonth: null });
+    expect(metricsSettingsFromEnv(configFromEnv({ ZONESCOPE_METRICS_MAX_SERVICES: ' 5000 ', ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: '1200.50' }))).toEqual({ maxServices: 5000, budgetDollarsPerMonth: 1200.5 });
+    expect(metricsSettingsFromEnv(configFromEnv({ ZONESCOPE_METRICS_MAX_SERVICES: '0', ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: '0' }))).toEqual({ maxServices: 0, budgetDollarsPerMonth: 0 });
   });
 
-  it('a bad value: the default (cap) or no budget, and one warning naming each variable', () => {
-    const warn = vi.fn();
-    expect(metricsSettingsFromEnv({ ZONESCOPE_METRICS_MAX_SERVICES: 'all', ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: 'cheap' }, warn)).toEqual({ maxServices: 20_000, budgetDollarsPerMonth: null });
-    expect(warn.mock.calls.map((call) => String(call[0]).split('=')[0])).toEqual(['ZONESCOPE_METRICS_MAX_SERVICES', 'ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS']);
+  it('a bad value stops the start, naming each variable (it used to be warned about and ignored)', () => {
+    const result = parseConfig({ ZONESCOPE_METRICS_MAX_SERVICES: 'all', ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: 'cheap' });
+    expect(result.ok ? [] : result.errors.map((e) => e.message)).toEqual([
+      'ZONESCOPE_METRICS_MAX_SERVICES must be a whole number of at least 0, not "all".',
+      'ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS must be a number of at least 0, not "cheap".',
+    ]);
+    for (const bad of ['-1', '12.5']) expect(parseConfig({ ZONESCOPE_METRICS_MAX_SERVICES: bad }).ok, bad).toBe(false);
+    for (const bad of ['-3', '$100']) expect(parseConfig({ ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: bad }).ok, bad).toBe(false);
   });
 });
 

@@ -2,25 +2,27 @@
  * The inputs of `GET /metrics`, gathered from what pages already hold in memory: the memoised
  * cluster analysis (lib/server/analysis.ts — no extra analysis pass), the memoised traffic figures
  * (lib/views/traffic.ts — measured where Prometheus has series), the informers' statuses, the
- * cluster's display name as the header shows it, and two settings read once per process:
+ * cluster's display name as the header shows it, and two settings of the configuration (lib/config,
+ * which stops the start on a value it cannot read), taken once per process:
  *
  * - `ZONESCOPE_METRICS_MAX_SERVICES` (default 20000): the cap on Services with per-Service series;
  * - `ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS`: the monthly cross-zone budget exported for the spend alert.
  *
- * A bad value of either is reported once with `console.warn` naming the variable. A scrape never
- * calls the API server and never waits for Prometheus.
+ * A scrape never calls the API server and never waits for Prometheus.
  */
 import 'server-only';
 
+import type { Config } from '../config/variables';
+import { getConfig } from '../config/process-config';
 import { clusterDisplayName } from '../shared/cluster-name';
-import type { MetricsStatus } from '../prometheus/traffic-source';
-import type { ExporterInput } from '../prometheus/exporter';
-import { parseBudget, parseMaxServices, renderMetrics, renderMetricsChunks } from '../prometheus/exporter';
+import type { MetricsStatus } from '../prometheus/traffic-status';
+import type { ExporterInput } from '../prometheus/exporter/input';
+import { renderMetrics, renderMetricsChunks } from '../prometheus/exporter/scrape';
 import { getClusterAnalysis, source } from '../server/analysis';
 import type { ClusterScope } from '../server/clusters';
 import { getClusterTraffic, getMetricsStatus } from './traffic';
 
-/** The settings of the exporter, from the environment. */
+/** The settings of the exporter, from the configuration. */
 export interface MetricsSettings {
   readonly maxServices: number;
   readonly budgetDollarsPerMonth: number | null;
@@ -29,18 +31,18 @@ export interface MetricsSettings {
 const KEY = Symbol.for('zonescope.metricsSettings');
 type Holder = { [KEY]?: MetricsSettings };
 
-/** Reads the exporter's settings from `env`; `warn` gets one message per bad value. */
-export function metricsSettingsFromEnv(env: Readonly<Record<string, string | undefined>>, warn: (message: string) => void): MetricsSettings {
+/** The exporter's settings of `config`. */
+export function metricsSettingsFromEnv(config: Pick<Config, 'ZONESCOPE_METRICS_MAX_SERVICES' | 'ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS'>): MetricsSettings {
   return {
-    maxServices: parseMaxServices(env.ZONESCOPE_METRICS_MAX_SERVICES, warn),
-    budgetDollarsPerMonth: parseBudget(env.ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS, warn),
+    maxServices: config.ZONESCOPE_METRICS_MAX_SERVICES,
+    budgetDollarsPerMonth: config.ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS ?? null,
   };
 }
 
-/** The exporter's settings, read from the process environment once (bad values warned about once). */
+/** The exporter's settings, taken from the process' configuration once. */
 export function getMetricsSettings(): MetricsSettings {
   const holder = globalThis as unknown as Holder;
-  return (holder[KEY] ??= metricsSettingsFromEnv(process.env, (message) => console.warn(`[zonescope] metrics: ${message}`)));
+  return (holder[KEY] ??= metricsSettingsFromEnv(getConfig()));
 }
 
 /** Forgets the settings read (tests; a changed environment). */
@@ -76,7 +78,7 @@ export function metricsInput(scope: ClusterScope, nowMs: number = Date.now()): E
     traffic: traffic === null ? null : { report: traffic.report, byService: traffic.byService },
     statuses: state.statuses(),
     synced: state.isSynced(),
-    clusterName: clusterDisplayName({ mode: state.mode, contextName: state.contextName, snapshotPath: state.snapshotPath, isDefault: scope.entry.isDefault }),
+    clusterName: clusterDisplayName({ mode: state.mode, contextName: state.contextName, snapshotPath: state.snapshotPath, isDefault: scope.entry.isDefault, configuredName: getConfig().ZONESCOPE_CLUSTER_NAME ?? null }),
     trafficSourceUp: trafficSourceUp(getMetricsStatus(scope)),
     budgetDollarsPerMonth: settings.budgetDollarsPerMonth,
     maxServices: settings.maxServices,

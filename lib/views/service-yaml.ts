@@ -13,7 +13,7 @@ import { LABEL_SERVICE_NAME } from '../topology/upstream/constants';
 import { source } from '../server/analysis';
 import type { ClusterScope } from '../server/clusters';
 import type { DataError } from '../server/http';
-import { findService } from './service';
+import { findService } from './service/view';
 
 /** What {@link getServiceYaml} returns. */
 export interface ServiceYaml {

@@ -30,7 +30,7 @@ import { getClusterRegistry, resetClusterSource } from '../k8s/source';
 import { getClusterTrafficSources, resetClusterTrafficSources } from '../prometheus/cluster-traffic-sources';
 import type { TrafficSource } from '../prometheus/traffic-source';
 import { getTrafficSource, resetTrafficSource } from '../prometheus/traffic-source';
-import { gbPerMonthOf } from '../topology/analyses/measured-traffic';
+import { gbPerMonthOf } from '../topology/analyses/traffic-volume';
 import { defaultControllers } from '../../sim/default-controllers';
 import { renderMultiContextKubeconfig } from '../../sim/kubeconfig';
 import type { RunningPrometheus } from '../../sim/prometheus';

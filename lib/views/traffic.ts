@@ -14,19 +14,23 @@
  * started as the cluster opens ({@link startClusterTraffic}) and stopped as the registry closes
  * it. A cluster without a configuration is `not-configured`, and its figures are assumed.
  *
- * Volume settings come from the environment, read once:
- * `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`, `ZONESCOPE_GB_PER_SERVICE`, and
- * `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file `{ "namespace/name": GB per month, … }`). A bad
- * value keeps the defaults and is reported in the status (`settingsError`).
+ * Volume settings come from the configuration, read once (lib/server/volume-settings.ts):
+ * `ZONESCOPE_CROSS_ZONE_PRICE`, `ZONESCOPE_PRICE_PER_GB`, `ZONESCOPE_GB_PER_ENDPOINT`,
+ * `ZONESCOPE_GB_PER_SERVICE`, and `ZONESCOPE_TRAFFIC_VOLUMES` (path of a JSON file
+ * `{ "namespace/name": GB per month, … }`). A value the configuration cannot read stops the start;
+ * a volumes file that cannot be used is reported in the status (`settingsError`).
  */
 import 'server-only';
 
+import { getConfig } from '../config/process-config';
 import type { ClusterTrafficLookup } from '../prometheus/cluster-traffic-sources';
 import { getClusterTrafficSources } from '../prometheus/cluster-traffic-sources';
-import type { MetricsStatus, TrafficMeasurement, TrafficSource } from '../prometheus/traffic-source';
+import type { TrafficMeasurement, TrafficSource } from '../prometheus/traffic-source';
+import type { MetricsStatus } from '../prometheus/traffic-status';
 import { getTrafficSource } from '../prometheus/traffic-source';
 import type { ClusterIndex } from '../topology/model/cluster-model';
-import { measuredTrafficFromSeries, measuredTrafficSteps, sameAttribution } from '../topology/analyses/measured-traffic';
+import { measuredTrafficFromSeries, measuredTrafficSteps } from '../topology/analyses/measured-traffic';
+import { sameAttribution } from '../topology/analyses/same-attribution';
 import type { MeasuredComparison } from '../topology/analyses/measured-vs-predicted';
 import { compareMeasuredWithPredicted } from '../topology/analyses/measured-vs-predicted';
 import type { ClusterTrafficReport, MeasuredServiceTraffic, MeasuredTraffic, ServiceTrafficCost, VolumeSettings } from '../topology/analyses/traffic-volume';
@@ -39,7 +43,6 @@ import type { ClusterScope } from '../server/clusters';
 import { onScopeOpened } from '../server/clusters';
 import { volumeSettingsMemo } from '../server/volume-settings';
 
-export { readVolumesFile, volumeSettingsFromEnv } from '../server/volume-settings';
 
 /** What {@link getClusterTraffic} returns. */
 export interface ClusterTraffic {
@@ -48,7 +51,7 @@ export interface ClusterTraffic {
   readonly status: MetricsStatus;
 }
 
-/** The metrics status, with the volume settings' start-up error when there is one. */
+/** The metrics status, with why the volumes file cannot be used when it cannot. */
 export type TrafficStatus = MetricsStatus & { readonly settingsError?: string | null };
 
 /** A measurement mapped onto the cluster (the index it was mapped onto, or a later one it maps onto alike). */
@@ -83,7 +86,7 @@ function memo(state: ClusterSource): Memo {
   return m;
 }
 
-/** The cluster's volume settings (price, assumptions, per-Service volumes), read from the environment once. */
+/** The cluster's volume settings (price, assumptions, per-Service volumes), from the configuration once. */
 export function getVolumeSettings(): VolumeSettings {
   return volumeSettingsMemo().settings;
 }
@@ -211,7 +214,7 @@ export function prepareMeasurement(measurement: TrafficMeasurement, state: Clust
   return new Promise((resolve) => {
     const finish = (traffic: MeasuredTraffic | null): void => {
       memo(state).measured = { index, measurement, traffic };
-      if (process.env.ZONESCOPE_ANALYSIS_LOG === '1') {
+      if (getConfig().ZONESCOPE_ANALYSIS_LOG) {
         const series = measurement.flows.length + measurement.podBytes.length + measurement.interZone.length;
         console.log(`[zonescope] metrics mapping: ${series} series, ${workMs.toFixed(1)} ms in ${slices} slices (${(performance.now() - startedAt).toFixed(0)} ms wall)`);
       }

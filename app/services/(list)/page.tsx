@@ -7,8 +7,8 @@ import { ServicesTable } from '@/components/services/services-table';
 import { PageTitle } from '@/components/ui/page-title';
 import { requestScope } from '@/lib/server/clusters';
 import { getClusterStatus, getHeader } from '@/lib/views/header';
-import { parseTableQuery } from '@/lib/shared/service-query';
-import { getServiceTable, serviceTableJson } from '@/lib/views/services';
+import { parseTableQuery } from '@/lib/shared/services-table-url';
+import { getServiceTable, serviceTableJson } from '@/lib/views/services/table';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();

@@ -11,14 +11,20 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { analyseFixture } from './fleet-test-support';
-import type { ResourceStatus } from '../../k8s/informer';
+import type { ResourceStatus } from '../../k8s/informer/status';
 import type { ClusterAnalysis } from '../../topology/report/analysis-schema';
 import { hintsReasonCode, HINTS_REASON_TEXT } from '../../topology/report/hints-reason';
 import type { RunningPrometheus } from '../../../sim/prometheus';
 import { freeLoopbackPort, startPrometheus } from '../../../sim/prometheus';
-import { DEFAULT_MAX_SERVICES, renderMetrics, renderServiceBlock } from '../../prometheus/exporter';
-import type { FleetPrometheusConfig } from './fleet-prometheus';
-import { FleetPrometheusCache, fleetPrometheusConfigFromEnv, fleetRowsFromAnswers, queryFleet } from './fleet-prometheus';
+import { DEFAULT_MAX_SERVICES } from '../../prometheus/exporter/input';
+import { renderMetrics } from '../../prometheus/exporter/scrape';
+import { renderServiceBlock } from '../../prometheus/exporter/service-block';
+import type { FleetPrometheusConfig } from './prometheus-config';
+import { configFromEnv } from '../../config/config';
+import { FleetPrometheusCache } from './prometheus-cache';
+import { fleetPrometheusConfigFromEnv } from './prometheus-config';
+import { queryFleet } from './prometheus-queries';
+import { fleetRowsFromAnswers } from './prometheus-rows';
 
 function status(id: ResourceStatus['id'], at: string): ResourceStatus {
   return { id, title: id, health: 'synced', resourceVersion: '1', syncedAt: at, lastEventAt: at, staleSince: null, error: null, listing: false, listed: 1, count: 1, lists: 1, watches: 1 };
@@ -88,7 +94,7 @@ beforeAll(async () => {
     ],
     waitForMetric: 'zonescope_cluster_synced',
   });
-  const result = fleetPrometheusConfigFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: prometheus.url });
+  const result = fleetPrometheusConfigFromEnv(configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: prometheus.url }));
   if (result.kind !== 'ok') throw new Error(`config: ${JSON.stringify(result)}`);
   config = result.config;
   // Until both labelled jobs have been scraped once.
@@ -160,7 +166,7 @@ describe('the fleet from a real Prometheus', () => {
 
   it('says the fleet Prometheus is unreachable when nothing listens', async () => {
     const port = await freeLoopbackPort();
-    const down = fleetPrometheusConfigFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: `http://127.0.0.1:${port}`, ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS: '2000' });
+    const down = fleetPrometheusConfigFromEnv(configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: `http://127.0.0.1:${port}`, ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS: '2000' }));
     if (down.kind !== 'ok') throw new Error('config');
     const cache = new FleetPrometheusCache({ config: down.config });
     await cache.refresh();

@@ -4,8 +4,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { fleetPrometheusRows } from './fleet';
-import type { FleetAnswers, FleetQueryName } from './fleet-prometheus';
-import { clusterInfo, FLEET_QUERY_NAMES, FleetPrometheusCache, fleetPrometheusConfigFromEnv, fleetQueries, fleetRowsFromAnswers, prometheusRowId, sameCluster } from './fleet-prometheus';
+import { configFromEnv, parseConfig } from '../../config/config';
+import { FleetPrometheusCache } from './prometheus-cache';
+import { fleetPrometheusConfigFromEnv } from './prometheus-config';
+import type { FleetAnswers, FleetQueryName } from './prometheus-queries';
+import { clusterInfo, FLEET_QUERY_NAMES, fleetQueries } from './prometheus-queries';
+import { fleetRowsFromAnswers, prometheusRowId, sameCluster } from './prometheus-rows';
 import { PrometheusError, type VectorSample } from '../../prometheus/client';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
@@ -152,18 +156,18 @@ describe('fleetPrometheusConfigFromEnv', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is not configured without the URL', () => {
-    expect(fleetPrometheusConfigFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://p:9090' })).toEqual({ kind: 'not-configured' });
+    expect(fleetPrometheusConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: 'http://p:9090' }))).toEqual({ kind: 'not-configured' });
   });
 
   it('reads the URL, the label, the token file and the timeout, without credentials in the URL shown', () => {
     const token = path.join(dir, 'token');
     writeFileSync(token, 'secret\n');
-    const result = fleetPrometheusConfigFromEnv({
+    const result = fleetPrometheusConfigFromEnv(configFromEnv({
       ZONESCOPE_FLEET_PROMETHEUS_URL: 'https://u:p@thanos.example:10902/prefix/',
       ZONESCOPE_FLEET_CLUSTER_LABEL: 'k8s_cluster',
       ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE: token,
       ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS: '2500',
-    });
+    }));
     expect(result.kind).toBe('ok');
     if (result.kind !== 'ok') return;
     expect(result.config.clusterLabel).toBe('k8s_cluster');
@@ -171,13 +175,14 @@ describe('fleetPrometheusConfigFromEnv', () => {
   });
 
   it('names the fleet variables in its errors', () => {
-    const missing = fleetPrometheusConfigFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://p:9090', ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE: path.join(dir, 'nope') });
+    const missing = fleetPrometheusConfigFromEnv(configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://p:9090', ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE: path.join(dir, 'nope') }));
     expect(missing).toMatchObject({ kind: 'error' });
     expect(missing.kind === 'error' && missing.message).toMatch(/^ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE .* cannot be read: no such file\.$/);
-    const badUrl = fleetPrometheusConfigFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'ftp://p' });
-    expect(badUrl.kind === 'error' && badUrl.message).toContain('ZONESCOPE_FLEET_PROMETHEUS_URL must start with http://');
-    const badLabel = fleetPrometheusConfigFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://p:9090', ZONESCOPE_FLEET_CLUSTER_LABEL: 'my-cluster' });
-    expect(badLabel.kind === 'error' && badLabel.message).toContain('ZONESCOPE_FLEET_CLUSTER_LABEL must be a Prometheus label name');
+    // A URL or label whose syntax is wrong stops the start, naming the fleet variable.
+    const badUrl = parseConfig({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'ftp://p' });
+    expect(!badUrl.ok && badUrl.errors[0]?.message).toContain('ZONESCOPE_FLEET_PROMETHEUS_URL must start with http://');
+    const badLabel = parseConfig({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://p:9090', ZONESCOPE_FLEET_CLUSTER_LABEL: 'my-cluster' });
+    expect(!badLabel.ok && badLabel.errors[0]?.message).toContain('ZONESCOPE_FLEET_CLUSTER_LABEL must be a Prometheus label name');
   });
 });
 

@@ -2,7 +2,7 @@
  * Test support (not a test file): the engine's analysis of a bundled fixture cluster, read from
  * `fixtures/<name>.yaml` as a snapshot, for the fleet's mapping and rendering tests.
  */
-import { loadSnapshot } from '../../k8s/snapshot';
+import { loadSnapshot } from '../../k8s/snapshot/load';
 import type { SourceResource } from '../../topology/model/cluster-model';
 import { indexCluster } from '../../topology/model/cluster-model';
 import type { ClusterAnalysis } from '../../topology/report/analysis-schema';

@@ -7,10 +7,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ClusterEntry } from '../../k8s/clusters';
+import type { ClusterEntry } from '../../k8s/cluster-entries';
 import type { ClusterAnalysis } from '../../topology/report/analysis-schema';
-import type { FleetRowInput } from './fleet';
-import { fleetLeader, fleetOffered, fleetRow, switcherState, withLastFigures } from './fleet';
+import { configFromEnv } from '../../config/config';
+import { fleetLeader, fleetOffered } from './fleet';
+import type { FleetRowInput } from './row';
+import { fleetRow, withLastFigures } from './row';
+import { switcherState } from './switcher';
 import { analyseFixture } from './fleet-test-support';
 import type { Freshness, HeaderView } from '../header';
 
@@ -229,9 +232,9 @@ describe('the switcher\'s words for a cluster', () => {
 
 describe('the Fleet link', () => {
   it('is offered with several clusters, or with one cluster and a fleet Prometheus to read the others from', () => {
-    expect(fleetOffered(1, {})).toBe(false);
-    expect(fleetOffered(1, { ZONESCOPE_FLEET_PROMETHEUS_URL: '  ' })).toBe(false);
-    expect(fleetOffered(3, {})).toBe(true);
-    expect(fleetOffered(1, { ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://thanos-query.monitoring:9090' })).toBe(true);
+    expect(fleetOffered(1, configFromEnv({}))).toBe(false);
+    expect(fleetOffered(1, configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: '  ' }))).toBe(false);
+    expect(fleetOffered(3, configFromEnv({}))).toBe(true);
+    expect(fleetOffered(1, configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: 'http://thanos-query.monitoring:9090' }))).toBe(true);
   });
 });

@@ -262,8 +262,8 @@ describe('two clusters behind one kubeconfig', () => {
     const before = scopeFor('west');
     if (isScopeError(before)) throw new Error(before.message);
     await eventually(async () => (await openWatches(west)) > 0, 10_000, 'west watches');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(getClusterRegistry().sweep()).toEqual(['west']);
+    // A sweep closes it once it has been unused for 120 ms (and never the default).
+    await expect.poll(() => getClusterRegistry().sweep(), { message: 'a sweep closes west once idle', timeout: 5000, interval: 20 }).toEqual(['west']);
     await eventually(async () => (await openWatches(west)) === 0, 10_000, 'west watches closed');
     expect(await openWatches(east)).toBeGreaterThan(0);
     expect((await getCluster(throughProxy('/api/v1/cluster'))).status).toBe(200);

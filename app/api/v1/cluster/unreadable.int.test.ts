@@ -11,7 +11,7 @@ import { EligibilityVerdict } from '../../../../components/overview/eligibility'
 import { PermissionsBanner } from '../../../../components/layout/permissions-banner';
 import type { ClusterResponse } from '../../../../lib/views/api-types';
 import { getHeader } from '../../../../lib/views/header';
-import { getServiceTable } from '../../../../lib/views/services';
+import { getServiceTable } from '../../../../lib/views/services/table';
 import { GET } from './route';
 import { GET as getServices } from '../services/route';
 import { GET as getService } from '../services/[namespace]/[name]/route';

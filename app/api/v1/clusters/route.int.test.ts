@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import type { FleetRow, FleetView } from '../../../../lib/views/fleet/fleet';
+import type { FleetView } from '../../../../lib/views/fleet/fleet';
+import type { FleetRow } from '../../../../lib/views/fleet/row';
 import { isScopeError, scopeFor } from '../../../../lib/server/clusters';
 import { getClusterRegistry, resetClusterSource } from '../../../../lib/k8s/source';
 import { renderMultiContextKubeconfig } from '../../../../sim/kubeconfig';
@@ -171,8 +172,8 @@ describe('GET /api/v1/clusters', () => {
     const before = row(first, first.clusters[1]?.id ?? '');
     expect(first.clusters).toHaveLength(2);
     const registry = getClusterRegistry();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(registry.sweep()).toEqual([before.id]);
+    // A sweep closes it once it has been unused for 300 ms.
+    await expect.poll(() => registry.sweep(), { message: 'a sweep closes it once idle', timeout: 5000, interval: 20 }).toEqual([before.id]);
     expect(registry.state(before.id)).toBe('closed-idle');
     // The fleet opens it again: until its new analysis, the row shows the previous one's figures with their time.
     const reopened = row(await fleet(), before.id);

@@ -7,10 +7,11 @@ import type { ClusterScope } from '@/lib/server/clusters';
 import { scopeFromRequest } from '@/lib/server/clusters';
 import { getHeader } from '@/lib/views/header';
 import { API_HEADERS, errorResponse, jsonResponse, methodNotAllowed } from '@/lib/server/http';
-import { parseServiceQuery } from '@/lib/server/requests';
+import { parseServiceFilterParams, parseServiceQuery } from '@/lib/server/requests';
 import { notReadyResponse } from '@/lib/views/responses';
-import { parseServiceFilterParams } from '@/lib/shared/service-query';
-import { exportServiceRows, getServiceRows, queryServiceRows, rowZones, serviceNamespaces, servicesCsv } from '@/lib/views/services';
+import { servicesCsv } from '@/lib/views/services/csv';
+import { exportServiceRows, queryServiceRows } from '@/lib/views/services/query';
+import { getServiceRows, rowZones, serviceNamespaces } from '@/lib/views/services/rows';
 
 export const dynamic = 'force-dynamic';
 
@@ -27,7 +28,7 @@ export function GET(request: Request): Response {
   const query = parseServiceQuery(params);
   if (!query.ok) return query.response;
   const filters = parseServiceFilterParams(params);
-  if (!filters.ok) return errorResponse(400, 'bad-request', 'services', filters.message);
+  if (!filters.ok) return filters.response;
   const { format, ...filter } = filters.value;
   if (format !== undefined && (params.has('offset') || params.has('limit'))) {
     return errorResponse(400, 'bad-request', 'services', 'offset and limit do not apply to an export: format=csv and format=json hold every matching Service.');

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { requestScope } from '@/lib/server/clusters';
 import { getHeader } from '@/lib/views/header';
-import { findService } from '@/lib/views/service';
+import { findService } from '@/lib/views/service/view';
 
 import type { ServiceParams } from './params';
 import { decodeSegment } from './params';

@@ -17,7 +17,8 @@ import { ATTENTION } from '@/components/shared/labels';
 import { Lints } from '@/components/service/lints';
 import { LoadBalancerPath } from '@/components/service/load-balancer-path';
 import { ServiceVerdict } from '@/components/service/service-verdict';
-import { MAX_TILE_ENDPOINTS, ServiceZoneMap } from '@/components/service/service-zone-map';
+import { MAX_TILE_ENDPOINTS } from '@/components/service/zone-map-model';
+import { ServiceZoneMap } from '@/components/service/service-zone-map';
 import { TopologyModeEquivalents } from '@/components/topology-mode/equivalents';
 import { TopologyModeToggle } from '@/components/topology-mode/toggle';
 import { MeasuredPanel } from '@/components/service/measured-panel';
@@ -31,9 +32,11 @@ import { Formula, LINK, Panel } from '@/components/ui/panel';
 import { Badge, Callout } from '@/components/ui/status';
 import { clusterHref, requestScope } from '@/lib/server/clusters';
 import { getClusterStatus } from '@/lib/views/header';
-import { topologyModePreview } from '@/lib/views/topology-mode';
-import { getRequestSample, getRequestSampleOptions, getServiceTraffic, getServiceView } from '@/lib/views/service';
-import { measuredCrossZoneFraction } from '@/lib/topology/analyses/cluster-traffic';
+import { topologyModePreview } from '@/lib/views/topology-mode/state';
+import { getRequestSample, getRequestSampleOptions } from '@/lib/views/service/request-sample';
+import { getServiceTraffic } from '@/lib/views/service/traffic';
+import { getServiceView } from '@/lib/views/service/view';
+import { measuredCrossZoneFraction } from '@/lib/topology/analyses/measured-projection';
 import { DEFAULT_REQUESTS } from '@/lib/topology/analyses/request-sample';
 import { gitOpsManager } from '@/lib/topology/analyses/gitops';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
@@ -94,7 +97,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
   if (!result.ok) notFound();
 
   const { detail, service, release, minor, readOnly, version } = result.value;
-  // The render time: the events' relative times ("3 min ago") are counted from it.
+  // The render time: the events' relative times ("3m ago") are counted from it.
   const renderedAt = Date.now();
   const mapMode = one(search.map) === 'expected' ? 'expected' : 'observed';
   // The Service's volume as everywhere (measured > set > assumed); ?gb= and ?price= are the panel's what-if.

@@ -13,7 +13,7 @@ import type { RequestSampleResponse as RequestSampleView, ServiceResponse } from
 import { getTrafficSource, resetTrafficSource } from '../../../../../../lib/prometheus/traffic-source';
 import type { RunningPrometheus } from '../../../../../../sim/prometheus';
 import { startPrometheus } from '../../../../../../sim/prometheus';
-import { apiRequest, harnessForFile, readJson, routeContext } from '../../../_testing/harness';
+import { apiRequest, eventually, harnessForFile, readJson, routeContext } from '../../../_testing/harness';
 import { GET as getSample } from './request-sample/route';
 import { GET } from './route';
 
@@ -34,11 +34,14 @@ beforeAll(async () => {
   await resetTrafficSource();
   await prometheus.waitForSeries('beyla_network_flow_bytes_total', 15_000);
   // A rate needs two samples in its window; wait until the source answers with flows.
-  for (let attempt = 0; attempt < 40; attempt++) {
-    await getTrafficSource().refresh();
-    if (getTrafficSource().status().state === 'ok') break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  await eventually(
+    async () => {
+      await getTrafficSource().refresh();
+      return getTrafficSource().status().state === 'ok';
+    },
+    20_000,
+    'the traffic source to measure flows',
+  );
 }, 60_000);
 
 afterAll(async () => {

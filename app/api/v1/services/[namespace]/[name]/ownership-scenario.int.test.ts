@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/views/api-types';
-import { getServiceView } from '../../../../../../lib/views/service';
+import { getServiceView } from '../../../../../../lib/views/service/view';
 import { waitForAnalysis } from '../../../../../../lib/server/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../../../lib/k8s/source';
 import { gitOpsManager } from '../../../../../../lib/topology/analyses/gitops';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse } from '../../../../../../lib/views/api-types';
 import { apiRequest, BAD_NAMES, nonWatchRequests, readJson, routeContext, harnessForFile } from '../../../_testing/harness';
-import { getServiceDetailView } from '../../../../../../lib/views/service';
+import { getServiceDetailView } from '../../../../../../lib/views/service/detail';
 import { defaultScope } from '../../../../../../lib/server/clusters';
 import { DELETE, GET, OPTIONS, PATCH, POST, PUT } from './route';
 

@@ -3,7 +3,7 @@ import { scopeFromRequest } from '@/lib/server/clusters';
 import { API_HEADERS, methodNotAllowed } from '@/lib/server/http';
 import { parseServiceRef, parseTrafficOptions } from '@/lib/server/requests';
 import { readErrorResponse } from '@/lib/views/responses';
-import { getServiceDetailBody } from '@/lib/views/service';
+import { getServiceDetailBody } from '@/lib/views/service/detail-body';
 
 export const dynamic = 'force-dynamic';
 

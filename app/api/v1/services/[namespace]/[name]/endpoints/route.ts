@@ -8,7 +8,7 @@ import { scopeFromRequest } from '@/lib/server/clusters';
 import { jsonResponse, methodNotAllowed } from '@/lib/server/http';
 import { parseEndpointListQuery, parseServiceRef } from '@/lib/server/requests';
 import { readErrorResponse } from '@/lib/views/responses';
-import { getServiceEndpointList } from '@/lib/views/service';
+import { getServiceEndpointList } from '@/lib/views/service/endpoint-lists';
 
 export const dynamic = 'force-dynamic';
 

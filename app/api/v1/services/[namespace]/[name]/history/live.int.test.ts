@@ -47,8 +47,25 @@ afterAll(async () => {
   else process.env.ZONESCOPE_PROMETHEUS_URL = savedUrl;
 });
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** checkout's observed-ratio samples Prometheus holds from the last minute: `[unix seconds, value]`, oldest first. */
+async function ratioSamples(): Promise<[number, string][]> {
+  const promql = 'zonescope_service_hints_observed_ratio{namespace="shop",service="checkout"}[1m]';
+  const response = await fetch(`${(prometheus as RunningPrometheus).url}/api/v1/query?query=${encodeURIComponent(promql)}`);
+  const body = (await response.json()) as { data: { result: { values: [number, string][] }[] } };
+  return body.data.result[0]?.values ?? [];
+}
+
+/**
+ * Waits until Prometheus holds checkout's ratio at `value` in every sample scraped since `since`
+ * (unix seconds), over at least `seconds` (first to last such sample) and in at least `count` samples.
+ */
+async function heldFor(value: string, since: number, seconds: number, count: number): Promise<void> {
+  await eventually(async () => {
+    const held = (await ratioSamples()).filter(([t]) => t >= since);
+    const last = held.at(-1);
+    const first = held[0];
+    return held.length >= count && held.every(([, v]) => v === value) && first !== undefined && last !== undefined && last[0] - first[0] >= seconds;
+  }, 30_000, `observed ratio ${value} held for ${seconds} s (${count} samples) since ${since}`);
 }
 
 async function scale(replicas: number): Promise<void> {
@@ -73,17 +90,18 @@ async function scrapedState(value: string): Promise<number> {
 describe('history of a live zonescope scraped every second', () => {
   it('puts hints off and on again where the scrapes saw them, with the reason', async () => {
     // A full 5 s step of hints on, off for about two scrapes (shorter than a step: the worst state
-    // of each step still shows it), then on for more than a step.
-    await scrapedState('1');
-    await sleep(6_000);
+    // of each step still shows it), then on for more than a step — each held until Prometheus has
+    // scraped it that long.
+    const onFrom = await scrapedState('1');
+    await heldFor('1', onFrom, 6, 7);
     const downAt = Date.now() / 1000;
     await scale(2);
     const offSeen = await scrapedState('0');
-    await sleep(1_500);
+    await heldFor('0', offSeen, 1, 2);
     const upAt = Date.now() / 1000;
     await scale(9);
     const onSeen = await scrapedState('1');
-    await sleep(6_000);
+    await heldFor('1', onSeen, 6, 7);
 
     clearHistoryCache();
     const response = await GET(apiRequest('/api/v1/services/shop/checkout/history?range=1h'), routeContext({ namespace: 'shop', name: 'checkout' }));

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiErrorResponse } from '../../../../../../../lib/views/api-types';
 import type { ClusterHistory, HistoryTransition, ServiceHistory } from '../../../../../../../lib/shared/history-types';
+import { parseConfig } from '../../../../../../../lib/config/config';
 import { clearHistoryCache } from '../../../../../../../lib/views/history';
 import { scrapeMetrics } from '../../../../../../../lib/views/metrics-endpoint';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
@@ -341,13 +342,14 @@ describe('GET /api/v1/services/{namespace}/{name}/history on backfilled data', (
     });
   });
 
-  it('says exactly what is wrong with a bad selector, and sends no query', async () => {
-    process.env.ZONESCOPE_HISTORY_SELECTOR = 'job=zonescope';
-    const body = await readJson<ServiceHistory>(await serviceHistory('shop', 'checkout'));
-    expect(body.status).toEqual({
-      state: 'not-configured',
-      message: 'ZONESCOPE_HISTORY_SELECTOR is not valid: the value of job must be in double quotes (expected label matchers such as job="zonescope",cluster="prod"; each name="value", name=~"regex" or name!="value", separated by commas).',
-    });
+  it('says exactly what is wrong with a bad selector, which stops the start (it used to show in the panel)', () => {
+    const result = parseConfig({ ...process.env, ZONESCOPE_HISTORY_SELECTOR: 'job=zonescope' });
+    expect(result.ok ? [] : result.errors).toEqual([
+      {
+        variable: 'ZONESCOPE_HISTORY_SELECTOR',
+        message: 'ZONESCOPE_HISTORY_SELECTOR is not valid: the value of job must be in double quotes (expected label matchers such as job="zonescope",cluster="prod"; each name="value", name=~"regex" or name!="value", separated by commas).',
+      },
+    ]);
   });
 
   it('says what to configure without ZONESCOPE_PROMETHEUS_URL', async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, RequestSampleResponse as RequestSampleView, ServiceResponse } from '../../../../../../../lib/views/api-types';
 import { apiRequest, readJson, routeContext, harnessForFile } from '../../../../_testing/harness';
-import { getRequestSample, getRequestSampleOptions } from '../../../../../../../lib/views/service';
+import { getRequestSample, getRequestSampleOptions } from '../../../../../../../lib/views/service/request-sample';
 import { defaultScope } from '../../../../../../../lib/server/clusters';
 import { DEFAULT_REQUESTS } from '../../../../../../../lib/topology/analyses/request-sample';
 import { GET as getDetail } from '../route';

@@ -10,8 +10,8 @@ import { errorResponse, jsonResponse, methodNotAllowed } from '@/lib/server/http
 import { parseServiceRef } from '@/lib/server/requests';
 import { readErrorResponse } from '@/lib/views/responses';
 import type { Parsed } from '@/lib/server/http';
-import type { RequestSampleQuery } from '@/lib/views/service';
-import { getRequestSample } from '@/lib/views/service';
+import type { RequestSampleQuery } from '@/lib/views/service/request-sample';
+import { getRequestSample } from '@/lib/views/service/request-sample';
 import { DEFAULT_REQUESTS, MAX_REQUESTS, MIN_REQUESTS } from '@/lib/topology/analyses/request-sample';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
 import { TRAFFIC_SCENARIOS } from '@/lib/topology/analyses/traffic-scenarios';

@@ -1,26 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { Gauge, Registry } from 'prom-client';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { ResourceStatus } from '../k8s/informer';
-import { testCluster, testEndpoint, testEndpoints, testService, testSlice } from '../topology/model/test-cluster';
-import { analyzeCluster, clusterTrafficOf } from '../topology/report/cluster-analysis';
-import type { ClusterAnalysis } from '../topology/report/analysis-schema';
-import { AUTO, publicCases } from '../topology/report/test-public-cases';
-import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
-import type { MeasuredTraffic } from '../topology/analyses/traffic-volume';
-import type { ExporterInput } from './exporter';
-import {
-  DEFAULT_MAX_SERVICES,
-  escapeLabelValue,
-  parseBudget,
-  parseMaxServices,
-  renderMetrics,
-  renderMetricsChunks,
-  renderServiceBlock,
-  serviceBlock,
-  syncAgeSeconds,
-} from './exporter';
+import type { ResourceStatus } from '../../k8s/informer/status';
+import { testCluster, testEndpoint, testEndpoints, testService, testSlice } from '../../topology/model/test-cluster';
+import { analyzeCluster, clusterTrafficOf } from '../../topology/report/cluster-analysis';
+import type { ClusterAnalysis } from '../../topology/report/analysis-schema';
+import { AUTO, publicCases } from '../../topology/report/test-public-cases';
+import { defaultVolumeSettings } from '../../topology/analyses/service-volume';
+import type { MeasuredTraffic } from '../../topology/analyses/traffic-volume';
+import { syncAgeSeconds } from './cluster-block';
+import type { ExporterInput } from './input';
+import { DEFAULT_MAX_SERVICES } from './input';
+import { renderMetrics, renderMetricsChunks } from './scrape';
+import { renderServiceBlock, serviceBlock } from './service-block';
+import { escapeLabelValue } from './text-format';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 
@@ -347,30 +341,5 @@ describe('per-Service lines kept with their reports', () => {
     const withTraffic = renderServiceBlock(mixed, traffic, 100).text;
     expect(withTraffic).toContain(`zonescope_service_traffic_bytes_per_second{namespace="default",service="two",source="pod-bytes"} ${(1234 * 1e9) / (30 * 86400)}`);
     expect(renderServiceBlock(mixed, null, 100).text).toBe(text);
-  });
-});
-
-describe('settings', () => {
-  it('ZONESCOPE_METRICS_MAX_SERVICES: a whole number, else the default and one warning', () => {
-    const warn = vi.fn();
-    expect(parseMaxServices(undefined, warn)).toBe(20_000);
-    expect(parseMaxServices('500', warn)).toBe(500);
-    expect(parseMaxServices('0', warn)).toBe(0);
-    expect(warn).not.toHaveBeenCalled();
-    for (const bad of ['-1', 'lots', '1e3', '12.5']) expect(parseMaxServices(bad, warn)).toBe(20_000);
-    expect(warn).toHaveBeenCalledTimes(4);
-    expect(warn.mock.calls[0]?.[0]).toMatch(/^ZONESCOPE_METRICS_MAX_SERVICES="-1" is not a whole number/);
-  });
-
-  it('ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS: a number ≥ 0, else absent and one warning naming the variable', () => {
-    const warn = vi.fn();
-    expect(parseBudget(undefined, warn)).toBeNull();
-    expect(parseBudget('1500', warn)).toBe(1500);
-    expect(parseBudget('0.5', warn)).toBe(0.5);
-    expect(warn).not.toHaveBeenCalled();
-    expect(parseBudget('-3', warn)).toBeNull();
-    expect(parseBudget('$100', warn)).toBeNull();
-    expect(warn).toHaveBeenCalledTimes(2);
-    expect(warn.mock.calls[1]?.[0]).toMatch(/ZONESCOPE_CROSS_ZONE_BUDGET_DOLLARS/);
   });
 });

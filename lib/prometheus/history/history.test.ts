@@ -1,26 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryTransition } from '../shared/history-types';
-import { MIN_COMPARISON_SAMPLES } from '../shared/history-types';
-import type { EventRecord } from '../topology/model/cluster-model';
-import {
-  alignValues,
-  applyClusterRefinements,
-  applyServiceRefinements,
-  assembleClusterHistory,
-  assembleServiceHistory,
-  changesOf,
-  comparisonAt,
-  eventMarks,
-  hintsState,
-  historyGrid,
-  intervalsOf,
-  mechanismDescriptor,
-  newestInfo,
-  refinementWindows,
-  refineTransition,
-} from './history';
-import type { ServiceHistoryInput } from './history';
-import type { MatrixSeries } from './client';
+import type { HistoryTransition } from '../../shared/history-types';
+import { MIN_COMPARISON_SAMPLES } from '../../shared/history-types';
+import type { EventRecord } from '../../topology/model/cluster-model';
+import type { MatrixSeries } from '../client';
+import { changesOf, hintsState, intervalsOf } from './changes';
+import { assembleClusterHistory } from './cluster';
+import { comparisonAt } from './comparison';
+import { alignValues, historyGrid, newestInfo } from './grid';
+import { eventMarks } from './marks';
+import { applyClusterRefinements, applyServiceRefinements, refinementWindows, refineTransition } from './refinement';
+import type { ServiceHistoryInput } from './service';
+import { assembleServiceHistory } from './service';
+import { mechanismDescriptor } from './text';
 
 const START = 1_700_000_000;
 const STEP = 60;

@@ -13,7 +13,8 @@
  * A Service view runs {@link SERVICE_QUERY_COUNT} range queries, the cluster view
  * {@link CLUSTER_QUERY_COUNT}, plus at most {@link MAX_REFINEMENTS} short refinement queries each.
  */
-import type { HistoryRange } from '../shared/history-types';
+import { escapeLabelValue } from '../../config/prometheus-syntax';
+import type { HistoryRange } from '../../shared/history-types';
 
 /** Seconds each range covers. */
 export const RANGE_SECONDS: Readonly<Record<HistoryRange, number>> = { '1h': 3600, '6h': 6 * 3600, '24h': 24 * 3600, '7d': 7 * 24 * 3600 };
@@ -33,98 +34,6 @@ export function refinementStep(stepSeconds: number): number {
 
 /** At most this many transitions (newest first) are refined per answer. */
 export const MAX_REFINEMENTS = 20;
-
-/** A PromQL string literal's content: backslash, double quote and line breaks escaped. */
-export function escapeLabelValue(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-/** The validated `ZONESCOPE_HISTORY_SELECTOR`: matchers joined by commas (`''` when unset), or why it is refused. */
-export type HistorySelectorResult = { readonly ok: true; readonly matchers: string } | { readonly ok: false; readonly message: string };
-
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-/** Labels the history queries set themselves: a selector may not override them. */
-const RESERVED = new Set(['__name__', 'namespace', 'service']);
-const MAX_SELECTOR_LENGTH = 1000;
-
-/**
- * Validates `ZONESCOPE_HISTORY_SELECTOR`: comma-separated `name="value"`, `name=~"value"` or
- * `name!="value"` matchers (label names as Prometheus spells them, values double-quoted with `\"`
- * and `\\` escapes), nothing else. The message names the first thing that is wrong.
- */
-export function parseHistorySelector(raw: string | undefined): HistorySelectorResult {
-  return parseLabelMatchers(raw, 'ZONESCOPE_HISTORY_SELECTOR', RESERVED, 'job="zonescope",cluster="prod"');
-}
-
-/** Labels the traffic queries group by or filter on themselves: a cluster's selector may not name them. */
-const TRAFFIC_RESERVED = new Set(['__name__', 'namespace', 'pod', 'container', 'src_zone', 'dst_zone', 'direction', 'k8s_src_owner_type', 'k8s_dst_owner_type']);
-
-/**
- * Validates a cluster's traffic selector (`ZONESCOPE_PROMETHEUS_SELECTOR`, or a context's
- * `selector`): label matchers that pick the cluster's series on a Prometheus or Thanos several
- * clusters share (`cluster="prod"`, `k8s_cluster_name="prod"`), added to every traffic query.
- */
-export function parseTrafficSelector(raw: string | undefined, variable: string): HistorySelectorResult {
-  return parseLabelMatchers(raw, variable, TRAFFIC_RESERVED, 'cluster="prod"');
-}
-
-/** Comma-separated `name="value"`, `name=~"value"` or `name!="value"` matchers; the message names `variable` and the first thing that is wrong. */
-function parseLabelMatchers(raw: string | undefined, variable: string, reserved: ReadonlySet<string>, example: string): HistorySelectorResult {
-  const text = (raw ?? '').trim();
-  if (text === '') return { ok: true, matchers: '' };
-  const bad = (why: string): HistorySelectorResult => ({ ok: false, message: `${variable} is not valid: ${why} (expected label matchers such as ${example}; each name="value", name=~"regex" or name!="value", separated by commas).` });
-  if (text.length > MAX_SELECTOR_LENGTH) return bad(`it is longer than ${MAX_SELECTOR_LENGTH} characters`);
-  if (text.startsWith('{') || text.endsWith('}')) return bad('leave out the braces');
-  const matchers: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    while (text[i] === ' ') i++;
-    const nameMatch = /^[^=!~,"\s]*/.exec(text.slice(i));
-    const name = nameMatch?.[0] ?? '';
-    if (name === '') return bad(`matcher ${matchers.length + 1} has no label name`);
-    if (!LABEL_NAME.test(name)) return bad(`"${name.slice(0, 40)}" is not a label name`);
-    if (reserved.has(name)) return bad(`the label ${name} is set by zonescope itself`);
-    i += name.length;
-    while (text[i] === ' ') i++;
-    const op = text.startsWith('=~', i) ? '=~' : text.startsWith('!=', i) ? '!=' : text[i] === '=' ? '=' : null;
-    if (op === null) {
-      if (text.startsWith('!~', i)) return bad(`${name} uses !~, which is not allowed (use =, =~ or !=)`);
-      return bad(`${name} is not followed by =, =~ or !=`);
-    }
-    i += op.length;
-    while (text[i] === ' ') i++;
-    if (text[i] !== '"') return bad(`the value of ${name} must be in double quotes`);
-    let j = i + 1;
-    let value = '';
-    for (; j < text.length && text[j] !== '"'; j++) {
-      if (text[j] === '\\') {
-        const next = text[j + 1];
-        if (next !== '"' && next !== '\\') return bad(`the value of ${name} has an escape other than \\" or \\\\`);
-        value += next;
-        j++;
-      } else {
-        value += text[j];
-      }
-    }
-    if (j >= text.length) return bad(`the value of ${name} has no closing quote`);
-    if (op === '=~') {
-      try {
-        new RegExp(`^(?:${value})$`);
-      } catch {
-        return bad(`the regular expression of ${name} does not compile`);
-      }
-    }
-    matchers.push(`${name}${op}"${escapeLabelValue(value)}"`);
-    i = j + 1;
-    while (text[i] === ' ') i++;
-    if (i >= text.length) break;
-    if (text[i] !== ',') return bad(`expected a comma after the value of ${name}`);
-    i++;
-    while (text[i] === ' ') i++;
-    if (i >= text.length) return bad('it ends with a comma');
-  }
-  return { ok: true, matchers: matchers.join(',') };
-}
 
 function selector(parts: readonly string[]): string {
   return `{${parts.filter((p) => p !== '').join(',')}}`;

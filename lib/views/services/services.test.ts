@@ -1,25 +1,25 @@
 /**
  * The Services API's filter, sort and paging over rows sorted once per column and direction give
  * exactly what filtering and then sorting each request's rows gave (the shared query definition of
- * ./service-query), for random rows and queries — ties of the natural key (`svc-1` and `svc-01`)
+ * lib/shared/service-query.ts), for random rows and queries — ties of the natural key (`svc-1` and `svc-01`)
  * included — and the namespaces list is the sorted set of the rows' namespaces. The rows of
  * successive analyses say what each report and its traffic figures say, reusing a row only for the
  * same report with the same figures.
  */
 import { describe, expect, it } from 'vitest';
 
-import { defaultVolumeSettings } from '../topology/analyses/cluster-traffic';
-import { testEndpoints, testSlice } from '../topology/model/test-cluster';
-import { AnalysisCache } from '../topology/report/analysis-cache';
-import type { AttentionReason, ClusterAnalysis } from '../topology/report/analysis-schema';
-import { analyzeCluster, analyzeClusterIn, clusterTrafficOf } from '../topology/report/cluster-analysis';
-import { prepareAnalysis, withAnalysisCache } from '../topology/report/prepared-analysis';
-import { publicCases } from '../topology/report/test-public-cases';
-import type { QueryableService } from '../shared/service-query';
-import { API_SORT_ALIASES, queryServices, SERVICE_SORT_KEYS, serviceNaturalKey, serviceSearchText } from '../shared/service-query';
-import type { ServiceRow } from './services';
-import type { ServiceQuery } from '../shared/service-query';
-import { exportServiceRows, queryServiceRows, serviceNamespaces, serviceRows } from './services';
+import { defaultVolumeSettings } from '../../topology/analyses/service-volume';
+import { testEndpoints, testSlice } from '../../topology/model/test-cluster';
+import { AnalysisCache } from '../../topology/report/analysis-cache';
+import type { AttentionReason, ClusterAnalysis } from '../../topology/report/analysis-schema';
+import { analyzeCluster, analyzeClusterIn, clusterTrafficOf } from '../../topology/report/cluster-analysis';
+import { prepareAnalysis, withAnalysisCache } from '../../topology/report/prepared-analysis';
+import { publicCases } from '../../topology/report/test-public-cases';
+import type { QueryableService, ServiceQuery } from '../../shared/service-query';
+import { API_SORT_ALIASES, queryServices, SERVICE_SORT_KEYS, serviceNaturalKey, serviceSearchText } from '../../shared/service-query';
+import { exportServiceRows, queryServiceRows } from './query';
+import type { ServiceRow } from './rows';
+import { serviceNamespaces, serviceRows } from './rows';
 
 /** A small seeded generator (mulberry32): the same rows and queries on every run. */
 function random(seed: number): () => number {

@@ -1,0 +1,152 @@
+/**
+ * The Services view's rows: one slim row per Service, from its report and the cluster-wide traffic
+ * figures (measured, set or assumed), memoised per analysis and traffic snapshot and reused per
+ * report, so after a change only the Services it touched get a new row. The API (query.ts), the
+ * export (csv.ts) and the table (table.ts) all read these rows.
+ */
+import 'server-only';
+
+import type { ClusterAnalysis, ServiceReport } from '../../topology/report/analysis-schema';
+import { UNKNOWN_ZONE } from '../../topology/analyses/traffic';
+import type { ServiceTrafficCost, VolumeSourceKind } from '../../topology/analyses/traffic-volume';
+import { costlyFixable, DEFAULT_ATTENTION_MIN_SAVING } from '../../topology/report/attention';
+import { getClusterAnalysis, prepared } from '../../server/analysis';
+import type { ClusterScope } from '../../server/clusters';
+import { getClusterTraffic } from '../traffic';
+
+/** One row of the Services table (slim, so 10,000 rows travel cheaply). */
+export interface ServiceRow {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: ServiceReport['type'];
+  readonly mechanism: ServiceReport['mechanism'];
+  readonly hintsExpected: boolean;
+  readonly hintsObserved: 'all' | 'some' | 'none';
+  /** Why hints are off (upstream event message) or what needs attention, `null` when fine. */
+  readonly reason: string | null;
+  readonly attention: ServiceReport['needsAttention'];
+  readonly endpointsByZone: Readonly<Record<string, number>>;
+  readonly readyEndpoints: number;
+  readonly crossZoneFraction: number;
+  readonly crossZoneFractionIfAuto: number;
+  /**
+   * Volume per 30-day month in GB, as the cluster-wide traffic figures count it (measured, set or
+   * assumed: see {@link volumeSource}); `null` when the Service is not counted (no traffic figures).
+   */
+  readonly gbPerMonth: number | null;
+  /** Where {@link gbPerMonth} comes from; `null` with it. */
+  readonly volumeSource: VolumeSourceKind | null;
+  /** Cross-zone cost now, USD per month (cross-zone GB × price × 2); `null` with {@link gbPerMonth}. */
+  readonly monthlyCost: number | null;
+  /**
+   * The cross-zone share measured by zone-resolved flows (what {@link monthlyCost} uses instead of
+   * {@link crossZoneFraction}, the model's), `null` unless the volume source is `measured-flows`.
+   */
+  readonly measuredCrossZoneFraction: number | null;
+}
+
+function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined, minSaving: number): ServiceRow {
+  const observed = report.observed;
+  const hinted = Object.values(observed.hintCountsByZone).reduce((a, b) => a + b, 0);
+  return {
+    namespace: report.namespace,
+    name: report.name,
+    type: report.type,
+    mechanism: report.mechanism,
+    hintsExpected: report.expected.hintsEnabled,
+    hintsObserved: hinted === 0 ? 'none' : observed.readyEndpointsWithoutHints === 0 ? 'all' : 'some',
+    // Nodes or EndpointSlices forbidden: the controller's event is unknown, not "insufficient node information".
+    reason: report.unknown.expectedHints ?? (report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null)),
+    // A Service the rules do not list is listed when its best change saves money (as the Overview's list).
+    attention: report.needsAttention ?? (traffic ? costlyFixable(traffic, minSaving) : null),
+    endpointsByZone: Object.fromEntries(Object.entries(observed.endpointsByZone).map(([zone, counts]) => [zone, counts.ready])),
+    readyEndpoints: observed.readyEndpoints,
+    crossZoneFraction: report.traffic.crossZoneFraction,
+    crossZoneFractionIfAuto: report.traffic.crossZoneFractionIfAuto,
+    gbPerMonth: traffic ? round6(traffic.volume.gbPerMonth) : null,
+    volumeSource: traffic ? traffic.volume.source.kind : null,
+    monthlyCost: traffic ? round6(traffic.monthlyCost) : null,
+    measuredCrossZoneFraction: traffic?.volume.source.kind === 'measured-flows' ? round6(traffic.crossZoneFraction) : null,
+  };
+}
+
+/** Rows per analysis, then per traffic snapshot (the cluster-wide figures change when Prometheus answers anew, the analysis not). */
+const ROWS = new WeakMap<ClusterAnalysis, WeakMap<object, readonly ServiceRow[]>>();
+/** Stands for "no traffic figures yet" in {@link ROWS}. */
+const NO_TRAFFIC: object = {};
+
+/** Every Service as a table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
+export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | null {
+  const analysis = getClusterAnalysis(scope.source);
+  if (!analysis) return null;
+  const byService = getClusterTraffic(scope)?.byService ?? null;
+  let perTraffic = ROWS.get(analysis);
+  if (!perTraffic) {
+    perTraffic = new WeakMap();
+    ROWS.set(analysis, perTraffic);
+  }
+  const key = byService ?? NO_TRAFFIC;
+  let rows = perTraffic.get(key);
+  if (!rows) {
+    rows = serviceRows(analysis, byService, prepared(scope.source).attentionMinSaving);
+    perTraffic.set(key, rows);
+  }
+  return rows;
+}
+
+/** The row last built from each report, with the traffic figures it was built with. */
+const ROW_OF = new WeakMap<ServiceReport, { readonly traffic: ServiceTrafficCost | undefined; readonly row: ServiceRow }>();
+
+/** Whether two traffic figures give the same row (what {@link toRow} reads of them). */
+function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return (
+    a.volume.source.kind === b.volume.source.kind &&
+    a.volume.gbPerMonth === b.volume.gbPerMonth &&
+    a.monthlyCost === b.monthlyCost &&
+    a.crossZoneFraction === b.crossZoneFraction &&
+    a.saving === b.saving &&
+    a.bestScenario === b.bestScenario
+  );
+}
+
+/**
+ * The rows of an analysis with its traffic figures. The engine keeps an unchanged Service's report
+ * object from one cluster generation to the next, so after a change only the Services it touched
+ * (or whose traffic figures moved) get a new row.
+ */
+export function serviceRows(analysis: ClusterAnalysis, byService: ReadonlyMap<string, ServiceTrafficCost> | null, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): readonly ServiceRow[] {
+  return analysis.services.map((report) => {
+    const traffic = byService?.get(`${report.namespace}/${report.name}`);
+    const cached = ROW_OF.get(report);
+    if (cached !== undefined && sameFigures(cached.traffic, traffic)) return cached.row;
+    const row = toRow(report, traffic, minSaving);
+    ROW_OF.set(report, { traffic, row });
+    return row;
+  });
+}
+
+/** The zones the rows have endpoints in, sorted, the engine's `UNKNOWN_ZONE` last. */
+export function rowZones(rows: readonly ServiceRow[], clusterZones: readonly string[] = []): string[] {
+  const zoneSet = new Set<string>(clusterZones);
+  for (const row of rows) for (const zone of Object.keys(row.endpointsByZone)) zoneSet.add(zone);
+  return [...zoneSet].sort((a, b) => (a === UNKNOWN_ZONE ? 1 : b === UNKNOWN_ZONE ? -1 : a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Six decimals: exact enough for a share, short enough to read (and one rounding only: `formatPercent` shows one decimal of it). */
+export function round6(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+const NAMESPACES = new WeakMap<readonly ServiceRow[], readonly string[]>();
+
+/** Namespaces that have Services, sorted (memoised per rows). */
+export function serviceNamespaces(rows: readonly ServiceRow[]): readonly string[] {
+  let namespaces = NAMESPACES.get(rows);
+  if (!namespaces) {
+    namespaces = [...new Set(rows.map((row) => row.namespace))].sort();
+    NAMESPACES.set(rows, namespaces);
+  }
+  return namespaces;
+}

@@ -1,0 +1,159 @@
+/**
+ * The Services table's data: every row as a compact tuple with its repeated strings interned, the
+ * cluster's zones as columns, the columns zonescope cannot know, the price; and the whole as one
+ * JSON string for the page to hand its client table (memoised per rows).
+ */
+import 'server-only';
+
+import type { CrossZonePricing } from '../../topology/model/cloud-pricing';
+import type { UnreadableResource } from '../../topology/report/unknowns';
+import { serviceUnknowns } from '../../topology/report/unknowns';
+import { getClusterAnalysis } from '../../server/analysis';
+import type { ClusterScope } from '../../server/clusters';
+import { getClusterTraffic } from '../traffic';
+import type { ServiceRow } from './rows';
+import { getServiceRows, round6, rowZones, serviceNamespaces } from './rows';
+
+/**
+ * One Services-table row as a tuple, so 10,000 rows travel to the browser in under 1 MB; every
+ * repeated string is an index into a list of the table (`-1` for none):
+ * `[namespace (into `namespaces`), name, type, mechanism (into `labels`), hintsExpected (0/1),
+ *   hintsObserved (into `labels`), reason (into `reasons`), attention reason (into `labels`),
+ *   ready endpoints per zone (aligned with `zones`), ready endpoints, cross-zone fraction now,
+ *   cross-zone fraction with topology mode Auto, GB per month, volume source (into `labels`),
+ *   cross-zone USD per month (GB, source and USD `null`/-1 without traffic figures), measured
+ *   cross-zone fraction (`null` unless measured with flows)]`.
+ */
+export type SlimServiceRow = readonly [
+  namespace: number,
+  name: string,
+  type: number,
+  mechanism: number,
+  hintsExpected: 0 | 1,
+  hintsObserved: number,
+  reason: number,
+  attention: number,
+  endpointsByZone: readonly number[],
+  readyEndpoints: number,
+  crossZone: number,
+  crossZoneIfAuto: number,
+  gbPerMonth: number | null,
+  volumeSource: number,
+  monthlyCost: number | null,
+  measuredCrossZone: number | null,
+];
+
+/** The Services table's data: slim rows plus the interned zone names and reason texts. */
+export interface ServiceTableData {
+  /** Zone names, sorted, with the engine's `UNKNOWN_ZONE` last when present. */
+  readonly zones: readonly string[];
+  /** Distinct reason texts; rows point into this list (many Services share one message). */
+  readonly reasons: readonly string[];
+  /** The Services' namespaces, sorted; rows point into this list. */
+  readonly namespaces: readonly string[];
+  /** The type, mechanism, hints-observed, attention and volume-source values rows point into. */
+  readonly labels: readonly string[];
+  readonly rows: readonly SlimServiceRow[];
+  /**
+   * Columns whose figures are unknown because zonescope could not read a type they depend on
+   * (the same for every row), with the message to show instead of the figure.
+   */
+  readonly unknown: { readonly hints: string | null; readonly endpoints: string | null; readonly crossZone: string | null };
+  /** The price of the cost column (the cluster's cloud, or as set), `null` before the traffic figures exist. */
+  readonly pricing: CrossZonePricing | null;
+}
+
+const TABLES = new WeakMap<readonly ServiceRow[], ServiceTableData>();
+
+/** Distinct strings in first-seen order, each with its index (`-1` for `null`). */
+class Interned {
+  readonly values: string[] = [];
+  private readonly indices = new Map<string, number>();
+
+  index(value: string | null): number {
+    if (value === null) return -1;
+    let index = this.indices.get(value);
+    if (index === undefined) {
+      index = this.values.length;
+      this.values.push(value);
+      this.indices.set(value, index);
+    }
+    return index;
+  }
+}
+const TABLE_JSON = new WeakMap<ServiceTableData, string>();
+
+/**
+ * The table's data as one JSON string (memoised per table), what the Services page hands its
+ * client table: React serialises a string prop as one chunk, where 10,000 tuples cost it a
+ * walk of every row and field on every request (about 100 ms at 10,000 Services), and the
+ * browser and the server render parse it with one `JSON.parse`.
+ */
+export function serviceTableJson(table: ServiceTableData): string {
+  let json = TABLE_JSON.get(table);
+  if (json === undefined) {
+    json = JSON.stringify(table);
+    TABLE_JSON.set(table, json);
+  }
+  return json;
+}
+
+/** Every Service as a slim table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
+export function getServiceTable(scope: ClusterScope): ServiceTableData | null {
+  const rows = getServiceRows(scope);
+  if (!rows) return null;
+  const cached = TABLES.get(rows);
+  if (cached) return cached;
+  const analysis = getClusterAnalysis(scope.source);
+  const table = serviceTable(rows, {
+    clusterZones: (analysis?.cluster.zones ?? []).map((zone) => zone.name),
+    unreadable: (analysis?.unreadable ?? []).map((entry) => entry.resource),
+    pricing: getClusterTraffic(scope)?.report.pricing ?? null,
+  });
+  TABLES.set(rows, table);
+  return table;
+}
+
+/**
+ * The table data of `rows` (slim tuples, interned strings; see {@link SlimServiceRow}), with the
+ * cluster's zones as columns even where no row has endpoints, the unknown columns of the types
+ * zonescope could not read, and the price (`null` before the traffic figures exist).
+ */
+export function serviceTable(
+  rows: readonly ServiceRow[],
+  cluster: { readonly clusterZones: readonly string[]; readonly unreadable: readonly UnreadableResource['resource'][]; readonly pricing: CrossZonePricing | null },
+): ServiceTableData {
+  const zones = rowZones(rows, cluster.clusterZones);
+  const reasons = new Interned();
+  const labels = new Interned();
+  const namespaces = serviceNamespaces(rows);
+  const namespaceIndex = new Map(namespaces.map((namespace, i) => [namespace, i]));
+  const slim = rows.map((row): SlimServiceRow => [
+    namespaceIndex.get(row.namespace) as number,
+    row.name,
+    labels.index(row.type),
+    labels.index(row.mechanism),
+    row.hintsExpected ? 1 : 0,
+    labels.index(row.hintsObserved),
+    reasons.index(row.reason),
+    labels.index(row.attention?.reason ?? null),
+    zones.map((zone) => row.endpointsByZone[zone] ?? 0),
+    row.readyEndpoints,
+    round6(row.crossZoneFraction),
+    round6(row.crossZoneFractionIfAuto),
+    row.gbPerMonth === null ? null : Math.round(row.gbPerMonth * 100) / 100,
+    labels.index(row.volumeSource),
+    row.monthlyCost === null ? null : Math.round(row.monthlyCost * 10_000) / 10_000,
+    row.measuredCrossZoneFraction,
+  ]);
+  const unknown = serviceUnknowns(cluster.unreadable);
+  return {
+    zones,
+    reasons: reasons.values,
+    namespaces,
+    labels: labels.values,
+    rows: slim,
+    unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
+    pricing: cluster.pricing,
+  };
+}
