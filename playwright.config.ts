@@ -1,15 +1,20 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { APP_PORT, DASHBOARD_LOG, E2E_KUBECONFIG, SIM_PORT } from './e2e/clusters';
+import { PRODUCTION_DIST_DIR } from './scripts/build-folder';
+import { SERVER_NODE_FLAGS } from './scripts/node-flags';
 
 /**
  * End-to-end tests: Debian's chromium drives the production build of the dashboard, which reads
  * the simulated cluster (eks-demo) over real HTTP. Browser downloads are impossible here, so the
  * system chromium is used.
  *
- * The build lives in its own folder (`ZONESCOPE_DIST_DIR=.next-e2e`, see next.config.js) so it
- * never races a build of `.next`: `npm run test:e2e` (scripts/e2e.ts) builds it when the sources
- * changed, then runs this. Every test starts from a freshly reset simulator (e2e/fixtures.ts).
+ * The build is the production build the benchmark shares (`ZONESCOPE_DIST_DIR=.next-prod`, see
+ * scripts/build-folder.ts), apart from a developer's `.next`: `npm run test:e2e` (scripts/e2e.ts)
+ * builds it when the sources changed, then runs this. The dashboard runs as `npm start` runs it
+ * (scripts/start.mjs: one Node process). Every test starts from a freshly reset simulator
+ * (e2e/fixtures.ts). Screenshots for the README are taken only with `UPDATE_SCREENSHOTS=1`
+ * (`npm run screenshots`).
  *
  * The kubeconfig has more contexts than eks-demo's (e2e/clusters.ts: another scenario, an
  * unreachable cluster, one forbidding Nodes) for e2e/fleet.spec.ts; eks-demo is its
@@ -17,11 +22,15 @@ import { APP_PORT, DASHBOARD_LOG, E2E_KUBECONFIG, SIM_PORT } from './e2e/cluster
  * `ZONESCOPE_E2E_DIST_DIR` picks another build folder (scripts/e2e.ts passes it on), and
  * `ZONESCOPE_E2E_SIM_PORT`/`ZONESCOPE_E2E_APP_PORT` other ports, to run beside another suite.
  */
-const DIST_DIR = process.env.ZONESCOPE_E2E_DIST_DIR?.trim() || '.next-e2e';
+const DIST_DIR = process.env.ZONESCOPE_E2E_DIST_DIR?.trim() || PRODUCTION_DIST_DIR;
 
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  // The README's screenshots: only `npm run screenshots` (UPDATE_SCREENSHOTS=1) takes them.
+  testIgnore: process.env.UPDATE_SCREENSHOTS === '1' ? [] : ['**/screenshots.spec.ts'],
+  // One test at a time against one dashboard (every test resets the simulator); scripts/e2e.ts runs
+  // shards side by side, each with its own stack and its share of the spec files.
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
@@ -29,6 +38,7 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   retries: 0,
   reporter: [['list']],
+  // scripts/e2e.ts gives each shard its own (`--output`: Playwright empties it at the start).
   outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
@@ -63,7 +73,7 @@ export default defineConfig({
     },
     {
       // stdout (the audit lines of every write among it) goes to a file fleet.spec.ts reads.
-      command: `mkdir -p ${path.dirname(DASHBOARD_LOG)} && npx --no-install next start -p ${APP_PORT} -H 127.0.0.1 > ${DASHBOARD_LOG}`,
+      command: `mkdir -p ${path.dirname(DASHBOARD_LOG)} && exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs -p ${APP_PORT} -H 127.0.0.1 > ${DASHBOARD_LOG}`,
       // 503 until every resource type is listed: the suite starts on a synced dashboard.
       url: `http://127.0.0.1:${APP_PORT}/api/health/ready`,
       reuseExistingServer: false,

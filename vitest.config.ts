@@ -1,6 +1,21 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test tiers (docs/development.md), one Vitest project each:
+ * - `unit` — `*.test.ts(x)`: fast, in-process (no simulator, no Prometheus, no build; at most a
+ *   small HTTP server of the test's own standing in for an outside system); `npm run test:unit`;
+ * - `integration` — `*.int.test.ts(x)`: real servers over real wires (the simulator, Prometheus,
+ *   the CLI as a child process); `npm run test:integration`.
+ * The e2e tier is Playwright's (playwright.config.ts, `npm run test:e2e`). Full-scale runs are
+ * benchmarks (`npm run bench`), not tests; the project `bench` (`*.bench.test.ts`, `npm run
+ * bench:smoke`) runs the benchmark itself at a small scale against the shared production build,
+ * only when asked. `npx vitest run <paths>` runs the named files of whichever tier they are in.
+ */
+const ALWAYS_EXCLUDED = ['**/node_modules/**', 'e2e/**', '.next/**', '.next-*/**', '.bench-tmp/**', '.node/**'];
+const INTEGRATION = ['**/*.int.test.ts', '**/*.int.test.tsx'];
+const BENCH = ['**/*.bench.test.ts'];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -9,12 +24,27 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['node_modules/**', 'e2e/**', '.next/**', '.next-*/**', '.bench-tmp/**'],
     environment: 'node',
     pool: 'forks',
-    // Vitest's default on a 2-core machine is one worker; most integration tests wait on servers
-    // (the simulator, Prometheus scrapes), so two files at a time halve the wall time.
+    // Vitest's default on a 2-core machine is one worker. Unit tests keep both cores busy with two
+    // files at a time.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['**/*.test.ts', '**/*.test.tsx'], exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...BENCH] },
+      },
+      {
+        extends: true,
+        // Integration tests mostly wait on their servers (the simulator's controllers, Prometheus
+        // scrapes and rate windows; under one core a file on average), so four files at a time.
+        // Projects of different worker counts run one after the other (unit first).
+        test: { name: 'integration', include: INTEGRATION, exclude: ALWAYS_EXCLUDED, maxWorkers: 4, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: 'bench', include: BENCH, exclude: ALWAYS_EXCLUDED, maxWorkers: 1, sequence: { groupOrder: 2 } },
+      },
+    ],
   },
 });

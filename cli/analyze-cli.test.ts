@@ -276,16 +276,13 @@ describe('npm run analyze: several clusters (argument parsing and helpers)', () 
         }),
       (result, index) => seen.push(`${index}:${result}`),
     );
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-    await settle();
-    expect([...resolvers.keys()]).toEqual([0, 1]);
+    await expect.poll(() => [...resolvers.keys()]).toEqual([0, 1]);
     resolvers.get(1)?.('b'); // finishes first, but waits for item 0
-    await settle();
+    // Its place is taken by item 2 at once; its result is not reported before item 0's.
+    await expect.poll(() => [...resolvers.keys()]).toEqual([0, 1, 2]);
     expect(seen).toEqual([]);
-    expect([...resolvers.keys()]).toEqual([0, 1, 2]);
     resolvers.get(0)?.('a');
-    await settle();
-    expect(seen).toEqual(['0:a', '1:b']);
+    await expect.poll(() => seen).toEqual(['0:a', '1:b']);
     resolvers.get(3)?.('d');
     resolvers.get(2)?.('c');
     await done;

@@ -6,31 +6,34 @@
  */
 import { readFile } from 'node:fs/promises';
 
-import { createClusterSource, permanentFailure } from '../lib/k8s/cluster-source';
-import type { ClusterEntry } from '../lib/k8s/clusters';
-import { clusterEntriesFromEnv } from '../lib/k8s/clusters';
-import type { ConnectionEnv } from '../lib/k8s/connection';
+import { permanentFailure } from '../lib/k8s/cluster-source';
+import { createClusterSource } from '../lib/k8s/cluster-sources/create-source';
+import type { ClusterEntry } from '../lib/k8s/cluster-entries';
+import { clusterEntriesFromEnv } from '../lib/k8s/cluster-entries';
+import type { Config } from '../lib/config/variables';
+import { formatConfigErrors, parseConfig } from '../lib/config/config';
 import type { ResourceId } from '../lib/k8s/resources';
 import { RESOURCES } from '../lib/k8s/resources';
 import { identityLabel, readGrantFor, ruleLine, whoAmI } from '../lib/k8s/self-subject-review';
 import type { SourceResource } from '../lib/topology/model/cluster-model';
 import { CLUSTER_ANSWER_NEEDS, SERVICE_ANSWER_NEEDS, unknownMessage } from '../lib/topology/report/unknowns';
-import type { SnapshotSummary } from '../lib/k8s/snapshot';
-import { formatProblem, loadSnapshot } from '../lib/k8s/snapshot';
-import { formatAmount } from '../lib/topology/analyses/cluster-traffic';
+import type { SnapshotSummary } from '../lib/k8s/snapshot/results';
+import { formatProblem } from '../lib/k8s/snapshot/results';
+import { loadSnapshot } from '../lib/k8s/snapshot/load';
+import { formatAmount } from '../lib/topology/analyses/service-volume';
 import { measuredTrafficFromSeries } from '../lib/topology/analyses/measured-traffic';
 import type { MeasuredTraffic } from '../lib/topology/analyses/traffic-volume';
 import { parsePriceSetting } from '../lib/topology/model/cloud-pricing';
 import { metricsConfigFromEnv } from '../lib/prometheus/config';
-import type { MetricsStatus } from '../lib/prometheus/traffic-source';
+import type { MetricsStatus } from '../lib/prometheus/traffic-status';
 import { TrafficSource } from '../lib/prometheus/traffic-source';
 import type { ServiceTrafficCost } from '../lib/topology/analyses/traffic-volume';
 import type { ClusterAnalysis, ServiceDetail, ServiceReport } from '../lib/topology/report/analysis-schema';
 import { analyzeClusterIn } from '../lib/topology/report/cluster-analysis';
 import { prepareAnalysis } from '../lib/topology/report/prepared-analysis';
 import { analyzeServiceIn } from '../lib/topology/report/service-detail';
-import type { AnalysisOptions } from '../lib/topology/model/cluster-context';
-import { MAX_GB_PER_MONTH, MAX_PRICE_PER_GB } from '../lib/topology/model/cluster-context';
+import type { AnalysisOptions } from '../lib/topology/model/analysis-options';
+import { MAX_GB_PER_MONTH, MAX_PRICE_PER_GB } from '../lib/topology/model/analysis-options';
 import type { ClusterIndex } from '../lib/topology/model/cluster-model';
 import { indexCluster } from '../lib/topology/model/cluster-model';
 
@@ -298,9 +301,9 @@ async function readSnapshotFiles(paths: readonly string[]): Promise<ReadOutcome>
   return { ok: true, read: { index: indexCluster(result.snapshot), unreadable: [] }, warnings: [] };
 }
 
-/** Reads the live cluster that `env` names (`ZONESCOPE_CONTEXT`, the kubeconfig or the service account), waiting `timeoutSeconds` for its sync. */
-async function readLive(env: ConnectionEnv, timeoutSeconds: number): Promise<ReadOutcome> {
-  const state = createClusterSource({ ...env, ZONESCOPE_SNAPSHOT: '' });
+/** Reads the live cluster that `config` names (`ZONESCOPE_CONTEXT`, the kubeconfig or the service account), waiting `timeoutSeconds` for its sync. */
+async function readLive(config: Config, timeoutSeconds: number): Promise<ReadOutcome> {
+  const state = createClusterSource({ ...config, ZONESCOPE_SNAPSHOT: [] });
   if (state.mode !== 'live') return { ok: false, message: `cannot reach the cluster: ${state.problems().join('; ') || 'no kubeconfig'}` };
   state.start();
   try {
@@ -601,8 +604,9 @@ export type MetricsReport = Pick<MetricsStatus, 'state' | 'message' | 'url' | 'w
  * One refresh of the traffic source against `--prometheus` (the dashboard's queries and rules),
  * mapped onto the cluster: the measurement (`null` when nothing usable) and the status.
  */
-export async function measureOnce(index: ClusterIndex, prometheus: { readonly url: string; readonly selector: string }, env: Readonly<Record<string, string | undefined>>): Promise<{ measured: MeasuredTraffic | null; metrics: MetricsReport }> {
-  const source = new TrafficSource(metricsConfigFromEnv({ ...env, ZONESCOPE_PROMETHEUS_URL: prometheus.url, ZONESCOPE_PROMETHEUS_SELECTOR: prometheus.selector }), { log: () => undefined });
+export async function measureOnce(index: ClusterIndex, prometheus: { readonly url: string; readonly selector: string }, config: Config): Promise<{ measured: MeasuredTraffic | null; metrics: MetricsReport }> {
+  // --prometheus and --prometheus-selector name the Prometheus; token, CA, window and timeout are the configuration's.
+  const source = new TrafficSource(metricsConfigFromEnv({ ...config, ZONESCOPE_PROMETHEUS_URL: prometheus.url, ZONESCOPE_PROMETHEUS_SELECTOR: prometheus.selector }), { log: () => undefined });
   await source.refresh();
   const measurement = source.measurement();
   const { state, message, url, window, hint } = source.status();
@@ -616,8 +620,8 @@ function metricsLines(metrics: MetricsReport | null): string[] {
 }
 
 /** Analyses what was read; a message when `--service` names a Service the cluster lacks. */
-async function analyse(read: ClusterRead, args: Args, volumesByService: Record<string, number> | null): Promise<Analysed | string> {
-  const measure = args.prometheus === null ? null : await measureOnce(read.index, args.prometheus, process.env);
+async function analyse(read: ClusterRead, args: Args, volumesByService: Record<string, number> | null, config: Config): Promise<Analysed | string> {
+  const measure = args.prometheus === null ? null : await measureOnce(read.index, args.prometheus, config);
   const prepared = prepareAnalysis(read.index, { ...args.options, volumesByService, unreadable: read.unreadable, measured: measure?.measured ?? null });
   const analysis = analyzeClusterIn(prepared);
   let detail: ServiceDetail | null = null;
@@ -653,6 +657,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.err(`analyze: ${args}\n\n${USAGE}\n`);
     return 2;
   }
+  // The settings it shares with the dashboard (lib/config): a value it cannot use is a bad argument.
+  const configured = parseConfig(process.env);
+  for (const warning of configured.warnings) io.err(`analyze: warning: ${warning}\n`);
+  if (!configured.ok) {
+    io.err(`analyze: ${formatConfigErrors(configured.errors)}\n`);
+    return 2;
+  }
+  const config = configured.config;
   let volumesByService: Record<string, number> | null = null;
   if (args.volumesFile !== null) {
     const volumes = await readVolumes(args.volumesFile);
@@ -662,15 +674,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     volumesByService = volumes;
   }
-  if (args.clusters !== null) return analyzeClusters(args, args.clusters.contexts, volumesByService, io, process.env);
+  if (args.clusters !== null) return analyzeClusters(args, args.clusters.contexts, volumesByService, io, config);
   // Without --context the kubeconfig's current context, whatever ZONESCOPE_CONTEXT says (the dashboard's setting).
-  const read = args.snapshots.length > 0 ? await readSnapshotFiles(args.snapshots) : await readLive({ ...process.env, ZONESCOPE_CONTEXT: args.context ?? '' }, args.timeoutSeconds);
+  const read = args.snapshots.length > 0 ? await readSnapshotFiles(args.snapshots) : await readLive({ ...config, ZONESCOPE_CONTEXT: args.context ?? undefined }, args.timeoutSeconds);
   if (!read.ok) {
     io.err(`analyze: ${read.message}\n`);
     return 3;
   }
   for (const warning of read.warnings) io.err(`analyze: ${warning}\n`);
-  const result = await analyse(read.read, args, volumesByService);
+  const result = await analyse(read.read, args, volumesByService, config);
   if (typeof result === 'string') {
     io.err(`analyze: ${result}\n`);
     return 3;
@@ -768,18 +780,18 @@ function where(entry: Pick<ClusterEntry, 'context' | 'server'>, code: (text: str
   return [context, ...(entry.server !== null ? [`server ${code(entry.server)}`] : [])].join(', ');
 }
 
-async function runCluster(entry: ClusterEntry, args: Args, volumesByService: Record<string, number> | null, env: ConnectionEnv): Promise<ClusterRun> {
+async function runCluster(entry: ClusterEntry, args: Args, volumesByService: Record<string, number> | null, config: Config): Promise<ClusterRun> {
   const failed = (error: string): ClusterRun => ({ entry, exitCode: 3, error, warnings: [], analysed: null });
   if (entry.configError !== null) return failed(entry.configError);
   let read: ReadOutcome;
   try {
-    read = await readLive({ ...env, ZONESCOPE_CONTEXT: entry.context ?? '' }, args.timeoutSeconds);
+    read = await readLive({ ...config, ZONESCOPE_CONTEXT: entry.context ?? undefined }, args.timeoutSeconds);
   } catch (error) {
     // One cluster failing in an unforeseen way must not take the others' sections with it.
     return failed(`cannot read the cluster: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!read.ok) return failed(read.message);
-  const analysed = await analyse(read.read, args, volumesByService);
+  const analysed = await analyse(read.read, args, volumesByService, config);
   if (typeof analysed === 'string') return { ...failed(analysed), warnings: read.warnings };
   return { entry, exitCode: analysed.failures.length > 0 ? 1 : 0, error: null, warnings: read.warnings, analysed };
 }
@@ -856,18 +868,19 @@ function summaryMarkdown(runs: readonly Outcome[], code: ClusterExitCode): strin
  * at a time, each with its own `--timeout`), one section each in the kubeconfig's (or the list's)
  * order, `--fail-on` applied to each; the exit code is the worst of theirs.
  */
-async function analyzeClusters(args: Args, contexts: readonly string[] | null, volumesByService: Record<string, number> | null, io: Io, processEnv: ConnectionEnv): Promise<number> {
-  // The dashboard's list (lib/k8s/clusters.ts): ZONESCOPE_CONTEXTS, the default first. --contexts
-  // replaces the list, in its own order, and leaves out a default it does not name.
-  const env: ConnectionEnv = { ...processEnv, ZONESCOPE_SNAPSHOT: '', ...(contexts !== null ? { ZONESCOPE_CONTEXTS: contexts.join(','), ZONESCOPE_CONTEXT: '' } : {}) };
-  const listed = clusterEntriesFromEnv(env).entries;
+async function analyzeClusters(args: Args, contexts: readonly string[] | null, volumesByService: Record<string, number> | null, io: Io, processConfig: Config): Promise<number> {
+  // The dashboard's list (lib/k8s/cluster-entries.ts): ZONESCOPE_CONTEXTS, the default first. --contexts
+  // replaces the list, in its own order (`*` alone: every context), and leaves out a default it does not name.
+  const listedContexts = contexts === null || (contexts.length === 1 && contexts[0] === '*') ? null : contexts;
+  const config: Config = { ...processConfig, ZONESCOPE_SNAPSHOT: [], ...(contexts !== null ? { ZONESCOPE_CONTEXTS: listedContexts, ZONESCOPE_CONTEXT: undefined } : {}) };
+  const listed = clusterEntriesFromEnv(config).entries;
   const entries = contexts === null ? listed : [...listed].sort((a, b) => contexts.indexOf(a.context ?? '') - contexts.indexOf(b.context ?? ''));
   const outcomes: Outcome[] = [];
   const sections: ClusterSection[] = [];
   await forEachInOrder(
     entries,
     CLUSTER_CONCURRENCY,
-    (entry) => runCluster(entry, args, volumesByService, env),
+    (entry) => runCluster(entry, args, volumesByService, config),
     (run, index) => {
       const label = clusterLabel(run.entry);
       for (const warning of run.warnings) io.err(`analyze [${label}]: ${warning}\n`);

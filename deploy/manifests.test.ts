@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
+import { configFromEnv } from '../lib/config/config';
 import { checkHost, isBoundBeyondLoopback, unauthenticatedWritesReason } from '../lib/server/exposure';
 import { RESOURCES } from '../lib/k8s/resources';
 
@@ -114,17 +115,18 @@ describe('deployment manifests', () => {
     };
     const container = deployment.spec.template.spec.containers[0];
     if (container === undefined) throw new Error('no container');
-    const env = Object.fromEntries(container.env.map((e) => [e.name, e.value]));
+    // The Pod's environment reads as the server reads it at start (a value it cannot use would stop it).
+    const env = configFromEnv({ ...Object.fromEntries(container.env.map((e) => [e.name, e.value])), PORT: '3000' });
     // The writer variant patches env/0.
     expect(container.env[0]?.name).toBe('ZONESCOPE_READ_ONLY');
     expect(isBoundBeyondLoopback(env)).toBe(true);
     for (const host of ['zonescope.zonescope.svc.cluster.local', 'zonescope.zonescope.svc', 'zonescope.zonescope', 'localhost:3000', 'localhost:8080', '127.0.0.1:8080']) {
-      expect(checkHost(host, { ...env, PORT: '3000' }).ok, host).toBe(true);
+      expect(checkHost(host, env).ok, host).toBe(true);
     }
-    expect(checkHost('evil.example', { ...env, PORT: '3000' }).ok).toBe(false);
+    expect(checkHost('evil.example', env).ok).toBe(false);
     for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
       const host = probe.httpGet.httpHeaders?.find((h) => h.name.toLowerCase() === 'host')?.value ?? '10.1.2.3:3000';
-      expect(checkHost(host, { ...env, PORT: '3000' }).ok, probe.httpGet.path).toBe(true);
+      expect(checkHost(host, env).ok, probe.httpGet.path).toBe(true);
     }
     // Reads only: writes are refused beyond loopback without the proxy or the opt-in.
     expect(unauthenticatedWritesReason(env)).toMatch(/ZONESCOPE_AUTH_PROXY=1/);
@@ -142,7 +144,7 @@ describe('deployment manifests', () => {
     expect(policy.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'zonescope' });
     expect(policy.spec.policyTypes).toEqual(['Ingress']);
     expect(policy.spec.ingress).toEqual([]);
-    expect(unauthenticatedWritesReason({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' })).toBeNull();
+    expect(unauthenticatedWritesReason(configFromEnv({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' }))).toBeNull();
   });
 
   it('the Service is ClusterIP (no public exposure)', () => {

@@ -16,7 +16,7 @@ import { expect, test } from './fixtures';
 import { HistoryPanel } from './pages/history-panel';
 import { OverviewPage } from './pages/overview-page';
 import { ServicePage } from './pages/service-page';
-import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON, startPrometheus, stopPrometheus } from './prometheus';
+import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON, PROMETHEUS_URL, startPrometheus, stopPrometheus } from './prometheus';
 import { scaleDeployment } from './sim';
 
 test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
@@ -28,8 +28,8 @@ test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
 const LEDGER = { namespace: 'payments', name: 'ledger', replicas: 7, below: 2 } as const;
 /** shop/recommendations: nothing asks for hints; the toggle sets topology-mode Auto. */
 const RECOMMENDATIONS = 'shop/recommendations';
-/** How long each state is held before the next change, so each lasts several scrapes. */
-const HOLD_MS = 8_000;
+/** How long each state is held before the next change (as the suite's Prometheus scraped it), so each lasts several scrapes. */
+const HOLD_SECONDS = 7;
 /** Scrape interval (1 s) plus the history answer's cache and the page's fetch: the slack on a transition's time. */
 const SLACK_SECONDS = 3;
 
@@ -81,9 +81,29 @@ function stepsWithData(history: ServiceHistory, from: number, to: number): numbe
   return (predicted?.points ?? []).filter((p) => p.v !== null && p.t >= from && p.t <= to).length;
 }
 
-async function sleepUntil(page: { waitForTimeout(ms: number): Promise<void> }, at: number): Promise<void> {
-  const left = at - Date.now();
-  if (left > 0) await page.waitForTimeout(left);
+/** The Service's observed-hints ratio as the suite's Prometheus scraped it from the dashboard over the last 2 minutes: `[unix seconds, value]`. */
+async function scrapedRatios(namespace: string, name: string): Promise<[number, string][]> {
+  const promql = `zonescope_service_hints_observed_ratio{job="zonescope",namespace="${namespace}",service="${name}"}[2m]`;
+  const response = await fetch(`${PROMETHEUS_URL ?? ''}/api/v1/query?query=${encodeURIComponent(promql)}`);
+  const body = (await response.json()) as { data?: { result?: { values: [number, string][] }[] } };
+  return body.data?.result?.[0]?.values ?? [];
+}
+
+/**
+ * Waits until the suite's Prometheus has scraped the ratio at `value` in every sample since
+ * `since` (ms) over {@link HOLD_SECONDS}: the state then lasts several scrapes in the history.
+ */
+async function heldInPrometheus(namespace: string, name: string, value: number, since: number): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const held = (await scrapedRatios(namespace, name)).filter(([t]) => t * 1000 >= since);
+        if (held.some(([, v]) => Number(v) !== value)) return `another value since ${new Date(since).toISOString()}: ${JSON.stringify(held)}`;
+        return held.length < 2 ? 0 : (held.at(-1)?.[0] ?? 0) - (held[0]?.[0] ?? 0);
+      },
+      { message: `${namespace}/${name} scraped at ${value} for ${HOLD_SECONDS} s`, timeout: 60_000, intervals: [500] },
+    )
+    .toBeGreaterThanOrEqual(HOLD_SECONDS);
 }
 
 test('hints turned off by a scale-down and on again appear in the Changes table at the right times, with the reason; a toggle gets its before/after', async ({ page, request }) => {
@@ -118,12 +138,12 @@ test('hints turned off by a scale-down and on again appear in the Changes table 
   expect(detail.expected.hintsEnabled).toBe(false);
   const offReasonCode = reasonCodeOfMessage(detail.expected.reason?.message ?? '');
   expect(offReasonCode, `the controller's reason "${detail.expected.reason?.message ?? ''}" has a code`).not.toBe('unknown');
-  await sleepUntil(page, offAt + HOLD_MS);
+  await heldInPrometheus(LEDGER.namespace, LEDGER.name, 0, offAt);
 
   // 3. Back up: hints on again.
   await scaleDeployment(LEDGER.namespace, LEDGER.name, LEDGER.replicas);
   const onAt = await waitForRatio(request, LEDGER.namespace, LEDGER.name, 1);
-  await sleepUntil(page, onAt + HOLD_MS);
+  await heldInPrometheus(LEDGER.namespace, LEDGER.name, 1, onAt);
 
   // 4. The Service page's History at 1 h: both rows, newest first, at the exporter's times.
   await service.goto(ledgerKey);

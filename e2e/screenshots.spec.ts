@@ -2,9 +2,10 @@
  * Screenshots of each view for the README, taken from the real pages (production build, simulated
  * eks-demo cluster) at 1280×800. Light for every view, dark for the overview and the Service view.
  *
- * With `UPDATE_SCREENSHOTS=1` they are written to `docs/screenshots/*.png` (the README's images);
- * otherwise to `test-results/screenshots/`, so an ordinary e2e run still takes them (and fails if a
- * view cannot be captured) without rewriting the committed images.
+ * Only `npm run screenshots` runs this file (`UPDATE_SCREENSHOTS=1`; playwright.config.ts leaves
+ * it out of an ordinary e2e run): the images are written to `docs/screenshots/*.png` (the
+ * README's images). What they show is tested by the other specs (layout.spec.ts: no page scrolls
+ * sideways; overview-traffic, service-traffic and history specs: the panels).
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -12,7 +13,7 @@ import { expect, test } from './fixtures';
 import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON } from './prometheus';
 import { CURRENT_VALUE } from './pages/service-page';
 
-const OUT = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(__dirname, '..', 'docs', 'screenshots') : path.join(__dirname, '..', 'test-results', 'screenshots');
+const OUT = path.join(__dirname, '..', 'docs', 'screenshots');
 
 const SHOTS = [
   { file: 'overview.png', path: '/', fullPage: true, ready: (page: Page) => page.getByRole('region', { name: 'Zone map' }).locator('svg').first() },

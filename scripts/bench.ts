@@ -31,6 +31,10 @@
  *    requests `/api/v1/cluster`, simulator requests meanwhile (0), RSS, `promtool check metrics`.
  *    `--metrics-only` runs just the cold sync and this phase (without Prometheus).
  *
+ * `npm run bench -- --scale-checks [CASE…]` runs instead, in this process, the full-scale checks of
+ * behaviours the unit tests check at a small size (scripts/bench/scale-checks.ts: 100,000 zones,
+ * 10,000 Services, a 150,000-object dump, …), printing each one's time and heap.
+ *
  * Issue 6's goals are checked on both generators, issue 17's on the realistic one
  * (scripts/bench/report.ts). Prints each generator's tables, then one JSON object as the last line:
  * the generator's figures, or with `both` `{ scale, generator: "both", reference, realistic,
@@ -44,7 +48,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchOptions, Generator } from './bench/args';
 import { BENCH_DIST_DIR, generatorsOf, parseBenchArgs, USAGE } from './bench/args';
-import { buildWithStamp, hasBuild, isBuildCurrent } from './build-folder';
+import { buildWithStamp, hasBuild, isBuildCurrent, withBuildLock } from './build-folder';
 import type { BrowserResult } from './bench/browser';
 import { browserPhase } from './bench/browser';
 import { churn } from './bench/churn';
@@ -615,7 +619,26 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   return { json: result as unknown as Record<string, unknown>, ok: true };
 }
 
+/** `--scale-checks [CASE…]`: the full-scale runs of what the unit tests check small (scripts/bench/scale-checks.ts). */
+async function scaleChecks(argv: readonly string[]): Promise<number> {
+  const rest = argv.filter((a) => a !== '--scale-checks' && a !== '--');
+  const flag = rest.find((a) => a.startsWith('-'));
+  if (flag !== undefined) {
+    console.error(`bench: --scale-checks takes case names only, not "${flag}"\n\n${USAGE}`);
+    return 2;
+  }
+  const { runScaleChecks } = await import('./bench/scale-checks');
+  const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+  console.log(`zonescope scale checks, in-process, ${machine}\n`);
+  const results = await runScaleChecks(rest);
+  const failed = results.filter((r) => !r.ok).map((r) => r.name);
+  console.log(failed.length === 0 ? '\nall scale checks hold' : `\nscale checks failed: ${failed.join(', ')}`);
+  console.log(JSON.stringify({ scaleChecks: results, machine }));
+  return failed.length === 0 ? 0 : 1;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--scale-checks')) return scaleChecks(argv);
   const parsed = parseBenchArgs(argv);
   if (parsed === 'help') {
     console.log(USAGE);
@@ -637,23 +660,31 @@ async function main(argv: readonly string[]): Promise<number> {
   const generators = generatorsOf(options.generator);
   log(`scale ${options.scale}, ${generators.join(' then ')}, on ${machine}; deadline ${options.timeoutMinutes} min${options.serverNodeOptions ? `; server NODE_OPTIONS=${options.serverNodeOptions}` : ''}`);
 
-  // The production build, in the benchmark's own folder (once, before any simulator starts).
-  let buildSeconds: number | null = null;
-  if (options.build === 'always' || (options.build === 'auto' && !isBuildCurrent(ROOT, distDir))) {
-    log(`building into ${distDir} (next build)…`);
-    const startedAt = performance.now();
-    let output: string[] = [];
-    const code = await buildWithStamp(ROOT, distDir, async () => {
-      const build = await run('build', process.execPath, [nextBin, 'build'], { cwd: ROOT, env: childEnv({ NODE_ENV: 'production', ZONESCOPE_DIST_DIR: distDir }), timeoutMs: 20 * 60_000 });
-      output = build.output;
-      return build.code;
-    });
-    if (code !== 0) throw new Error(`next build failed (${code}):\n${output.slice(-30).join('\n')}`);
-    buildSeconds = r1((performance.now() - startedAt) / 1000);
-    log(`built in ${buildSeconds} s`);
-  } else if (!hasBuild(ROOT, distDir)) {
+  // The production build the e2e suite shares (once, before any simulator starts; under the
+  // folder's lock, so an e2e run building it at the same time is waited for, not raced).
+  const buildSeconds = await withBuildLock(
+    ROOT,
+    distDir,
+    async (): Promise<number | null> => {
+      if (options.build !== 'always' && (options.build !== 'auto' || isBuildCurrent(ROOT, distDir))) return null;
+      log(`building into ${distDir} (next build)…`);
+      const startedAt = performance.now();
+      let output: string[] = [];
+      const code = await buildWithStamp(ROOT, distDir, async () => {
+        const build = await run('build', process.execPath, [nextBin, 'build'], { cwd: ROOT, env: childEnv({ NODE_ENV: 'production', ZONESCOPE_DIST_DIR: distDir }), timeoutMs: 20 * 60_000 });
+        output = build.output;
+        return build.code;
+      });
+      if (code !== 0) throw new Error(`next build failed (${code}):\n${output.slice(-30).join('\n')}`);
+      const seconds = r1((performance.now() - startedAt) / 1000);
+      log(`built in ${seconds} s`);
+      return seconds;
+    },
+    (lock) => log(`waiting for the build another process is making (${lock})…`),
+  );
+  if (buildSeconds === null && !hasBuild(ROOT, distDir)) {
     throw new Error(`no production build in ${distDir} and --build never`);
-  } else if (options.build === 'never' && !isBuildCurrent(ROOT, distDir)) {
+  } else if (buildSeconds === null && options.build === 'never' && !isBuildCurrent(ROOT, distDir)) {
     log(`warning: ${distDir} was built from other sources than the current ones (--build never)`);
   }
 

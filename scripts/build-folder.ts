@@ -1,15 +1,23 @@
 /**
- * Production builds in their own folders (`ZONESCOPE_DIST_DIR`, see next.config.js) for the e2e
- * suite (`.next-e2e`) and the benchmark (`.next-bench`), so neither races the other nor a
- * developer's `.next`. A build is stamped with a content hash of the sources that go into it and
- * is redone only when they changed.
+ * The production build the e2e suite (scripts/e2e.ts) and the benchmark (scripts/bench.ts, its
+ * smoke run scripts/bench/smoke.bench.test.ts) share: one folder, {@link PRODUCTION_DIST_DIR}
+ * (`ZONESCOPE_DIST_DIR`, see next.config.js), apart from a developer's `.next`. A build is stamped
+ * with a content hash of the sources that go into it and is redone only when they changed, so CI
+ * builds once and every later consumer finds it current.
+ *
+ * Two consumers started together never build at once: the check and the build run under a lock
+ * (`<folder>.lock`, holding the builder's pid; {@link withBuildLock}), and the second finds the
+ * first one's build current once it gets the lock.
  *
  * `next build` rewrites tsconfig.json (it adds the build folder's type globs); the file is put back
  * as it was.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+/** The shared production build folder (relative to the project root). */
+export const PRODUCTION_DIST_DIR = '.next-prod';
 
 const INPUT_DIRS = ['app', 'components', 'lib', 'public'];
 const INPUT_FILES = ['proxy.ts', 'instrumentation.ts', 'next.config.js', 'postcss.config.mjs', 'package-lock.json'];
@@ -77,5 +85,63 @@ export async function buildWithStamp<C>(root: string, distDir: string, build: ()
       const absolute = path.join(root, file);
       if (!readFileSync(absolute).equals(content)) writeFileSync(absolute, content);
     }
+  }
+}
+
+function lockPath(root: string, distDir: string): string {
+  return path.join(root, `${distDir.replace(/[/\\]+$/, '')}.lock`);
+}
+
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8').trim());
+  } catch {
+    // Just created and the pid not written yet (held), unless that was long ago (its creator died).
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `fn` (typically: check {@link isBuildCurrent}, build when not) holding the build folder's
+ * lock, so two consumers never build into it at once. Waits while another live process holds it
+ * (`onWait` is told once); a lock left by a process that is gone is taken over.
+ */
+export async function withBuildLock<T>(root: string, distDir: string, fn: () => Promise<T>, onWait: (holder: string) => void = () => undefined): Promise<T> {
+  const lock = lockPath(root, distDir);
+  let told = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), `${process.pid}\n`);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!holderAlive(lock)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!told) {
+        told = true;
+        onWait(path.relative(root, lock));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }

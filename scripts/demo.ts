@@ -16,7 +16,7 @@
  *    and the dashboard shows assumed volumes.
  * 2. Runs `next build` when `.next/BUILD_ID` is missing or older than any source file
  *    (app/, components/, lib/, public/, proxy.ts and the build configuration).
- * 3. Starts the build's standalone server as `npm start` does (scripts/start.ts: static files
+ * 3. Starts the build's standalone server as `npm start` does (scripts/start.mjs: static files
  *    linked next to it, no `next start` warning) on `PORT` (default 3000) and
  *    `ZONESCOPE_DEMO_HOST` or `ZONESCOPE_HOST` (default 127.0.0.1, passed on as `ZONESCOPE_HOST`
  *    so the server knows whether it is reachable beyond loopback) with `KUBECONFIG` pointing at
@@ -26,7 +26,11 @@
  *    and history from Prometheus on http://127.0.0.1:PORT)`.
  * 4. Stops all of them on Ctrl-C / SIGTERM (and the others if the dashboard exits).
  *
- * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer).
+ * The environment is checked first, as the dashboard checks it (lib/config): a variable whose
+ * value cannot be used stops the demo before anything starts, with a message naming it.
+ *
+ * Exit codes: 0 stopped by a signal, 1 failed to start (build failed, port taken, no answer), 2 a
+ * configuration value that cannot be used.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -37,11 +41,12 @@ import { fileURLToPath } from 'node:url';
 import { defaultControllers } from '../sim/default-controllers';
 import type { RunningPrometheus } from '../sim/prometheus';
 import { findPrometheus, PROMETHEUS_INSTALL_HINT, startPrometheus } from '../sim/prometheus';
+import { formatConfigErrors, parseConfig } from '../lib/config/config';
 import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
 import { FLOW_METRIC } from '../sim/traffic-series';
-import { prepareStandalone, startPlan } from './start';
+import { prepareStandalone, startPlan } from './start.mjs';
 import { serverNodeArgs } from './node-flags';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -182,18 +187,21 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<boolean
   return false;
 }
 
-function parsePort(value: string | undefined): number | null {
-  if (value === undefined || value === '') return 3000;
-  return /^\d{1,5}$/.test(value) && Number(value) > 0 && Number(value) < 65536 ? Number(value) : null;
-}
-
 async function main(): Promise<number> {
-  const port = parsePort(process.env.PORT);
-  if (port === null) {
-    console.error(`demo: PORT must be a port number, not "${process.env.PORT ?? ''}"`);
-    return 1;
+  const given = parseConfig(process.env);
+  if (!given.ok) {
+    console.error(`demo: ${formatConfigErrors(given.errors)}`);
+    return 2;
   }
-  const host = process.env.ZONESCOPE_DEMO_HOST || process.env.ZONESCOPE_HOST || '127.0.0.1';
+  const port = given.config.PORT ?? 3000;
+  const host = given.config.ZONESCOPE_DEMO_HOST ?? given.config.ZONESCOPE_HOST ?? '127.0.0.1';
+  // The dashboard's own environment (the simulator's kubeconfig, a Prometheus URL the demo may add), checked now rather than after the build.
+  const served = parseConfig(childEnv(port, host, 'http://127.0.0.1:9090'));
+  if (!served.ok) {
+    console.error(`demo: ${formatConfigErrors(served.errors)}`);
+    return 2;
+  }
+  for (const warning of given.warnings) log(`warning: ${warning}`);
   if (!existsSync(NEXT_BIN)) {
     console.error('demo: next is not installed; run npm install first');
     return 1;

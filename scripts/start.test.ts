@@ -2,21 +2,22 @@ import { mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../lib/config/config';
 import { isBoundBeyondLoopback } from '../lib/server/exposure';
-import { browseUrl, prepareStandalone, startPlan, StartUsageError } from './start';
+import { browseUrl, prepareStandalone, startPlan, StartUsageError } from './start.mjs';
 
 describe('npm start', () => {
   it('binds 127.0.0.1:3000 by default and tells the server so', () => {
     const plan = startPlan([], { PATH: '/bin', HOSTNAME: 'build-box' }, '/srv');
     expect(plan).toMatchObject({ host: '127.0.0.1', port: 3000, url: 'http://127.0.0.1:3000' });
     expect(plan.env).toMatchObject({ HOSTNAME: '127.0.0.1', PORT: '3000', ZONESCOPE_HOST: '127.0.0.1', NODE_ENV: 'production' });
-    expect(isBoundBeyondLoopback(plan.env)).toBe(false);
+    expect(isBoundBeyondLoopback(configFromEnv(plan.env))).toBe(false);
   });
 
   it('binds ZONESCOPE_HOST when set (beyond loopback) and announces a loopback address to open', () => {
     const plan = startPlan(['-p', '4000'], { ZONESCOPE_HOST: '0.0.0.0' }, '/srv');
     expect(plan).toMatchObject({ host: '0.0.0.0', port: 4000, url: 'http://127.0.0.1:4000' });
-    expect(isBoundBeyondLoopback(plan.env)).toBe(true);
+    expect(isBoundBeyondLoopback(configFromEnv(plan.env))).toBe(true);
   });
 
   it('an explicit -H / --hostname wins and is passed on; PORT and --port=N choose the port', () => {

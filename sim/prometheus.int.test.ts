@@ -13,13 +13,14 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultControllers } from './default-controllers';
+import { createEndpointSliceController } from './controllers/endpointslice-controller';
+import { createWorkloadsController } from './controllers/workloads-controller';
 import type { RunningPrometheus } from './prometheus';
 import { findPrometheus, PrometheusNotInstalledError, prometheusConfig, startPrometheus } from './prometheus';
 import { loadScenario } from './scenario';
 import type { Simulator } from './server';
 import { startSimulator } from './server';
-import { delay, eventually } from './test-support';
+import { eventually, settleControllers } from './test-support';
 import type { TrafficRatesDocument } from './traffic-metrics';
 import { FLOW_METRIC, INTER_ZONE_METRIC, POD_RECEIVE_METRIC } from './traffic-series';
 
@@ -78,18 +79,15 @@ describe.skipIf(BINARY === null)(`a real Prometheus scraping the simulator${BINA
 
   beforeAll(async () => {
     const scenario = await loadScenario('eks-demo');
+    const controllers = [createWorkloadsController(), createEndpointSliceController()];
     sim = await startSimulator({
       objects: scenario.objects,
-      controllers: defaultControllers(),
+      controllers,
       log: () => undefined,
       ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
     });
     // The controllers settle (hints written) before the rates are compared.
-    let last = -1;
-    while (sim.store.resourceVersion !== last) {
-      last = sim.store.resourceVersion;
-      await delay(300);
-    }
+    settleControllers(sim.store, controllers);
     dir = mkdtempSync(path.join(tmpdir(), 'zonescope-prometheus-test-'));
     prometheus = await startPrometheus({ scrapeTargets: [`127.0.0.1:${sim.port}`], scrapeIntervalSeconds: 1, dataDir: path.join(dir, 'prometheus'), waitForMetric: FLOW_METRIC });
   }, 60_000);

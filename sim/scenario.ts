@@ -18,7 +18,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JsonDumpSplitter } from '../lib/k8s/dump-stream';
+import { JsonDumpSplitter } from '../lib/k8s/dump-stream/json-splitter';
 import { isJsonText, isServerVersionDocument, listDocument, readYamlDocuments } from '../lib/k8s/kubectl-dump';
 import type { ResourceKey } from './resources';
 import { API_RESOURCES, apiResourceForKind, apiVersionOf, STORAGE } from './resources';

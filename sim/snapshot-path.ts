@@ -6,7 +6,8 @@
  * two files naming different server versions too.
  */
 import { stat } from 'node:fs/promises';
-import { formatProblem, listSnapshotFiles } from '../lib/k8s/snapshot';
+import { formatProblem } from '../lib/k8s/snapshot/results';
+import { listSnapshotFiles } from '../lib/k8s/snapshot/load';
 import type { Scenario, ScenarioLocation, ScenarioOptions, ScenarioProblem } from './scenario';
 import { formatLocation, loadScenarioFile, ScenarioError } from './scenario';
 import { apiResourceForKind } from './resources';

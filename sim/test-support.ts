@@ -156,3 +156,43 @@ export function podEnvironment(sim: SimEndpoint, dir: string, namespace = 'defau
   writeFileSync(path.join(dir, 'namespace'), namespace);
   return { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(sim.port), ZONESCOPE_SERVICEACCOUNT_DIR: dir };
 }
+
+/**
+ * Runs `controllers`' queued work until a pass writes nothing to `store`: the simulator's
+ * controllers work on `setImmediate`, with no timers, so this settles them at once.
+ */
+export function settleControllers(store: { readonly resourceVersion: number }, controllers: readonly { flush(): void }[]): void {
+  for (let pass = 0; pass < 100; pass++) {
+    const before = store.resourceVersion;
+    for (const controller of controllers) controller.flush();
+    if (store.resourceVersion === before) return;
+  }
+  throw new Error('the controllers kept writing after 100 passes');
+}
+
+/** The part of a running Prometheus the waits below query. */
+interface QueryablePrometheus {
+  query(expression: string): Promise<readonly { readonly value: readonly [number, string] }[]>;
+}
+
+/**
+ * Resolves once `prometheus` has scraped `metric` at or after `unixSeconds` (its newest sample's
+ * time): the samples a rate window ending now covers are then all newer than some moment.
+ */
+export async function scrapedSince(prometheus: QueryablePrometheus, metric: string, unixSeconds: number, timeoutMs = 30_000): Promise<void> {
+  await waitForAsync(async () => Number((await prometheus.query(`max(timestamp(${metric}))`))[0]?.value[1] ?? 0) >= unixSeconds, timeoutMs, `a scrape of ${metric} at or after ${new Date(unixSeconds * 1000).toISOString()}`);
+}
+
+/** Resolves once `prometheus` holds at least `samples` samples of one series of `metric` (over the last hour). */
+export async function samplesHeld(prometheus: QueryablePrometheus, metric: string, samples: number, timeoutMs = 60_000): Promise<void> {
+  await waitForAsync(async () => Number((await prometheus.query(`max(count_over_time(${metric}[1h]))`))[0]?.value[1] ?? 0) >= samples, timeoutMs, `${samples} samples of ${metric}`);
+}
+
+/** Polls the async `check` (every 100 ms) until it holds or `timeoutMs` passes. */
+export async function waitForAsync(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(100);
+  }
+}

@@ -12,13 +12,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defaultControllers } from './default-controllers';
+import { createEndpointSliceController } from './controllers/endpointslice-controller';
+import { createWorkloadsController } from './controllers/workloads-controller';
 import { loadScenario } from './scenario';
 import type { RunningPrometheus } from './prometheus';
 import { findPrometheus, startPrometheus } from './prometheus';
 import type { Simulator } from './server';
 import { startSimulator } from './server';
-import { delay, eventually, waitFor } from './test-support';
+import { eventually, settleControllers, waitFor } from './test-support';
 import type { SeriesRate, ServiceTrafficRates, TrafficRatesDocument } from './traffic-metrics';
 import { LOADGEN_WORKLOAD, REPLY_FACTOR, STOREFRONT_VOLUME_FACTOR, trafficProfileFor } from './traffic-metrics';
 import type { TrafficMetricsOptions } from './traffic-series';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const scenario = await loadScenario('eks-demo');
   shared = await startSimulator({
     objects: scenario.objects,
-    controllers: defaultControllers(),
+    controllers: simControllers(),
     log: () => undefined,
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
   });
@@ -63,7 +64,7 @@ async function startEksDemo(now?: () => Date, trafficMetrics?: Partial<TrafficMe
   const scenario = await loadScenario('eks-demo');
   const sim = await startSimulator({
     objects: scenario.objects,
-    controllers: defaultControllers(),
+    controllers: simControllers(),
     log: () => undefined,
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
     ...(now ? { now } : {}),
@@ -74,13 +75,19 @@ async function startEksDemo(now?: () => Date, trafficMetrics?: Partial<TrafficMe
   return sim;
 }
 
-/** Waits until the store's resourceVersion stays put for 300 ms (the controllers are done). */
+/** Every controller this file started (flushing one of a stopped or another simulator does nothing harmful). */
+const startedControllers: { flush(): void }[] = [];
+
+/** The controllers `npm run sim` runs (as `defaultControllers()`), remembered for {@link settled}. */
+function simControllers(): (ReturnType<typeof createWorkloadsController> | ReturnType<typeof createEndpointSliceController>)[] {
+  const list = [createWorkloadsController(), createEndpointSliceController()];
+  startedControllers.push(...list);
+  return list;
+}
+
+/** Settles the controllers: their queued work runs until the store stops changing (no timers involved). */
 async function settled(sim: Simulator): Promise<void> {
-  let last = -1;
-  while (sim.store.resourceVersion !== last) {
-    last = sim.store.resourceVersion;
-    await delay(300);
-  }
+  settleControllers(sim.store, startedControllers);
 }
 
 interface Sample {
@@ -458,10 +465,10 @@ describe.skipIf(PROMETHEUS === null)(
     beforeAll(async () => {
       const kprScenario = await loadScenario('cilium-kpr');
       const version = (await loadScenario('eks-demo')).serverVersion;
-      eks = await startSimulator({ objects: await eksDemoWithHostNetworkCart(), controllers: defaultControllers(), log: () => undefined, scenarioName: 'eks-demo', ...(version !== undefined ? { version } : {}) });
+      eks = await startSimulator({ objects: await eksDemoWithHostNetworkCart(), controllers: simControllers(), log: () => undefined, scenarioName: 'eks-demo', ...(version !== undefined ? { version } : {}) });
       kpr = await startSimulator({
         objects: kprScenario.objects,
-        controllers: defaultControllers(),
+        controllers: simControllers(),
         log: () => undefined,
         scenarioName: 'cilium-kpr',
         ...(kprScenario.serverVersion !== undefined ? { version: kprScenario.serverVersion } : {}),

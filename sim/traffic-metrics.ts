@@ -67,8 +67,13 @@
  * cluster that keeps changing, rates then follow the changes that much later, and the simulator
  * stays responsive.
  */
-import { projectDataplaneObject, projectEndpointSlice, projectNode, projectPod, projectReplicaSet, projectServerVersion, projectService, combineDataplaneFacts, KUBE_SYSTEM } from '../lib/k8s/wire-to-record';
-import type { DataplaneFactRecord } from '../lib/k8s/wire-to-record';
+import { projectNode } from '../lib/k8s/wire-to-record/node';
+import { projectService } from '../lib/k8s/wire-to-record/service';
+import { projectEndpointSlice } from '../lib/k8s/wire-to-record/endpoint-slice';
+import { projectPod, projectReplicaSet } from '../lib/k8s/wire-to-record/workloads';
+import { projectDataplaneObject, combineDataplaneFacts, KUBE_SYSTEM } from '../lib/k8s/wire-to-record/dataplane';
+import { projectServerVersion } from '../lib/k8s/wire-to-record/server-version';
+import type { DataplaneFactRecord } from '../lib/k8s/wire-to-record/dataplane';
 import { createSeededRandom, hashSeed } from '../lib/topology/analyses/seeded-random';
 import { isExternallyAccessible } from '../lib/topology/analyses/service-mechanism';
 import type { TrafficMatrix } from '../lib/topology/analyses/traffic';
@@ -77,8 +82,8 @@ import type { ClusterSnapshot, EndpointSliceRecord, NodeRecord, PodRecord, Repli
 import { indexCluster, objectKey } from '../lib/topology/model/cluster-model';
 import type { PreparedAnalysis } from '../lib/topology/report/prepared-analysis';
 import { prepareAnalysis } from '../lib/topology/report/prepared-analysis';
-import type { ProxyServicePort } from '../lib/topology/upstream/proxy-topology';
-import { effectiveHintsAnnotation } from '../lib/topology/upstream/proxy-topology';
+import type { ProxyServicePort } from '../lib/topology/upstream/proxy-service-port';
+import { effectiveHintsAnnotation } from '../lib/topology/upstream/proxy-service-port';
 import type { AddressType } from '../lib/topology/upstream/types';
 import type { VersionInfo } from './discovery';
 import type { ResourceKey } from './resources';

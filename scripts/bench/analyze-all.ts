@@ -12,9 +12,12 @@
  *
  * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N]
  */
-import { createClusterSource, indexIncrementally } from '../../lib/k8s/cluster-source';
+import { configFromEnv } from '../../lib/config/config';
+import { createClusterSource } from '../../lib/k8s/cluster-sources/create-source';
+import { indexIncrementally } from '../../lib/k8s/cluster-sources/index-incremental';
 import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
-import { computeClusterTraffic, defaultVolumeSettings } from '../../lib/topology/analyses/cluster-traffic';
+import { computeClusterTraffic } from '../../lib/topology/analyses/cluster-traffic';
+import { defaultVolumeSettings } from '../../lib/topology/analyses/service-volume';
 import { analyzeClusterIn, pricingOf, serviceFlowsOf } from '../../lib/topology/report/cluster-analysis';
 import { pricePerGbSetting } from '../../lib/topology/model/cloud-pricing';
 import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/prepared-analysis';
@@ -38,7 +41,7 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('--runs') ?? 5));
   if (!kubeconfig) throw new Error('--kubeconfig is required');
   const startedAt = performance.now();
-  const state = createClusterSource({ KUBECONFIG: kubeconfig, HOME: process.env.HOME });
+  const state = createClusterSource(configFromEnv({ KUBECONFIG: kubeconfig, HOME: process.env.HOME }));
   state.start();
   if (!(await state.waitForSync(10 * 60_000))) throw new Error('the cluster did not sync within 10 minutes');
   const syncSeconds = (performance.now() - startedAt) / 1000;

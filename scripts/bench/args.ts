@@ -25,8 +25,12 @@ export function defaultMinutes(generator: Generator, scale: Scale): number {
 }
 
 /** Options of one benchmark run. */
-/** The benchmark's build folder (relative to the project root). */
-export const BENCH_DIST_DIR = '.next-bench';
+/**
+ * The benchmark's build folder (relative to the project root): the production build it shares
+ * with the e2e suite (`PRODUCTION_DIST_DIR` of scripts/build-folder.ts; kept apart here so this
+ * file stays free of I/O).
+ */
+export const BENCH_DIST_DIR = '.next-prod';
 
 export interface BenchOptions {
   readonly scale: Scale;
@@ -71,6 +75,8 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
+       npm run bench -- --scale-checks [CASE…]   the full-scale runs of what the unit tests check
+                         small, in-process (scripts/bench/scale-checks.ts; no build, no server)
 
   --scale S|M|L          reference cluster (S: 50 nodes/200 Services, M: 500/1,000, L: 5,000/10,000)
   --requests N           timed requests per endpoint in the warm phase (default 100)
@@ -78,8 +84,9 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --churn-rate R         changes per second during churn (default 20)
   --clients C            concurrent clients of the concurrency phase (default 8)
   --analyze-runs N       in-process full analyses timed for analyzeAllMs (default 5; 0 skips)
-  --build auto|always|never   production build into .next-bench (or $ZONESCOPE_DIST_DIR): when the sources
-                         changed since the last bench build (default), always, or never
+  --build auto|always|never   production build into .next-prod, shared with the e2e suite (or
+                         $ZONESCOPE_DIST_DIR): when the sources changed since it was built (default),
+                         always, or never
   --no-kubectl           skip the kubectl comparison
   --lcp-loads N          page loads per Service view LCP figure, the median reported (default 3)
   --no-browser           skip the browser phase (Services page DOM/sort/filter, Service view LCP)

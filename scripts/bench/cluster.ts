@@ -17,7 +17,7 @@ export interface SimStats {
   readonly connections?: number;
 }
 
-/** The informers' list page size (`pageSize` in lib/k8s/informer.ts). */
+/** The informers' list page size (`pageSize` in lib/k8s/informer/options.ts). */
 export const LIST_PAGE_SIZE = 500;
 
 /**

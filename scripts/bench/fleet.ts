@@ -20,6 +20,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { configFromEnv } from '../../lib/config/config';
 import { ClusterRegistry } from '../../lib/k8s/clusters';
 import { internStats, resetInternTables } from '../../lib/k8s/intern';
 import { AnalysisCache } from '../../lib/topology/report/analysis-cache';
@@ -247,7 +248,7 @@ async function main(): Promise<number> {
 
     let offsetMs = 0;
     registry = new ClusterRegistry({
-      env: { HOME: dir, KUBECONFIG: kubeconfig, PATH: process.env.PATH },
+      config: configFromEnv({ HOME: dir, KUBECONFIG: kubeconfig }),
       maxOpen: options.clusters,
       idleMs: 60_000,
       sweepIntervalMs: 0,

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { createClusterSource } from '../../lib/k8s/cluster-source';
+import { configFromEnv } from '../../lib/config/config';
+import { createClusterSource } from '../../lib/k8s/cluster-sources/create-source';
 import { startLinkProxy } from './link-proxy';
 import type { LinkCounters } from './link-proxy';
 import { startChild, stop, stopAll } from './processes';
@@ -104,7 +105,7 @@ function control(url: string, ca: string, method: 'GET' | 'POST', route: string)
 /** One synced-from-scratch measurement (the child side): prints `{ syncSeconds }`. */
 async function measure(kubeconfig: string): Promise<void> {
   const startedAt = performance.now();
-  const source = createClusterSource({ KUBECONFIG: kubeconfig, HOME: process.env.HOME, ZONESCOPE_KEEPALIVE: process.env.ZONESCOPE_KEEPALIVE });
+  const source = createClusterSource(configFromEnv({ KUBECONFIG: kubeconfig, HOME: process.env.HOME, ZONESCOPE_KEEPALIVE: process.env.ZONESCOPE_KEEPALIVE }));
   source.start();
   if (!(await source.waitForSync(20 * 60_000))) throw new Error('the cluster did not sync within 20 minutes');
   const syncSeconds = (performance.now() - startedAt) / 1000;

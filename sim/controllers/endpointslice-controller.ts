@@ -18,7 +18,9 @@
  * resolves from the first selected pod that declares it; node changes re-queue only overloaded
  * Services, as upstream does.
  */
-import { endpointFromWire, hintsToWire, isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
+import { isJsonObject, obj, stringMap, str } from '../../lib/k8s/wire-to-record/json';
+import { projectNode } from '../../lib/k8s/wire-to-record/node';
+import { endpointFromWire, hintsToWire } from '../../lib/k8s/wire-to-record/endpoint-slice';
 import { hintsEnabled } from '../../lib/topology/upstream/annotations';
 import { ENDPOINTSLICE_CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME } from '../../lib/topology/upstream/constants';
 import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../lib/topology/upstream/reconciler';

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../../lib/k8s/wire-to-record';
+import { isJsonObject } from '../../lib/k8s/wire-to-record/json';
 
 /** JSON with object keys sorted, so equal objects give equal text whatever their key order. */
 export function stableJson(value: unknown): string {

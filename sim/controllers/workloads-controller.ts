@@ -19,7 +19,8 @@
  * they report is wrong (managedFields, resourceVersion, generation and conditions are not
  * compared).
  */
-import { isJsonObject, obj, projectNode, stringMap, str } from '../../lib/k8s/wire-to-record';
+import { isJsonObject, obj, stringMap, str } from '../../lib/k8s/wire-to-record/json';
+import { projectNode } from '../../lib/k8s/wire-to-record/node';
 import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/upstream/constants';
 import { labelSelectorFromObject, matchesLabels } from '../selectors';
 import type { SimChange, SimContext, SimController } from '../controller';

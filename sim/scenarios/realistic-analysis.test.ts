@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { snapshotFromText } from '../../lib/k8s/snapshot';
+import { snapshotFromText } from '../../lib/k8s/snapshot/from-text';
 import { computeClusterTraffic } from '../../lib/topology/analyses/cluster-traffic';
 import type { ClusterIndex } from '../../lib/topology/model/cluster-model';
 import { indexCluster } from '../../lib/topology/model/cluster-model';

@@ -15,7 +15,9 @@
  * consistent — what the cluster's controllers would leave at rest — so a simulator loading it
  * has nothing to do. Deterministic: the same parameters give the same objects.
  */
-import { endpointFromWire, hintsToWire, projectNode, stringMap } from '../../lib/k8s/wire-to-record';
+import { stringMap } from '../../lib/k8s/wire-to-record/json';
+import { projectNode } from '../../lib/k8s/wire-to-record/node';
+import { endpointFromWire, hintsToWire } from '../../lib/k8s/wire-to-record/endpoint-slice';
 import { reconcileTopologyHints } from '../../lib/topology/upstream/reconciler';
 import { TopologyCache } from '../../lib/topology/upstream/topology-cache';
 import type { EndpointSlice, TopologyEvent, TopologyNode } from '../../lib/topology/upstream/types';

@@ -2,15 +2,8 @@ import { hintsEnabled } from '../../../lib/topology/upstream/annotations';
 import { checkNodeTopologyDistribution, nodeUpdateRequiresRecompute, reconcileTopologyHints } from '../../../lib/topology/upstream/reconciler';
 import type { SliceInfo } from '../../../lib/topology/upstream/slice-info';
 import { cloneSlice, getTotalReadyEndpoints } from '../../../lib/topology/upstream/slice-info';
-import {
-  TopologyCache,
-  getAllocations,
-  getGivingAndReceivingZones,
-  getHintsByZone,
-  isServiceOverloaded,
-  redistributeHints,
-  setNodes,
-} from '../../../lib/topology/upstream/topology-cache';
+import { TopologyCache, getAllocations, setNodes } from '../../../lib/topology/upstream/topology-cache';
+import { getGivingAndReceivingZones, getHintsByZone, isServiceOverloaded, redistributeHints } from '../../../lib/topology/upstream/topology-cache-utils';
 import { reconcileHints } from '../../../lib/topology/upstream/traffic-distribution';
 import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../../../lib/topology/upstream/types';
 import type { FeatureGates } from '../../../lib/topology/upstream/version';

@@ -4,14 +4,8 @@
  */
 import { filterEndpoints, filterEndpointsWithHints, filterLocalEndpoint } from '../../../lib/topology/upstream/proxy-legacy';
 import { categorizeEndpoints } from '../../../lib/topology/upstream/proxy-topology';
-import type {
-  LegacyProxyFeatureGates,
-  ProxyEndpoint,
-  ProxyNode,
-  ProxyRelease,
-  ProxyServicePort,
-  TrafficPolicy,
-} from '../../../lib/topology/upstream/proxy-topology';
+import type { LegacyProxyFeatureGates, ProxyEndpoint, ProxyNode, ProxyRelease } from '../../../lib/topology/upstream/proxy-topology';
+import type { ProxyServicePort, TrafficPolicy } from '../../../lib/topology/upstream/proxy-service-port';
 import { expectEqual, expectSameSet } from '../compare';
 import type { CheckContext, Vector, VectorCheck } from '../types';
 

@@ -1,19 +1,23 @@
 /**
- * Smoke run of `npm run bench` at a reduced S scale on both generators (the reference cluster,
- * then the realistic one): the whole pipeline (simulator, production server, timings, request
- * counts, change latency, in-process analysis and the analyze command, the exporter's `/metrics`
- * phase with promtool, the browser) runs on each, and its last line is one JSON object with sane
- * figures for both. Uses the benchmark's production build (`.next-bench`); builds it
- * first when it is missing or older than the sources (about 20–60 s on a 2-core machine).
+ * `npm run bench:smoke` (the Vitest project `bench`, not part of `npm test`): `npm run bench` at a
+ * reduced S scale on both generators (the reference cluster, then the realistic one): the whole
+ * pipeline (simulator, production server, timings, request counts, change latency, in-process
+ * analysis and the analyze command, the exporter's `/metrics` phase with promtool, the browser)
+ * runs on each, and its last line is one JSON object with sane figures for both; then the
+ * many-clusters bench. About 3 minutes on a 2-core machine.
+ *
+ * It runs on the production build the e2e suite uses (scripts/build-folder.ts, `.next-prod`, or
+ * `ZONESCOPE_DIST_DIR`): after `npm run test:e2e` it is current and nothing is built; else the
+ * bench builds it first (about 1–2 minutes more).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCH_DIST_DIR } from './bench/args';
-import { isBuildCurrent } from './build-folder';
+import { BENCH_DIST_DIR } from './args';
+import { isBuildCurrent } from '../build-folder';
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const BUILT = isBuildCurrent(ROOT, process.env.ZONESCOPE_DIST_DIR || BENCH_DIST_DIR);
 
 function runBench(args: readonly string[], timeoutMs: number, script = 'scripts/bench.ts'): Promise<{ code: number | null; stdout: string; stderr: string }> {

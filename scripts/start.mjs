@@ -1,13 +1,16 @@
 /**
  * `npm start [-- -p PORT -H HOST]`: the production build's standalone server, on loopback unless
- * told otherwise.
+ * told otherwise — in this one Node process (`node --max-semi-space-size=32 scripts/start.mjs`,
+ * the server's V8 flags from scripts/node-flags.ts; no tsx or wrapper process in front of it).
+ * Plain JavaScript so that Node runs it as it is; its types are in start.d.mts.
  *
  * The build is `output: 'standalone'` (next.config.js), whose server is `<build>/standalone/server.js`
  * (`next start` warns that it does not work with that output). That server serves the static
  * files from next to itself, so they are linked in first (`<build>/static`, `public/`; copied
  * where links cannot be made), as deploy/Dockerfile copies them. The server changes its working
  * directory to its own folder: relative `KUBECONFIG` and `ZONESCOPE_SNAPSHOT` paths are made
- * absolute first, so they mean what they meant where `npm start` ran.
+ * absolute first, so they mean what they meant where `npm start` ran. The build folder is
+ * `ZONESCOPE_DIST_DIR` (default `.next`), as next.config.js has it.
  *
  * Binds `ZONESCOPE_HOST` (default `127.0.0.1`; `0.0.0.0` or an interface address to serve
  * beyond this machine) and passes the same value on to the server as `ZONESCOPE_HOST`, which is
@@ -16,48 +19,53 @@
  * `PORT` / `-p` / `--port` choose the port (default 3000). Once the server answers, prints
  * `zonescope is ready on http://HOST:PORT`. Exit code: the server's; 2 for bad arguments, 1
  * without a build.
+ *
+ * Configuration: the server checks its settings when it boots (instrumentation.ts), which is this
+ * process: a bad value stops the start with the server's message and exit code, before the ready
+ * line. Checks that must run before the server is loaded go in {@link main} where it says so.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-
-import { serverNodeArgs } from './node-flags';
 
 /** The default bind address of `npm start` and `npm run demo`. */
 export const DEFAULT_HOST = '127.0.0.1';
 /** The default port. */
 export const DEFAULT_PORT = 3000;
 
-/** How the standalone server is to be started. */
-export interface StartPlan {
-  /** Bind address. */
-  readonly host: string;
-  readonly port: number;
-  /** The server's environment (`PORT`, `HOSTNAME`, `ZONESCOPE_HOST`, absolute paths). */
-  readonly env: Record<string, string | undefined>;
-  /** The address to open: loopback for a wildcard bind, IPv6 in brackets. */
-  readonly url: string;
-}
-
 /** A bad command line, with the message to print. */
 export class StartUsageError extends Error {}
 
-function parsePort(text: string | undefined, what: string): number {
+/**
+ * @param {string | undefined} text
+ * @param {string} what
+ * @returns {number}
+ */
+function parsePort(text, what) {
   if (text === undefined || !/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) {
     throw new StartUsageError(`${what} must be a port number (1–65535), not "${text ?? ''}"`);
   }
   return Number(text);
 }
 
-/** The address a browser on this machine opens for a server bound to `host`. */
-export function browseUrl(host: string, port: number): string {
+/**
+ * The address a browser on this machine opens for a server bound to `host`.
+ * @param {string} host
+ * @param {number} port
+ * @returns {string}
+ */
+export function browseUrl(host, port) {
   const reachable = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-/** Absolute versions of path lists (`a:b`) relative to `cwd`. */
-function absolutePaths(value: string | undefined, cwd: string): string | undefined {
+/**
+ * Absolute versions of path lists (`a:b`) relative to `cwd`.
+ * @param {string | undefined} value
+ * @param {string} cwd
+ * @returns {string | undefined}
+ */
+function absolutePaths(value, cwd) {
   if (value === undefined || value === '') return value;
   return value
     .split(path.delimiter)
@@ -68,10 +76,16 @@ function absolutePaths(value: string | undefined, cwd: string): string | undefin
 /**
  * The plan for `argv` (`-p`/`--port`, `-H`/`--hostname`, also as `--port=N`) and `env`; throws
  * {@link StartUsageError} for anything else or a bad port.
+ * @param {readonly string[]} argv
+ * @param {Readonly<Record<string, string | undefined>>} env
+ * @param {string} cwd
+ * @returns {import('./start.d.mts').StartPlan}
  */
-export function startPlan(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): StartPlan {
-  let host: string | null = null;
-  let port: number | null = null;
+export function startPlan(argv, env, cwd) {
+  /** @type {string | null} */
+  let host = null;
+  /** @type {number | null} */
+  let port = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -104,12 +118,21 @@ export function startPlan(argv: readonly string[], env: Readonly<Record<string, 
   };
 }
 
-/** The build folder (`ZONESCOPE_DIST_DIR`, default `.next`), as next.config.js has it. */
-export function distDir(root: string, env: Readonly<Record<string, string | undefined>>): string {
+/**
+ * The build folder (`ZONESCOPE_DIST_DIR`, default `.next`), as next.config.js has it.
+ * @param {string} root
+ * @param {Readonly<Record<string, string | undefined>>} env
+ * @returns {string}
+ */
+export function distDir(root, env) {
   return path.resolve(root, env.ZONESCOPE_DIST_DIR || '.next');
 }
 
-function linkOrCopy(target: string, link: string): void {
+/**
+ * @param {string} target
+ * @param {string} link
+ */
+function linkOrCopy(target, link) {
   if (!existsSync(target)) return;
   try {
     lstatSync(link);
@@ -119,7 +142,9 @@ function linkOrCopy(target: string, link: string): void {
   }
   try {
     symlinkSync(target, link, 'dir');
-  } catch {
+  } catch (error) {
+    // Another start (a second e2e shard) linked it meanwhile: there it is.
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'EEXIST') return;
     cpSync(target, link, { recursive: true });
   }
 }
@@ -127,8 +152,11 @@ function linkOrCopy(target: string, link: string): void {
 /**
  * The standalone server of the build in `dist`, with the static files it serves put next to it.
  * Throws when there is no standalone build.
+ * @param {string} root
+ * @param {string} dist
+ * @returns {string}
  */
-export function prepareStandalone(root: string, dist: string): string {
+export function prepareStandalone(root, dist) {
   const standalone = path.join(dist, 'standalone');
   const server = path.join(standalone, 'server.js');
   if (!existsSync(server)) throw new Error(`there is no production build in ${path.relative(root, dist) || dist} (no standalone/server.js): run npm run build first`);
@@ -138,8 +166,14 @@ export function prepareStandalone(root: string, dist: string): string {
   return server;
 }
 
-/** Polls `url` until the server answers (any status) or `child` exits; `false` after `timeoutMs`. */
-export async function waitForServer(url: string, isRunning: () => boolean, timeoutMs = 60_000): Promise<boolean> {
+/**
+ * Polls `url` until the server answers (any status) while `isRunning()`; `false` after `timeoutMs`.
+ * @param {string} url
+ * @param {() => boolean} isRunning
+ * @param {number} [timeoutMs]
+ * @returns {Promise<boolean>}
+ */
+export async function waitForServer(url, isRunning, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && isRunning()) {
     try {
@@ -153,10 +187,28 @@ export async function waitForServer(url: string, isRunning: () => boolean, timeo
   return false;
 }
 
-async function main(): Promise<number> {
+/**
+ * Puts `env` into this process's environment: what it sets, set; what it leaves `undefined`, removed.
+ * @param {Readonly<Record<string, string | undefined>>} env
+ */
+function applyEnvironment(env) {
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) Reflect.deleteProperty(process.env, key);
+    else process.env[key] = value;
+  }
+}
+
+/**
+ * Plans, prepares the build, then loads its server here; resolves with the exit code to use when
+ * the start failed before the server was loaded, else `null` (the server runs this process on).
+ * @returns {Promise<number | null>}
+ */
+async function main() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  let plan: StartPlan;
-  let server: string;
+  /** @type {import('./start.d.mts').StartPlan} */
+  let plan;
+  /** @type {string} */
+  let server;
   try {
     plan = startPlan(process.argv.slice(2), process.env, process.cwd());
     server = prepareStandalone(root, distDir(root, process.env));
@@ -164,19 +216,27 @@ async function main(): Promise<number> {
     console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
     return error instanceof StartUsageError ? 2 : 1;
   }
-  const child = spawn(process.execPath, [...serverNodeArgs(plan.env), server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  const exit = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
-  if (await waitForServer(plan.url, () => child.exitCode === null && child.signalCode === null)) console.log(`zonescope is ready on ${plan.url}`);
-  return exit;
+  // Checks of the configuration that must run before the server is loaded go here (print the
+  // message, return the exit code); the server checks its settings itself when it boots.
+  applyEnvironment(plan.env);
+  let running = true;
+  process.once('exit', () => {
+    running = false;
+  });
+  void waitForServer(plan.url, () => running).then((ready) => {
+    if (ready) console.log(`zonescope is ready on ${plan.url}`);
+  });
+  // The standalone server (CommonJS) starts listening as it loads and keeps this process running.
+  await import(pathToFileURL(server).href);
+  return null;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().then(
-    (code) => process.exit(code),
-    (error: unknown) => {
+    (code) => {
+      if (code !== null) process.exit(code);
+    },
+    (error) => {
       console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);
     },
