@@ -17,7 +17,7 @@
  * Ports can be moved (to run a second suite beside a running one): `ZONESCOPE_E2E_SIM_PORT` (the
  * default simulator; the others follow it) and `ZONESCOPE_E2E_APP_PORT` (the dashboard).
  */
-import type { RbacConfigInput } from '../sim/faults';
+import type { RbacConfigInput } from '../sim/faults/rbac';
 
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();

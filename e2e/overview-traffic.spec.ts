@@ -1,7 +1,7 @@
 /**
  * The Overview's "Zone traffic" panel and the Services table's volume and cost columns, with
  * measured traffic: scripts/e2e.ts starts a Prometheus that scrapes the simulator's Beyla- and
- * cAdvisor-style counters (sim/traffic-metrics.ts). In eks-demo every namespace but `platform`
+ * cAdvisor-style counters (sim/traffic/). In eks-demo every namespace but `platform`
  * (pod bytes only) and `kube-system` (nothing) has zone-resolved flows, and `shop/storefront`
  * moves 100× the others' volume, so it tops the cross-zone $ list.
  */

@@ -2,7 +2,7 @@
  * Control of the simulated cluster the e2e suite runs against (its `/__sim/` endpoints, see
  * sim/control.ts and sim/faults.ts), and reads of its objects as another client would make them.
  */
-import type { FaultRuleInput } from '../sim/faults';
+import type { FaultRuleInput } from '../sim/faults/fault-rules';
 import { SIM_PORT } from './clusters';
 
 export { SIM_PORT };
@@ -47,7 +47,7 @@ export function denyInSimulator(verb: string, resource: string): Promise<unknown
   return call('POST', '/__sim/rbac', { deny: [{ verbs: [verb], resources: [resource] }] });
 }
 
-/** Adds fault rules (see sim/faults.ts). */
+/** Adds fault rules (see sim/faults/fault-rules.ts). */
 export function addFaults(rules: FaultRuleInput[]): Promise<unknown> {
   return call('POST', '/__sim/faults', { rules });
 }

@@ -40,12 +40,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultControllers } from '../sim/default-controllers';
 import type { RunningPrometheus } from '../sim/prometheus';
-import { findPrometheus, PROMETHEUS_INSTALL_HINT, startPrometheus } from '../sim/prometheus';
+import { startPrometheus } from '../sim/prometheus';
+import { findPrometheus, PROMETHEUS_INSTALL_HINT } from '../sim/prometheus/binary';
 import { formatConfigErrors, parseConfig } from '../lib/config/config';
 import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
-import { FLOW_METRIC } from '../sim/traffic-series';
+import { FLOW_METRIC } from '../sim/traffic/beyla-series';
 import { prepareStandalone, startPlan } from './start.mjs';
 import { serverNodeArgs } from './node-flags';
 

@@ -8,9 +8,10 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { PrometheusScrapeJob, RunningPrometheus } from '../sim/prometheus';
+import type { RunningPrometheus } from '../sim/prometheus';
 import { startPrometheus } from '../sim/prometheus';
-import { FLOW_METRIC } from '../sim/traffic-series';
+import type { PrometheusScrapeJob } from '../sim/prometheus/config';
+import { FLOW_METRIC } from '../sim/traffic/beyla-series';
 
 /** The job name of the dashboard's own `/metrics` (what the history queries and alert rules select). */
 export const DASHBOARD_JOB = 'zonescope';

@@ -1,10 +1,15 @@
 /**
  * Argument parsing of the simulator CLI (`npm run sim -- ...`, design.md §4).
  */
+import { parseArgs } from 'node:util';
+
+import { checkedOptions, oneOf, wholeNumber } from '../lib/shared/command-line';
+import type { OptionSpecs } from '../lib/shared/command-line';
 import type { SimAuth } from './kubeconfig';
 import { SIM_AUTH_MODES } from './kubeconfig';
-import type { TrafficMetricsOptions } from './traffic-series';
-import { DEFAULT_TRAFFIC_METRICS_OPTIONS, FLOW_EXPORTERS } from './traffic-series';
+import { FLOW_EXPORTERS } from './traffic/beyla-series';
+import type { TrafficMetricsOptions } from './traffic/exporter-options';
+import { DEFAULT_TRAFFIC_METRICS_OPTIONS } from './traffic/exporter-options';
 
 /** Parsed CLI arguments. */
 export interface CliOptions {
@@ -64,61 +69,49 @@ export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) 
 /** Result of {@link parseCliArgs}. */
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
 
-const VALUE_FLAGS = new Set(['--scenario', '--snapshot', '--port', '--kubeconfig', '--server-version', '--tls-san', '--auth', '--exporter']);
-const BOOLEAN_FLAGS = new Set(['--tls', '--flow-zone-labels', '--no-inter-zone']);
+/** The options, as `parseArgs` takes them. */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  scenario: { type: 'string' },
+  snapshot: { type: 'string' },
+  port: { type: 'string' },
+  kubeconfig: { type: 'string' },
+  'server-version': { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-san': { type: 'string' },
+  auth: { type: 'string' },
+  'flow-zone-labels': { type: 'boolean' },
+  exporter: { type: 'string' },
+  'no-inter-zone': { type: 'boolean' },
+} as const satisfies OptionSpecs;
 
-/** Parses CLI arguments (`--flag value` or `--flag=value`). */
+/** Parses CLI arguments (`--flag value` or `--flag=value`, each at most once). */
 export function parseCliArgs(argv: readonly string[]): CliParse {
-  const values = new Map<string, string>();
-  const switches = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '-h' || arg === '--help') return { kind: 'help' };
-    if (BOOLEAN_FLAGS.has(arg)) {
-      if (switches.has(arg)) return { kind: 'error', message: `${arg} given twice` };
-      switches.add(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!VALUE_FLAGS.has(flag)) return { kind: 'error', message: `unknown argument: ${arg}` };
-    let value: string | undefined;
-    if (eq > 0) {
-      value = arg.slice(eq + 1);
-    } else {
-      value = argv[i + 1];
-      i++;
-    }
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) return { kind: 'error', message: `${flag} needs a value` };
-    if (values.has(flag)) return { kind: 'error', message: `${flag} given twice` };
-    values.set(flag, value);
-  }
-  const scenario = values.get('--scenario');
-  const snapshot = values.get('--snapshot');
-  if (scenario === undefined && snapshot === undefined) return { kind: 'error', message: 'one of --scenario or --snapshot is required' };
-  if (scenario !== undefined && snapshot !== undefined) return { kind: 'error', message: '--scenario and --snapshot are exclusive' };
-  const rawPort = values.get('--port') ?? '0';
-  if (!/^\d+$/.test(rawPort) || Number(rawPort) > 65535) return { kind: 'error', message: `--port must be an integer from 0 to 65535, got "${rawPort}"` };
-  const serverVersion = values.get('--server-version');
-  if (serverVersion !== undefined && !/^v\d+\.\d+\.\d+/.test(serverVersion)) {
-    return { kind: 'error', message: `--server-version must look like v1.31.4, got "${serverVersion}"` };
-  }
-  const tls = switches.has('--tls');
-  const rawNames = values.get('--tls-san');
-  if (rawNames !== undefined && !tls) return { kind: 'error', message: '--tls-san needs --tls' };
+  const parsed = parseArgs({ args: [...argv], options: OPTIONS, strict: false, tokens: true });
+  if (parsed.tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { kind: 'help' };
+  const values = checkedOptions(argv, parsed, OPTIONS, { once: true });
+  const error = (message: string): CliParse => ({ kind: 'error', message });
+  if (typeof values === 'string') return error(values);
+  const { scenario, snapshot, tls = false } = values;
+  if (scenario === undefined && snapshot === undefined) return error('one of --scenario or --snapshot is required');
+  if (scenario !== undefined && snapshot !== undefined) return error('--scenario and --snapshot are exclusive');
+  const port = wholeNumber('--port', values.port ?? '0', { max: 65535 });
+  if (typeof port === 'string') return error(port);
+  const serverVersion = values['server-version'];
+  if (serverVersion !== undefined && !/^v\d+\.\d+\.\d+/.test(serverVersion)) return error(`--server-version must look like v1.31.4, got "${serverVersion}"`);
+  const rawNames = values['tls-san'];
+  if (rawNames !== undefined && !tls) return error('--tls-san needs --tls');
   const tlsNames = (rawNames ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
   const bad = tlsNames.find((name) => !/^[A-Za-z0-9.:*-]+$/.test(name));
-  if (bad !== undefined) return { kind: 'error', message: `--tls-san takes host names or IP addresses, got "${bad}"` };
-  const rawAuth = values.get('--auth') ?? 'none';
-  const auth = SIM_AUTH_MODES.find((mode) => mode === rawAuth);
-  if (auth === undefined) return { kind: 'error', message: `--auth must be one of ${SIM_AUTH_MODES.join(', ')}, got "${rawAuth}"` };
-  if (auth === 'client-cert' && !tls) return { kind: 'error', message: '--auth client-cert needs --tls (client certificates are checked in the TLS handshake)' };
-  const rawExporter = values.get('--exporter') ?? DEFAULT_TRAFFIC_METRICS_OPTIONS.exporter;
-  const exporter = FLOW_EXPORTERS.find((name) => name === rawExporter);
-  if (exporter === undefined) return { kind: 'error', message: `--exporter must be one of ${FLOW_EXPORTERS.join(', ')}, got "${rawExporter}"` };
-  const trafficMetrics: TrafficMetricsOptions = { flowZoneLabels: switches.has('--flow-zone-labels'), exporter, interZone: !switches.has('--no-inter-zone') };
+  if (bad !== undefined) return error(`--tls-san takes host names or IP addresses, got "${bad}"`);
+  const auth = oneOf('--auth', values.auth ?? 'none', SIM_AUTH_MODES);
+  if (typeof auth === 'string') return error(auth);
+  if (auth.value === 'client-cert' && !tls) return error('--auth client-cert needs --tls (client certificates are checked in the TLS handshake)');
+  const exporter = oneOf('--exporter', values.exporter ?? DEFAULT_TRAFFIC_METRICS_OPTIONS.exporter, FLOW_EXPORTERS);
+  if (typeof exporter === 'string') return error(exporter);
+  const trafficMetrics: TrafficMetricsOptions = { flowZoneLabels: values['flow-zone-labels'] ?? false, exporter: exporter.value, interZone: !values['no-inter-zone'] };
   return {
     kind: 'run',
-    options: { scenario, snapshot, port: Number(rawPort), kubeconfig: values.get('--kubeconfig'), serverVersion, tls, tlsNames, auth, trafficMetrics },
+    options: { scenario, snapshot, port, kubeconfig: values.kubeconfig, serverVersion, tls, tlsNames, auth: auth.value, trafficMetrics },
   };
 }

@@ -65,7 +65,7 @@ describe('parseCliArgs', () => {
     [['--scenario', '--port', '1'], '--scenario needs a value'],
     [['--scenario', 'a', '--port', 'x'], '--port must be an integer from 0 to 65535, got "x"'],
     [['--scenario', 'a', '--port', '70000'], '--port must be an integer from 0 to 65535, got "70000"'],
-    [['--scenario', 'a', '--verbose'], 'unknown argument: --verbose'],
+    [['--scenario', 'a', '--verbose'], 'unknown argument "--verbose"'],
     [['--scenario', 'a', '--scenario', 'b'], '--scenario given twice'],
     [['--scenario', 'a', '--server-version', '1.30'], '--server-version must look like v1.31.4, got "1.30"'],
     [['--scenario', 'a', '--auth', 'basic'], '--auth must be one of none, token, client-cert, exec, got "basic"'],

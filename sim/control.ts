@@ -15,9 +15,9 @@
  * | `POST /__sim/watches/drop`    | `{resource?, abrupt?}`                                  | `{dropped}` |
  * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?, traffic?}` (each default true) | `{ok: true, resourceVersion}` |
  * | `POST /__sim/restore`         | `{scenario?, objects?, fromResourceVersion?}`           | `{ok: true, resourceVersion, objects}` |
- * | `GET /__sim/metrics`          |                                                         | Prometheus text format 0.0.4: Beyla flow and cAdvisor pod byte counters (sim/traffic-metrics.ts) |
+ * | `GET /__sim/metrics`          |                                                         | Prometheus text format 0.0.4: Beyla flow and cAdvisor pod byte counters (sim/traffic/counters.ts) |
  * | `GET /__sim/traffic-rates[?service=ns/name][&series=false]` |                           | {@link TrafficRatesDocument}: the exact rate of every exported series |
- * | `GET /__sim/traffic-options`  |                                                         | the `TrafficMetricsOptions` in force (sim/traffic-series.ts) |
+ * | `GET /__sim/traffic-options`  |                                                         | the `TrafficMetricsOptions` in force (sim/traffic/exporter-options.ts) |
  * | `PUT /__sim/traffic-options`  | `{flowZoneLabels?, exporter?: "beyla"\|"obi", interZone?}` (those left out keep their value) | the options now in force |
  *
  * `POST /__sim/restore` is the API server restarting on an older state (an etcd restore, another
@@ -28,7 +28,7 @@
  * tokens 410); history is dropped, every watch and every hung request is cut as a restart would
  * cut them, and the controllers start again. A bad body changes nothing (400).
  *
- * `PUT /__sim/traffic-options` switches what the traffic metrics look like (sim/traffic-series.ts):
+ * `PUT /__sim/traffic-options` switches what the traffic metrics look like (sim/traffic/exporter-options.ts):
  * `src_zone`/`dst_zone` on the flow metric, the `beyla_`/`obi_` prefix, the inter-zone metric.
  * From the next scrape, series that stay the same carry on, the others stop being exported, and
  * new ones start at 0. `POST /__sim/reset` returns them to the start values (`traffic: false` keeps them).
@@ -36,7 +36,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { SimFaults } from './faults';
-import { dropWatchesRequestSchema, faultsRequestSchema, rbacRequestSchema } from './faults';
+import { dropWatchesRequestSchema } from './faults';
+import { faultsRequestSchema } from './faults/fault-rules';
+import { rbacRequestSchema } from './faults/rbac';
 import { readBody, sendJson } from './http';
 import { RESOURCE_KEYS } from './resources';
 import { loadScenario, ScenarioError } from './scenario';
@@ -44,8 +46,9 @@ import type { KubeObject } from './types';
 import { kubeObjectProblem } from './types';
 import type { SimStats, StatsSnapshot } from './stats';
 import type { ObjectStore } from './store';
-import type { SimTrafficMetrics, TrafficRatesDocument } from './traffic-metrics';
-import { FLOW_EXPORTERS } from './traffic-series';
+import { FLOW_EXPORTERS } from './traffic/beyla-series';
+import type { SimTrafficMetrics } from './traffic/counters';
+import type { TrafficRatesDocument } from './traffic/rates';
 
 /** Body of `POST /__sim/reset`. */
 export const resetRequestSchema = z.object({

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prometheusConfig, startPrometheus } from './prometheus';
+import { startPrometheus } from './prometheus';
+import { prometheusConfig } from './prometheus/config';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-prometheus-config-'));
 const rules = path.join(dir, 'rules.yaml');

@@ -15,7 +15,7 @@
  * The simulator's job scrapes with `honor_labels: true`, as a federation or Pushgateway job does:
  * one simulator serves what a cluster's many exporters would (a Beyla agent per node, a kubelet
  * per node), and each series carries its exporter's `instance` (`<node IP>:9090`,
- * `<node IP>:10250`; sim/traffic-series.ts). Without it Prometheus would rename that label
+ * `<node IP>:10250`; sim/traffic/beyla-series.ts, sim/traffic/cadvisor-series.ts). Without it Prometheus would rename that label
  * `exported_instance` and give every series the simulator's address, so the per-node agents that
  * report the same flow would collide into one series.
  *
@@ -24,44 +24,22 @@
  * folder is a new temporary folder removed on stop, unless the caller names one (kept then, so a
  * Prometheus started again on it finds its samples). Retention is short (default 1 day): these
  * instances live for a test run or a demo.
+ *
+ * This file runs the process (port, data folder, start, readiness, stop); finding the binary is
+ * sim/prometheus/binary.ts, the prometheus.yml and the checks of the options
+ * sim/prometheus/config.ts, the HTTP API queries sim/prometheus/http-api.ts.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
-/** Where Debian and most packages install the binary. */
-export const DEFAULT_PROMETHEUS_BIN = '/usr/bin/prometheus';
-
-/** How to install Prometheus, for messages. */
-export const PROMETHEUS_INSTALL_HINT =
-  'apt-get install prometheus (Debian/Ubuntu), or download it from https://prometheus.io/download/ and set PROMETHEUS_BIN to the binary';
-
-/** No Prometheus binary was found. */
-export class PrometheusNotInstalledError extends Error {
-  constructor(detail?: string) {
-    super(`Prometheus is not installed${detail ? ` (${detail})` : ''}: ${PROMETHEUS_INSTALL_HINT}`);
-    this.name = 'PrometheusNotInstalledError';
-  }
-}
-
-/** One more scrape job of {@link PrometheusOptions.extraJobs} (plain HTTP). */
-export interface PrometheusScrapeJob {
-  /** The job's name (its `job` label): letters, digits, `_` and `-`, unique in the configuration. */
-  readonly jobName: string;
-  /** `host:port` of every target. */
-  readonly targets: readonly string[];
-  /** Path scraped on each target (e.g. `/metrics`). */
-  readonly metricsPath: string;
-  /** Seconds between scrapes (default: the global interval); a scrape may take the interval, at most 10 s. */
-  readonly scrapeIntervalSeconds?: number;
-  /** Target labels put on every series of the job (e.g. `{ cluster: 'eu' }`, as a fleet's Prometheus names each installation's cluster). */
-  readonly labels?: Readonly<Record<string, string>>;
-  /** `honor_labels: true`: the target's own labels win over the target labels (default false: they are renamed `exported_…`). */
-  readonly honorLabels?: boolean;
-}
+import { DEFAULT_PROMETHEUS_BIN, findPrometheus, PrometheusNotInstalledError } from './prometheus/binary';
+import type { PrometheusScrapeJob } from './prometheus/config';
+import { prometheusConfig, prometheusOptionProblems } from './prometheus/config';
+import type { PrometheusSample } from './prometheus/http-api';
+import { answersReady, instantQuery, waitForSeries } from './prometheus/http-api';
 
 /** Options of {@link startPrometheus}. */
 export interface PrometheusOptions {
@@ -127,40 +105,6 @@ export interface RunningPrometheus {
   stop(): Promise<void>;
 }
 
-/** One element of an instant vector. */
-export interface PrometheusSample {
-  readonly metric: Readonly<Record<string, string>>;
-  readonly value: readonly [number, string];
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The Prometheus binary to run: `PROMETHEUS_BIN` (which must be executable), else `prometheus`
- * on `PATH`, else {@link DEFAULT_PROMETHEUS_BIN}; `null` when there is none.
- * @throws PrometheusNotInstalledError when `PROMETHEUS_BIN` names a file that is not executable.
- */
-export function findPrometheus(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
-  const explicit = env.PROMETHEUS_BIN;
-  if (explicit !== undefined && explicit !== '') {
-    if (!isExecutable(explicit)) throw new PrometheusNotInstalledError(`PROMETHEUS_BIN=${explicit} is not an executable file`);
-    return explicit;
-  }
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, 'prometheus');
-    if (isExecutable(candidate)) return candidate;
-  }
-  return isExecutable(DEFAULT_PROMETHEUS_BIN) ? DEFAULT_PROMETHEUS_BIN : null;
-}
-
 /** A free TCP port on 127.0.0.1 (bound and released; a race with another process is possible, and retried). */
 export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -174,126 +118,8 @@ export function freeLoopbackPort(): Promise<number> {
   });
 }
 
-const TARGET = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
-const DURATION = /^\d+(ms|s|m|h|d|w|y)$/;
-const JOB_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-/** The prometheus.yml for `options` (YAML; every value is quoted JSON, which YAML reads as is). */
-export function prometheusConfig(
-  options: Pick<PrometheusOptions, 'scrapeTargets' | 'metricsPath' | 'scheme' | 'scrapeIntervalSeconds' | 'scrapeTimeoutSeconds' | 'jobName' | 'honorLabels' | 'extraJobs' | 'ruleFiles'>,
-): string {
-  const interval = options.scrapeIntervalSeconds ?? 1;
-  const timeout = options.scrapeTimeoutSeconds ?? Math.min(interval, 10);
-  const scheme = options.scheme ?? 'http';
-  const targets = (list: readonly string[]): string => `      - targets: [${list.map((t) => JSON.stringify(t)).join(', ')}]`;
-  const ruleFiles = options.ruleFiles ?? [];
-  const lines = [
-    '# Generated by zonescope (sim/prometheus.ts).',
-    'global:',
-    `  scrape_interval: ${JSON.stringify(`${interval}s`)}`,
-    `  scrape_timeout: ${JSON.stringify(`${timeout}s`)}`,
-    `  evaluation_interval: ${JSON.stringify(`${interval}s`)}`,
-    ...(ruleFiles.length > 0 ? ['rule_files:', ...ruleFiles.map((file) => `  - ${JSON.stringify(path.resolve(file))}`)] : []),
-    'scrape_configs:',
-    `  - job_name: ${JSON.stringify(options.jobName ?? 'zonescope-sim')}`,
-    ...(options.honorLabels === false ? [] : ['    honor_labels: true']),
-    `    metrics_path: ${JSON.stringify(options.metricsPath ?? '/__sim/metrics')}`,
-    `    scheme: ${JSON.stringify(scheme)}`,
-    ...(scheme === 'https' ? ['    tls_config:', '      insecure_skip_verify: true'] : []),
-    '    static_configs:',
-    targets(options.scrapeTargets),
-  ];
-  for (const job of options.extraJobs ?? []) {
-    lines.push(`  - job_name: ${JSON.stringify(job.jobName)}`);
-    if (job.scrapeIntervalSeconds !== undefined) {
-      // A job's timeout may not exceed its interval: give it its own.
-      lines.push(`    scrape_interval: ${JSON.stringify(`${job.scrapeIntervalSeconds}s`)}`, `    scrape_timeout: ${JSON.stringify(`${Math.min(job.scrapeIntervalSeconds, 10)}s`)}`);
-    }
-    if (job.honorLabels === true) lines.push('    honor_labels: true');
-    lines.push(`    metrics_path: ${JSON.stringify(job.metricsPath)}`, '    scheme: "http"', '    static_configs:', targets(job.targets));
-    const labels = Object.entries(job.labels ?? {});
-    if (labels.length > 0) lines.push(`        labels: {${labels.map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`).join(', ')}}`);
-  }
-  lines.push('');
-  return lines.join('\n');
-}
-
-function intervalProblem(name: string, interval: number): string | null {
-  return !Number.isInteger(interval) || interval < 1 || interval > 3600 ? `${name} must be a whole number of seconds from 1 to 3600, not ${interval}` : null;
-}
-
-function metricsPathProblem(name: string, metricsPath: string): string | null {
-  return !metricsPath.startsWith('/') || /[\s"]/.test(metricsPath) ? `${name} ${JSON.stringify(metricsPath)} must be a path starting with /` : null;
-}
-
-function isReadableFile(file: string): boolean {
-  try {
-    accessSync(file, constants.R_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The options' problems, one sentence each (empty when they are fine). */
-function optionProblems(options: PrometheusOptions): string[] {
-  const problems: string[] = [];
-  if (options.scrapeTargets.length === 0) problems.push('scrapeTargets is empty: give at least one host:port');
-  for (const target of options.scrapeTargets) if (!TARGET.test(target)) problems.push(`scrape target ${JSON.stringify(target)} is not host:port`);
-  const metricsPath = metricsPathProblem('metricsPath', options.metricsPath ?? '/__sim/metrics');
-  if (metricsPath !== null) problems.push(metricsPath);
-  const interval = options.scrapeIntervalSeconds ?? 1;
-  const intervalError = intervalProblem('scrapeIntervalSeconds', interval);
-  if (intervalError !== null) problems.push(intervalError);
-  const timeout = options.scrapeTimeoutSeconds;
-  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > interval)) problems.push(`scrapeTimeoutSeconds must be a whole number of seconds from 1 to the interval (${interval}), not ${timeout}`);
-  const retention = options.retention ?? '1d';
-  if (!DURATION.test(retention)) problems.push(`retention must be a Prometheus duration such as 1d or 12h, not ${JSON.stringify(retention)}`);
-  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) problems.push(`port must be 0–65535, not ${options.port}`);
-  const jobNames = new Set([options.jobName ?? 'zonescope-sim']);
-  if (!JOB_NAME.test(options.jobName ?? 'zonescope-sim')) problems.push(`jobName ${JSON.stringify(options.jobName)} must be letters, digits, _ and - (starting with a letter or _)`);
-  for (const [index, job] of (options.extraJobs ?? []).entries()) {
-    const name = `extraJobs[${index}]`;
-    if (!JOB_NAME.test(job.jobName)) problems.push(`${name}.jobName ${JSON.stringify(job.jobName)} must be letters, digits, _ and - (starting with a letter or _)`);
-    else if (jobNames.has(job.jobName)) problems.push(`${name}.jobName ${JSON.stringify(job.jobName)} is already the name of another job: job names must be unique`);
-    jobNames.add(job.jobName);
-    if (job.targets.length === 0) problems.push(`${name}.targets is empty: give at least one host:port`);
-    for (const target of job.targets) if (!TARGET.test(target)) problems.push(`${name} target ${JSON.stringify(target)} is not host:port`);
-    const jobPath = metricsPathProblem(`${name}.metricsPath`, job.metricsPath);
-    if (jobPath !== null) problems.push(jobPath);
-    for (const label of Object.keys(job.labels ?? {})) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(label) || label.startsWith('__')) problems.push(`${name}.labels: ${JSON.stringify(label)} is not a label name`);
-    }
-    if (job.scrapeIntervalSeconds !== undefined) {
-      const jobInterval = intervalProblem(`${name}.scrapeIntervalSeconds`, job.scrapeIntervalSeconds);
-      if (jobInterval !== null) problems.push(jobInterval);
-    }
-  }
-  for (const file of options.ruleFiles ?? []) {
-    if (file === '' || /["\n\r]/.test(file)) problems.push(`rule file ${JSON.stringify(file)} is not a usable path`);
-    else if (!isReadableFile(file)) problems.push(`rule file ${JSON.stringify(file)} is not a readable file`);
-  }
-  return problems;
-}
-
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function getJson(url: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON (e.g. /-/ready's plain text).
-  }
-  return { status: response.status, body };
-}
-
-interface TargetsBody {
-  data?: { activeTargets?: { scrapeUrl?: string; health?: string; lastError?: string }[] };
 }
 
 function exitedDescription(child: ChildProcess): string {
@@ -307,7 +133,7 @@ function exitedDescription(child: ChildProcess): string {
  * or when Prometheus exits or is not ready in time (it is stopped then, its temporary folder removed).
  */
 export async function startPrometheus(options: PrometheusOptions): Promise<RunningPrometheus> {
-  const problems = optionProblems(options);
+  const problems = prometheusOptionProblems(options);
   if (problems.length > 0) throw new Error(`cannot start Prometheus: ${problems.join('; ')}`);
   const binary = options.binary ?? findPrometheus();
   if (binary === null) throw new PrometheusNotInstalledError(`no prometheus on PATH, none at ${DEFAULT_PROMETHEUS_BIN}, PROMETHEUS_BIN not set`);
@@ -401,39 +227,9 @@ async function launch(
   const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null || spawnError !== null;
   const output = (): string => (recent.length > 0 ? `; its last output:\n${recent.join('\n')}` : '');
 
-  const query = async (expression: string): Promise<readonly PrometheusSample[]> => {
-    const { status, body } = await getJson(`${url}/api/v1/query?query=${encodeURIComponent(expression)}`, 10_000);
-    const parsed = body as { status?: string; error?: string; data?: { resultType?: string; result?: PrometheusSample[] } };
-    if (status !== 200 || parsed.status !== 'success') throw new Error(`Prometheus query ${expression} failed (${status}): ${parsed.error ?? JSON.stringify(body).slice(0, 200)}`);
-    if (parsed.data?.resultType !== 'vector') throw new Error(`Prometheus query ${expression} is not an instant vector (${String(parsed.data?.resultType)})`);
-    return parsed.data.result ?? [];
-  };
-  const targetsReport = async (): Promise<string> => {
-    try {
-      const { body } = await getJson(`${url}/api/v1/targets`, 5_000);
-      const targets = (body as TargetsBody).data?.activeTargets ?? [];
-      if (targets.length === 0) return 'no active targets';
-      return targets.map((t) => `${t.scrapeUrl ?? '?'} ${t.health ?? '?'}${t.lastError ? ` (${t.lastError})` : ''}`).join('; ');
-    } catch (error) {
-      return `targets unknown: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  };
-  const waitForSeries = async (metric: string, timeoutMs = 15_000): Promise<void> => {
-    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(metric)) throw new Error(`not a metric name: ${JSON.stringify(metric)}`);
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      if (hasExited()) throw new Error(`Prometheus ${exitedDescription(child)} while waiting for ${metric}${output()}`);
-      try {
-        if ((await query(`count(${metric})`)).length > 0) return;
-        last = 'no series yet';
-      } catch (error) {
-        last = error instanceof Error ? error.message : String(error);
-      }
-      await delay(200);
-    }
-    throw new Error(`no series of ${metric} in Prometheus at ${url} after ${timeoutMs} ms (${last}); scrape targets: ${await targetsReport()}`);
-  };
+  const query = (expression: string): Promise<readonly PrometheusSample[]> => instantQuery(url, expression);
+  const seriesOf = (metric: string, timeoutMs = 15_000): Promise<void> =>
+    waitForSeries(url, metric, timeoutMs, () => (hasExited() ? { how: exitedDescription(child), output: output() } : null));
 
   // Ready?
   const deadline = Date.now() + readyTimeoutMs;
@@ -444,14 +240,9 @@ async function launch(
       const reason = spawnError !== null ? `could not be run: ${(spawnError as Error).message}` : exitedDescription(child);
       throw new Error(`Prometheus (${binary}) ${reason}${output()}`);
     }
-    try {
-      const { status } = await getJson(`${url}/-/ready`, 2_000);
-      if (status === 200) {
-        ready = true;
-        break;
-      }
-    } catch {
-      // Not listening yet.
+    if (await answersReady(url)) {
+      ready = true;
+      break;
     }
     await delay(100);
   }
@@ -468,13 +259,13 @@ async function launch(
     get running() {
       return !hasExited();
     },
-    waitForSeries,
+    waitForSeries: seriesOf,
     query,
     stop,
   };
   if (options.waitForMetric !== undefined) {
     try {
-      await waitForSeries(options.waitForMetric, Math.max(1_000, deadline - Date.now()));
+      await seriesOf(options.waitForMetric, Math.max(1_000, deadline - Date.now()));
     } catch (error) {
       await stop();
       throw error;

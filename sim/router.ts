@@ -8,9 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { VersionInfo } from './discovery';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery';
-import type { RequestInfo } from './faults';
-import type { ApiDeps, ResourceRequest, Verb } from './handlers';
-import { decodeContinue, handleResourceRequest } from './handlers';
+import type { RequestInfo } from './faults/request-match';
+import { handleResourceRequest } from './handlers';
+import { decodeContinue } from './handlers/continue-token';
+import type { ApiDeps, ResourceRequest, Verb } from './handlers/request';
 import { negotiate, readBody, sendJson } from './http';
 import { sendOversized } from './oversized';
 import type { ApiResource } from './resources';

@@ -25,7 +25,8 @@ import { handleControl } from './control';
 import type { SimController } from './controller';
 import { createSimContext } from './controller';
 import { versionInfo } from './discovery';
-import type { FaultRuleInput, RbacConfigInput } from './faults';
+import type { FaultRuleInput } from './faults/fault-rules';
+import type { RbacConfigInput } from './faults/rbac';
 import { seededRandom, SimFaults } from './faults';
 import type { KubeconfigOptions, SimAuth, SimCredentials } from './kubeconfig';
 import { renderKubeconfig, SIM_AUTH_MODES, writeKubeconfig } from './kubeconfig';
@@ -35,9 +36,10 @@ import { SimStats } from './stats';
 import type { SimTlsMaterial } from './tls';
 import { generateSimTls } from './tls';
 import { ObjectStore } from './store';
-import { SimTrafficMetrics, trafficProfileFor, withTrafficMetricsOptions } from './traffic-metrics';
-import type { TrafficMetricsOptions } from './traffic-series';
-import { DEFAULT_TRAFFIC_METRICS_OPTIONS } from './traffic-series';
+import { SimTrafficMetrics } from './traffic/counters';
+import type { TrafficMetricsOptions } from './traffic/exporter-options';
+import { DEFAULT_TRAFFIC_METRICS_OPTIONS, withTrafficMetricsOptions } from './traffic/exporter-options';
+import { trafficProfileFor } from './traffic/profile';
 import type { KubeObject } from './types';
 import { ServiceAllocator } from './validation';
 import { WatchHub } from './watch';
@@ -92,7 +94,7 @@ export interface SimulatorOptions {
   /**
    * The `fixtures/` name of the scenario served, when it has one: names the cluster in the traffic
    * metrics (`k8s_cluster_name`) and picks the scenario's deliberate traffic deviations (eks-demo's;
-   * see sim/traffic-metrics.ts). Without it, eks-demo is recognised by its Services.
+   * see sim/traffic/profile.ts). Without it, eks-demo is recognised by its Services.
    */
   scenarioName?: string;
   /**

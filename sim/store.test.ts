@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './status';
 import type { StoreEvent } from './store';
-import { HistoryExpiredError, ObjectStore } from './store';
+import { ObjectStore } from './store';
+import { HistoryExpiredError } from './store/history';
 import { deployment, node, service } from './test-support';
 
 function names(items: { metadata: { name: string; namespace?: string } }[]): string[] {

@@ -5,7 +5,10 @@
  *
  * Scale: objects are kept in a map per kind plus a per-namespace index; API lists walk a sorted
  * key array (like etcd's key order `namespace/name`) that is maintained lazily, so creating 150k
- * pods costs one sort at the next list rather than a sorted insert per write.
+ * pods costs one sort at the next list rather than a sorted insert per write
+ * (sim/store/key-order.ts). The event history is sim/store/history.ts, the ordered change
+ * notifications sim/store/change-feed.ts; this file holds the objects, the writes with their
+ * preconditions, and the paged, point-in-time lists.
  *
  * Stored objects are never mutated: every write stores a new object. Callers must treat what they
  * read as immutable (clone before editing).
@@ -14,6 +17,9 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceKey, StorageDef } from './resources';
 import { RESOURCE_KEYS, STORAGE } from './resources';
 import { alreadyExists, badRequest, conflict, notFound } from './status';
+import { ChangeFeed } from './store/change-feed';
+import { EventHistory } from './store/history';
+import { bound, KeyOrder } from './store/key-order';
 import type { KubeObject } from './types';
 import { deepEqual, rfc3339 } from './types';
 
@@ -87,80 +93,12 @@ export interface WriteOptions {
   dryRun?: boolean;
 }
 
-/** Thrown by {@link ObjectStore.eventsSince} callers' helpers when history no longer covers a version. */
-export class HistoryExpiredError extends Error {
-  constructor(
-    readonly requested: number,
-    readonly oldest: number,
-  ) {
-    super(`too old resource version: ${requested} (${oldest})`);
-    this.name = 'HistoryExpiredError';
-  }
-}
-
-/** A fixed-capacity ring buffer. */
-class Ring<T> {
-  private readonly buffer: (T | undefined)[];
-  private start = 0;
-  private count = 0;
-
-  constructor(readonly capacity: number) {
-    this.buffer = new Array<T | undefined>(capacity);
-  }
-
-  get length(): number {
-    return this.count;
-  }
-
-  /** Appends; returns the evicted oldest element when full. */
-  push(value: T): T | undefined {
-    if (this.count < this.capacity) {
-      this.buffer[(this.start + this.count) % this.capacity] = value;
-      this.count++;
-      return undefined;
-    }
-    const evicted = this.buffer[this.start];
-    this.buffer[this.start] = value;
-    this.start = (this.start + 1) % this.capacity;
-    return evicted;
-  }
-
-  at(index: number): T {
-    const value = this.buffer[(this.start + index) % this.capacity];
-    if (value === undefined) throw new RangeError(`ring index ${index} out of range`);
-    return value;
-  }
-
-  clear(): void {
-    this.buffer.fill(undefined);
-    this.start = 0;
-    this.count = 0;
-  }
-}
-
 interface Table {
   readonly def: StorageDef;
   readonly objects: Map<string, KubeObject>;
   readonly byNamespace: Map<string, Map<string, KubeObject>>;
-  sorted: string[];
-  readonly pendingInserts: Set<string>;
-  readonly pendingDeletes: Set<string>;
-  readonly history: Ring<StoreEvent>;
-  /** Newest resourceVersion no longer in history: events after it are all kept. */
-  compactedRV: number;
-}
-
-/** First index in `sorted` whose key is >= `key` (or > when `strict`). */
-function bound(sorted: readonly string[], key: string, strict: boolean): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const k = sorted[mid] as string;
-    if (k < key || (strict && k === key)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  readonly keys: KeyOrder;
+  readonly history: EventHistory<StoreEvent>;
 }
 
 /** The store key of an object: `namespace/name` for namespaced kinds, `name` otherwise. */
@@ -181,21 +119,19 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 export class ObjectStore {
   private rv = 0;
   private readonly tables: Map<ResourceKey, Table>;
-  private readonly listeners = new Map<ResourceKey | '*', Set<StoreListener>>();
-  private readonly queue: StoreEvent[] = [];
-  private dispatching = false;
+  private readonly feed: ChangeFeed;
   private readonly historySize: number;
   private readonly now: () => Date;
   private readonly newUid: () => string;
-  private readonly onListenerError: (error: unknown, event: StoreEvent) => void;
 
   constructor(options: StoreOptions = {}) {
     this.historySize = Math.max(1, Math.floor(options.historySize ?? 10_000));
     this.now = options.now ?? (() => new Date());
     this.newUid = options.uid ?? randomUUID;
-    this.onListenerError =
+    this.feed = new ChangeFeed(
       options.onListenerError ??
-      ((error, event) => console.error(`sim: store listener failed on ${event.type} ${event.resource} ${event.key}:`, error));
+        ((error, event) => console.error(`sim: store listener failed on ${event.type} ${event.resource} ${event.key}:`, error)),
+    );
     this.tables = new Map(RESOURCE_KEYS.map((key) => [key, this.emptyTable(key)]));
   }
 
@@ -204,11 +140,8 @@ export class ObjectStore {
       def: STORAGE[key],
       objects: new Map(),
       byNamespace: new Map(),
-      sorted: [],
-      pendingInserts: new Set(),
-      pendingDeletes: new Set(),
-      history: new Ring(this.historySize),
-      compactedRV: this.rv,
+      keys: new KeyOrder(),
+      history: new EventHistory(this.historySize, this.rv),
     };
   }
 
@@ -251,7 +184,7 @@ export class ObjectStore {
 
   /** Newest resourceVersion that history no longer covers for a kind (watch/list from older → 410). */
   compactedResourceVersion(resource: ResourceKey): number {
-    return this.table(resource).compactedRV;
+    return this.table(resource).history.compactedRV;
   }
 
   /**
@@ -259,54 +192,7 @@ export class ObjectStore {
    * @throws HistoryExpiredError when events after `since` were already dropped from history.
    */
   eventsSince(resource: ResourceKey, since: number): StoreEvent[] {
-    const table = this.table(resource);
-    if (since < table.compactedRV) {
-      const oldest = table.history.length > 0 ? table.history.at(0).resourceVersion : this.rv;
-      throw new HistoryExpiredError(since, oldest);
-    }
-    const history = table.history;
-    let lo = 0;
-    let hi = history.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (history.at(mid).resourceVersion <= since) lo = mid + 1;
-      else hi = mid;
-    }
-    const events: StoreEvent[] = [];
-    for (let i = lo; i < history.length; i++) events.push(history.at(i));
-    return events;
-  }
-
-  private sortedKeys(table: Table): string[] {
-    if (table.pendingDeletes.size > 0) {
-      const deletes = table.pendingDeletes;
-      table.sorted = table.sorted.filter((k) => !deletes.has(k));
-      deletes.clear();
-    }
-    if (table.pendingInserts.size > 0) {
-      const inserts = [...table.pendingInserts].sort();
-      table.pendingInserts.clear();
-      const old = table.sorted;
-      const merged = new Array<string>(old.length + inserts.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      while (i < old.length && j < inserts.length) {
-        const a = old[i] as string;
-        const b = inserts[j] as string;
-        if (a < b) {
-          merged[k++] = a;
-          i++;
-        } else {
-          merged[k++] = b;
-          j++;
-        }
-      }
-      while (i < old.length) merged[k++] = old[i++] as string;
-      while (j < inserts.length) merged[k++] = inserts[j++] as string;
-      table.sorted = merged;
-    }
-    return table.sorted;
+    return this.table(resource).history.since(since, this.rv);
   }
 
   /**
@@ -316,7 +202,7 @@ export class ObjectStore {
    */
   list(resource: ResourceKey, options: StoreListOptions = {}): StoreListPage {
     const table = this.table(resource);
-    const sorted = this.sortedKeys(table);
+    const sorted = table.keys.keys();
     const prefix = table.def.namespaced && options.namespace !== undefined ? `${options.namespace}/` : '';
     const inRange = (key: string): boolean => prefix === '' || key.startsWith(prefix);
     let i = prefix === '' ? 0 : bound(sorted, prefix, false);
@@ -401,8 +287,7 @@ export class ObjectStore {
     const rv = ++this.rv;
     metadata.resourceVersion = String(rv);
     this.put(table, key, object);
-    if (table.pendingDeletes.has(key)) table.pendingDeletes.delete(key);
-    else table.pendingInserts.add(key);
+    table.keys.insert(key);
     this.record(table, { type: 'ADDED', resource, object, previous: undefined, resourceVersion: rv, key });
     return object;
   }
@@ -481,8 +366,7 @@ export class ObjectStore {
     const nsMap = table.byNamespace.get(ns);
     nsMap?.delete(old.metadata.name);
     if (nsMap?.size === 0) table.byNamespace.delete(ns);
-    if (table.pendingInserts.has(key)) table.pendingInserts.delete(key);
-    else table.pendingDeletes.add(key);
+    table.keys.remove(key);
     const last: KubeObject = { ...old, metadata: { ...old.metadata, resourceVersion: String(rv) } };
     this.record(table, { type: 'DELETED', resource, object: last, previous: old, resourceVersion: rv, key });
     return last;
@@ -500,40 +384,16 @@ export class ObjectStore {
   }
 
   private record(table: Table, event: StoreEvent): void {
-    const evicted = table.history.push(event);
-    if (evicted !== undefined) table.compactedRV = evicted.resourceVersion;
-    this.queue.push(event);
-    if (this.dispatching) return;
-    this.dispatching = true;
-    try {
-      // Writes made by listeners are queued and delivered after the current event reached
-      // every listener, so all listeners see events in resourceVersion order.
-      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
-        const targets = [...(this.listeners.get(next.resource) ?? []), ...(this.listeners.get('*') ?? [])];
-        for (const listener of targets) {
-          try {
-            listener(next);
-          } catch (error) {
-            this.onListenerError(error, next);
-          }
-        }
-      }
-    } finally {
-      this.dispatching = false;
-    }
+    table.history.record(event);
+    this.feed.publish(event);
   }
 
-  /** Subscribes to committed changes of one kind (or `'*'` for all). Returns the unsubscribe function. */
+  /**
+   * Subscribes to committed changes of one kind (or `'*'` for all), delivered in resourceVersion
+   * order. Returns the unsubscribe function.
+   */
   subscribe(resource: ResourceKey | '*', listener: StoreListener): () => void {
-    let set = this.listeners.get(resource);
-    if (set === undefined) {
-      set = new Set();
-      this.listeners.set(resource, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-    };
+    return this.feed.subscribe(resource, listener);
   }
 
   /**
@@ -559,8 +419,8 @@ export class ObjectStore {
       const source = staging.table(key);
       const table = this.emptyTable(key);
       for (const [k, v] of source.objects) this.put(table, k, v);
-      table.sorted = [...table.objects.keys()].sort();
-      table.compactedRV = this.rv;
+      table.keys.reset(table.objects.keys());
+      table.history.compactedRV = this.rv;
       this.tables.set(key, table);
     }
   }

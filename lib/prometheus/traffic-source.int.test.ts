@@ -22,7 +22,7 @@ import { loadScenario } from '../../sim/scenario';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
 import { samplesHeld, scrapedSince, settleControllers } from '../../sim/test-support';
-import type { TrafficRatesDocument } from '../../sim/traffic-metrics';
+import type { TrafficRatesDocument } from '../../sim/traffic/rates';
 import { getTrafficSource, resetTrafficSource } from './traffic-source';
 import { defaultScope } from '../server/clusters';
 import { CHANGE_NAMESPACE, CHANGE_SERVICE, createChangeTarget, setChangeEndpointReady, someNodes } from '../../scripts/bench/cluster';

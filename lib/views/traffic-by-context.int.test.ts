@@ -38,7 +38,7 @@ import { startPrometheus } from '../../sim/prometheus';
 import { loadScenario } from '../../sim/scenario';
 import type { Simulator } from '../../sim/server';
 import { startSimulator } from '../../sim/server';
-import type { TrafficRatesDocument } from '../../sim/traffic-metrics';
+import type { TrafficRatesDocument } from '../../sim/traffic/rates';
 
 /** The rate window (short, so that it fills within seconds of 1 s scrapes). */
 const WINDOW_SECONDS = 5;

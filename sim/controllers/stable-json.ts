@@ -1,3 +1,7 @@
+/**
+ * Stable JSON for comparisons: the simulated controllers compare slices, ports and pod templates
+ * by their JSON with object keys sorted.
+ */
 import { isJsonObject } from '../../lib/k8s/wire-to-record/json';
 
 /** JSON with object keys sorted, so equal objects give equal text whatever their key order. */

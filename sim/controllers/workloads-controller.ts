@@ -18,15 +18,19 @@
  * scaled to 0 and kept up to `revisionHistoryLimit`; statuses are rewritten only when a count
  * they report is wrong (managedFields, resourceVersion, generation and conditions are not
  * compared).
+ *
+ * This file is the Deployment and ReplicaSet controllers and the HPA status; where new Pods go is
+ * scheduler.ts, what their status says kubelet.ts.
  */
-import { isJsonObject, obj, stringMap, str } from '../../lib/k8s/wire-to-record/json';
-import { projectNode } from '../../lib/k8s/wire-to-record/node';
-import { LABEL_TOPOLOGY_ZONE } from '../../lib/topology/upstream/constants';
-import { labelSelectorFromObject, matchesLabels } from '../selectors';
+import { obj, stringMap } from '../../lib/k8s/wire-to-record/json';
 import type { SimChange, SimContext, SimController } from '../controller';
+import { labelSelectorFromObject, matchesLabels } from '../selectors';
+import type { KubeObject, ReadonlyKubeObject } from '../types';
+import { controllerOwner, isActive, isReady } from './controller-utils';
+import { newPodStatus, PodIPs } from './kubelet';
+import { chooseNode } from './scheduler';
 import { stableJson } from './stable-json';
 import { WorkQueue } from './work-queue';
-import type { KubeObject, ReadonlyKubeObject } from '../types';
 
 /** Label the ReplicaSet controller adds to Pods and ReplicaSets. */
 const POD_TEMPLATE_HASH = 'pod-template-hash';
@@ -59,57 +63,6 @@ function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-function controllerOwner(object: ReadonlyKubeObject): { kind: string; name: string; uid: string } | null {
-  const refs = object.metadata.ownerReferences;
-  if (!Array.isArray(refs)) return null;
-  const ref = refs.find((r) => r.controller === true);
-  return ref ? { kind: ref.kind, name: ref.name, uid: ref.uid } : null;
-}
-
-/** Whether a pod counts as a replica: not terminating, not finished (upstream's FilterActivePods). */
-function isActive(pod: ReadonlyKubeObject): boolean {
-  const phase = str(obj(pod.status).phase);
-  return typeof pod.metadata.deletionTimestamp !== 'string' && phase !== 'Succeeded' && phase !== 'Failed';
-}
-
-function isReady(pod: ReadonlyKubeObject): boolean {
-  const conditions = obj(pod.status).conditions;
-  return Array.isArray(conditions) && conditions.some((c) => isJsonObject(c) && c.type === 'Ready' && c.status === 'True');
-}
-
-interface Taint {
-  key: string;
-  value: string;
-  effect: string;
-}
-
-function taintsOf(node: ReadonlyKubeObject): Taint[] {
-  const taints = obj(node.spec).taints;
-  if (!Array.isArray(taints)) return [];
-  return taints.map(obj).map((t) => ({ key: str(t.key) ?? '', value: str(t.value) ?? '', effect: str(t.effect) ?? '' }));
-}
-
-/**
- * Whether `tolerations` tolerate every NoSchedule and NoExecute taint (PreferNoSchedule is a
- * preference, not a filter), as the scheduler's TaintToleration filter decides.
- *
- * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/api/core/v1/toleration.go (ToleratesTaint)
- */
-export function toleratesTaints(tolerations: readonly unknown[], taints: readonly Taint[]): boolean {
-  const list = tolerations.map(obj);
-  return taints.every((taint) => {
-    if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') return true;
-    return list.some((t) => {
-      const effect = str(t.effect) ?? '';
-      if (effect !== '' && effect !== taint.effect) return false;
-      const key = str(t.key) ?? '';
-      const operator = str(t.operator) ?? 'Equal';
-      if (operator === 'Exists') return key === '' || key === taint.key;
-      return key === taint.key && (str(t.value) ?? '') === taint.value;
-    });
-  });
-}
-
 /** The count fields of a Deployment or ReplicaSet status; a write happens only when one differs. */
 function countsDiffer(current: Record<string, unknown>, wanted: Record<string, number>): boolean {
   return Object.entries(wanted).some(([key, value]) => (typeof current[key] === 'number' ? current[key] : 0) !== value);
@@ -124,7 +77,7 @@ function revisionOf(rs: ReadonlyKubeObject): number {
 /** Creates the workload controllers. */
 export function createWorkloadsController(): SimController & { flush(): void } {
   let ctx: SimContext | null = null;
-  let ipCounter = 0;
+  const podIPs = new PodIPs();
   /** Pods by `namespace/ownerName` of their controller ReplicaSet (kept in step with pod changes). */
   const podsByOwner = new Map<string, Set<string>>();
 
@@ -150,11 +103,6 @@ export function createWorkloadsController(): SimController & { flush(): void } {
       set.delete(pod.metadata.name);
       if (set.size === 0) podsByOwner.delete(key);
     }
-  }
-
-  function nextPodIP(): string {
-    ipCounter++;
-    return `10.${100 + ((ipCounter >> 16) & 0x3f)}.${(ipCounter >> 8) & 0xff}.${ipCounter & 0xff}`;
   }
 
   function ownedReplicaSets(deployment: ReadonlyKubeObject): ReadonlyKubeObject[] {
@@ -266,54 +214,16 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     if (owner?.kind === 'Deployment') updateStatuses(namespace, owner.name);
   }
 
-  /** Picks a node: the zone with the fewest matching pods (spread), then the emptiest node there. */
-  function chooseNode(rs: ReadonlyKubeObject, podLabels: Record<string, string>): { name: string; zone: string | null } | null {
-    if (!ctx) return null;
-    const template = obj(obj(rs.spec).template);
-    const tolerations = Array.isArray(obj(template.spec).tolerations) ? (obj(template.spec).tolerations as unknown[]) : [];
-    const candidates = ctx.store
-      .list('nodes')
-      .map((n) => ({ raw: n, node: projectNode(n) }))
-      .filter(({ raw, node }) => node.ready === true && !node.unschedulable && !('node-role.kubernetes.io/control-plane' in node.labels) && toleratesTaints(tolerations, taintsOf(raw)));
-    if (candidates.length === 0) return null;
-    const namespace = rs.metadata.namespace ?? 'default';
-    const pods = ctx.store.list('pods', namespace);
-    const podsPerNode = new Map<string, number>();
-    for (const pod of ctx.store.list('pods')) {
-      const nodeName = str(obj(pod.spec).nodeName);
-      if (nodeName) podsPerNode.set(nodeName, (podsPerNode.get(nodeName) ?? 0) + 1);
-    }
-    const constraints = Array.isArray(obj(template.spec).topologySpreadConstraints) ? (obj(template.spec).topologySpreadConstraints as unknown[]) : [];
-    const zoneConstraint = constraints.map(obj).find((c) => c.topologyKey === LABEL_TOPOLOGY_ZONE);
-    const selectorLabels = zoneConstraint && isJsonObject(obj(zoneConstraint.labelSelector).matchLabels) ? stringMap(obj(zoneConstraint.labelSelector).matchLabels) : podLabels;
-    const matching = (labels: Record<string, string>) => Object.entries(selectorLabels).every(([k, v]) => labels[k] === v);
-    const nodeZone = new Map(candidates.map(({ node }) => [node.name, node.zone]));
-    const countByZone = new Map<string, number>();
-    for (const { node } of candidates) if (node.zone) countByZone.set(node.zone, countByZone.get(node.zone) ?? 0);
-    for (const pod of pods) {
-      if (!isActive(pod) || !matching(stringMap(obj(pod.metadata).labels))) continue;
-      const zone = nodeZone.get(str(obj(pod.spec).nodeName) ?? '');
-      if (zone) countByZone.set(zone, (countByZone.get(zone) ?? 0) + 1);
-    }
-    const zones = [...countByZone.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
-    const zone = zones[0]?.[0] ?? null;
-    const inZone = candidates.filter(({ node }) => zone === null || node.zone === zone);
-    const pool = inZone.length > 0 ? inZone : candidates;
-    pool.sort((a, b) => (podsPerNode.get(a.node.name) ?? 0) - (podsPerNode.get(b.node.name) ?? 0) || (a.node.name < b.node.name ? -1 : 1));
-    const chosen = pool[0];
-    return chosen ? { name: chosen.node.name, zone: chosen.node.zone } : null;
-  }
   function createPod(rs: ReadonlyKubeObject): void {
     if (!ctx) return;
     const namespace = rs.metadata.namespace ?? 'default';
     const template = copy(obj(obj(rs.spec).template));
     const labels = stringMap(obj(template.metadata).labels);
-    const node = chooseNode(rs, labels);
+    const node = chooseNode(ctx.store, rs, labels);
     const suffix = Math.floor(ctx.random() * 36 ** 5).toString(36).padStart(5, '0');
     const now = ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const podSpec = { ...obj(template.spec) };
     if (node) podSpec.nodeName = node.name;
-    const running = node !== null;
     const created = ctx.system.create('pods', {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -324,19 +234,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }],
       },
       spec: podSpec,
-      status: running
-        ? {
-            phase: 'Running',
-            podIP: nextPodIP(),
-            startTime: now,
-            conditions: [
-              { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
-              { type: 'Initialized', status: 'True', lastTransitionTime: now },
-              { type: 'ContainersReady', status: 'True', lastTransitionTime: now },
-              { type: 'Ready', status: 'True', lastTransitionTime: now },
-            ],
-          }
-        : { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', lastTransitionTime: now }] },
+      status: newPodStatus(now, node !== null ? podIPs.next() : null),
     });
     indexPod(created, true);
   }
@@ -345,7 +243,6 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     const gone = ctx?.system.delete('pods', namespace, name);
     if (gone) indexPod(gone, false);
   }
-
 
   function updateStatuses(namespace: string, deploymentName: string): void {
     if (!ctx) return;
@@ -408,11 +305,7 @@ export function createWorkloadsController(): SimController & { flush(): void } {
       // Continue pod IPs after the highest one a scenario already uses.
       for (const pod of context.store.list('pods')) {
         indexPod(pod, true);
-        const ip = str(obj(pod.status).podIP);
-        const parts = ip?.split('.').map(Number);
-        if (parts && parts.length === 4 && parts[0] === 10 && (parts[1] ?? 0) >= 100) {
-          ipCounter = Math.max(ipCounter, (((parts[1] ?? 100) - 100) << 16) + ((parts[2] ?? 0) << 8) + (parts[3] ?? 0));
-        }
+        podIPs.observe(pod);
       }
       for (const resource of ['deployments', 'replicasets', 'pods'] as const) context.subscribe(resource, onChange);
       for (const d of context.store.list('deployments')) enqueue(`deployment/${d.metadata.namespace ?? 'default'}/${d.metadata.name}`);

@@ -7,14 +7,18 @@
  * through a real Prometheus: traffic-metrics.int.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { versionInfo } from './discovery';
-import { loadScenario, scenarioEntries } from './scenario';
-import { ObjectStore } from './store';
-import type { SeriesRate, ServiceTrafficRates, TrafficRatesDocument } from './traffic-metrics';
-import { LOADGEN_WORKLOAD, REPLY_FACTOR, SimTrafficMetrics, trafficProfileFor } from './traffic-metrics';
-import type { TrafficMetricsOptions } from './traffic-series';
-import { FLOW_METRIC, INTER_ZONE_METRIC, POD_RECEIVE_METRIC, seriesId } from './traffic-series';
-import type { KubeObject } from './types';
+import { versionInfo } from '../discovery';
+import { loadScenario, scenarioEntries } from '../scenario';
+import { ObjectStore } from '../store';
+import type { KubeObject } from '../types';
+import { FLOW_METRIC, INTER_ZONE_METRIC } from './beyla-series';
+import { POD_RECEIVE_METRIC } from './cadvisor-series';
+import { SimTrafficMetrics } from './counters';
+import type { TrafficMetricsOptions } from './exporter-options';
+import { seriesId } from './exposition';
+import { trafficProfileFor } from './profile';
+import type { SeriesRate, ServiceTrafficRates, TrafficRatesDocument } from './rates';
+import { LOADGEN_WORKLOAD, REPLY_FACTOR } from './service-traffic';
 
 const START = Date.parse('2026-12-01T10:00:00Z');
 

@@ -4,21 +4,12 @@
  * agent's `instance`), and cAdvisor's sandbox and root-cgroup series on containerd.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentFlow, FlowPeer, PodNetwork } from './traffic-series';
-import {
-  escapeLabelValue,
-  FLOW_METRIC,
-  flowSeriesId,
-  flowSeriesParts,
-  INTER_ZONE_METRIC,
-  metricOrder,
-  parseSeriesId,
-  POD_RECEIVE_METRIC,
-  POD_TRANSMIT_METRIC,
-  podSeriesParts,
-  sandboxId,
-  seriesId,
-} from './traffic-series';
+import type { AgentFlow, FlowPeer } from './beyla-series';
+import { FLOW_METRIC, flowSeriesId, flowSeriesParts, INTER_ZONE_METRIC } from './beyla-series';
+import type { PodNetwork } from './cadvisor-series';
+import { POD_RECEIVE_METRIC, POD_TRANSMIT_METRIC, podSeriesParts, sandboxId } from './cadvisor-series';
+import { metricOrder } from './exporter-options';
+import { escapeLabelValue, parseSeriesId, seriesId } from './exposition';
 
 const client: FlowPeer = { namespace: 'shop', ownerName: 'loadgen', ownerType: 'Deployment', zone: 'zone-a' };
 const server: FlowPeer = { namespace: 'shop', ownerName: 'cart', ownerType: 'Deployment', zone: 'zone-b' };
