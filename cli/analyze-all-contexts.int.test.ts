@@ -20,7 +20,7 @@ import { parse, stringify } from 'yaml';
 import { loadScenario } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
-import type { ClusterSection } from './analyze-cli';
+import type { ClusterSection } from './several-clusters';
 import { main } from './analyze-cli';
 
 const sims: Simulator[] = [];

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { ClusterAnalysis } from '../lib/topology/report/analysis-schema';
-import type { Args, ClusterExitCode, ClusterSection } from './analyze-cli';
-import { clusterHeading, forEachInOrder, main, parseArgs, worstExitCode } from './analyze-cli';
+import { main } from './analyze-cli';
+import type { Args } from './args';
+import { parseArgs } from './args';
+import type { ClusterExitCode, ClusterSection } from './several-clusters';
+import { clusterHeading, forEachInOrder, worstExitCode } from './several-clusters';
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

@@ -1,6 +1,7 @@
 /**
  * Each lib layer folder (lib/topology, lib/shared, lib/config, lib/k8s, …: `LIB_LAYERS`) has a
- * README.md that names every file it holds, says its job, and says whether it is server-only.
+ * README.md that names every file it holds, says its job, and says whether it is server-only; so
+ * do cli/, sim/ and scripts/bench/ (no server-only column there: none of their files is).
  *
  * Checked, for every folder of `LIB_LAYERS` that exists:
  * - every non-test `.ts`/`.tsx` file under the folder (recursively; `*.test.ts(x)` and `_testing/`
@@ -147,6 +148,8 @@ export function readmeProblems(
   const existing = new Set(files);
   for (const file of files) if (!namedFiles.has(file)) problems.push(`${folderName}/${file} is not named in ${where}`);
   for (const entry of named) {
+    // A README may also describe the folder's tests; only source files are held to it.
+    if (/\.test\.tsx?$/.test(entry.file)) continue;
     if (!existing.has(entry.file)) {
       problems.push(`${where}:${entry.line} names ${entry.file}, which is not a source file of ${folderName}/`);
       continue;
@@ -172,6 +175,19 @@ describe('lib folder READMEs', () => {
     const readmePath = path.join(folder, 'README.md');
     const readme = existsSync(readmePath) ? readFileSync(readmePath, 'utf8') : null;
     const problems = readmeProblems(`lib/${layer}`, readme, sourceFilesOf(folder), (file) => isServerOnly(readFileSync(path.join(folder, file), 'utf8')));
+    expect(problems).toEqual([]);
+  });
+});
+
+/** Folders outside lib/ that keep a README naming every file: the CLI, the simulator, the benchmark. */
+const OTHER_FOLDERS = ['cli', 'sim', 'scripts/bench'] as const;
+
+describe('READMEs of the CLI, the simulator and the benchmark', () => {
+  it.each(OTHER_FOLDERS)('%s/README.md names every file, and only existing ones', (name) => {
+    const folder = path.join(ROOT, name);
+    const readmePath = path.join(folder, 'README.md');
+    const readme = existsSync(readmePath) ? readFileSync(readmePath, 'utf8') : null;
+    const problems = readmeProblems(name, readme, sourceFilesOf(folder), (file) => isServerOnly(readFileSync(path.join(folder, file), 'utf8')));
     expect(problems).toEqual([]);
   });
 });

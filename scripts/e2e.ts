@@ -52,7 +52,8 @@
  *
  * `next build` rewrites tsconfig.json (it adds the build folder's type globs to `include`); the
  * file is put back as it was, so an e2e run leaves the working tree as it found it.
- * Exit code: the build's when it fails, 1 when Prometheus cannot start, 2 for a bad `--shards`,
+ * Exit code: the build's when it fails, 1 when Prometheus cannot start, 2 for a bad `--shards`
+ * (or another of the suite's own options: scripts/e2e-args.ts),
  * else Playwright's (the first failing shard's).
  */
 import { spawn } from 'node:child_process';
@@ -62,8 +63,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_PORT, SIM_PORT } from '../e2e/clusters';
-import { findPrometheus, PROMETHEUS_INSTALL_HINT } from '../sim/prometheus';
+import { findPrometheus, PROMETHEUS_INSTALL_HINT } from '../sim/prometheus/binary';
 import { buildWithStamp, builtAt, isBuildCurrent, PRODUCTION_DIST_DIR, withBuildLock } from './build-folder';
+import { parseE2eArgs } from './e2e-args';
 import { prometheusControlServer, SuitePrometheus } from './e2e-prometheus';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -167,30 +169,6 @@ function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv, p
   });
 }
 
-/** `--shards N`; else 2 for a full run, 1 when specs or tests are picked or screenshots are taken (they run after the history spec, on its Prometheus). */
-function shardCount(argv: readonly string[], picked: boolean): number | string {
-  const flag = argv.findIndex((a) => a === '--shards' || a.startsWith('--shards='));
-  const raw = flag >= 0 ? (argv[flag]?.includes('=') ? argv[flag]?.split('=')[1] : argv[flag + 1]) : undefined;
-  if (raw === undefined) return picked || process.env.UPDATE_SCREENSHOTS === '1' ? 1 : DEFAULT_SHARDS;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 && n <= 4 ? n : `--shards takes 1 to 4, not ${JSON.stringify(raw)}`;
-}
-
-/** The arguments left for Playwright: without ours (`--rebuild`, `--no-prometheus`, `--shards N`). */
-function playwrightArgs(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--rebuild' || arg === '--no-prometheus' || arg.startsWith('--shards=')) continue;
-    if (arg === '--shards') {
-      i++;
-      continue;
-    }
-    out.push(arg);
-  }
-  return out;
-}
-
 /** Runs one shard's Playwright, with a Prometheus of its own unless `binary` is null (`--no-prometheus`). */
 async function runShard(shard: Shard, args: readonly string[], baseEnv: NodeJS.ProcessEnv, binary: string | null): Promise<number> {
   const label = shard.count > 1 ? `e2e ${shard.index}/${shard.count}` : 'e2e';
@@ -226,14 +204,14 @@ async function runShard(shard: Shard, args: readonly string[], baseEnv: NodeJS.P
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const rebuild = argv.includes('--rebuild');
-  const withPrometheus = !argv.includes('--no-prometheus');
-  const args = playwrightArgs(argv);
-  const shards = shardCount(argv, args.some((a) => !a.startsWith('-')));
-  if (typeof shards === 'string') {
-    console.error(`e2e: ${shards}`);
+  const parsed = parseE2eArgs(argv);
+  if (typeof parsed === 'string') {
+    console.error(`e2e: ${parsed}`);
     return 2;
   }
+  const { rebuild, withPrometheus, playwright: args } = parsed;
+  // Without --shards: 2 for a full run, 1 when specs or tests are picked or screenshots are taken (they run after the history spec, on its Prometheus).
+  const shards = parsed.shards ?? (args.some((a) => !a.startsWith('-')) || process.env.UPDATE_SCREENSHOTS === '1' ? 1 : DEFAULT_SHARDS);
   const env: NodeJS.ProcessEnv = { ...process.env, ZONESCOPE_DIST_DIR: DIST_DIR, ZONESCOPE_E2E_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' };
   for (const key of ['ZONESCOPE_PROMETHEUS_URL', 'ZONESCOPE_PROMETHEUS_TOKEN_FILE', 'ZONESCOPE_PROMETHEUS_CA_FILE', 'ZONESCOPE_E2E_PROMETHEUS_CONTROL']) Reflect.deleteProperty(env, key);
 

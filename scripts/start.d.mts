@@ -23,8 +23,8 @@ export declare class StartUsageError extends Error {}
 export declare function browseUrl(host: string, port: number): string;
 
 /**
- * The plan for `argv` (`-p`/`--port`, `-H`/`--hostname`, also as `--port=N`) and `env`; throws
- * {@link StartUsageError} for anything else or a bad port.
+ * The plan for `argv` (`-p`/`--port`, `-H`/`--hostname`, also as `--port=N`; given again, the last
+ * counts) and `env`; throws {@link StartUsageError} for anything else, a missing value or a bad port.
  */
 export declare function startPlan(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): StartPlan;
 

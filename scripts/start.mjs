@@ -27,6 +27,7 @@
 import { cpSync, existsSync, lstatSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /** The default bind address of `npm start` and `npm run demo`. */
 export const DEFAULT_HOST = '127.0.0.1';
@@ -73,9 +74,14 @@ function absolutePaths(value, cwd) {
     .join(path.delimiter);
 }
 
+/** The options, as `parseArgs` takes them. */
+const OPTIONS = /** @type {const} */ ({ port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' } });
+
 /**
- * The plan for `argv` (`-p`/`--port`, `-H`/`--hostname`, also as `--port=N`) and `env`; throws
- * {@link StartUsageError} for anything else or a bad port.
+ * The plan for `argv` (`-p`/`--port`, `-H`/`--hostname`, also as `--port=N`; given again, the last
+ * counts) and `env`; throws {@link StartUsageError} for anything else, a missing value or a bad port.
+ * The arguments are read by `parseArgs` leniently and checked here, in the words of the other
+ * commands (lib/shared/command-line.ts, which this plain JavaScript cannot import).
  * @param {readonly string[]} argv
  * @param {Readonly<Record<string, string | undefined>>} env
  * @param {string} cwd
@@ -86,19 +92,14 @@ export function startPlan(argv, env, cwd) {
   let host = null;
   /** @type {number | null} */
   let port = null;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      i += 1;
-      const next = argv[i];
-      if (next === undefined) throw new StartUsageError(`${flag} needs a value`);
-      return next;
-    };
-    if (flag === '-H' || flag === '--hostname') host = value();
-    else if (flag === '-p' || flag === '--port') port = parsePort(value(), flag);
-    else throw new StartUsageError(`unknown argument "${arg}" (npm start takes -p/--port and -H/--hostname)`);
+  for (const token of parseArgs({ args: [...argv], options: OPTIONS, strict: false, tokens: true }).tokens) {
+    if (token.kind !== 'option' || !Object.hasOwn(OPTIONS, token.name)) {
+      throw new StartUsageError(`unknown argument "${argv[token.index]}" (npm start takes -p/--port and -H/--hostname)`);
+    }
+    const { value } = token;
+    if (value === undefined || value === '' || (!token.inlineValue && value.startsWith('--'))) throw new StartUsageError(`${token.rawName} needs a value`);
+    if (token.name === 'hostname') host = value;
+    else port = parsePort(value, token.rawName);
   }
   host ??= env.ZONESCOPE_HOST?.trim() || DEFAULT_HOST;
   port ??= env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : parsePort(env.PORT, 'PORT');

@@ -35,6 +35,16 @@ describe('npm start', () => {
     expect(() => startPlan(['-H'], {}, '/srv')).toThrow('-H needs a value');
   });
 
+  it('takes an option given again at its last value, and refuses a missing value or a stray argument', () => {
+    expect(startPlan(['-p', '4000', '--port=5000', '-H', 'a', '--hostname', 'b'], {}, '/srv')).toMatchObject({ host: 'b', port: 5000 });
+    expect(() => startPlan(['-p', 'http', '-p', '4000'], {}, '/srv')).toThrow('-p must be a port number (1–65535), not "http"');
+    expect(() => startPlan(['--port'], {}, '/srv')).toThrow(new StartUsageError('--port needs a value'));
+    expect(() => startPlan(['--hostname='], {}, '/srv')).toThrow(new StartUsageError('--hostname needs a value'));
+    expect(() => startPlan(['-H', '--port', '4000'], {}, '/srv')).toThrow(new StartUsageError('-H needs a value'));
+    expect(() => startPlan(['4000'], {}, '/srv')).toThrow(new StartUsageError('unknown argument "4000" (npm start takes -p/--port and -H/--hostname)'));
+    expect(() => startPlan(['-x'], {}, '/srv')).toThrow(new StartUsageError('unknown argument "-x" (npm start takes -p/--port and -H/--hostname)'));
+  });
+
   it('makes relative kubeconfig and snapshot paths absolute (the server runs in its own folder)', () => {
     const plan = startPlan([], { KUBECONFIG: `.sim/kubeconfig${path.delimiter}/etc/kube/config`, ZONESCOPE_SNAPSHOT: 'dump.yaml' }, '/srv/zonescope');
     expect(plan.env.KUBECONFIG).toBe(`${path.resolve('/srv/zonescope/.sim/kubeconfig')}${path.delimiter}/etc/kube/config`);

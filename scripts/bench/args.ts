@@ -1,6 +1,11 @@
 /**
- * Arguments of `npm run bench`. Pure: parsing only, so it is unit-tested.
+ * Arguments of `npm run bench`, read by `parseArgs` from `node:util` with the project's checks
+ * (lib/shared/command-line.ts). Pure: parsing only, so it is unit-tested.
  */
+import { parseArgs } from 'node:util';
+
+import { checkedOptions, nonNegativeNumber, oneOf, wholeNumber } from '../../lib/shared/command-line';
+import type { OptionSpecs } from '../../lib/shared/command-line';
 
 /** Reference cluster sizes (see `sim/scenarios/generator.ts`). */
 export type Scale = 'S' | 'M' | 'L';
@@ -110,164 +115,86 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
 
 The last line printed is one JSON object with the figures (see BENCHMARKS.md).`;
 
-function positiveInt(flag: string, value: string | undefined, min = 0): number | string {
-  if (value === undefined || !/^\d+$/.test(value)) return `${flag} needs a whole number`;
-  const n = Number(value);
-  return n < min ? `${flag} must be at least ${min}` : n;
-}
+/** The options, as `parseArgs` takes them. */
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  scale: { type: 'string' },
+  requests: { type: 'string' },
+  'churn-minutes': { type: 'string' },
+  'churn-rate': { type: 'string' },
+  clients: { type: 'string' },
+  'analyze-runs': { type: 'string' },
+  'lcp-loads': { type: 'string' },
+  build: { type: 'string' },
+  'no-kubectl': { type: 'boolean' },
+  'no-browser': { type: 'boolean' },
+  'timeout-minutes': { type: 'string' },
+  'json-out': { type: 'string' },
+  'server-node-options': { type: 'string' },
+  'no-prometheus': { type: 'boolean' },
+  'prometheus-refresh-seconds': { type: 'string' },
+  'traffic-seconds': { type: 'string' },
+  'traffic-only': { type: 'boolean' },
+  'metrics-seconds': { type: 'string' },
+  'metrics-only': { type: 'boolean' },
+  generator: { type: 'string' },
+  realistic: { type: 'boolean' },
+} as const satisfies OptionSpecs;
 
-function positiveNumber(flag: string, value: string | undefined): number | string {
-  const n = Number(value);
-  return value === undefined || value === '' || !Number.isFinite(n) || n < 0 ? `${flag} needs a non-negative number` : n;
-}
+/** The options that take a value. */
+type ValueOption = { [K in keyof typeof OPTIONS]: (typeof OPTIONS)[K]['type'] extends 'string' ? K : never }[keyof typeof OPTIONS];
 
-/** Parses the arguments; returns a message for bad ones, `'help'` for `--help`. */
+/**
+ * Parses the arguments (`--flag value` or `--flag=value`; given again, the last counts; a `--` is
+ * skipped); returns a message for bad ones, `'help'` for `--help`.
+ */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' | string {
-  let scale: Scale | null = null;
-  let requests = 100;
-  let churnMinutes = 0;
-  let churnRate = 20;
-  let clients = 8;
-  let analyzeRuns = 5;
-  let lcpLoads = 3;
-  let build: BenchOptions['build'] = 'auto';
-  let kubectl = true;
-  let browser = true;
-  let timeoutMinutes: number | null = null;
-  let jsonOut: string | null = null;
-  let serverNodeOptions: string | null = null;
-  let prometheus = true;
-  let prometheusRefreshSeconds = 10;
-  let trafficSeconds = 30;
-  let trafficOnly = false;
-  let metricsSeconds = 30;
-  let metricsOnly = false;
-  let generator: GeneratorChoice = 'both';
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] ?? '';
-    const value = argv[i + 1];
-    const take = <T>(parsed: T | string): T | string => {
-      i++;
-      return parsed;
-    };
-    let result: unknown;
-    switch (flag) {
-      case '--':
-        continue;
-      case '-h':
-      case '--help':
-        return 'help';
-      case '--scale':
-        if (value !== 'S' && value !== 'M' && value !== 'L') return '--scale takes S, M or L';
-        scale = value;
-        i++;
-        continue;
-      case '--requests':
-        result = take(positiveInt(flag, value, 1));
-        if (typeof result === 'number') requests = result;
-        break;
-      case '--churn-minutes':
-        result = take(positiveNumber(flag, value));
-        if (typeof result === 'number') churnMinutes = result;
-        break;
-      case '--churn-rate':
-        result = take(positiveInt(flag, value, 1));
-        if (typeof result === 'number') churnRate = result;
-        break;
-      case '--clients':
-        result = take(positiveInt(flag, value, 1));
-        if (typeof result === 'number') clients = result;
-        break;
-      case '--analyze-runs':
-        result = take(positiveInt(flag, value, 0));
-        if (typeof result === 'number') analyzeRuns = result;
-        break;
-      case '--lcp-loads':
-        result = take(positiveInt(flag, value, 1));
-        if (typeof result === 'number') lcpLoads = result;
-        break;
-      case '--build':
-        if (value !== 'auto' && value !== 'always' && value !== 'never') return '--build takes auto, always or never';
-        build = value;
-        i++;
-        continue;
-      case '--no-kubectl':
-        kubectl = false;
-        continue;
-      case '--no-browser':
-        browser = false;
-        continue;
-      case '--timeout-minutes':
-        result = take(positiveNumber(flag, value));
-        if (typeof result === 'number') timeoutMinutes = result;
-        break;
-      case '--server-node-options':
-        if (value === undefined) return '--server-node-options needs a value';
-        serverNodeOptions = value;
-        i++;
-        continue;
-      case '--no-prometheus':
-        prometheus = false;
-        continue;
-      case '--traffic-only':
-        trafficOnly = true;
-        continue;
-      case '--metrics-only':
-        metricsOnly = true;
-        continue;
-      case '--realistic':
-        generator = 'realistic';
-        continue;
-      case '--generator':
-        if (value !== 'reference' && value !== 'realistic' && value !== 'both') return '--generator takes reference, realistic or both';
-        generator = value;
-        i++;
-        continue;
-      case '--metrics-seconds':
-        result = take(positiveInt(flag, value, 0));
-        if (typeof result === 'number') metricsSeconds = result;
-        break;
-      case '--prometheus-refresh-seconds':
-        result = take(positiveInt(flag, value, 1));
-        if (typeof result === 'number') prometheusRefreshSeconds = result;
-        break;
-      case '--traffic-seconds':
-        result = take(positiveInt(flag, value, 0));
-        if (typeof result === 'number') trafficSeconds = result;
-        break;
-      case '--json-out':
-        if (value === undefined || value.startsWith('--')) return '--json-out needs a file';
-        jsonOut = value;
-        i++;
-        continue;
-      default:
-        return `unknown argument "${flag}"`;
-    }
-    if (typeof result === 'string') return result;
-  }
-  if (scale === null) return '--scale is required';
-  if (trafficOnly && metricsOnly) return '--traffic-only and --metrics-only exclude each other';
-  if (metricsOnly && metricsSeconds === 0) return '--metrics-only needs --metrics-seconds of at least 1';
-  return {
+  const args = argv.filter((arg) => arg !== '--');
+  const parsed = parseArgs({ args, options: OPTIONS, strict: false, tokens: true });
+  if (parsed.tokens.some((token) => token.kind === 'option' && token.name === 'help')) return 'help';
+  const values = checkedOptions(args, parsed, OPTIONS, { dashValues: ['server-node-options'] });
+  if (typeof values === 'string') return values;
+  // Each value is read with its default; the first bad one is the answer.
+  const problems: string[] = [];
+  const checked = <T>(result: T | string, fallback: T): T => {
+    if (typeof result !== 'string') return result;
+    problems.push(result);
+    return fallback;
+  };
+  const integer = (name: ValueOption, min: number, fallback: number) => checked(values[name] === undefined ? fallback : wholeNumber(`--${name}`, values[name], { min }), fallback);
+  const number = (name: ValueOption, fallback: number) => checked(values[name] === undefined ? fallback : nonNegativeNumber(`--${name}`, values[name]), fallback);
+  const choice = <const C extends string>(name: ValueOption, choices: readonly C[], fallback: C) => checked(values[name] === undefined ? { value: fallback } : oneOf(`--${name}`, values[name], choices), { value: fallback }).value;
+  const scale = choice('scale', ['S', 'M', 'L'], 'S');
+  // --realistic is --generator realistic: of the two, the last one given counts.
+  const last = parsed.tokens.findLast((token) => token.kind === 'option' && (token.name === 'generator' || token.name === 'realistic'));
+  const chosen = choice('generator', ['reference', 'realistic', 'both'], 'both');
+  const generator = last?.kind === 'option' && last.name === 'realistic' ? 'realistic' : chosen;
+  const churnMinutes = number('churn-minutes', 0);
+  const options: BenchOptions = {
     scale,
-    requests,
+    requests: integer('requests', 1, 100),
     churnMinutes,
-    churnRate,
-    clients,
-    analyzeRuns,
-    lcpLoads,
-    build,
-    kubectl,
-    browser,
-    timeoutMinutes: timeoutMinutes ?? generatorsOf(generator).reduce((sum, g) => sum + defaultMinutes(g, scale as Scale) + churnMinutes, 0),
-    jsonOut,
-    serverNodeOptions,
-    prometheus,
-    prometheusRefreshSeconds,
-    trafficSeconds,
-    trafficOnly,
-    metricsSeconds,
-    metricsOnly,
+    churnRate: integer('churn-rate', 1, 20),
+    clients: integer('clients', 1, 8),
+    analyzeRuns: integer('analyze-runs', 0, 5),
+    lcpLoads: integer('lcp-loads', 1, 3),
+    build: choice('build', ['auto', 'always', 'never'], 'auto'),
+    kubectl: !values['no-kubectl'],
+    browser: !values['no-browser'],
+    timeoutMinutes: number('timeout-minutes', generatorsOf(generator).reduce((sum, g) => sum + defaultMinutes(g, scale) + churnMinutes, 0)),
+    jsonOut: values['json-out'] ?? null,
+    serverNodeOptions: values['server-node-options'] ?? null,
+    prometheus: !values['no-prometheus'],
+    prometheusRefreshSeconds: integer('prometheus-refresh-seconds', 1, 10),
+    trafficSeconds: integer('traffic-seconds', 0, 30),
+    trafficOnly: values['traffic-only'] ?? false,
+    metricsSeconds: integer('metrics-seconds', 0, 30),
+    metricsOnly: values['metrics-only'] ?? false,
     generator,
   };
+  if (problems[0] !== undefined) return problems[0];
+  if (values.scale === undefined) return '--scale is required';
+  if (options.trafficOnly && options.metricsOnly) return '--traffic-only and --metrics-only exclude each other';
+  if (options.metricsOnly && options.metricsSeconds === 0) return '--metrics-only needs --metrics-seconds of at least 1';
+  return options;
 }

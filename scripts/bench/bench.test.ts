@@ -8,16 +8,19 @@ import { PRODUCTION_DIST_DIR } from '../build-folder';
 import { BENCH_DIST_DIR, generatorsOf, parseBenchArgs } from './args';
 import type { SimStats } from './cluster';
 import { listsStarted } from './cluster';
+import { countExposition, formulaSeries, perServiceFamilies } from './exposition';
 import { latencyStats, percentile } from './http';
-import { closeScrapeConnections, countExposition, formulaSeries, perServiceFamilies, promtoolCheck, scrape, treeCpuMs } from './metrics';
+import { treeCpuMs } from './process-tree';
+import { promtoolCheck } from './promtool';
 import type { BenchResult } from './report';
 import { missedGoals } from './report';
+import { closeScrapeConnections, scrape } from './scrape';
 import { filterCandidates, pickFilterTexts, pickServiceTargets, referenceTargets } from './targets';
 
 describe('bench arguments', () => {
   it('needs a scale and takes the documented options', () => {
     expect(parseBenchArgs([])).toBe('--scale is required');
-    expect(parseBenchArgs(['--scale', 'X'])).toBe('--scale takes S, M or L');
+    expect(parseBenchArgs(['--scale', 'X'])).toBe('--scale must be one of S, M, L, got "X"');
     expect(parseBenchArgs(['--help'])).toBe('help');
     expect(parseBenchArgs(['--', '--scale', 'L', '--requests', '50', '--churn-minutes', '30', '--no-kubectl', '--build', 'never', '--generator', 'reference'])).toMatchObject({
       scale: 'L',
@@ -30,15 +33,15 @@ describe('bench arguments', () => {
     });
     expect(parseBenchArgs(['--scale', 'L'])).toMatchObject({ prometheus: true, prometheusRefreshSeconds: 10, trafficSeconds: 30, trafficOnly: false, lcpLoads: 3 });
     expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '1'])).toMatchObject({ lcpLoads: 1 });
-    expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '0'])).toBe('--lcp-loads must be at least 1');
+    expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '0'])).toBe('--lcp-loads must be an integer of at least 1, got "0"');
     expect(parseBenchArgs(['--scale', 'L', '--traffic-only', '--no-prometheus', '--traffic-seconds', '0', '--prometheus-refresh-seconds', '5'])).toMatchObject({
       prometheus: false,
       prometheusRefreshSeconds: 5,
       trafficSeconds: 0,
       trafficOnly: true,
     });
-    expect(parseBenchArgs(['--scale', 'S', '--prometheus-refresh-seconds', '0'])).toBe('--prometheus-refresh-seconds must be at least 1');
-    expect(parseBenchArgs(['--scale', 'S', '--requests', '0'])).toBe('--requests must be at least 1');
+    expect(parseBenchArgs(['--scale', 'S', '--prometheus-refresh-seconds', '0'])).toBe('--prometheus-refresh-seconds must be an integer of at least 1, got "0"');
+    expect(parseBenchArgs(['--scale', 'S', '--requests', '0'])).toBe('--requests must be an integer of at least 1, got "0"');
     expect(parseBenchArgs(['--scale', 'S', '--what'])).toBe('unknown argument "--what"');
   });
 
@@ -46,10 +49,26 @@ describe('bench arguments', () => {
     expect(parseBenchArgs(['--scale', 'S'])).toMatchObject({ metricsSeconds: 30, metricsOnly: false });
     expect(parseBenchArgs(['--scale', 'L', '--metrics-only', '--metrics-seconds', '10'])).toMatchObject({ metricsSeconds: 10, metricsOnly: true });
     expect(parseBenchArgs(['--scale', 'S', '--metrics-seconds', '0'])).toMatchObject({ metricsSeconds: 0 });
-    expect(parseBenchArgs(['--scale', 'S', '--metrics-seconds', 'x'])).toBe('--metrics-seconds needs a whole number');
+    expect(parseBenchArgs(['--scale', 'S', '--metrics-seconds', 'x'])).toBe('--metrics-seconds must be a non-negative integer, got "x"');
     expect(parseBenchArgs(['--scale', 'S', '--metrics-only', '--traffic-only'])).toBe('--traffic-only and --metrics-only exclude each other');
     expect(parseBenchArgs(['--scale', 'S', '--metrics-only', '--metrics-seconds', '0'])).toBe('--metrics-only needs --metrics-seconds of at least 1');
     expect(parseBenchArgs(['--scale', 'M', '--metrics-only', '--realistic'])).toMatchObject({ scale: 'M', metricsOnly: true, generator: 'realistic' });
+  });
+
+  it('reads --flag=value as --flag value; a value given again replaces the earlier one; a bad command line names what is wrong', () => {
+    expect(parseBenchArgs(['--scale=M', '--requests=7', '--json-out=out.json', '--build=never'])).toMatchObject({ scale: 'M', requests: 7, jsonOut: 'out.json', build: 'never' });
+    expect(parseBenchArgs(['--scale', 'S', '--clients', '2', '--clients', '4', '--scale', 'M'])).toMatchObject({ scale: 'M', clients: 4 });
+    // The server's NODE_OPTIONS begin with dashes themselves.
+    expect(parseBenchArgs(['--scale', 'S', '--server-node-options', '--max-old-space-size=640'])).toMatchObject({ serverNodeOptions: '--max-old-space-size=640' });
+    // --realistic and --generator: the later one counts.
+    expect(parseBenchArgs(['--scale', 'S', '--realistic', '--generator', 'both'])).toMatchObject({ generator: 'both' });
+    expect(parseBenchArgs(['--scale', 'S', '--generator', 'both', '--realistic'])).toMatchObject({ generator: 'realistic' });
+    expect(parseBenchArgs(['--scale', 'S', '--json-out'])).toBe('--json-out needs a value');
+    expect(parseBenchArgs(['--scale', 'S', '--json-out', '--no-browser'])).toBe('--json-out needs a value');
+    expect(parseBenchArgs(['--scale', 'S', '--requests='])).toBe('--requests needs a value');
+    expect(parseBenchArgs(['--scale', 'S', '--no-browser=yes'])).toBe('--no-browser takes no value');
+    expect(parseBenchArgs(['--scale', 'S', 'fast'])).toBe('unknown argument "fast"');
+    expect(parseBenchArgs(['--scale', 'S', '--churn-minutes', '-1'])).toBe('--churn-minutes needs a non-negative number, got "-1"');
   });
 
   it('runs both generators by default, reference first, with a deadline for each', () => {
@@ -61,8 +80,8 @@ describe('bench arguments', () => {
     expect(parseBenchArgs(['--scale', 'L', '--generator', 'realistic'])).toMatchObject({ timeoutMinutes: 45 });
     expect(parseBenchArgs(['--scale', 'L', '--churn-minutes', '10'])).toMatchObject({ timeoutMinutes: 30 + 10 + 45 + 10 });
     expect(parseBenchArgs(['--scale', 'L', '--timeout-minutes', '20'])).toMatchObject({ timeoutMinutes: 20 });
-    expect(parseBenchArgs(['--scale', 'S', '--generator', 'real'])).toBe('--generator takes reference, realistic or both');
-    expect(parseBenchArgs(['--scale', 'S', '--generator'])).toBe('--generator takes reference, realistic or both');
+    expect(parseBenchArgs(['--scale', 'S', '--generator', 'real'])).toBe('--generator must be one of reference, realistic, both, got "real"');
+    expect(parseBenchArgs(['--scale', 'S', '--generator'])).toBe('--generator needs a value');
   });
 });
 

@@ -30,7 +30,8 @@ import { renderMultiContextKubeconfig } from '../../sim/kubeconfig';
 import { SCALES } from '../../sim/scenarios/generator';
 import { DEFAULT_TOKEN } from '../../sim/server';
 import type { Child } from './processes';
-import { hwmKiB, startChild, stop } from './processes';
+import { hwmKiB } from './process-tree';
+import { startChild, stop } from './processes';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const USAGE = 'usage: npx tsx scripts/bench/fleet.ts [--clusters N] [--scale S|M|L] [--sync-timeout-seconds T] [--json-out FILE]';

@@ -1,6 +1,6 @@
 /**
- * Issue 14's exporter figures in `npm run bench`: what a Prometheus scrape of the dashboard's
- * `GET /metrics` costs on the generated cluster.
+ * Issue 14's metrics phase in `npm run bench`: what a Prometheus scrape of the dashboard's
+ * `GET /metrics` costs on the generated cluster, on a server no one has scraped yet.
  *
  * - the scrape's size: sample lines (series), per-Service and cluster series, bytes of the plain
  *   text and on the wire when asked as Prometheus asks (`Accept-Encoding: gzip`), duplicate series;
@@ -15,230 +15,19 @@
  * - server RSS before the first scrape and after the scraping window;
  * - `promtool check metrics` on the plain scrape (exit code and lint lines).
  *
- * Figures only: nothing here asserts a time.
+ * Then the phase's fields of the final JSON object and the table the bench prints. The scrape
+ * itself is scrape.ts, the counting exposition.ts, the lint promtool.ts. Figures only: nothing
+ * here asserts a time.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import zlib from 'node:zlib';
-
 import { nonWatchRequests, resetSimStats, simStats } from './cluster';
+import type { ExpositionCounts } from './exposition';
+import { countExposition, formulaSeries, perServiceFamilies } from './exposition';
 import type { LatencyStats, Timed } from './http';
 import { latencyStats, measure, timedRequest } from './http';
-import { processTree } from './processes';
-
-/** The `Accept` header Prometheus 2.x sends when it scrapes (it prefers OpenMetrics, takes text 0.0.4). */
-export const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
-
-/** One timed scrape. */
-export interface Scrape {
-  readonly status: number;
-  /** Request sent → last body byte (decompression not included). */
-  readonly ms: number;
-  /** Bytes on the wire (compressed when the server compressed). */
-  readonly wireBytes: number;
-  /** The exposition text (decompressed). */
-  readonly text: string;
-  readonly contentType: string;
-  /** `Content-Encoding` of the answer (`identity` when none). */
-  readonly contentEncoding: string;
-}
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-
-/** `GET url` as Prometheus scrapes it (`gzip`: with `Accept-Encoding: gzip`), timed to the last byte. */
-export function scrape(url: string, options: { readonly gzip: boolean; readonly timeoutMs?: number }): Promise<Scrape> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
-    const startedAt = performance.now();
-    const request = http.request(
-      url,
-      {
-        method: 'GET',
-        agent,
-        headers: {
-          accept: PROMETHEUS_ACCEPT,
-          'accept-encoding': options.gzip ? 'gzip' : 'identity',
-          'user-agent': 'Prometheus/2.42.0 (zonescope bench)',
-          'x-prometheus-scrape-timeout-seconds': String(timeoutMs / 1000),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          const ms = performance.now() - startedAt;
-          const raw = Buffer.concat(chunks);
-          const contentEncoding = String(response.headers['content-encoding'] ?? 'identity');
-          let text: string;
-          try {
-            text = contentEncoding === 'gzip' ? zlib.gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-          } catch (error) {
-            reject(new Error(`${url}: a ${contentEncoding} answer that does not decompress: ${error instanceof Error ? error.message : String(error)}`));
-            return;
-          }
-          resolve({ status: response.statusCode ?? 0, ms, wireBytes: raw.length, text, contentType: String(response.headers['content-type'] ?? ''), contentEncoding });
-        });
-      },
-    );
-    request.setTimeout(timeoutMs, () => request.destroy(new Error(`timeout after ${timeoutMs} ms: ${url}`)));
-    request.on('error', reject);
-    request.end();
-  });
-}
-
-/** What one exposition text holds. */
-export interface ExpositionCounts {
-  /** Sample lines (one per series). */
-  readonly series: number;
-  /** Series of `zonescope_service_*` (labelled with a Service). */
-  readonly serviceSeries: number;
-  /** Every other series (cluster, informers, exporter, process and Node.js). */
-  readonly clusterSeries: number;
-  /** Of those, prom-client's default `process_*` and `nodejs_*` series. */
-  readonly runtimeSeries: number;
-  /** Distinct `namespace`/`service` pairs among the per-Service series. */
-  readonly services: number;
-  /** Distinct `zone` labels of `zonescope_zone_nodes` (the cluster's zones). */
-  readonly zones: number;
-  /** `zonescope_metrics_services_exported` / `_omitted` as scraped (`null` when absent). */
-  readonly servicesExported: number | null;
-  readonly servicesOmitted: number | null;
-  /** `zonescope_cluster_synced` as scraped (`null` when absent). */
-  readonly synced: number | null;
-  /** Series that appear more than once (same name and labels); Prometheus rejects such a scrape. */
-  readonly duplicateSeries: number;
-  /** Series per metric family (the name before `{`). */
-  readonly byFamily: Readonly<Record<string, number>>;
-}
-
-const SAMPLE = /^([A-Za-z_:][A-Za-z0-9_:]*)(\{(?:[^"}]|"(?:[^"\\]|\\.)*")*\})?\s+(\S+)/;
-
-function labelValue(labels: string, name: string): string | null {
-  const m = new RegExp(`(?:^|[{,])${name}="((?:[^"\\\\]|\\\\.)*)"`).exec(labels);
-  return m ? (m[1] as string) : null;
-}
-
-/** Counts the series of a Prometheus text exposition (format 0.0.4). Lines it cannot read are not counted. */
-export function countExposition(text: string): ExpositionCounts {
-  const byFamily: Record<string, number> = {};
-  const seen = new Set<string>();
-  const services = new Set<string>();
-  const zones = new Set<string>();
-  let series = 0;
-  let serviceSeries = 0;
-  let runtimeSeries = 0;
-  let duplicateSeries = 0;
-  let servicesExported: number | null = null;
-  let servicesOmitted: number | null = null;
-  let synced: number | null = null;
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const m = SAMPLE.exec(line);
-    if (!m) continue;
-    const name = m[1] as string;
-    const labels = m[2] ?? '';
-    series++;
-    byFamily[name] = (byFamily[name] ?? 0) + 1;
-    const key = `${name}${labels}`;
-    if (seen.has(key)) duplicateSeries++;
-    else seen.add(key);
-    if (name.startsWith('zonescope_service_')) {
-      serviceSeries++;
-      services.add(`${labelValue(labels, 'namespace') ?? ''}/${labelValue(labels, 'service') ?? ''}`);
-    } else if (name.startsWith('process_') || name.startsWith('nodejs_')) {
-      runtimeSeries++;
-    }
-    if (name === 'zonescope_zone_nodes') {
-      const zone = labelValue(labels, 'zone');
-      if (zone !== null) zones.add(zone);
-    }
-    const value = Number(m[3]);
-    if (name === 'zonescope_metrics_services_exported') servicesExported = value;
-    if (name === 'zonescope_metrics_services_omitted') servicesOmitted = value;
-    if (name === 'zonescope_cluster_synced') synced = value;
-  }
-  return {
-    series,
-    serviceSeries,
-    clusterSeries: series - serviceSeries,
-    runtimeSeries,
-    services: services.size,
-    zones: zones.size,
-    servicesExported,
-    servicesOmitted,
-    synced,
-    duplicateSeries,
-    byFamily,
-  };
-}
-
-/** The cardinality formula of the issue's docs: `Services × (8 + 2 × zones) + cluster series`. */
-export function formulaSeries(counts: Pick<ExpositionCounts, 'services' | 'zones' | 'clusterSeries'>): number {
-  return counts.services * (8 + 2 * counts.zones) + counts.clusterSeries;
-}
-
-/** Series per Service of each `zonescope_service_*` family (average over the exported Services). */
-export function perServiceFamilies(counts: ExpositionCounts): { readonly family: string; readonly perService: number }[] {
-  return Object.entries(counts.byFamily)
-    .filter(([name]) => name.startsWith('zonescope_service_'))
-    .map(([family, n]) => ({ family, perService: counts.services > 0 ? n / counts.services : 0 }))
-    .sort((a, b) => b.perService - a.perService || a.family.localeCompare(b.family));
-}
-
-/** What `promtool check metrics` said of a scrape. */
-export interface PromtoolResult {
-  /** Exit code (0: accepted; 3: lint problems; 1: unparsable), `null` when promtool is not installed. */
-  readonly exitCode: number | null;
-  /** Its output lines (lint problems, parse errors), or why it did not run. */
-  readonly lines: readonly string[];
-  readonly ms: number;
-}
-
-/** The promtool binary: `PROMTOOL_BIN` when set, else `promtool` on `PATH`. */
-export function promtoolBinary(env: NodeJS.ProcessEnv = process.env): string {
-  return env.PROMTOOL_BIN || 'promtool';
-}
-
-/** Pipes `text` into `promtool check metrics`. */
-export function promtoolCheck(text: string, binary = promtoolBinary()): Promise<PromtoolResult> {
-  return new Promise((resolve) => {
-    const startedAt = performance.now();
-    const child = spawn(binary, ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      resolve({ exitCode: null, lines: [error.code === 'ENOENT' ? `${binary} is not installed (apt-get install prometheus, or set PROMTOOL_BIN)` : error.message], ms: performance.now() - startedAt });
-    });
-    child.on('close', (code) => {
-      resolve({ exitCode: code, lines: output.split('\n').filter((l) => l.trim() !== ''), ms: performance.now() - startedAt });
-    });
-    // promtool may exit before reading everything (a parse error): ignore the broken pipe.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(text);
-  });
-}
-
-/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ: 100 on Linux). */
-const USER_HZ = 100;
-
-/** CPU time (user + system, every thread: zlib runs on the thread pool) of `pid` and its descendants in ms; 0 where /proc is not readable. */
-export function treeCpuMs(pid: number): number {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
-      ticks += Number(after[11]) + Number(after[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return (ticks * 1000) / USER_HZ;
-}
+import type { PromtoolResult } from './promtool';
+import { promtoolCheck } from './promtool';
+import type { Scrape } from './scrape';
+import { scrape } from './scrape';
 
 /** What the metrics phase measured. */
 export interface MetricsFigures {
@@ -312,7 +101,7 @@ export async function metricsPhase(options: {
   readonly path?: string;
   /** Server RSS in MiB now. */
   readonly rssMiB: () => number;
-  /** Server CPU time in ms so far (see {@link treeCpuMs}), or `null` where it cannot be read. */
+  /** Server CPU time in ms so far (`treeCpuMs` of process-tree.ts), or `null` where it cannot be read. */
   readonly cpuMs?: () => number | null;
   readonly log: (line: string) => void;
 }): Promise<MetricsFigures> {
@@ -510,9 +299,4 @@ export function metricsTable(f: MetricsFigures): string {
     ...f.promtool.lines.slice(0, 10).map((l) => `      ${l}`),
   ];
   return lines.join('\n');
-}
-
-/** Closes the scrape connections (so the process can exit). */
-export function closeScrapeConnections(): void {
-  agent.destroy();
 }

@@ -1,11 +1,12 @@
 /**
  * Child processes of the benchmark: each is started in its own process group, so stopping it also
  * stops whatever it spawned (next start's workers, tsx's child). Every child is tracked and
- * stopped on exit, on SIGINT/SIGTERM and when the run's deadline passes.
+ * stopped on exit, on SIGINT/SIGTERM and when the run's deadline passes. (What /proc says of a
+ * running child — its memory and CPU — is process-tree.ts.)
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 
 /** A started child with its output captured line by line. */
 export interface Child {
@@ -153,58 +154,4 @@ export function run(name: string, command: string, args: readonly string[], opti
     clearTimeout(timer);
     return { code, ms: performance.now() - startedAt, output: child.lines };
   });
-}
-
-/** `pid` and all its descendants (from /proc). */
-export function processTree(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parentOf.set(Number(entry), Number(after[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
-  return tree;
-}
-
-/** A `/proc/PID/status` field in KiB (0 when the process is gone). */
-function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** VmRSS of one process in KiB (0 when it is gone). */
-export function rssKiB(pid: number): number {
-  return statusKiB(pid, 'VmRSS');
-}
-
-/** VmHWM (peak resident set since the process started) of one process in KiB (0 when it is gone). */
-export function hwmKiB(pid: number): number {
-  return statusKiB(pid, 'VmHWM');
-}
-
-/**
- * Peak resident memory of `pid` and its descendants, in MiB: the sum of each process's VmHWM
- * (an upper bound of the tree's peak: the processes need not have peaked at the same moment).
- */
-export function treeHwmMiB(pid: number): number {
-  return processTree(pid).reduce((sum, p) => sum + hwmKiB(p), 0) / 1024;
-}
-
-/** Resident memory of `pid` and its descendants, in MiB. */
-export function treeRssMiB(pid: number): { total: number; processes: number } {
-  const tree = processTree(pid);
-  const kib = tree.reduce((sum, p) => sum + rssKiB(p), 0);
-  return { total: kib / 1024, processes: tree.length };
 }

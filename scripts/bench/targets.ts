@@ -8,6 +8,7 @@
  * generator) they are picked from the cluster itself, through the dashboard's own Services API,
  * once it has synced: the choice is deterministic for a given cluster and reported with the figures.
  */
+import type { Scale } from './args';
 import { getJson } from './http';
 
 /** A Service the phases request, with its ready endpoints as the dashboard counts them. */
@@ -104,6 +105,9 @@ export async function pickFilterTexts(
   }
   return chosen.map((c) => c.text);
 }
+
+/** Endpoints of the reference generator's two named large Services per scale (sim/scenarios/generator.ts). */
+export const REFERENCE_BIG_SERVICES: Readonly<Record<Scale, readonly number[]>> = { S: [250], M: [250, 2000], L: [250, 5000] };
 
 /** The reference generator's own targets (sim/scenarios/generator.ts: `bench/big-<size>`, namespaces `team-N`). */
 export function referenceTargets(bigSizes: readonly number[]): BenchTargets {

@@ -9,10 +9,13 @@
  *   `metrics.queriesIssued` counter of `/api/v1/cluster` — the queries are per refresh for the
  *   whole server, so both should be the same.
  *
- * Figures only: nothing here asserts a time.
+ * Then the phase's fields of the final JSON object and the lines the bench prints. Figures only:
+ * nothing here asserts a time.
  */
 import type { LatencyStats, Timed } from './http';
 import { getJson, latencyStats, measure, timedRequest } from './http';
+import type { BenchResult } from './report';
+import { r1 } from './report';
 
 /** What the traffic phase measured. */
 export interface TrafficFigures {
@@ -150,9 +153,23 @@ export async function trafficPhase(options: {
   };
 }
 
+/** The flat traffic fields of the final JSON object (`prometheus`: what they were measured against; alone when the phase did not measure). */
+export function trafficFields(figures: TrafficFigures | null, prometheus: string): Pick<BenchResult, 'prometheus' | 'trafficBlockKiB' | 'clusterWhatIfP95Ms' | 'promQueriesPerMin1' | 'promQueriesPerMin20'> {
+  if (figures === null) return { prometheus };
+  const perMinute = (clients: number) => figures.load.find((l) => l.clients === clients)?.queriesPerMinute;
+  const one = perMinute(1);
+  const twenty = perMinute(20);
+  return {
+    prometheus,
+    trafficBlockKiB: r1(figures.trafficBlockBytes / 1024),
+    clusterWhatIfP95Ms: r1(figures.whatIf.p95),
+    ...(one !== undefined ? { promQueriesPerMin1: r1(one) } : {}),
+    ...(twenty !== undefined ? { promQueriesPerMin20: r1(twenty) } : {}),
+  };
+}
+
 /** The lines the bench prints for the traffic phase. */
 export function trafficTable(figures: TrafficFigures, clusterP95Ms: number, prometheus: string): string {
-  const r1 = (v: number) => Math.round(v * 10) / 10;
   const lines = [
     `traffic (issue 13) — Prometheus: ${prometheus}; metrics state at the end: ${figures.metricsState}` +
       (figures.refreshSeconds !== null ? `, ${figures.queriesPerRefresh ?? '?'} queries per ${figures.refreshSeconds} s refresh` : ''),

@@ -1,0 +1,79 @@
+/**
+ * What /proc says of a process and everything it spawned (the production server is `next start`
+ * with its workers): the process tree, resident memory now (VmRSS) and at its peak (VmHWM), and
+ * CPU time. Linux only; a process gone meanwhile counts 0.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** `pid` and all its descendants (from /proc). */
+export function processTree(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parentOf.set(Number(entry), Number(after[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
+
+/** A `/proc/PID/status` field in KiB (0 when the process is gone). */
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** VmRSS of one process in KiB (0 when it is gone). */
+export function rssKiB(pid: number): number {
+  return statusKiB(pid, 'VmRSS');
+}
+
+/** VmHWM (peak resident set since the process started) of one process in KiB (0 when it is gone). */
+export function hwmKiB(pid: number): number {
+  return statusKiB(pid, 'VmHWM');
+}
+
+/**
+ * Peak resident memory of `pid` and its descendants, in MiB: the sum of each process's VmHWM
+ * (an upper bound of the tree's peak: the processes need not have peaked at the same moment).
+ */
+export function treeHwmMiB(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + hwmKiB(p), 0) / 1024;
+}
+
+/** Resident memory of `pid` and its descendants, in MiB. */
+export function treeRssMiB(pid: number): { total: number; processes: number } {
+  const tree = processTree(pid);
+  const kib = tree.reduce((sum, p) => sum + rssKiB(p), 0);
+  return { total: kib / 1024, processes: tree.length };
+}
+
+/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** CPU time (user + system, every thread: zlib runs on the thread pool) of `pid` and its descendants in ms; 0 where /proc is not readable. */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
+      ticks += Number(after[11]) + Number(after[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return (ticks * 1000) / USER_HZ;
+}

@@ -1,0 +1,145 @@
+/**
+ * The production server of one generator's run, started cold and timed until it serves: `next
+ * start` as a child process against the simulator's kubeconfig (its analysis log on, the run's
+ * Prometheus when there is one), polled until `GET /api/v1/cluster` answers 200 (every type
+ * synced) and the overview page is served — the cold sync, with the first 200 of each timed on
+ * its own and a fresh `/api/v1/cluster` right after; then the lists the server started per
+ * resource type (the simulator's counters, reset when the server started). The analysis passes
+ * it logs are collected for the change-latency phase and the figures.
+ */
+import { serverNodeArgs } from '../node-flags';
+import type { BenchOptions } from './args';
+import type { SimStats } from './cluster';
+import { listsStarted, resetSimStats, simStats } from './cluster';
+import { childEnv, freePort, log, ROOT } from './environment';
+import { getJson, poll, timedRequest } from './http';
+import type { Child } from './processes';
+import { startChild } from './processes';
+import type { RunPrometheus } from './prometheus';
+import type { BenchResult } from './report';
+import { r1 } from './report';
+
+/** One line of the server's analysis log (`ZONESCOPE_ANALYSIS_LOG=1`). */
+export interface AnalysisLogLine {
+  readonly services: number;
+  readonly analysed: number;
+  readonly reused: number;
+  readonly ms: number;
+  readonly full: boolean;
+}
+
+const ANALYSIS_LINE = /\[zonescope\] analysis: (\d+) services, (\d+) analysed, (\d+) reused, ([\d.]+) ms( \(full\))?/;
+
+/** The analysis pass a server output line reports, `null` for any other line. */
+export function parseAnalysisLine(line: string): AnalysisLogLine | null {
+  const m = ANALYSIS_LINE.exec(line);
+  return m ? { services: Number(m[1]), analysed: Number(m[2]), reused: Number(m[3]), ms: Number(m[4]), full: m[5] !== undefined } : null;
+}
+
+/** The cold sync's figures (fields of the final JSON object). */
+export type ColdSync = Pick<BenchResult, 'coldSyncSeconds' | 'firstClusterMs' | 'clusterAfterSyncMs' | 'firstOverviewMs' | 'services'>;
+
+/** A server that has synced. */
+export interface RunningServer {
+  readonly child: Child;
+  readonly url: string;
+  /** The analysis passes it has logged so far (grows while it runs). */
+  readonly analysisLines: readonly AnalysisLogLine[];
+  readonly coldSync: ColdSync;
+}
+
+/**
+ * Starts the server cold and waits until it serves; rejects when `/api/v1/cluster` does not answer
+ * 200 within 10 minutes or the overview page within 5 more. With a Prometheus, then waits (up to 5
+ * minutes) for the server's first Prometheus answer with flows in it.
+ */
+export async function startServerCold(options: {
+  readonly options: BenchOptions;
+  readonly nextBin: string;
+  readonly distDir: string;
+  readonly kubeconfig: string;
+  readonly simUrl: string;
+  readonly prometheus: RunPrometheus;
+}): Promise<RunningServer> {
+  const { options: bench, nextBin, distDir, kubeconfig, simUrl, prometheus } = options;
+  // The simulator's counters start with the server (the cold-start lists).
+  // Prometheus is paused until the cold sync is measured: the simulator renders its flow metrics
+  // (hundreds of MiB a scrape at L) on the thread that serves the lists, which a real API server does not
+  // (its flows come from agents on the nodes); scraping during the sync made it 2–5 times slower.
+  prometheus.pause();
+  await resetSimStats(simUrl);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const startedAt = performance.now();
+  const child = startChild('server', process.execPath, [...serverNodeArgs({ NODE_OPTIONS: bench.serverNodeOptions ?? '' }), nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: childEnv({
+      KUBECONFIG: kubeconfig,
+      ZONESCOPE_ANALYSIS_LOG: '1',
+      ...(prometheus.url !== null
+        ? { ZONESCOPE_PROMETHEUS_URL: prometheus.url, ZONESCOPE_PROMETHEUS_REFRESH_SECONDS: String(bench.prometheusRefreshSeconds), ZONESCOPE_PROMETHEUS_TIMEOUT_MS: '60000' }
+        : {}),
+      NODE_ENV: 'production',
+      PORT: String(port),
+      ZONESCOPE_DIST_DIR: distDir,
+      ...(bench.serverNodeOptions ? { NODE_OPTIONS: bench.serverNodeOptions } : {}),
+    }),
+  });
+  const analysisLines: AnalysisLogLine[] = [];
+  child.onLine((line) => {
+    const parsedLine = parseAnalysisLine(line);
+    if (parsedLine) analysisLines.push(parsedLine);
+  });
+  let sawSyncing = false;
+  const apiReady = await poll(async () => {
+    const response = await timedRequest(`${url}/api/v1/cluster`, { keepBody: false, timeoutMs: 120_000 });
+    if (response.status === 503) sawSyncing = true;
+    return response.status === 200 ? response : null;
+  }, 10 * 60_000, 250);
+  if (!apiReady) throw new Error(`the server did not serve /api/v1/cluster within 10 minutes; last output:\n${child.lines.slice(-20).join('\n')}`);
+  const overview = await poll(async () => {
+    const response = await timedRequest(`${url}/`, { keepBody: false, timeoutMs: 120_000 });
+    return response.status === 200 ? response : null;
+  }, 5 * 60_000, 250);
+  if (!overview) throw new Error('the overview page did not answer 200');
+  const coldSyncSeconds = r1((performance.now() - startedAt) / 1000);
+  prometheus.resume();
+  const firstClusterMs = r1(apiReady.ms);
+  const firstOverviewMs = r1(overview.ms);
+  const clusterAfterSyncMs = r1((await timedRequest(`${url}/api/v1/cluster`, { keepBody: false, timeoutMs: 120_000 })).ms);
+  const clusterSummary = await getJson<{ cluster: { summary: { services: number } } }>(`${url}/api/v1/cluster`);
+  log(`cold sync: ${coldSyncSeconds} s${sawSyncing ? ' (answered 503 syncing meanwhile)' : ''}; first 200 of /api/v1/cluster ${firstClusterMs} ms, the next ${clusterAfterSyncMs} ms; first 200 of / ${firstOverviewMs} ms`);
+  if (prometheus.url !== null) {
+    // The warm phase measures the measured path: wait for the server's first Prometheus answer with
+    // flows in it (Prometheus was paused during the sync, so its first scrapes, which create every
+    // series, and the server's first mapping of them happen now, not during the warm phase).
+    const state = await poll(async () => {
+      const metrics = (await getJson<{ metrics?: { state: string; message: string } }>(`${url}/api/v1/cluster`)).metrics;
+      return metrics && metrics.state !== 'pending' && metrics.state !== 'no-series' ? metrics : null;
+    }, 5 * 60_000, 1000);
+    log(`metrics source: ${state ? `${state.state} — ${state.message}` : 'still pending after 5 minutes'}`);
+  }
+  return { child, url, analysisLines, coldSync: { services: clusterSummary.cluster.summary.services, coldSyncSeconds, firstClusterMs, clusterAfterSyncMs, firstOverviewMs } };
+}
+
+/** The cold start's lists figures: the simulator's `lists`/`connections` counters, or the estimate from list pages (cluster.ts). */
+export type ColdStartLists = Pick<BenchResult, 'coldStartLists' | 'coldStartListsMax' | 'coldStartListsSource' | 'coldStartConnections'>;
+
+/** The cold start's figures from the simulator's counters. */
+export function coldStartFigures(stats: SimStats): ColdStartLists {
+  const lists = listsStarted(stats);
+  return {
+    coldStartLists: lists.byResource,
+    coldStartListsMax: Math.max(0, ...Object.values(lists.byResource)),
+    coldStartListsSource: lists.source,
+    coldStartConnections: stats.connections ?? null,
+  };
+}
+
+/** The lists the server started from its start on, read a second after it served (a second list right after sync counts too). */
+export async function coldStartLists(simUrl: string): Promise<ColdStartLists> {
+  await new Promise((r) => setTimeout(r, 1000));
+  const coldStart = coldStartFigures(await simStats(simUrl));
+  log(`cold start: lists per type (${coldStart.coldStartListsSource}) ${JSON.stringify(coldStart.coldStartLists)}${coldStart.coldStartConnections !== null ? `, ${coldStart.coldStartConnections} TCP connections` : ''}`);
+  return coldStart;
+}

@@ -1,0 +1,83 @@
+/**
+ * The command-line runs a generator's run times against the same simulator, each as a child
+ * process that syncs on its own: the full-cluster analysis in-process (analyze-all.ts, its last
+ * line of figures), `npm run analyze -- --format json` end to end (start to exit, the JSON's size),
+ * and `kubectl get endpointslices -A -o json` (the median of 3). A failed run is logged and gives
+ * `null`, not the run's failure.
+ */
+import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+
+import { SERVER_NODE_FLAGS } from '../node-flags';
+import { childEnv, log, ROOT } from './environment';
+import { run } from './processes';
+import { r1 } from './report';
+
+/** What `scripts/bench/analyze-all.ts` prints as its last line (the fields used here). */
+export interface AnalyzeAllFigures {
+  readonly analyzeAllMs: number;
+  readonly analyzeAllEagerMs: number;
+  readonly analyzeAllDistinctMs: number;
+  readonly serviceShapes: number;
+  readonly incrementalMs: number;
+  readonly trafficBlockMs?: number;
+  readonly trafficBlockJsonMs?: number;
+}
+
+/** `scripts/bench/analyze-all.ts` as a child: the in-process analysis figures, `null` when it failed. */
+export async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeAllFigures | null> {
+  const child = await run('analyze-all', process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', '--import', 'tsx', 'scripts/bench/analyze-all.ts', '--kubeconfig', kubeconfig, '--runs', String(runs)], {
+    cwd: ROOT,
+    env: childEnv({}),
+    timeoutMs: 15 * 60_000,
+  });
+  const last = child.output.filter((l) => l.startsWith('{')).pop();
+  if (child.code === 0 && last) {
+    log(`in-process analysis: ${last}`);
+    return JSON.parse(last) as AnalyzeAllFigures;
+  }
+  log(`analyze-all failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);
+  return null;
+}
+
+/** `npm run analyze -- --format json` against the simulator as a child, timed from start to exit (sync included). */
+export async function runAnalyzeCommand(kubeconfig: string, outFile: string): Promise<{ seconds: number; bytes: number } | null> {
+  const child = await run('analyze', process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'cli/analyze.ts', '--format', 'json', '--timeout', '900'], {
+    cwd: ROOT,
+    env: childEnv({ KUBECONFIG: kubeconfig }),
+    stdoutFile: outFile,
+    timeoutMs: 20 * 60_000,
+  });
+  let bytes = 0;
+  let starts = '';
+  try {
+    bytes = statSync(outFile).size;
+    const fd = openSync(outFile, 'r');
+    const head = Buffer.alloc(16);
+    readSync(fd, head, 0, 16, 0);
+    closeSync(fd);
+    starts = head.toString('utf8').trimStart();
+    rmSync(outFile, { force: true });
+  } catch {
+    // No output file.
+  }
+  if (child.code !== 0 || !starts.startsWith('{')) {
+    log(`npm run analyze failed (${child.code}): ${child.output.slice(-5).join(' | ')}`);
+    return null;
+  }
+  return { seconds: r1(child.ms / 1000), bytes };
+}
+
+/** `kubectl get endpointslices -A -o json` 3 times; the median in ms, `null` when kubectl failed (or is not installed). */
+export async function kubectlList(kubeconfig: string): Promise<number | null> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const result = await run('kubectl', 'kubectl', ['--kubeconfig', kubeconfig, 'get', 'endpointslices', '-A', '-o', 'json'], { cwd: ROOT, env: childEnv({}), timeoutMs: 5 * 60_000 });
+    if (result.code !== 0) {
+      log(`kubectl failed (${result.code}): ${result.output.slice(-3).join(' | ')}`);
+      return null;
+    }
+    times.push(result.ms);
+  }
+  times.sort((a, b) => a - b);
+  return r1(times[1] ?? times[0] ?? 0);
+}
