@@ -42,7 +42,7 @@ test('the toggle works with the keyboard alone: open, cancel (button or Escape),
   await expect(service.disableButton).toBeFocused();
   await page.keyboard.press('Enter');
   // The confirm step takes focus on its primary action.
-  await expect(service.confirmGroup).toContainText('set service.kubernetes.io/topology-mode: Disabled');
+  await expect(service.confirmGroup).toContainText('remove service.kubernetes.io/topology-mode');
   await expect(service.confirmButton).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(service.cancelButton).toBeFocused();
@@ -62,7 +62,7 @@ test('the toggle works with the keyboard alone: open, cancel (button or Escape),
   await expect(service.confirmButton).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(service.toggle.getByRole('status').filter({ hasText: 'Topology mode disabled; the slices carry 0 hints.' })).toBeVisible({ timeout: 40_000 });
-  expect((await getService('shop', 'api-gateway')).metadata.annotations?.['service.kubernetes.io/topology-mode']).toBe('Disabled');
+  expect((await getService('shop', 'api-gateway')).metadata.annotations ?? {}).not.toHaveProperty('service.kubernetes.io/topology-mode');
 });
 
 test('/ focuses the Services search, but not while typing in a field; Enter opens the only match', async ({ page }) => {

@@ -78,14 +78,18 @@ test('enables topology mode on shop/recommendations: prediction, confirm, then t
   await expect(service.currentValue).toContainText('no topology annotation');
   await expect(service.toggle.getByText('topology mode off')).toBeVisible();
   const ifEnabled = service.toggle.getByText('If enabled (Auto)').locator('..');
-  await expect(ifEnabled).toContainText('hints on');
-  await expect(ifEnabled).toContainText('hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 %');
+  // off → on: the box says it once — the verdict, the cross-zone change, why.
+  await expect(ifEnabled).toContainText('Hints turn on cross-zone 64.2 % → 0.0 %');
+  await expect(ifEnabled).toContainText('topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU');
+  await expect(ifEnabled).not.toContainText('hints off');
+  // off → off: Disable on a Service with no annotation changes nothing.
+  await expect(service.toggle.getByText('If disabled').locator('..')).toContainText('Hints stay off cross-zone stays 64.2 %');
 
   await service.enableButton.click();
   await expect(service.confirmGroup).toBeVisible();
   await expect(service.confirmGroup).toContainText('set service.kubernetes.io/topology-mode: Auto');
   await expect(service.confirmGroup).toContainText(
-    'Predicted: hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 % (topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU).',
+    'Predicted: hints turn on, cross-zone 64.2 % → 0.0 % (topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU).',
   );
   // The confirm step has written nothing yet.
   expect((await getService('shop', 'recommendations')).metadata.annotations ?? {}).not.toHaveProperty(['service.kubernetes.io/topology-mode']);
@@ -115,14 +119,16 @@ test('the toggle predicts from the whole mechanism precedence: trafficDistributi
   await service.goto('payments/notifier');
   await service.waitForToggle();
   const ifDisabled = service.toggle.getByText('If disabled').locator('..');
-  await expect(ifDisabled).toContainText('hints on via topology-mode Auto, cross-zone 0.0 % → hints on via trafficDistribution, 0.0 %');
+  // on → on.
+  await expect(ifDisabled).toContainText('Hints stay on cross-zone stays 0.0 %');
   await expect(ifDisabled).toContainText('trafficDistribution PreferClose keeps hints when topology mode is disabled');
 
   // payments/fraud-check: trafficDistribution only, hints on now; Auto would take over and turn them off.
   await service.goto('payments/fraud-check');
   await service.waitForToggle();
   const ifEnabled = service.toggle.getByText('If enabled (Auto)').locator('..');
-  await expect(ifEnabled).toContainText('hints on via trafficDistribution, cross-zone 0.0 % → hints off, 66.7 %');
+  // on → off.
+  await expect(ifEnabled).toContainText('Hints turn off cross-zone 0.0 % → 66.7 %');
   await expect(ifEnabled).toContainText('topology-mode Auto overrides trafficDistribution PreferClose');
 });
 
@@ -134,7 +140,7 @@ test('the Service page as served carries the toggle’s current value and predic
   // Tags split the text: a space from a tag before a colon or full stop is not the reader's.
   const text = htmlText(html).replace(/ ([:.,])/g, '$1');
   expect(text).toContain('Current in cluster zonescope-sim: no topology annotation');
-  expect(text).toContain('If enabled (Auto) hints on hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 %');
+  expect(text).toContain('If enabled (Auto) Hints turn on cross-zone 64.2 % → 0.0 %');
   expect(text).toContain('Checking permission…');
   expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Enable topology mode/);
 
@@ -142,6 +148,6 @@ test('the Service page as served carries the toggle’s current value and predic
   const service = new ServicePage(page);
   await service.goto('shop/recommendations');
   await service.waitForToggle();
-  await expect(service.toggle.getByText('If enabled (Auto)').locator('..')).toContainText('hints off, cross-zone 64.2 % → hints on via topology-mode Auto, 0.0 %');
+  await expect(service.toggle.getByText('If enabled (Auto)').locator('..')).toContainText('Hints turn on cross-zone 64.2 % → 0.0 %');
   await expect(service.enableButton).toBeEnabled();
 });

@@ -29,7 +29,10 @@ export function LoadBalancerPath({ lb }: { readonly lb: LoadBalancerAnalysis }) 
     steps.push({ title: 'Node (NodePort)', detail: `externalTrafficPolicy: ${lb.externalTrafficPolicy}` });
     steps.push({ title: 'kube-proxy', detail: lb.externalTrafficPolicy === 'Local' ? 'local endpoints only' : 'any endpoint (hints narrow it)' });
   }
-  steps.push({ title: 'Pod', detail: lb.sourceIpPreserved ? 'client IP preserved' : 'sees the node IP (SNAT)' });
+  // What the pod sees as the source: with IP targets nothing SNATs on a node, so without client IP
+  // preservation it is the load balancer's own private address.
+  const podSees = lb.sourceIpPreserved ? 'client IP preserved' : lb.path === 'lb-to-pod' ? "sees the load balancer's private IP" : 'sees the node IP (SNAT)';
+  steps.push({ title: 'Pod', detail: podSees });
   return (
     <div className="space-y-3">
       <ol className="flex flex-wrap items-stretch gap-2" aria-label="Path of external traffic">
@@ -83,7 +86,8 @@ export function LoadBalancerPath({ lb }: { readonly lb: LoadBalancerAnalysis }) 
           { label: 'Bypasses kube-proxy', value: lb.bypassesKubeProxy ? 'yes' : 'no' },
           { label: 'Extra node hop possible', value: lb.extraHopPossible ? 'yes' : 'no' },
           { label: 'Can cross zones', value: <Badge tone={lb.crossZonePossible ? 'warn' : 'ok'}>{lb.crossZonePossible ? 'yes' : 'no'}</Badge> },
-          { label: 'Nodes with a local endpoint', value: lb.nodesWithLocalEndpoints },
+          // Only the node path reads it (externalTrafficPolicy, health checks); IP targets skip nodes.
+          ...(lb.path === 'lb-to-pod' ? [] : [{ label: 'Nodes with a local endpoint', value: lb.nodesWithLocalEndpoints }]),
         ]}
       />
       <ul className="list-disc space-y-1 pl-5 text-sm">

@@ -116,10 +116,12 @@ describe('next to the toggle: GitOps and the equivalent commands', () => {
     const service = testService('cart', { labels: { 'argocd.argoproj.io/instance': 'shop' }, annotations: { 'service.kubernetes.io/topology-aware-hints': 'auto' } });
     const text = textOf(<TopologyModeEquivalents service={service} minor={31} />);
     expect(text).toContain('Managed by Argo CD (label argocd.argoproj.io/instance=shop): the next Argo CD sync may revert a live patch. Make the change in Git.');
-    expect(text).toContain('metadata: annotations: service.kubernetes.io/topology-mode: Auto # remove service.kubernetes.io/topology-aware-hints');
+    expect(text).toContain('metadata: annotations: service.kubernetes.io/topology-mode: Auto # remove the line "service.kubernetes.io/topology-aware-hints: auto" (it would win over the key above)');
+    // Disable removes the key the Service carries; nothing new appears in Git.
+    expect(text).toContain('metadata: annotations: # remove the line "service.kubernetes.io/topology-aware-hints: auto" (no topology annotation means off)');
+    expect(text).not.toContain('Disabled');
     expect(text).toContain('kubectl annotate service cart -n default service.kubernetes.io/topology-mode=Auto --overwrite');
     expect(text).toContain('kubectl annotate service cart -n default service.kubernetes.io/topology-aware-hints-');
-    expect(text).toContain('kubectl annotate service cart -n default service.kubernetes.io/topology-mode=Disabled --overwrite');
   });
 
   it.each([
@@ -156,6 +158,10 @@ describe('load-balancer panel: NLB IP targets', () => {
     expect(text).toContain('NLB cross-zone load balancing is off (the NLB default)');
     expect(text).toContain('service.beta.kubernetes.io/aws-load-balancer-target-group-attributes: "preserve_client_ip.enabled=true"');
     expect(text).toContain('ip (this Service) Cluster');
+    // The diagram agrees with the bullets: no node SNATs with IP targets, and the node-only fact is left out.
+    expect(text).toContain("Pod sees the load balancer's private IP");
+    expect(text).not.toContain('SNAT)');
+    expect(text).not.toContain('Nodes with a local endpoint');
   });
 });
 

@@ -1,19 +1,22 @@
 /**
  * The toggle's prediction before anything is written: what Enable (Auto) and Disable would do to
- * the hints and the cross-zone share, each as a badge and the before → after sentence — or why no
- * prediction can be made. Rendered inside the client toggle (./toggle.tsx); no state of its own.
+ * the hints and the cross-zone share — each as its verdict (a badge), the cross-zone change and
+ * why — or why no prediction can be made. Rendered inside the client toggle (./toggle.tsx); no state of its own.
  */
 import type { TopologyModeChangeOutcome, TopologyModePrediction } from '@/lib/views/topology-mode/types';
 import { Badge } from '../ui/status';
 import { noPrediction, outcomeBadge } from './toggle-view';
 
-/** One predicted edit: a badge for the hints afterwards, then the before → after sentence. */
+/** One predicted edit, said once: the verdict as a badge, the cross-zone change beside it, then why. */
 function PredictedOutcome({ outcome, hintsNow }: { readonly outcome: TopologyModeChangeOutcome; readonly hintsNow: boolean }) {
   const badge = outcomeBadge(outcome, hintsNow);
   return (
-    <p className="mt-1">
-      <Badge tone={badge.tone}>{badge.text}</Badge> {outcome.text}
-    </p>
+    <>
+      <p className="mt-1">
+        <Badge tone={badge.tone}>{badge.text}</Badge> {outcome.crossZoneChange}
+      </p>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{outcome.why}</p>
+    </>
   );
 }
 

@@ -38,12 +38,20 @@ function outcome(hintsEnabled: boolean, crossZoneFraction: number): TopologyMode
   };
 }
 
+/** A predicted edit from a Service with hints off now (66.7 % cross-zone). */
 export function changeOutcome(hintsEnabled: boolean, text: string, donatedEndpoints = 0): TopologyModeChangeOutcome {
-  return { ...outcome(hintsEnabled, hintsEnabled ? 0 : 0.667), donatedEndpoints, text };
+  return {
+    ...outcome(hintsEnabled, hintsEnabled ? 0 : 0.667),
+    ...(hintsEnabled ? { why: 'topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU' } : {}),
+    donatedEndpoints,
+    verdict: hintsEnabled ? 'hints turn on' : 'hints stay off',
+    crossZoneChange: hintsEnabled ? 'cross-zone 66.7 % → 0.0 %' : 'cross-zone stays 66.7 %',
+    text,
+  };
 }
 
-export const ENABLE_TEXT = 'hints off, cross-zone 66.7 % → hints on via topology-mode Auto, 0.0 % (topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU)';
-export const DISABLE_TEXT = 'hints off, cross-zone 66.7 % → hints off, 66.7 % (nothing asks for hints: kube-proxy spreads traffic over every ready endpoint)';
+export const ENABLE_TEXT = 'hints turn on, cross-zone 66.7 % → 0.0 % (topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU)';
+export const DISABLE_TEXT = 'hints stay off, cross-zone stays 66.7 % (nothing asks for hints: kube-proxy spreads traffic over every ready endpoint)';
 
 export function toggleState(changes: Partial<TopologyModeResponse> = {}): TopologyModeResponse {
   const now = outcome(false, 0.667);
@@ -65,7 +73,7 @@ export function toggleState(changes: Partial<TopologyModeResponse> = {}): Topolo
     resourceVersion: '139',
     change: {
       enable: { set: { [KEY]: 'Auto' }, remove: [], annotations: { [KEY]: 'Auto' } },
-      disable: { set: { [KEY]: 'Disabled' }, remove: [], annotations: { [KEY]: 'Disabled' } },
+      disable: { set: {}, remove: [], annotations: {} },
     },
     prediction: {
       unknown: null,

@@ -89,11 +89,12 @@ describe('the words', () => {
     expect(describeReread(null, 'could not be re-read')).toBe('could not be re-read');
   });
 
-  it('the badge of a predicted edit against the hints now', () => {
-    expect(outcomeBadge({ hintsEnabled: true }, false)).toEqual({ tone: 'ok', text: 'hints on' });
-    expect(outcomeBadge({ hintsEnabled: true }, true)).toEqual({ tone: 'ok', text: 'hints stay on' });
-    expect(outcomeBadge({ hintsEnabled: false }, true)).toEqual({ tone: 'error', text: 'hints turn off' });
-    expect(outcomeBadge({ hintsEnabled: false }, false)).toEqual({ tone: 'neutral', text: 'hints stay off' });
+  it('the badge of a predicted edit says its verdict, in the tone of what happens to the hints', () => {
+    expect(outcomeBadge({ hintsEnabled: true, hintsUsed: true, verdict: 'hints turn on' }, false)).toEqual({ tone: 'ok', text: 'Hints turn on' });
+    expect(outcomeBadge({ hintsEnabled: true, hintsUsed: true, verdict: 'hints stay on' }, true)).toEqual({ tone: 'ok', text: 'Hints stay on' });
+    expect(outcomeBadge({ hintsEnabled: true, hintsUsed: false, verdict: 'hints turn on, unused' }, false)).toEqual({ tone: 'warn', text: 'Hints turn on, unused' });
+    expect(outcomeBadge({ hintsEnabled: false, hintsUsed: false, verdict: 'hints turn off' }, true)).toEqual({ tone: 'error', text: 'Hints turn off' });
+    expect(outcomeBadge({ hintsEnabled: false, hintsUsed: false, verdict: 'hints stay off' }, false)).toEqual({ tone: 'neutral', text: 'Hints stay off' });
   });
 
   it('the page behind the cluster, the context beside the cluster name', () => {
@@ -199,7 +200,11 @@ describe('the layout', () => {
   });
 
   it('the prediction: both edits side by side, or why there is none', () => {
-    expect(textOf(<TogglePrediction prediction={STATE.prediction} />)).toBe(`If enabled (Auto) hints on ${ENABLE_TEXT} If disabled hints stay off ${DISABLE_TEXT}`);
+    // Each box says its state once: the verdict, the cross-zone change, then why.
+    expect(textOf(<TogglePrediction prediction={STATE.prediction} />)).toBe(
+      'If enabled (Auto) Hints turn on cross-zone 66.7 % → 0.0 % topology-mode Auto: the Auto heuristic hints endpoints in proportion to zone CPU ' +
+        'If disabled Hints stay off cross-zone stays 66.7 % nothing asks for hints: kube-proxy spreads traffic over every ready endpoint',
+    );
     expect(textOf(<TogglePrediction prediction={{ ...STATE.prediction, unknown: 'unknown: zonescope could not read Nodes (forbidden)' }} />)).toBe(
       'No prediction: zonescope could not read Nodes (forbidden), so what Enable or Disable would do to hints and cross-zone traffic is unknown. The buttons still write the annotation.',
     );

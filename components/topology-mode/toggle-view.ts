@@ -63,10 +63,14 @@ export function noPrediction(prediction: Pick<TopologyModePrediction, 'unknown'>
   return prediction.unknown === null ? null : prediction.unknown.replace(/^unknown: /, '');
 }
 
-/** The badge of one predicted edit: the hints afterwards, against the hints now. */
-export function outcomeBadge(outcome: Pick<TopologyModeChangeOutcome, 'hintsEnabled'>, hintsNow: boolean): { readonly tone: 'ok' | 'error' | 'neutral'; readonly text: string } {
-  if (outcome.hintsEnabled) return { tone: 'ok', text: hintsNow ? 'hints stay on' : 'hints on' };
-  return hintsNow ? { tone: 'error', text: 'hints turn off' } : { tone: 'neutral', text: 'hints stay off' };
+/**
+ * The badge of one predicted edit: its verdict (`Hints turn on`), green when hints turn or stay on
+ * and are used, red when they turn off, amber when on but unused, grey when they stay off.
+ */
+export function outcomeBadge(outcome: Pick<TopologyModeChangeOutcome, 'hintsEnabled' | 'hintsUsed' | 'verdict'>, hintsNow: boolean): { readonly tone: 'ok' | 'warn' | 'error' | 'neutral'; readonly text: string } {
+  const text = outcome.verdict.charAt(0).toUpperCase() + outcome.verdict.slice(1);
+  if (outcome.hintsEnabled) return { tone: outcome.hintsUsed ? 'ok' : 'warn', text };
+  return { tone: hintsNow ? 'error' : 'neutral', text };
 }
 
 /** The note under the current value: the cluster's resourceVersion when it moved past the page's. */
@@ -103,7 +107,7 @@ export function contextNote(cluster: Pick<TopologyModePreview['cluster'], 'name'
 
 /** While the write is in flight. */
 export function writingText(mode: Mode, cluster: string): string {
-  return `Writing ${mode === 'Auto' ? 'topology mode Auto' : 'Disabled'} in cluster ${cluster}…`;
+  return `${mode === 'Auto' ? 'Writing topology mode Auto' : 'Removing the topology annotation'} in cluster ${cluster}…`;
 }
 
 /** While the cluster is followed. */

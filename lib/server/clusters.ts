@@ -177,11 +177,6 @@ export function contextsListed(config: Pick<Config, 'ZONESCOPE_CONTEXTS'> = getC
   return config.ZONESCOPE_CONTEXTS !== null;
 }
 
-/** What names a cluster in messages and the audit log: its context, else its id. */
-export function clusterLabel(scope: Pick<ClusterScope, 'entry'>): string {
-  return scope.entry.context ?? scope.entry.id;
-}
-
 /**
  * Why writes are off for this cluster, `null` when they are allowed by configuration:
  * `ZONESCOPE_READ_ONLY=1` (every cluster) or the cluster's context in

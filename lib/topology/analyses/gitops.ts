@@ -59,18 +59,23 @@ export function gitOpsManager(service: ServiceRecord): GitOpsManager | null {
 /** What the toggle's Enable and Disable write, as a Git YAML fragment and as kubectl commands. */
 export function toggleEquivalents(service: ServiceRecord, change: { readonly enable: TopologyAnnotationChange; readonly disable: TopologyAnnotationChange }): ToggleEquivalent[] {
   const target = `service ${service.name} -n ${service.namespace}`;
-  const one = (action: ToggleEquivalent['action'], edit: TopologyAnnotationChange): ToggleEquivalent => ({
-    action,
-    yaml: [
-      'metadata:',
-      '  annotations:',
-      ...Object.entries(edit.set).map(([key, value]) => `    ${key}: ${value}`),
-      ...edit.remove.map((key) => `    # remove ${key} (it would win over the key above)`),
-    ].join('\n'),
-    commands: [
-      ...Object.entries(edit.set).map(([key, value]) => `kubectl annotate ${target} ${key}=${value} --overwrite`),
-      ...edit.remove.map((key) => `kubectl annotate ${target} ${key}-`),
-    ],
-  });
+  /** A removed key as the line to delete from the manifest, with the value the Service has now. */
+  const removedLine = (key: string, why: string) => {
+    const value = service.annotations[key];
+    return `    # remove the line "${key}: ${value ?? ''}"${why}`;
+  };
+  const one = (action: ToggleEquivalent['action'], edit: TopologyAnnotationChange): ToggleEquivalent => {
+    const set = Object.entries(edit.set);
+    const why = set.length > 0 ? ' (it would win over the key above)' : ' (no topology annotation means off)';
+    const lines = [...set.map(([key, value]) => `    ${key}: ${value}`), ...edit.remove.map((key) => removedLine(key, why))];
+    return {
+      action,
+      yaml: ['metadata:', '  annotations:', ...(lines.length > 0 ? lines : ['    # nothing to change: the Service carries no topology annotation'])].join('\n'),
+      commands: [
+        ...set.map(([key, value]) => `kubectl annotate ${target} ${key}=${value} --overwrite`),
+        ...edit.remove.map((key) => `kubectl annotate ${target} ${key}-`),
+      ],
+    };
+  };
   return [one('Enable', change.enable), one('Disable', change.disable)];
 }

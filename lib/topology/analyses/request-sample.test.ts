@@ -55,7 +55,7 @@ describe('sampleRequests: 100 requests from a client node', () => {
     const s = sampleRequests(input());
     expect(s.selection.mode).toBe('PreferSameZone');
     expect(s.selection.summary).toBe('hints for zone a: 3 of 7 ready endpoints');
-    expect(s.selection.message).toBe('PreferSameZone: endpoints hinted for zone "a" are used');
+    expect(s.selection.message).toBe('Same zone: kube-proxy uses the endpoints hinted for zone "a"');
     expect(s.pods.map((p) => p.hostname).sort()).toEqual(['pod-a1', 'pod-a2', 'pod-a3']);
     for (const p of s.pods) expect(p.expected).toBeCloseTo(100 / 3, 12);
     expect(sum(s.pods.map((p) => p.sampled))).toBe(100);

@@ -149,8 +149,19 @@ describe('topologyAnnotationChange', () => {
     });
   });
 
-  it('1.24–1.26: the legacy key with auto; disabling writes Disabled', () => {
+  it('1.24–1.26: the legacy key with auto', () => {
     expect(topologyAnnotationChange({}, 25, true).set).toEqual({ [LEGACY]: 'auto' });
-    expect(topologyAnnotationChange({ [LEGACY]: 'auto' }, 25, false)).toEqual({ set: { [LEGACY]: 'Disabled' }, remove: [], annotations: { [LEGACY]: 'Disabled' } });
+  });
+
+  it('disabling removes every topology key the Service carries and sets nothing, on every release', () => {
+    expect(topologyAnnotationChange({ [LEGACY]: 'auto', other: 'x' }, 25, false)).toEqual({ set: {}, remove: [LEGACY], annotations: { other: 'x' } });
+    expect(topologyAnnotationChange({ [MODE]: 'Auto', [LEGACY]: 'auto' }, 33, false)).toEqual({ set: {}, remove: [MODE, LEGACY], annotations: {} });
+  });
+
+  it('enable then disable on a Service with no topology annotation leaves it with none', () => {
+    const enabled = topologyAnnotationChange({ other: 'x' }, 33, true).annotations;
+    expect(enabled).toEqual({ other: 'x', [MODE]: 'Auto' });
+    expect(topologyAnnotationChange(enabled, 33, false).annotations).toEqual({ other: 'x' });
+    expect(topologyAnnotationChange({ other: 'x' }, 33, false)).toEqual({ set: {}, remove: [], annotations: { other: 'x' } });
   });
 });

@@ -330,26 +330,38 @@ export function lintService(service: ServiceRecord, mechanism: MechanismAnalysis
 
 /** The annotation edit that enables or disables topology hints on a release. */
 export interface TopologyAnnotationChange {
-  /** Annotations to set (one key). */
+  /** Annotations to set: one key to enable, none to disable. */
   readonly set: Readonly<Record<string, string>>;
-  /** Annotations to remove (a leftover deprecated key on 1.27+). */
+  /** Annotations to remove: a leftover deprecated key on 1.27+ when enabling; every topology key present when disabling. */
   readonly remove: readonly string[];
   /** The Service's annotations after the change. */
   readonly annotations: Readonly<Record<string, string>>;
 }
 
 /**
- * The version-aware annotation edit for the topology-mode toggle: on 1.27+ `topology-mode: Auto`
- * (or `Disabled`) and removal of a leftover deprecated key, which would otherwise win; before 1.27
- * `topology-aware-hints: auto` (or `Disabled`).
+ * The version-aware annotation edit for the topology-mode toggle.
+ *
+ * Enable: on 1.27+ `topology-mode: Auto` and removal of a leftover deprecated key (kube-proxy
+ * reads the deprecated key first, so it would otherwise win); before 1.27 `topology-aware-hints: auto`.
+ *
+ * Disable: removal of every topology annotation the Service carries, nothing set. Upstream's
+ * `hintsEnabled` is false for an absent key and kube-proxy treats an empty value as off, so
+ * absence already means off: writing `Disabled` would add a key nobody declared (a new diff for
+ * a GitOps tool) where removing the one that was added restores the Service as it was. A Service
+ * that carries none is off already and the edit is empty.
  *
  * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#enabling-topology-aware-routing
  */
 export function topologyAnnotationChange(annotations: Readonly<Record<string, string>>, minor: KubeMinor, enable: boolean): TopologyAnnotationChange {
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(annotations, key);
+  if (!enable) {
+    const remove = [ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS].filter(has);
+    const after: Record<string, string> = Object.fromEntries(Object.entries(annotations).filter(([key]) => !remove.includes(key)));
+    return { set: {}, remove, annotations: after };
+  }
   const preferred = topologyAnnotationFor(minor);
-  const set = { [preferred.key]: enable ? preferred.value : 'Disabled' };
-  const remove =
-    minor >= 27 && Object.prototype.hasOwnProperty.call(annotations, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS) ? [DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] : [];
+  const set = { [preferred.key]: preferred.value };
+  const remove = minor >= 27 && has(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS) ? [DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] : [];
   const after: Record<string, string> = Object.fromEntries(Object.entries({ ...annotations, ...set }).filter(([key]) => !remove.includes(key)));
   return { set, remove, annotations: after };
 }

@@ -322,9 +322,11 @@ function decide(
 ): TopologyModeDecision {
   let message: string;
   if (mode === 'PreferSameNode') {
-    message = `PreferSameNode: endpoints hinted for node "${facts.nodeName}" are used`;
+    // The message names what kube-proxy does, not its internal mode name: "PreferSameZone" is also a
+    // trafficDistribution value, and a topology-mode Service on 1.31 never asked for it.
+    message = `Same node: kube-proxy uses the endpoints hinted for node "${facts.nodeName}"`;
   } else if (mode === 'PreferSameZone') {
-    message = `PreferSameZone: endpoints hinted for zone "${facts.zone}" are used`;
+    message = `Same zone: kube-proxy uses the endpoints hinted for zone "${facts.zone}"`;
     if (sameNodeReason !== null && sameNodeReason !== 'node-hints-not-supported' && sameNodeReason !== 'prefer-same-traffic-distribution-gate-off') {
       message += ` (same-node hints not used: ${sameNodeReasonText(sameNodeReason, facts)})`;
     }

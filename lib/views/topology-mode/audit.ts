@@ -8,17 +8,21 @@ import type { UnknownOutcomeCause } from '../../k8s/mutations';
 import type { AuditUser } from '../../server/origin';
 
 /**
- * One audit line per PATCH sent, on stdout: `from` is `key=value`, `null` (no topology
- * annotation) or `"unknown"` (the cache was not at the `If-Match` resourceVersion); `outcome` is
+ * One audit line per PATCH sent, on stdout: `cluster` names the cluster as the header and the
+ * confirmation do (its kubeconfig context follows as `context`); `from` and `to` are `key=value`
+ * or `null` (no topology annotation: Disable removes it) or `"unknown"` (the cache was not at the `If-Match` resourceVersion); `outcome` is
  * `applied`, the refusal kind, or — when the answer left it unknown (`cause`) — what the re-read
  * shows: `applied`, `not-applied` or `unknown`.
  */
 export function audit(entry: {
+  /** The cluster as the header names it. */
   cluster: string;
+  /** Its kubeconfig context (`null`: in-cluster or a snapshot). */
+  context: string | null;
   user: AuditUser;
   service: string;
   from: { key: string | null; value: string | null } | 'unknown';
-  to: { key: string; value: string };
+  to: { key: string; value: string } | null;
   ifMatch: string;
   outcome: string;
   cause?: UnknownOutcomeCause;
@@ -30,11 +34,12 @@ export function audit(entry: {
     type: 'zonescope.audit',
     action: 'set-topology-mode',
     cluster: entry.cluster,
+    ...(entry.context !== null ? { context: entry.context } : {}),
     user: entry.user.user,
     ...(entry.user.unverifiedUser !== null ? { unverifiedUser: entry.user.unverifiedUser } : {}),
     service: entry.service,
     from: entry.from === 'unknown' ? 'unknown' : entry.from.value === null ? null : `${entry.from.key}=${entry.from.value}`,
-    to: `${entry.to.key}=${entry.to.value}`,
+    to: entry.to === null ? null : `${entry.to.key}=${entry.to.value}`,
     ifMatch: entry.ifMatch,
     outcome: entry.outcome,
     ...(entry.cause !== undefined ? { cause: entry.cause } : {}),

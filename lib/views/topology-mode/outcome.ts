@@ -35,12 +35,12 @@ const CAUSE_TEXT: Readonly<Record<UnknownOutcomeCause, string>> = {
   'server-error': 'The API server answered with an error that does not say whether the write was stored',
 };
 
-/** What the user reads of an unknown outcome: why the answer did not say, and what the re-read shows. */
-export function unknownOutcomeMessage(cause: UnknownOutcomeCause, error: KubeError, outcome: TopologyModeWriteOutcome, current: TopologyModeCurrent | null, ifMatch: string, key: string, value: string): string {
+/** What the user reads of an unknown outcome: why the answer did not say, and what the re-read shows (`wanted`: `key: value` set, or `no topology annotation`). */
+export function unknownOutcomeMessage(cause: UnknownOutcomeCause, error: KubeError, outcome: TopologyModeWriteOutcome, current: TopologyModeCurrent | null, ifMatch: string, wanted: string): string {
   const status = error.status !== undefined ? ` (HTTP ${error.status}: ${error.message})` : '';
   const head = `${CAUSE_TEXT[cause]}${status}, so its outcome is unknown from the answer alone.`;
   if (outcome === 'unknown' || current === null) return `${head} The Service could not be re-read either: the outcome is unknown. Re-read before trying again.`;
-  if (outcome === 'applied') return `${head} A re-read shows the write was applied: ${key}: ${value} (resourceVersion ${current.resourceVersion}).`;
+  if (outcome === 'applied') return `${head} A re-read shows the write was applied: ${wanted} (resourceVersion ${current.resourceVersion}).`;
   if (current.resourceVersion === ifMatch) return `${head} A re-read shows the write was not applied: the Service is unchanged (resourceVersion ${ifMatch}); the same write can be retried.`;
-  return `${head} A re-read shows the write was not applied: the Service has changed since (resourceVersion ${current.resourceVersion}) and does not carry ${key}: ${value}. Check its current value before trying again.`;
+  return `${head} A re-read shows the write was not applied: the Service has changed since (resourceVersion ${current.resourceVersion}) and does not carry ${wanted}. Check its current value before trying again.`;
 }

@@ -112,8 +112,28 @@ function changeOutcome(state: ClusterSource, detail: ServiceDetail, now: Topolog
     edit,
     p.dataplane,
   );
-  const dropped = (o: TopologyModeOutcome) => (o.droppedFraction > 0 ? `, ${percent(o.droppedFraction)} dropped` : '');
-  return { ...after, text: `${now.summary}, cross-zone ${percent(now.crossZoneFraction)}${dropped(now)} → ${after.summary}, ${percent(after.crossZoneFraction)}${dropped(after)} (${after.why})` };
+  const verdict = verdictOf(now, after);
+  const crossZoneChange = crossZoneChangeOf(now, after);
+  return { ...after, verdict, crossZoneChange, text: `${verdict}, ${crossZoneChange} (${after.why})` };
+}
+
+/**
+ * What an edit does to the hints, against the hints now, said once (the why names the mechanism,
+ * so the verdict does not).
+ */
+export function verdictOf(now: Pick<TopologyModeOutcome, 'hintsEnabled'>, after: Pick<TopologyModeOutcome, 'hintsEnabled' | 'hintsUsed'>): string {
+  if (!after.hintsEnabled) return now.hintsEnabled ? 'hints turn off' : 'hints stay off';
+  const verb = now.hintsEnabled ? 'hints stay on' : 'hints turn on';
+  return after.hintsUsed ? verb : `${verb}, unused`;
+}
+
+/** The cross-zone share before → after (with the dropped share where requests find no endpoint). */
+export function crossZoneChangeOf(now: Pick<TopologyModeOutcome, 'crossZoneFraction' | 'droppedFraction'>, after: Pick<TopologyModeOutcome, 'crossZoneFraction' | 'droppedFraction'>): string {
+  const share = (o: Pick<TopologyModeOutcome, 'crossZoneFraction' | 'droppedFraction'>) =>
+    `${percent(o.crossZoneFraction)}${o.droppedFraction > 0 ? ` (${percent(o.droppedFraction)} dropped)` : ''}`;
+  const before = share(now);
+  const later = share(after);
+  return before === later ? `cross-zone stays ${before}` : `cross-zone ${before} → ${later}`;
 }
 
 /**

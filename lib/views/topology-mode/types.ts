@@ -91,7 +91,15 @@ export interface TopologyModeOutcome {
 
 /** The outcome of one of the toggle's edits, worded before → after. */
 export interface TopologyModeChangeOutcome extends TopologyModeOutcome {
-  /** `hints on via trafficDistribution, cross-zone 0.0 % → hints on via trafficDistribution, 0.0 % (…why…)`. */
+  /**
+   * What the edit does to the hints, said once: `hints turn on`, `hints stay on`, `hints turn off`,
+   * `hints stay off` — with `, unused` when they are on but kube-proxy does not route by them
+   * (internalTrafficPolicy Local, a dataplane that ignores hints).
+   */
+  readonly verdict: string;
+  /** The cross-zone share before → after: `cross-zone 64.2 % → 0.0 %`, or `cross-zone stays 0.0 %`. */
+  readonly crossZoneChange: string;
+  /** The three in one sentence: `hints turn on, cross-zone 64.2 % → 0.0 % (…why…)`. */
   readonly text: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The toggle's guarded write: one JSON merge patch of the version-aware annotation (plus removal
- * of a leftover legacy key) carrying the resourceVersion the user saw, so a concurrent edit is a
+ * of a leftover legacy key) for Enable, or removing every topology annotation for Disable, carrying the resourceVersion the user saw, so a concurrent edit is a
  * 409 and never a lost update. Identical writes in flight (a double-clicked submit) share one
  * PATCH. An answer that leaves the outcome unknown is resolved by a re-read (./outcome.ts). Every
  * PATCH sent is audited (./audit.ts).
@@ -18,7 +18,6 @@ import { effectiveTopologyAnnotation } from '../../topology/upstream/annotations
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../../topology/upstream/constants';
 import { prepared, source } from '../../server/analysis';
 import type { ClusterScope } from '../../server/clusters';
-import { clusterLabel } from '../../server/clusters';
 import { getSourceProblem } from '../header';
 import { topologyAnnotationsOnly, topologyModeNotApplicable } from './annotations';
 import { audit } from './audit';
@@ -83,18 +82,25 @@ async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<
   const change = topologyAnnotationChange(cached?.annotations ?? {}, minor, mode === 'Auto');
   const remove = new Set(change.remove);
   if (minor >= 27 && (cached === null || cached.resourceVersion !== ifMatch)) remove.add(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS);
+  // Disable removes every topology key whatever the cache holds: a merge patch's null for an
+  // absent key is a no-op, and the resourceVersion precondition still guards the write.
+  if (mode === 'Disabled') for (const key of [ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS]) remove.add(key);
   const patch: Record<string, string | null> = { ...change.set };
   for (const key of remove) patch[key] = null;
-  const [toKey = ANNOTATION_TOPOLOGY_MODE, toValue = mode] = Object.entries(change.set)[0] ?? [];
+  // What the Service carries after the write: the key set (Enable), or no topology annotation (Disable removes them).
+  const [toKey, toValue] = Object.entries(change.set)[0] ?? [null, null];
+  const to = toKey !== null && toValue !== null ? { key: toKey, value: toValue } : null;
+  const wanted = to !== null ? `${to.key}: ${to.value}` : 'no topology annotation';
   // The previous value is known exactly when the cache is at the user's resourceVersion.
   const fromKnown = cached !== null && cached.resourceVersion === ifMatch;
   const from = fromKnown ? effectiveTopologyAnnotation(cached.annotations, minor) : null;
   const auditBase = {
-    cluster: clusterLabel(scope),
+    cluster: scope.entry.displayName,
+    context: scope.entry.context,
     user: input.user,
     service: objectKey(namespace, name),
     from: fromKnown ? { key: from?.key ?? null, value: from?.value ?? null } : 'unknown' as const,
-    to: { key: toKey, value: toValue },
+    to,
     ifMatch,
   };
 
@@ -124,7 +130,7 @@ async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<
     const outcome = writeOutcome(current, ifMatch, change.set, [...remove]);
     audit({ ...auditBase, outcome, cause, ...(current !== null ? { resourceVersion: current.resourceVersion } : {}), ...auditId });
     if (outcome === 'applied') rememberPermission(state, namespace, name, { allowed: true, reason: null });
-    return { ok: false, error: { kind: 'timeout', message: unknownOutcomeMessage(cause, result.error, outcome, current, ifMatch, toKey, toValue), current, outcome, cause } };
+    return { ok: false, error: { kind: 'timeout', message: unknownOutcomeMessage(cause, result.error, outcome, current, ifMatch, wanted), current, outcome, cause } };
   }
 
   // 4. Refusals: a 409 comes with the re-read Service.

@@ -85,7 +85,7 @@ describe('GET …/topology-mode', () => {
       minor: 31,
       key: MODE,
       current: { effectiveKey: null, value: null, legacyKeyPresent: false, enabled: false, topologyMode: null, topologyAwareHints: null },
-      change: { enable: { set: { [MODE]: 'Auto' }, remove: [] }, disable: { set: { [MODE]: 'Disabled' }, remove: [] } },
+      change: { enable: { set: { [MODE]: 'Auto' }, remove: [] }, disable: { set: {}, remove: [] } },
       prediction: { hintsEnabled: true },
     });
     expect(body.current.resourceVersion).toBe(body.resourceVersion);
@@ -193,7 +193,7 @@ describe('the prediction follows the whole mechanism precedence (annotation, leg
     expect(now).toMatchObject({ mechanism: 'topology-mode', hintsEnabled: true, crossZoneFraction: 0 });
     expect(disable).toMatchObject({ mechanism: 'trafficDistribution', hintsEnabled: true, crossZoneFraction: 0 });
     expect(disable.text).toBe(
-      'hints on via topology-mode Auto, cross-zone 0.0 % → hints on via trafficDistribution, 0.0 % (trafficDistribution PreferClose keeps hints when topology mode is disabled)',
+      'hints stay on, cross-zone stays 0.0 % (trafficDistribution PreferClose keeps hints when topology mode is disabled)',
     );
     const after = await putAndFollow('payments', 'notifier', 'Disabled', before.resourceVersion);
     expect(after.mechanism).toBe(disable.mechanism);
@@ -212,7 +212,7 @@ describe('the prediction follows the whole mechanism precedence (annotation, leg
     expect(now).toMatchObject({ mechanism: 'trafficDistribution', hintsEnabled: true, crossZoneFraction: 0 });
     expect(enable).toMatchObject({ mechanism: 'topology-mode', hintsEnabled: false });
     expect(enable.crossZoneFraction).toBeCloseTo(2 / 3, 3);
-    expect(enable.text).toMatch(/^hints on via trafficDistribution, cross-zone 0\.0 % → hints off, 66\.7 % \(topology-mode Auto overrides trafficDistribution PreferClose: /);
+    expect(enable.text).toMatch(/^hints turn off, cross-zone 0\.0 % → 66\.7 % \(topology-mode Auto overrides trafficDistribution PreferClose: /);
     expect(before.prediction.hintsEnabled).toBe(false);
     const after = await putAndFollow('payments', 'fraud-check', 'Auto', before.resourceVersion);
     expect(after.mechanism).toBe(enable.mechanism);
@@ -249,7 +249,7 @@ describe('PUT …/topology-mode', () => {
     expect(response.headers.get('etag')).toBe(`"${body.result.resourceVersion}"`);
     expect(auditLines()).toEqual([
       {
-        ts: expect.any(String), type: 'zonescope.audit', action: 'set-topology-mode', cluster: 'zonescope-sim', user: 'anonymous', service: 'shop/recommendations', from: null,
+        ts: expect.any(String), type: 'zonescope.audit', action: 'set-topology-mode', cluster: before.cluster.name, context: 'zonescope-sim', user: 'anonymous', service: 'shop/recommendations', from: null,
         to: `${MODE}=Auto`, ifMatch: before.resourceVersion, outcome: 'applied', resourceVersion: body.result.resourceVersion, auditId: null,
       },
     ]);
@@ -272,10 +272,32 @@ describe('PUT …/topology-mode', () => {
     expect((await simService('platform', 'auth')).metadata.annotations).not.toHaveProperty(LEGACY);
     await eventually(async () => (await state('platform', 'auth')).resourceVersion === enabled.result.resourceVersion, 5000, 'the watch to deliver the write');
     const disabled = await readJson<TopologyModePutResponse>(await putMode('platform', 'auth', 'Disabled', enabled.result.resourceVersion));
-    expect(disabled.result.annotations).toEqual({ [MODE]: 'Disabled' });
+    expect(disabled.result.annotations).toEqual({});
     expect(auditLines().map((line) => [line.from, line.to, line.outcome])).toEqual([
       [`${LEGACY}=auto`, `${MODE}=Auto`, 'applied'],
-      [`${MODE}=Auto`, `${MODE}=Disabled`, 'applied'],
+      [`${MODE}=Auto`, null, 'applied'],
+    ]);
+  });
+
+  it('enable then disable on a Service that had no topology annotation leaves it with none, and the audit names the cluster as the header does', async () => {
+    const before = await state('shop', 'recommendations');
+    expect(before.current.topologyMode).toBeNull();
+    const enabled = await readJson<TopologyModePutResponse>(await putMode('shop', 'recommendations', 'Auto', before.resourceVersion));
+    expect(enabled.result.annotations).toEqual({ [MODE]: 'Auto' });
+    await eventually(async () => (await state('shop', 'recommendations')).resourceVersion === enabled.result.resourceVersion, 5000, 'the watch to deliver the write');
+    const disabled = await readJson<TopologyModePutResponse>(await putMode('shop', 'recommendations', 'Disabled', enabled.result.resourceVersion));
+    expect(disabled.result).toMatchObject({ status: 'applied', mode: 'Disabled', annotations: {}, change: { set: {} } });
+    const annotations = (await simService('shop', 'recommendations')).metadata.annotations ?? {};
+    expect(annotations).not.toHaveProperty(MODE);
+    expect(annotations).not.toHaveProperty(LEGACY);
+    const after = await eventually(async () => {
+      const current = await state('shop', 'recommendations');
+      return current.resourceVersion === disabled.result.resourceVersion ? current : null;
+    }, 5000, 'the watch to deliver the removal');
+    expect(after.current).toMatchObject({ topologyMode: null, topologyAwareHints: null, enabled: false });
+    expect(auditLines().map((line) => [line.cluster, line.from, line.to])).toEqual([
+      [before.cluster.name, null, `${MODE}=Auto`],
+      [before.cluster.name, `${MODE}=Auto`, null],
     ]);
   });
 
@@ -291,17 +313,18 @@ describe('PUT …/topology-mode', () => {
   });
 
   it('lets exactly one of two concurrent conflicting writes win', async () => {
-    const seen = await state('shop', 'recommendations');
+    // platform/auth carries both keys, so Enable and Disable each change it.
+    const seen = await state('platform', 'auth');
     const responses = await Promise.all([
-      putMode('shop', 'recommendations', 'Auto', seen.resourceVersion),
-      putMode('shop', 'recommendations', 'Disabled', seen.resourceVersion),
+      putMode('platform', 'auth', 'Auto', seen.resourceVersion),
+      putMode('platform', 'auth', 'Disabled', seen.resourceVersion),
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     const [winnerResponse, loserResponse] = responses[0]?.status === 200 ? responses : [...responses].reverse();
     if (winnerResponse === undefined || loserResponse === undefined) throw new Error('two responses expected');
     const loser = await readJson<ApiErrorResponse>(loserResponse);
     const winner = await readJson<TopologyModePutResponse>(winnerResponse);
-    expect(loser.current?.value).toBe(winner.result.mode);
+    expect(loser.current?.enabled).toBe(winner.result.mode === 'Auto');
   });
 
   it('never clobbers a concurrent label change: 409 first, then the retry keeps the label', async () => {
