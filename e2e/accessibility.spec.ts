@@ -1,9 +1,10 @@
 /**
  * axe scan of every view in light and dark mode: no serious or critical violations. Dark mode comes
  * from the OS preference (prefers-color-scheme), which the theme script applies before first paint.
+ * The History panels holding data (after a real hints off/on change) are scanned by history.spec.ts.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { CURRENT_VALUE } from './pages/service-page';
 
@@ -26,11 +27,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
         // Interactive and settled (theme toggle hydrated) before scanning.
         await expect(page.getByRole('button', { name: /^Switch to (light|dark) theme$/ })).toBeVisible();
-        const results = await new AxeBuilder({ page }).analyze();
-        const blocking = results.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`) }));
-        expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+        await expectNoSeriousAxeViolations(page);
       });
     }
   });

@@ -12,6 +12,7 @@ import type { APIRequestContext } from '@playwright/test';
 import type { ClusterHistory, ServiceHistory } from '../lib/shared/history-types';
 import { MIN_COMPARISON_SAMPLES } from '../lib/shared/history-types';
 import { HINTS_REASON_TEXT, reasonCodeOfMessage } from '../lib/topology/report/hints-reason';
+import { expectNoSeriousAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { HistoryPanel } from './pages/history-panel';
 import { OverviewPage } from './pages/overview-page';
@@ -169,6 +170,17 @@ test('hints turned off by a scale-down and on again appear in the Changes table 
   expect(offRow.reasonCode).toBe(offReasonCode);
   expect(offRow.reason.toLowerCase()).toContain(HINTS_REASON_TEXT[offReasonCode].replace(/^Hints are off( cluster-wide)?: /, '').replace(/\.$/, '').toLowerCase());
 
+  // The page with History holding that change passes axe in light and dark (the band's colours,
+  // the Changes table, the charts).
+  await expectNoSeriousAxeViolations(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await history.waitForAnswer('1h');
+  await expect(history.changes).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+
   // 5. The toggle's before/after, once the window after it has enough samples.
   await expect
     .poll(async () => {
@@ -221,13 +233,20 @@ test('the Overview\'s History shows the cluster eligible and the cross-zone spen
   const history = new HistoryPanel(page);
   await overview.goto();
   await expect(history.region.getByRole('heading', { name: 'History', exact: true })).toBeVisible();
-  await history.waitForAnswer('24h');
+  // The suite's Prometheus holds minutes of data: History opens on the 1 h its data covers (not on
+  // 24 h of empty axes), and says which range it shows; the URL stays plain until a range is chosen.
+  await history.waitForAnswer('1h');
+  await expect(history.rangeButton('1h')).toHaveAttribute('aria-pressed', 'true');
+  expect(new URL(page.url()).searchParams.has('history')).toBe(false);
+  await history.chooseRange('24h');
+  expect(new URL(page.url()).searchParams.get('history')).toBe('24h');
   await history.chooseRange('1h');
   // Eligible now, and since this test started (earlier specs may have changed the cluster before).
   await expect(history.chart(/^Eligible over the last 1 h: .*Eligible from [^;]+ \(ongoing\)$/)).toBeVisible();
   await expect(history.chart('Cross-zone spend over time, in dollars per month')).toBeVisible();
   await expect(history.chart('Nodes over time, in total and per zone')).toBeVisible();
   await expect(history.changes).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
   const cluster = (await (await request.get('/api/v1/cluster/history?range=1h')).json()) as ClusterHistory;
   expect(cluster.status).toEqual({ state: 'ok' });
   const last = cluster.eligibility[cluster.eligibility.length - 1];

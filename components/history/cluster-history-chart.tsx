@@ -10,7 +10,7 @@
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, YAxis } from 'recharts';
 import type { ClusterHistory } from '@/lib/shared/history-types';
 import { AXIS_TICK, ChartFrame } from '../shared/chart-frame';
-import { chartRows, formatUtc } from './history-format';
+import { chartRows, closeValuesDomain, formatUtc } from './history-format';
 import { PLOT_INSET } from './history-parts';
 import { useDark } from '../shared/use-dark';
 import { formatUsd } from '../ui/format';
@@ -39,15 +39,19 @@ export function ClusterHistoryChart({ history }: { readonly history: ClusterHist
   const margin = { top: 18, right: PLOT_INSET.right, bottom: 0, left: 0 };
   const tooltipLabel = (t: unknown) => (typeof t === 'number' ? formatUtc(t) : String(t));
   const zoneSeries = history.nodes.filter((s) => s.key !== 'nodes');
+  // Spend now, after sync and best are often within a few percent of each other: an axis from $0
+  // would draw them as one line and hide the saving.
+  const spendAxis = closeValuesDomain(history.spend);
+  const axisNote = spendAxis !== null && !spendAxis.zeroBased ? ` The value axis starts at ${compactUsd(spendAxis.domain[0])}, not $0, so the gaps between the lines show.` : '';
   return (
     <div className="space-y-2 overflow-hidden">
-      <ChartFrame label="Cross-zone spend over time, in dollars per month" summary={`Cross-zone $/month (${history.spend.map((s) => s.label).join(', ')}) from ${formatUtc(start)} to ${formatUtc(end)}; shaded where the cluster was ineligible. Listed under "The charts as text".`} height={220}>
+      <ChartFrame label="Cross-zone spend over time, in dollars per month" summary={`Cross-zone $/month (${history.spend.map((s) => s.label).join(', ')}) from ${formatUtc(start)} to ${formatUtc(end)}; shaded where the cluster was ineligible.${axisNote} Listed under "The charts as text".`} height={220}>
         <ResponsiveContainer width="100%" height="100%">
           <ComposedChart data={spendRows} margin={margin} syncId="cluster-history">
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--chart-grid)" />
             {shadedAreas(history.eligibility, end, dark)}
             {timeAxis(start, end, range)}
-            <YAxis tick={AXIS_TICK} width={PLOT_INSET.left} tickFormatter={compactUsd} />
+            <YAxis tick={AXIS_TICK} width={PLOT_INSET.left} tickFormatter={compactUsd} domain={spendAxis !== null ? [...spendAxis.domain] : undefined} allowDataOverflow={false} />
             <Tooltip labelFormatter={tooltipLabel} formatter={(value, name) => [typeof value === 'number' ? `${formatUsd(value)}/month` : 'no sample', String(name)]} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
             {history.spend.map((s) => {

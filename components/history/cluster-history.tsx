@@ -9,7 +9,8 @@
  */
 import type { ClusterHistory } from '@/lib/shared/history-types';
 import { formatUsd } from '../ui/format';
-import { chartStart, firstSampleTime, formatUtc, historyUrl, lastValue, noChangeText, seriesExtent } from './history-format';
+import { chartStart, formatUtc, historyUrl, lastValue, noChangeText, seriesExtent } from './history-format';
+import { firstSampleTime } from '@/lib/shared/history-range';
 import { CLUSTER_HISTORY_HEIGHT, ChangesTable, FrameLine, HistoryStatusMessage, IntervalList, IntervalStrip } from './history-parts';
 import { HistoryLoader } from './history-loader';
 import { ClusterHistoryChart } from './cluster-history-chart';

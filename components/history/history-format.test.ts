@@ -4,29 +4,31 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { chartRows, chartStart, firstSampleTime, formatTick, formatUtc, historyHref, historyUrl, newestFirst, noChangeText, parseHistoryRange, precisionText, relativeWhen, timeTicks } from './history-format';
+import { chartRows, closeValuesDomain, chartStart, formatTick, formatUtc, historyHref, historyUrl, newestFirst, noChangeText, parseHistoryRange, precisionText, relativeWhen, timeTicks } from './history-format';
+import { firstSampleTime } from '@/lib/shared/history-range';
 import { END, OFF_AT, ON_AT, START, STEP } from './history-fixtures';
 
 const frame = { range: '24h', start: START, end: END, stepSeconds: STEP } as const;
 
 describe('range in the URL', () => {
-  it('reads ?history=, falling back to 24h for anything else', () => {
+  it('reads ?history=; anything else is no choice (the API opens on the range its data covers)', () => {
     expect(parseHistoryRange('7d')).toBe('7d');
     expect(parseHistoryRange('1h')).toBe('1h');
-    expect(parseHistoryRange(null)).toBe('24h');
-    expect(parseHistoryRange('30d')).toBe('24h');
-    expect(parseHistoryRange('7D')).toBe('24h');
+    expect(parseHistoryRange(null)).toBeNull();
+    expect(parseHistoryRange('30d')).toBeNull();
+    expect(parseHistoryRange('7D')).toBeNull();
   });
 
-  it('sets ?history=7d keeping the other parameters and the #fragment; 24h drops it', () => {
+  it('sets ?history=7d keeping the other parameters and the #fragment; a chosen 24h is kept too', () => {
     expect(historyHref('/services/shop/cart?map=expected#history', '7d')).toBe('/services/shop/cart?map=expected&history=7d#history');
-    expect(historyHref('/services/shop/cart?history=7d&gb=40#history', '24h')).toBe('/services/shop/cart?gb=40#history');
+    expect(historyHref('/services/shop/cart?history=7d&gb=40#history', '24h')).toBe('/services/shop/cart?history=24h&gb=40#history');
     expect(historyHref('/', '1h')).toBe('/?history=1h');
   });
 
   it('asks the API for the range, names escaped', () => {
     expect(historyUrl({ namespace: 'shop', name: 'cart' }, '6h')).toBe('/api/v1/services/shop/cart/history?range=6h');
     expect(historyUrl(null, '7d')).toBe('/api/v1/cluster/history?range=7d');
+    expect(historyUrl(null, null)).toBe('/api/v1/cluster/history');
   });
 });
 
@@ -107,3 +109,23 @@ describe('charts of a range with data only at its end', () => {
   });
 });
 
+
+describe('closeValuesDomain: an axis that shows the differences', () => {
+  const series = (key: string, values: readonly number[]) => ({ key, label: key, points: values.map((v, i) => ({ t: i, v })) });
+  it('spend now, after sync and best a few dollars apart: a window around them, not $0–600', () => {
+    const axis = closeValuesDomain([series('now', [434, 434]), series('after-sync', [433, 433]), series('best', [424, 424])]);
+    expect(axis?.zeroBased).toBe(false);
+    const [low, high] = axis?.domain ?? [0, 0];
+    expect(low).toBeGreaterThan(400);
+    expect(low).toBeLessThan(424);
+    expect(high).toBeGreaterThan(434);
+    expect(high).toBeLessThan(460);
+    // The 10-dollar saving takes a visible share of the axis (with $0–600 it would be under 2 %).
+    expect(10 / (high - low)).toBeGreaterThan(0.2);
+  });
+  it('values spread over more than half the largest, or reaching zero: from zero', () => {
+    expect(closeValuesDomain([series('now', [400]), series('best', [100])])).toEqual({ domain: [0, 400], zeroBased: true });
+    expect(closeValuesDomain([series('now', [12]), series('best', [0])])).toEqual({ domain: [0, 12], zeroBased: true });
+    expect(closeValuesDomain([series('now', [])])).toBeNull();
+  });
+});

@@ -4,7 +4,7 @@
  * rows a chart draws. No clock here: `now` is always passed in, so the server and tests render the
  * same text.
  */
-import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES } from '@/lib/shared/history-types';
+import { HISTORY_RANGES } from '@/lib/shared/history-types';
 import type { HistoryInterval, HistoryMark, HistoryRange, HistorySeries, HistoryTransition } from '@/lib/shared/history-types';
 import { formatRelativeDay, formatRelativeTime } from '@/lib/shared/relative-time';
 import type { Tone } from '../ui/status';
@@ -12,19 +12,18 @@ import type { Tone } from '../ui/status';
 /** The query parameter that keeps the chosen range (`?history=7d`). */
 export const HISTORY_PARAM = 'history';
 
-/** `?history=` → a range; anything else (missing, `30d`, `7D`) → the default. */
-export function parseHistoryRange(value: string | null | undefined): HistoryRange {
-  return (HISTORY_RANGES as readonly string[]).includes(value ?? '') ? (value as HistoryRange) : DEFAULT_HISTORY_RANGE;
+/** `?history=` → a range; anything else (missing, `30d`, `7D`) → `null`: none chosen, the history API opens on the range its data covers. */
+export function parseHistoryRange(value: string | null | undefined): HistoryRange | null {
+  return (HISTORY_RANGES as readonly string[]).includes(value ?? '') ? (value as HistoryRange) : null;
 }
 
 /**
- * The page's URL with the range set (`?history=7d`), every other parameter and the `#fragment`
- * kept; the default range drops the parameter so the plain URL stays plain.
+ * The page's URL with the range chosen (`?history=7d`), every other parameter and the `#fragment`
+ * kept. Every choice is kept, 24 h too: the plain URL means "the range the data covers".
  */
 export function historyHref(current: string, range: HistoryRange): string {
   const url = new URL(current, 'http://zonescope.invalid');
-  if (range === DEFAULT_HISTORY_RANGE) url.searchParams.delete(HISTORY_PARAM);
-  else url.searchParams.set(HISTORY_PARAM, range);
+  url.searchParams.set(HISTORY_PARAM, range);
   const search = url.searchParams.toString();
   return `${url.pathname}${search ? `?${search}` : ''}${url.hash}`;
 }
@@ -34,11 +33,11 @@ export function rangeText(range: HistoryRange): string {
   return range === '7d' ? '7 days' : `${range.slice(0, -1)} h`;
 }
 
-/** The history API's URL for a Service (`null` = the cluster). */
-export function historyUrl(service: { readonly namespace: string; readonly name: string } | null, range: HistoryRange): string {
-  const q = `range=${range}`;
-  if (service === null) return `/api/v1/cluster/history?${q}`;
-  return `/api/v1/services/${encodeURIComponent(service.namespace)}/${encodeURIComponent(service.name)}/history?${q}`;
+/** The history API's URL for a Service (`null` = the cluster); without a range (`null`) the API picks the one its data covers. */
+export function historyUrl(service: { readonly namespace: string; readonly name: string } | null, range: HistoryRange | null): string {
+  const q = range === null ? '' : `?range=${range}`;
+  if (service === null) return `/api/v1/cluster/history${q}`;
+  return `/api/v1/services/${encodeURIComponent(service.namespace)}/${encodeURIComponent(service.name)}/history${q}`;
 }
 
 function pad(n: number): string {
@@ -242,6 +241,36 @@ export function seriesExtent(series: HistorySeries | undefined): { readonly min:
   return min <= max ? { min, max } : null;
 }
 
+/**
+ * The value axis for series that may lie close together far from zero (cross-zone spend now,
+ * after sync and best: $434, $433, $424): from zero when the values spread over more than half of
+ * the largest, else a window around them (15 % of their spread as margin, at least 1 % of the
+ * largest), so the gaps between lines show. `zeroBased` says which, so the chart can say so.
+ */
+export function closeValuesDomain(series: readonly HistorySeries[]): { readonly domain: readonly [number, number]; readonly zeroBased: boolean } | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const s of series) {
+    const extent = seriesExtent(s);
+    if (extent === null) continue;
+    min = Math.min(min, extent.min);
+    max = Math.max(max, extent.max);
+  }
+  if (!(min <= max)) return null;
+  if (min <= 0 || max - min > max / 2) return { domain: [Math.min(0, min), max], zeroBased: true };
+  const pad = Math.max((max - min) * 0.15, max * 0.01);
+  const step = niceStep(max - min + 2 * pad);
+  return { domain: [Math.max(0, Math.floor((min - pad) / step) * step), Math.ceil((max + pad) / step) * step], zeroBased: false };
+}
+
+/** A round step (1, 2 or 5 × 10ⁿ) about a fifth of `span`, for axis bounds that read well. */
+function niceStep(span: number): number {
+  const raw = span / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const unit = raw / magnitude;
+  return (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10) * magnitude;
+}
+
 /** A mark's label on the chart: its text, cut to `max` characters. */
 export function shortMark(mark: HistoryMark, max = 28): string {
   return mark.text.length <= max ? mark.text : `${mark.text.slice(0, max - 1)}…`;
@@ -266,17 +295,6 @@ export function labelledMarks(marks: readonly HistoryMark[], start: number, end:
 export function intervalsText(intervals: readonly HistoryInterval[]): string {
   if (intervals.length === 0) return 'no samples';
   return intervals.map((i) => `${i.label} from ${formatUtc(i.from)} ${i.to === null ? '(ongoing)' : `to ${formatUtc(i.to)}`}`).join('; ');
-}
-
-/** The earliest sample among intervals and series (Unix seconds), or `null` when there is none. */
-export function firstSampleTime(intervals: readonly (readonly HistoryInterval[])[], series: readonly (readonly HistorySeries[])[]): number | null {
-  let first: number | null = null;
-  const see = (t: number) => {
-    if (first === null || t < first) first = t;
-  };
-  for (const list of intervals) for (const interval of list) see(interval.from);
-  for (const list of series) for (const s of list) for (const p of s.points) if (p.v !== null) see(p.t);
-  return first;
 }
 
 /**

@@ -17,8 +17,8 @@ export function HistoryLoader<T extends HistoryFrame>({
   what,
   render,
 }: {
-  /** The API URL for a range (`historyUrl(…)`). */
-  readonly url: (range: HistoryRange) => string;
+  /** The API URL for a range (`historyUrl(…)`; `null`: none chosen). */
+  readonly url: (range: HistoryRange | null) => string;
   /** Height of the skeleton (the charts' height, so the page does not jump). */
   readonly height: number;
   /** What is loading, for the skeleton's text (`the Service's history`). */

@@ -139,12 +139,16 @@ export function FrameLine({ frame, extra }: { readonly frame: HistoryFrame; read
   );
 }
 
+/**
+ * Segment colours with text at WCAG AA contrast (≥ 4.5:1) in both themes: white on emerald-700
+ * (5.5:1) and red-700 (6.5:1), dark amber text on amber-400 (about 9:1).
+ */
 const STRIP_COLOR: Record<string, string> = {
-  on: 'bg-emerald-500 text-white dark:bg-emerald-600',
-  eligible: 'bg-emerald-500 text-white dark:bg-emerald-600',
-  off: 'bg-red-600 text-white dark:bg-red-500',
-  ineligible: 'bg-red-600 text-white dark:bg-red-500',
-  partial: 'bg-amber-400 text-amber-950 dark:bg-amber-400',
+  on: 'bg-emerald-700 text-white',
+  eligible: 'bg-emerald-700 text-white',
+  off: 'bg-red-700 text-white',
+  ineligible: 'bg-red-700 text-white',
+  partial: 'bg-amber-400 text-amber-950',
 };
 
 /**
@@ -173,7 +177,7 @@ export function IntervalStrip({ intervals, frame, label }: { readonly intervals:
             <span
               key={`${i.from}-${i.value}`}
               title={`${i.label}: ${formatUtc(i.from)} – ${i.to === null ? 'now' : formatUtc(i.to)}`}
-              className={`absolute inset-y-0 flex items-center justify-center overflow-hidden whitespace-nowrap border-r border-white/60 font-medium dark:border-slate-900/60 ${STRIP_COLOR[i.value] ?? 'bg-slate-400 text-white dark:bg-slate-500'}`}
+              className={`absolute inset-y-0 flex items-center justify-center overflow-hidden whitespace-nowrap border-r border-white/60 font-medium dark:border-slate-900/60 ${STRIP_COLOR[i.value] ?? 'bg-slate-600 text-white'}`}
               style={{ left: pct(from), width: `max(2px, ${(share * 100).toFixed(3)}%)` }}
             >
               {share >= Math.max(0.08, 0.025 * i.value.length) ? i.value : null}

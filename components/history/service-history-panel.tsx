@@ -10,7 +10,8 @@
  */
 import type { HistoryComparison, HistoryWindowFigures, ServiceHistory } from '@/lib/shared/history-types';
 import { formatPercent, formatUsd, mechanismLabel } from '../ui/format';
-import { chartStart, firstSampleTime, formatUtc, historyUrl, isoOf, lastValue, noChangeText, seriesExtent } from './history-format';
+import { chartStart, formatUtc, historyUrl, isoOf, lastValue, noChangeText, seriesExtent } from './history-format';
+import { firstSampleTime } from '@/lib/shared/history-range';
 import { ChangesTable, FrameLine, HistoryStatusMessage, IntervalList, IntervalStrip, SERVICE_HISTORY_HEIGHT } from './history-parts';
 import { HistoryLoader } from './history-loader';
 import { HistoryChart } from './service-history-chart';

@@ -2,7 +2,8 @@
 
 /**
  * The History panels' client state: the range (kept in the URL as `?history=7d` with
- * `history.replaceState`, so choosing one neither navigates nor scrolls), and the fetch of the
+ * `history.replaceState`, so choosing one neither navigates nor scrolls; none chosen, the API
+ * opens on the range its data covers and the buttons show that one), and the fetch of the
  * history API on mount and on every range change (the previous answer stays on screen, marked
  * busy, until the new one arrives; a stale answer never overwrites a newer choice). The history
  * API is the page's cluster's (`url` is the path without the `/c/{id}` prefix).
@@ -10,6 +11,7 @@
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useState } from 'react';
 import type { HistoryFrame, HistoryRange } from '@/lib/shared/history-types';
+import { DEFAULT_HISTORY_RANGE } from '@/lib/shared/history-types';
 import { withClusterBase } from '@/lib/shared/cluster-path';
 import { useClusterBase } from '../layout/cluster-base';
 import { HISTORY_PARAM, historyHref, parseHistoryRange } from './history-format';
@@ -38,17 +40,19 @@ export function isHistoryFrame(body: unknown): body is HistoryFrame {
   return typeof b.status?.state === 'string' && typeof b.range === 'string' && typeof b.start === 'number' && typeof b.end === 'number';
 }
 
-export function useHistory<T extends HistoryFrame>(url: (range: HistoryRange) => string): {
+export function useHistory<T extends HistoryFrame>(url: (range: HistoryRange | null) => string): {
+  /** The range shown: the one chosen, else the one the answer opened on, else the default while the first answer loads. */
   readonly range: HistoryRange;
   readonly setRange: (range: HistoryRange) => void;
   readonly reload: () => void;
   readonly load: HistoryLoad<T>;
 } {
   const params = useSearchParams();
-  const [range, setRangeState] = useState<HistoryRange>(() => parseHistoryRange(params.get(HISTORY_PARAM)));
+  // `null` until the user picks one (or the URL names one): the API then opens on the range its data covers.
+  const [chosen, setRangeState] = useState<HistoryRange | null>(() => parseHistoryRange(params.get(HISTORY_PARAM)));
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<HistoryLoad<T>>({ state: 'loading', previous: null });
-  const target = withClusterBase(useClusterBase(), url(range));
+  const target = withClusterBase(useClusterBase(), url(chosen));
 
   useEffect(() => {
     const controller = new AbortController();
@@ -82,5 +86,6 @@ export function useHistory<T extends HistoryFrame>(url: (range: HistoryRange) =>
     window.history.replaceState(window.history.state, '', historyHref(`${window.location.pathname}${window.location.search}${window.location.hash}`, next));
   }, []);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  return { range, setRange, reload, load };
+  const answered = load.state === 'loaded' ? load.data.range : load.state === 'loading' ? (load.previous?.data.range ?? null) : null;
+  return { range: chosen ?? answered ?? DEFAULT_HISTORY_RANGE, setRange, reload, load };
 }

@@ -9,7 +9,7 @@
  * (zonescope was down, not scraped, or the Service did not exist).
  */
 
-/** The ranges a history view offers; `24h` is the default. */
+/** The ranges a history view offers; `24h` is the default when the data reaches further back than 6 h. */
 export const HISTORY_RANGES = ['1h', '6h', '24h', '7d'] as const;
 export type HistoryRange = (typeof HISTORY_RANGES)[number];
 export const DEFAULT_HISTORY_RANGE: HistoryRange = '24h';
@@ -116,6 +116,8 @@ export const MIN_COMPARISON_SAMPLES = 10;
 /** Common fields of both answers. */
 export interface HistoryFrame {
   readonly range: HistoryRange;
+  /** Present when no range was asked for and `range` is the one the data covers (see lib/shared/history-range.ts). */
+  readonly rangeFromData?: true;
   readonly start: number;
   readonly end: number;
   readonly stepSeconds: number;

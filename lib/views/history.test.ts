@@ -105,13 +105,13 @@ describe('getClusterHistory', () => {
 });
 
 describe('parseHistoryQuery', () => {
-  it('defaults to 24h and accepts each range', () => {
-    expect(parseHistoryQuery(new URLSearchParams(''))).toEqual({ ok: true, value: '24h' });
+  it('leaves the range to the data when none is given, and accepts each range', () => {
+    expect(parseHistoryQuery(new URLSearchParams(''))).toEqual({ ok: true, value: null });
     for (const range of ['1h', '6h', '24h', '7d']) expect(parseHistoryQuery(new URLSearchParams({ range }))).toEqual({ ok: true, value: range });
   });
 
   it.each([
-    ['range=2d', 'range must be one of 1h, 6h, 24h, 7d (default 24h), not "2d".'],
+    ['range=2d', 'range must be one of 1h, 6h, 24h, 7d (none: the range the data covers), not "2d".'],
     ['range=1h&range=7d', 'The query parameter "range" is given more than once; give one of 1h, 6h, 24h, 7d.'],
     ['from=0', 'Unknown query parameter "from"; known: range (1h, 6h, 24h, 7d).'],
   ])('refuses %s with 400 bad-request:api', async (query, message) => {

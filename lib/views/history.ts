@@ -14,7 +14,7 @@
  */
 import 'server-only';
 
-import type { ClusterHistory, HistoryRange, HistoryStatus, ServiceHistory } from '../shared/history-types';
+import type { ClusterHistory, HistoryFrame, HistoryRange, HistoryStatus, ServiceHistory } from '../shared/history-types';
 import { DEFAULT_HISTORY_RANGE, HISTORY_RANGES } from '../shared/history-types';
 import type { ApiSurface, Parsed } from '../server/http';
 import { errorResponse } from '../server/http';
@@ -25,7 +25,8 @@ import { metricsConfigFromEnv } from '../prometheus/config';
 import type { MatrixSeries } from '../prometheus/client';
 import { PrometheusError, queryRange } from '../prometheus/client';
 import { parseHistorySelector } from '../config/prometheus-syntax';
-import { clusterQueries, MAX_REFINEMENTS, RANGE_SECONDS, serviceQueries, stepForRange } from '../prometheus/history/queries';
+import { clusterQueries, MAX_REFINEMENTS, serviceQueries, stepForRange } from '../prometheus/history/queries';
+import { coveringRange, firstSampleTime, RANGE_SECONDS } from '../shared/history-range';
 import { assembleClusterHistory, clusterHasData } from '../prometheus/history/cluster';
 import { eventMarks } from '../prometheus/history/marks';
 import type { RefinementQuery, RefinementResult, RefinementWindow } from '../prometheus/history/refinement';
@@ -43,10 +44,11 @@ export const MAX_CACHED_ANSWERS = 256;
 const REFINEMENT_CONCURRENCY = 4;
 
 /**
- * Parses `?range=` of the history routes (`1h`, `6h`, `24h`, `7d`; default `24h`). Unknown or
+ * Parses `?range=` of the history routes (`1h`, `6h`, `24h`, `7d`); `null` when none is given
+ * (the answer then opens on the range its data covers: {@link coveringRange}). Unknown or
  * repeated parameters and other values are 400 `bad-request:api` naming the allowed values.
  */
-export function parseHistoryQuery(params: URLSearchParams, surface: ApiSurface = 'api'): Parsed<HistoryRange> {
+export function parseHistoryQuery(params: URLSearchParams, surface: ApiSurface = 'api'): Parsed<HistoryRange | null> {
   const allowed = HISTORY_RANGES.join(', ');
   for (const key of params.keys()) {
     if (key !== 'range') return { ok: false, response: errorResponse(400, 'bad-request', surface, `Unknown query parameter "${key.replace(/[^\x20-\x7e]/g, '?').slice(0, 64)}"; known: range (${allowed}).`) };
@@ -54,9 +56,9 @@ export function parseHistoryQuery(params: URLSearchParams, surface: ApiSurface =
   const values = params.getAll('range');
   if (values.length > 1) return { ok: false, response: errorResponse(400, 'bad-request', surface, `The query parameter "range" is given more than once; give one of ${allowed}.`) };
   const value = values[0];
-  if (value === undefined || value === '') return { ok: true, value: DEFAULT_HISTORY_RANGE };
+  if (value === undefined || value === '') return { ok: true, value: null };
   if (!(HISTORY_RANGES as readonly string[]).includes(value)) {
-    return { ok: false, response: errorResponse(400, 'bad-request', surface, `range must be one of ${allowed} (default ${DEFAULT_HISTORY_RANGE}), not "${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 16)}".`) };
+    return { ok: false, response: errorResponse(400, 'bad-request', surface, `range must be one of ${allowed} (none: the range the data covers), not "${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 16)}".`) };
   }
   return { ok: true, value: value as HistoryRange };
 }
@@ -237,12 +239,15 @@ async function serviceHistoryFromPrometheus(setup: Setup, namespace: string, nam
  * before the first sync. Prometheus problems are in `status`, never an error. The Service's
  * Events (from the current analysis) are marked on every call; the Prometheus part is cached.
  */
-export async function getServiceHistory(scope: ClusterScope, namespace: string, name: string, range: HistoryRange, options: HistoryOptions = {}): Promise<ServiceHistoryResult> {
+export async function getServiceHistory(scope: ClusterScope, namespace: string, name: string, range: HistoryRange | null, options: HistoryOptions = {}): Promise<ServiceHistoryResult> {
   const view = getServiceView(scope, namespace, name);
   if (!view.ok) return view;
-  const setup = setupFor(scope, range, options);
-  const key = `service|${setup.fingerprint}|${namespace}/${name}|${range}|${options.now ?? ''}`;
-  const history = await cached(key, cacheLife(setup), () => serviceHistoryFromPrometheus(setup, namespace, name));
+  const over = (r: HistoryRange): Promise<ServiceHistory> => {
+    const setup = setupFor(scope, r, options);
+    const key = `service|${setup.fingerprint}|${namespace}/${name}|${r}|${options.now ?? ''}`;
+    return cached(key, cacheLife(setup), () => serviceHistoryFromPrometheus(setup, namespace, name));
+  };
+  const history = range !== null ? await over(range) : await openingOn(over, (h) => firstSampleTime([h.hintsObserved], [h.readyEndpoints, h.crossZone]));
   const events = eventMarks(view.value.detail.events, history.start, history.end);
   if (events.length === 0) return { ok: true, value: history };
   return { ok: true, value: { ...history, marks: [...history.marks, ...events].sort((a, b) => a.at - b.at) } };
@@ -277,9 +282,27 @@ async function clusterHistoryFromPrometheus(setup: Setup): Promise<ClusterHistor
   }
 }
 
-/** The cluster's history over `range` (eligibility, spend, nodes, Services counts). Prometheus problems are in `status`. */
-export function getClusterHistory(scope: Pick<ClusterScope, 'entry'>, range: HistoryRange, options: HistoryOptions = {}): Promise<ClusterHistory> {
-  const setup = setupFor(scope, range, options);
-  const key = `cluster|${setup.fingerprint}|${range}|${options.now ?? ''}`;
-  return cached(key, cacheLife(setup), () => clusterHistoryFromPrometheus(setup));
+/**
+ * The cluster's history over `range` (eligibility, spend, nodes, Services counts; `null`: the
+ * range its data covers). Prometheus problems are in `status`.
+ */
+export function getClusterHistory(scope: Pick<ClusterScope, 'entry'>, range: HistoryRange | null, options: HistoryOptions = {}): Promise<ClusterHistory> {
+  const over = (r: HistoryRange): Promise<ClusterHistory> => {
+    const setup = setupFor(scope, r, options);
+    const key = `cluster|${setup.fingerprint}|${r}|${options.now ?? ''}`;
+    return cached(key, cacheLife(setup), () => clusterHistoryFromPrometheus(setup));
+  };
+  return range !== null ? over(range) : openingOn(over, (h) => firstSampleTime([h.eligibility], [h.spend, h.nodes, h.services]));
+}
+
+/**
+ * The answer to open on when no range was asked for: the default range's, unless its data starts
+ * so late that a shorter range holds all of it (a fresh installation) — then that range's, so the
+ * charts show the data rather than a sliver of it. Marked `rangeFromData`.
+ */
+async function openingOn<T extends HistoryFrame>(over: (range: HistoryRange) => Promise<T>, firstSample: (history: T) => number | null): Promise<T> {
+  const wide = await over(DEFAULT_HISTORY_RANGE);
+  const range = wide.status.state === 'ok' ? coveringRange(firstSample(wide), wide.end) : DEFAULT_HISTORY_RANGE;
+  const answer = range === DEFAULT_HISTORY_RANGE ? wide : await over(range);
+  return { ...answer, rangeFromData: true };
 }

@@ -168,12 +168,21 @@ describe('assembleServiceHistory', () => {
   it('lists the transitions newest last with reason and a sentence', () => {
     const rows = history.transitions.map((t) => [t.at, t.kind, t.reason, t.text, t.precisionSeconds]);
     expect(rows).toEqual([
-      [at(10), 'expected-off', 'insufficient-number-of-endpoints', 'The controller should remove hints: the Service has fewer ready endpoints than the cluster has zones.', STEP],
+      // The controller's expectation changed with the slices: one row each time, not two.
       [at(10), 'hints-off', 'insufficient-number-of-endpoints', 'Hints turned off: the Service has fewer ready endpoints than the cluster has zones.', STEP],
       // A recovery: the step before still showed the worst state, so it may have happened up to a step earlier.
-      [at(20), 'expected-on', 'enabled', 'The controller should write hints: Topology mode Auto is in effect and the controller writes zone hints.', 2 * STEP],
       [at(20), 'hints-on', 'enabled', 'Hints turned on: Topology mode Auto is in effect and the controller writes zone hints.', 2 * STEP],
       [at(25), 'mechanism', 'enabled', 'Mechanism changed: topology-mode annotation → spec.trafficDistribution.', STEP],
+    ]);
+  });
+
+  it("keeps the controller's expectation as a row of its own where the slices did not follow it", () => {
+    // Expected off from step 10, but the slices kept their hints until the end.
+    const stuck = assembleServiceHistory(serviceInput({ scalars: serviceInput().scalars.map((s) => (s.metric.series === 'observed' ? { ...s, values: s.values.map((p) => ({ ...p, v: 1 })) } : s)) }));
+    expect(stuck.transitions.map((t) => [t.at, t.kind])).toEqual([
+      [at(10), 'expected-off'],
+      [at(20), 'expected-on'],
+      [at(25), 'mechanism'],
     ]);
   });
 
@@ -248,7 +257,7 @@ describe('refinement', () => {
     const history = assembleServiceHistory(serviceInput());
     const windows = refinementWindows(history.transitions, STEP, 20);
     const offWindow = windows.find((w) => history.transitions[w.index]?.kind === 'hints-off');
-    expect(offWindow).toEqual({ index: 1, query: 'observed', start: at(9), end: at(10), stepSeconds: 1, pick: 'first' });
+    expect(offWindow).toEqual({ index: 0, query: 'observed', start: at(9), end: at(10), stepSeconds: 1, pick: 'first' });
     if (offWindow === undefined) return;
     // The ratio fell to 0 at at(9) + 37 s.
     const refinedSeries = { metric: {}, values: Array.from({ length: 61 }, (_, i) => ({ t: at(9) + i, v: i >= 37 ? 0 : 1 })) };
@@ -292,7 +301,7 @@ describe('refinement', () => {
   it('refines a mechanism change from the info series, moving its interval, toggle mark and comparison', () => {
     const history = assembleServiceHistory(serviceInput());
     const window = refinementWindows(history.transitions, STEP, 20).find((w) => w.query === 'mechanism');
-    expect(window).toEqual({ index: 4, query: 'mechanism', start: at(24), end: at(25), stepSeconds: 1, pick: 'first' });
+    expect(window).toEqual({ index: 2, query: 'mechanism', start: at(24), end: at(25), stepSeconds: 1, pick: 'first' });
     if (window === undefined) return;
     // The old info series lingers (lookback) after the new one appears at at(24) + 12 s: the newest wins.
     const seconds = Array.from({ length: 61 }, (_, i) => i);

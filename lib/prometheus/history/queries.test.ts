@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeLabelValue, parseHistorySelector } from '../../config/prometheus-syntax';
-import { clusterQueries, RANGE_SECONDS, refinementStep, serviceQueries, stepForRange } from './queries';
+import { RANGE_SECONDS } from '../../shared/history-range';
+import { clusterQueries, refinementStep, serviceQueries, stepForRange } from './queries';
 
 describe('stepForRange', () => {
   it('aims at 720 points: 1h → 5 s, 6h → 30 s, 24h → 120 s, 7d → 840 s, never below 1 s', () => {

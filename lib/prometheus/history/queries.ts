@@ -14,10 +14,6 @@
  * {@link CLUSTER_QUERY_COUNT}, plus at most {@link MAX_REFINEMENTS} short refinement queries each.
  */
 import { escapeLabelValue } from '../../config/prometheus-syntax';
-import type { HistoryRange } from '../../shared/history-types';
-
-/** Seconds each range covers. */
-export const RANGE_SECONDS: Readonly<Record<HistoryRange, number>> = { '1h': 3600, '6h': 6 * 3600, '24h': 24 * 3600, '7d': 7 * 24 * 3600 };
 
 /** Points per series a view aims at. */
 export const TARGET_POINTS = 720;

@@ -64,11 +64,17 @@ export function assembleServiceHistory(input: ServiceHistoryInput): ServiceHisto
   });
 
   const transitions: HistoryTransition[] = [];
-  for (const c of changesOf(observedStates, grid)) {
+  const observedChanges = changesOf(observedStates, grid);
+  for (const c of observedChanges) {
     const reason = reasonAt(c.index);
     transitions.push({ at: c.at, precisionSeconds: worstStatePrecision(c, grid.step), kind: c.to === 'on' ? 'hints-on' : c.to === 'off' ? 'hints-off' : 'hints-partial', from: c.from, to: c.to, reason, text: hintsTransitionText(c.to, reason, text) });
   }
+  // The controller's expectation gets a row of its own only where the slices did not follow it:
+  // when the observed hints changed the same way within a couple of samples, that row already
+  // says it, and a second row would list one change twice.
+  const followed = (to: string, at: number) => observedChanges.some((o) => o.to === to && Math.abs(o.at - at) <= 2 * grid.step);
   for (const c of changesOf(expectedStates, grid)) {
+    if (followed(c.to, c.at)) continue;
     const reason = reasonAt(c.index);
     transitions.push({ at: c.at, precisionSeconds: worstStatePrecision(c, grid.step), kind: c.to === 'on' ? 'expected-on' : 'expected-off', from: c.from, to: c.to, reason, text: expectedTransitionText(c.to, reason, text) });
   }

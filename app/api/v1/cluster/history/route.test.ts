@@ -7,7 +7,7 @@ describe('GET /api/v1/cluster/history', () => {
     const response = await GET(new Request('http://localhost:3000/api/v1/cluster/history?range=30d'));
     expect(response.status).toBe(400);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual({ error: { code: 'bad-request:api', message: 'range must be one of 1h, 6h, 24h, 7d (default 24h), not "30d".' } });
+    expect(await response.json()).toEqual({ error: { code: 'bad-request:api', message: 'range must be one of 1h, 6h, 24h, 7d (none: the range the data covers), not "30d".' } });
   });
 
   it('answers 405 with Allow: GET to other methods', () => {

@@ -127,5 +127,11 @@ describe('history of a live zonescope scraped every second', () => {
     // Ready endpoints are step samples: 9 again once scaled back.
     expect(body.readyEndpoints.map((s) => s.key)).toEqual(['ap-northeast-2a', 'ap-northeast-2b', 'ap-northeast-2c']);
     expect(body.readyEndpoints.reduce((sum, s) => sum + (s.points.at(-1)?.v ?? 0), 0)).toBe(9);
+
+    // Asked for no range, a fresh installation's history opens on the 1 h its data covers, with
+    // the same changes in it, rather than on 24 h where the data would be one or two steps.
+    const opened = await readJson<ServiceHistory>(await GET(apiRequest('/api/v1/services/shop/checkout/history'), routeContext({ namespace: 'shop', name: 'checkout' })));
+    expect(opened).toMatchObject({ range: '1h', rangeFromData: true, stepSeconds: 5, status: { state: 'ok' } });
+    expect(opened.transitions.map((t) => t.kind)).toEqual(body.transitions.map((t) => t.kind));
   }, 60_000);
 });
