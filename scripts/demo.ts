@@ -2,11 +2,12 @@
  * `npm run demo`: the dashboard's production build against the simulated `eks-demo` cluster.
  *
  * 1. Starts the simulator (`eks-demo`, its controllers and its Kubernetes version) on a free
- *    loopback port and writes its kubeconfig to `.sim/demo-kubeconfig`. Its Beyla is configured
+ *    loopback port (`--sim-port N` pins it; scripts/demo-args.ts) and writes its kubeconfig to
+ *    `.sim/demo-kubeconfig`, its context, cluster and user named `eks-demo`. Its Beyla is configured
  *    as docs/traffic.md asks (`src.zone`/`dst.zone` added to the flow metric's attributes), so
  *    the flow series carry zones (`trafficMetrics.flowZoneLabels`). When a Prometheus binary
  *    is found (`PROMETHEUS_BIN`, `prometheus` on PATH, /usr/bin/prometheus), starts it too
- *    (sim/prometheus.ts: a free loopback port, a temporary data folder) scraping the simulator's
+ *    (sim/prometheus.ts: a free loopback port unless `--prometheus-port N`, a temporary data folder) scraping the simulator's
  *    `/__sim/metrics` and the dashboard's own `/metrics` (job `zonescope`, so the History panels
  *    fill in while the demo runs; the dashboard starts later and Prometheus retries until then)
  *    every 5 s, evaluating zonescope's alert rules (deploy/prometheus/zonescope-rules.yaml, when
@@ -47,6 +48,7 @@ import { formatLocation, loadScenario, ScenarioError } from '../sim/scenario';
 import type { Simulator } from '../sim/server';
 import { startSimulator } from '../sim/server';
 import { FLOW_METRIC } from '../sim/traffic/beyla-series';
+import { DEMO_USAGE, parseDemoArgs } from './demo-args';
 import { prepareStandalone, startPlan } from './start.mjs';
 import { serverNodeArgs } from './node-flags';
 
@@ -122,7 +124,7 @@ function dashboardScrapeTarget(host: string, port: number): string {
 }
 
 /** The demo's Prometheus scraping the simulator and the dashboard, or `null` (with one line saying why and how to add it). */
-async function startDemoPrometheus(sim: Simulator, dashboardTarget: string): Promise<RunningPrometheus | null> {
+async function startDemoPrometheus(sim: Simulator, dashboardTarget: string, port: number): Promise<RunningPrometheus | null> {
   let binary: string | null;
   try {
     binary = findPrometheus();
@@ -144,6 +146,7 @@ async function startDemoPrometheus(sim: Simulator, dashboardTarget: string): Pro
       ruleFiles,
       retention: '7d',
       binary,
+      ...(port !== 0 ? { port } : {}),
     });
     const rules = ruleFiles.length > 0 ? `, evaluating the alert rules in ${path.relative(ROOT, RULES_FILE)} (${prometheus.url}/alerts)` : '';
     log(`Prometheus (${binary}) on ${prometheus.url}, scraping the simulator's traffic metrics and the dashboard's /metrics at ${dashboardTarget} every ${SCRAPE_INTERVAL_SECONDS} s${rules}`);
@@ -189,6 +192,15 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<boolean
 }
 
 async function main(): Promise<number> {
+  const args = parseDemoArgs(process.argv.slice(2));
+  if (args === 'help') {
+    console.log(DEMO_USAGE);
+    return 0;
+  }
+  if (typeof args === 'string') {
+    console.error(`demo: ${args}\n${DEMO_USAGE}`);
+    return 2;
+  }
   const given = parseConfig(process.env);
   if (!given.ok) {
     console.error(`demo: ${formatConfigErrors(given.errors)}`);
@@ -214,7 +226,7 @@ async function main(): Promise<number> {
     const scenario = await loadScenario(SCENARIO);
     for (const warning of scenario.warnings) console.error(`demo: warning: ${formatLocation(warning)}: ${warning.message}`);
     sim = await startSimulator({
-      port: 0,
+      port: args.simPort,
       host: '127.0.0.1',
       objects: scenario.objects,
       controllers: defaultControllers(),
@@ -226,9 +238,10 @@ async function main(): Promise<number> {
     console.error(`demo: cannot start the simulator: ${error instanceof ScenarioError || error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  await sim.writeKubeconfig(KUBECONFIG);
+  // The context, cluster and user are named after the scenario: KUBECONFIG=.sim/demo-kubeconfig:other merges.
+  await sim.writeKubeconfig(KUBECONFIG, { context: SCENARIO });
   log(`simulated cluster "${SCENARIO}" (Kubernetes ${sim.version}) at ${sim.url}, kubeconfig ${path.relative(ROOT, KUBECONFIG)}`);
-  const prometheus = await startDemoPrometheus(sim, dashboardScrapeTarget(host, port));
+  const prometheus = await startDemoPrometheus(sim, dashboardScrapeTarget(host, port), args.prometheusPort);
   const everything = prometheus ? 'the dashboard, Prometheus and the simulator' : 'the dashboard and the simulator';
   const stopBackends = async (): Promise<void> => {
     await prometheus?.stop();

@@ -21,6 +21,8 @@ export interface CliOptions {
   port: number;
   /** Where to write the kubeconfig (`undefined`: `.sim/kubeconfig` under the project). */
   kubeconfig: string | undefined;
+  /** The kubeconfig's context, cluster and user name (default: after the scenario or snapshot, {@link defaultContextName}). */
+  context: string;
   /** Kubernetes version to serve. */
   serverVersion: string | undefined;
   /** Serve HTTPS with a CA and server certificate generated at start-up. */
@@ -34,7 +36,7 @@ export interface CliOptions {
 }
 
 /** The CLI's usage text. */
-export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) [--port N] [--kubeconfig FILE] [--server-version vX.Y.Z]
+export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) [--port N] [--kubeconfig FILE] [--context NAME] [--server-version vX.Y.Z]
                       [--tls [--tls-san NAME,...]] [--auth none|token|client-cert|exec]
                       [--flow-zone-labels] [--exporter beyla|obi] [--no-inter-zone]
 
@@ -45,6 +47,8 @@ export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) 
                          or a folder of them (every .yaml/.yml/.json inside, merged)
   --port N               listen on 127.0.0.1:N (default 0: a free port)
   --kubeconfig FILE      write the kubeconfig here (default .sim/kubeconfig in the project)
+  --context NAME         name of the kubeconfig's context, cluster and user (default: the scenario's or the
+                         snapshot file's name, e.g. eks-demo), so KUBECONFIG=a:b can hold two simulators
   --server-version V     Kubernetes version to report (default: the scenario's ServerVersion, else v1.31.4)
   --tls                  serve HTTPS: a CA and a server certificate (127.0.0.1, ::1, localhost) are generated
                          at start-up; the kubeconfig carries the CA as certificate-authority-data
@@ -66,6 +70,20 @@ export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) 
                          feature off; default: exported)
   -h, --help             show this help`;
 
+/** A context name the kubeconfig and kubectl take without quoting. */
+const CONTEXT_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,252}$/;
+
+/**
+ * The kubeconfig names of a simulator serving `source` (a scenario or a snapshot path): the
+ * scenario (`eks-demo`, `generated:realistic-S` → `generated-realistic-s`) or the snapshot's file
+ * name without its extension, so two simulators' kubeconfigs merge without one hiding the other.
+ */
+export function defaultContextName(source: string): string {
+  const base = source.includes('/') || /\.(ya?ml|json)$/i.test(source) ? (source.split('/').filter((part) => part !== '').pop() ?? '').replace(/\.(ya?ml|json)$/i, '') : source;
+  const name = base.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+  return CONTEXT_NAME.test(name) ? name : 'zonescope-sim';
+}
+
 /** Result of {@link parseCliArgs}. */
 export type CliParse = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
 
@@ -76,6 +94,7 @@ const OPTIONS = {
   snapshot: { type: 'string' },
   port: { type: 'string' },
   kubeconfig: { type: 'string' },
+  context: { type: 'string' },
   'server-version': { type: 'string' },
   tls: { type: 'boolean' },
   'tls-san': { type: 'string' },
@@ -97,6 +116,8 @@ export function parseCliArgs(argv: readonly string[]): CliParse {
   if (scenario !== undefined && snapshot !== undefined) return error('--scenario and --snapshot are exclusive');
   const port = wholeNumber('--port', values.port ?? '0', { max: 65535 });
   if (typeof port === 'string') return error(port);
+  const context = values.context ?? defaultContextName(scenario ?? snapshot ?? '');
+  if (!CONTEXT_NAME.test(context)) return error(`--context takes letters, digits, ".", "_", ":" and "-" (at most 253, starting with a letter or digit), got "${context}"`);
   const serverVersion = values['server-version'];
   if (serverVersion !== undefined && !/^v\d+\.\d+\.\d+/.test(serverVersion)) return error(`--server-version must look like v1.31.4, got "${serverVersion}"`);
   const rawNames = values['tls-san'];
@@ -112,6 +133,6 @@ export function parseCliArgs(argv: readonly string[]): CliParse {
   const trafficMetrics: TrafficMetricsOptions = { flowZoneLabels: values['flow-zone-labels'] ?? false, exporter: exporter.value, interZone: !values['no-inter-zone'] };
   return {
     kind: 'run',
-    options: { scenario, snapshot, port, kubeconfig: values.kubeconfig, serverVersion, tls, tlsNames, auth: auth.value, trafficMetrics },
+    options: { scenario, snapshot, port, kubeconfig: values.kubeconfig, context, serverVersion, tls, tlsNames, auth: auth.value, trafficMetrics },
   };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseCliArgs } from './cli-args';
+import { defaultContextName, parseCliArgs } from './cli-args';
 import { waitFor } from './test-support';
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,12 +36,22 @@ function cli(...args: string[]): Cli {
   return { child, stdout: () => out, stderr: () => err, exit };
 }
 
+describe('defaultContextName', () => {
+  it('names the kubeconfig after what the simulator serves', () => {
+    expect(defaultContextName('eks-demo')).toBe('eks-demo');
+    expect(defaultContextName('generated:realistic-S')).toBe('generated-realistic-s');
+    expect(defaultContextName('dumps/prod-eu.yaml')).toBe('prod-eu');
+    expect(defaultContextName('dumps/cluster-b/')).toBe('cluster-b');
+    expect(defaultContextName('***')).toBe('zonescope-sim');
+  });
+});
+
 describe('parseCliArgs', () => {
   it('accepts the documented forms', () => {
     expect(parseCliArgs(['--scenario', 'tiny'])).toEqual({
       kind: 'run',
       options: {
-        scenario: 'tiny', snapshot: undefined, port: 0, kubeconfig: undefined, serverVersion: undefined, tls: false, tlsNames: [], auth: 'none',
+        scenario: 'tiny', snapshot: undefined, port: 0, kubeconfig: undefined, context: 'tiny', serverVersion: undefined, tls: false, tlsNames: [], auth: 'none',
         trafficMetrics: { flowZoneLabels: false, exporter: 'beyla', interZone: true },
       },
     });
@@ -53,8 +63,9 @@ describe('parseCliArgs', () => {
     });
     expect(parseCliArgs(['--scenario', 'tiny', '--auth', 'exec'])).toMatchObject({ kind: 'run', options: { tls: false, auth: 'exec' } });
     expect(parseCliArgs(['--snapshot=dump.yaml', '--port', '6443', '--kubeconfig', 'k'])).toMatchObject({
-      kind: 'run', options: { snapshot: 'dump.yaml', port: 6443, kubeconfig: 'k' },
+      kind: 'run', options: { snapshot: 'dump.yaml', port: 6443, kubeconfig: 'k', context: 'dump' },
     });
+    expect(parseCliArgs(['--scenario', 'eks-demo', '--context', 'prod-eu'])).toMatchObject({ kind: 'run', options: { context: 'prod-eu' } });
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
   });
 
@@ -75,6 +86,7 @@ describe('parseCliArgs', () => {
     [['--scenario', 'a', '--tls', '--tls'], '--tls given twice'],
     [['--scenario', 'a', '--exporter', 'otel'], '--exporter must be one of beyla, obi, got "otel"'],
     [['--scenario', 'a', '--flow-zone-labels', '--flow-zone-labels'], '--flow-zone-labels given twice'],
+    [['--scenario', 'a', '--context', 'bad name'], '--context takes letters, digits, ".", "_", ":" and "-" (at most 253, starting with a letter or digit), got "bad name"'],
   ])('rejects %j', (argv, message) => {
     expect(parseCliArgs(argv)).toEqual({ kind: 'error', message });
   });
@@ -103,7 +115,8 @@ describe('sim CLI', () => {
         clusters: { cluster: Record<string, unknown> }[];
         users: { user: Record<string, unknown> }[];
       };
-      expect(config['current-context']).toBe('zonescope-sim');
+      // Named after what it serves, so two simulators' kubeconfigs merge (KUBECONFIG=a:b).
+      expect(config['current-context']).toBe('tiny');
       expect(config.clusters[0]?.cluster).toEqual({ server: url, 'insecure-skip-tls-verify': true });
       expect(config.users[0]?.user.token).toEqual(expect.any(String));
       const nodes = (await (await fetch(`${url ?? ''}/api/v1/nodes`)).json()) as { kind: string; items: unknown[] };

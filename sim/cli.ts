@@ -80,7 +80,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`sim: cannot start: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  const kubeconfig = await sim.writeKubeconfig(options.kubeconfig ?? path.join(PROJECT_ROOT, '.sim', 'kubeconfig'));
+  const kubeconfig = await sim.writeKubeconfig(options.kubeconfig ?? path.join(PROJECT_ROOT, '.sim', 'kubeconfig'), { context: options.context });
   console.log(`zonescope simulator (Kubernetes ${sim.version}) serving ${label} (${scenario.objects.length} objects) at ${sim.url}`);
   if (sim.caCertificate !== undefined) {
     console.log(`TLS: server certificate for ${sim.tlsServerNames.join(', ')}, signed by a CA generated at start-up (in the kubeconfig as certificate-authority-data)`);
@@ -90,7 +90,7 @@ async function main(argv: readonly string[]): Promise<number> {
   console.log(
     `traffic metrics: ${sim.url}/__sim/metrics (${exporter} flows ${flowZoneLabels ? 'with' : 'without'} src_zone/dst_zone, inter-zone metric ${interZone ? 'on' : 'off'}; scrape with honor_labels: true)`,
   );
-  console.log(`kubeconfig: ${kubeconfig}`);
+  console.log(`kubeconfig: ${kubeconfig} (context ${options.context})`);
   console.log(`export KUBECONFIG=${kubeconfig}`);
 
   // 3. Run until stopped.

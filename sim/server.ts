@@ -113,6 +113,8 @@ export interface KubeconfigOverrides {
   readonly server?: string;
   /** The cluster's `proxy-url`. */
   readonly proxyUrl?: string;
+  /** The name of the context, cluster and user (default `zonescope-sim`): unique names let `KUBECONFIG=a:b` hold two simulators. */
+  readonly context?: string;
 }
 
 /** A running simulator. */
@@ -341,6 +343,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     credentials: credentials(),
     ...(tls ? { caCertificate: tls.caCertificate } : {}),
     ...(overrides.proxyUrl !== undefined ? { proxyUrl: overrides.proxyUrl } : {}),
+    ...(overrides.context !== undefined ? { context: overrides.context } : {}),
   });
 
   let stopping: Promise<void> | undefined;
