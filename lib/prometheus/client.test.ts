@@ -225,6 +225,27 @@ describe('queryInstant', () => {
     expect(missing.message).toBe('The Prometheus bearer token file (ZONESCOPE_PROMETHEUS_TOKEN_FILE) cannot be read.');
   });
 
+  it('redacts credentials an error body echoes: an Authorization header, the token file\'s token however encoded', async () => {
+    const tokenFile = path.join(dir, 'echoed-token');
+    writeFileSync(tokenFile, 'prom-token-9f8e7d6c5b4a\n');
+    handler = (req, res) => {
+      res.writeHead(500, 'Internal Server Error');
+      res.end(`upstream failed; request headers: Authorization: ${req.headers.authorization ?? ''}; raw=${Buffer.from('prom-token-9f8e7d6c5b4a').toString('base64')}`);
+    };
+    const error = await failure(queryInstant(config({ tokenFile }), 'up', 1));
+    expect(error.message).toMatch(/^Prometheus at http:\/\/127\.0\.0\.1:\d+ answered HTTP 500 Internal Server Error: upstream failed; request headers: Authorization: /);
+    expect(error.message).not.toContain('prom-token-9f8e7d6c5b4a');
+    expect(error.message).not.toContain(Buffer.from('prom-token-9f8e7d6c5b4a').toString('base64'));
+    expect(error.message).toContain('[redacted]');
+    // A bearer token from elsewhere (a proxy's own) is caught by its shape.
+    handler = (_req, res) => {
+      res.writeHead(502, 'Bad Gateway');
+      res.end('proxy said: Authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl');
+    };
+    const proxied = await failure(queryInstant(config(), 'up', 1));
+    expect(proxied.message).not.toContain('eyJhbGciOiJSUzI1NiJ9');
+  });
+
   it('sends basic auth from the URL userinfo without showing it', async () => {
     handler = (_req, res) => json(res, 200, { status: 'success', data: { resultType: 'vector', result: [] } });
     const result = metricsConfigFromEnv(configFromEnv({ ZONESCOPE_PROMETHEUS_URL: base.replace('http://', 'http://alice:s3cret@') + '/?x=1' }));

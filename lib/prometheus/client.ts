@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { redact, rememberSecret } from '../k8s/redact';
 import type { MetricsConfig } from './config';
 
 /** One sample of an instant vector: the series' labels and its value (NaN, ±Inf kept as such). */
@@ -22,11 +23,16 @@ export interface VectorSample {
 /** Why a query failed. */
 export type PrometheusErrorKind = 'unreachable' | 'timeout' | 'http' | 'malformed' | 'too-large' | 'query' | 'auth';
 
-/** A failed query, with a user-facing message. */
+/**
+ * A failed query, with a user-facing message. The message is redacted (lib/k8s/redact.ts) as the
+ * Kubernetes path's are: a Prometheus or a proxy in front of it may echo the request's
+ * `Authorization` header, a token or a password in an error body, and the message is shown in
+ * every page header, `/api/v1/cluster` and History.
+ */
 export class PrometheusError extends Error {
   readonly kind: PrometheusErrorKind;
   constructor(kind: PrometheusErrorKind, message: string) {
-    super(message);
+    super(redact(message));
     this.name = 'PrometheusError';
     this.kind = kind;
   }
@@ -303,8 +309,16 @@ function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Reco
     let headers: Record<string, string>;
     try {
       headers = { Accept: 'application/json' };
-      if (config.tokenFile !== null) headers.Authorization = `Bearer ${readToken(config.tokenFile)}`;
-      else if (config.basicAuth !== null) headers.Authorization = `Basic ${Buffer.from(`${config.basicAuth.username}:${config.basicAuth.password}`).toString('base64')}`;
+      if (config.tokenFile !== null) {
+        const token = readToken(config.tokenFile);
+        // Known to redaction, so an error body that echoes it (in any encoding) never shows it.
+        rememberSecret(token);
+        headers.Authorization = `Bearer ${token}`;
+      } else if (config.basicAuth !== null) {
+        rememberSecret(config.basicAuth.password);
+        rememberSecret(`${config.basicAuth.username}:${config.basicAuth.password}`);
+        headers.Authorization = `Basic ${Buffer.from(`${config.basicAuth.username}:${config.basicAuth.password}`).toString('base64')}`;
+      }
     } catch (error) {
       settled = true;
       reject(error instanceof PrometheusError ? error : new PrometheusError('auth', 'The Prometheus credentials could not be prepared.'));
