@@ -48,10 +48,20 @@ describe('createConnection', () => {
     });
   });
 
-  it('refuses plain http:// without insecure-skip-tls-verify (client-node would throw later)', () => {
+  it('takes a plain http:// server as kubectl does (kubectl proxy), with or without insecure-skip-tls-verify', () => {
     const result = createConnection({ kubeconfigText: kubeconfig({ server: 'http://127.0.0.1:8080' }) });
-    expect(result.ok).toBe(false);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.connection.serverUrl).toBe('http://127.0.0.1:8080');
     expect(createConnection({ kubeconfigText: kubeconfig({ server: 'http://127.0.0.1:8080', skipTls: true }) }).ok).toBe(true);
+  });
+
+  it('takes a user with an empty `user:` (YAML null) as kubectl does: a user without credentials', () => {
+    const text = kubeconfig().replace(/user:\n\s+token: super-secret-token-value/, 'user:');
+    expect(text).toMatch(/- name: u1\n\s+user:\n/);
+    const result = createConnection({ kubeconfigText: text });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.connection.contextName).toBe('prod');
+    expect(result.connection.serverUrl).toBe('https://10.0.0.1:6443');
   });
 
   it('reports an unreadable kubeconfig with its path and error code only', () => {

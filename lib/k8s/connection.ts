@@ -121,8 +121,8 @@ export function displayServerUrl(server: string): string {
  * Builds a connection. Fails (as a value) when the kubeconfig cannot be read (no file of the
  * list exists, one is unreadable or not a kubeconfig), the in-cluster environment is incomplete,
  * the context does not exist, it names no cluster, its proxy (`proxy-url` or the environment's)
- * is malformed or of an unsupported scheme, or an `http://` server lacks
- * `insecure-skip-tls-verify: true` (client-node refuses plain HTTP otherwise). Messages name
+ * is malformed or of an unsupported scheme. A plain `http://` server is used as kubectl uses it
+ * (`kubectl proxy`), without `insecure-skip-tls-verify`. Messages name
  * files, contexts and variables, never credentials or proxy URLs.
  */
 export function createConnection(options: ConnectionOptions): ConnectionResult {
@@ -149,13 +149,14 @@ export function createConnection(options: ConnectionOptions): ConnectionResult {
   // clients alike — goes through it.
   const proxy = chooseProxy(kubeconfigCluster.server, kubeconfigCluster.proxyUrl, options.proxyEnv ?? proxyEnvOf(getConfig()), kubeconfigCluster.name);
   if (!proxy.ok) return { ok: false, message: proxy.message };
-  const cluster: Cluster = proxy.proxy === null ? { ...kubeconfigCluster, proxyUrl: undefined } : { ...kubeconfigCluster, proxyUrl: proxy.proxy.url };
+  const proxied: Cluster = proxy.proxy === null ? { ...kubeconfigCluster, proxyUrl: undefined } : { ...kubeconfigCluster, proxyUrl: proxy.proxy.url };
+  // A plain http:// server (`kubectl proxy`, a local API server) has no certificate to verify, and
+  // kubectl connects to it as it is; client-node refuses plain HTTP unless told to skip TLS
+  // verification, which here skips nothing.
+  const cluster: Cluster = proxied.server.startsWith('http:') && !proxied.skipTLSVerify ? { ...proxied, skipTLSVerify: true } : proxied;
   const clusters = kc.getClusters();
   clusters.splice(clusters.indexOf(kubeconfigCluster), 1, cluster);
   for (const secret of proxy.proxy === null ? [] : proxyCredentials(proxy.proxy.url)) rememberSecret(secret);
-  if (cluster.server.startsWith('http:') && !cluster.skipTLSVerify && !cluster.proxyUrl) {
-    return { ok: false, message: `Cluster "${cluster.name}" uses plain http:// without insecure-skip-tls-verify: true, which client-node refuses.` };
-  }
   rememberUserCredentials(kc);
   const connection = new HttpKubeConnection(
     kc,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, Context, User } from '@kubernetes/client-node';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { errorCode } from './errors';
 import { tokenFileAuthProvider } from './token-file';
 
@@ -31,6 +31,25 @@ function rawUsers(document: unknown): Map<string, { tokenFile?: string }> {
 }
 
 /**
+ * The document re-serialised with `user: {}` where a user entry's `user` is empty (`user:` with
+ * nothing after it is YAML null): kubectl reads it as a user without credentials, client-node
+ * would fail later with a raw TypeError from deep inside. `null` when no entry needs it.
+ */
+function withEmptyUsers(document: object): string | null {
+  const users = (document as { users?: unknown }).users;
+  if (!Array.isArray(users)) return null;
+  let changed = false;
+  const fixed = users.map((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry;
+    const user = (entry as { user?: unknown }).user;
+    if (user !== null && user !== undefined) return entry;
+    changed = true;
+    return { ...entry, user: {} };
+  });
+  return changed ? stringifyYaml({ ...document, users: fixed }) : null;
+}
+
+/**
  * One kubeconfig document as client-node reads it, with kubectl's file semantics added: relative
  * `certificate-authority`, `client-certificate`, `client-key` and `tokenFile` paths, and an exec
  * `command` with a path separator, are resolved against `dir` (the folder of the file that
@@ -49,7 +68,7 @@ export function parseKubeconfig(text: string, dir: string | null, what: string):
   if (typeof document !== 'object' || Array.isArray(document)) throw new KubeconfigError(`Cannot load ${what}: it is not a kubeconfig (a YAML mapping).`);
   const kc = new KubeConfig();
   try {
-    kc.loadFromString(text);
+    kc.loadFromString(withEmptyUsers(document) ?? text);
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     const field = /^(clusters|users|contexts)\[\d+\]\.[\w.]+ is missing$/.test(message) ? `: ${message}` : '';
