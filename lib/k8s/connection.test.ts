@@ -64,6 +64,21 @@ describe('createConnection', () => {
     expect(result.connection.serverUrl).toBe('https://10.0.0.1:6443');
   });
 
+  it('names a certificate-authority or client-certificate file that cannot be read, at once, as kubectl does', () => {
+    const ca = path.join(tmp, 'no-such-ca.crt');
+    const withCa = stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c1', cluster: { server: 'https://10.0.0.1:6443', 'certificate-authority': ca } }],
+      users: [{ name: 'u1', user: { 'client-certificate': path.join(tmp, 'no-such-client.crt'), 'client-key': path.join(tmp, 'no-such-client.key') } }],
+      contexts: [{ name: 'prod', context: { cluster: 'c1', user: 'u1' } }],
+      'current-context': 'prod',
+    });
+    expect(createConnection({ kubeconfigText: withCa })).toEqual({ ok: false, message: `Cannot read the certificate-authority file ${ca} of cluster "c1" (no such file).` });
+    writeFileSync(ca, 'not checked here');
+    expect(createConnection({ kubeconfigText: withCa })).toEqual({ ok: false, message: `Cannot read the client-certificate file ${path.join(tmp, 'no-such-client.crt')} of user "u1" (no such file).` });
+  });
+
   it('reports an unreadable kubeconfig with its path and error code only', () => {
     const result = createConnection({ kubeconfig: path.join(tmp, 'missing.yaml') });
     expect(result).toEqual({ ok: false, message: `Cannot load kubeconfig ${path.join(tmp, 'missing.yaml')} (ENOENT).` });

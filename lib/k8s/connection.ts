@@ -16,8 +16,9 @@
  * bound. The credentials every request carries are handed to the redactor (../redact), so an API
  * server echoing them cannot make them shown or logged.
  */
+import { accessSync, constants } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Cluster, KubeConfig } from '@kubernetes/client-node';
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
 import { getConfig } from '../config/process-config';
 import type { ConnectionOptions } from './connection-options';
 import { loadKubeConfig, proxyEnvOf } from './connection-options';
@@ -118,10 +119,35 @@ export function displayServerUrl(server: string): string {
 }
 
 /**
+ * The first file the context's cluster or user names that cannot be read (a certificate
+ * authority, a client certificate or key), in words naming it and why — as kubectl says at once,
+ * rather than every request failing with ENOENT until the sync gives up.
+ */
+function unreadableFile(cluster: Cluster, user: User | null): string | null {
+  const files: readonly (readonly [string, string | undefined, string])[] = [
+    ['certificate-authority', cluster.caFile, `cluster "${cluster.name}"`],
+    ['client-certificate', user?.certFile, `user "${user?.name ?? ''}"`],
+    ['client-key', user?.keyFile, `user "${user?.name ?? ''}"`],
+  ];
+  for (const [field, file, owner] of files) {
+    if (file === undefined || file === '') continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      const code = errorCode(error);
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable');
+      return `Cannot read the ${field} file ${file} of ${owner} (${why}).`;
+    }
+  }
+  return null;
+}
+
+/**
  * Builds a connection. Fails (as a value) when the kubeconfig cannot be read (no file of the
  * list exists, one is unreadable or not a kubeconfig), the in-cluster environment is incomplete,
  * the context does not exist, it names no cluster, its proxy (`proxy-url` or the environment's)
- * is malformed or of an unsupported scheme. A plain `http://` server is used as kubectl uses it
+ * is malformed or of an unsupported scheme, or a certificate-authority, client-certificate or
+ * client-key file it names cannot be read. A plain `http://` server is used as kubectl uses it
  * (`kubectl proxy`), without `insecure-skip-tls-verify`. Messages name
  * files, contexts and variables, never credentials or proxy URLs.
  */
@@ -157,6 +183,8 @@ export function createConnection(options: ConnectionOptions): ConnectionResult {
   const clusters = kc.getClusters();
   clusters.splice(clusters.indexOf(kubeconfigCluster), 1, cluster);
   for (const secret of proxy.proxy === null ? [] : proxyCredentials(proxy.proxy.url)) rememberSecret(secret);
+  const unreadable = unreadableFile(cluster, kc.getCurrentUser());
+  if (unreadable !== null) return { ok: false, message: unreadable };
   rememberUserCredentials(kc);
   const connection = new HttpKubeConnection(
     kc,
