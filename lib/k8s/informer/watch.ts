@@ -123,6 +123,13 @@ export async function watchOnce(host: WatchHost): Promise<WatchOutcome> {
           fieldSelector: host.descriptor.fieldSelector,
         },
         signal: host.stopSignal(),
+        // The wait for the watch's response headers is the watchdog's silence, not the request
+        // timeout: a proxy that buffers responses (nginx's default) holds the headers until the
+        // first byte, which on a quiet type is the API server's first bookmark — sent about once
+        // a minute (the watch cache's bookmark frequency, kubernetes/kubernetes
+        // staging/src/k8s.io/apiserver/pkg/storage/cacher). A 30 s request timeout turned every
+        // quiet type stale 30 s after the sync behind such a proxy.
+        timeoutMs: Math.max(watchdogMs, host.connection.requestTimeoutMs),
         ...(maxWatchLineBytes !== undefined ? { maxLineBytes: maxWatchLineBytes } : {}),
       },
       onLine,
