@@ -14,7 +14,7 @@ import type { AuditUser } from '../../server/origin';
  * `applied`, the refusal kind, or — when the answer left it unknown (`cause`) — what the re-read
  * shows: `applied`, `not-applied` or `unknown`.
  */
-export function audit(entry: {
+export interface AuditEntry {
   /** The cluster as the header names it. */
   cluster: string;
   /** Its kubeconfig context (`null`: in-cluster or a snapshot). */
@@ -28,7 +28,12 @@ export function audit(entry: {
   cause?: UnknownOutcomeCause;
   resourceVersion?: string;
   auditId?: string;
-}): void {
+  /** This request joined an identical write already in flight: one PATCH served both. */
+  deduplicated?: boolean;
+}
+
+/** Prints one audit line (see {@link AuditEntry}) on stdout. */
+export function audit(entry: AuditEntry): void {
   const line = {
     ts: new Date().toISOString(),
     type: 'zonescope.audit',
@@ -45,6 +50,7 @@ export function audit(entry: {
     ...(entry.cause !== undefined ? { cause: entry.cause } : {}),
     resourceVersion: entry.resourceVersion ?? null,
     auditId: entry.auditId ?? null,
+    ...(entry.deduplicated === true ? { deduplicated: true } : {}),
   };
   console.log(JSON.stringify(line));
 }

@@ -18,8 +18,10 @@ import { effectiveTopologyAnnotation } from '../../topology/upstream/annotations
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../../topology/upstream/constants';
 import { prepared, source } from '../../server/analysis';
 import type { ClusterScope } from '../../server/clusters';
+import type { AuditUser } from '../../server/origin';
 import { getSourceProblem } from '../header';
 import { topologyAnnotationsOnly, topologyModeNotApplicable } from './annotations';
+import type { AuditEntry } from './audit';
 import { audit } from './audit';
 import { reRead, unknownOutcomeMessage, writeOutcome } from './outcome';
 import { rememberPermission } from './permission';
@@ -27,7 +29,35 @@ import { readOnlyReason, writeTimeoutMs } from './settings';
 import type { SetTopologyModeInput, TopologyModeApplied, TopologyModeErrorKind, TopologyModeResult } from './types';
 
 const IN_FLIGHT_KEY = Symbol.for('zonescope.topologyModeWrites');
-type InFlight = Map<string, Promise<TopologyModeResult<TopologyModeApplied>>>;
+/** One write in flight: its result, and the audit line of every requester it serves. */
+interface PendingWrite {
+  readonly promise: Promise<TopologyModeResult<TopologyModeApplied>>;
+  readonly requesters: Requesters;
+}
+type InFlight = Map<string, PendingWrite>;
+
+/**
+ * Who asked for one shared PATCH. The first requester's audit line is the write's; every
+ * identical request that joined it while in flight gets a line of its own, with its own user, the
+ * same outcome and `"deduplicated": true` — so a write is attributed to everyone who asked for it,
+ * whenever they joined (before the answer: with it; after: at once).
+ */
+class Requesters {
+  private readonly joined: AuditUser[] = [];
+  private written: AuditEntry | null = null;
+
+  join(user: AuditUser): void {
+    if (this.written !== null) audit({ ...this.written, user, deduplicated: true });
+    else this.joined.push(user);
+  }
+
+  /** Writes the audit line of the write and of everyone who joined it so far. */
+  audit(entry: AuditEntry): void {
+    this.written = entry;
+    audit(entry);
+    for (const user of this.joined.splice(0)) audit({ ...entry, user, deduplicated: true });
+  }
+}
 type InFlightHolder = { [IN_FLIGHT_KEY]?: WeakMap<ClusterSource, InFlight> };
 
 /** The writes in flight to one cluster source, by Service, If-Match and mode (on `globalThis`: one per process whatever the bundling). */
@@ -65,7 +95,7 @@ function errorKind(error: KubeError): TopologyModeErrorKind {
   }
 }
 
-async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
+async function write(scope: ClusterScope, input: SetTopologyModeInput, requesters: Requesters): Promise<TopologyModeResult<TopologyModeApplied>> {
   const state = scope.source;
   const { namespace, name, mode, ifMatch } = input;
   const connection = state.connection;
@@ -108,7 +138,7 @@ async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<
   const result = await patchServiceAnnotations(connection, namespace, name, patch, ifMatch, { timeoutMs: writeTimeoutMs() });
   const auditId = result.auditId !== undefined ? { auditId: result.auditId } : {};
   if (result.ok) {
-    audit({ ...auditBase, outcome: 'applied', resourceVersion: result.resourceVersion, ...auditId });
+    requesters.audit({ ...auditBase, outcome: 'applied', resourceVersion: result.resourceVersion, ...auditId });
     rememberPermission(state, namespace, name, { allowed: true, reason: null });
     return {
       ok: true,
@@ -128,14 +158,14 @@ async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<
     const cause = result.unknownOutcome;
     const current = await reRead(state, namespace, name, minor);
     const outcome = writeOutcome(current, ifMatch, change.set, [...remove]);
-    audit({ ...auditBase, outcome, cause, ...(current !== null ? { resourceVersion: current.resourceVersion } : {}), ...auditId });
+    requesters.audit({ ...auditBase, outcome, cause, ...(current !== null ? { resourceVersion: current.resourceVersion } : {}), ...auditId });
     if (outcome === 'applied') rememberPermission(state, namespace, name, { allowed: true, reason: null });
     return { ok: false, error: { kind: 'timeout', message: unknownOutcomeMessage(cause, result.error, outcome, current, ifMatch, wanted), current, outcome, cause } };
   }
 
   // 4. Refusals: a 409 comes with the re-read Service.
   const kind = errorKind(result.error);
-  audit({ ...auditBase, outcome: kind, ...auditId });
+  requesters.audit({ ...auditBase, outcome: kind, ...auditId });
   if (kind === 'forbidden') {
     const reason = `Not permitted: ${result.error.message}`;
     rememberPermission(state, namespace, name, { allowed: false, reason });
@@ -166,7 +196,8 @@ async function write(scope: ClusterScope, input: SetTopologyModeInput): Promise<
  * 1.27), guarded by the `If-Match` resourceVersion. Refused as `read-only` when
  * `ZONESCOPE_READ_ONLY=1`, the cluster's context is in `ZONESCOPE_READ_ONLY_CONTEXTS` or the source is a snapshot, `unavailable`/`syncing` before the cluster
  * is known, `invalid` (422) for ExternalName and selector-less Services ({@link topologyModeNotApplicable}).
- * Identical requests (same Service, `If-Match` and mode) in flight share one PATCH and one result.
+ * Identical requests (same Service, `If-Match` and mode) in flight share one PATCH and one result,
+ * and each is audited under its own user.
  */
 export async function setTopologyMode(scope: ClusterScope, input: SetTopologyModeInput): Promise<TopologyModeResult<TopologyModeApplied>> {
   const state = source(scope.source);
@@ -179,8 +210,12 @@ export async function setTopologyMode(scope: ClusterScope, input: SetTopologyMod
   const inFlight = inFlightOf(state);
   const key = `${objectKey(input.namespace, input.name)}\u0000${input.ifMatch}\u0000${input.mode}`;
   const pending = inFlight.get(key);
-  if (pending !== undefined) return pending;
-  const promise = write(scope, input).finally(() => inFlight.delete(key));
-  inFlight.set(key, promise);
+  if (pending !== undefined) {
+    pending.requesters.join(input.user);
+    return pending.promise;
+  }
+  const requesters = new Requesters();
+  const promise = write(scope, input, requesters).finally(() => inFlight.delete(key));
+  inFlight.set(key, { promise, requesters });
   return promise;
 }

@@ -353,7 +353,24 @@ describe('PUT …/topology-mode', () => {
     const bodies = await Promise.all(responses.map((r) => readJson<TopologyModePutResponse>(r)));
     expect(new Set(bodies.map((b) => b.result.resourceVersion)).size).toBe(1);
     expect(patches() - before).toBe(1);
-    expect(auditLines()).toHaveLength(1);
+    // One PATCH, attributed to each of the three requests.
+    expect(auditLines().map((line) => [line.outcome, line.resourceVersion, line.deduplicated])).toEqual([
+      ['applied', bodies[0]?.result.resourceVersion, undefined],
+      ['applied', bodies[0]?.result.resourceVersion, true],
+      ['applied', bodies[0]?.result.resourceVersion, true],
+    ]);
+  });
+
+  it('attributes a shared PATCH to every user who asked for it (behind the auth proxy)', async () => {
+    process.env.ZONESCOPE_AUTH_PROXY = '1';
+    const seen = await state('shop', 'recommendations');
+    const before = patches();
+    const responses = await Promise.all(
+      ['alice@example.com', 'bob@example.com'].map((user) => putMode('shop', 'recommendations', 'Auto', seen.resourceVersion, { 'x-forwarded-user': user })),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200]);
+    expect(patches() - before).toBe(1);
+    expect(auditLines().map((line) => line.user).sort()).toEqual(['alice@example.com', 'bob@example.com']);
   });
 
   it('answers 403 forbidden:topology-mode when RBAC denies the patch, and the state then says not permitted', async () => {
