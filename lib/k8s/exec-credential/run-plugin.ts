@@ -20,6 +20,30 @@ const MAX_STDERR_CHARS = 64 * 1024;
 /** A login prompt counts once the plugin is still running this long after printing it (a URL in a warning of a plugin that then exits is not one). */
 const PROMPT_GRACE_MS = 500;
 
+/**
+ * The process groups of plugins still running. A plugin runs in its own process group (see
+ * {@link runPlugin}), so it does not die with zonescope: when the process exits (the CLI done, the
+ * server stopped) while one is still running — a login waiting, a hung helper — the exit hook
+ * kills its group rather than leaving it orphaned.
+ */
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  runningGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of runningGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  });
+}
+
 /** One run of the plugin, shared by every caller waiting for it. */
 export interface Run {
   /** Settles with the credential or the error (a catch handler is always attached). */
@@ -71,6 +95,8 @@ export function runPlugin(spec: PluginSpec, run: Run): Promise<ExecCredential> {
     // so that a time-out stops it together with whatever it started.
     const group = process.platform !== 'win32';
     const child = spawn(exec.command, [...exec.args], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: group });
+    const pid = child.pid;
+    if (group && pid !== undefined) trackGroup(pid);
     const finish = (outcome: { credential: ExecCredential } | { error: KubeRequestError }): void => {
       if (settled) return;
       settled = true;
@@ -167,6 +193,9 @@ export function runPlugin(spec: PluginSpec, run: Run): Promise<ExecCredential> {
       finish({ credential: parsed });
     };
     child.on('close', ended);
+    child.on('close', () => {
+      if (pid !== undefined) runningGroups.delete(pid);
+    });
     // A process it started (a browser, a helper) may keep the pipes open after the plugin exited.
     child.on('exit', (code: number | null, signal: NodeJS.Signals | null) => {
       exitTimer = setTimeout(() => ended(code, signal), 500);
