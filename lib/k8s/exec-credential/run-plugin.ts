@@ -71,11 +71,49 @@ export interface PluginSpec {
 }
 
 /**
- * Runs the plugin once; resolves with its credential (remembered by the redactor) or rejects with
- * a `KubeRequestError` saying what failed and what to run. Sets `run.prompt` (and calls its
- * listeners) once the plugin waits for a login.
+ * Plugins run at once in this process, at most. Opening many clusters together (the Fleet page,
+ * `analyze --all-contexts`) would otherwise start every cluster's plugin in the same second — 20
+ * `aws eks get-token` processes within a second at a limit of 30 open clusters, each a Python
+ * interpreter and an STS call. The rest wait their turn; each run's time limit starts when it starts.
  */
-export function runPlugin(spec: PluginSpec, run: Run): Promise<ExecCredential> {
+export const MAX_CONCURRENT_PLUGINS = 4;
+let runningPlugins = 0;
+const waitingForSlot: (() => void)[] = [];
+
+function pluginSlot(): Promise<void> {
+  if (runningPlugins < MAX_CONCURRENT_PLUGINS) {
+    runningPlugins++;
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => {
+    waitingForSlot.push(() => {
+      runningPlugins++;
+      resolve();
+    });
+  });
+}
+
+function releasePluginSlot(): void {
+  runningPlugins--;
+  waitingForSlot.shift()?.();
+}
+
+/**
+ * Runs the plugin once (when one of the {@link MAX_CONCURRENT_PLUGINS} slots is free); resolves
+ * with its credential (remembered by the redactor) or rejects with a `KubeRequestError` saying
+ * what failed and what to run. Sets `run.prompt` (and calls its listeners) once the plugin waits
+ * for a login.
+ */
+export async function runPlugin(spec: PluginSpec, run: Run): Promise<ExecCredential> {
+  await pluginSlot();
+  try {
+    return await runPluginNow(spec, run);
+  } finally {
+    releasePluginSlot();
+  }
+}
+
+function runPluginNow(spec: PluginSpec, run: Run): Promise<ExecCredential> {
   const exec = spec.exec;
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(spec.env)) if (value !== undefined) env[key] = value;
