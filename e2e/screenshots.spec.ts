@@ -24,7 +24,7 @@ const SHOTS = [
     fullPage: true,
     ready: (page: Page) => page.getByRole('region', { name: 'Topology mode' }).getByText(CURRENT_VALUE),
   },
-  { file: 'dataplane.png', path: '/dataplane', fullPage: true, ready: (page: Page) => page.getByRole('region', { name: 'Rule counts per proxy mode' }).locator('.recharts-surface').first() },
+  { file: 'dataplane.png', path: '/dataplane', fullPage: true, ready: (page: Page) => page.getByRole('region', { name: 'Rule counts per proxy mode' }).getByTestId('rule-comparison') },
 ] as const;
 
 const DARK = new Set(['overview.png', 'service-payments-ledger.png']);

@@ -81,7 +81,7 @@ test('payments/ledger: 100 requests from zone a stay on zone-a pods with hints, 
 
   // More requests: the counts follow, still summing to the number sent; the command loops that often.
   await service.countInput.fill('1000');
-  await expect(service.sampleTotal).toHaveText('1000');
+  await expect(service.sampleTotal).toHaveText('1,000');
   await expect(service.requests.getByText('for i in $(seq 1000);')).toBeVisible();
   const many = await service.sampleRows();
   expect(many.reduce((sum, row) => sum + row.sampled, 0)).toBe(1000);
@@ -89,5 +89,5 @@ test('payments/ledger: 100 requests from zone a stay on zone-a pods with hints, 
   // A count out of range says so and keeps the last sample.
   await service.countInput.fill('0');
   await expect(service.requests.getByRole('alert')).toHaveText('Enter a whole number of requests from 1 to 10,000.');
-  await expect(service.sampleTotal).toHaveText('1000');
+  await expect(service.sampleTotal).toHaveText('1,000');
 });

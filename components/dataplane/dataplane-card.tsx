@@ -20,7 +20,16 @@ export function proxyModeText(d: DataplaneAnalysis): string {
   return `${d.proxyMode}${written}`;
 }
 
-export function DataplaneFacts({ dataplane: d, stacked = false }: { readonly dataplane: DataplaneAnalysis; readonly stacked?: boolean }) {
+export function DataplaneFacts({
+  dataplane: d,
+  stacked = false,
+  releasesHref = null,
+}: {
+  readonly dataplane: DataplaneAnalysis;
+  readonly stacked?: boolean;
+  /** Where the annotation of every release is listed (the Dataplane page's table), linked from this release's. */
+  readonly releasesHref?: string | null;
+}) {
   return (
     <Facts
       stacked={stacked}
@@ -85,7 +94,17 @@ export function DataplaneFacts({ dataplane: d, stacked = false }: { readonly dat
               <Code>
                 {d.annotationKey}: {d.annotationValue}
               </Code>
-              <span className="block text-xs text-slate-600 dark:text-slate-400">{d.annotationNote}</span>
+              <span className="block text-xs text-slate-600 dark:text-slate-400">
+                {d.annotationNote}
+                {releasesHref ? (
+                  <>
+                    {' '}
+                    <a href={releasesHref} className={LINK}>
+                      Annotation per release
+                    </a>
+                  </>
+                ) : null}
+              </span>
             </>
           ),
         },
@@ -102,11 +121,14 @@ export function DataplaneFacts({ dataplane: d, stacked = false }: { readonly dat
   );
 }
 
-export function DataplaneCard({ dataplane, compact = false }: { readonly dataplane: DataplaneAnalysis; readonly compact?: boolean }) {
-  const notes = compact ? dataplane.notes.filter((n) => n.severity !== 'info') : dataplane.notes;
+/** The note that repeats the annotation row of the facts (it says this release's annotation once, there). */
+const ANNOTATION_NOTE = 'annotation-key';
+
+export function DataplaneCard({ dataplane, compact = false, releasesHref = null }: { readonly dataplane: DataplaneAnalysis; readonly compact?: boolean; readonly releasesHref?: string | null }) {
+  const notes = dataplane.notes.filter((n) => n.id !== ANNOTATION_NOTE && (!compact || n.severity !== 'info'));
   return (
     <div className="space-y-3">
-      <DataplaneFacts dataplane={dataplane} stacked={compact} />
+      <DataplaneFacts dataplane={dataplane} stacked={compact} releasesHref={releasesHref} />
       {notes.map((note) => (
         <Callout key={note.id} tone={severityTone(note.severity)} title={note.title}>
           <p>{note.detail}</p>

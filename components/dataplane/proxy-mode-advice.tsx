@@ -1,13 +1,19 @@
-/** "Should we switch proxy mode?": the per-cluster answer, why, and the steps (lib/topology/analyses/proxy-mode-advice.ts). */
+/**
+ * The Dataplane page's first box: the answer in a sentence (who implements Services, whether hints
+ * are honoured, what to do: ./dataplane-answer.ts), why, and the steps
+ * (lib/topology/analyses/proxy-mode-advice.ts); and the warning for very large rule counts.
+ */
 import type { ProxyModeAdvice } from '@/lib/topology/analyses/proxy-mode-advice';
 import { Callout } from '../ui/status';
+import type { DataplaneAnswer } from './dataplane-answer';
 
-const TONE = { switch: 'warn', plan: 'info', stay: 'ok' } as const;
-
-export function ProxyModeAdviceView({ advice }: { readonly advice: ProxyModeAdvice }) {
+export function ProxyModeAdviceView({ advice, answer }: { readonly advice: ProxyModeAdvice; readonly answer: DataplaneAnswer }) {
   return (
     <div className="space-y-3">
-      <Callout tone={TONE[advice.action]} title={advice.verdict}>
+      <Callout tone={answer.tone}>
+        <p className="text-base font-semibold" data-testid="dataplane-answer">
+          {answer.state} {answer.action}
+        </p>
         <ul className="list-disc space-y-1 pl-5">
           {advice.reasons.map((r) => (
             <li key={r}>{r}</li>
@@ -15,7 +21,7 @@ export function ProxyModeAdviceView({ advice }: { readonly advice: ProxyModeAdvi
         </ul>
       </Callout>
       {advice.steps.length > 0 ? (
-        <ol className="list-decimal space-y-1 pl-5 text-sm">
+        <ol className="list-decimal space-y-1 pl-5 text-sm" aria-label="Steps">
           {advice.steps.map((s) => (
             <li key={s} className="break-words">
               {s}

@@ -10,8 +10,9 @@ import { scanTuples } from './hpa-scan-data';
 import { HpaScanTable } from './hpa-scan-table';
 import { CommandBlock } from '../ui/command';
 import { formatDecimal, formatPercent } from '../ui/format';
-import { Code, Facts, Formula } from '../ui/panel';
+import { Code, Facts, Formula, LINK } from '../ui/panel';
 import { Badge, Callout } from '../ui/status';
+import { donationSentence } from './panel-overlap';
 
 function Probability({ label, value, tone, note }: { readonly label: string; readonly value: number; readonly tone: 'ok' | 'warn' | 'error'; readonly note?: string }) {
   const t = value === 0 ? 'ok' : tone;
@@ -27,8 +28,22 @@ function Probability({ label, value, tone, note }: { readonly label: string; rea
   );
 }
 
-export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly analysis: HpaAnalysis; /** Set when the Service's hints come from trafficDistribution. */ readonly trafficDistribution?: string | null }) {
+export function HpaPanel({
+  analysis: a,
+  trafficDistribution = null,
+  podsRepeatMinimums = false,
+  riskInVerdict = false,
+}: {
+  readonly analysis: HpaAnalysis;
+  /** Set when the Service's hints come from trafficDistribution. */
+  readonly trafficDistribution?: string | null;
+  /** The pods per zone are the distribution panel's minimum table again (./panel-overlap.ts): a sentence and a link instead of the table. */
+  readonly podsRepeatMinimums?: boolean;
+  /** The verdict shows the replica counts where hints turn off and the minReplicas that avoids them: the recommendation saying so links there. */
+  readonly riskInVerdict?: boolean;
+}) {
   const hpa = a.autoscaler;
+  const recommendations = riskInVerdict ? a.recommendations.filter((r) => r.id !== 'avoid-replica-counts') : a.recommendations;
   const sc = a.spreadConstraint;
   const sd = a.scaleDown;
   return (
@@ -77,47 +92,57 @@ export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly
         </Callout>
       </div>
 
-      <div>
-        <h3 className="mb-1 text-sm font-semibold">Pods per zone now vs the minimum</h3>
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <caption className="sr-only">Pods per zone against the allocation for {a.readyPods} ready pods</caption>
-            <thead>
-              <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
-                <th scope="col" className="py-1.5 pr-3 font-medium">Zone</th>
-                <th scope="col" className="py-1.5 pr-3 text-right font-medium">Pods</th>
-                <th scope="col" className="py-1.5 pr-3 text-right font-medium">Ready</th>
-                <th scope="col" className="py-1.5 pr-3 text-right font-medium">Minimum</th>
-                <th scope="col" className="py-1.5 pr-3 text-right font-medium">Desired</th>
-                <th scope="col" className="py-1.5 pr-3 text-right font-medium">Maximum</th>
-                <th scope="col" className="py-1.5 font-medium">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {a.podsByZone.map((z) => (
-                <tr key={z.zone} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                  <th scope="row" className="whitespace-nowrap py-1.5 pr-3 text-left font-mono font-normal">{z.zone}</th>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{z.pods}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{z.readyPods}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{z.minimum ?? '—'}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{formatDecimal(z.desired)}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{z.maximum ?? '—'}</td>
-                  <td className="py-1.5">
-                    {z.belowMinimum ? (
-                      <Badge tone="warn">{a.hintsEnabledNow === false ? 'below minimum' : 'below minimum: receives donations'}</Badge>
-                    ) : z.maximum !== null && z.readyPods > z.maximum ? (
-                      <Badge tone="info">{a.hintsEnabledNow === false ? 'above maximum' : 'above maximum: donates'}</Badge>
-                    ) : (
-                      <Badge tone="ok">within range</Badge>
-                    )}
-                  </td>
+      {podsRepeatMinimums ? (
+        <p className="text-sm" data-testid="pods-per-zone">
+          <strong>Pods per zone now</strong> are the ready endpoints per zone of{' '}
+          <a href="#distribution" className={LINK}>
+            Endpoint distribution
+          </a>{' '}
+          (minimum, desired and maximum there): {donationSentence(a)} {a.donatedNow} endpoint(s) donated with this placement.
+        </p>
+      ) : (
+        <div>
+          <h3 className="mb-1 text-sm font-semibold">Pods per zone now vs the minimum</h3>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <caption className="sr-only">Pods per zone against the allocation for {a.readyPods} ready pods</caption>
+              <thead>
+                <tr className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-600 dark:border-slate-700 dark:text-slate-400">
+                  <th scope="col" className="py-1.5 pr-3 font-medium">Zone</th>
+                  <th scope="col" className="py-1.5 pr-3 text-right font-medium">Pods</th>
+                  <th scope="col" className="py-1.5 pr-3 text-right font-medium">Ready</th>
+                  <th scope="col" className="py-1.5 pr-3 text-right font-medium">Minimum</th>
+                  <th scope="col" className="py-1.5 pr-3 text-right font-medium">Desired</th>
+                  <th scope="col" className="py-1.5 pr-3 text-right font-medium">Maximum</th>
+                  <th scope="col" className="py-1.5 font-medium">State</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {a.podsByZone.map((z) => (
+                  <tr key={z.zone} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                    <th scope="row" className="whitespace-nowrap py-1.5 pr-3 text-left font-mono font-normal">{z.zone}</th>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{z.pods}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{z.readyPods}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{z.minimum ?? '—'}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{formatDecimal(z.desired)}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{z.maximum ?? '—'}</td>
+                    <td className="py-1.5">
+                      {z.belowMinimum ? (
+                        <Badge tone="warn">{a.hintsEnabledNow === false ? 'below minimum' : 'below minimum: receives donations'}</Badge>
+                      ) : z.maximum !== null && z.readyPods > z.maximum ? (
+                        <Badge tone="info">{a.hintsEnabledNow === false ? 'above maximum' : 'above maximum: donates'}</Badge>
+                      ) : (
+                        <Badge tone="ok">within range</Badge>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Formula>minimum = ceil({a.readyPods} × zone CPU ratio / 1.2) for the {a.readyPods} ready pods; {a.donatedNow} endpoint(s) donated with this placement.</Formula>
         </div>
-        <Formula>minimum = ceil({a.readyPods} × zone CPU ratio / 1.2) for the {a.readyPods} ready pods; {a.donatedNow} endpoint(s) donated with this placement.</Formula>
-      </div>
+      )}
 
       {a.scan && a.scan.length > 0 ? (
         <div className="space-y-2">
@@ -154,7 +179,7 @@ export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly
           </h3>
           <dl className="grid grid-cols-2 gap-2 md:grid-cols-5">
             <Probability label="Hints off afterwards" value={sd.pHintsOff} tone="error" note="depends on the count only" />
-            <Probability label="Some endpoint donated" value={sd.pDonation} tone="warn" note={`expected ${sd.expectedDonated.toFixed(2)} donated`} />
+            <Probability label="Some endpoint donated" value={sd.pDonation} tone="warn" note={`expected ${formatDecimal(sd.expectedDonated)} donated`} />
             <Probability label="A zone left without pods" value={sd.pZoneWithoutLocalEndpoints} tone="warn" />
             <Probability label="A zone left without hints" value={sd.pZoneWithoutHints} tone="warn" note="its kube-proxies fall back to all endpoints" />
             <div className="rounded-md border border-slate-200 p-2 text-xs dark:border-slate-800">
@@ -180,12 +205,21 @@ export function HpaPanel({ analysis: a, trafficDistribution = null }: { readonly
         ) : null}
       </Callout>
 
-      {a.recommendations.length > 0 ? (
+      {recommendations.length > 0 ? (
         <div className="space-y-3">
           <h3 className="text-sm font-semibold">Recommendations</h3>
-          <ul className="space-y-3">
-            {a.recommendations.map((r) => (
-              <li key={r.id} className="space-y-1.5 rounded-md border border-slate-200 p-3 dark:border-slate-700">
+          {riskInVerdict ? (
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              The replica counts where hints turn off, and the minReplicas that avoids them:{' '}
+              <a href="#verdict" className={LINK}>
+                Risk within the HPA range
+              </a>
+              , in the verdict.
+            </p>
+          ) : null}
+          <ul className="grid gap-3 lg:grid-cols-2">
+            {recommendations.map((r) => (
+              <li key={r.id} className="min-w-0 space-y-1.5 rounded-md border border-slate-200 p-3 dark:border-slate-700">
                 <p className="font-semibold">{r.title}</p>
                 <p className="text-sm text-slate-700 dark:text-slate-300">{r.detail}</p>
                 {r.snippet ? <CommandBlock command={r.snippet} language={r.snippet.startsWith('kubectl ') ? 'shell' : 'yaml'} /> : null}

@@ -11,6 +11,7 @@
 import { Bar, CartesianGrid, Cell, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { AXIS_TICK, CHART_COLORS, ChartFrame, DARK_CHART_COLORS } from '../shared/chart-frame';
 import { useDark } from '../shared/use-dark';
+import { formatCount } from '../ui/format';
 import type { ScanBar, ScanTuple } from './hpa-scan-data';
 import { scanBars } from './hpa-scan-data';
 
@@ -73,7 +74,7 @@ export function HpaScanChart({ scan, current }: { readonly scan: readonly ScanTu
       </ChartFrame>
       {run > 1 ? (
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          {scan.length.toLocaleString('en-US')} replica counts in {rows.length} bars of up to {run}: each bar shows the count of its run nearest to turning hints off, red if any count of the run has hints off. The table lists every count.
+          {formatCount(scan.length)} replica counts in {rows.length} bars of up to {run}: each bar shows the count of its run nearest to turning hints off, red if any count of the run has hints off. The table lists every count.
         </p>
       ) : null}
     </>

@@ -16,7 +16,8 @@ import { useClusterBase } from '../layout/cluster-base';
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { RequestSampleView } from '@/lib/views/service/request-sample';
 import type { TrafficScenario } from '@/lib/topology/analyses/traffic-scenarios';
-import { formatPercent } from '../ui/format';
+import { CommandBlock } from '../ui/command';
+import { formatCount, formatPercent } from '../ui/format';
 import { RequestSampleChart } from './request-sample-chart';
 import type { SampleBar } from './request-sample-chart';
 import type { RequestSamplePickerOptions } from './request-sample-options';
@@ -66,17 +67,19 @@ function sampleUrl(namespace: string, name: string, choice: Choice): string {
   return `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/request-sample?${q.toString()}`;
 }
 
+/** An expected count: whole numbers as counts (`3,334`), others with two decimals (`3,333.33`). */
 function expectedText(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  if (Number.isInteger(value)) return formatCount(value);
+  const [whole = '0', fraction = '00'] = value.toFixed(2).split('.');
+  return `${formatCount(Number(whole))}.${fraction}`;
 }
 
+/** One step of the check: what it does, and the command (wrapped to its box, with Copy). */
 function Command({ label, text }: { readonly label: string; readonly text: string }) {
   return (
-    <div>
+    <div className="space-y-1">
       <p className="text-xs text-slate-600 dark:text-slate-400">{label}</p>
-      <pre className="overflow-x-auto rounded bg-slate-100 p-2 font-mono text-xs text-slate-900 dark:bg-slate-800 dark:text-slate-100" tabIndex={0}>
-        {text}
-      </pre>
+      <CommandBlock command={text} label={label} />
     </div>
   );
 }
@@ -121,14 +124,14 @@ function Result({ view, scenarioLabel }: { readonly view: RequestSampleView; rea
                         {p.sameZone ? <span className="sr-only"> (same zone)</span> : <span className="text-amber-800 dark:text-amber-300"> (other zone)</span>}
                       </span>
                     </th>
-                    <td data-testid="sample-count">{p.sampled}</td>
+                    <td data-testid="sample-count">{formatCount(p.sampled)}</td>
                     <td>{expectedText(p.expected)}</td>
                   </tr>
                 ))}
                 {sample.others ? (
                   <tr>
                     <th scope="row">{sample.others.pods} other pods (not listed)</th>
-                    <td data-testid="sample-count">{sample.others.sampled}</td>
+                    <td data-testid="sample-count">{formatCount(sample.others.sampled)}</td>
                     <td>{expectedText(sample.others.expected)}</td>
                   </tr>
                 ) : null}
@@ -136,8 +139,8 @@ function Result({ view, scenarioLabel }: { readonly view: RequestSampleView; rea
               <tfoot>
                 <tr className="border-t border-slate-300 font-semibold dark:border-slate-600">
                   <th scope="row" className="py-1 pr-2 text-left">Total</th>
-                  <td className="py-1 pr-2 text-right tabular-nums" data-testid="sample-total">{answered}</td>
-                  <td className="py-1 text-right tabular-nums">{answered}</td>
+                  <td className="py-1 pr-2 text-right tabular-nums" data-testid="sample-total">{formatCount(answered)}</td>
+                  <td className="py-1 text-right tabular-nums">{formatCount(answered)}</td>
                 </tr>
               </tfoot>
             </table>
@@ -180,10 +183,10 @@ function Result({ view, scenarioLabel }: { readonly view: RequestSampleView; rea
         </div>
       ) : null}
       <div className="space-y-2">
-        <h4 className="text-sm font-semibold">Try it on the cluster</h4>
+        <h3 className="text-sm font-semibold">Try it on the cluster</h3>
         <p className="text-xs text-slate-600 dark:text-slate-400">
           {view.sameOnEveryNodeOfZone && !view.nodePicked
-            ? `Every client node of ${view.zone} selects the same endpoints, so the pod may run on any of them.`
+            ? `The pod may run on any client node of ${view.zone} (they all select alike).`
             : `The selection depends on the node here, so the pod is pinned to ${view.node}.`}{' '}
           The loop assumes the pods answer <span className="font-mono">/hostname</span> with their name (as agnhost netexec does); use your app&apos;s equivalent. kube-proxy balances per
           connection, and each curl opens a new one.
@@ -298,7 +301,7 @@ export function RequestSamplePanel({
           </select>
         </label>
         <label className={LABEL}>
-          Requests ({MIN}–{MAX.toLocaleString('en-US')})
+          Requests ({MIN}–{formatCount(MAX)})
           <input
             type="number"
             min={MIN}
@@ -322,7 +325,7 @@ export function RequestSamplePanel({
       </p>
       {count === null ? (
         <p id={`${ids}-count-error`} role="alert" className="text-sm text-red-800 dark:text-red-300">
-          Enter a whole number of requests from {MIN} to {MAX.toLocaleString('en-US')}.
+          Enter a whole number of requests from {MIN} to {formatCount(MAX)}.
         </p>
       ) : null}
       <fieldset>

@@ -5,11 +5,11 @@
  */
 import type { ServiceDetail } from '@/lib/topology/report/analysis-schema';
 import type { Fix } from '@/lib/topology/analyses/fixes';
-import { hpaRangeRisk } from '@/lib/topology/analyses/hpa';
 import { Commands } from '../ui/command';
 import { formatPercent } from '../ui/format';
 import { Code } from '../ui/panel';
 import { Badge, Callout } from '../ui/status';
+import { verdictRangeRisk } from './panel-overlap';
 
 function EventLine({ event }: { readonly event: { readonly type: string; readonly reason: string; readonly message: string } }) {
   return (
@@ -68,7 +68,7 @@ export function ServiceVerdict({ detail, gitOpsWarning = null }: { readonly deta
   const primary = detail.fixes.find((f) => f.primary) ?? detail.fixes[0];
   const alternatives = detail.fixes.filter((f) => f !== primary);
   // Hints on now but off at counts the HPA may reach: the verdict says so instead of "no fix needed".
-  const rangeRisk = e.hintsEnabled && detail.hpa && (detail.mechanism === 'topology-mode' || detail.mechanism === 'legacy-annotation') ? hpaRangeRisk(detail.hpa) : null;
+  const rangeRisk = verdictRangeRisk(detail);
   return (
     <div className="space-y-4">
       <Callout tone={tone} title={heading}>

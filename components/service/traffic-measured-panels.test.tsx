@@ -100,7 +100,6 @@ function trafficPanel(detail: ServiceDetail, volume: TrafficVolumeView, measured
       scenarios={trafficScenarios(detail)}
       initialGb={roundGb(volume.gbPerMonth)}
       initialPrice={volume.costPerCrossZoneGb}
-      hintsOn={detail.observed.hintsPresent}
       volume={volume}
       costRows={costRows(detail, summary)}
     />
@@ -133,6 +132,23 @@ describe('traffic panel: the volume says where it comes from, the inputs are a w
     expect(text).toContain('Now measured 60.0 % 180 GB $3.60');
     // near's hints are on and stay on: the next sync changes nothing, so neither does its cost.
     expect(text).toContain('After next sync measured + model 60.0 % 180 GB $3.60');
+  });
+});
+
+describe('traffic panel: figures in the thousands', () => {
+  it('the cost table and its formula write 20,562 GB as the rest of the page does, never a raw 20562', () => {
+    const detail = detailOf('web');
+    const volume = { ...volumeView(detail, null, 'default/web'), gbPerMonth: 20_562 };
+    const text = textOf(trafficPanel(detail, volume));
+    expect(text).toContain('Volume: 20,562 GB per month');
+    expect(text).toContain('Now model 66.7 % 13,708 GB $274.16');
+    expect(text).not.toMatch(/\b20562\b|\b\d{4,}\.\d\b/);
+    // The formula of the selected row, now at the Service's own volume, is the "Cost now" line: said once.
+    expect(text).not.toContain('cost = ');
+    // A what-if volume (?gb=) gets its formula, in the same digits.
+    const whatIf = textOf(<TrafficPanel namespace="default" name="web" version={1} scenarios={trafficScenarios(detail)} initialGb={31_000} initialPrice={volume.costPerCrossZoneGb} volume={volume} costRows={costRows(detail, costed(detail, null, 'default/web'))} />);
+    expect(whatIf).toContain('cost = 31,000 GB × 66.7 % cross-zone × $0.02 per cross-zone GB = $413.33/month (Now)');
+    expect(whatIf).toContain('volume set here (what-if): 31,000 GB instead of 20,562 GB');
   });
 });
 
@@ -264,6 +280,16 @@ describe('request sample panel', () => {
     expect(body.match(/data-testid="sample-count"/g)).toHaveLength(initial.sample.pods.length);
     expect(body.match(/\(other zone\)/g)).toHaveLength(6);
     expect(table).toMatch(/<table class="[^"]*\[&amp;_tbody_td\]:text-right/);
+  });
+
+  it('the commands wrap inside their boxes, each with Copy; "Try it on the cluster" is an h3 under the panel\'s h2', () => {
+    const html = renderToStaticMarkup(<RequestSamplePanel namespace="default" name="near" version={1} options={options} initial={view('now')} scenarios={scenarios} />);
+    expect(html).toContain('<h3 class="text-sm font-semibold">Try it on the cluster</h3>');
+    expect(html).not.toMatch(/<h[4-6]/);
+    const blocks = [...html.matchAll(/<pre class="([^"]*)" aria-label="([^"]*)">/g)];
+    expect(blocks.map((m) => m[2])).toEqual(['1. Start a client pod there', '2. Send 100 requests and count who answers', '3. Clean up']);
+    for (const [, cls] of blocks) expect(cls).toContain('whitespace-pre-wrap');
+    expect(html.match(/<span aria-live="polite">Copy<\/span>/g)).toHaveLength(3);
   });
 
   it('the note counts the listed nodes of the picked zone against its total', () => {

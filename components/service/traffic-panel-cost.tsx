@@ -3,7 +3,8 @@
 /**
  * The monthly cross-zone cost of a Service: its volume with where it comes from (measured, set or
  * assumed), the cost at it, and an editable GB/month and $/GB what-if pricing every scenario and
- * the smallest fix, with the formula of the selected one and the before/after of hints.
+ * the smallest fix, with the formula of the selected one (the rows "Without hints" and "Now" are
+ * the before/after of hints: not said again under the table).
  *
  * Cost is recomputed here from the cost rows' cross-zone shares (`GB × share × $ per cross-zone GB`,
  * the engine's `crossZoneCost` with the cluster's price): the shares do not depend on GB or price,
@@ -92,7 +93,6 @@ export function CostPanel({
   selected,
   initialGb,
   initialPrice,
-  hintsOn,
 }: {
   /** The Service's own volume and its source (the inputs are a what-if on top of it). */
   readonly volume: TrafficVolumeView;
@@ -101,7 +101,6 @@ export function CostPanel({
   readonly selected: TrafficScenario;
   readonly initialGb: number;
   readonly initialPrice: number;
-  readonly hintsOn: boolean;
 }) {
   // `null` until typed in: the input follows the page's value (a measured volume changes with every Prometheus answer).
   const [typedGb, setGbText] = useState<string | null>(null);
@@ -125,9 +124,7 @@ export function CostPanel({
   const ownGb = roundGb(volume.gbPerMonth);
   const ownPrice = volume.costPerCrossZoneGb;
   const rowOf = (id: string) => costRows.find((x) => x.id === id);
-  const none = rowOf('ifNone');
   const now = rowOf('now');
-  const auto = rowOf('ifAuto');
   const selectedRow = rowOf(selected) ?? now;
 
   return (
@@ -212,20 +209,10 @@ export function CostPanel({
               })}
             </tbody>
           </table>
-          {selectedRow ? (
+          {/* Now, at the Service's own volume and price, the formula is the "Cost now" line above again. */}
+          {selectedRow && !(selectedRow.id === 'now' && gb === ownGb && price === ownPrice) ? (
             <p className="font-mono text-xs text-slate-600 dark:text-slate-400">
-              cost = {gb} GB × {formatPercent(selectedRow.crossZoneFraction)} cross-zone × {formatUsd(price)} per cross-zone GB = {formatUsd(crossZoneCost(gb, selectedRow.crossZoneFraction, price).cost)}/month ({selectedRow.label})
-            </p>
-          ) : null}
-          {none && (hintsOn ? now : auto) ? (
-            <p className="text-sm">
-              <strong>Before/after hints:</strong> without hints {formatPercent(none.crossZoneFraction)} cross-zone ({formatUsd(crossZoneCost(gb, none.crossZoneFraction, price).cost)}/month);{' '}
-              {hintsOn && now
-                ? `with the hints now ${formatPercent(now.crossZoneFraction)} (${formatUsd(crossZoneCost(gb, now.crossZoneFraction, price).cost)}/month)`
-                : auto
-                  ? `with topology mode Auto ${formatPercent(auto.crossZoneFraction)} (${formatUsd(crossZoneCost(gb, auto.crossZoneFraction, price).cost)}/month)`
-                  : ''}
-              .
+              cost = {formatGb(gb)} × {formatPercent(selectedRow.crossZoneFraction)} cross-zone × {formatUsd(price)} per cross-zone GB = {formatUsd(crossZoneCost(gb, selectedRow.crossZoneFraction, price).cost)}/month ({selectedRow.label})
             </p>
           ) : null}
         </>

@@ -24,7 +24,6 @@ export function TrafficPanel({
   scenarios,
   initialGb,
   initialPrice,
-  hintsOn,
   volume,
   costRows,
 }: {
@@ -35,7 +34,6 @@ export function TrafficPanel({
   readonly scenarios: readonly TrafficScenarioView[];
   readonly initialGb: number;
   readonly initialPrice: number;
-  readonly hintsOn: boolean;
   /** The Service's own volume and its source (the inputs below are a what-if on top of it). */
   readonly volume: TrafficVolumeView;
   /** The cost table's rows: now, after the sync, Auto, without hints, and the smallest fix (each at the share it is priced at). */
@@ -65,22 +63,19 @@ export function TrafficPanel({
         <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{s.description}</p>
       </fieldset>
 
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
-        <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
-          <dt className="text-xs text-slate-600 dark:text-slate-400">Cross-zone</dt>
-          <dd className="text-xl font-semibold tabular-nums">{formatPercent(s.crossZoneFraction)}</dd>
-        </div>
+      {/* The scenario's cross-zone share is on its button above: said once. */}
+      <dl className="grid grid-cols-3 gap-2">
         <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
           <dt className="text-xs text-slate-600 dark:text-slate-400">Same zone</dt>
-          <dd className="text-xl font-semibold tabular-nums">{formatPercent(s.sameZoneFraction)}</dd>
+          <dd className="text-lg font-semibold tabular-nums sm:text-xl">{formatPercent(s.sameZoneFraction)}</dd>
         </div>
         <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
           <dt className="text-xs text-slate-600 dark:text-slate-400">Dropped</dt>
-          <dd className={`text-xl font-semibold tabular-nums ${s.droppedFraction > 0 ? 'text-red-800 dark:text-red-300' : ''}`}>{formatPercent(s.droppedFraction)}</dd>
+          <dd className={`text-lg font-semibold tabular-nums sm:text-xl ${s.droppedFraction > 0 ? 'text-red-800 dark:text-red-300' : ''}`}>{formatPercent(s.droppedFraction)}</dd>
         </div>
         <div className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
           <dt className="text-xs text-slate-600 dark:text-slate-400">Busiest endpoint</dt>
-          <dd className="text-xl font-semibold tabular-nums">{s.maxRelativeLoad.toFixed(2)}× fair</dd>
+          <dd className="text-lg font-semibold tabular-nums sm:text-xl">{s.maxRelativeLoad.toFixed(2)}× fair</dd>
         </div>
       </dl>
       {s.unknownZoneFraction > 0 ? <p className="text-xs text-amber-800 dark:text-amber-300">{formatPercent(s.unknownZoneFraction)} goes to endpoints of unknown zone (counted neither same- nor cross-zone).</p> : null}
@@ -101,7 +96,7 @@ export function TrafficPanel({
 
       <EndpointLoads s={s} namespace={namespace} name={name} version={version} />
 
-      <CostPanel volume={volume} costRows={costRows} selected={selected} initialGb={initialGb} initialPrice={initialPrice} hintsOn={hintsOn} />
+      <CostPanel volume={volume} costRows={costRows} selected={selected} initialGb={initialGb} initialPrice={initialPrice} />
     </div>
   );
 }

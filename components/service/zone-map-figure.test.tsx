@@ -6,7 +6,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { EndpointView } from '@/lib/topology/analyses/analyze-service';
+import { htmlText } from '../test-support';
 import { ZoneMapFigure } from './zone-map-figure';
+import { zoneCountsText } from './zone-map-list';
 import { MAX_TILE_ENDPOINTS, zoneMapModel } from './zone-map-model';
 
 function endpoint(address: string, zone: string, hints: readonly string[] | null, ready = true): EndpointView {
@@ -64,5 +66,34 @@ describe('ZoneMapFigure', () => {
     const big = renderToStaticMarkup(<ZoneMapFigure model={zoneMapModel(many, ['a', 'b'], 'observed')} />);
     expect(big).not.toContain('zs-tile-');
     expect(big).toContain('<marker id="zs-arrow"');
+  });
+
+  it('narrow screens get the zones stacked as cards in page text; the drawing and the wide table only from 1280 px', () => {
+    const list = /<ul class="space-y-2 xl:hidden"[^>]*data-testid="zone-map-list">(.*?)<\/ul><div class="hidden overflow-x-auto xl:block"><svg/.exec(html)?.[1] ?? '';
+    expect(list).not.toBe('');
+    const cards = [...list.matchAll(/<li class="[^"]*" data-zone="([^"]+)">/g)].map((m) => m[1]);
+    expect(cards).toEqual(['a', 'b', 'c']);
+    const text = htmlText(list);
+    expect(text).toContain('a 2 ready · 1 not ready · 0 hinted for own zone · donates 1 · 1 without hint Donated to other zones: 1 → c');
+    expect(text).toContain('c 1 ready · 1 hinted for own zone · receives 1');
+    // Each endpoint is a chip with its mark and label, and its full description for screen readers.
+    expect(text).toContain('→ .1 10.0.0.1 (pod-10.0.0.1) on node-a — Donated: hinted for another zone; hints: c');
+    // Page text, never below 12 px (text-xs), and no fixed minimum width that would push a zone off screen.
+    expect(list).not.toMatch(/text-\[(\d|1[01])px\]|min-w-\[/);
+    expect(html).toContain('<div class="hidden overflow-x-auto xl:block"><table');
+  });
+
+  it('the aggregated cards: one row per kind with its count', () => {
+    const many: EndpointView[] = [];
+    for (let i = 0; i <= MAX_TILE_ENDPOINTS; i++) many.push(endpoint(`10.1.0.${i}`, i % 2 === 0 ? 'a' : 'b', i < 5 ? ['b'] : null));
+    const text = htmlText(renderToStaticMarkup(<ZoneMapFigure model={zoneMapModel(many, ['a', 'b'], 'observed')} />));
+    expect(text).toContain('a 31 ready · 0 hinted for own zone · donates 3 · 28 without hint Donated to other zones: 3 → b');
+    expect(text).toContain('3 donated');
+    expect(text).toContain('28 ready, no zone hint');
+  });
+
+  it('counts a zone in words, leaving out what is zero', () => {
+    expect(zoneCountsText({ ready: 4, notReady: 0, own: 4, donatedOut: 0, received: 0, noHint: 0 })).toBe('4 ready · 4 hinted for own zone');
+    expect(zoneCountsText({ ready: 4, notReady: 2, own: 1, donatedOut: 3, received: 5, noHint: 0 })).toBe('4 ready · 2 not ready · 1 hinted for own zone · donates 3 · receives 5');
   });
 });

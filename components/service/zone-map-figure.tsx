@@ -6,6 +6,7 @@
  * state and no effects: a client component only so that the RSC payload carries the compact
  * model rather than the element tree.
  */
+import { ZoneMapList } from './zone-map-list';
 import { BAR_ROW, BAR_X, HEADER, LANE, PAD, STYLE, TILE, WIDTH } from './zone-map-style';
 import type { Kind, ZoneMapColumn, ZoneMapModel } from './zone-map-style';
 
@@ -67,8 +68,10 @@ export function ZoneMapFigure({ model }: { readonly model: ZoneMapModel }) {
   const kinds = LEGEND.filter((kind) => used.has(kind));
   return (
     <figure className="space-y-3">
-      <div className="overflow-x-auto">
-        <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full min-w-[720px]" role="img" aria-label={model.label}>
+      {/* Narrower than the drawing's own width (phones, tablets, small laptops) its text would shrink below 12 px: the zones are stacked as cards instead. */}
+      <ZoneMapList model={model} className="xl:hidden" />
+      <div className="hidden overflow-x-auto xl:block">
+        <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full" role="img" aria-label={model.label}>
           <defs>
             <marker id="zs-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" fill="var(--map-arrow)" />
@@ -132,7 +135,7 @@ export function ZoneMapFigure({ model }: { readonly model: ZoneMapModel }) {
               {STYLE[kind].label}
             </li>
           ))}
-          <li className="flex items-center gap-1.5">
+          <li className="hidden items-center gap-1.5 xl:flex">
             <svg viewBox="0 0 24 12" className="h-3 w-6" aria-hidden="true">
               <path d="M1,6 L19,6" stroke="var(--map-arrow)" strokeWidth="2" markerEnd="url(#zs-arrow)" />
             </svg>
@@ -140,7 +143,8 @@ export function ZoneMapFigure({ model }: { readonly model: ZoneMapModel }) {
           </li>
           {model.tiled ? null : <li>Over {model.maxTileEndpoints} endpoints: one bar per kind and zone (length: count); the table below lists every endpoint.</li>}
         </ul>
-        <div className="overflow-x-auto">
+        {/* The cards above carry the same numbers where they are shown. */}
+        <div className="hidden overflow-x-auto xl:block">
           <table className="w-full text-sm [&_td]:py-1 [&_td]:pr-3 [&_td]:text-right [&_td]:tabular-nums [&_th]:py-1 [&_th]:pr-3 [&_thead_th]:font-medium">
             <caption className="mb-1 text-left text-xs text-slate-600 dark:text-slate-400">
               Per zone ({mode === 'observed' ? 'hints on the slices now' : 'hints expected after the next sync'}): {model.totalDonated} endpoint(s) donated across zones.

@@ -165,6 +165,7 @@ export function zoneMapModel(endpoints: readonly EndpointView[], zones: readonly
       title: truncate(zone, colWidth - 2 * PAD, 8.2),
       counts: truncate(`${s.ready} ready${s.notReady > 0 ? ` · ${s.notReady} not ready` : ''}`, colWidth - 2 * PAD, 6.8),
       flows: truncate(s.received > 0 || s.donatedOut > 0 ? `receives ${s.received} · donates ${s.donatedOut}` : s.own > 0 ? `${s.own} hinted for this zone` : 'no zone hints', colWidth - 2 * PAD, 6.4),
+      donations: targets.map(([target, n]) => `${n} → ${target}`).join(', '),
       x: colX(zone),
       bad: zone === UNKNOWN_ZONE,
       ready: s.ready,

@@ -39,6 +39,8 @@ export interface ZoneMapColumn {
   readonly counts: string;
   /** `receives 12 · donates 0`, shortened. */
   readonly flows: string;
+  /** Where this zone's donated endpoints go, whole (`2 → us-east-1c, 1 → us-east-1b`); `''` when none. */
+  readonly donations: string;
   readonly x: number;
   /** The column of endpoints without a zone (drawn as a problem). */
   readonly bad: boolean;

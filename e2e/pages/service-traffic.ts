@@ -51,7 +51,7 @@ export class ServiceTrafficPage extends ServicePage {
       const row = rows.nth(i);
       out.push({
         pod: ((await row.getByRole('rowheader').textContent()) ?? '').trim(),
-        sampled: Number(await row.getByTestId('sample-count').textContent()),
+        sampled: Number(((await row.getByTestId('sample-count').textContent()) ?? '').replace(/,/g, '')),
         sameZone: (await row.getAttribute('data-same-zone')) === 'true',
       });
     }

@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 
-import { DistributionPanel } from '@/components/service/distribution-panel';
+import { DistributionPanel, minimumTableAbsence } from '@/components/service/distribution-panel';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { EndpointTable } from '@/components/service/endpoint-table';
 import { EventsTimeline } from '@/components/service/events-timeline';
@@ -22,6 +22,7 @@ import { ServiceZoneMap } from '@/components/service/service-zone-map';
 import { TopologyModeEquivalents } from '@/components/topology-mode/equivalents';
 import { TopologyModeToggle } from '@/components/topology-mode/toggle';
 import { MeasuredPanel } from '@/components/service/measured-panel';
+import { podsRepeatMinimumTable, verdictRangeRisk } from '@/components/service/panel-overlap';
 import { RequestSamplePanel } from '@/components/service/request-sample-panel';
 import { pickerOptions } from '@/components/service/request-sample-options';
 import { costRows, roundGb, trafficScenarios } from '@/components/service/traffic-data';
@@ -217,7 +218,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
         <Panel
           id="endpoint-map"
           title="Endpoints by zone"
-          description={`Each endpoint coloured by its zone hint (above ${MAX_TILE_ENDPOINTS} endpoints, counted per kind and zone); arrows show endpoints donated to another zone.`}
+          description={`Each endpoint marked by its zone hint (above ${MAX_TILE_ENDPOINTS} endpoints, counted per kind and zone), and where donated endpoints send their zone's traffic.`}
           className="lg:col-span-3"
           actions={
             <div role="group" aria-label="Which hints to show" className="flex overflow-hidden rounded-md border border-slate-300 text-sm dark:border-slate-600">
@@ -287,7 +288,6 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
                 scenarios={trafficScenarios(detail)}
                 initialGb={gb}
                 initialPrice={price}
-                hintsOn={detail.observed.hintsPresent}
                 costRows={costRows(detail, traffic)}
                 volume={{
                   gbPerMonth: traffic.volume.gbPerMonth,
@@ -347,7 +347,12 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
           className="lg:col-span-3"
         >
           {workload ? (
-            <HpaPanel analysis={workload} trafficDistribution={detail.mechanism === 'trafficDistribution' ? detail.mechanismDetail.trafficDistribution : null} />
+            <HpaPanel
+              analysis={workload}
+              trafficDistribution={detail.mechanism === 'trafficDistribution' ? detail.mechanismDetail.trafficDistribution : null}
+              podsRepeatMinimums={podsRepeatMinimumTable(workload, minimumTableAbsence(detail) === null ? detail.minimumTable : null)}
+              riskInVerdict={verdictRangeRisk(detail) !== null}
+            />
           ) : (
             <p className="text-sm text-slate-700 dark:text-slate-300">No Deployment found behind this Service (its pods are not owned by a Deployment&apos;s ReplicaSet, or it has no selector).</p>
           )}
