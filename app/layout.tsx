@@ -5,6 +5,7 @@ import { Suspense } from 'react';
 
 import { ClusterBaseProvider } from '@/components/layout/cluster-base';
 import { RouteFocus } from '@/components/layout/route-focus';
+import { SearchShortcut } from '@/components/layout/search-shortcut';
 import { SiteHeader, SiteHeaderFallback } from '@/components/layout/site-header';
 import { THEME_SCRIPT } from '@/components/layout/theme-script';
 import { requestClusterBase } from '@/lib/server/clusters';
@@ -39,6 +40,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </a>
         <ClusterBaseProvider base={cluster.base} clusterId={cluster.clusterId} defaultId={cluster.defaultId}>
           <RouteFocus />
+          <SearchShortcut />
           <Suspense fallback={<SiteHeaderFallback />}>
             <SiteHeader />
           </Suspense>

@@ -38,6 +38,7 @@ interface FleetRowBody {
   crossZoneMonthly: number | null;
   measured: boolean | null;
   topService: { namespace: string; name: string; href: string | null } | null;
+  commonAttention: { reason: string; services: number; message: string; causes: { code: string; services: number }[]; href: string } | null;
 }
 
 interface ClustersBody {
@@ -95,12 +96,10 @@ test('the fleet page lists every cluster with its state, sorts by cross-zone $/m
   await expect(fleet.row(DOWN_CLUSTER.displayName)).toContainText(REFUSED, { timeout: 30_000 });
   // The cluster forbidding Nodes says which type and what that leaves unknown.
   await expect(fleet.row(RESTRICTED_CLUSTER.displayName)).toContainText('could not read Nodes (forbidden)');
-  await expect(fleet.cell(RESTRICTED_CLUSTER.displayName, '1.30')).toBeVisible();
-  await expect(fleet.row(RESTRICTED_CLUSTER.displayName)).toContainText('Cilium eBPF');
+  await expect(fleet.platform(RESTRICTED_CLUSTER.displayName)).toHaveText(/ 1\.30\s*Cilium eBPF/);
   // The healthy ones: release, proxy mode, synced.
-  await expect(fleet.cell(IPVS_CLUSTER.displayName, 'ipvs')).toBeVisible();
-  await expect(fleet.cell(IPVS_CLUSTER.displayName, '1.31')).toBeVisible();
-  await expect(fleet.cell(DEFAULT_CLUSTER.displayName, 'iptables')).toBeVisible();
+  await expect(fleet.platform(IPVS_CLUSTER.displayName)).toHaveText(/ 1\.31\s*ipvs$/);
+  await expect(fleet.platform(DEFAULT_CLUSTER.displayName)).toHaveText(/^EKS 1\.\d+\s*iptables$/);
   await expect(fleet.row(IPVS_CLUSTER.displayName)).toContainText('Synced');
   await expect(fleet.row(DEFAULT_CLUSTER.displayName)).toContainText('Synced');
   for (const name of [DEFAULT_CLUSTER.displayName, IPVS_CLUSTER.displayName, RESTRICTED_CLUSTER.displayName]) await expect(fleet.row(name)).not.toContainText(REFUSED);
@@ -129,7 +128,7 @@ test('the fleet page lists every cluster with its state, sorts by cross-zone $/m
   expect(shown[shown.length - 1]).toBe(DOWN_CLUSTER.displayName);
 
   // The sort button works with the keyboard: fewest first, still without a figure last.
-  const sort = costHeader.getByRole('button');
+  const sort = costHeader.getByRole('button', { name: /^Now/ });
   await sort.focus();
   await page.keyboard.press('Enter');
   await expect(costHeader).toHaveAttribute('aria-sort', 'ascending');
@@ -311,6 +310,58 @@ test('toggling topology mode in one cluster while another is down writes to that
   } finally {
     await annotateService('shop', 'web', { [MODE]: 'Auto' }, IPVS_CLUSTER.port);
   }
+});
+
+test.describe('on a 1280 px screen', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('the "why" is in view without scrolling sideways, its common reason in words that hold for every Service it counts', async ({ page, request }) => {
+    const fleet = new FleetPage(page);
+    await fleet.goto();
+    await expect(fleet.rows).toHaveCount(4);
+    // Neither the table nor the page scrolls sideways, and the "why" column ends inside the screen.
+    const region = page.getByRole('region', { name: 'Clusters table' });
+    expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    const why = fleet.why(DEFAULT_CLUSTER.displayName);
+    for (const box of [await fleet.columnHeader(/^Why/).boundingBox(), await why.boundingBox()]) {
+      expect(box).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(1280);
+    }
+
+    // The most common reason: its label and count, linked to those Services, never one Service's message.
+    const common = (await fleetRows(request)).get(DEFAULT_CLUSTER.context)?.commonAttention;
+    expect(common).toBeTruthy();
+    const link = why.getByRole('link', { name: new RegExp(`\\(${common?.services} Services?\\b`) });
+    await expect(link).toHaveAttribute('href', common?.href ?? '');
+    const theirs = (await (await request.get(`/api/v1/services?attention=1&reason=${common?.reason}&limit=500`)).json()) as { total: number; items: { attention: { message: string } | null }[] };
+    expect(theirs.total).toBe(common?.services);
+    const shown = (await why.textContent()) ?? '';
+    for (const message of theirs.items.map((item) => item.attention?.message)) if (message) expect(shown).not.toContain(message);
+    expect(theirs.items.map((item) => item.attention?.message)).not.toContain(common?.message);
+  });
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('each cluster is a card with its figures and its "why", sorted by the "Sort by" list', async ({ page }) => {
+    await page.goto('/fleet');
+    await new FleetPage(page).waitForHydration();
+    const cards = page.getByRole('list', { name: 'Clusters' }).locator('li[data-cluster-card]');
+    await expect(cards).toHaveCount(4);
+    await expect(page.getByRole('region', { name: 'Clusters table' })).toBeHidden();
+    const first = cards.first();
+    await expect(first.getByRole('link', { name: DEFAULT_CLUSTER.displayName, exact: true })).toBeVisible();
+    await expect(first).toContainText('Most common:');
+    // The "why" is on screen, not beyond its right edge.
+    const box = await first.getByText('Most common:').boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(390);
+    // Sorted by name: the names in order.
+    await page.getByLabel('Sort by').selectOption({ label: 'Cluster, A–Z' });
+    const names = await cards.evaluateAll((items) => items.map((item) => item.querySelector('a')?.textContent ?? ''));
+    expect(names).toEqual([...names].sort());
+  });
 });
 
 test('the fleet page has no serious or critical axe violations, light and dark', async ({ page }) => {

@@ -1,10 +1,11 @@
 /**
  * Keyboard only: the skip link, the topology-mode toggle from focus to written change, the
- * Services table's shortcuts (`/`, Enter on a single match, arrow keys between rows) and the focus
- * on the heading after a client-side navigation.
+ * Services table's shortcuts (`/`, Enter on a single match, arrow keys between rows), `/` from the
+ * Overview to the Services search, and the focus on the heading after a client-side navigation.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { OverviewPage } from './pages/overview-page';
 import { ServicePage } from './pages/service-page';
 import { ServicesPage } from './pages/services-page';
 import { getService } from './sim';
@@ -81,6 +82,20 @@ test('/ focuses the Services search, but not while typing in a field; Enter open
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/services\/payments\/ledger$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('payments/ledger');
+});
+
+test('/ on the Overview goes to the Services search, focused, in the same cluster', async ({ page }) => {
+  const overview = new OverviewPage(page);
+  await overview.goto();
+  await overview.waitForHydration();
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press('/');
+  const services = new ServicesPage(page);
+  await expect(page).toHaveURL(/\/services$/);
+  await expect(services.search).toBeFocused();
+  // The search answers at once: "/" is a character there again.
+  await page.keyboard.type('payments/led');
+  await expect(services.count).toHaveText('1 of 13 Services');
 });
 
 test('Enter in the search does nothing while several Services match', async ({ page }) => {

@@ -1,6 +1,9 @@
 /** Words and tones of a fleet row's fields, shared by the fleet table, its summary and the switcher. */
+import { HINTS_OFF_CAUSE } from '@/lib/views/fleet/attention-words';
 import type { FleetFreshness } from '@/lib/views/fleet/freshness';
-import type { FleetRow } from '@/lib/views/fleet/row';
+import type { FleetAttention, FleetRow } from '@/lib/views/fleet/row';
+import { ATTENTION } from '../shared/labels';
+import { formatCount, plural } from '../ui/format';
 import type { Tone } from '../ui/status';
 
 const PLATFORM: Record<NonNullable<FleetRow['platform']>, string> = { eks: 'EKS', gke: 'GKE', aks: 'AKS', other: 'other' };
@@ -41,4 +44,19 @@ export function shortTime(iso: string, now: string): string {
   const text = date.toISOString();
   const day = text.slice(0, 10);
   return day === now.slice(0, 10) ? `${text.slice(11, 19)} UTC` : `${day} ${text.slice(11, 16)} UTC`;
+}
+
+/**
+ * A cluster's most common reason for attention in words that hold for every Service counted:
+ * `Hints off — fewer ready endpoints than zones (12 Services)`; with several controller reasons,
+ * each counted: `Hints off (12 Services): fewer ready endpoints than zones (9), some endpoints
+ * have no zone (3)`; for another reason its label, `Out of sync (3 Services)`.
+ */
+export function commonAttentionWords(common: Pick<FleetAttention, 'reason' | 'services' | 'causes'>): string {
+  const label = ATTENTION[common.reason].label;
+  const count = plural(common.services, 'Service');
+  const [only, ...more] = common.causes;
+  if (only === undefined) return `${label} (${count})`;
+  if (more.length === 0) return `${label} — ${HINTS_OFF_CAUSE[only.code]} (${count})`;
+  return `${label} (${count}): ${common.causes.map((c) => `${HINTS_OFF_CAUSE[c.code]} (${formatCount(c.services)})`).join(', ')}`;
 }

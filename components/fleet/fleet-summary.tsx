@@ -6,10 +6,9 @@
 
 import type { FleetLeader } from '@/lib/views/fleet/fleet';
 import type { FleetRow } from '@/lib/views/fleet/row';
-import { ATTENTION } from '../shared/labels';
-import { formatCount, formatPercent, formatUsd, plural } from '../ui/format';
+import { formatPercent, formatUsd, plural } from '../ui/format';
 import { LINK } from '../ui/panel';
-import { shortTime } from './fleet-labels';
+import { commonAttentionWords, shortTime } from './fleet-labels';
 
 export function FleetSummary({ leader, rows, now }: { readonly leader: FleetLeader | null; readonly rows: readonly FleetRow[]; readonly now: string }) {
   if (leader === null) {
@@ -85,9 +84,9 @@ export function FleetSummary({ leader, rows, now }: { readonly leader: FleetLead
             <li>
               Most Services needing attention there:{' '}
               <a href={common.href} className={LINK}>
-                {ATTENTION[common.reason].label} ({formatCount(common.services)})
-              </a>{' '}
-              — {common.message}
+                {commonAttentionWords(common)}
+              </a>
+              .
             </li>
           ) : null}
         </ul>

@@ -4,16 +4,23 @@
  * without a zone label get their own highlighted column; the node that switches hints off for the
  * whole cluster is outlined and named.
  *
+ * Each zone's head says what sets it apart (./zone-glance.ts): its CPU share against an even share
+ * (a bar with the even mark) and its share of the ready endpoints (a second bar), the endpoints the
+ * `Auto` heuristic moves in or out, and the share of its clients' traffic served in another zone.
+ * The same facts are the SVG's text alternative, and a few sentences above the map sum them up.
+ *
  * Large zones (thousands of nodes) are drawn with counted nodes grouped by CPU size (`×N`), while
  * every flagged node keeps its own tile, so the SVG stays a few hundred elements at 5,000 nodes.
  */
 import type { ClusterReport } from '@/lib/topology/report/analysis-schema';
 import type { NodeReport } from '@/lib/topology/analyses/analyze-zones';
-import { formatCpu, formatPercent } from '../ui/format';
+import { formatCount, formatCpu, formatPercent } from '../ui/format';
+import type { ZoneGlance, ZoneMapGlance } from './zone-glance';
+import { formatPoints } from './zone-glance';
 
 const WIDTH = 1160;
 const GAP = 16;
-const HEADER = 74;
+const HEADER = 148;
 const PAD = 10;
 const TILE_GAP = 6;
 const MIN_SIDE = 16;
@@ -200,15 +207,47 @@ function laidOut(cluster: ClusterReport): { readonly columns: readonly Column[];
   return laid;
 }
 
-export function ClusterZoneMap({ cluster }: { readonly cluster: ClusterReport }) {
-  const { columns, height } = laidOut(cluster);
+/** The lines of a zone's head after its name and CPU bar (the SVG draws them; the text alternative says them). */
+export function zoneLines(zone: ZoneGlance | undefined, glance: ZoneMapGlance): { readonly cpu: string | null; readonly endpoints: string; readonly donated: string; readonly crossZone: string } {
+  if (zone === undefined) return { cpu: null, endpoints: 'no endpoint counted', donated: 'Auto: not counted', crossZone: 'cross-zone: not counted' };
+  const cpu = zone.cpuShare !== null && zone.deviationPoints !== null ? `${formatPercent(zone.cpuShare)} of CPU · ${formatPoints(zone.deviationPoints)} vs even` : null;
+  const endpoints = `${formatCount(zone.readyEndpoints)} ready endpoint${zone.readyEndpoints === 1 ? '' : 's'}${zone.endpointShare !== null ? ` · ${formatPercent(zone.endpointShare)}` : ''}`;
+  const n = Math.abs(zone.donatedIn);
+  const donated =
+    glance.autoServices === 0
+      ? 'Auto: no Service has its hints on'
+      : zone.donatedIn > 0
+        ? `Auto: ${formatCount(n)} endpoint${n === 1 ? '' : 's'} donated in`
+        : zone.donatedIn < 0
+          ? `Auto: ${formatCount(n)} endpoint${n === 1 ? '' : 's'} donated out`
+          : 'Auto: none donated in or out';
+  const crossZone = zone.crossZoneShare === null ? 'cross-zone: no traffic from here' : `cross-zone: ${formatPercent(zone.crossZoneShare)} of its clients' traffic`;
+  return { cpu, endpoints, donated, crossZone };
+}
+
+/** The map's text alternative: every column with its nodes and the facts of its head. */
+export function zoneMapSummary(cluster: ClusterReport, glance: ZoneMapGlance): string {
+  const { columns } = laidOut(cluster);
+  const byZone = new Map(glance.zones.map((z) => [z.zone, z]));
   const disabling = cluster.nodes.filter((n) => n.disablesHints);
-  const summary =
-    `${columns.length} zone column(s), ${cluster.nodes.length} nodes. ` +
-    columns.map((c) => `${c.name}: ${c.nodes} nodes${c.ratio !== null ? `, ${formatPercent(c.ratio)} of CPU` : ''}`).join('; ') +
-    (disabling.length > 0 ? `. ${disabling.map((n) => n.name).join(', ')} disables hints cluster-wide.` : '.');
+  const zones = columns.map((c) => {
+    if (c.noZone) return `${c.name}: ${c.nodes} nodes, not counted`;
+    const lines = zoneLines(byZone.get(c.name), glance);
+    return [`${c.name}: ${c.counted} of ${c.nodes} nodes counted`, lines.cpu ?? 'no CPU ratio', lines.endpoints, lines.donated, lines.crossZone].join(', ');
+  });
+  return `${columns.length} zone column(s), ${cluster.nodes.length} nodes. ${zones.join('; ')}${disabling.length > 0 ? `. ${disabling.map((n) => n.name).join(', ')} disables hints cluster-wide.` : '.'}`;
+}
+
+export function ClusterZoneMap({ cluster, glance }: { readonly cluster: ClusterReport; readonly glance: ZoneMapGlance }) {
+  const { columns, height } = laidOut(cluster);
+  const summary = zoneMapSummary(cluster, glance);
+  const byZone = new Map(glance.zones.map((z) => [z.zone, z]));
   return (
     <figure className="space-y-2">
+      <p className="text-sm" data-testid="zone-map-verdict">
+        {glance.sentences.join(' ')}
+      </p>
+      <ZoneFactsList glance={glance} />
       <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Node tiles by zone, scrollable sideways">
         <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full min-w-[720px]" role="img" aria-label={`Zone map. ${summary}`}>
           <defs>
@@ -232,22 +271,7 @@ export function ClusterZoneMap({ cluster }: { readonly cluster: ClusterReport })
                 <title>{column.name}</title>
                 {truncate(column.noZone ? '⚠ no zone label' : column.name, column.width - 2 * PAD, 8)}
               </text>
-              {column.ratio !== null ? (
-                <>
-                  <rect x={PAD} y={30} width={column.width - 2 * PAD} height={8} rx={4} fill="var(--map-tile)" />
-                  <rect x={PAD} y={30} width={Math.max(2, (column.width - 2 * PAD) * column.ratio)} height={8} rx={4} fill="var(--map-counted-stroke)" />
-                  <text x={PAD} y={55} fontSize={12} fill="var(--map-text)">
-                    {truncate(`${formatPercent(column.ratio)} of CPU · ${formatCpu(column.cpuMillis)}`, column.width - 2 * PAD, 6.6)}
-                  </text>
-                </>
-              ) : (
-                <text x={PAD} y={42} fontSize={12} fill="var(--map-muted)">
-                  {truncate(column.noZone ? 'not counted: hints off cluster-wide' : 'no CPU ratio (cluster not eligible)', column.width - 2 * PAD, 6.6)}
-                </text>
-              )}
-              <text x={PAD} y={69} fontSize={11} fill="var(--map-muted)">
-                {truncate(`${column.counted} of ${column.nodes} node(s) counted`, column.width - 2 * PAD, 6.2)}
-              </text>
+              <ZoneHead column={column} zone={byZone.get(column.name)} glance={glance} />
               {column.tiles.map((tile) => {
                 const style = tileStyle(tile.kind);
                 return (
@@ -281,7 +305,7 @@ export function ClusterZoneMap({ cluster }: { readonly cluster: ClusterReport })
                 </text>
               ) : column.tiles.some((t) => t.disablesHints) ? (
                 <text x={PAD} y={height - 10} fontSize={11} fontWeight={600} fill="var(--map-bad-stroke)">
-                  <title>{column.tiles.filter((t) => t.disablesHints).map((t) => t.key).join(', ')} disable(s) hints for every Service</title>
+                  <title>{`${column.tiles.filter((t) => t.disablesHints).map((t) => t.key).join(', ')} disable(s) hints for every Service`}</title>
                   {truncate(`${column.tiles.find((t) => t.disablesHints)?.key ?? ''}: hints off cluster-wide`, column.width - 2 * PAD, 6.2)}
                 </text>
               ) : null}
@@ -298,9 +322,102 @@ export function ClusterZoneMap({ cluster }: { readonly cluster: ClusterReport })
           <LegendItem fill="var(--map-bad)" stroke="var(--map-bad-stroke)" glyph="∅" label="Missing allocatable CPU" />
           <LegendItem fill="var(--map-bad)" stroke="var(--map-bad-stroke)" thick label="Thick outline: disables hints cluster-wide" />
           <li>Tile area ∝ allocatable CPU{columns.some((c) => c.tiles.some((t) => t.count > 1)) ? '; “×N” groups counted nodes of one size' : ''}. Hover a tile for the node.</li>
+          <li>
+            Bars: the zone&apos;s share of CPU (blue) and of ready endpoints (green); the mark is an even share. Auto gives each zone endpoints in proportion to its CPU and donates
+            the difference from other zones.
+          </li>
         </ul>
       </figcaption>
     </figure>
+  );
+}
+
+/**
+ * The zones' heads as text, on a phone only: there the map scrolls sideways at a scale too small to
+ * read its heads. Hidden from screen readers, which have the same facts as the map's text alternative.
+ */
+function ZoneFactsList({ glance }: { readonly glance: ZoneMapGlance }) {
+  return (
+    <ul className="grid gap-2 text-xs sm:hidden" aria-hidden="true" data-testid="zone-facts-phone">
+      {glance.zones.map((zone) => {
+        const lines = zoneLines(zone, glance);
+        return (
+          <li key={zone.zone} className="rounded-md border border-slate-200 px-2.5 py-1.5 dark:border-slate-700">
+            <p className="font-mono font-semibold">{zone.zone}</p>
+            {lines.cpu !== null ? <p>{lines.cpu}</p> : null}
+            <p>{lines.endpoints}</p>
+            <p className={zone.donatedIn !== 0 ? 'font-semibold text-violet-800 dark:text-violet-300' : undefined}>{lines.donated}</p>
+            <p>{lines.crossZone}</p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** A bar of a share (0–1) with the even share marked: `y` is its top. */
+function ShareBar({ width, y, share, even, fill, label }: { readonly width: number; readonly y: number; readonly share: number; readonly even: number | null; readonly fill: string; readonly label: string }) {
+  return (
+    <g>
+      <title>{label}</title>
+      <rect x={PAD} y={y} width={width} height={7} rx={3.5} fill="var(--map-tile)" />
+      <rect x={PAD} y={y} width={Math.max(2, width * Math.min(1, share))} height={7} rx={3.5} fill={fill} />
+      {even !== null ? <line x1={PAD + width * even} x2={PAD + width * even} y1={y - 3} y2={y + 10} stroke="var(--map-text)" strokeWidth={1.5} /> : null}
+    </g>
+  );
+}
+
+/**
+ * A zone's head: its name; its CPU share against an even share (bar with the even mark) and its
+ * share of the ready endpoints (bar); the endpoints Auto moves in or out; the share of its clients'
+ * traffic served in another zone; its counted nodes.
+ */
+function ZoneHead({ column, zone, glance }: { readonly column: Column; readonly zone: ZoneGlance | undefined; readonly glance: ZoneMapGlance }) {
+  const inner = column.width - 2 * PAD;
+  if (column.noZone) {
+    return (
+      <>
+        <text x={PAD} y={42} fontSize={12} fill="var(--map-muted)">
+          {truncate('not counted: hints off cluster-wide', inner, 6.6)}
+        </text>
+        <text x={PAD} y={HEADER - 12} fontSize={11} fill="var(--map-muted)">
+          {truncate(`${column.nodes} node(s) without a zone label`, inner, 6.2)}
+        </text>
+      </>
+    );
+  }
+  const lines = zoneLines(zone, glance);
+  const deviation = zone?.deviationPoints ?? 0;
+  return (
+    <>
+      {column.ratio !== null ? (
+        <>
+          <ShareBar width={inner} y={30} share={column.ratio} even={glance.evenShare} fill="var(--map-counted-stroke)" label={`CPU: ${formatPercent(column.ratio)}; the mark is an even share (${formatPercent(glance.evenShare)})`} />
+          <text x={PAD} y={55} fontSize={12} fill="var(--map-text)" fontWeight={Math.abs(deviation) >= 5 ? 600 : 400}>
+            {truncate(`${lines.cpu ?? ''} · ${formatCpu(column.cpuMillis)}`, inner, 6.6)}
+          </text>
+        </>
+      ) : (
+        <text x={PAD} y={42} fontSize={12} fill="var(--map-muted)">
+          {truncate('no CPU ratio (cluster not eligible)', inner, 6.6)}
+        </text>
+      )}
+      {zone?.endpointShare != null ? (
+        <ShareBar width={inner} y={64} share={zone.endpointShare} even={glance.evenShare} fill="var(--map-hint-own-stroke)" label={`Ready endpoints: ${formatPercent(zone.endpointShare)} of the cluster's`} />
+      ) : null}
+      <text x={PAD} y={89} fontSize={12} fill="var(--map-text)">
+        {truncate(lines.endpoints, inner, 6.6)}
+      </text>
+      <text x={PAD} y={106} fontSize={12} fill={zone !== undefined && zone.donatedIn !== 0 ? 'var(--map-hint-donated-stroke)' : 'var(--map-text)'} fontWeight={zone !== undefined && zone.donatedIn !== 0 ? 600 : 400}>
+        {truncate(lines.donated, inner, 6.6)}
+      </text>
+      <text x={PAD} y={123} fontSize={12} fill="var(--map-text)">
+        {truncate(lines.crossZone, inner, 6.6)}
+      </text>
+      <text x={PAD} y={HEADER - 12} fontSize={11} fill="var(--map-muted)">
+        {truncate(`${column.counted} of ${column.nodes} node(s) counted`, inner, 6.2)}
+      </text>
+    </>
   );
 }
 

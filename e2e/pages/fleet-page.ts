@@ -23,6 +23,16 @@ export class FleetPage extends AppShell {
     return this.row(displayName).getByRole('cell', { name: text, exact: true });
   }
 
+  /** A cluster's platform cell: platform and release, then the proxy (`EKS 1.31`, `iptables`). */
+  platform(displayName: string): Locator {
+    return this.row(displayName).getByRole('cell').nth(2);
+  }
+
+  /** A cluster's "why" cell: its costliest Service and the most common reason for attention. */
+  why(displayName: string): Locator {
+    return this.row(displayName).getByRole('cell').last();
+  }
+
   /** The row of one cluster, by its display name (the row's link). */
   row(displayName: string): Locator {
     return this.rows.filter({ has: this.page.getByRole('link', { name: displayName, exact: true }) });

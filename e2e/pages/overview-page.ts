@@ -7,11 +7,17 @@ export class OverviewPage extends AppShell {
   readonly zoneMap: Locator;
   readonly attention: Locator;
   readonly dataplane: Locator;
+  /** The verdict under the hint counts: in sync, or who waits for the controller. */
+  readonly hintsVerdict: Locator;
+  /** The sentences above the zone map. */
+  readonly zoneMapVerdict: Locator;
 
   constructor(page: Page) {
     super(page);
     this.eligibility = page.getByRole('region', { name: 'Eligibility' });
     this.zoneMap = page.getByRole('region', { name: 'Zone map' });
+    this.hintsVerdict = page.getByRole('region', { name: 'Services', exact: true }).getByTestId('hints-verdict');
+    this.zoneMapVerdict = this.zoneMap.getByTestId('zone-map-verdict');
     this.attention = page.getByRole('region', { name: /^Services needing attention/ });
     this.dataplane = page.getByRole('region', { name: 'Dataplane' });
   }

@@ -10,6 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterEntry } from '../../k8s/cluster-entries';
 import type { ClusterAnalysis } from '../../topology/report/analysis-schema';
 import { configFromEnv } from '../../config/config';
+import { hintsReasonCode } from '../../topology/report/hints-reason';
+import { commonAttentionSentence } from './attention-words';
 import { fleetLeader, fleetOffered } from './fleet';
 import type { FleetRowInput } from './row';
 import { fleetRow, withLastFigures } from './row';
@@ -107,8 +109,32 @@ describe('a row of an analysed cluster', () => {
     const common = must(row.commonAttention);
     expect(common.services).toBe(most);
     expect(counts.get(common.reason)).toBe(most);
-    expect(demo.cluster.needsAttention.some((i) => i.reason === common.reason && i.message === common.message)).toBe(true);
     expect(common.href).toBe(`/c/prod/services?attention=1&reason=${common.reason}&sort=crossZone&order=desc`);
+  });
+
+  it('says the common reason in words that hold for every Service it counts, never one Service\'s message', () => {
+    for (const analysis of [demo, missingZone]) {
+      const common = must(fleetRow(open('prod', analysis)).commonAttention);
+      const theirs = analysis.services.filter((s) => s.needsAttention?.reason === common.reason);
+      expect(theirs).toHaveLength(common.services);
+      // No Service's own message (with its numbers) stands for all of them.
+      expect(theirs.map((s) => s.needsAttention?.message)).not.toContain(common.message);
+      expect(common.message).toBe(commonAttentionSentence(common.reason, common.causes));
+      if (common.reason === 'hints-off') {
+        // Every one of them counted under the bounded code of its controller reason.
+        expect(common.causes.reduce((sum, c) => sum + c.services, 0)).toBe(common.services);
+        for (const cause of common.causes) expect(theirs.filter((s) => hintsReasonCode(s) === cause.code)).toHaveLength(cause.services);
+      } else {
+        expect(common.causes).toEqual([]);
+      }
+    }
+    // missing-zone-label: one unlabelled node turns hints off for both Services, for one reason.
+    expect(fleetRow(open('prod', missingZone)).commonAttention).toMatchObject({
+      reason: 'hints-off',
+      services: 2,
+      causes: [{ code: 'insufficient-node-info', services: 2 }],
+      message: 'Hints off: a ready node lacks a zone label or allocatable CPU.',
+    });
   });
 
   it('says why a cluster is not eligible, and why its costliest Service crosses zones', () => {

@@ -11,7 +11,11 @@ import type { ClusterPlatform, ServiceProxyImplementation } from '../../topology
 import type { ClusterTrafficReport } from '../../topology/analyses/traffic-volume';
 import type { AttentionReason, ClusterAnalysis, ServiceReport } from '../../topology/report/analysis-schema';
 import type { ProxyMode } from '../../topology/model/cluster-model';
+import type { HintsReasonCode } from '../../topology/report/hints-reason';
+import { HINTS_REASON_CODES, hintsReasonCode } from '../../topology/report/hints-reason';
 import type { ClusterStatusView, HeaderView } from '../header';
+import type { AttentionCause } from './attention-words';
+import { commonAttentionSentence } from './attention-words';
 import type { FleetFreshness } from './freshness';
 import { openFreshness } from './freshness';
 
@@ -38,8 +42,13 @@ export interface FleetAttention {
   readonly reason: AttentionReason;
   /** Services with this reason. */
   readonly services: number;
-  /** The message most of them carry (numbers and all, from one of them). */
+  /**
+   * What holds for every one of them ({@link commonAttentionSentence}): the reason's sentence, or
+   * for `hints-off` the controller's reasons by bounded code — never one Service's message.
+   */
   readonly message: string;
+  /** For `hints-off`: the Services by the bounded code of the controller's reason (lib/topology/report/hints-reason.ts), most first; empty otherwise. */
+  readonly causes: readonly AttentionCause[];
   /** The Services table of that cluster filtered by the reason. */
   readonly href: string;
 }
@@ -146,34 +155,38 @@ function serviceReason(report: ServiceReport): string | null {
   return report.unknown.expectedHints ?? (report.expected.event?.type === 'Warning' ? report.expected.event.message : (report.needsAttention?.message ?? null));
 }
 
-/** A message with its numbers taken out: messages of one shape say the same thing ("2 endpoints, 3 zones"). */
-const shapeOf = (message: string) => message.replace(/\d+(\.\d+)?/g, '#');
-
 /**
- * The reason most Services need attention for, with the message most of them carry. Ties go to
- * the reason seen first: the list is ordered by cost, so the costlier one.
+ * The reason most Services need attention for, in words that hold for all of them. Ties go to the
+ * reason seen first: the list is ordered by cost, so the costlier one. For `hints-off`, the
+ * Services are counted by the bounded code of the controller's reason (most first, ties by the
+ * codes' documented order).
  */
 function commonAttention(analysis: ClusterAnalysis, link: (path: string) => string): FleetAttention | null {
-  const byReason = new Map<AttentionReason, { services: number; shapes: Map<string, { count: number; message: string }> }>();
-  for (const item of analysis.cluster.needsAttention) {
-    const entry = byReason.get(item.reason) ?? { services: 0, shapes: new Map<string, { count: number; message: string }>() };
-    entry.services++;
-    const shape = shapeOf(item.message);
-    const seen = entry.shapes.get(shape) ?? { count: 0, message: item.message };
-    seen.count++;
-    entry.shapes.set(shape, seen);
-    byReason.set(item.reason, entry);
-  }
-  let best: { reason: AttentionReason; services: number; message: string } | null = null;
-  for (const [reason, entry] of byReason) {
-    if (best !== null && entry.services <= best.services) continue;
-    let message = '';
-    let most = 0;
-    for (const shape of entry.shapes.values()) if (shape.count > most) [message, most] = [shape.message, shape.count];
-    best = { reason, services: entry.services, message };
-  }
+  const counts = new Map<AttentionReason, number>();
+  for (const item of analysis.cluster.needsAttention) counts.set(item.reason, (counts.get(item.reason) ?? 0) + 1);
+  let best: { reason: AttentionReason; services: number } | null = null;
+  for (const [reason, services] of counts) if (best === null || services > best.services) best = { reason, services };
   if (best === null) return null;
-  return { ...best, href: link(`/services?attention=1&reason=${best.reason}&sort=crossZone&order=desc`) };
+  const causes: AttentionCause[] = [];
+  if (best.reason === 'hints-off') {
+    const byCode = new Map<HintsReasonCode, number>();
+    for (const report of analysis.services) {
+      if (report.needsAttention?.reason !== 'hints-off') continue;
+      const code = hintsReasonCode(report);
+      byCode.set(code, (byCode.get(code) ?? 0) + 1);
+    }
+    for (const code of HINTS_REASON_CODES) {
+      const services = byCode.get(code);
+      if (services !== undefined) causes.push({ code, services });
+    }
+    causes.sort((a, b) => b.services - a.services);
+  }
+  return {
+    ...best,
+    message: commonAttentionSentence(best.reason, causes),
+    causes,
+    href: link(`/services?attention=1&reason=${best.reason}&sort=crossZone&order=desc`),
+  };
 }
 
 function topService(analysis: ClusterAnalysis, traffic: ClusterTrafficReport, link: (path: string) => string): FleetTopService | null {
