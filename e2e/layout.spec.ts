@@ -79,18 +79,54 @@ test.describe('1920 px wide', () => {
 test.describe('390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('the Services table scrolls sideways in its own region and says so; names are whole', async ({ page }) => {
+  test('the Services table shows its priority columns and fits the screen; names are whole', async ({ page }) => {
     await page.goto('/services');
     const region = page.getByRole('region', { name: 'Services table' });
     await expect(region.locator('tbody tr[aria-rowindex]').first()).toBeVisible();
-    await expect(page.getByText('The table scrolls sideways')).toBeVisible();
+    // Service, hints, cross-zone share and cost: no sideways scrolling, inside the region or out.
+    const headers = region.getByRole('columnheader');
+    const shown = await headers.evaluateAll((ths) => ths.filter((th) => th.getBoundingClientRect().width > 0).map((th) => (th as HTMLElement).innerText.trim().toLowerCase()));
+    expect(shown).toEqual(['service', 'hints now / exp.', 'cross-zone', '$/mo']);
+    await expect(page.getByText('The table scrolls sideways')).toBeHidden();
     const { scrollWidth, clientWidth } = await region.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
-    expect(scrollWidth).toBeGreaterThan(clientWidth);
-    // The region is a tab stop, so the keyboard scrolls it too.
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    // Every row shows its figures (no blank bands): a hints badge and a share in each.
+    const rows = region.locator('tbody tr[aria-rowindex]');
+    for (const row of await rows.all()) await expect(row.locator('td:visible')).toHaveCount(4);
+    await expect(rows.first().locator('td:visible').nth(2)).toContainText(/\d+\.\d %/);
+    // The region is a tab stop, so the keyboard scrolls it where it is wider than the screen (768–1024 px).
     await expect(region).toHaveAttribute('tabindex', '0');
     // Names are shown whole (wrapped), not cut to a prefix.
     const link = region.getByRole('link', { name: 'kube-system/kube-dns' });
     const fits = await link.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
     expect(fits).toBe(true);
+  });
+});
+
+test.describe('390 px wide: the Service zone map', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('stacks its zones as cards: every zone on screen, no text under 12 px', async ({ page }) => {
+    await page.goto('/services/payments/ledger#endpoint-map');
+    const region = page.getByRole('region', { name: 'Endpoints by zone' });
+    const cards = region.getByTestId('zone-map-list').locator(':scope > li');
+    await expect(cards.first()).toBeVisible();
+    // The drawing (columns side by side, scaled to the width) is not shown on a phone.
+    await expect(region.getByRole('img')).toBeHidden();
+    const zones = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-zone')));
+    expect(zones).toEqual(['ap-northeast-2a', 'ap-northeast-2b', 'ap-northeast-2c']);
+    const problems = await region.getByTestId('zone-map-list').evaluate((list) => {
+      const out: string[] = [];
+      for (const el of Array.from(list.querySelectorAll('*'))) {
+        const rect = el.getBoundingClientRect();
+        if (rect.width === 0 || rect.height === 0) continue;
+        if (rect.left < 0 || rect.right > window.innerWidth + 1) out.push(`${el.tagName} off screen: ${Math.round(rect.left)}–${Math.round(rect.right)}`);
+        const ownText = Array.from(el.childNodes).some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '');
+        const size = Number.parseFloat(getComputedStyle(el).fontSize);
+        if (ownText && size < 12) out.push(`${el.tagName} "${(el.textContent ?? '').slice(0, 20)}" at ${size} px`);
+      }
+      return out;
+    });
+    expect(problems).toEqual([]);
   });
 });

@@ -145,8 +145,10 @@ test('the Overview answers which Services send cross-zone traffic, what it costs
   expect(traffic.topBySaving[0]).toMatchObject({ namespace: 'shop', name: 'storefront', bestScenario: 'fix' });
   expect((traffic.topBySaving[0]?.saving ?? 0) / (traffic.topBySaving[0]?.monthlyCost ?? 1)).toBeGreaterThan(0.5);
   await expect(panel.topBySaving.getByRole('listitem').first()).toContainText('(with its smallest fix)');
-  await expect(page.locator('#attention').getByRole('listitem').first()).toContainText('shop/storefront');
-  await expect(page.locator('#attention').getByRole('listitem').first()).toContainText('Costly, fixable');
+  // (the attention list itself, below the panel's two cluster-wide lines)
+  const firstAttention = page.locator('#attention ul:not([aria-label="Cluster-wide checks"]) > li').first();
+  await expect(firstAttention).toContainText('shop/storefront');
+  await expect(firstAttention).toContainText('Costly, fixable');
 
   await storefront.getByRole('link', { name: 'shop/storefront' }).click();
   await expect(page).toHaveURL(/\/services\/shop\/storefront$/);
@@ -166,25 +168,35 @@ test('the Services table sorts by cross-zone $, largest first on the first click
   expect(keys[0]).toBe('shop/storefront');
 
   // The $ figures go down the table; the exports hold the same order and columns.
-  const costs = await services.rows.evaluateAll((rows) => rows.map((row) => Number((row.querySelectorAll('td')[7]?.textContent ?? '').replace(/[^0-9.]/g, ''))));
+  const costs = await services.rows.evaluateAll((rows) => rows.map((row) => Number((row.querySelectorAll('td')[9]?.textContent ?? '').replace(/[^0-9.]/g, ''))));
   expect(costs).toEqual([...costs].sort((a, b) => b - a));
   await expect(services.exportCsv).toHaveAttribute('href', '/api/v1/services?format=csv&sort=cost&order=desc');
   const csv = await (await request.get('/api/v1/services?format=csv&sort=cost&order=desc')).text();
   const header = csv.split('\r\n')[0]?.split(',') ?? [];
-  expect(header.slice(-4)).toEqual(['GB per month', 'volume source', 'cross-zone USD per month', 'measured cross-zone fraction']);
-  expect(csv.split('\r\n')[1]).toMatch(/^shop,storefront,.*,measured-flows,[\d.]+,[\d.]+$/);
+  expect(header.slice(-9)).toEqual([
+    'GB per month',
+    'volume source',
+    'cross-zone USD per month',
+    'measured cross-zone fraction',
+    'measured minus predicted (points)',
+    'HPA scale-down',
+    'HPA minReplicas',
+    'HPA maxReplicas',
+    'hints off at replicas',
+  ]);
+  expect(csv.split('\r\n')[1]).toMatch(/^shop,storefront,.*,measured-flows,[\d.]+,[\d.]+,-?[\d.]+,none,,,$/);
 
   // Volume with its source: storefront measured (as much as the simulator sends), kube-system's assumed, platform's from pod bytes.
   const first = services.rows.first();
-  await expect(first.locator('td').nth(6)).toContainText('measured');
-  const shown = Number(((await first.locator('td').nth(6).innerText()).match(/[\d,.]+(?= GB)/)?.[0] ?? '').replace(/,/g, ''));
+  await expect(first.locator('td').nth(8)).toContainText('measured');
+  const shown = Number(((await first.locator('td').nth(8).innerText()).match(/[\d,.]+(?= GB)/)?.[0] ?? '').replace(/,/g, ''));
   const sent = await simulatedGbPerMonth('shop/storefront');
   expect(Math.abs(shown - sent) / sent).toBeLessThan(0.02);
   const row = (key: string) => services.rows.filter({ has: page.locator(`a[title="${key}"]`) });
-  await expect(row('kube-system/kube-dns').locator('td').nth(6)).toContainText('assumed');
-  await expect(row('platform/config').locator('td').nth(6)).toContainText('pod bytes');
+  await expect(row('kube-system/kube-dns').locator('td').nth(8)).toContainText('assumed');
+  await expect(row('platform/config').locator('td').nth(8)).toContainText('pod bytes');
   // shop/catalog's keep-alive skew: the share its flows measured, beside the model's, is what its $ uses.
-  await expect(row('shop/catalog').locator('td').nth(5)).toContainText(/measured: \d+\.\d %/);
+  await expect(row('shop/catalog').locator('td').nth(6)).toContainText(/measured: \d+\.\d %/);
 
   // A second click sorts ascending.
   await services.sortButton(/Cross-zone \$/).click();
@@ -215,7 +227,7 @@ test('when Prometheus stops, the header and the Overview say so and the figures 
     // Every page still renders: the Services table marks each volume assumed.
     const services = new ServicesPage(page);
     await services.goto('?sort=cost&order=desc');
-    await expect(services.rows.first().locator('td').nth(6)).toContainText('assumed');
+    await expect(services.rows.first().locator('td').nth(8)).toContainText('assumed');
   } finally {
     await startPrometheus();
   }
@@ -223,4 +235,32 @@ test('when Prometheus stops, the header and the Overview say so and the figures 
   await page.goto('/');
   await expect(header.getByText(/Traffic: measured \(Prometheus, [^)]+\) · ok/)).toBeVisible();
   await expect(panel.region.getByText('Nothing is measured')).toHaveCount(0);
+});
+
+test('the Overview’s cluster-wide lines count the HPAs that turn hints off and the measured disagreements, each linking to its filter', async ({ page, request }) => {
+  test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  await measuredTraffic(request);
+  const differing = async () => ((await (await request.get('/api/v1/services?measuredDiff=10')).json()) as { items: { namespace: string; name: string }[] }).items.map((i) => `${i.namespace}/${i.name}`);
+  // shop/catalog's keep-alive skew puts its measured share far from the model's.
+  await expect.poll(differing, { message: 'the measured flows disagree for shop/catalog', timeout: 30_000 }).toContain('shop/catalog');
+  const expected = await differing();
+  await page.goto('/');
+  const checks = page.getByRole('list', { name: 'Cluster-wide checks' });
+  // ledger's HPA (3–12 replicas over zones of 4 : 3 : 2 CPU) turns hints off at its minReplicas.
+  const hpaLine = checks.getByRole('link', { name: '1 Service whose HPA turns hints off at minReplicas' });
+  await expect(hpaLine).toBeVisible();
+  const measuredLine = checks.getByRole('link', { name: `${expected.length} Service${expected.length === 1 ? '' : 's'} where measured cross-zone differs from the prediction by ≥ 10 points` });
+  await expect(measuredLine).toBeVisible();
+
+  await hpaLine.click();
+  await expect(page).toHaveURL(/\/services\?hpa=off-at-min&sort=hpa$/);
+  const services = new ServicesPage(page);
+  await expect(services.count).toHaveText('1 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['payments/ledger']);
+
+  await page.goBack();
+  await measuredLine.click();
+  await expect(page).toHaveURL(/\/services\?measuredDiff=10&sort=measuredDiff&order=desc$/);
+  await expect(services.columnHeader(/Measured − predicted/)).toHaveAttribute('aria-sort', 'descending');
+  expect((await services.serviceKeys()).sort()).toEqual([...expected].sort());
 });

@@ -1,9 +1,27 @@
 /**
  * The Services table: search (name and reason), namespace filter, sortable columns, and the query
- * string as the single source of the table's state (it survives a reload and can be linked).
+ * string as the single source of the table's state (it survives a reload and can be linked); the
+ * reason chip with the full message on demand; the two cluster-level answers as filters and
+ * sorts (what an HPA's range does to the hints; measured against predicted cross-zone share).
  */
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { ServicesPage } from './pages/services-page';
+import { PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON } from './prometheus';
+import { createHpa } from './sim';
+
+interface ApiRows {
+  readonly total: number;
+  readonly items: { namespace: string; name: string; measuredMinusPredicted: number | null; hpaScaleDown: { state: string } }[];
+}
+
+async function apiRows(request: APIRequestContext, query: string): Promise<ApiRows> {
+  const response = await request.get(`/api/v1/services?${query}`);
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ApiRows;
+}
+
+const keysOf = (rows: ApiRows) => rows.items.map((item) => `${item.namespace}/${item.name}`);
 
 test('lists every Service, sorted by namespace/name', async ({ page }) => {
   const services = new ServicesPage(page);
@@ -113,14 +131,14 @@ test('the cross-zone column and the reason text agree, and the secondary figure 
   const services = new ServicesPage(page);
   await services.goto('?q=payments/ledger');
   const row = services.rows.first();
-  // The cross-zone share column (the volume and cost columns follow it).
-  const share = (await row.locator('td').nth(5).textContent()) ?? '';
+  // The cross-zone share column (the measured difference, volume and cost columns follow it).
+  const share = (await row.locator('td').nth(6).textContent()) ?? '';
   const percent = /^(\d+\.\d) %/.exec(share.trim())?.[1];
   expect(percent).toBeDefined();
   await expect(row).toContainText(`${percent} % of traffic crosses zones`);
   // The with-Auto figure is labelled wherever it differs (recommendations: none now, Auto would keep traffic in-zone).
   await services.search.fill('shop/recommendations');
-  await expect(services.rows.first().locator('td').nth(5)).toContainText(/if Auto: \d+\.\d %/);
+  await expect(services.rows.first().locator('td').nth(6)).toContainText(/if Auto: \d+\.\d %/);
 });
 
 test('exports the rows shown, filtered and sorted, as CSV and JSON', async ({ page }) => {
@@ -200,4 +218,96 @@ test('a change made just before leaving the table is in the history entry Back r
   await expect(page).toHaveURL(/\/services\?ns=shop$/);
   await expect(services.search).toHaveValue('');
   await expect(services.namespace).toHaveValue('shop');
+});
+
+test('the reason is a short chip on one line; the full message opens under it, by mouse or keyboard', async ({ page }) => {
+  const services = new ServicesPage(page);
+  await services.goto('?q=shop/cart');
+  await services.waitForHydration();
+  const row = services.row('shop/cart');
+  const chip = row.getByRole('button', { name: /endpoints < zones/ });
+  await expect(chip).toHaveAttribute('aria-expanded', 'false');
+  const message = row.getByText('Insufficient number of endpoints (2 endpoints, 3 zones), addressType: IPv4');
+  // Folded, the message is there for screen readers only (visually hidden: a 1 px box).
+  const width = async () => (await message.boundingBox())?.width ?? 0;
+  expect(await width()).toBeLessThanOrEqual(1);
+  // One line of reason: the row is as tall as its two-line Service and hints cells, no more.
+  expect((await row.boundingBox())?.height ?? 0).toBeLessThanOrEqual(72);
+  await chip.click();
+  await expect(chip).toHaveAttribute('aria-expanded', 'true');
+  await expect.poll(width).toBeGreaterThan(50);
+  // The row's link is the table's tab stop; Tab goes on to its chip, and Enter folds the message again.
+  await row.locator('a[data-row-link]').focus();
+  await page.keyboard.press('Tab');
+  await expect(chip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(chip).toHaveAttribute('aria-expanded', 'false');
+  await expect.poll(width).toBeLessThanOrEqual(1);
+});
+
+test('the HPA scale-down filter and column answer which HPAs turn hints off, worst first', async ({ page, request }) => {
+  // eks-demo's ledger (HPA 3–12 over zones of 4 : 3 : 2 CPU) is off at 3, 4, 6 and 11 replicas; an
+  // HPA on platform/auth (9 pods, legacy annotation) from 7 to 10 keeps hints on throughout.
+  await createHpa('platform', 'auth', 7, 10);
+  await expect.poll(async () => keysOf(await apiRows(request, 'hpa=on')), { message: 'the dashboard sees the new HPA', timeout: 30_000 }).toEqual(['platform/auth']);
+  const services = new ServicesPage(page);
+  await services.goto();
+  await expect(services.row('payments/ledger')).toContainText('off at min 3');
+  await expect(services.row('payments/ledger')).toContainText('HPA 3–12');
+  await expect(services.row('platform/auth')).toContainText('stays on');
+  await expect(services.row('shop/cart')).toContainText('no HPA');
+
+  await services.hpa.selectOption({ label: 'Hints off at minReplicas' });
+  await expect(services.count).toHaveText('1 of 13 Services');
+  expect(await services.serviceKeys()).toEqual(['payments/ledger']);
+  await expect(page).toHaveURL(/\/services\?hpa=off-at-min$/);
+  await expect(services.exportCsv).toHaveAttribute('href', '/api/v1/services?format=csv&hpa=off-at-min&sort=namespace&order=asc');
+  await services.hpa.selectOption({ label: 'Hints on across the range' });
+  expect(await services.serviceKeys()).toEqual(['platform/auth']);
+  await services.hpa.selectOption({ label: 'No HPA' });
+  await expect(services.count).toHaveText('11 of 13 Services');
+  await services.hpa.selectOption('');
+
+  // The column sorts worst first on the first click (a category), the reverse on the second; the API agrees.
+  const header = services.columnHeader(/HPA scale-down/);
+  await services.sortButton(/HPA scale-down/).click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page).toHaveURL(/\/services\?sort=hpa$/);
+  const ascending = await services.serviceKeys();
+  expect(ascending.slice(0, 2)).toEqual(['payments/ledger', 'platform/auth']);
+  expect(ascending).toEqual(keysOf(await apiRows(request, 'sort=hpa&order=asc')));
+  await services.sortButton(/HPA scale-down/).click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  expect((await services.serviceKeys()).slice(-2)).toEqual(['platform/auth', 'payments/ledger']);
+});
+
+test('the measured-vs-predicted filter and column show where measured traffic disagrees with the prediction', async ({ page, request }) => {
+  test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  // shop/catalog's flows are keep-alive skewed (80 % of each zone's requests pinned to another zone's endpoints).
+  await expect
+    .poll(async () => keysOf(await apiRows(request, 'measuredDiff=10')), { message: 'the dashboard reads measured flows from Prometheus', timeout: 90_000, intervals: [250, 500, 1000, 2000] })
+    .toContain('shop/catalog');
+  const services = new ServicesPage(page);
+  await services.goto();
+  await services.measuredDiff.selectOption({ label: 'Differs by ≥ 10 points' });
+  await expect(page).toHaveURL(/\/services\?measuredDiff=10$/);
+  const differing = await services.serviceKeys();
+  expect(differing).toContain('shop/catalog');
+  expect(differing).toEqual(keysOf(await apiRows(request, 'measuredDiff=10')));
+  for (const text of await services.columnTexts(/Measured − predicted/)) expect(Math.abs(Number(text.replace('−', '-').replace(/[^\d.+-].*$/, '')))).toBeGreaterThanOrEqual(10);
+
+  // Every Service measured with flows, largest difference first (either sign), the unmeasured ones (blank) last.
+  await services.measuredDiff.selectOption({ label: 'Measured by flows (any difference)' });
+  const measured = await services.serviceKeys();
+  expect(measured.length).toBeGreaterThan(differing.length);
+  expect(measured.some((key) => key.startsWith('kube-system/') || key.startsWith('platform/'))).toBe(false);
+  await services.measuredDiff.selectOption('');
+  const header = services.columnHeader(/Measured − predicted/);
+  await services.sortButton(/Measured − predicted/).click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/\/services\?sort=measuredDiff&order=desc$/);
+  const sizes = (await services.columnTexts(/Measured − predicted/)).map((text) => (text.startsWith('—') ? -1 : Math.abs(Number(text.replace('−', '-').replace(/[^\d.+-].*$/, '')))));
+  expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+  expect(sizes.at(-1)).toBe(-1);
+  expect((await services.serviceKeys())[0]).toBe(keysOf(await apiRows(request, 'sort=measuredDiff&order=desc'))[0]);
 });

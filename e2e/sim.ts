@@ -163,3 +163,22 @@ export async function scaleDeployment(namespace: string, name: string, replicas:
     body: JSON.stringify({ spec: { replicas } }),
   });
 }
+
+/** Creates an autoscaling/v2 HPA for a Deployment, as `kubectl autoscale deployment NAME --min --max` does. */
+export async function createHpa(namespace: string, deployment: string, minReplicas: number, maxReplicas: number): Promise<void> {
+  await kube(`/apis/autoscaling/v2/namespaces/${namespace}/horizontalpodautoscalers`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: deployment, namespace },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: deployment },
+        minReplicas,
+        maxReplicas,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }],
+      },
+    }),
+  });
+}

@@ -6,9 +6,13 @@ import { Suspense } from 'react';
 import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
 import { AttentionList } from '@/components/overview/attention-list';
+import { ClusterAnswers } from '@/components/overview/cluster-answers';
 import { ClusterHistoryPanel } from '@/components/history/cluster-history';
 import { CLUSTER_HISTORY_HEIGHT, HistorySkeleton } from '@/components/history/history-parts';
 import { ClusterZoneMap } from '@/components/overview/cluster-zone-map';
+import { hintsSync } from '@/components/overview/hints-sync';
+import { HintsSyncVerdict } from '@/components/overview/hints-sync-verdict';
+import { zoneGlance } from '@/components/overview/zone-glance';
 import { DataplaneCard } from '@/components/dataplane/dataplane-card';
 import { EligibilityVerdict } from '@/components/overview/eligibility';
 import { FlaggedNodes, ZoneRatioTable } from '@/components/overview/zone-table';
@@ -20,7 +24,7 @@ import { Badge, Callout } from '@/components/ui/status';
 import { getClusterAnalysis } from '@/lib/server/analysis';
 import { clusterHref, requestScope } from '@/lib/server/clusters';
 import { getClusterStatus, getHeader } from '@/lib/views/header';
-import { getAttentionList } from '@/lib/views/services/attention';
+import { getAttentionList, getClusterAnswers } from '@/lib/views/services/attention';
 import { getClusterTraffic } from '@/lib/views/traffic';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -64,6 +68,7 @@ export default async function OverviewPage() {
   const s = cluster.summary;
   const traffic = getClusterTraffic(scope);
   const attention = getAttentionList(scope) ?? cluster.needsAttention;
+  const answers = getClusterAnswers(scope);
   return (
     <>
       {title}
@@ -96,6 +101,7 @@ export default async function OverviewPage() {
             <Stat label="Hints expected on" value={formatCount(s.hintsExpectedOn)} formula="controller's next sync" />
             <Stat label="Hints on slices now" value={formatCount(s.hintsObservedOn)} formula="observed on EndpointSlices" />
           </dl>
+          <HintsSyncVerdict sync={hintsSync(analysis.services)} href={(path) => clusterHref(scope, path)} />
           <div>
             <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">By mechanism on {kubernetes.release}</h3>
             <ul className="space-y-1 text-sm">
@@ -114,6 +120,10 @@ export default async function OverviewPage() {
               ))}
             </ul>
           </div>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            Press{' '}
+            <kbd className="rounded border border-slate-300 px-1 font-mono dark:border-slate-600">/</kbd> on any page to search the Services.
+          </p>
           {analysis.assumptions.length > 0 ? (
             <details className="text-xs text-slate-600 dark:text-slate-400">
               <summary className="cursor-pointer">Assumptions behind the figures</summary>
@@ -142,10 +152,11 @@ export default async function OverviewPage() {
           className="lg:col-span-3"
         >
           {cluster.unknown.zones !== undefined ? <UnknownAnswer message={cluster.unknown.zones} /> : null}
-          <ClusterZoneMap cluster={cluster} />
+          <ClusterZoneMap cluster={cluster} glance={zoneGlance(cluster, analysis.services, traffic?.report ?? analysis.traffic)} />
           <FlaggedNodes cluster={cluster} />
         </Panel>
         <Panel id="attention" title={`Services needing attention (${formatCount(attention.length)})`} description="Why each one does not keep traffic in-zone as intended, or what a verified change would save." className="lg:col-span-2">
+          {answers ? <ClusterAnswers answers={answers} /> : null}
           <AttentionList items={attention} money={traffic?.byService} />
         </Panel>
         <Panel id="dataplane" title="Dataplane" description={`Will the Service proxy honour hints on ${kubernetes.release}?`}>

@@ -2,7 +2,9 @@
 
 /**
  * The Services table's grid: sortable column headers (sticky below the site header from the `lg`
- * breakpoint; below it the table scrolls sideways inside its own labelled region), and the rows,
+ * breakpoint; from `md` to `lg` the table scrolls sideways inside its own labelled region; on a
+ * phone, below `md`, only the priority columns show — Service, hints, cross-zone share, cost — so
+ * the table fits the screen), and the rows,
  * virtualised with @tanstack/react-virtual against the page's own scroll (no nested scroll box):
  * only the visible rows (plus overscan) are in the DOM, so 10,000 Services stay far below 2,000
  * DOM nodes. The Service links of the rows are one roving tab stop: ArrowUp/ArrowDown (Home/End,
@@ -36,6 +38,11 @@ function useSiteHeaderHeight(): number {
   return height;
 }
 
+/** The display of a column's cells: every column from `md`, only the phone ones below it. */
+function shownOn(column: ColumnConfig): string {
+  return column.phone !== undefined ? '' : 'hidden md:table-cell';
+}
+
 /** One row of the table: re-rendered only when its Service, place or tab stop changes. */
 const TableRow = memo(function TableRow({ row, index, active, columns, measure }: {
   readonly row: Row;
@@ -53,7 +60,7 @@ const TableRow = memo(function TableRow({ row, index, active, columns, measure }
       className="border-t border-slate-100 hover:bg-slate-50 focus-within:bg-sky-50 dark:border-slate-800 dark:hover:bg-slate-800/50 dark:focus-within:bg-sky-950/40"
     >
       {columns.map((c) => (
-        <td key={c.id} className="px-3 py-1 align-middle">
+        <td key={c.id} className={`px-1.5 py-1 align-middle md:px-3 ${shownOn(c)}`}>
           {c.render(row, active)}
         </td>
       ))}
@@ -132,33 +139,51 @@ export function ServicesTableGrid({
 
   return (
     <>
-      <p className="text-xs text-slate-600 lg:hidden dark:text-slate-400" aria-hidden="true">
+      <p className="hidden text-xs text-slate-600 md:block lg:hidden dark:text-slate-400" aria-hidden="true">
         The table scrolls sideways: swipe or use the arrow keys on it →
       </p>
-      {/* Below lg the table is wider than the screen and scrolls inside this region; from lg it fits and the page scrolls it. */}
+      <p className="text-xs text-slate-600 md:hidden dark:text-slate-400">
+        On a narrow screen the table shows the Service, its hints, cross-zone share and cost; open a Service for the rest, or sort by any column above.
+      </p>
+      {/* From md to lg the table is wider than the screen and scrolls inside this region; on a phone (fewer columns) and from lg it fits and the page scrolls it. */}
       <div
         className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white lg:overflow-visible dark:border-slate-800 dark:bg-slate-900"
         tabIndex={0}
         role="region"
         aria-label="Services table"
       >
-        <table className="w-full min-w-[68rem] table-fixed border-collapse text-sm lg:min-w-0" aria-rowcount={visible.length + 1}>
+        {/* (Column widths on the header cells, which fixed layout reads: a hidden column's <col> would still take its place.) */}
+        <table className="w-full table-fixed border-collapse text-sm md:min-w-[76rem] lg:min-w-0" aria-rowcount={visible.length + 1}>
           <caption className="sr-only">
-            Services with their topology mechanism, hints observed and expected, reason, endpoints per zone, cross-zone share, monthly volume with where it comes from, and cross-zone cost per month. Column headers sort (numbers largest first); arrow keys move between rows.
+            Services with their topology mechanism, hints observed and expected, reason, endpoints per zone, what the HPA's range does to the hints, cross-zone share, measured minus predicted cross-zone share, monthly volume with where it comes from, and cross-zone cost per month. Column headers sort (numbers largest first); arrow keys move between rows.
           </caption>
-          <colgroup>
-            {columns.map((c) => (
-              <col key={c.id} className={c.width} />
-            ))}
-          </colgroup>
           <thead className="z-10 bg-slate-100 lg:sticky dark:bg-slate-800" style={{ top: headerHeight }}>
             <tr aria-rowindex={1}>
               {columns.map((c) => {
                 const sorted = query.sort === c.id;
                 return (
-                  <th key={c.id} scope="col" aria-sort={sorted ? (query.order === 'asc' ? 'ascending' : 'descending') : 'none'} className={`px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300 ${c.align === 'right' ? 'text-right' : 'text-left'}`}>
-                    <button type="button" onClick={() => onSort(c.id)} className={`inline-flex items-center gap-1 uppercase ${c.align === 'right' ? 'ml-auto text-right' : 'text-left'}`} title={`Sort by ${c.label}`}>
-                      <span>{c.header}</span>
+                  <th
+                    key={c.id}
+                    scope="col"
+                    aria-sort={sorted ? (query.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+                    className={`px-1.5 py-2 align-bottom text-xs font-semibold text-slate-700 md:px-2 md:uppercase xl:px-3 xl:tracking-wide dark:text-slate-300 ${c.phone ?? ''} ${c.width} ${shownOn(c)} ${c.align === 'right' ? 'text-right' : 'text-left'}`}
+                  >
+                    <button
+                      type="button"
+                      onClick={() => onSort(c.id)}
+                      className={`inline-flex max-w-full items-center gap-1 md:uppercase ${c.align === 'right' ? 'ml-auto text-right' : 'text-left'}`}
+                      title={`Sort by ${c.label}`}
+                    >
+                      <span className="min-w-0 break-words md:break-normal">
+                        {c.phoneHeader === undefined ? (
+                          c.header
+                        ) : (
+                          <>
+                            <span className="md:hidden">{c.phoneHeader}</span>
+                            <span className="hidden md:inline">{c.header}</span>
+                          </>
+                        )}
+                      </span>
                       <SortIcon order={sorted ? query.order : null} className="h-3.5 w-3.5 shrink-0" />
                     </button>
                   </th>

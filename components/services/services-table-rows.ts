@@ -3,7 +3,7 @@
  * every repeated string an index into one of the table's lists), with the search text and natural
  * key of each precomputed once, and the table's filtered and sorted views (./table-view.ts).
  */
-import type { QueryableService } from '@/lib/shared/service-query';
+import type { HpaScaleDownState, QueryableService } from '@/lib/shared/service-query';
 import { serviceNaturalKey, serviceSearchText } from '@/lib/shared/service-query';
 import type { ServiceRow } from '@/lib/views/services/rows';
 import type { ServiceTableData } from '@/lib/views/services/table';
@@ -21,6 +21,8 @@ export interface Row extends QueryableService {
   readonly crossZoneIfAuto: number;
   readonly volumeSource: ServiceRow['volumeSource'];
   readonly measuredCrossZone: number | null;
+  /** The HPA's range and the counts of it where hints are off; `null` without an HPA. */
+  readonly hpaRange: { readonly minReplicas: number; readonly maxReplicas: number; readonly hintsOffAt: readonly number[] } | null;
 }
 
 function decode(data: ServiceTableData): Row[] {
@@ -49,6 +51,9 @@ function decode(data: ServiceTableData): Row[] {
       volumeSource: label<NonNullable<ServiceRow['volumeSource']>>(r[13]),
       monthlyCost: r[14],
       measuredCrossZone: r[15],
+      measuredMinusPredicted: r[16],
+      hpaScaleDown: label<HpaScaleDownState>(r[17]) ?? 'unknown',
+      hpaRange: r[18] === null ? null : { minReplicas: r[18][0] ?? 0, maxReplicas: r[18][1] ?? 0, hintsOffAt: r[18].slice(2) },
     };
   });
 }

@@ -1,7 +1,9 @@
 /**
  * The Services table as the server renders it from the JSON the page hands it
  * (`serviceTableJson`): the rows and counts of the data it was given, filtered and sorted by the
- * URL's query — and after the cluster changes, the new data, never the previous table's.
+ * URL's query — and after the cluster changes, the new data, never the previous table's. The
+ * reason is a short chip with the full message on demand, the HPA and measured-difference columns
+ * say what they checked, and a phone shows the priority columns only.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { AppRouterContext } from 'next/dist/shared/lib/app-router-context.shared-runtime';
@@ -16,6 +18,8 @@ import { resolvePricing } from '@/lib/topology/model/cloud-pricing';
 import { parseTableQuery } from '@/lib/shared/services-table-url';
 import { htmlText } from '../test-support';
 import { ServicesTable } from './services-table';
+import { formatPoints, hpaSentence, listCounts } from './services-table-columns';
+import { reasonChipLabel } from './reason-cell';
 
 const noop = () => {};
 const router: AppRouterInstance = { back: noop, forward: noop, refresh: noop, push: noop, replace: noop, prefetch: noop, bfcacheId: 'test' };
@@ -26,7 +30,8 @@ function row(namespace: string, name: string, ready: number, crossZone: number, 
   return {
     namespace, name, type: 'ClusterIP', mechanism: 'none', hintsExpected: false, hintsObserved: 'none', reason: null, attention: null,
     endpointsByZone: { 'zone-a': ready }, readyEndpoints: ready, crossZoneFraction: crossZone, crossZoneFractionIfAuto: crossZone,
-    gbPerMonth: 50 * ready, volumeSource: 'assumed', monthlyCost: 50 * ready * crossZone * 0.02, measuredCrossZoneFraction: null, ...extra,
+    gbPerMonth: 50 * ready, volumeSource: 'assumed', monthlyCost: 50 * ready * crossZone * 0.02, measuredCrossZoneFraction: null, measuredMinusPredicted: null,
+    hpaScaleDown: { state: 'none', minReplicas: null, maxReplicas: null, hintsOffAt: [] }, ...extra,
   };
 }
 
@@ -112,5 +117,79 @@ describe('the Services table rendered from its JSON', () => {
     expect(services(html)).toEqual(['shop/cart', 'web/front']);
     expect(services(render(changed, { attention: '1' }))).toEqual([]);
     expect(render(changed)).toBe(html);
+  });
+});
+
+describe('the Services table’s reason chip, HPA and measured columns', () => {
+  const ledger = row('payments', 'ledger', 7, 0.278, {
+    mechanism: 'topology-mode',
+    hpaScaleDown: { state: 'off-at-min', minReplicas: 3, maxReplicas: 12, hintsOffAt: [3, 4, 5] },
+    measuredCrossZoneFraction: 0.402,
+    measuredMinusPredicted: 12.4,
+    volumeSource: 'measured-flows',
+  });
+  const cart = row('shop', 'cart', 2, 0.5, { mechanism: 'topology-mode', reason: HINTS_OFF, attention: { reason: 'hints-off', message: HINTS_OFF } });
+  const web = row('shop', 'web', 9, 0.1, {
+    mechanism: 'topology-mode',
+    hpaScaleDown: { state: 'on', minReplicas: 9, maxReplicas: 20, hintsOffAt: [] },
+    measuredCrossZoneFraction: 0.12,
+    measuredMinusPredicted: 2,
+    volumeSource: 'measured-flows',
+  });
+  const data = table([ledger, cart, web]);
+
+  it('shows a short chip for the controller’s reason, with the whole message kept for screen readers and on demand', () => {
+    const html = render(data);
+    expect(htmlText(html)).toContain('endpoints < zones');
+    // Folded: the full message is the chip's title and visually hidden text, not a paragraph in the row.
+    expect(html).toMatch(/<button type="button" aria-expanded="false" aria-controls="[^"]+" tabindex="-1" title="Hints off: Insufficient number of endpoints/);
+    expect(html).toMatch(/<span id="[^"]+" class="sr-only">Hints off: Insufficient number of endpoints \(2 endpoints, 3 zones\)/);
+    expect(reasonChipLabel('Unable to allocate minimum required endpoints to each zone without exceeding overload threshold (4 endpoints, 3 zones), addressType: IPv4')).toBe('Σ min > endpoints');
+    expect(reasonChipLabel('unknown: zonescope could not read Nodes (forbidden)')).toBe('unknown');
+    expect(reasonChipLabel('1 endpoint(s) donated across zones')).toBe('details');
+  });
+
+  it('says what the HPA does to the hints, and the measured difference in signed points', () => {
+    const text = htmlText(render(data));
+    expect(text).toContain('off at min 3');
+    expect(text).toContain('HPA 3–12');
+    expect(text).toContain('stays on');
+    expect(text).toContain('no HPA');
+    expect(text).toContain('Hints turn off when the HPA scales down to minReplicas 3: Σ per-zone minimums exceed 3 ready endpoints (also at 4 and 5). HPA range 3–12.');
+    expect(text).toContain('+12.4 points (Measured 40.2 % cross-zone by zone-resolved flows');
+    expect(text).toContain('+2.0');
+    expect(formatPoints(-4)).toBe('−4.0');
+    expect(formatPoints(0)).toBe('±0.0');
+    expect(listCounts([4, 5, 8, 11])).toBe('4, 5, 8, … (4 counts)');
+    expect(listCounts([4, 5, 8])).toBe('4, 5 and 8');
+    expect(hpaSentence({ mechanism: 'topology-mode', hpaScaleDown: 'off-in-range', hpaRange: { minReplicas: 3, maxReplicas: 12, hintsOffAt: [4, 5] } })).toBe(
+      'Hints are on at minReplicas 3 but off at 4 and 5 replicas, within the HPA range 3–12 (Σ per-zone minimums exceed the count).',
+    );
+    expect(hpaSentence({ mechanism: 'trafficDistribution', hpaScaleDown: 'not-applicable', hpaRange: { minReplicas: 2, maxReplicas: 4, hintsOffAt: [] } })).toContain('do not come from topology mode Auto');
+  });
+
+  it('filters and sorts by both from the URL', () => {
+    expect(services(render(data, { hpa: 'off' }))).toEqual(['payments/ledger']);
+    expect(services(render(data, { hpa: 'none' }))).toEqual(['shop/cart']);
+    expect(services(render(data, { measuredDiff: '10' }))).toEqual(['payments/ledger']);
+    expect(services(render(data, { measuredDiff: '0' }))).toEqual(['payments/ledger', 'shop/web']);
+    expect(services(render(data, { sort: 'hpa' }))).toEqual(['payments/ledger', 'shop/web', 'shop/cart']);
+    expect(services(render(data, { sort: 'measuredDiff', order: 'desc' }))).toEqual(['payments/ledger', 'shop/web', 'shop/cart']);
+    const html = render(data, { hpa: 'off-at-min', measuredDiff: '10' });
+    expect(html).toMatch(/<option value="off-at-min" selected="">Hints off at minReplicas<\/option>/);
+    expect(html).toMatch(/<option value="10" selected="">Differs by ≥ 10 points<\/option>/);
+    expect(html).toContain('href="/api/v1/services?format=csv&amp;hpa=off-at-min&amp;measuredDiff=10&amp;sort=namespace&amp;order=asc"');
+  });
+
+  it('shows only Service, hints, cross-zone share and cost on a phone', () => {
+    const html = render(data);
+    // A header's text as a phone shows it: its `md:hidden` short form where it has one.
+    const headers = [...html.matchAll(/<th [^>]*class="([^"]*)"[^>]*>(.*?)<\/th>/g)].map((m) => {
+      const cell = m[2] ?? '';
+      const short = /<span class="md:hidden">(.*?)<\/span>/.exec(cell)?.[1];
+      return { phone: !(m[1] ?? '').includes('hidden md:table-cell'), text: short ?? htmlText(cell) };
+    });
+    expect(headers.filter((h) => h.phone).map((h) => h.text)).toEqual(['Service', 'Hints now / exp.', 'Cross-zone', '$/mo']);
+    expect(headers).toHaveLength(10);
   });
 });

@@ -1,14 +1,17 @@
 'use client';
 
 /**
- * The Services table: search, namespace, mechanism, reason and type filters, "needs attention"
- * filter, sortable columns (numbers — endpoints, cross-zone share, volume, cross-zone $ — sort
- * descending on the first click, names and categories ascending), all in the query string
- * (`?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`: read from the URL on every mount
+ * The Services table: search, namespace, mechanism, reason, type, HPA scale-down and
+ * measured-vs-predicted filters, "needs attention" filter, sortable columns (numbers — endpoints,
+ * cross-zone share, measured minus predicted, volume, cross-zone $ — sort descending on the first
+ * click, names and categories ascending), all in the query string
+ * (`?q=&ns=&mechanism=&reason=&type=&hpa=&measuredDiff=&sort=&order=&attention=1`: read from the URL on every mount
  * and every change of the URL, so Back shows the query the table was left with; written once the
  * user pauses and before any link is followed: {@link useTableQuery}), virtualised with
- * @tanstack/react-virtual against the page's own scroll (no nested scroll box; below the `lg`
- * breakpoint the table scrolls sideways inside its own labelled region). CSV and JSON exports of
+ * @tanstack/react-virtual against the page's own scroll (no nested scroll box; from the `md` to
+ * the `lg` breakpoint the table scrolls sideways inside its own labelled region, and on a phone it
+ * shows only its priority columns). The reason column shows a short chip with the controller's
+ * full message on demand (./reason-cell.tsx). CSV and JSON exports of
  * exactly the rows shown link to `GET /api/v1/services?format=`.
  *
  * Keyboard: `/` focuses the search (unless the user is typing in a field), Enter in the search
@@ -120,7 +123,7 @@ export function ServicesTable({ json, initial }: { readonly json: string; readon
   };
   // Numbers sort largest first on the first click; a second click flips.
   const sortBy = (id: TableSortKey) => setQuery((q) => ({ ...q, sort: id, order: nextSort(q, id).order }));
-  const clear = () => update({ q: '', ns: '', mechanism: '', reason: '', type: '', attention: false });
+  const clear = () => update({ q: '', ns: '', mechanism: '', reason: '', type: '', hpa: '', measuredDiff: null, attention: false });
   const only = visible.length === 1 ? visible[0] : undefined;
   const openOnly =
     only === undefined

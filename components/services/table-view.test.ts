@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { QueryableService } from '@/lib/shared/service-query';
-import { serviceNaturalKey, serviceSearchText } from '@/lib/shared/service-query';
+import { HPA_SCALE_DOWN_STATES, serviceNaturalKey, serviceSearchText } from '@/lib/shared/service-query';
 import type { TableQuery } from '@/lib/shared/services-table-url';
 import { queryTable, TABLE_SORT_KEYS } from '@/lib/shared/services-table-url';
 import { TableViews, tableQueryKey } from './table-view';
@@ -47,6 +47,8 @@ function makeRow(id: number, namespace: string, name: string, random: () => numb
     crossZoneFraction: pick([0, 0.25, 0.5, 2 / 3, 1]),
     gbPerMonth: traffic ? pick([0, 12.5, 50, 1e6]) : null,
     monthlyCost: traffic ? pick([0, 0.1, 3]) : null,
+    hpaScaleDown: pick(HPA_SCALE_DOWN_STATES),
+    measuredMinusPredicted: random() < 0.5 ? pick([-25, -10, 0, 4.5, 10, 30]) : null,
     search: serviceSearchText(namespace, name),
     naturalKey: serviceNaturalKey(namespace, name),
   };
@@ -65,7 +67,7 @@ function makeRows(): TestRow[] {
   return shuffled.map(([namespace, name], id) => makeRow(id, namespace, name, random));
 }
 
-const BASE: TableQuery = { q: '', ns: '', mechanism: '', reason: '', type: '', sort: 'service', order: 'asc', attention: false };
+const BASE: TableQuery = { q: '', ns: '', mechanism: '', reason: '', type: '', hpa: '', measuredDiff: null, sort: 'service', order: 'asc', attention: false };
 
 const FILTERS: readonly Partial<TableQuery>[] = [
   {},
@@ -77,6 +79,10 @@ const FILTERS: readonly Partial<TableQuery>[] = [
   { attention: true },
   { mechanism: 'none', type: 'ClusterIP' },
   { reason: 'cross-zone-leak', q: 'worker' },
+  { hpa: 'off' },
+  { hpa: 'none', ns: 'shop' },
+  { measuredDiff: 10 },
+  { measuredDiff: 0, hpa: 'on' },
 ];
 
 const ids = (rows: readonly TestRow[]) => rows.map((r) => r.id);
@@ -135,8 +141,21 @@ describe('the Services table views', () => {
 
   it('keys a query by everything that changes the rows shown or their order', () => {
     const keys = new Set(
-      [BASE, { ...BASE, q: 'a' }, { ...BASE, ns: 'a' }, { ...BASE, mechanism: 'none' }, { ...BASE, reason: 'hints-off' }, { ...BASE, type: 'NodePort' }, { ...BASE, sort: 'cost' as const }, { ...BASE, order: 'desc' as const }, { ...BASE, attention: true }].map(tableQueryKey),
+      [
+        BASE,
+        { ...BASE, q: 'a' },
+        { ...BASE, ns: 'a' },
+        { ...BASE, mechanism: 'none' },
+        { ...BASE, reason: 'hints-off' },
+        { ...BASE, type: 'NodePort' },
+        { ...BASE, hpa: 'off' },
+        { ...BASE, measuredDiff: 10 },
+        { ...BASE, measuredDiff: 0 },
+        { ...BASE, sort: 'cost' as const },
+        { ...BASE, order: 'desc' as const },
+        { ...BASE, attention: true },
+      ].map(tableQueryKey),
     );
-    expect(keys.size).toBe(9);
+    expect(keys.size).toBe(12);
   });
 });

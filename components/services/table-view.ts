@@ -22,7 +22,7 @@ export const VIEWS_KEPT = 8;
 
 /** The cache key of a query: every field that changes which rows show or their order. */
 export function tableQueryKey(query: TableQuery): string {
-  return JSON.stringify([query.q, query.ns, query.mechanism, query.reason, query.type, query.sort, query.order, query.attention]);
+  return JSON.stringify([query.q, query.ns, query.mechanism, query.reason, query.type, query.hpa, query.measuredDiff, query.sort, query.order, query.attention]);
 }
 
 /** The filtered and sorted views of one table's rows (the rows are never copied or changed). */

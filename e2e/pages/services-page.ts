@@ -10,6 +10,10 @@ export class ServicesPage extends AppShell {
   readonly mechanism: Locator;
   readonly reason: Locator;
   readonly type: Locator;
+  /** The HPA scale-down filter. */
+  readonly hpa: Locator;
+  /** The measured-vs-predicted filter. */
+  readonly measuredDiff: Locator;
   readonly exportCsv: Locator;
   readonly exportJson: Locator;
   readonly count: Locator;
@@ -25,6 +29,8 @@ export class ServicesPage extends AppShell {
     this.mechanism = filters.getByRole('combobox', { name: 'Mechanism' });
     this.reason = filters.getByRole('combobox', { name: 'Reason' });
     this.type = filters.getByRole('combobox', { name: 'Type' });
+    this.hpa = filters.getByRole('combobox', { name: 'HPA scale-down' });
+    this.measuredDiff = filters.getByRole('combobox', { name: 'Measured vs predicted' });
     this.exportCsv = filters.getByRole('link', { name: 'CSV' });
     this.exportJson = filters.getByRole('link', { name: 'JSON' });
     this.count = filters.getByText(/\d+ (of \d+ )?Services$/);
@@ -44,6 +50,20 @@ export class ServicesPage extends AppShell {
   /** `namespace/name` of every rendered row, in order. */
   async serviceKeys(): Promise<string[]> {
     return this.rows.locator('td:first-child a').evaluateAll((links) => links.map((a) => (a.getAttribute('title') ?? '').trim()));
+  }
+
+  /** The row of a Service (`namespace/name`). */
+  row(key: string): Locator {
+    return this.rows.filter({ has: this.page.locator(`a[data-row-link][title="${key}"]`) });
+  }
+
+  /** The cell of `column` (its header's text) in each rendered row, in order. */
+  async columnTexts(column: RegExp): Promise<string[]> {
+    // (textContent: the headers are shown in capitals)
+    const headers = await this.table.getByRole('columnheader').allTextContents();
+    const index = headers.findIndex((text) => column.test(text));
+    if (index < 0) throw new Error(`no column ${column} among ${headers.join(' | ')}`);
+    return this.rows.evaluateAll((rows, i) => rows.map((row) => (row.querySelectorAll('td')[i]?.textContent ?? '').trim()), index);
   }
 
   columnHeader(label: RegExp | string): Locator {

@@ -28,12 +28,26 @@ describe('the Services filters', () => {
     // Each filter in its turn: the bad mechanism before the repeated format.
     ['format=csv&mechanism=magic&format=json', 'mechanism must be one of topology-mode, legacy-annotation, trafficDistribution, none.'],
     ['type=&type=ClusterIP', 'The query parameter "type" is given more than once.'],
+    ['hpa=sometimes', 'hpa must be one of off, off-at-min, on, none.'],
+    ['measuredDiff=-5', 'measuredDiff must be a plain decimal number of percentage points from 0 to 100; got "-5".'],
+    ['measuredDiff=101', 'measuredDiff must be a plain decimal number of percentage points from 0 to 100; got "101".'],
+    ['measuredDiff=1e1', 'measuredDiff must be a plain decimal number of percentage points from 0 to 100; got "1e1".'],
+    ['measuredDiff=10&measuredDiff=5', 'The query parameter "measuredDiff" is given more than once.'],
   ])('refuse %s', async (query, text) => {
     expect(await message(parseServiceFilterParams(new URLSearchParams(query)))).toBe(text);
   });
 
   it('take an empty value as not given', () => {
-    expect(parseServiceFilterParams(new URLSearchParams('mechanism=&reason=&type=&searchReasons=&format='))).toEqual({ ok: true, value: {} });
+    expect(parseServiceFilterParams(new URLSearchParams('mechanism=&reason=&type=&hpa=&measuredDiff=&searchReasons=&format='))).toEqual({ ok: true, value: {} });
+  });
+
+  it('read the HPA and measured-difference filters and their sorts, as the table links them', () => {
+    const href = tableExportHref({ ...parseTableQuery({}, []), hpa: 'off', measuredDiff: 10, sort: 'measuredDiff', order: 'desc' }, 'json');
+    const params = new URL(href, 'http://localhost').searchParams;
+    expect(parseServiceFilterParams(params)).toEqual({ ok: true, value: { format: 'json', hpa: 'off', measuredDiff: 10 } });
+    expect(parseServiceQuery(params)).toEqual({ ok: true, value: { sort: 'measuredDiff', order: 'desc', offset: 0, limit: 100 } });
+    expect(parseServiceQuery(new URLSearchParams('sort=hpa'))).toMatchObject({ ok: true, value: { sort: 'hpa' } });
+    expect(parseServiceFilterParams(new URLSearchParams('measuredDiff=7.5'))).toEqual({ ok: true, value: { measuredDiff: 7.5 } });
   });
 });
 

@@ -20,7 +20,7 @@ import { TRAFFIC_SCENARIOS } from '../topology/analyses/traffic-scenarios';
 import type { EndpointListQuery } from '../shared/endpoint-lists';
 import { ENDPOINT_LISTS } from '../shared/endpoint-lists';
 import type { ExportFormat, ServiceQuery } from '../shared/service-query';
-import { ATTENTION_REASONS, EXPORT_FORMATS, MAX_QUERY_LENGTH, SERVICE_MECHANISMS, SERVICE_SORT_KEYS, SERVICE_TYPES } from '../shared/service-query';
+import { ATTENTION_REASONS, EXPORT_FORMATS, HPA_FILTERS, MAX_MEASURED_DIFF, MAX_QUERY_LENGTH, SERVICE_MECHANISMS, SERVICE_SORT_KEYS, SERVICE_TYPES } from '../shared/service-query';
 import type { ApiSurface, Parsed } from './http';
 import { fail, truncate } from './http';
 import type { QueryShape } from './query-params';
@@ -65,7 +65,7 @@ export const MAX_OFFSET = 10_000_000;
 /** The parameters of `GET /api/v1/services` read by {@link parseServiceQuery}. */
 const SERVICE_QUERY_PARAMS = ['q', 'namespace', 'attention', 'sort', 'order', 'offset', 'limit'] as const;
 /** The parameters read by {@link parseServiceFilterParams} (on top of {@link SERVICE_QUERY_PARAMS}). */
-export const SERVICE_FILTER_PARAMS = ['mechanism', 'reason', 'type', 'searchReasons', 'format'] as const;
+export const SERVICE_FILTER_PARAMS = ['mechanism', 'reason', 'type', 'hpa', 'measuredDiff', 'searchReasons', 'format'] as const;
 const SERVICES_PARAMS: readonly string[] = [...SERVICE_QUERY_PARAMS, ...SERVICE_FILTER_PARAMS];
 
 const servicesShape: QueryShape = { known: (key) => SERVICES_PARAMS.includes(key), knownText: SERVICES_PARAMS.join(', '), refuseRepeated: SERVICES_PARAMS };
@@ -95,11 +95,14 @@ export function parseServiceQuery(params: URLSearchParams): Parsed<ServiceQuery 
   return values.ok ? parseWith(serviceQuerySchema, values.value, 'services') : values;
 }
 
-/** The mechanism/reason/type filters, the reason search and the export format of a Services query. */
+/** The mechanism/reason/type/HPA/measured-difference filters, the reason search and the export format of a Services query. */
 export interface ServiceFilterParams {
   readonly mechanism?: string;
   readonly reason?: string;
   readonly type?: string;
+  readonly hpa?: string;
+  /** Points of cross-zone share, 0–100. */
+  readonly measuredDiff?: number;
   readonly searchReasons?: boolean;
   readonly format?: ExportFormat;
 }
@@ -109,6 +112,13 @@ const serviceFilterSchema = z.object({
   mechanism: unlessEmpty(once('mechanism', oneOf('mechanism', SERVICE_MECHANISMS))),
   reason: unlessEmpty(once('reason', oneOf('reason', ATTENTION_REASONS))),
   type: unlessEmpty(once('type', oneOf('type', SERVICE_TYPES))),
+  hpa: unlessEmpty(once('hpa', oneOf('hpa', HPA_FILTERS))),
+  measuredDiff: unlessEmpty(
+    once(
+      'measuredDiff',
+      decimalParam(MAX_MEASURED_DIFF, (text) => `measuredDiff must be a plain decimal number of percentage points from 0 to ${MAX_MEASURED_DIFF}; got "${truncate(text, 32)}".`),
+    ),
+  ),
   searchReasons: unlessEmpty(once('searchReasons', switchParam('searchReasons must be true, false, 1 or 0.'))),
   format: unlessEmpty(once('format', oneOf('format', EXPORT_FORMATS))),
 });

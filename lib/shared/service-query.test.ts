@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryableService } from './service-query';
-import { API_SORT_ALIASES, firstSortOrder, nextSort, queryServices, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey, serviceSearchText } from './service-query';
+import { API_SORT_ALIASES, firstSortOrder, hpaFilterMatches, HPA_SCALE_DOWN_STATES, nextSort, queryServices, SERVICE_SORT_KEYS, SERVICE_SORTS, serviceNaturalKey, serviceSearchText } from './service-query';
 import { parseTableQuery, parseTableSearch, queryTable, TABLE_SORT_KEYS, tableExportHref, tableQueryFilters, tableQuerySearch } from './services-table-url';
 
 function row(namespace: string, name: string, extra: Partial<QueryableService> = {}): QueryableService {
   return {
     namespace, name, mechanism: 'none', type: 'ClusterIP', hintsExpected: false, hintsObserved: 'none', reason: null, attention: null, readyEndpoints: 1, crossZoneFraction: 0,
-    gbPerMonth: 150, monthlyCost: 0,
+    gbPerMonth: 150, monthlyCost: 0, hpaScaleDown: 'none', measuredMinusPredicted: null,
     search: serviceSearchText(namespace, name), naturalKey: serviceNaturalKey(namespace, name), ...extra,
   };
 }
 
-const NO_FILTER = { q: '', ns: '', mechanism: '', reason: '', type: '', sort: 'service', order: 'asc', attention: false } as const;
+const NO_FILTER = { q: '', ns: '', mechanism: '', reason: '', type: '', hpa: '', measuredDiff: null, sort: 'service', order: 'asc', attention: false } as const;
 
 const keys = (rows: readonly QueryableService[]) => rows.map((r) => `${r.namespace}/${r.name}`);
 
@@ -127,5 +127,67 @@ describe('the shared Services query', () => {
     const url = new URL(tableExportHref(query, 'json'), 'http://localhost');
     expect(Object.fromEntries(url.searchParams)).toEqual({ format: 'json', sort: 'cost', order: 'desc' });
     expect(new URL(tableExportHref({ ...NO_FILTER, sort: 'volume', order: 'asc' }, 'csv'), 'http://localhost').searchParams.get('sort')).toBe('volume');
+  });
+
+  describe('the HPA scale-down and measured-vs-predicted answers', () => {
+    const rows = [
+      row('payments', 'ledger', { hpaScaleDown: 'off-at-min', measuredMinusPredicted: 12.4 }),
+      row('shop', 'catalog', { measuredMinusPredicted: -21 }),
+      row('shop', 'checkout', { hpaScaleDown: 'off-in-range', measuredMinusPredicted: 3 }),
+      row('shop', 'web', { hpaScaleDown: 'on', measuredMinusPredicted: 10 }),
+      row('shop', 'auth', { hpaScaleDown: 'not-applicable' }),
+      row('shop', 'api', { measuredMinusPredicted: 0 }),
+      row('kube-system', 'dns', { hpaScaleDown: 'unknown' }),
+    ];
+
+    it('filters by what the HPA does to the hints: off anywhere in its range, off at minReplicas, on, no HPA', () => {
+      expect(keys(queryTable(rows, { ...NO_FILTER, hpa: 'off' }))).toEqual(['payments/ledger', 'shop/checkout']);
+      expect(keys(queryTable(rows, { ...NO_FILTER, hpa: 'off-at-min' }))).toEqual(['payments/ledger']);
+      expect(keys(queryTable(rows, { ...NO_FILTER, hpa: 'on' }))).toEqual(['shop/web']);
+      expect(keys(queryTable(rows, { ...NO_FILTER, hpa: 'none' }))).toEqual(['shop/api', 'shop/catalog']);
+      // Not-applicable and unknown states pass no filter value but show unfiltered.
+      for (const filter of ['off', 'off-at-min', 'on', 'none'] as const) expect(hpaFilterMatches(filter, 'not-applicable') || hpaFilterMatches(filter, 'unknown')).toBe(false);
+      // An unknown value filters nothing (the API refuses it before).
+      expect(keys(queryServices(rows, { hpa: 'sometimes', sort: 'service' }))).toHaveLength(rows.length);
+    });
+
+    it('filters by the size of the measured difference, either sign, inclusive; unmeasured Services never pass', () => {
+      expect(keys(queryTable(rows, { ...NO_FILTER, measuredDiff: 10 }))).toEqual(['payments/ledger', 'shop/catalog', 'shop/web']);
+      expect(keys(queryTable(rows, { ...NO_FILTER, measuredDiff: 20 }))).toEqual(['shop/catalog']);
+      // 0: every Service measured with flows, a zero difference included.
+      expect(keys(queryTable(rows, { ...NO_FILTER, measuredDiff: 0 }))).toEqual(['payments/ledger', 'shop/api', 'shop/catalog', 'shop/checkout', 'shop/web']);
+      expect(keys(queryServices(rows, { measuredDiff: 10, hpa: 'off', sort: 'service' }))).toEqual(['payments/ledger']);
+    });
+
+    it('sorts the HPA column worst first, and the measured difference by its size, unmeasured last', () => {
+      expect(firstSortOrder('hpa')).toBe('asc');
+      expect(firstSortOrder('measuredDiff')).toBe('desc');
+      expect(keys(queryServices(rows, { sort: 'hpa' }))).toEqual(['payments/ledger', 'shop/checkout', 'shop/web', 'shop/auth', 'shop/api', 'shop/catalog', 'kube-system/dns']);
+      expect(HPA_SCALE_DOWN_STATES[0]).toBe('off-at-min');
+      expect(keys(queryServices(rows, { sort: 'measuredDiff', order: 'desc' }))).toEqual(['shop/catalog', 'payments/ledger', 'shop/web', 'shop/checkout', 'shop/api', 'kube-system/dns', 'shop/auth']);
+      expect(keys(queryServices(rows, { sort: 'measuredDiff', order: 'asc' })).slice(0, 3)).toEqual(['kube-system/dns', 'shop/auth', 'shop/api']);
+      expect(API_SORT_ALIASES.hpa).toBe('hpa');
+      expect(API_SORT_ALIASES.measuredDiff).toBe('measuredDiff');
+    });
+
+    it('keeps both filters and sorts in the table URL and its export links; other values fall back', () => {
+      const query = parseTableQuery({ hpa: 'off-at-min', measuredDiff: '10', sort: 'measuredDiff', order: 'desc' }, []);
+      expect(query).toEqual({ ...NO_FILTER, hpa: 'off-at-min', measuredDiff: 10, sort: 'measuredDiff', order: 'desc' });
+      expect(tableQuerySearch(query)).toBe('?hpa=off-at-min&measuredDiff=10&sort=measuredDiff&order=desc');
+      expect(parseTableSearch(tableQuerySearch(query), [])).toEqual(query);
+      expect(tableQueryFilters(query)).toBe(true);
+      expect(tableQueryFilters({ ...NO_FILTER, measuredDiff: 0 })).toBe(true);
+      expect(parseTableQuery({ hpa: 'sometimes', measuredDiff: '7' }, [])).toEqual(NO_FILTER);
+      expect(parseTableQuery({ measuredDiff: '10.0' }, []).measuredDiff).toBeNull();
+      expect(parseTableQuery({ measuredDiff: '0', sort: 'hpa' }, [])).toEqual({ ...NO_FILTER, measuredDiff: 0, sort: 'hpa' });
+      expect(Object.fromEntries(new URL(tableExportHref(query, 'csv'), 'http://localhost').searchParams)).toEqual({
+        format: 'csv',
+        hpa: 'off-at-min',
+        measuredDiff: '10',
+        sort: 'measuredDiff',
+        order: 'desc',
+      });
+      expect(new URL(tableExportHref({ ...NO_FILTER, sort: 'hpa', order: 'asc' }, 'json'), 'http://localhost').searchParams.get('sort')).toBe('hpa');
+    });
   });
 });

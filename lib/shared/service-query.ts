@@ -7,9 +7,9 @@
  * There is one set of sort columns ({@link SERVICE_SORTS}); the two public surfaces name them
  * their own way: the API's documented `sort` values ({@link SERVICE_SORT_KEYS}, through
  * {@link API_SORT_ALIASES}, here) and the table's URL values (`TABLE_SORT_KEYS` in
- * ./services-table-url.ts, with the rest of the table's URL state). The mechanism, reason and type
- * filters have the same names and values on both surfaces (the API's parameters are parsed by
- * lib/server/requests.ts).
+ * ./services-table-url.ts, with the rest of the table's URL state). The mechanism, reason, type,
+ * `hpa` and `measuredDiff` filters have the same names and values on both surfaces (the API's
+ * parameters are parsed by lib/server/requests.ts).
  */
 import type { ServiceMechanism } from '../topology/analyses/service-mechanism';
 import type { ServiceRecord } from '../topology/model/cluster-model';
@@ -31,6 +31,42 @@ export const ATTENTION_REASONS = [
   'costly-fixable',
 ] as const satisfies readonly AttentionReason[];
 
+/**
+ * What an HPA's scale-down does to a Service's hints, by the count rule alone (Σ per-zone minimums
+ * ≤ ready endpoints, checked at every replica count from minReplicas to maxReplicas):
+ * - `off-at-min`: hints are off at minReplicas, where the HPA settles when load drops;
+ * - `off-in-range`: on at minReplicas, off at some other count of the range;
+ * - `on`: on at every count of the range;
+ * - `not-applicable`: an HPA scales it, but its hints do not come from the `Auto` heuristic
+ *   (trafficDistribution, or nothing asks for hints) or the cluster has no zone CPU ratios;
+ * - `none`: no HPA scales the Deployment behind it;
+ * - `unknown`: zonescope could not read a type the workload lookup needs.
+ * In the order the column sorts them (worst first).
+ */
+export const HPA_SCALE_DOWN_STATES = ['off-at-min', 'off-in-range', 'on', 'not-applicable', 'none', 'unknown'] as const;
+/** One {@link HPA_SCALE_DOWN_STATES} value. */
+export type HpaScaleDownState = (typeof HPA_SCALE_DOWN_STATES)[number];
+
+/**
+ * The `hpa` filter's values: `off` (hints off at minReplicas or at another count of the HPA's
+ * range), `off-at-min`, `on` (on at every count of the range) and `none` (no HPA).
+ */
+export const HPA_FILTERS = ['off', 'off-at-min', 'on', 'none'] as const;
+/** One {@link HPA_FILTERS} value. */
+export type HpaFilter = (typeof HPA_FILTERS)[number];
+
+/** Whether a Service's HPA state passes an `hpa` filter value. */
+export function hpaFilterMatches(filter: HpaFilter, state: HpaScaleDownState): boolean {
+  return filter === 'off' ? state === 'off-at-min' || state === 'off-in-range' : state === filter;
+}
+
+/** Largest `measuredDiff` (points of cross-zone share: measured minus predicted, either sign). */
+export const MAX_MEASURED_DIFF = 100;
+/** The `measuredDiff` thresholds the table offers, in points (0: every Service measured with zone-resolved flows). */
+export const MEASURED_DIFF_CHOICES = [0, 5, 10, 20] as const;
+/** The threshold the Overview counts by, in points. */
+export const MEASURED_DIFF_ATTENTION = 10;
+
 /** What filtering and sorting read of a Service row. */
 export interface QueryableService {
   readonly namespace: string;
@@ -48,6 +84,13 @@ export interface QueryableService {
   readonly gbPerMonth: number | null;
   /** Cross-zone cost now in USD per month; `null` as for {@link gbPerMonth}. */
   readonly monthlyCost: number | null;
+  /** What the HPA's scale-down does to the hints (see {@link HPA_SCALE_DOWN_STATES}). */
+  readonly hpaScaleDown: HpaScaleDownState;
+  /**
+   * The cross-zone share measured by zone-resolved flows minus the model's prediction, in
+   * percentage points (−100 to 100); `null` unless measured with flows.
+   */
+  readonly measuredMinusPredicted: number | null;
   /** {@link serviceSearchText}: what `q` matches. */
   readonly search: string;
   /** {@link serviceNaturalKey}: the default order and every tie-break. */
@@ -70,7 +113,7 @@ export function serviceNaturalKey(namespace: string, name: string): string {
 }
 
 /** Every column the Services can be sorted by (each surface exposes its own names for them). */
-export const SERVICE_SORTS = ['service', 'name', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone', 'volume', 'cost'] as const;
+export const SERVICE_SORTS = ['service', 'name', 'mechanism', 'hints', 'reason', 'endpoints', 'hpa', 'crossZone', 'measuredDiff', 'volume', 'cost'] as const;
 /** One sort column (see {@link SERVICE_SORTS}). */
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
@@ -83,6 +126,9 @@ function hintsScore(row: QueryableService): number {
   return (row.hintsExpected ? 10 : 0) + observed;
 }
 
+/** The place of each HPA state in the `hpa` sort (see {@link HPA_SCALE_DOWN_STATES}). */
+const HPA_RANK = Object.fromEntries(HPA_SCALE_DOWN_STATES.map((state, i) => [state, i])) as Readonly<Record<HpaScaleDownState, number>>;
+
 /** What each column sorts by; ties always fall back to {@link QueryableService.naturalKey}, ascending. */
 const SORT_VALUE: Readonly<Record<ServiceSort, (row: QueryableService) => string | number>> = {
   service: (row) => row.naturalKey,
@@ -92,7 +138,11 @@ const SORT_VALUE: Readonly<Record<ServiceSort, (row: QueryableService) => string
   hints: hintsScore,
   reason: (row) => (row.attention ? `0${row.attention}` : `1${row.reason ?? ''}`),
   endpoints: (row) => row.readyEndpoints,
+  // Worst first when ascending: off at minReplicas, off within the range, on, then the rest.
+  hpa: (row) => HPA_RANK[row.hpaScaleDown],
   crossZone: (row) => row.crossZoneFraction,
+  // The size of the disagreement, either sign; Services not measured with flows rank below every figure.
+  measuredDiff: (row) => (row.measuredMinusPredicted === null ? -1 : Math.abs(row.measuredMinusPredicted)),
   // Services without traffic figures rank below every figure (last when descending).
   volume: (row) => row.gbPerMonth ?? -1,
   cost: (row) => row.monthlyCost ?? -1,
@@ -104,7 +154,7 @@ export function serviceSortValue(sort: ServiceSort): (row: QueryableService) => 
 }
 
 /** The columns that hold numbers: they sort descending on the first click (largest first), the others ascending. */
-const NUMERIC_SORTS: ReadonlySet<ServiceSort> = new Set<ServiceSort>(['endpoints', 'crossZone', 'volume', 'cost']);
+const NUMERIC_SORTS: ReadonlySet<ServiceSort> = new Set<ServiceSort>(['endpoints', 'crossZone', 'measuredDiff', 'volume', 'cost']);
 
 /** The order a column sorts in when first chosen: descending for numbers, ascending for names and categories. */
 export function firstSortOrder(sort: ServiceSort): SortOrder {
@@ -118,7 +168,7 @@ export function nextSort(current: { readonly sort: ServiceSort; readonly order: 
 }
 
 /** The `sort` values of `GET /api/v1/services` (documented in docs/api.md), in documented order. */
-export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone', 'volume', 'cost'] as const;
+export const SERVICE_SORT_KEYS = ['name', 'namespace', 'mechanism', 'hints', 'reason', 'endpoints', 'hpa', 'crossZone', 'measuredDiff', 'volume', 'cost'] as const;
 /** One API `sort` value (see {@link SERVICE_SORT_KEYS}). */
 export type ServiceSortKey = (typeof SERVICE_SORT_KEYS)[number];
 
@@ -130,7 +180,9 @@ export const API_SORT_ALIASES: Readonly<Record<ServiceSortKey, ServiceSort>> = {
   hints: 'hints',
   reason: 'reason',
   endpoints: 'endpoints',
+  hpa: 'hpa',
   crossZone: 'crossZone',
+  measuredDiff: 'measuredDiff',
   volume: 'volume',
   cost: 'cost',
 };
@@ -151,6 +203,13 @@ export interface ServiceFilter {
   readonly type?: string;
   /** Only Services needing attention for this reason. */
   readonly reason?: string;
+  /** Only Services whose HPA state passes this filter (see {@link HPA_FILTERS}; `''`/`undefined`: every one). */
+  readonly hpa?: string;
+  /**
+   * Only Services measured with zone-resolved flows whose measured cross-zone share differs from
+   * the prediction by at least this many points, either way (`undefined`: every Service).
+   */
+  readonly measuredDiff?: number;
 }
 
 /** The filter predicate of a query (normalises `q` once). */
@@ -162,12 +221,16 @@ export function serviceFilter(filter: ServiceFilter): (row: QueryableService) =>
   const mechanism = filter.mechanism ?? '';
   const type = filter.type ?? '';
   const reason = filter.reason ?? '';
+  const hpa = (HPA_FILTERS as readonly string[]).includes(filter.hpa ?? '') ? (filter.hpa as HpaFilter) : null;
+  const measuredDiff = filter.measuredDiff ?? null;
   return (row) =>
     (namespace === '' || row.namespace === namespace) &&
     (!attention || row.attention !== null) &&
     (mechanism === '' || row.mechanism === mechanism) &&
     (type === '' || row.type === type) &&
     (reason === '' || row.attention === reason) &&
+    (hpa === null || hpaFilterMatches(hpa, row.hpaScaleDown)) &&
+    (measuredDiff === null || (row.measuredMinusPredicted !== null && Math.abs(row.measuredMinusPredicted) >= measuredDiff - 1e-9)) &&
     (q === '' || row.search.includes(q) || (reasons && (row.reason?.toLowerCase().includes(q) ?? false)));
 }
 

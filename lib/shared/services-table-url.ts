@@ -1,18 +1,18 @@
 /**
- * The Services table's URL state, `?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`:
+ * The Services table's URL state, `?q=&ns=&mechanism=&reason=&type=&hpa=&measuredDiff=&sort=&order=&attention=1`:
  * read from the page's parameters or the address bar, written back, turned into the shared filter
  * and sort of ./service-query.ts, and the `GET /api/v1/services` export link of what the table
  * shows. Pure and safe for client components: the table runs it in the browser.
  */
 import type { ExportFormat, QueryableService, ServiceFilter, ServiceSort, ServiceSortKey, SortOrder } from './service-query';
-import { ATTENTION_REASONS, MAX_QUERY_LENGTH, queryServices, SERVICE_MECHANISMS, SERVICE_TYPES, serviceFilter } from './service-query';
+import { ATTENTION_REASONS, HPA_FILTERS, MAX_QUERY_LENGTH, MEASURED_DIFF_CHOICES, queryServices, SERVICE_MECHANISMS, SERVICE_TYPES, serviceFilter } from './service-query';
 
 /** The table's sortable columns, in column order: its `?sort=` values (the same names as {@link SERVICE_SORTS}). */
-export const TABLE_SORT_KEYS = ['service', 'mechanism', 'hints', 'reason', 'endpoints', 'crossZone', 'volume', 'cost'] as const satisfies readonly ServiceSort[];
+export const TABLE_SORT_KEYS = ['service', 'mechanism', 'hints', 'reason', 'endpoints', 'hpa', 'crossZone', 'measuredDiff', 'volume', 'cost'] as const satisfies readonly ServiceSort[];
 /** One table `?sort=` value (see {@link TABLE_SORT_KEYS}). */
 export type TableSortKey = (typeof TABLE_SORT_KEYS)[number];
 
-/** The Services table's state, kept in its URL as `?q=&ns=&mechanism=&reason=&type=&sort=&order=&attention=1`. */
+/** The Services table's state, kept in its URL as `?q=&ns=&mechanism=&reason=&type=&hpa=&measuredDiff=&sort=&order=&attention=1`. */
 export interface TableQuery {
   readonly q: string;
   /** `''`: every namespace. */
@@ -23,6 +23,10 @@ export interface TableQuery {
   readonly reason: string;
   /** `''`: every type, else one of {@link SERVICE_TYPES}. */
   readonly type: string;
+  /** `''`: every Service, else one of {@link HPA_FILTERS}. */
+  readonly hpa: string;
+  /** `null`: every Service, else one of {@link MEASURED_DIFF_CHOICES} (points). */
+  readonly measuredDiff: number | null;
   readonly sort: TableSortKey;
   readonly order: SortOrder;
   readonly attention: boolean;
@@ -30,6 +34,12 @@ export interface TableQuery {
 
 function one(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** One of the table's {@link MEASURED_DIFF_CHOICES} written as a plain number (`10`), else `null`. */
+function measuredDiffChoice(text: string): number | null {
+  const choice = MEASURED_DIFF_CHOICES.find((points) => String(points) === text);
+  return choice ?? null;
 }
 
 /** The table's query from its URL parameters; unknown values fall back to the defaults. */
@@ -44,6 +54,8 @@ export function parseTableQuery(params: Readonly<Record<string, string | string[
     mechanism: known(SERVICE_MECHANISMS, one(params.mechanism)),
     reason: known(ATTENTION_REASONS, one(params.reason)),
     type: known(SERVICE_TYPES, one(params.type)),
+    hpa: known(HPA_FILTERS, one(params.hpa)),
+    measuredDiff: measuredDiffChoice(one(params.measuredDiff)),
     sort: (TABLE_SORT_KEYS as readonly string[]).includes(sort) ? (sort as TableSortKey) : 'service',
     order: one(params.order) === 'desc' ? 'desc' : 'asc',
     attention: attention === '1' || attention === 'true',
@@ -70,6 +82,8 @@ export function tableQuerySearch(query: TableQuery): string {
   if (query.mechanism) params.set('mechanism', query.mechanism);
   if (query.reason) params.set('reason', query.reason);
   if (query.type) params.set('type', query.type);
+  if (query.hpa) params.set('hpa', query.hpa);
+  if (query.measuredDiff !== null) params.set('measuredDiff', String(query.measuredDiff));
   if (query.attention) params.set('attention', '1');
   if (query.sort !== 'service') params.set('sort', query.sort);
   if (query.order !== 'asc') params.set('order', query.order);
@@ -79,7 +93,17 @@ export function tableQuerySearch(query: TableQuery): string {
 
 /** The filter of a table query (the search covers reasons too). */
 function tableServiceFilter(query: TableQuery): ServiceFilter {
-  return { q: query.q, searchReasons: true, namespace: query.ns, attention: query.attention, mechanism: query.mechanism, reason: query.reason, type: query.type };
+  return {
+    q: query.q,
+    searchReasons: true,
+    namespace: query.ns,
+    attention: query.attention,
+    mechanism: query.mechanism,
+    reason: query.reason,
+    type: query.type,
+    hpa: query.hpa,
+    measuredDiff: query.measuredDiff ?? undefined,
+  };
 }
 
 /** The filter predicate of a table query (see {@link serviceFilter}). */
@@ -94,7 +118,9 @@ export function queryTable<T extends QueryableService>(rows: readonly T[], query
 
 /** Whether a table query filters anything out (sort aside). */
 export function tableQueryFilters(query: TableQuery): boolean {
-  return query.q.trim() !== '' || query.ns !== '' || query.mechanism !== '' || query.reason !== '' || query.type !== '' || query.attention;
+  return (
+    query.q.trim() !== '' || query.ns !== '' || query.mechanism !== '' || query.reason !== '' || query.type !== '' || query.hpa !== '' || query.measuredDiff !== null || query.attention
+  );
 }
 
 /** The table's sort columns as the API names them (the API's `namespace` is the table's `service`). */
@@ -104,7 +130,9 @@ const API_SORT_OF_TABLE: Readonly<Record<TableSortKey, ServiceSortKey>> = {
   hints: 'hints',
   reason: 'reason',
   endpoints: 'endpoints',
+  hpa: 'hpa',
   crossZone: 'crossZone',
+  measuredDiff: 'measuredDiff',
   volume: 'volume',
   cost: 'cost',
 };
@@ -124,6 +152,8 @@ export function tableExportHref(query: TableQuery, format: ExportFormat): string
   if (query.mechanism) params.set('mechanism', query.mechanism);
   if (query.reason) params.set('reason', query.reason);
   if (query.type) params.set('type', query.type);
+  if (query.hpa) params.set('hpa', query.hpa);
+  if (query.measuredDiff !== null) params.set('measuredDiff', String(query.measuredDiff));
   if (query.attention) params.set('attention', '1');
   params.set('sort', API_SORT_OF_TABLE[query.sort]);
   params.set('order', query.order);

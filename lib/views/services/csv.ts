@@ -12,7 +12,9 @@ import { round6 } from './rows';
 /**
  * The rows as CSV, one line per Service: the table's columns, one `ready <zone>` column per zone
  * (`zones`, e.g. {@link rowZones}), fractions as numbers 0–1, the volume (GB per month, with its
- * source) and the cross-zone cost (USD per month); empty when a Service has no traffic figures.
+ * source) and the cross-zone cost (USD per month), empty when a Service has no traffic figures;
+ * the measured share's difference from the prediction (points, empty unless measured with flows)
+ * and the HPA column (its state, range and the counts of the range where hints are off, `3 4 5`).
  */
 export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[]): string {
   const header = [
@@ -32,6 +34,11 @@ export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[
     'volume source',
     'cross-zone USD per month',
     'measured cross-zone fraction',
+    'measured minus predicted (points)',
+    'HPA scale-down',
+    'HPA minReplicas',
+    'HPA maxReplicas',
+    'hints off at replicas',
   ];
   return toCsv(
     header,
@@ -52,6 +59,11 @@ export function servicesCsv(rows: readonly ServiceRow[], zones: readonly string[
       row.volumeSource,
       row.monthlyCost === null ? null : Math.round(row.monthlyCost * 100) / 100,
       row.measuredCrossZoneFraction,
+      row.measuredMinusPredicted,
+      row.hpaScaleDown.state,
+      row.hpaScaleDown.minReplicas,
+      row.hpaScaleDown.maxReplicas,
+      row.hpaScaleDown.hintsOffAt.join(' '),
     ]),
   );
 }

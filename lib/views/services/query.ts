@@ -33,6 +33,8 @@ function queryable(rows: readonly ServiceRow[]): readonly QueryableRow[] {
       crossZoneFraction: row.crossZoneFraction,
       gbPerMonth: row.gbPerMonth,
       monthlyCost: row.monthlyCost,
+      hpaScaleDown: row.hpaScaleDown.state,
+      measuredMinusPredicted: row.measuredMinusPredicted,
       search: serviceSearchText(row.namespace, row.name),
       naturalKey: serviceNaturalKey(row.namespace, row.name),
     }));
@@ -75,7 +77,17 @@ function sortedRows(rows: readonly ServiceRow[], query: ServiceQuery): Queryable
     orders.set(`${sort} ${order}`, sorted);
   }
   return sorted.filter(
-    serviceFilter({ q: query.q, searchReasons: query.searchReasons, namespace: query.namespace, attention: query.attention, mechanism: query.mechanism, type: query.type, reason: query.reason }),
+    serviceFilter({
+      q: query.q,
+      searchReasons: query.searchReasons,
+      namespace: query.namespace,
+      attention: query.attention,
+      mechanism: query.mechanism,
+      type: query.type,
+      reason: query.reason,
+      hpa: query.hpa,
+      measuredDiff: query.measuredDiff,
+    }),
   );
 }
 

@@ -1,11 +1,13 @@
 /**
- * The Services view's rows: one slim row per Service, from its report and the cluster-wide traffic
- * figures (measured, set or assumed), memoised per analysis and traffic snapshot and reused per
- * report, so after a change only the Services it touched get a new row. The API (query.ts), the
- * export (csv.ts) and the table (table.ts) all read these rows.
+ * The Services view's rows: one slim row per Service, from its report, the cluster-wide traffic
+ * figures (measured, set or assumed) and its HPA's range (./hpa-scale-down.ts), memoised per
+ * analysis and traffic snapshot and reused per report, so after a change only the Services it
+ * touched get a new row. The API (query.ts), the export (csv.ts), the table (table.ts) and the
+ * Overview's counts (attention.ts) all read these rows.
  */
 import 'server-only';
 
+import type { ClusterContext } from '../../topology/model/cluster-context';
 import type { ClusterAnalysis, ServiceReport } from '../../topology/report/analysis-schema';
 import { UNKNOWN_ZONE } from '../../topology/analyses/traffic';
 import type { ServiceTrafficCost, VolumeSourceKind } from '../../topology/analyses/traffic-volume';
@@ -13,6 +15,8 @@ import { costlyFixable, DEFAULT_ATTENTION_MIN_SAVING } from '../../topology/repo
 import { getClusterAnalysis, prepared } from '../../server/analysis';
 import type { ClusterScope } from '../../server/clusters';
 import { getClusterTraffic } from '../traffic';
+import type { HpaScaleDown } from './hpa-scale-down';
+import { hpaScaleDownOf } from './hpa-scale-down';
 
 /** One row of the Services table (slim, so 10,000 rows travel cheaply). */
 export interface ServiceRow {
@@ -43,10 +47,35 @@ export interface ServiceRow {
    * {@link crossZoneFraction}, the model's), `null` unless the volume source is `measured-flows`.
    */
   readonly measuredCrossZoneFraction: number | null;
+  /**
+   * {@link measuredCrossZoneFraction} minus the model's share (of the traffic it delivers:
+   * {@link crossZoneFraction} unless some is dropped, see {@link predictedOfDelivered}), in
+   * percentage points to one decimal (`+12.3`: 12.3 points more crosses zones than predicted);
+   * `null` unless measured with flows.
+   */
+  readonly measuredMinusPredicted: number | null;
+  /** What the HPA scaling the Service's Deployment does to its hints across its range (see ./hpa-scale-down.ts). */
+  readonly hpaScaleDown: HpaScaleDown;
 }
 
-function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined, minSaving: number): ServiceRow {
+/**
+ * The model's cross-zone share of the traffic it delivers — what flows can measure, and what the
+ * Service page compares the measurement with (equal to the cross-zone share unless some is dropped).
+ */
+export function predictedOfDelivered(traffic: Pick<ServiceReport['traffic'], 'crossZoneFraction' | 'droppedFraction'>): number {
+  const delivered = 1 - traffic.droppedFraction;
+  return delivered > 0 && delivered < 1 ? traffic.crossZoneFraction / delivered : traffic.crossZoneFraction;
+}
+
+/** `measured − predicted` in percentage points, to one decimal (what the table shows and filters by). */
+export function pointsDifference(measured: number, predicted: number): number {
+  // (0 + 0: never -0, which JSON writes as 0 but the table would sign)
+  return Math.round((measured - predicted) * 1000) / 10 + 0;
+}
+
+function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined, minSaving: number, context: ClusterContext | null): ServiceRow {
   const observed = report.observed;
+  const measured = traffic?.volume.source.kind === 'measured-flows' ? round6(traffic.crossZoneFraction) : null;
   const hinted = Object.values(observed.hintCountsByZone).reduce((a, b) => a + b, 0);
   return {
     namespace: report.namespace,
@@ -66,7 +95,9 @@ function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined, m
     gbPerMonth: traffic ? round6(traffic.volume.gbPerMonth) : null,
     volumeSource: traffic ? traffic.volume.source.kind : null,
     monthlyCost: traffic ? round6(traffic.monthlyCost) : null,
-    measuredCrossZoneFraction: traffic?.volume.source.kind === 'measured-flows' ? round6(traffic.crossZoneFraction) : null,
+    measuredCrossZoneFraction: measured,
+    measuredMinusPredicted: measured === null ? null : pointsDifference(measured, predictedOfDelivered(report.traffic)),
+    hpaScaleDown: hpaScaleDownOf(report, context),
   };
 }
 
@@ -88,14 +119,15 @@ export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | nul
   const key = byService ?? NO_TRAFFIC;
   let rows = perTraffic.get(key);
   if (!rows) {
-    rows = serviceRows(analysis, byService, prepared(scope.source).attentionMinSaving);
+    const preparation = prepared(scope.source);
+    rows = serviceRows(analysis, byService, preparation.attentionMinSaving, preparation.context);
     perTraffic.set(key, rows);
   }
   return rows;
 }
 
-/** The row last built from each report, with the traffic figures it was built with. */
-const ROW_OF = new WeakMap<ServiceReport, { readonly traffic: ServiceTrafficCost | undefined; readonly row: ServiceRow }>();
+/** The row last built from each report, with the traffic figures it was built with and whether it read the HPAs. */
+const ROW_OF = new WeakMap<ServiceReport, { readonly traffic: ServiceTrafficCost | undefined; readonly withContext: boolean; readonly row: ServiceRow }>();
 
 /** Whether two traffic figures give the same row (what {@link toRow} reads of them). */
 function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | undefined): boolean {
@@ -112,17 +144,24 @@ function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | 
 }
 
 /**
- * The rows of an analysis with its traffic figures. The engine keeps an unchanged Service's report
- * object from one cluster generation to the next, so after a change only the Services it touched
- * (or whose traffic figures moved) get a new row.
+ * The rows of an analysis with its traffic figures, and the HPA column read in `context` (the
+ * cluster the analysis was computed in; `null`: every HPA state `unknown`). The engine keeps an
+ * unchanged Service's report object from one cluster generation to the next while its namespace's
+ * workloads and the cluster-wide inputs are unchanged, so after a change only the Services it
+ * touched (or whose traffic figures moved) get a new row.
  */
-export function serviceRows(analysis: ClusterAnalysis, byService: ReadonlyMap<string, ServiceTrafficCost> | null, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): readonly ServiceRow[] {
+export function serviceRows(
+  analysis: ClusterAnalysis,
+  byService: ReadonlyMap<string, ServiceTrafficCost> | null,
+  minSaving: number = DEFAULT_ATTENTION_MIN_SAVING,
+  context: ClusterContext | null = null,
+): readonly ServiceRow[] {
   return analysis.services.map((report) => {
     const traffic = byService?.get(`${report.namespace}/${report.name}`);
     const cached = ROW_OF.get(report);
-    if (cached !== undefined && sameFigures(cached.traffic, traffic)) return cached.row;
-    const row = toRow(report, traffic, minSaving);
-    ROW_OF.set(report, { traffic, row });
+    if (cached !== undefined && sameFigures(cached.traffic, traffic) && cached.withContext === (context !== null)) return cached.row;
+    const row = toRow(report, traffic, minSaving, context);
+    ROW_OF.set(report, { traffic, withContext: context !== null, row });
     return row;
   });
 }

@@ -4,7 +4,8 @@
  * lib/shared/service-query.ts), for random rows and queries — ties of the natural key (`svc-1` and `svc-01`)
  * included — and the namespaces list is the sorted set of the rows' namespaces. The rows of
  * successive analyses say what each report and its traffic figures say, reusing a row only for the
- * same report with the same figures.
+ * same report with the same figures; their HPA column agrees with the Service page's HPA scan, and
+ * the measured difference is measured minus predicted, in points.
  */
 import { describe, expect, it } from 'vitest';
 
@@ -16,10 +17,11 @@ import { analyzeCluster, analyzeClusterIn, clusterTrafficOf } from '../../topolo
 import { prepareAnalysis, withAnalysisCache } from '../../topology/report/prepared-analysis';
 import { publicCases } from '../../topology/report/test-public-cases';
 import type { QueryableService, ServiceQuery } from '../../shared/service-query';
-import { API_SORT_ALIASES, queryServices, SERVICE_SORT_KEYS, serviceNaturalKey, serviceSearchText } from '../../shared/service-query';
+import { API_SORT_ALIASES, HPA_FILTERS, HPA_SCALE_DOWN_STATES, queryServices, SERVICE_SORT_KEYS, serviceNaturalKey, serviceSearchText } from '../../shared/service-query';
+import { clusterAnswers } from './attention';
 import { exportServiceRows, queryServiceRows } from './query';
 import type { ServiceRow } from './rows';
-import { serviceNamespaces, serviceRows } from './rows';
+import { pointsDifference, predictedOfDelivered, serviceNamespaces, serviceRows } from './rows';
 
 /** A small seeded generator (mulberry32): the same rows and queries on every run. */
 function random(seed: number): () => number {
@@ -54,6 +56,8 @@ function rows(next: () => number): ServiceRow[] {
         attention: attention === null ? null : { reason: attention, message: `why: ${attention}` },
         endpointsByZone: { a: 1 }, readyEndpoints: Math.floor(next() * 5), crossZoneFraction: Math.floor(next() * 4) / 4, crossZoneFractionIfAuto: 0,
         gbPerMonth: counted ? Math.floor(next() * 3) * 50 : null, volumeSource: counted ? 'assumed' : null, monthlyCost: counted ? Math.floor(next() * 3) : null, measuredCrossZoneFraction: null,
+        measuredMinusPredicted: counted && next() < 0.6 ? pick([-30, -10, -2.5, 0, 9.9, 10, 25]) : null,
+        hpaScaleDown: { state: pick(HPA_SCALE_DOWN_STATES), minReplicas: 2, maxReplicas: 9, hintsOffAt: [] },
       });
     }
   }
@@ -72,6 +76,8 @@ function query(next: () => number, namespaces: readonly string[]): ServiceQuery 
     mechanism: maybe(MECHANISMS[Math.floor(next() * MECHANISMS.length)]),
     type: maybe(TYPES[Math.floor(next() * TYPES.length)]),
     reason: maybe((REASONS[2 + Math.floor(next() * 3)] as string) ?? ''),
+    hpa: maybe(HPA_FILTERS[Math.floor(next() * HPA_FILTERS.length)]),
+    measuredDiff: maybe([0, 5, 10, 20][Math.floor(next() * 4)]),
     offset: maybe(Math.floor(next() * 10)),
     limit: maybe(1 + Math.floor(next() * 20)),
   };
@@ -82,7 +88,7 @@ function reference(all: readonly ServiceRow[], q: ServiceQuery): ServiceRow[] {
   const queryable = all.map((row): QueryableService & { row: ServiceRow } => ({
     row, namespace: row.namespace, name: row.name, mechanism: row.mechanism, type: row.type, hintsExpected: row.hintsExpected, hintsObserved: row.hintsObserved,
     reason: row.reason, attention: row.attention?.reason ?? null, readyEndpoints: row.readyEndpoints, crossZoneFraction: row.crossZoneFraction,
-    gbPerMonth: row.gbPerMonth, monthlyCost: row.monthlyCost, search: serviceSearchText(row.namespace, row.name), naturalKey: serviceNaturalKey(row.namespace, row.name),
+    gbPerMonth: row.gbPerMonth, monthlyCost: row.monthlyCost, hpaScaleDown: row.hpaScaleDown.state, measuredMinusPredicted: row.measuredMinusPredicted, search: serviceSearchText(row.namespace, row.name), naturalKey: serviceNaturalKey(row.namespace, row.name),
   }));
   return queryServices(queryable, { ...q, sort: API_SORT_ALIASES[q.sort ?? 'namespace'] }).map((entry) => entry.row);
 }
@@ -169,5 +175,91 @@ describe('the Services rows of successive analyses', () => {
     const changed = serviceRows(after, byServiceOf(after));
     expect(rows.find((row) => row.name === 'web')?.readyEndpoints).toBe(11);
     expect(changed.find((row) => row.name === 'web')).toMatchObject({ readyEndpoints: 3, gbPerMonth: 150 });
+  });
+});
+
+describe('the HPA column of the Services rows', () => {
+  const hpaOf = (index: ReturnType<typeof publicCases>) => {
+    const prepared = prepareAnalysis(index);
+    const analysis = analyzeClusterIn(prepared);
+    const rows = serviceRows(analysis, null, undefined, prepared.context);
+    return { analysis, row: (name: string) => rows.find((r) => r.name === name)?.hpaScaleDown };
+  };
+
+  it('says at which counts of the HPA range hints are off, as the Service page’s scan does', () => {
+    // api: HPA 3–12 over three equal zones: off at 4, 5, 8 and 11 (Σ minimum > replicas), on at 3.
+    const { analysis, row } = hpaOf(publicCases());
+    expect(row('api')).toEqual({ state: 'off-in-range', minReplicas: 3, maxReplicas: 12, hintsOffAt: [4, 5, 8, 11] });
+    expect(row('api')?.hintsOffAt).toEqual(analysis.services.find((s) => s.name === 'api')?.hpa?.hintsOffAt);
+    expect(row('web')).toEqual({ state: 'none', minReplicas: null, maxReplicas: null, hintsOffAt: [] });
+  });
+
+  it('is off at minReplicas when the low end turns hints off, on when no count of the range does', () => {
+    const hpa = (minReplicas: number, maxReplicas: number) => publicCases().snapshot.hpas.map((h) => ({ ...h, minReplicas, maxReplicas }));
+    expect(hpaOf(publicCases({ hpas: hpa(4, 12) })).row('api')).toMatchObject({ state: 'off-at-min', hintsOffAt: [4, 5, 8, 11] });
+    expect(hpaOf(publicCases({ hpas: hpa(12, 30) })).row('api')).toEqual({ state: 'on', minReplicas: 12, maxReplicas: 30, hintsOffAt: [] });
+  });
+
+  it('where several Deployments match the selector, follows the one owning the Service’s pods, as the Service page does', () => {
+    const cases = publicCases();
+    const api = cases.snapshot.deployments.find((d) => d.name === 'api');
+    if (api === undefined) throw new Error('no api Deployment');
+    // A second Deployment with the same pod template labels but no pods (a canary scaled to zero).
+    const deployments = [...cases.snapshot.deployments, { ...api, name: 'api-canary', replicas: 0, readyReplicas: 0 }];
+    expect(hpaOf(publicCases({ deployments })).row('api')).toMatchObject({ state: 'off-in-range', minReplicas: 3 });
+    const onCanary = cases.snapshot.hpas.map((h) => ({ ...h, scaleTargetRef: { kind: 'Deployment', name: 'api-canary' } }));
+    expect(hpaOf(publicCases({ deployments, hpas: onCanary })).row('api')?.state).toBe('none');
+  });
+
+  it('is not applicable where the hints do not come from the Auto heuristic, unknown without the cluster', () => {
+    const services = publicCases().snapshot.services.map((s) => (s.name === 'api' ? { ...s, annotations: {} } : s));
+    expect(hpaOf(publicCases({ services })).row('api')).toMatchObject({ state: 'not-applicable', minReplicas: 3, maxReplicas: 12, hintsOffAt: [] });
+    const analysis = analyzeCluster(publicCases());
+    expect(serviceRows(analysis, null).every((r) => r.hpaScaleDown.state === 'unknown')).toBe(true);
+  });
+});
+
+describe('the measured difference of the Services rows', () => {
+  it('is measured minus predicted in points, to one decimal, never -0', () => {
+    expect(pointsDifference(0.5, 0.2764)).toBe(22.4);
+    expect(pointsDifference(0.1, 0.25)).toBe(-15);
+    expect(Object.is(pointsDifference(0.3, 0.30001), 0)).toBe(true);
+  });
+
+  it('compares with the share of the delivered traffic, as the Service page does', () => {
+    expect(predictedOfDelivered({ crossZoneFraction: 0.3, droppedFraction: 0 })).toBe(0.3);
+    expect(predictedOfDelivered({ crossZoneFraction: 0.3, droppedFraction: 0.25 })).toBeCloseTo(0.4, 12);
+    expect(predictedOfDelivered({ crossZoneFraction: 0, droppedFraction: 1 })).toBe(0);
+  });
+
+  it('is null unless the Service is measured with zone-resolved flows, then measured minus predicted', () => {
+    const analysis = analyzeCluster(publicCases());
+    const byService = clusterTrafficOf(analysis, defaultVolumeSettings({ gbPerEndpoint: 50 }), null).byService;
+    expect(serviceRows(analysis, byService).every((r) => r.measuredMinusPredicted === null && r.measuredCrossZoneFraction === null)).toBe(true);
+    // The same figures with web's volume measured by flows at 50 % cross-zone.
+    const web = byService.get('default/web');
+    if (web === undefined) throw new Error('no traffic figures for web');
+    const measured = new Map(byService);
+    measured.set('default/web', { ...web, volume: { ...web.volume, source: { ...web.volume.source, kind: 'measured-flows' } }, crossZoneFraction: 0.5 });
+    const row = serviceRows(analysis, measured).find((r) => r.name === 'web');
+    const predicted = analysis.services.find((s) => s.name === 'web')?.traffic.crossZoneFraction ?? NaN;
+    expect(row?.measuredCrossZoneFraction).toBe(0.5);
+    expect(row?.measuredMinusPredicted).toBe(Math.round((0.5 - predicted) * 1000) / 10);
+    expect(row?.measuredMinusPredicted).not.toBe(0);
+  });
+});
+
+describe('the Overview’s counts over the Services rows', () => {
+  it('count what the table’s hpa and measuredDiff filters keep', () => {
+    for (let seed = 1; seed <= 5; seed++) {
+      const all = rows(random(seed));
+      const answers = clusterAnswers(all);
+      expect(answers.hpaOffAtMin).toBe(exportServiceRows(all, { hpa: 'off-at-min' }).length);
+      expect(answers.hpaOffAtMin + answers.hpaOffInRange).toBe(exportServiceRows(all, { hpa: 'off' }).length);
+      expect(answers.measuredDiffers).toBe(exportServiceRows(all, { measuredDiff: answers.threshold }).length);
+      expect(answers.measured).toBe(exportServiceRows(all, { measuredDiff: 0 }).length);
+      expect(answers.withHpa + answers.hpaUnknown + exportServiceRows(all, { hpa: 'none' }).length).toBe(all.length);
+      expect(clusterAnswers(all)).toBe(answers);
+    }
   });
 });

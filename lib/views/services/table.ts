@@ -22,7 +22,9 @@ import { getServiceRows, round6, rowZones, serviceNamespaces } from './rows';
  *   ready endpoints per zone (aligned with `zones`), ready endpoints, cross-zone fraction now,
  *   cross-zone fraction with topology mode Auto, GB per month, volume source (into `labels`),
  *   cross-zone USD per month (GB, source and USD `null`/-1 without traffic figures), measured
- *   cross-zone fraction (`null` unless measured with flows)]`.
+ *   cross-zone fraction (`null` unless measured with flows), measured minus predicted in points
+ *   (`null` likewise), HPA state (into `labels`), HPA range `[minReplicas, maxReplicas,
+ *   ...counts where hints are off]` (`null` without an HPA)]`.
  */
 export type SlimServiceRow = readonly [
   namespace: number,
@@ -41,6 +43,9 @@ export type SlimServiceRow = readonly [
   volumeSource: number,
   monthlyCost: number | null,
   measuredCrossZone: number | null,
+  measuredMinusPredicted: number | null,
+  hpaState: number,
+  hpaRange: readonly number[] | null,
 ];
 
 /** The Services table's data: slim rows plus the interned zone names and reason texts. */
@@ -51,14 +56,14 @@ export interface ServiceTableData {
   readonly reasons: readonly string[];
   /** The Services' namespaces, sorted; rows point into this list. */
   readonly namespaces: readonly string[];
-  /** The type, mechanism, hints-observed, attention and volume-source values rows point into. */
+  /** The type, mechanism, hints-observed, attention, volume-source and HPA-state values rows point into. */
   readonly labels: readonly string[];
   readonly rows: readonly SlimServiceRow[];
   /**
    * Columns whose figures are unknown because zonescope could not read a type they depend on
    * (the same for every row), with the message to show instead of the figure.
    */
-  readonly unknown: { readonly hints: string | null; readonly endpoints: string | null; readonly crossZone: string | null };
+  readonly unknown: { readonly hints: string | null; readonly endpoints: string | null; readonly crossZone: string | null; readonly hpa: string | null };
   /** The price of the cost column (the cluster's cloud, or as set), `null` before the traffic figures exist. */
   readonly pricing: CrossZonePricing | null;
 }
@@ -145,6 +150,9 @@ export function serviceTable(
     labels.index(row.volumeSource),
     row.monthlyCost === null ? null : Math.round(row.monthlyCost * 10_000) / 10_000,
     row.measuredCrossZoneFraction,
+    row.measuredMinusPredicted,
+    labels.index(row.hpaScaleDown.state),
+    row.hpaScaleDown.minReplicas === null || row.hpaScaleDown.maxReplicas === null ? null : [row.hpaScaleDown.minReplicas, row.hpaScaleDown.maxReplicas, ...row.hpaScaleDown.hintsOffAt],
   ]);
   const unknown = serviceUnknowns(cluster.unreadable);
   return {
@@ -153,7 +161,7 @@ export function serviceTable(
     namespaces,
     labels: labels.values,
     rows: slim,
-    unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null },
+    unknown: { hints: unknown.expectedHints ?? unknown.observedHints ?? null, endpoints: unknown.endpoints ?? null, crossZone: unknown.crossZone ?? null, hpa: unknown.hpa ?? null },
     pricing: cluster.pricing,
   };
 }

@@ -55,7 +55,7 @@ describe('an identity that cannot read everything', () => {
     expect(body.header.freshness.forbidden).toEqual([]);
     expect(body.header.permissions).toBeNull();
     expect(renderToStaticMarkup(createElement(PermissionsBanner, { header: getHeader(defaultScope()) }))).toBe('');
-    expect(getServiceTable(defaultScope())?.unknown).toEqual({ hints: null, endpoints: null, crossZone: null });
+    expect(getServiceTable(defaultScope())?.unknown).toEqual({ hints: null, endpoints: null, crossZone: null, hpa: null });
     const toggle = await readJson<{ prediction: { unknown: string | null } }>(
       await getTopologyMode(apiRequest('/api/v1/services/shop/cart/topology-mode'), routeContext({ namespace: 'shop', name: 'cart' })),
     );
@@ -110,7 +110,7 @@ describe('an identity that cannot read everything', () => {
     const list = await readJson<ServicesResponse>(await getServices(apiRequest('/api/v1/services?q=shop/cart')));
     expect(list.items.map((row) => [row.name, row.reason])).toEqual([['cart', NODES_UNKNOWN]]);
     // The Services table shows "unknown" in the hints and cross-zone columns instead of "off" and 0.0 %.
-    expect(getServiceTable(defaultScope())?.unknown).toEqual({ hints: NODES_UNKNOWN, endpoints: null, crossZone: NODES_UNKNOWN });
+    expect(getServiceTable(defaultScope())?.unknown).toEqual({ hints: NODES_UNKNOWN, endpoints: null, crossZone: NODES_UNKNOWN, hpa: null });
     // The toggle offers no prediction instead of one computed from no Nodes.
     const toggle = await readJson<{ prediction: { unknown: string | null } }>(
       await getTopologyMode(apiRequest('/api/v1/services/shop/cart/topology-mode'), routeContext({ namespace: 'shop', name: 'cart' })),

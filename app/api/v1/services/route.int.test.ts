@@ -28,8 +28,8 @@ describe('GET /api/v1/services', () => {
     const checkout = body.items.find((row) => row.namespace === 'shop' && row.name === 'checkout');
     expect(checkout).toMatchObject({ type: 'ClusterIP', mechanism: 'topology-mode', hintsExpected: true, hintsObserved: 'all' });
     expect(Object.keys(checkout ?? {}).sort()).toEqual([
-      'attention', 'crossZoneFraction', 'crossZoneFractionIfAuto', 'endpointsByZone', 'gbPerMonth', 'hintsExpected', 'hintsObserved', 'measuredCrossZoneFraction', 'mechanism',
-      'monthlyCost', 'name', 'namespace', 'readyEndpoints', 'reason', 'type', 'volumeSource',
+      'attention', 'crossZoneFraction', 'crossZoneFractionIfAuto', 'endpointsByZone', 'gbPerMonth', 'hintsExpected', 'hintsObserved', 'hpaScaleDown', 'measuredCrossZoneFraction',
+      'measuredMinusPredicted', 'mechanism', 'monthlyCost', 'name', 'namespace', 'readyEndpoints', 'reason', 'type', 'volumeSource',
     ]);
   });
 
@@ -102,7 +102,8 @@ describe('GET /api/v1/services', () => {
     const lines = text.split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      'namespace,name,type,mechanism,hints expected,hints on slices,attention,reason,ready endpoints,ready ap-northeast-2a,ready ap-northeast-2b,ready ap-northeast-2c,cross-zone fraction,cross-zone fraction if Auto,GB per month,volume source,cross-zone USD per month,measured cross-zone fraction',
+      'namespace,name,type,mechanism,hints expected,hints on slices,attention,reason,ready endpoints,ready ap-northeast-2a,ready ap-northeast-2b,ready ap-northeast-2c,cross-zone fraction,cross-zone fraction if Auto,GB per month,volume source,cross-zone USD per month,measured cross-zone fraction,' +
+        'measured minus predicted (points),HPA scale-down,HPA minReplicas,HPA maxReplicas,hints off at replicas',
     );
     const json = await list('?namespace=shop&sort=crossZone&order=desc');
     expect(lines.slice(1, -1).map((line) => line.split(',').slice(0, 2).join('/'))).toEqual(json.items.map((row) => `${row.namespace}/${row.name}`));
@@ -121,6 +122,30 @@ describe('GET /api/v1/services', () => {
     const paged = GET(apiRequest('/api/v1/services?format=csv&limit=5'));
     expect(paged.status).toBe(400);
     expect((await readJson<ApiErrorResponse>(paged)).error.message).toBe('offset and limit do not apply to an export: format=csv and format=json hold every matching Service.');
+  });
+
+  it('says what each HPA does to the hints, filters and sorts by it, and exports it', async () => {
+    // ledger: HPA 3–12 over zones of 4 : 3 : 2 CPU; Σ per-zone minimums exceed 3, 4, 6 and 11 replicas.
+    const offAtMin = await list('?hpa=off-at-min');
+    expect(offAtMin.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['payments/ledger']);
+    expect(offAtMin.items[0]?.hpaScaleDown).toEqual({ state: 'off-at-min', minReplicas: 3, maxReplicas: 12, hintsOffAt: [3, 4, 6, 11] });
+    expect((await list('?hpa=off')).total).toBe(1);
+    expect((await list('?hpa=on')).total).toBe(0);
+    const all = await list();
+    expect((await list('?hpa=none')).total).toBe(all.total - 1);
+    expect((await list('?sort=hpa')).items[0]?.name).toBe('ledger');
+    expect((await list('?sort=hpa&order=desc')).items.at(-1)?.name).toBe('ledger');
+    const csv = await GET(apiRequest('/api/v1/services?format=csv&hpa=off')).text();
+    expect(csv.split('\r\n')[1]).toMatch(/^payments,ledger,.*,off-at-min,3,12,3 4 6 11$/);
+  });
+
+  it('filters and sorts by the measured difference, which needs flows (none measured here)', async () => {
+    const all = await list();
+    expect(all.items.every((row) => row.measuredMinusPredicted === null)).toBe(true);
+    expect((await list('?measuredDiff=0')).total).toBe(0);
+    expect((await list('?measuredDiff=10&sort=measuredDiff&order=desc')).total).toBe(0);
+    // Without a difference to sort by, the order is namespace/name (the tie-break).
+    expect((await list('?sort=measuredDiff&order=desc')).items.map((row) => row.name)).toEqual(all.items.map((row) => row.name));
   });
 
   it('pages with offset and limit, clamping limit to 1..500', async () => {
@@ -153,6 +178,9 @@ describe('GET /api/v1/services', () => {
     ['repeated type', '?type=ClusterIP&type=NodePort'],
     ['unknown format', '?format=xml'],
     ['bad searchReasons', '?searchReasons=maybe'],
+    ['unknown hpa filter', '?hpa=sometimes'],
+    ['negative measuredDiff', '?measuredDiff=-10'],
+    ['measuredDiff over 100', '?measuredDiff=150'],
   ])('answers 400 bad-request:services for a %s, with no cluster call', async (_label, query) => {
     const before = nonWatchRequests(harness().sim);
     const response = GET(apiRequest(`/api/v1/services${query}`));
