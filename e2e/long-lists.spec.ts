@@ -39,14 +39,17 @@ test('the endpoint table shows the first rows, then every endpoint on request', 
 
 test('a failed load says so and offers a retry that works', async ({ page }) => {
   await page.goto(`/services/${SERVICE}`);
-  let failures = 1;
+  // Every load fails until the user retries: a load the page starts by itself meanwhile (a live
+  // refresh after another spec's cluster restore) fails too, rather than racing the alert.
+  let failing = true;
   await page.route('**/api/v1/services/shop/many-endpoints/endpoints?*', async (route) => {
-    if (failures-- > 0) await route.abort('connectionrefused');
+    if (failing) await route.abort('connectionrefused');
     else await route.continue();
   });
   await page.getByRole('button', { name: 'Show all 30 endpoints' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'Could not load the endpoints' });
   await expect(alert).toBeVisible();
+  failing = false;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByText(/All 30 endpoints shown/)).toBeVisible();
 });
