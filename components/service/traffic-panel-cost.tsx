@@ -87,6 +87,25 @@ function VolumeSummary({ volume }: { readonly volume: TrafficVolumeView }) {
   );
 }
 
+/** A what-if amount (a non-negative number, typed as text so a half-typed value stays), labelled above. */
+function AmountField({ label, value, onChange, invalid }: { readonly label: string; readonly value: string; readonly onChange: (text: string) => void; readonly invalid: boolean }) {
+  return (
+    <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
+      {label}
+      <input
+        type="number"
+        min={0}
+        step="any"
+        inputMode="decimal"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={invalid}
+        className="h-9 w-36 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      />
+    </label>
+  );
+}
+
 export function CostPanel({
   volume,
   costRows,
@@ -133,32 +152,8 @@ export function CostPanel({
       <VolumeSummary volume={volume} />
       <h4 className="text-xs font-medium uppercase tracking-wide text-slate-600 dark:text-slate-400">What-if</h4>
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
-          What-if traffic (GB / month)
-          <input
-            type="number"
-            min={0}
-            step="any"
-            inputMode="decimal"
-            value={gbText}
-            onChange={(e) => setGbText(e.target.value)}
-            aria-invalid={gb === null}
-            className="h-9 w-36 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-          />
-        </label>
-        <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
-          $ per cross-zone GB (cluster: {formatUsd(ownPrice)})
-          <input
-            type="number"
-            min={0}
-            step="any"
-            inputMode="decimal"
-            value={priceText}
-            onChange={(e) => setPriceText(e.target.value)}
-            aria-invalid={price === null}
-            className="h-9 w-36 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-          />
-        </label>
+        <AmountField label="What-if traffic (GB / month)" value={gbText} onChange={setGbText} invalid={gb === null} />
+        <AmountField label={`$ per cross-zone GB (cluster: ${formatUsd(ownPrice)})`} value={priceText} onChange={setPriceText} invalid={price === null} />
         {gb === null || price === null ? (
           <p role="alert" className="text-sm text-red-800 dark:text-red-300">
             Enter non-negative numbers.

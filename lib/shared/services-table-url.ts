@@ -5,7 +5,7 @@
  * shows. Pure and safe for client components: the table runs it in the browser.
  */
 import type { ExportFormat, QueryableService, ServiceFilter, ServiceSort, ServiceSortKey, SortOrder } from './service-query';
-import { ATTENTION_REASONS, HPA_FILTERS, MAX_QUERY_LENGTH, MEASURED_DIFF_CHOICES, queryServices, SERVICE_MECHANISMS, SERVICE_TYPES, serviceFilter } from './service-query';
+import { API_SORT_ALIASES, ATTENTION_REASONS, HPA_FILTERS, MAX_QUERY_LENGTH, MEASURED_DIFF_CHOICES, queryServices, SERVICE_MECHANISMS, SERVICE_SORT_KEYS, SERVICE_TYPES, serviceFilter } from './service-query';
 
 /** The table's sortable columns, in column order: its `?sort=` values (the same names as {@link SERVICE_SORTS}). */
 export const TABLE_SORT_KEYS = ['service', 'mechanism', 'hints', 'reason', 'endpoints', 'hpa', 'crossZone', 'measuredDiff', 'volume', 'cost'] as const satisfies readonly ServiceSort[];
@@ -79,12 +79,7 @@ export function tableQuerySearch(query: TableQuery): string {
   const params = new URLSearchParams();
   if (query.q) params.set('q', query.q);
   if (query.ns) params.set('ns', query.ns);
-  if (query.mechanism) params.set('mechanism', query.mechanism);
-  if (query.reason) params.set('reason', query.reason);
-  if (query.type) params.set('type', query.type);
-  if (query.hpa) params.set('hpa', query.hpa);
-  if (query.measuredDiff !== null) params.set('measuredDiff', String(query.measuredDiff));
-  if (query.attention) params.set('attention', '1');
+  setFilterParams(params, query);
   if (query.sort !== 'service') params.set('sort', query.sort);
   if (query.order !== 'asc') params.set('order', query.order);
   const search = params.toString();
@@ -123,19 +118,20 @@ export function tableQueryFilters(query: TableQuery): boolean {
   );
 }
 
-/** The table's sort columns as the API names them (the API's `namespace` is the table's `service`). */
-const API_SORT_OF_TABLE: Readonly<Record<TableSortKey, ServiceSortKey>> = {
-  service: 'namespace',
-  mechanism: 'mechanism',
-  hints: 'hints',
-  reason: 'reason',
-  endpoints: 'endpoints',
-  hpa: 'hpa',
-  crossZone: 'crossZone',
-  measuredDiff: 'measuredDiff',
-  volume: 'volume',
-  cost: 'cost',
-};
+/** The filters the table's URL and the API name alike (`q` and the namespace differ), set on `params` when given. */
+function setFilterParams(params: URLSearchParams, query: TableQuery): void {
+  if (query.mechanism) params.set('mechanism', query.mechanism);
+  if (query.reason) params.set('reason', query.reason);
+  if (query.type) params.set('type', query.type);
+  if (query.hpa) params.set('hpa', query.hpa);
+  if (query.measuredDiff !== null) params.set('measuredDiff', String(query.measuredDiff));
+  if (query.attention) params.set('attention', '1');
+}
+
+/** The API `sort` value of each table column: the inverse of {@link API_SORT_ALIASES} (the API's `namespace` is the table's `service`). */
+const API_SORT_OF_TABLE = Object.fromEntries(
+  SERVICE_SORT_KEYS.filter((key) => key !== 'name').map((key) => [API_SORT_ALIASES[key], key]),
+) as Readonly<Record<TableSortKey, ServiceSortKey>>;
 
 /**
  * The `GET /api/v1/services` address that exports what the table shows with `query`: every
@@ -149,12 +145,7 @@ export function tableExportHref(query: TableQuery, format: ExportFormat): string
     params.set('searchReasons', '1');
   }
   if (query.ns) params.set('namespace', query.ns);
-  if (query.mechanism) params.set('mechanism', query.mechanism);
-  if (query.reason) params.set('reason', query.reason);
-  if (query.type) params.set('type', query.type);
-  if (query.hpa) params.set('hpa', query.hpa);
-  if (query.measuredDiff !== null) params.set('measuredDiff', String(query.measuredDiff));
-  if (query.attention) params.set('attention', '1');
+  setFilterParams(params, query);
   params.set('sort', API_SORT_OF_TABLE[query.sort]);
   params.set('order', query.order);
   return `/api/v1/services?${params.toString()}`;
