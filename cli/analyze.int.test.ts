@@ -99,3 +99,22 @@ describe('npm run analyze exit codes', () => {
     expect(twice.err).toMatch(new RegExp(`${path.join(folder, 'b.yaml').replace(/[.\\/]/g, '\\$&')}, document \\d+.*given twice: also in ${path.join(folder, 'a.yaml').replace(/[.\\/]/g, '\\$&')}`));
   }, 30_000);
 });
+
+describe('npm run analyze: who re-applies a Service', () => {
+  // fixtures/ownership.yaml's checkout: a Helm chart applied by Argo CD 2.x with its default label
+  // tracking (app.kubernetes.io/instance) and client-side apply, whose last-applied configuration
+  // declares topology-mode: Auto. It used to get no warning (or "the next helm upgrade").
+  it('names Argo CD and the last-applied source, in the JSON and in the text report', async () => {
+    const json = await runInProcess(['--snapshot', 'fixtures/ownership.yaml', '--format', 'json']);
+    expect(json.code).toBe(0);
+    const analysis = JSON.parse(json.out.toString('utf8')) as { services: { name: string; gitOps: { tool: string; source: string; declared: Record<string, string>; liveChange: string; warning: string } | null }[] };
+    const checkout = analysis.services.find((s) => s.name === 'checkout');
+    expect(checkout?.gitOps).toMatchObject({ tool: 'Argo CD', source: 'last-applied', declared: { 'service.kubernetes.io/topology-mode': 'Auto' }, liveChange: 'reverted' });
+    expect(analysis.services.find((s) => s.name === 'web-public')?.gitOps?.tool).toBe('Helm');
+    expect(analysis.services.find((s) => s.name === 'payments-db')?.gitOps).toBeNull();
+    const text = await runInProcess(['--snapshot', 'fixtures/ownership.yaml']);
+    expect(text.out.toString('utf8')).toContain(
+      "Managed by Argo CD (label app.kubernetes.io/instance=storefront, Argo CD's default tracking label, with a last-applied configuration, a Helm chart rendered by Argo CD): the Git source declares service.kubernetes.io/topology-mode: Auto (read from its kubectl.kubernetes.io/last-applied-configuration) — the next Argo CD sync puts it back. Make the change in Git.",
+    );
+  }, 30_000);
+});

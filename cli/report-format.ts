@@ -107,7 +107,8 @@ function serviceLine(report: ServiceReport): string {
       : `cross-zone now ${pct(report.traffic.crossZoneFraction)}, if Auto ${pct(report.traffic.crossZoneFractionIfAuto)}, none ${pct(report.traffic.crossZoneFractionIfNone)}`;
   const hpa = unknown.hpa !== undefined ? `\n      HPA / scale-down risk ${unknown.hpa}` : '';
   const hints = unknown.expectedHints !== undefined ? `\n      hints expected ${unknown.expectedHints}` : '';
-  return `  ${report.namespace}/${report.name}  [${report.mechanism}] hints expected ${expected}, observed ${hintsText(report)}; ${traffic}${why}${attention}${hints}${hpa}`;
+  const gitOps = report.gitOps ? `\n      ${report.gitOps.warning}` : '';
+  return `  ${report.namespace}/${report.name}  [${report.mechanism}] hints expected ${expected}, observed ${hintsText(report)}; ${traffic}${why}${attention}${hints}${hpa}${gitOps}`;
 }
 
 /** `Could not read: Nodes (forbidden): unknown cluster.zones, …` lines, empty when everything was read. */

@@ -90,6 +90,14 @@ export async function annotateService(namespace: string, name: string, annotatio
   );
 }
 
+/**
+ * Merge-patches a Service's metadata (labels and annotations) as another client would, e.g. to make
+ * it look applied by Argo CD.
+ */
+export async function patchServiceMetadata(namespace: string, name: string, metadata: { labels?: Record<string, string | null>; annotations?: Record<string, string | null> }): Promise<void> {
+  await kube(`/api/v1/namespaces/${namespace}/services/${name}`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata }) });
+}
+
 /** A Service as the API server has it. */
 export interface SimService {
   metadata: { name: string; namespace: string; resourceVersion: string; annotations?: Record<string, string> };

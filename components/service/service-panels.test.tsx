@@ -134,6 +134,16 @@ describe('next to the toggle: GitOps and the equivalent commands', () => {
     expect(textOf(<TopologyModeEquivalents service={testService('cart', extra)} minor={31} />)).toContain(expected);
   });
 
+  it('plain kubectl apply whose manifest declares the key: "Applied with kubectl apply", and the manifest to change', () => {
+    const service = testService('cart', {
+      annotations: { 'service.kubernetes.io/topology-mode': 'Auto' },
+      ownership: { lastApplied: { readable: true, topologyAnnotations: { 'service.kubernetes.io/topology-mode': 'Auto' } }, managers: null },
+    });
+    const text = textOf(<TopologyModeEquivalents service={service} minor={31} />);
+    expect(text).toContain('Applied with kubectl apply (annotation kubectl.kubernetes.io/last-applied-configuration): the applied manifest declares service.kubernetes.io/topology-mode: Auto');
+    expect(text).toContain('the next kubectl apply of that manifest puts it back. Make the change in that manifest.');
+  });
+
   it('no marker: no warning, the commands still there', () => {
     const text = textOf(<TopologyModeEquivalents service={testService('cart')} minor={31} />);
     expect(text).not.toContain('Managed by');

@@ -16,7 +16,7 @@ export function TopologyModeEquivalents({ service, minor }: { readonly service: 
   return (
     <div className="mt-4 space-y-3">
       {manager ? (
-        <Callout tone="warn" title={`Managed by ${manager.tool}`}>
+        <Callout tone={manager.liveChange === 'stays' ? 'info' : 'warn'} title={manager.tool === 'kubectl apply' ? 'Applied with kubectl apply' : `Managed by ${manager.tool}`}>
           <p>{manager.warning}</p>
         </Callout>
       ) : null}

@@ -3,7 +3,8 @@
  * and only the annotations and labels zonescope reads (topology, cloud load balancers, who manages
  * the Service), so Services that differ elsewhere share their maps.
  */
-import type { ServicePortRecord, ServiceRecord } from '../../topology/model/cluster-model';
+import type { FieldManagerFact, ServiceOwnershipFacts, ServicePortRecord, ServiceRecord } from '../../topology/model/cluster-model';
+import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../../topology/upstream/constants';
 import { internNullable, internRecord, internString, internStringMap } from '../intern';
 import { arr, isJsonObject, num, obj, str, stringList, stringMap } from './json';
 
@@ -78,15 +79,64 @@ export function projectService(raw: unknown): ServiceRecord {
     loadBalancerClass: internNullable(str(spec.loadBalancerClass)),
     ipFamilies: internRecord(stringList(spec.ipFamilies)),
     ...ownershipLabels(metadata.labels),
+    ...ownershipFacts(metadata),
   };
 }
 
 /** The Service labels that say who manages it (GitOps / Helm); only these are kept. */
-const SERVICE_LABELS_KEPT = ['argocd.argoproj.io/instance', 'kustomize.toolkit.fluxcd.io/name', 'kustomize.toolkit.fluxcd.io/namespace', 'helm.toolkit.fluxcd.io/name', 'helm.toolkit.fluxcd.io/namespace', 'app.kubernetes.io/managed-by'];
+const SERVICE_LABELS_KEPT = ['argocd.argoproj.io/instance', 'app.kubernetes.io/instance', 'kustomize.toolkit.fluxcd.io/name', 'kustomize.toolkit.fluxcd.io/namespace', 'helm.toolkit.fluxcd.io/name', 'helm.toolkit.fluxcd.io/namespace', 'app.kubernetes.io/managed-by'];
 
 function ownershipLabels(raw: unknown): { labels?: Readonly<Record<string, string>> } {
   const labels = stringMap(raw);
   const kept: Record<string, string> = {};
   for (const key of SERVICE_LABELS_KEPT) if (key in labels) kept[key] = labels[key] ?? '';
   return Object.keys(kept).length > 0 ? { labels: internStringMap(kept) } : {};
+}
+
+const TOPOLOGY_KEYS = [ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] as const;
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** The topology annotations a last-applied configuration declares; `{ readable: false }` when it is no JSON object. */
+function lastAppliedFacts(text: string): NonNullable<ServiceOwnershipFacts['lastApplied']> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { readable: false };
+  }
+  if (!isJsonObject(parsed)) return { readable: false };
+  const annotations = obj(obj(parsed.metadata).annotations);
+  const declared: Record<string, string> = {};
+  for (const key of TOPOLOGY_KEYS) {
+    const value = annotations[key];
+    if (typeof value === 'string') declared[key] = value;
+  }
+  return { readable: true, topologyAnnotations: declared };
+}
+
+/** One managedFields entry: its manager, operation and the topology annotation keys it owns. */
+function managerFact(raw: unknown): FieldManagerFact | null {
+  const entry = obj(raw);
+  const manager = str(entry.manager);
+  if (manager === null) return null;
+  const annotations = obj(obj(obj(entry.fieldsV1)['f:metadata'])['f:annotations']);
+  const topologyKeys = TOPOLOGY_KEYS.filter((key) => `f:${key}` in annotations);
+  return { manager, operation: str(entry.operation) ?? 'Update', topologyKeys };
+}
+
+/**
+ * Owner facts from `last-applied-configuration` and `managedFields`; nothing when the Service has
+ * neither, so Services without them keep sharing their shape.
+ */
+function ownershipFacts(metadata: Record<string, unknown>): { ownership?: ServiceOwnershipFacts } {
+  const lastAppliedText = str(obj(metadata.annotations)[LAST_APPLIED]);
+  const lastApplied = lastAppliedText === null ? null : lastAppliedFacts(lastAppliedText);
+  const managers = Array.isArray(metadata.managedFields)
+    ? arr(metadata.managedFields)
+        .map(managerFact)
+        .filter((fact): fact is FieldManagerFact => fact !== null)
+    : null;
+  if (lastApplied === null && managers === null) return {};
+  // One shared (frozen) copy per distinct set of facts: most Services of one tool look alike.
+  return { ownership: internRecord({ lastApplied, managers }) };
 }

@@ -67,8 +67,44 @@ export interface ServiceRecord {
   readonly loadBalancerIngress: readonly string[];
   readonly loadBalancerClass: string | null;
   readonly ipFamilies: readonly string[];
-  /** The GitOps / Helm ownership labels (`argocd.argoproj.io/instance`, Flux, `app.kubernetes.io/managed-by`), when any is set. */
+  /** The GitOps / Helm ownership labels (`argocd.argoproj.io/instance`, `app.kubernetes.io/instance`, Flux, `app.kubernetes.io/managed-by`), when any is set. */
   readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Who declares the topology annotations, from `kubectl.kubernetes.io/last-applied-configuration`
+   * and `metadata.managedFields` (owner facts only, not the blobs); absent when the Service has
+   * neither.
+   */
+  readonly ownership?: ServiceOwnershipFacts;
+}
+
+/**
+ * What a Service's own metadata says about who applies its topology annotations
+ * (`service.kubernetes.io/topology-mode`, `…/topology-aware-hints`).
+ */
+export interface ServiceOwnershipFacts {
+  /**
+   * `kubectl.kubernetes.io/last-applied-configuration`, written by client-side `kubectl apply`
+   * and by Argo CD's default (client-side) sync: the topology annotations it declares, key → value
+   * (empty when it declares none). `null` when the Service has no such annotation;
+   * `{ readable: false }` when it is not a JSON object.
+   */
+  readonly lastApplied: { readonly readable: true; readonly topologyAnnotations: Readonly<Record<string, string>> } | { readonly readable: false } | null;
+  /**
+   * `metadata.managedFields`, one entry per manager and operation, with the topology annotation
+   * keys each owns (`f:metadata` → `f:annotations` → `f:<key>`). `null` when the object carries
+   * none (a dump from `kubectl get -o yaml`, which leaves them out by default).
+   */
+  readonly managers: readonly FieldManagerFact[] | null;
+}
+
+/** One `metadata.managedFields` entry, reduced to what ownership needs. */
+export interface FieldManagerFact {
+  /** `argocd-controller`, `kustomize-controller`, `helm`, `kubectl-client-side-apply`, `zonescope`… */
+  readonly manager: string;
+  /** `Apply` (server-side apply) or `Update` (every other write). */
+  readonly operation: string;
+  /** The topology annotation keys this entry owns. */
+  readonly topologyKeys: readonly string[];
 }
 
 /** An EndpointSlice with the engine's endpoint shape. */

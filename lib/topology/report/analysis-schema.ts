@@ -5,6 +5,7 @@
  * The values are built by cluster-analysis.ts (`analyzeCluster`) and service-detail.ts
  * (`analyzeService`).
  */
+import type { GitOpsManager } from '../analyses/gitops';
 import type { DataplaneAnalysis } from '../analyses/analyze-dataplane';
 import type { AddressTypeAnalysis, EndpointView, ExpectedHints, IfAutoPrediction } from '../analyses/analyze-service';
 import type { ObservedHints } from '../analyses/observed-hints';
@@ -107,6 +108,12 @@ export interface ServiceReport {
   readonly workload: HpaAnalysis | null;
   readonly fixes: readonly Fix[];
   readonly loadBalancer: LoadBalancerAnalysis | null;
+  /**
+   * Who re-applies the Service from a source (Argo CD, Flux, Helm, kubectl apply) and whether
+   * their next apply undoes a live change of the topology annotations; `null` when nothing says
+   * another tool applies it.
+   */
+  readonly gitOps: GitOpsManager | null;
   readonly needsAttention: ServiceAttention | null;
 }
 

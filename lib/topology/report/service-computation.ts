@@ -4,6 +4,7 @@
  * report can share between Services of the same shape (report-shape.ts) and, per scenario,
  * between Services with the same traffic figures (`trafficFiguresKey`).
  */
+import { gitOpsManager, type GitOpsManager } from '../analyses/gitops';
 import type { ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
 import { analyzeServiceHints, serviceLints } from '../analyses/analyze-service';
 import { isControllerManaged } from '../analyses/managed-slices';
@@ -302,9 +303,10 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     unknown,
   };
   const needsAttention = attentionFor(common);
+  const gitOps = gitOpsManager(service);
   const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
-    ? lazyReport(common, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, needsAttention)
-    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes: fixes as readonly Fix[], loadBalancer };
+    ? lazyReport(common, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention)
+    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes: fixes as readonly Fix[], loadBalancer, gitOps };
   return { report, needsAttention, analysis, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeFix: core.shapeFix };
 }
 
@@ -314,10 +316,11 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
  * alive — not the engine results of the pass.
  */
 function lazyReport(
-  common: Omit<ServiceReport, 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'needsAttention'>,
+  common: Omit<ServiceReport, 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'gitOps' | 'needsAttention'>,
   cell: WorkloadCell,
   fixes: FixesCell | readonly Fix[],
   loadBalancer: LoadBalancerAnalysis | null,
+  gitOps: GitOpsManager | null,
   needsAttention: ServiceAttention | null,
 ): ServiceReport {
   return {
@@ -344,6 +347,7 @@ function lazyReport(
       return fixes instanceof FixesCell ? fixes.fixes() : fixes;
     },
     loadBalancer,
+    gitOps,
     needsAttention,
   };
 }

@@ -39,7 +39,6 @@ import { getServiceTraffic } from '@/lib/views/service/traffic';
 import { getServiceView } from '@/lib/views/service/view';
 import { measuredCrossZoneFraction } from '@/lib/topology/analyses/measured-projection';
 import { DEFAULT_REQUESTS } from '@/lib/topology/analyses/request-sample';
-import { gitOpsManager } from '@/lib/topology/analyses/gitops';
 import { UNKNOWN_ZONE } from '@/lib/topology/analyses/traffic';
 
 import type { ServiceParams } from './params';
@@ -201,7 +200,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pr
       ) : null}
       <div className="grid gap-5 lg:grid-cols-3">
         <Panel id="verdict" title="Verdict and smallest fix" description={`What the EndpointSlice controller does on ${release}, in its own words.`} className={readOnly ? 'lg:col-span-3' : 'lg:col-span-2'}>
-          <ServiceVerdict detail={detail} gitOpsWarning={gitOpsManager(service)?.warning ?? null} />
+          <ServiceVerdict detail={detail} gitOpsWarning={detail.gitOps && detail.gitOps.liveChange !== 'stays' ? detail.gitOps.warning : null} />
         </Panel>
         {readOnly ? null : e.applicable ? (
           <Panel id="topology-mode" title="Topology mode" description="Enable or disable Auto, with the predicted outcome first.">

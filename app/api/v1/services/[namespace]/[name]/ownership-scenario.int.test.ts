@@ -69,6 +69,16 @@ describe('the ownership scenario', () => {
     expect(gitOpsManager(helm.value.service)?.tool).toBe('Helm');
   });
 
+  it('checkout: a Helm chart applied by Argo CD with label tracking; its last-applied configuration declares topology-mode, so the next sync puts it back', async () => {
+    const body = await service('checkout');
+    expect(body.gitOps).toMatchObject({ tool: 'Argo CD', source: 'last-applied', declared: { 'service.kubernetes.io/topology-mode': 'Auto' }, liveChange: 'reverted' });
+    expect(body.gitOps?.warning).toContain('the Git source declares service.kubernetes.io/topology-mode: Auto (read from its kubectl.kubernetes.io/last-applied-configuration) — the next Argo CD sync puts it back.');
+    // Only the owner facts reach the record, not the applied manifest.
+    const view = getServiceView(defaultScope(), 'default', 'checkout');
+    if (!view.ok) throw new Error('checkout not found');
+    expect(JSON.stringify(view.value.service)).not.toContain('helm.sh/chart');
+  });
+
   it('web-public: NLB IP targets with TCP, client IP not preserved by default', async () => {
     const lb = (await service('web-public')).loadBalancer;
     expect(lb).toMatchObject({ path: 'lb-to-pod', sourceIpPreserved: false, aws: { clientIpSource: 'default for IP targets with TCP/TLS (off)' } });
