@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { selfSubjectAccessReview, selfSubjectReview } from './handlers/access-reviews';
+import { isApplyPatch, serverSideApply } from './handlers/apply';
 import { deleteCollection, remove } from './handlers/delete';
 import { get } from './handlers/get';
 import { list } from './handlers/list';
@@ -38,7 +39,7 @@ export async function handleResourceRequest(deps: ApiDeps, request: ResourceRequ
     case 'update':
       return update(deps, request);
     case 'patch':
-      return patch(deps, request);
+      return isApplyPatch(request) ? serverSideApply(deps, request) : patch(deps, request);
     case 'delete':
       return remove(deps, request);
     case 'deletecollection':

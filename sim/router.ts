@@ -13,6 +13,7 @@ import { handleResourceRequest } from './handlers';
 import { decodeContinue } from './handlers/continue-token';
 import type { ApiDeps, ResourceRequest, Verb } from './handlers/request';
 import { negotiate, readBody, sendJson } from './http';
+import { answerOpenApiV3 } from './openapi/serve';
 import { sendOversized } from './oversized';
 import type { ApiResource } from './resources';
 import { findApiResource, servedGroups } from './resources';
@@ -172,7 +173,7 @@ function nonResource(deps: RouterDeps, res: ServerResponse, method: string, segm
     respond(deps, res, 200, doc);
     return;
   }
-  // /openapi/v2, /openapi/v3 and anything else: kubectl get/describe/annotate/scale cope with 404.
+  // /openapi/v2 (kubectl uses v3, served above) and anything else: 404.
   throw notFoundPath();
 }
 
@@ -208,6 +209,18 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
     const [first, second, third] = segments;
     const isResource =
       (first === 'api' && segments.length > 2) || (first === 'apis' && segments.length > 3);
+    if (first === 'openapi' && second === 'v3' && (method === 'GET' || method === 'HEAD')) {
+      deps.stats.recordDiscovery();
+      const answer = answerOpenApiV3(segments.slice(2), url.searchParams, req.headers.accept);
+      if (answer.body === undefined) {
+        deps.stats.recordResponse(answer.code);
+        res.writeHead(answer.code, answer.headers);
+        res.end();
+      } else {
+        respond(deps, res, answer.code, answer.body, answer.headers);
+      }
+      return;
+    }
     if (!isResource) {
       nonResource(deps, res, method, segments);
       return;
@@ -274,6 +287,7 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
       query,
       accept: negotiate(req.headers.accept),
       contentType: req.headers['content-type'],
+      userAgent: req.headers['user-agent'] ?? '',
       readBody: () => readBody(req),
     };
     const result = await handleResourceRequest(deps, request, res);
@@ -289,7 +303,7 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
       deps.stats.recordResponse(200);
       return;
     }
-    respond(deps, res, result.code, result.body);
+    respond(deps, res, result.code, result.body, result.headers);
   } catch (error) {
     respondError(deps, res, error);
   }

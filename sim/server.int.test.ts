@@ -406,9 +406,9 @@ describe('patch', () => {
   it('answers 415 for unsupported patch types and 400 for malformed bodies', async () => {
     const { sim } = await start({ objects: [service('x')] });
     const url = `${sim.url}/api/v1/namespaces/default/services/x`;
-    const apply = await fetch(url, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'metadata: {}' });
-    expect(apply.status).toBe(415);
-    expect(await apply.json()).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
+    const xml = await fetch(url, { method: 'PATCH', headers: { 'Content-Type': 'application/xml' }, body: '<metadata/>' });
+    expect(xml.status).toBe(415);
+    expect(await xml.json()).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType', code: 415 });
     const broken = await fetch(url, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: '{"metadata":' });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });

@@ -40,6 +40,8 @@ export interface ResourceRequest {
   query: URLSearchParams;
   accept: AcceptInfo;
   contentType: string | undefined;
+  /** The User-Agent header (`''` without one): writes without `fieldManager` are recorded under its start. */
+  userAgent: string;
   readBody: () => Promise<Buffer>;
 }
 
@@ -48,6 +50,8 @@ export interface ApiResult {
   code: number;
   /** A value to serialise, or ready JSON text. */
   body: unknown;
+  /** Extra response headers (`Warning` for unknown fields under `fieldValidation=Warn`). */
+  headers?: Record<string, string>;
 }
 
 /** The storage kind of a resource (405 MethodNotAllowed for the review resources, which have none). */

@@ -3,9 +3,11 @@
  * the main resource and the `status` and `scale` subresources: the body decoded and checked
  * against the URL (kind, apiVersion, namespace, name), `generateName`, optimistic-concurrency
  * preconditions (resourceVersion, and a uid a patch carries), status kept across main-resource
- * writes, validation and create defaults, `dryRun`.
+ * writes, validation and create defaults, `dryRun`; unknown fields per `fieldValidation` and
+ * `metadata.managedFields` recorded for the writer (sim/handlers/field-management.ts).
  */
 import { parseBody } from '../http';
+import { recordUpdate } from '../managed-fields/field-manager';
 import { applyPatch, PatchError, patchTypeOf } from '../patch';
 import type { ApiResource } from '../resources';
 import { apiVersionOf } from '../resources';
@@ -13,6 +15,7 @@ import { ApiError, badRequest, conflict, notFound } from '../status';
 import type { KubeObject } from '../types';
 import { asKubeObject, cloneJson, kubeObjectProblem, recordField } from '../types';
 import { applyCreateDefaults, validateObject, validateScaleReplicas } from '../validation';
+import { checkBodyFields, checkPatchedFields, managerScope, writeOptions } from './field-management';
 import type { ApiDeps, ApiResult, ResourceRequest } from './request';
 import { fromWire, isDryRun, mustGet, storageOf, target, toWire } from './request';
 import { scaleUpdate, toScale } from './scale';
@@ -60,8 +63,10 @@ export async function create(deps: ApiDeps, request: ResourceRequest): Promise<A
   const { resource } = request;
   const storage = storageOf(resource);
   const dryRun = isDryRun(request.query);
+  const options = writeOptions(request, 'CreateOptions');
   const object = await readObject(request);
   checkKind(request, object, resource.kind, apiVersionOf(resource.group, resource.version));
+  const headers = checkBodyFields(resource, object, options.validation);
   checkNamespace(request, object);
   if (object.metadata.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
   if (!object.metadata.name && object.metadata.generateName) {
@@ -72,15 +77,17 @@ export async function create(deps: ApiDeps, request: ResourceRequest): Promise<A
   if (resource.namespaced && deps.store.get('namespaces', undefined, request.namespace ?? '') === undefined) {
     throw notFound({ group: '', resource: 'namespaces', name: request.namespace ?? '' });
   }
+  // The fields the request set are the creator's (defaults the server adds are no one's).
+  recordUpdate(managerScope(deps, resource, undefined), undefined, object, options.manager);
   const stored = fromWire(resource, object);
   validateObject(storage, stored);
   applyCreateDefaults(storage, stored, deps.allocator);
   const created = deps.store.create(storage, stored, { dryRun });
-  return { code: 201, body: toWire(resource, created) };
+  return { code: 201, body: toWire(resource, created), ...(headers ? { headers } : {}) };
 }
 
 /** Merges an incoming write with the stored object per subresource (status is written only via /status). */
-function prepareUpdate(resource: ApiResource, current: KubeObject, incoming: KubeObject, subresource: 'status' | undefined): KubeObject {
+export function prepareUpdate(resource: ApiResource, current: KubeObject, incoming: KubeObject, subresource: 'status' | undefined): KubeObject {
   if (subresource === 'status') {
     const next = cloneJson(current);
     next.metadata.resourceVersion = incoming.metadata.resourceVersion ?? '';
@@ -100,6 +107,7 @@ export async function update(deps: ApiDeps, request: ResourceRequest): Promise<A
   const { resource } = request;
   const storage = storageOf(resource);
   const dryRun = isDryRun(request.query);
+  const options = writeOptions(request, 'UpdateOptions');
   const object = await readObject(request);
   const current = mustGet(deps, request);
   if (request.subresource === 'scale') {
@@ -108,19 +116,34 @@ export async function update(deps: ApiDeps, request: ResourceRequest): Promise<A
     const replicas = validateScaleReplicas(object.metadata.name, recordField(object, 'spec')?.replicas);
     const wanted = object.metadata.resourceVersion;
     if (wanted && wanted !== current.metadata.resourceVersion) throw conflict(target(resource, request.name));
-    const updated = deps.store.update(storage, scaleUpdate(current, replicas), { dryRun });
+    const updated = deps.store.update(storage, withManagedFields(deps, request, current, scaleUpdate(current, replicas), options.manager), { dryRun });
     return { code: 200, body: toScale(updated) };
   }
   checkKind(request, object, resource.kind, apiVersionOf(resource.group, resource.version));
+  const headers = checkBodyFields(resource, object, options.validation);
   checkNamespace(request, object);
   checkName(request, object);
   const stored = prepareUpdate(resource, current, fromWire(resource, object), request.subresource);
   validateObject(storage, stored);
-  const updated = deps.store.update(storage, stored, { dryRun });
-  return { code: 200, body: toWire(resource, updated) };
+  const updated = deps.store.update(storage, withManagedFields(deps, request, current, stored, options.manager), { dryRun });
+  return { code: 200, body: toWire(resource, updated), ...(headers ? { headers } : {}) };
 }
 
-/** Answers a `patch` of an object, its status or its scale (written back through the rules of an update). */
+/**
+ * The stored object a write stores, with its managedFields recorded: computed on the request's
+ * version of the object (the parent's for `scale`), as the API server does.
+ */
+function withManagedFields(deps: ApiDeps, request: ResourceRequest, current: KubeObject, next: KubeObject, manager: string): KubeObject {
+  const { resource } = request;
+  const wire = toWire(resource, next);
+  recordUpdate(managerScope(deps, resource, request.subresource), toWire(resource, current), wire, manager);
+  return fromWire(resource, wire);
+}
+
+/**
+ * Answers a `patch` of an object, its status or its scale (written back through the rules of an
+ * update); apply patches are sim/handlers/apply.ts's.
+ */
 export async function patch(deps: ApiDeps, request: ResourceRequest): Promise<ApiResult> {
   const { resource } = request;
   const storage = storageOf(resource);
@@ -130,9 +153,10 @@ export async function patch(deps: ApiDeps, request: ResourceRequest): Promise<Ap
     throw new ApiError(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json`,
     );
   }
+  const options = writeOptions(request, 'PatchOptions');
   const raw = (await request.readBody()).toString('utf8');
   let patchDoc: unknown;
   try {
@@ -176,13 +200,14 @@ export async function patch(deps: ApiDeps, request: ResourceRequest): Promise<Ap
   // 3. Write it back through the same rules as an update.
   if (request.subresource === 'scale') {
     const replicas = validateScaleReplicas(name, recordField(result, 'spec')?.replicas);
-    const updated = deps.store.update(storage, scaleUpdate(current, replicas), { dryRun });
+    const updated = deps.store.update(storage, withManagedFields(deps, request, current, scaleUpdate(current, replicas), options.manager), { dryRun });
     return { code: 200, body: toScale(updated) };
   }
+  const headers = checkPatchedFields(resource, base, result, patchDoc, options.validation);
   result.metadata.resourceVersion = current.metadata.resourceVersion ?? '';
   if (resource.namespaced) result.metadata.namespace = request.namespace ?? '';
   const stored = prepareUpdate(resource, current, fromWire(resource, result), request.subresource);
   validateObject(storage, stored);
-  const updated = deps.store.update(storage, stored, { dryRun });
-  return { code: 200, body: toWire(resource, updated) };
+  const updated = deps.store.update(storage, withManagedFields(deps, request, current, stored, options.manager), { dryRun });
+  return { code: 200, body: toWire(resource, updated), ...(headers ? { headers } : {}) };
 }
