@@ -49,7 +49,8 @@ export const USAGE = `usage: npm run sim -- (--scenario NAME | --snapshot PATH) 
   --kubeconfig FILE      write the kubeconfig here (default .sim/kubeconfig in the project)
   --context NAME         name of the kubeconfig's context, cluster and user (default: the scenario's or the
                          snapshot file's name, e.g. eks-demo), so KUBECONFIG=a:b can hold two simulators
-  --server-version V     Kubernetes version to report (default: the scenario's ServerVersion, else v1.31.4)
+  --server-version V     Kubernetes version to report (default: the scenario's ServerVersion or /version document,
+                         else the serverVersion of kubectl version output in it, else v1.31.4)
   --tls                  serve HTTPS: a CA and a server certificate (127.0.0.1, ::1, localhost) are generated
                          at start-up; the kubeconfig carries the CA as certificate-authority-data
   --tls-san NAME,...     more host names or IP addresses for the server certificate (with --tls)

@@ -24,9 +24,10 @@
  * cluster on the same address): every object is replaced by the named scenario's (`scenario`,
  * a `fixtures/` name), the given wire objects (`objects`), or by default the start scenario; their
  * resourceVersions are numbered after `fromResourceVersion` (default 0), so clients' versions are
- * ahead of the server (watches and lists from them answer 504 `ResourceVersionTooLarge`, continue
- * tokens 410); history is dropped, every watch and every hung request is cut as a restart would
- * cut them, and the controllers start again. A bad body changes nothing (400).
+ * ahead of the server (lists from them answer 504 `ResourceVersionTooLarge`; watches from them
+ * are accepted and stay silent, as kube-apiserver's are: sim/watch.ts; continue tokens get 410);
+ * history is dropped, every watch and every hung request is cut as a restart would cut them, and
+ * the controllers start again. A bad body changes nothing (400).
  *
  * `PUT /__sim/traffic-options` switches what the traffic metrics look like (sim/traffic/exporter-options.ts):
  * `src_zone`/`dst_zone` on the flow metric, the `beyla_`/`obi_` prefix, the inter-zone metric.

@@ -3,9 +3,12 @@
  * objects or `List` / `*List` documents with `items` — e.g. the output of
  * `kubectl get nodes,services,endpointslices,pods,deployments,replicasets,hpa,events -A -o yaml`.
  *
- * A `zonescope.dev/v1 ServerVersion` document may name the Kubernetes version to serve. The dump
- * format itself (documents, Lists, the ServerVersion document) is `lib/k8s/kubectl-dump.ts`, shared
- * with the dashboard's offline snapshots.
+ * A `zonescope.dev/v1 ServerVersion` document, or the output of `kubectl get --raw /version`, may
+ * name the Kubernetes version to serve; so may the `serverVersion` of `kubectl version -o
+ * json|yaml` output (a support bundle's), when nothing else names one — without `serverVersion`
+ * (the server was out of reach) such output is skipped with a warning. The dump format itself
+ * (documents, Lists, the version documents) is `lib/k8s/kubectl-dump.ts`, shared with the
+ * dashboard's offline snapshots.
  *
  * Objects keep their own fields; server-assigned ones (resourceVersion, uid) are reassigned when
  * the simulator loads them, with uid references (ownerReferences, event involvedObject,
@@ -19,7 +22,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonDumpSplitter } from '../lib/k8s/dump-stream/json-splitter';
-import { isJsonText, isServerVersionDocument, listDocument, readYamlDocuments } from '../lib/k8s/kubectl-dump';
+import { isJsonText, isServerVersionDocument, listDocument, readYamlDocuments, versionDocumentOf } from '../lib/k8s/kubectl-dump';
 import type { ResourceKey } from './resources';
 import { API_RESOURCES, apiResourceForKind, apiVersionOf, STORAGE } from './resources';
 import { generateCluster, parseGeneratorSpec } from './scenarios/generator';
@@ -61,12 +64,24 @@ export class ScenarioError extends Error {
   }
 }
 
+/**
+ * What named a scenario's server version: a `ServerVersion` or raw `/version` document
+ * (`document`), or `kubectl version` output (`kubectl-version`), which counts only when no
+ * document names one.
+ */
+export type ServerVersionSource = 'document' | 'kubectl-version';
+
 /** A parsed scenario. */
 export interface Scenario {
   /** The objects, in file order, as written (wire form). */
   objects: KubeObject[];
-  /** The version a `zonescope.dev/v1 ServerVersion` document names, if any. */
+  /**
+   * The version to serve: what a `zonescope.dev/v1 ServerVersion` document or `kubectl get --raw
+   * /version` output names, else the `serverVersion` of `kubectl version` output.
+   */
   serverVersion?: string;
+  /** Where {@link serverVersion} came from: `kubectl-version` output counts only when nothing else names one. */
+  serverVersionSource?: ServerVersionSource;
   /** Skipped documents (unknown kinds). */
   warnings: ScenarioProblem[];
   /** Where it came from. */
@@ -137,15 +152,32 @@ function scenarioFromDocuments(
   const objects: KubeObject[] = [];
   const seen = new Map<string, ScenarioLocation>();
   let serverVersion: string | undefined;
+  let serverVersionSource: ServerVersionSource | undefined;
   const check = (value: unknown, location: ScenarioLocation): void => {
-    if (isServerVersionDocument(value)) {
-      const version = value.gitVersion;
+    const versionDocument = isRecord(value) && value.kind === undefined ? versionDocumentOf(value) : null;
+    if (isServerVersionDocument(value) || versionDocument?.source === 'raw') {
+      const version = isRecord(value) ? value.gitVersion : undefined;
+      const what = isServerVersionDocument(value) ? 'ServerVersion.gitVersion' : 'the /version document\'s gitVersion';
       if (typeof version !== 'string' || !/^v\d+\.\d+\.\d+/.test(version)) {
-        problems.push({ ...location, message: `ServerVersion.gitVersion must look like v1.31.4, got ${JSON.stringify(version ?? null)}` });
-      } else if (serverVersion !== undefined) {
+        problems.push({ ...location, message: `${what} must look like v1.31.4, got ${JSON.stringify(version ?? null)}` });
+      } else if (serverVersionSource === 'document') {
         problems.push({ ...location, message: 'a second ServerVersion document' });
       } else {
+        // Over a `kubectl version` output's: what the dump names itself wins.
         serverVersion = version;
+        serverVersionSource = 'document';
+      }
+      return;
+    }
+    if (versionDocument?.source === 'kubectl-version') {
+      const version = versionDocument.version?.gitVersion;
+      if (typeof version !== 'string' || !/^v\d+\.\d+\.\d+/.test(version)) {
+        warnings.push({ ...location, message: versionDocument.version === null ? 'skipped kubectl version output without serverVersion (the server was not reached)' : 'skipped kubectl version output whose serverVersion.gitVersion is not a version such as v1.31.4' });
+      } else if (serverVersionSource === 'kubectl-version' && version !== serverVersion) {
+        problems.push({ ...location, message: `kubectl version output names server version ${version}, another names ${serverVersion ?? ''}` });
+      } else if (serverVersionSource === undefined) {
+        serverVersion = version;
+        serverVersionSource = 'kubectl-version';
       }
       return;
     }
@@ -195,7 +227,7 @@ function scenarioFromDocuments(
     }
   }
   if (problems.length > 0) throw new ScenarioError(file, problems);
-  return { objects, warnings, source: file, ...(serverVersion !== undefined ? { serverVersion } : {}) };
+  return { objects, warnings, source: file, ...(serverVersion !== undefined && serverVersionSource !== undefined ? { serverVersion, serverVersionSource } : {}) };
 }
 
 /**

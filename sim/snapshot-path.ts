@@ -3,15 +3,22 @@
  * `.json` inside, recursively, in name order — the same files the dashboard's
  * `ZONESCOPE_SNAPSHOT=FOLDER` and `npm run analyze -- --snapshot FOLDER` read), merged into one
  * scenario. An object given in two files (same kind, namespace and name) is an error naming both;
- * two files naming different server versions too.
+ * two files naming different server versions too — except that `kubectl version` output (a
+ * support bundle's `version.yaml`) counts only when no file has a ServerVersion or raw `/version`
+ * document (sim/scenario.ts).
  */
 import { stat } from 'node:fs/promises';
 import { formatProblem } from '../lib/k8s/snapshot/results';
 import { listSnapshotFiles } from '../lib/k8s/snapshot/load';
-import type { Scenario, ScenarioLocation, ScenarioOptions, ScenarioProblem } from './scenario';
+import type { Scenario, ScenarioLocation, ScenarioOptions, ScenarioProblem, ServerVersionSource } from './scenario';
 import { formatLocation, loadScenarioFile, ScenarioError } from './scenario';
 import { apiResourceForKind } from './resources';
 import { storeKey } from './store';
+
+/** How much a server version counts: a document naming it over `kubectl version` output over none. */
+function rank(source: ServerVersionSource | undefined): number {
+  return source === 'document' ? 2 : source === 'kubectl-version' ? 1 : 0;
+}
 
 /** Loads a scenario from a file or a folder of files. @throws ScenarioError naming every problem. */
 export async function loadScenarioPath(target: string, options: ScenarioOptions = {}): Promise<Scenario> {
@@ -36,11 +43,14 @@ export async function loadScenarioPath(target: string, options: ScenarioOptions 
     }
     for (const w of scenario.warnings) merged.warnings.push(w);
     if (scenario.serverVersion !== undefined) {
-      if (merged.serverVersion !== undefined && merged.serverVersion !== scenario.serverVersion) {
-        problems.push({ file, document: 0, message: `ServerVersion ${scenario.serverVersion} contradicts ${merged.serverVersion} given in ${versionFrom ?? 'another file'}` });
-      } else {
+      const source = scenario.serverVersionSource ?? 'document';
+      if (rank(source) > rank(merged.serverVersionSource)) {
+        // The first of its kind, or a document naming it over `kubectl version` output.
         merged.serverVersion = scenario.serverVersion;
+        merged.serverVersionSource = source;
         versionFrom = file;
+      } else if (rank(source) === rank(merged.serverVersionSource) && merged.serverVersion !== scenario.serverVersion) {
+        problems.push({ file, document: 0, message: `ServerVersion ${scenario.serverVersion} contradicts ${merged.serverVersion ?? ''} given in ${versionFrom ?? 'another file'}` });
       }
     }
     for (const object of scenario.objects) {

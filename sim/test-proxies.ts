@@ -4,6 +4,10 @@
  * for (the target as the client named it: a host name or an address) and resolves host names
  * through its own table first — so a test can give the simulator a name that only the proxy
  * knows, which proves the request went through it and that the proxy, not the client, resolved it.
+ *
+ * And a TCP relay that can freeze ({@link startFreezingRelay}): in front of the simulator, it
+ * makes it look like an API server that accepts connections and answers nothing (a stopped
+ * process, a black-holed network path) until it thaws.
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo, Server, Socket } from 'node:net';
@@ -224,4 +228,99 @@ export async function startSocks5Proxy(options: TestProxyOptions = {}): Promise<
     client.on('error', () => client.destroy());
   });
   return listen(server, 'socks5', connections, sockets);
+}
+
+/** A TCP relay in front of a server that can be frozen: connections are accepted, nothing passes. */
+export interface FreezingRelay {
+  /** `http://127.0.0.1:<port>`: give it to a kubeconfig as the server instead of the simulator's URL. */
+  readonly url: string;
+  readonly port: number;
+  /** Whether it is frozen now. */
+  readonly frozen: boolean;
+  /**
+   * From now on no byte passes either way, on open connections and new ones (which are accepted,
+   * as a kernel accepts them for a stopped process); what arrives is held, not dropped.
+   */
+  freeze(): void;
+  /** Lets everything held through, in order, and relays again. */
+  thaw(): void;
+  stop(): Promise<void>;
+}
+
+/** One relayed connection: the client's socket, the server's (once connected) and what waits for a thaw. */
+interface RelayedConnection {
+  readonly client: Socket;
+  upstream: Socket | null;
+  readonly held: { readonly to: 'server' | 'client'; readonly chunk: Buffer }[];
+}
+
+/**
+ * Starts a {@link FreezingRelay} on loopback to `target` (plain TCP: HTTP or TLS alike, the client
+ * still talks to the server behind it).
+ */
+export async function startFreezingRelay(target: { readonly host: string; readonly port: number }): Promise<FreezingRelay> {
+  let frozen = false;
+  const pairs = new Set<RelayedConnection>();
+  const sockets = new Set<Socket>();
+  const forward = (pair: RelayedConnection, to: 'server' | 'client', chunk: Buffer): void => {
+    const destination = to === 'server' ? pair.upstream : pair.client;
+    if (frozen || destination === null) pair.held.push({ to, chunk });
+    else destination.write(chunk);
+  };
+  const connectUpstream = (pair: RelayedConnection): void => {
+    const upstream = connect({ host: target.host, port: target.port });
+    pair.upstream = upstream;
+    sockets.add(upstream);
+    upstream.on('data', (chunk: Buffer) => forward(pair, 'client', chunk));
+    upstream.on('error', () => pair.client.destroy());
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      // A server closing is news like any other: held back while frozen.
+      if (!frozen) pair.client.end();
+    });
+    upstream.once('connect', () => flush(pair));
+  };
+  const flush = (pair: RelayedConnection): void => {
+    if (frozen || pair.upstream === null || pair.upstream.connecting) return;
+    for (const { to, chunk } of pair.held.splice(0)) (to === 'server' ? pair.upstream : pair.client).write(chunk);
+    if (pair.upstream.destroyed) pair.client.end();
+  };
+  const server = createNetServer((client: Socket) => {
+    const pair: RelayedConnection = { client, upstream: null, held: [] };
+    pairs.add(pair);
+    sockets.add(client);
+    client.on('data', (chunk: Buffer) => forward(pair, 'server', chunk));
+    client.on('error', () => pair.upstream?.destroy());
+    client.on('close', () => {
+      sockets.delete(client);
+      pairs.delete(pair);
+      pair.upstream?.destroy();
+    });
+    // A frozen server does not even open the way to itself: the connection waits for the thaw.
+    if (!frozen) connectUpstream(pair);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    get frozen() {
+      return frozen;
+    },
+    freeze: () => {
+      frozen = true;
+    },
+    thaw: () => {
+      frozen = false;
+      for (const pair of pairs) {
+        if (pair.upstream === null) connectUpstream(pair);
+        else flush(pair);
+      }
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

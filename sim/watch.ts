@@ -6,10 +6,17 @@
  * state as ADDED events first; a resourceVersion resumes after it from the per-kind history, or
  * answers with an ERROR event carrying a 410 Expired Status when history no longer covers it;
  * objects moving into or out of a selector arrive as ADDED / DELETED; `allowWatchBookmarks`
- * adds periodic BOOKMARK events; `timeoutSeconds` ends the stream cleanly. A resourceVersion
- * ahead of the store (the client saw a newer history: the server was restored from an older
- * state) is answered as the API server answers it, with 504 and a `ResourceVersionTooLarge`
- * Status ({@link tooLargeResourceVersion}), not with a stream.
+ * adds periodic BOOKMARK events; `timeoutSeconds` ends the stream cleanly.
+ *
+ * A resourceVersion ahead of the store (the client saw a newer history: the server was restarted
+ * on an older state, or another server answers at the address) is what kube-apiserver does with
+ * it (kubernetes/kubernetes staging/src/k8s.io/apiserver/pkg/storage/cacher): a plain watch is
+ * accepted and stays silent — no event and no bookmark older than the version asked for — until
+ * the store's history passes it (cacher.go `Watch`, cache_watcher.go `process`; "a watch request
+ * for an unrecognized resource version may wait indefinitely", the API concepts page); a watch
+ * with `sendInitialEvents=true` waits {@link BLOCK_TIMEOUT_MS} for the store to catch up
+ * (watch_cache.go `waitUntilFreshAndBlock`) and then gets an ERROR event carrying the 504
+ * {@link tooLargeResourceVersion} Status. Lists are ./handlers/list.ts.
  */
 import type { ServerResponse } from 'node:http';
 import type { ApiResource, ResourceKey } from './resources';
@@ -23,15 +30,50 @@ import { toPartialObjectMetadata, toTable } from './tables';
 import type { KubeObject } from './types';
 
 /**
- * The API server's answer to a list or watch whose resourceVersion is newer than its own
- * (`storage.NewTooLargeResourceVersionError`): 504 Timeout, "Too large resource version: R,
- * current: C", cause `ResourceVersionTooLarge`, retry after 1 s.
+ * How long a read from the watch cache waits for a resourceVersion the store has not reached
+ * (watch_cache.go `blockTimeout`, 3 s) before it is answered {@link tooLargeResourceVersion}.
  */
-export function tooLargeResourceVersion(requested: number, current: number): ApiError {
-  return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
-    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-    retryAfterSeconds: 1,
-  }, { 'Retry-After': '1' });
+export const BLOCK_TIMEOUT_MS = 3000;
+
+/**
+ * The API server's answer to a read whose resourceVersion is newer than its own
+ * (`storage.NewTooLargeResourceVersionError`): 504 Timeout, "Too large resource version: R,
+ * current: C", cause `ResourceVersionTooLarge`. From the watch cache (after
+ * {@link BLOCK_TIMEOUT_MS}) it asks for a retry after 1 s (`resourceVersionTooHighRetrySeconds`,
+ * also as `Retry-After`); from etcd (a list with `limit`, or `Exact`: `validateMinimumResourceVersion`
+ * in storage/etcd3/store.go) it asks for none (`retrySeconds` 0).
+ */
+export function tooLargeResourceVersion(requested: number, current: number, retrySeconds = 1): ApiError {
+  return new ApiError(
+    504,
+    'Timeout',
+    `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], ...(retrySeconds > 0 ? { retryAfterSeconds: retrySeconds } : {}) },
+    retrySeconds > 0 ? { 'Retry-After': String(retrySeconds) } : {},
+  );
+}
+
+/**
+ * Resolves `true` once the store's resourceVersion is at least `resourceVersion` (at once when it
+ * is), `false` after `timeoutMs` or when `signal` aborts — the wait of watch_cache.go
+ * `waitUntilFreshAndBlock`.
+ */
+export function waitUntilFresh(store: ObjectStore, resourceVersion: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  if (store.resourceVersion >= resourceVersion) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (fresh: boolean): void => {
+      clearTimeout(timer);
+      unsubscribe();
+      signal?.removeEventListener('abort', aborted);
+      resolve(fresh);
+    };
+    const aborted = (): void => done(false);
+    const timer = setTimeout(() => done(store.resourceVersion >= resourceVersion), timeoutMs);
+    const unsubscribe = store.subscribe('*', () => {
+      if (store.resourceVersion >= resourceVersion) done(true);
+    });
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 }
 
 /** Watch event types on the wire. */
@@ -110,12 +152,34 @@ export class WatchHub {
   /**
    * Starts streaming a watch on `res` (the request was already authorised). Headers are flushed
    * at once so clients see the stream open; the client going away is noticed via `res` 'close'.
-   * @throws ApiError 504 (before anything is written) when the resourceVersion is ahead of the store.
+   * A resourceVersion ahead of the store opens a silent stream (see the module comment); with
+   * `sendInitialEvents=true` the stream opens only after the store caught up, or with the 504
+   * ERROR event after {@link BLOCK_TIMEOUT_MS}.
    */
   serve(res: ServerResponse, request: WatchRequest): void {
-    if (request.resourceVersion !== undefined && request.resourceVersion > this.store.resourceVersion) {
-      throw tooLargeResourceVersion(request.resourceVersion, this.store.resourceVersion);
+    const ahead = request.resourceVersion !== undefined && request.resourceVersion > this.store.resourceVersion;
+    if (ahead && request.sendInitialEvents === true && request.resourceVersion !== undefined) {
+      const requested = request.resourceVersion;
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
+      void waitUntilFresh(this.store, requested, BLOCK_TIMEOUT_MS, gone.signal).then((fresh) => {
+        if (res.destroyed || res.writableEnded) return;
+        if (fresh) {
+          this.open(res, request);
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+        const status = tooLargeResourceVersion(requested, this.store.resourceVersion).toStatus();
+        res.end(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
+        this.stats.watchEventsSent(request.statsKey);
+      });
+      return;
     }
+    this.open(res, request);
+  }
+
+  /** Streams a watch on `res`: the initial events, then every change the request sees. */
+  private open(res: ServerResponse, request: WatchRequest): void {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
 
@@ -239,6 +303,9 @@ export class WatchHub {
 
   private writeBookmark(watcher: Watcher, annotations?: Record<string, string>): void {
     if (watcher.closed) return;
+    // No bookmark older than the version asked for (cache_watcher.go sends a bookmark only at or after it).
+    const asked = watcher.request.resourceVersion;
+    if (asked !== undefined && this.store.resourceVersion < asked) return;
     const { resource } = watcher.request;
     const metadata: Record<string, unknown> = { resourceVersion: String(this.store.resourceVersion) };
     if (annotations !== undefined) metadata.annotations = annotations;

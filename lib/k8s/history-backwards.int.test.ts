@@ -1,8 +1,9 @@
 /**
  * The API server's history going backwards, against the simulator over real HTTP: a restart on an
- * older state (`POST /__sim/restore`), the 504 `ResourceVersionTooLarge` answer to a watch from
- * a version the server no longer has, a restart between the pages of a list — and the cold start,
- * where every type is listed exactly once.
+ * older state (`POST /__sim/restore`, or another simulator started on the same port), where a watch
+ * from a version the server no longer has is accepted and stays silent (as kube-apiserver's) and
+ * only the resume check's 504 `ResourceVersionTooLarge` tells; a restart between the pages of a
+ * list — and the cold start, where every type is listed exactly once.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -159,17 +160,22 @@ describe('the API server restarted on an older state', () => {
     await expect.poll(() => shown(state).services, { message: 'new-3 arrives', timeout: 3000, interval: 10 }).toContain('new-3');
   });
 
-  it('answers a watch from a too-new resourceVersion with 504 ResourceVersionTooLarge, and the source re-lists instead of retrying', { timeout: 15_000 }, async () => {
+  it('re-lists instead of resuming a watch from a version the restored server has not reached (which it would accept and never answer)', { timeout: 15_000 }, async () => {
     const sim = await startSim(oldCluster());
     const logs: InformerLogEvent[] = [];
     const state = startState(sim, logs);
     expect(await state.waitForSync(5000)).toBe(true);
     const rv = Number((await stats(sim)).resourceVersion);
 
-    // The simulator's answer, as the API server's.
-    const watch = await fetch(`${sim.url}/api/v1/services?watch=1&resourceVersion=${rv + 1000}`);
-    expect(watch.status).toBe(504);
-    const status = (await watch.json()) as { reason: string; message: string; details: { causes: { reason: string }[] } };
+    // The simulator's answers, as kube-apiserver's: the watch is accepted (and says nothing); a
+    // list of one object not older than that version is refused at once.
+    const controller = new AbortController();
+    const watch = await fetch(`${sim.url}/api/v1/services?watch=1&resourceVersion=${rv + 1000}`, { signal: controller.signal });
+    expect(watch.status).toBe(200);
+    controller.abort();
+    const check = await fetch(`${sim.url}/api/v1/services?limit=1&resourceVersion=${rv + 1000}&resourceVersionMatch=NotOlderThan`);
+    expect(check.status).toBe(504);
+    const status = (await check.json()) as { reason: string; message: string; details: { causes: { reason: string }[] } };
     expect(status.reason).toBe('Timeout');
     expect(status.message).toBe(`Timeout: Too large resource version: ${rv + 1000}, current: ${rv}`);
     expect(status.details.causes[0]?.reason).toBe('ResourceVersionTooLarge');
@@ -177,15 +183,46 @@ describe('the API server restarted on an older state', () => {
     await control(sim, '/__sim/stats/reset', {});
     await control(sim, '/__sim/restore', { objects: newCluster() });
     await untilNewCluster(state);
-    // Once every type watches the new history steadily, count: one failed watch (504) and one new list per type at most.
+    // Once every type watches the new history steadily, count: per type at most the cut watch's
+    // retry, one refused resume check and one new list.
     await untilWatchingSteadily(sim, state, Date.now());
     const counts = (await stats(sim)).requests;
     for (const resource of ['services', 'nodes', 'pods', 'endpointslices']) {
       expect(counts[resource]?.watch ?? 0, `${resource} watches`).toBeLessThanOrEqual(3);
+      // Services: 2 objects, pages of 4 → one list page, after at most one refused check.
+      expect(counts[resource]?.list ?? 0, `${resource} lists`).toBeGreaterThanOrEqual(1);
+      expect(counts[resource]?.list ?? 0, `${resource} lists`).toBeLessThanOrEqual(2);
     }
-    // Services: 2 objects, pages of 4 → one list request.
-    expect(counts.services?.list).toBe(1);
-    expect(counts.nodes?.list).toBe(1);
+    expect(logs.filter((l) => l.message.includes('history went backwards') && l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('shows only the new objects when another server with lower resourceVersions starts on the same port', { timeout: 15_000 }, async () => {
+    const first = await startSim(oldCluster());
+    const logs: InformerLogEvent[] = [];
+    const state = startState(first, logs);
+    expect(await state.waitForSync(5000)).toBe(true);
+    const { port } = first;
+    const before = first.store.resourceVersion;
+    sims.splice(sims.indexOf(first), 1);
+    await first.stop();
+
+    // Another server at the address, with other content and a shorter history: a watch resumed
+    // from the old resourceVersion would be accepted there and never deliver anything.
+    const second = await startSimulator({ port, log: () => undefined, objects: newCluster(), bookmarkIntervalMs: BOOKMARK_INTERVAL_MS });
+    sims.push(second);
+    expect(second.store.resourceVersion).toBeLessThan(before);
+
+    const { mixedWhileSynced } = await untilNewCluster(state, 10_000);
+    expect(mixedWhileSynced).toEqual([]);
+    await expect.poll(() => state.statuses().filter((s) => s.health !== 'synced').map((s) => s.id), { message: 'every type synced again', timeout: 5000, interval: 10 }).toEqual([]);
+    const snapshot = state.snapshot();
+    const everything = [...snapshot.nodes, ...snapshot.services, ...snapshot.pods, ...snapshot.endpointSlices].map((o) => o.name);
+    expect(everything.filter((name) => name.startsWith('old-'))).toEqual([]);
+    expect(logs.filter((l) => /history went backwards \(.*Too large resource version: \d+, current: \d+/.test(l.message))).toHaveLength(1);
+
+    // The watches follow the new server: a change there arrives.
+    await fetch(`${second.url}/api/v1/namespaces/shop/services`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(service('new-3', 'shop')) });
+    await expect.poll(() => shown(state).services, { message: 'new-3 arrives', timeout: 3000, interval: 10 }).toContain('new-3');
   });
 
   it('restarts a list cut between pages by the restart from its first page: no mix', { timeout: 15_000 }, async () => {

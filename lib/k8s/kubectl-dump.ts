@@ -5,8 +5,9 @@
  * A dump is YAML (one or more documents) or JSON text, as `kubectl get … -o yaml|json` prints
  * it. Each document is a single object, a `List` or a typed list such as `PodList` (objects in
  * `items`), or a document naming the server version: zonescope's own
- * `{apiVersion: zonescope.dev/v1, kind: ServerVersion, gitVersion: v1.31.4}`, or (read by the
- * snapshot only) the output of `kubectl get --raw /version` or `kubectl version -o json|yaml`.
+ * `{apiVersion: zonescope.dev/v1, kind: ServerVersion, gitVersion: v1.31.4}`, the output of
+ * `kubectl get --raw /version`, or that of `kubectl version -o json|yaml` as support bundles hold
+ * it (`clientVersion`, `kustomizeVersion`, and `serverVersion` unless the server was out of reach).
  *
  * This module reads the text into documents and recognises those shapes; what to accept and how
  * to word a problem is each reader's own. Pure: no client-node, no I/O.
@@ -119,13 +120,29 @@ export function serverVersionDocument(gitVersion: string): Json {
   return { apiVersion: SERVER_VERSION_API_VERSION, kind: SERVER_VERSION_KIND, gitVersion };
 }
 
+/** What a document without `kind` says of the server version ({@link versionDocumentOf}). */
+export type VersionDocument =
+  /** `kubectl get --raw /version`: the server's own `/version` answer. */
+  | { readonly source: 'raw'; readonly version: Json }
+  /**
+   * `kubectl version -o json|yaml`: its `serverVersion`, `null` when it has none (the server could
+   * not be reached: only `clientVersion` and `kustomizeVersion` were printed).
+   */
+  | { readonly source: 'kubectl-version'; readonly version: Json | null };
+
+/** The top-level fields `kubectl version -o json|yaml` prints (`kustomizeVersion` since kubectl 1.24). */
+const KUBECTL_VERSION_FIELDS = new Set(['clientVersion', 'kustomizeVersion', 'serverVersion']);
+
 /**
- * The `/version` content of a document without `kind`: the output of `kubectl get --raw /version`
- * (`{major, minor, gitVersion, …}`) or of `kubectl version -o json|yaml` (`{serverVersion: {…}}`).
- * `null` when the document is neither.
+ * The server version a document without `kind` gives: the output of `kubectl get --raw /version`
+ * (`{major, minor, gitVersion, …}`) or of `kubectl version -o json|yaml` (`{clientVersion,
+ * kustomizeVersion, serverVersion}`, nothing else). `null` when the document is neither.
  */
-export function kubectlVersionOf(document: Json): Json | null {
-  if (isJsonObject(document.serverVersion)) return document.serverVersion;
-  if (typeof document.gitVersion === 'string' || (typeof document.major === 'string' && typeof document.minor === 'string')) return document;
+export function versionDocumentOf(document: Json): VersionDocument | null {
+  const keys = Object.keys(document);
+  if ((isJsonObject(document.clientVersion) || isJsonObject(document.serverVersion)) && keys.every((key) => KUBECTL_VERSION_FIELDS.has(key))) {
+    return { source: 'kubectl-version', version: isJsonObject(document.serverVersion) ? document.serverVersion : null };
+  }
+  if (typeof document.gitVersion === 'string' || (typeof document.major === 'string' && typeof document.minor === 'string')) return { source: 'raw', version: document };
   return null;
 }

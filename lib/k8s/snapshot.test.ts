@@ -88,6 +88,34 @@ describe('good dumps', () => {
     expect(summary.documents).toBeGreaterThan(items.length);
   });
 
+  it('reads a support bundle folder\'s `kubectl version` output: its serverVersion when nothing else names one, skipped without one', async () => {
+    const kubectlVersion = {
+      clientVersion: { major: '1', minor: '31', gitVersion: 'v1.31.2', gitCommit: '5864a4677267e6adeae276ad85882a8714d69d9d', platform: 'linux/amd64' },
+      kustomizeVersion: 'v5.4.2',
+      serverVersion: { major: '1', minor: '30+', gitVersion: 'v1.30.5-eks-ce1d5eb', platform: 'linux/amd64' },
+    };
+    write('bundle/cluster.yaml', dumpText);
+    write('bundle/version.yaml', stringify(kubectlVersion));
+    const bundle = ok(await loadSnapshot(path.join(tmp, 'bundle')));
+    expect(bundle.snapshot.version).toEqual({ gitVersion: 'v1.30.5-eks-ce1d5eb', minor: 30, platform: 'eks' });
+    expect(bundle.summary.versionSource).toContain('version.yaml');
+    // The server was out of reach when the bundle was taken: client and kustomize only — skipped, nothing refused.
+    write('client-only/cluster.yaml', dumpText);
+    write('client-only/version.yaml', stringify({ clientVersion: kubectlVersion.clientVersion, kustomizeVersion: 'v5.4.2' }));
+    const clientOnly = ok(await loadSnapshot(path.join(tmp, 'client-only')));
+    expect(clientOnly.snapshot.version).toBeNull();
+    expect(clientOnly.snapshot.services).toHaveLength(2);
+    // What the dump names itself (ServerVersion, `kubectl get --raw /version`) wins over it, in any order.
+    write('both/a-version.yaml', stringify(kubectlVersion));
+    write('both/b-dump.yaml', dumpText);
+    write('both/c-version.json', readFileSync(path.join(TESTDATA, 'version.json'), 'utf8'));
+    const both = ok(await loadSnapshot(path.join(tmp, 'both')));
+    expect(both.snapshot.version?.gitVersion).toBe('v1.30.2-eks-db838b0');
+    expect(both.summary.versionSource).toContain('c-version.json');
+    // Any other document without a kind keeps its error.
+    expect(errors(snapshotFromText(stringify({ clientVersion: { gitVersion: 'v1.31.2' }, owner: 'team-a' }), 'v.yaml'))[0]?.message).toBe('the document has no kind (and is not a /version document)');
+  });
+
   it('accepts the simulator ServerVersion document and ignores unknown kinds (counted)', () => {
     const text = [
       'apiVersion: zonescope.dev/v1\nkind: ServerVersion\ngitVersion: v1.31.4-eks-2d98532',

@@ -36,6 +36,13 @@ describe('header freshness when the history goes backwards', () => {
     expect(await state.waitForSync(5000)).toBe(true);
     expect(getHeader(scope).freshness.relisting).toBeNull();
 
+    // Every watch open first: a watch still on its way would reach the restarted server, which
+    // accepts it and stays silent until the watchdog (as kube-apiserver would).
+    const deadlineOpen = Date.now() + 5000;
+    while (sim.stats.openWatches() < state.statuses().length) {
+      if (Date.now() > deadlineOpen) throw new Error('the watches never opened');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     // The restarted server lists Services slowly: the re-list lasts long enough to be seen.
     sim.faults.add({ type: 'latency', ms: 400, verb: 'list', resource: 'services' });
     sim.restore({ objects: [node('new-node', 'us-east-1a'), service('new-1', 'shop')], fromResourceVersion: 0 });

@@ -10,6 +10,11 @@
  * Service out of zone balance in real clusters. The scheduler honours taints: a node with a
  * NoSchedule or NoExecute taint the pod does not tolerate is not a candidate.
  *
+ * A new ReplicaSet is named `<deployment>-<hash of its template>` ({@link podTemplateHash}, after
+ * upstream's `ComputeHash`); a ReplicaSet already holding that name with another template (one
+ * edited by hand, a dump taken mid-rollout) bumps the Deployment's `status.collisionCount` and
+ * the name is computed again, as upstream's Deployment controller does.
+ *
  * Settling on a real dump: the controllers write only what differs from the state a real cluster's
  * controllers would leave. Pods a ReplicaSet owns (controller ownerReference, by uid — or by name
  * when the dump's uids did not survive — with labels its selector matches) are adopted as they
@@ -35,22 +40,30 @@ import { WorkQueue } from './work-queue';
 /** Label the ReplicaSet controller adds to Pods and ReplicaSets. */
 const POD_TEMPLATE_HASH = 'pod-template-hash';
 
-function hashText(text: string): string {
-  let hash = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 16777619);
-  }
-  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
-  let out = '';
-  let value = hash >>> 0;
-  for (let i = 0; i < 10; i++) {
-    out += alphabet[value % alphabet.length];
-    value = Math.floor(value / alphabet.length) || (hash >>> i) + i;
-  }
-  return out;
-}
+/** The characters upstream's `rand.SafeEncodeString` maps a hash's digits to (no vowels: no words). */
+const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
+/**
+ * The pod-template-hash of a Deployment's template, as upstream's `controller.ComputeHash`
+ * (pkg/controller/controller_utils.go) builds it: FNV-32a over the template (upstream prints the Go
+ * struct with sorted keys; here its JSON with sorted keys, so the values differ from a real
+ * cluster's but are as stable), then `collisionCount` as 8 little-endian bytes when the Deployment
+ * has one, and the decimal hash with each digit mapped by `SafeEncodeString`.
+ */
+export function podTemplateHash(template: unknown, collisionCount?: number): string {
+  const bytes = [...Buffer.from(stableJson(template), 'utf8')];
+  if (collisionCount !== undefined) {
+    const count = Buffer.alloc(8);
+    count.writeUInt32LE(collisionCount >>> 0, 0);
+    bytes.push(...count);
+  }
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return [...String(hash >>> 0)].map((digit) => SAFE_ALPHABET[digit.charCodeAt(0) % SAFE_ALPHABET.length]).join('');
+}
 
 /** Whether a ReplicaSet's pod template is the Deployment's (ignoring the pod-template-hash label). */
 function sameTemplate(rsTemplate: Record<string, unknown>, deploymentTemplate: Record<string, unknown>): boolean {
@@ -122,7 +135,6 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     const spec = obj(deployment.spec);
     const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
     const template = obj(spec.template);
-    const hash = hashText(JSON.stringify(template));
     const current = owned.find((rs) => sameTemplate(obj(obj(rs.spec).template), template));
     // Old ReplicaSets: scaled to 0 (a rollout collapsed to one step), kept up to revisionHistoryLimit.
     const old = owned.filter((rs) => rs !== current).sort((a, b) => revisionOf(a) - revisionOf(b) || (a.metadata.name < b.metadata.name ? -1 : 1));
@@ -140,6 +152,20 @@ export function createWorkloadsController(): SimController & { flush(): void } {
     });
     const templateLabels = stringMap(obj(template.metadata).labels);
     if (!current) {
+      // The new ReplicaSet, named after its template's hash (pkg/controller/deployment/sync.go
+      // getNewReplicaSet). A ReplicaSet of that name with another template (edited, or another's)
+      // is a hash collision: the Deployment's status.collisionCount goes up, which changes the
+      // hash, and the Deployment is synced again (its status write queues it).
+      const status = obj(deployment.status);
+      const collisionCount = typeof status.collisionCount === 'number' ? status.collisionCount : undefined;
+      const hash = podTemplateHash(template, collisionCount);
+      if (ctx.store.get('replicasets', namespace, `${name}-${hash}`) !== undefined) {
+        const bumped = copy(deployment) as KubeObject;
+        bumped.status = { ...status, collisionCount: (collisionCount ?? 0) + 1 };
+        bumped.metadata.resourceVersion = '';
+        ctx.system.update('deployments', bumped);
+        return;
+      }
       const revision = Math.max(0, ...owned.map(revisionOf)) + 1;
       ctx.system.create('replicasets', {
         apiVersion: 'apps/v1',

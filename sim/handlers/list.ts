@@ -3,6 +3,12 @@
  * a continue token pinning its first page's version, 410 Expired and 504 too-large answers),
  * one page from the store, and the answer as JSON (each object's JSON kept while it is stored),
  * a Table or PartialObjectMetadataList.
+ *
+ * A resourceVersion newer than the store is answered where kube-apiserver answers it
+ * (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go `shouldDelegateList`): a list the
+ * watch cache serves (no `limit`, `NotOlderThan`) waits up to 3 s for the store to catch up
+ * (`waitUntilFreshAndBlock`), then 504 with a retry after 1 s; one it hands to etcd (`limit` set,
+ * or `Exact`) is 504 at once, without a retry (etcd3/store.go `validateMinimumResourceVersion`).
  */
 import type { ApiResource } from '../resources';
 import { apiVersionOf } from '../resources';
@@ -10,13 +16,33 @@ import { badRequest, expired } from '../status';
 import { HistoryExpiredError } from '../store/history';
 import { toPartialObjectMetadata, toTable } from '../tables';
 import type { KubeObject } from '../types';
-import { tooLargeResourceVersion } from '../watch';
+import { BLOCK_TIMEOUT_MS, tooLargeResourceVersion, waitUntilFresh } from '../watch';
 import { decodeContinue, encodeContinue } from './continue-token';
 import type { ApiDeps, ApiResult, ResourceRequest } from './request';
 import { parseIncludeObject, parseResourceVersion, requestPredicate, storageOf, toWire } from './request';
 
-/** Answers a `list` request (one page). */
-export function list(deps: ApiDeps, request: ResourceRequest): ApiResult {
+/**
+ * Answers a `list` request (one page); a list the watch cache would serve at a resourceVersion the
+ * store has not reached first waits for it (see the module comment).
+ */
+export function list(deps: ApiDeps, request: ResourceRequest): ApiResult | Promise<ApiResult> {
+  const { store } = deps;
+  const rawRV = request.query.get('resourceVersion') ?? '';
+  const match = request.query.get('resourceVersionMatch') ?? '';
+  const rawLimit = request.query.get('limit') ?? '';
+  const fromCache = rawRV !== '' && /^\d+$/.test(rawRV) && (match === '' || match === 'NotOlderThan') && (request.query.get('continue') ?? '') === '' && !/^[1-9]\d*$/.test(rawLimit);
+  const wanted = fromCache ? Number(rawRV) : 0;
+  if (fromCache && wanted > store.resourceVersion) {
+    return waitUntilFresh(store, wanted, BLOCK_TIMEOUT_MS).then((fresh) => {
+      if (!fresh) throw tooLargeResourceVersion(wanted, store.resourceVersion);
+      return listPage(deps, request);
+    });
+  }
+  return listPage(deps, request);
+}
+
+/** One page of a `list` request, at once. */
+function listPage(deps: ApiDeps, request: ResourceRequest): ApiResult {
   const { store } = deps;
   const { resource, query } = request;
   const storage = storageOf(resource);
@@ -59,10 +85,11 @@ export function list(deps: ApiDeps, request: ResourceRequest): ApiResult {
     const rv = parseResourceVersion(rawRV);
     if (match === 'Exact') {
       if (rv === 0) throw badRequest('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
-      if (rv > store.resourceVersion) throw tooLargeResourceVersion(rv, store.resourceVersion);
+      if (rv > store.resourceVersion) throw tooLargeResourceVersion(rv, store.resourceVersion, 0);
       at = rv;
     } else if (rv > store.resourceVersion) {
-      throw tooLargeResourceVersion(rv, store.resourceVersion);
+      // Read from etcd (a paged list), or from the watch cache after its wait ran out (`list`).
+      throw tooLargeResourceVersion(rv, store.resourceVersion, limit > 0 ? 0 : 1);
     }
   }
 

@@ -3,7 +3,9 @@
  * from `/version` (again every half hour; after a failure, with a backoff), and the coordination of
  * the atomic re-list when the API server's history goes backwards (see `RelistState`): every type
  * re-lists, and all are swapped in at once. The `kube-system` Namespace's UID tells whether the
- * same cluster still answers at the address.
+ * same cluster still answers at the address. The connection's liveness probe (./liveness) shows
+ * every synced type as stale while the API server answers nothing, and restarts the watches when
+ * it answers again.
  */
 import type { ClusterSnapshot, ServerVersionRecord } from '../../topology/model/cluster-model';
 import type { BackoffPolicy } from '../backoff';
@@ -22,6 +24,8 @@ import type { RecordById, ResourceId } from '../resources';
 import { assembleSnapshot, RESOURCE_IDS, RESOURCES } from '../resources';
 import { obj } from '../wire-to-record/json';
 import { projectServerVersion } from '../wire-to-record/server-version';
+import type { LivenessOptions, Silence } from './liveness';
+import { LivenessProbe } from './liveness';
 import { ClusterSourceBase } from './source-base';
 
 /** The type whose resourceVersions may come from another etcd (`--etcd-servers-overrides=/events#…`). */
@@ -41,6 +45,8 @@ export interface LiveClusterSourceOptions {
   readonly notifyDelayMs?: number;
   /** Diagnostics (safe messages); default: none. */
   readonly log?: (event: InformerLogEvent) => void;
+  /** The liveness probe's timing (default: ./liveness `DEFAULT_LIVENESS`, every 15 s, 5 s each, silent after 2). */
+  readonly liveness?: Partial<LivenessOptions>;
 }
 
 /**
@@ -65,6 +71,8 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
   private identityCheck: Promise<boolean> | null = null;
   private readonly log: (event: InformerLogEvent) => void;
   private readonly versionRefreshMs: number;
+  /** One `/readyz` probe for the whole connection (./liveness), not one per type. */
+  private readonly liveness: LivenessProbe;
 
   constructor(
     readonly connection: KubeConnection,
@@ -82,6 +90,24 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
       if (!ids.includes(id)) continue;
       this.informers.set(id, this.makeInformer(id, informerOptions));
     }
+    this.liveness = new LivenessProbe(connection, options.liveness, (silence) => this.livenessChanged(silence));
+  }
+
+  /**
+   * The API server went silent (every synced type is shown stale: {@link statuses}) or answers
+   * again: then every watch is restarted, so a stream that died unnoticed during the silence is
+   * replaced at once (each resumes from its resourceVersion, after its resume check).
+   */
+  private livenessChanged(silence: Silence | null): void {
+    if (!this.running) return;
+    const first = RESOURCE_IDS.find((id) => this.informers.has(id)) ?? 'nodes';
+    if (silence !== null) {
+      this.log({ resource: first, level: 'warn', message: `${silence.error.message} Every resource type is shown as stale until it answers again.` });
+    } else {
+      this.log({ resource: first, level: 'info', message: 'the API server answers again; restarting the watches' });
+      for (const informer of this.informers.values()) informer.restartWatch();
+    }
+    this.changed(false);
   }
 
   private makeInformer<Id extends ResourceId>(id: Id, options: InformerOptions): ResourceInformer<Id> {
@@ -92,6 +118,7 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
     if (this.running) return;
     this.running = true;
     for (const informer of this.informers.values()) informer.start();
+    this.liveness.start();
     this.versionAbort = new AbortController();
     void this.fetchVersion();
     void this.confirmSameServer();
@@ -103,6 +130,7 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
     if (this.versionTimer !== null) clearTimeout(this.versionTimer);
     this.versionTimer = null;
     this.versionAbort?.abort();
+    this.liveness.stop();
     await Promise.all([...this.informers.values()].map((informer) => informer.stop()));
     this.cancelNotifications();
   }
@@ -257,13 +285,20 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
   }
 
   statuses(): readonly ResourceStatus[] {
-    return [...this.informers.values()].map((informer) => informer.status());
+    return [...this.informers.values()].map((informer) => this.withLiveness(informer.status()));
   }
 
   status(id: ResourceId): ResourceStatus {
     const informer = this.informers.get(id);
-    if (informer) return informer.status();
+    if (informer) return this.withLiveness(informer.status());
     return notReadStatus(id);
+  }
+
+  /** A synced type's status while the API server is silent: stale since its last answer, with the reason. */
+  private withLiveness(status: ResourceStatus): ResourceStatus {
+    const silence = this.liveness.silence();
+    if (silence === null || status.health !== 'synced') return status;
+    return { ...status, health: 'stale', staleSince: silence.since, error: silence.error };
   }
 
   isSynced(): boolean {

@@ -28,20 +28,23 @@ class ScriptedConnection implements KubeConnection {
   readonly requestTimes: number[] = [];
   /** `performance.now()` of each list request. */
   readonly listTimes: number[] = [];
+  /** `performance.now()` of each watch request. */
+  readonly watchTimes: number[] = [];
   readonly streams: OpenedStream[] = [];
-  listAnswer: () => KubeHttpResponse | Promise<KubeHttpResponse> = () => list('10', ['a', 'b']);
+  listAnswer: (request: KubeHttpRequest) => KubeHttpResponse | Promise<KubeHttpResponse> = () => list('10', ['a', 'b']);
   streamAnswer: ((request: KubeHttpRequest) => OpenStreamResult | Error | null) | null = null;
 
   async request(request: KubeHttpRequest): Promise<KubeHttpResponse> {
     this.requests.push(request);
     this.requestTimes.push(performance.now());
     this.listTimes.push(performance.now());
-    return this.listAnswer();
+    return this.listAnswer(request);
   }
 
   async openStream(request: KubeHttpRequest, onLine: (line: string) => void): Promise<OpenStreamResult> {
     this.requests.push(request);
     this.requestTimes.push(performance.now());
+    this.watchTimes.push(performance.now());
     const scripted = this.streamAnswer?.(request) ?? null;
     if (scripted instanceof Error) throw scripted;
     if (scripted !== null) return scripted;
@@ -177,14 +180,14 @@ describe('ResourceInformer', () => {
     await until(() => connection.streams.length === 1, 'watch');
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
     connection.streamAnswer = () => refused;
-    const before = connection.requests.length;
+    const before = connection.watchTimes.length;
     const endedAt = performance.now();
     connection.streams[0]?.end();
     // Never a stall: it keeps trying (within until()'s deadline)…
-    await until(() => connection.requests.length - before >= 4, 'four attempts');
+    await until(() => connection.watchTimes.length - before >= 4, 'four attempts');
     // …and never a storm: a watch that ended at once waits 75 % of 20 ms (random 0.5), each refused
-    // attempt then 75 % of 40, 80, 80 ms.
-    const attempts = [endedAt, ...connection.requestTimes.slice(before, before + 4)];
+    // attempt then 75 % of 40, 80, 80 ms (each watch attempt follows its resume check at once).
+    const attempts = [endedAt, ...connection.watchTimes.slice(before, before + 4)];
     gaps(attempts).forEach((gap, i) => expect(gap, `wait before attempt ${i + 1}`).toBeGreaterThanOrEqual([15, 30, 60, 60][i] as number - TIMER_SLACK_MS));
     expect(informer.status()).toMatchObject({ health: 'stale', error: { kind: 'unavailable' }, count: 2 });
     expect(informer.status().staleSince).not.toBeNull();
@@ -275,6 +278,37 @@ describe('ResourceInformer when the API server history goes backwards', () => {
     expect(informer.status()).toMatchObject({ lists: 2, resourceVersion: '3', health: 'synced' });
     expect(connection.streams[1]?.request.query?.resourceVersion).toBe('3');
     expect(logs.filter((m) => m.includes("history went backwards"))).toHaveLength(1);
+  });
+
+  it('checks before resuming a watch that the server\'s history reaches its resourceVersion, and re-lists when it does not', async () => {
+    // kube-apiserver accepts a watch from a resourceVersion it has not reached and sends nothing:
+    // only the check (a list of one object, not older than that version) can tell.
+    const connection = new ScriptedConnection();
+    const logs: string[] = [];
+    const informer = start(connection, { log: (e) => logs.push(e.message) });
+    await until(() => connection.streams.length === 1, 'watch');
+    connection.streams[0]?.push(event('BOOKMARK', { kind: 'Service', apiVersion: 'v1', metadata: { resourceVersion: '12' } }));
+    await until(() => informer.status().resourceVersion === '12', 'bookmark');
+
+    // The watch ends (a timeout, a restart of the server): the check passes, the watch resumes, no re-list.
+    const before = connection.requests.length;
+    connection.streams[0]?.end();
+    await until(() => connection.streams.length === 2, 'resumed watch');
+    expect(connection.requests.slice(before).map((r) => r.query)).toEqual([
+      { limit: 1, resourceVersion: '12', resourceVersionMatch: 'NotOlderThan' },
+      expect.objectContaining({ watch: 1, resourceVersion: '12' }),
+    ]);
+    expect(informer.status().lists).toBe(1);
+
+    // Restarted on an older state: the check is refused with 504 ResourceVersionTooLarge → re-list.
+    const refused = { status: 504, headers: {}, body: JSON.stringify({ ...tooLarge, message: 'Timeout: Too large resource version: 12, current: 3' }) };
+    connection.listAnswer = (request) => (request.query?.resourceVersion === '12' ? refused : list('3', ['x']));
+    connection.streams[1]?.end();
+    await until(() => connection.streams.length === 3, 'watch after the re-list');
+    expect(names(informer)).toEqual(['x']);
+    expect(informer.status()).toMatchObject({ lists: 2, resourceVersion: '3', health: 'synced' });
+    expect(connection.streams[2]?.request.query?.resourceVersion).toBe('3');
+    expect(logs.filter((m) => /history went backwards \(Timeout: Too large resource version: 12, current: 3\)/.test(m))).toHaveLength(1);
   });
 
   it('restarts a list from its first page when a later page is at another resourceVersion', async () => {

@@ -19,8 +19,10 @@
  *    after the backoff, re-lists (the cut event is unknown, so only a list tells what the cache is
  *    missing).
  * 6. The API server's history going backwards (restarted on an etcd restored from an older
- *    backup, another cluster on the same address): a watch answered 504 `ResourceVersionTooLarge`
- *    (HTTP or `ERROR` event), or a re-list whose resourceVersion is older than the cache's. With a
+ *    backup, another cluster on the same address): a watch about to resume from a version the
+ *    server's history does not reach (6a, ./watch `checkResume`: kube-apiserver would accept that
+ *    watch and never send anything), a watch answered 504 `ResourceVersionTooLarge` (HTTP or
+ *    `ERROR` event), or a re-list whose resourceVersion is older than the cache's. With a
  *    {@link RelistCoordinator} (the ClusterSource) every type then re-lists into a staged map the
  *    readers do not see, and the coordinator swaps them all at once; alone, the informer re-lists.
  *
@@ -44,7 +46,7 @@ import { compareResourceVersions } from './resource-versions';
 import type { ResourceStatus } from './status';
 import { StatusBook } from './status';
 import type { CacheEvent, WatchHost } from './watch';
-import { watchOnce } from './watch';
+import { checkResume, watchOnce } from './watch';
 
 type ListOutcome = { readonly ok: true } | { readonly ok: false; readonly error: KubeError };
 
@@ -206,6 +208,16 @@ export class ResourceInformer<Id extends ResourceId> {
     return !this.relisting || this.relist.hasStaged() || this.book.health === 'forbidden';
   }
 
+  /**
+   * Ends the current watch (or a backoff wait) so that it resumes now from its resourceVersion,
+   * after 6a's check: the connection's liveness probe calls it when the API server answers again
+   * after a silence, so a stream that died unnoticed meanwhile is replaced at once.
+   */
+  restartWatch(): void {
+    this.stream?.close();
+    this.wake?.();
+  }
+
   /** Stops the loop, closes the watch and waits until nothing is in flight. The cache is kept. */
   async stop(): Promise<void> {
     if (!this.running) return;
@@ -222,6 +234,8 @@ export class ResourceInformer<Id extends ResourceId> {
   private async run(): Promise<void> {
     let needList = true;
     while (this.running) {
+      // Whether the watch below starts from a list's resourceVersion (else it resumes an earlier watch's: 6a).
+      let fromList = false;
       // 1. LIST (first time, after 410 Gone, and staged while a coordinated re-list is pending).
       if (needList || this.relisting) {
         const listed = await this.listAll();
@@ -240,9 +254,11 @@ export class ResourceInformer<Id extends ResourceId> {
           if (!this.relist.hasStaged() || !(await this.relist.waitForCommit(() => this.coordinator?.staged(this.descriptor.id), () => this.running))) continue;
         }
         needList = false;
+        fromList = true;
       }
-      // 2. WATCH from the last resourceVersion.
-      const outcome = await watchOnce(this.watcher);
+      // 2. WATCH from the last resourceVersion — after 6a's check when it resumes an earlier watch.
+      const outcome = (fromList ? null : await checkResume(this.watcher)) ?? (this.running ? await watchOnce(this.watcher) : null);
+      if (outcome === null) return;
       if (!this.running) return;
       switch (outcome.type) {
         case 'expired':

@@ -5,6 +5,14 @@
  * handed to the informer, which applies them to its cache; a 504 "too large resource version"
  * says the API server's history went backwards (6.). A line over the line limit ends the watch
  * with an error that asks for a re-list (5.: the cut event is unknown).
+ *
+ * 6a. Before a watch resumes from a resourceVersion an earlier watch reached ({@link checkResume}),
+ * one list of at most one object asks the server whether its history reaches that version
+ * (`resourceVersion=R&resourceVersionMatch=NotOlderThan&limit=1`, which kube-apiserver reads from
+ * etcd and answers 504 `ResourceVersionTooLarge` at once when R is ahead). The watch itself cannot
+ * tell: kube-apiserver accepts a watch from a version it has not reached and sends nothing, not
+ * even bookmarks, until it gets there — after a restart on an older state (an etcd restore,
+ * another cluster at the address) that is never, and the old objects would stay shown as synced.
  */
 import type { KubeConnection, KubeLineStream, OpenStreamResult } from '../connection';
 import type { KubeError } from '../errors';
@@ -65,6 +73,35 @@ function errorEventOutcome(object: Json): WatchOutcome {
   if (error.kind === 'gone') return { type: 'expired' };
   if (isResourceVersionTooLarge(error, object)) return { type: 'too-large', error };
   return { type: 'error', error, opened: true, durationMs: 0 };
+}
+
+/**
+ * 6a. Whether the server's history reaches the version a watch is about to resume from (see the
+ * module comment): `null` when it does (or the server does not say), else the outcome the watch
+ * would have had — `too-large` when the history went backwards, `error` when the check failed.
+ */
+export async function checkResume(host: WatchHost): Promise<WatchOutcome | null> {
+  const resourceVersion = host.resourceVersion();
+  if (resourceVersion === null || resourceVersion === '') return null;
+  let response;
+  try {
+    response = await host.connection.request({
+      path: host.path(),
+      // No field selector: the answer's resourceVersion is the store's, whatever is selected, and
+      // the server need not scan for a matching object.
+      query: { limit: 1, resourceVersion, resourceVersionMatch: 'NotOlderThan' },
+      signal: host.stopSignal(),
+    });
+  } catch (thrown) {
+    return { type: 'error', error: errorFromException(thrown), opened: false, durationMs: 0 };
+  }
+  if (response.status >= 200 && response.status < 300) return null;
+  const error = errorFromResponse(response.status, response.body, response.headers);
+  if (isResourceVersionTooLarge(error, response.body)) return { type: 'too-large', error };
+  // An old server that does not know resourceVersionMatch, or a 410 from one that compacted
+  // (NotOlderThan never asks for an old version): the watch will tell what it has to.
+  if (error.kind === 'bad-request' || error.kind === 'gone') return null;
+  return { type: 'error', error, opened: false, durationMs: 0 };
 }
 
 /** One WATCH from the host's resourceVersion until it ends, fails, expires or goes silent. */
