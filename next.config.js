@@ -13,6 +13,12 @@ const securityHeaders = [
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), interest-cohort=()' },
 ];
 
+/**
+ * A cluster's URL id as a path-to-regexp group: CLUSTER_ID_PATTERN of lib/shared/cluster-path.ts
+ * (lib/server/proxy.test.ts keeps the two in step). Unnamed, so Next.js adds it to no query.
+ */
+const CLUSTER_ID = '([A-Za-z0-9][A-Za-z0-9._-]{0,62})';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
@@ -23,6 +29,22 @@ const nextConfig = {
   serverExternalPackages: ['@kubernetes/client-node'],
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
+  },
+  /**
+   * `/c/{id}/{rest}` is served by `/{rest}` in this process: proxy.ts (which Next.js runs first)
+   * answers what has no per-cluster version and sets the cluster header; these rewrites then
+   * change the path. A rewrite from proxy.ts would be an HTTP request of the server to itself
+   * (docs/fleet.md, "How `/c/{id}` is served").
+   */
+  async rewrites() {
+    return {
+      beforeFiles: [
+        { source: `/c/${CLUSTER_ID}`, destination: '/' },
+        { source: `/c/${CLUSTER_ID}/:path+`, destination: '/:path+' },
+      ],
+      afterFiles: [],
+      fallback: [],
+    };
   },
 };
 

@@ -7,10 +7,12 @@
  * - addresses a cluster by URL (`lib/shared/cluster-path.ts`): `/c/{id}/{rest}` (pages and
  *   `/c/{id}/api/v1/…`) is served by `/{rest}` with the request header `x-zonescope-cluster: {id}`.
  *   Any `x-zonescope-cluster` the client sent is removed first, on every request: only the URL
- *   picks the cluster. (Next.js runs the proxy a second time on the rewritten path, with the
- *   headers the first pass set; `x-zonescope-cluster-proof`, a random secret of the process that
- *   never leaves the server, tells that pass apart from a client sending the header itself.) An id that is no slug, and what is about the process rather than one cluster
- *   (`/metrics`, `/api/health`, `/fleet`, `/api/v1/clusters`, assets) under a prefix, are 404;
+ *   picks the cluster. This proxy only sets the header; the path is rewritten by the `beforeFiles`
+ *   rewrites of next.config.js, which Next.js applies after the proxy, in this process. (A rewrite
+ *   from here, `NextResponse.rewrite`, would be an HTTP request of the server to itself whenever
+ *   it listens on a loopback address: docs/fleet.md, "How `/c/{id}` is served".) An id that is no
+ *   slug, and what is about the process rather than one cluster (`/metrics`, `/api/health`,
+ *   `/fleet`, `/api/v1/clusters`, assets) under a prefix, are 404;
  * - puts the Content-Security-Policy on every response — for pages with a fresh script nonce
  *   (Next.js applies it to its scripts; read it with `(await headers()).get('x-nonce')` for any
  *   inline script of your own), for everything else a policy that allows nothing. The other
@@ -18,26 +20,9 @@
  */
 import type { NextRequest } from 'next/server';
 import { NextResponse } from 'next/server';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { CLUSTER_HEADER, CLUSTER_PROOF_HEADER, ORIGINAL_HOST_HEADER, parseClusterPath } from './lib/shared/cluster-path';
+import { CLUSTER_HEADER, parseClusterPath } from './lib/shared/cluster-path';
 import { guardRequest, refusal, refusalResponse } from './lib/server/request-guards';
 import { createNonce, isPagePath, NON_PAGE_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy } from './lib/server/security-headers';
-
-const SECRET = Symbol.for('zonescope.clusterHeaderSecret');
-
-/** The process's secret proving a cluster header was set by this proxy (created on first use). */
-function proxySecret(): string {
-  const holder = globalThis as unknown as { [SECRET]?: string };
-  return (holder[SECRET] ??= randomUUID());
-}
-
-/** Whether `proof` is this process's secret. */
-function isOwnProof(proof: string | null): boolean {
-  if (proof === null) return false;
-  const expected = Buffer.from(proxySecret());
-  const given = Buffer.from(proof);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** Paths about the whole process (or no cluster at all), which have no per-cluster version. */
 function clusterIndependent(path: string): boolean {
@@ -60,27 +45,11 @@ export function proxy(request: NextRequest): Response {
     return notFound(pathname, request.method, `${pathname} is not per cluster: open it without the /c/${parsed.id} prefix.`);
   }
   const requestHeaders = new Headers(request.headers);
-  const passed = request.headers.get(CLUSTER_HEADER);
-  const ownRewrite = passed !== null && isOwnProof(request.headers.get(CLUSTER_PROOF_HEADER));
-  const passedHost = request.headers.get(ORIGINAL_HOST_HEADER);
+  // Only the URL picks the cluster: whatever the client sent is dropped.
   requestHeaders.delete(CLUSTER_HEADER);
-  requestHeaders.delete(CLUSTER_PROOF_HEADER);
-  requestHeaders.delete(ORIGINAL_HOST_HEADER);
-  // The cluster of the prefix; on the pass over this proxy's own rewrite, the one it set.
-  const cluster = parsed.kind === 'cluster' ? parsed.id : ownRewrite ? passed : null;
-  // The host the browser asked for: Next.js serves the rewrite under its own host name.
-  const originalHost = parsed.kind === 'cluster' ? request.headers.get('host') : ownRewrite ? passedHost : null;
-  if (cluster !== null) {
-    requestHeaders.set(CLUSTER_HEADER, cluster);
-    requestHeaders.set(CLUSTER_PROOF_HEADER, proxySecret());
-    if (originalHost !== null) requestHeaders.set(ORIGINAL_HOST_HEADER, originalHost);
-  }
-  const forward = (): NextResponse => {
-    if (parsed.kind !== 'cluster') return NextResponse.next({ request: { headers: requestHeaders } });
-    const target = request.nextUrl.clone();
-    target.pathname = parsed.rest;
-    return NextResponse.rewrite(target, { request: { headers: requestHeaders } });
-  };
+  if (parsed.kind === 'cluster') requestHeaders.set(CLUSTER_HEADER, parsed.id);
+  // The path itself is rewritten by next.config.js (in this process), after this proxy.
+  const forward = (): NextResponse => NextResponse.next({ request: { headers: requestHeaders } });
   if (!isPagePath(pathname)) {
     const response = forward();
     response.headers.set('Content-Security-Policy', NON_PAGE_CONTENT_SECURITY_POLICY);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dataErrorResponse, errorResponse, methodNotAllowed } from './http';
 import { isJsonContentType, MAX_BODY_BYTES, parseIfMatch, parseEndpointListQuery, parseModeBody, parseServiceQuery, parseServiceRef, parseTrafficOptions, readBodyLimited } from './requests';
@@ -18,10 +21,7 @@ describe('checkSameOrigin', () => {
     ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
     ['default port spelled out in Host', { host: 'localhost:80', origin: 'http://localhost' }],
     ['X-Forwarded-Host equal to Host (Next.js fills it in)', { 'x-forwarded-host': 'localhost:3000' }],
-    [
-      'a /c/{id} write: Next.js serves the rewrite under its own host, proxy.ts passes the one the browser asked',
-      { host: 'localhost:3000', 'x-zonescope-original-host': '127.0.0.1:3000', 'x-forwarded-host': '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
-    ],
+    ['a /c/{id} write: served in-process, with the Host the browser sent', { host: '127.0.0.1:3000', 'x-forwarded-host': '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' }],
   ])('allows %s', (_label, values) => {
     expect(checkSameOrigin(headers(values), configFromEnv({}))).toEqual({ ok: true });
   });
@@ -182,11 +182,18 @@ describe('responses', () => {
 });
 
 describe('auditUser', () => {
-  it('trusts user headers only behind a declared auth proxy', () => {
-    const h = new Headers({ 'x-forwarded-user': 'al\tice' });
+  it('trusts user headers only behind a declared auth proxy that proves itself with its secret', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-audit-'));
+    const secret = '0123456789abcdef0123456789abcdef';
+    const file = path.join(dir, 'secret');
+    writeFileSync(file, `${secret}\n`);
+    const proxy = (flag: string) => configFromEnv({ ZONESCOPE_AUTH_PROXY: flag, ZONESCOPE_AUTH_PROXY_SECRET_FILE: file });
+    const h = new Headers({ 'x-forwarded-user': 'al\tice', 'x-zonescope-proxy-secret': secret });
     expect(auditUser(h, configFromEnv({}))).toEqual({ user: 'anonymous', unverifiedUser: 'alice' });
-    expect(auditUser(h, configFromEnv({ ZONESCOPE_AUTH_PROXY: '1' }))).toEqual({ user: 'alice', unverifiedUser: null });
-    expect(auditUser(new Headers({ 'x-auth-request-user': 'bob' }), configFromEnv({ ZONESCOPE_AUTH_PROXY: 'true' }))).toEqual({ user: 'bob', unverifiedUser: null });
-    expect(auditUser(new Headers(), configFromEnv({ ZONESCOPE_AUTH_PROXY: '1' }))).toEqual({ user: 'anonymous', unverifiedUser: null });
+    expect(auditUser(h, proxy('1'))).toEqual({ user: 'alice', unverifiedUser: null });
+    expect(auditUser(new Headers({ 'x-auth-request-user': 'bob', 'x-zonescope-proxy-secret': secret }), proxy('true'))).toEqual({ user: 'bob', unverifiedUser: null });
+    expect(auditUser(new Headers({ 'x-auth-request-user': 'bob' }), proxy('true'))).toEqual({ user: 'anonymous', unverifiedUser: 'bob' });
+    expect(auditUser(new Headers(), proxy('1'))).toEqual({ user: 'anonymous', unverifiedUser: null });
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -6,8 +6,7 @@ import type { Config } from '../config/variables';
 import { getConfig } from '../config/process-config';
 import { normaliseOrigin } from '../config/syntax';
 import type { ExposureConfig } from './exposure';
-import { behindAuthProxy, checkWriteAllowed, proxyUser } from './exposure';
-import { ORIGINAL_HOST_HEADER } from '../shared/cluster-path';
+import { checkWriteAllowed, verifiedProxyUser } from './exposure';
 import type { ApiSurface } from './http';
 import { errorResponse, truncate } from './http';
 
@@ -68,9 +67,7 @@ export function checkSameOrigin(headers: Headers, config: OriginConfig = getConf
   const originUrl = new URL(origin);
   const trusted = trustedOrigins(config);
 
-  // Under `/c/{id}/…` the host the browser asked for, which proxy.ts passes on (Next.js serves its
-  // rewrite under its own host name); the proxy removes any such header a client sends.
-  const host = headers.get(ORIGINAL_HOST_HEADER) ?? headers.get('host');
+  const host = headers.get('host');
   if (host === null || host.trim() === '') return { ok: false, reason: 'no Host header' };
   let requestHost = hostWithPort(host, originUrl.protocol);
   const forwarded = headers.get('x-forwarded-host');
@@ -114,22 +111,22 @@ export function refuseUnauthenticatedWrite(request: Request, surface: ApiSurface
 // Audit identity
 
 /**
- * The setting read by {@link auditUser}: `ZONESCOPE_AUTH_PROXY=1` says an auth proxy in front
- * sets (and strips client-sent) user headers.
+ * The settings read by {@link auditUser}: `ZONESCOPE_AUTH_PROXY=1` says an auth proxy in front
+ * sets (and strips client-sent) user headers, and proves it with the secret of
+ * `ZONESCOPE_AUTH_PROXY_SECRET_FILE`.
  */
-export type AuditConfig = Pick<Config, 'ZONESCOPE_AUTH_PROXY'>;
+export type AuditConfig = Pick<Config, 'ZONESCOPE_AUTH_PROXY' | 'ZONESCOPE_AUTH_PROXY_SECRET_FILE'>;
 
 /** Who made a request, for the audit log. */
 export interface AuditUser {
-  /** `X-Forwarded-User` / `X-Auth-Request-User` behind an auth proxy, else `anonymous`. */
+  /** `X-Forwarded-User` / `X-Auth-Request-User` with the proxy's secret behind an auth proxy, else `anonymous`. */
   readonly user: string;
-  /** A user header sent without `ZONESCOPE_AUTH_PROXY=1` (unverified: anyone can send it). */
+  /** A user header nothing vouches for: without `ZONESCOPE_AUTH_PROXY=1`, or without the proxy's secret (anyone can send it). */
   readonly unverifiedUser: string | null;
 }
 
 /** The audit identity of a request (see {@link AuditUser}). */
 export function auditUser(headers: Headers, config: AuditConfig = getConfig()): AuditUser {
-  const claimed = proxyUser(headers);
-  if (behindAuthProxy(config)) return { user: claimed ?? 'anonymous', unverifiedUser: null };
-  return { user: 'anonymous', unverifiedUser: claimed };
+  const { user, claimed } = verifiedProxyUser(headers, config);
+  return user !== null ? { user, unverifiedUser: null } : { user: 'anonymous', unverifiedUser: claimed };
 }

@@ -1,13 +1,19 @@
 /**
- * proxy.ts's cluster addressing: `/c/{id}/…` is rewritten to `/…` with `x-zonescope-cluster: {id}`
- * for the routes, and a client's own `x-zonescope-cluster` never reaches them (Next.js applies a
- * proxy's request headers from `x-middleware-override-headers` and `x-middleware-request-*`, and
- * runs the proxy a second time on the rewritten path).
+ * proxy.ts's cluster addressing: under `/c/{id}/…` it passes `x-zonescope-cluster: {id}` on to the
+ * routes (Next.js applies a proxy's request headers from `x-middleware-override-headers` and
+ * `x-middleware-request-*`), and a client's own `x-zonescope-cluster` never reaches them. The path
+ * is changed by next.config.js's rewrites, in the same process: the proxy itself never rewrites (a
+ * rewrite from the proxy would be an HTTP request of the server to itself, docs/fleet.md).
  */
+import { createRequire } from 'node:module';
+import type { NextConfig } from 'next';
+import { getPathMatch } from 'next/dist/shared/lib/router/utils/path-match';
+import { prepareDestination } from 'next/dist/shared/lib/router/utils/prepare-destination';
+import { modifyRouteRegex } from 'next/dist/lib/redirect-status';
 import { NextRequest } from 'next/server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { proxy } from '../../proxy';
-import { CLUSTER_HEADER, CLUSTER_PROOF_HEADER, ORIGINAL_HOST_HEADER } from '../shared/cluster-path';
+import { CLUSTER_HEADER, parseClusterPath } from '../shared/cluster-path';
 
 const ORIGIN = 'http://localhost:3000';
 let savedPort: string | undefined;
@@ -32,36 +38,76 @@ function forwarded(response: Response): { readonly kept: readonly string[]; read
   return { kept, cluster };
 }
 
-function rewrittenPath(response: Response): string | null {
-  const target = response.headers.get('x-middleware-rewrite');
-  return target === null ? null : new URL(target).pathname + new URL(target).search;
+/** The `beforeFiles` rewrites of next.config.js, as Next.js loads them. */
+async function configRewrites(): Promise<readonly { source: string; destination: string }[]> {
+  const config = createRequire(import.meta.url)('../../next.config.js') as NextConfig;
+  const rewrites = await config.rewrites?.();
+  if (rewrites === undefined || Array.isArray(rewrites) || rewrites.beforeFiles === undefined) throw new Error('next.config.js must return { beforeFiles, afterFiles, fallback } from rewrites()');
+  return rewrites.beforeFiles;
+}
+
+/**
+ * The path (and query) next.config.js's rewrites serve `path` by, `null` when none matches: the
+ * first matching rule, matched and applied by Next.js's own functions as its router does for a
+ * `beforeFiles` rewrite (lib/router-utils/filesystem.js, resolve-routes.js).
+ */
+function rewrite(rules: readonly { source: string; destination: string }[], path: string, query: Record<string, string> = {}): string | null {
+  for (const rule of rules) {
+    const params = getPathMatch(rule.source, { strict: true, removeUnnamedParams: true, regexModifier: (regex) => modifyRouteRegex(regex) })(path);
+    if (params === false) continue;
+    const { parsedDestination } = prepareDestination({ appendParamsToQuery: true, destination: rule.destination, params, query });
+    const search = new URLSearchParams(parsedDestination.query as Record<string, string>).toString();
+    return `${parsedDestination.pathname ?? ''}${search === '' ? '' : `?${search}`}`;
+  }
+  return null;
 }
 
 describe('proxy: /c/{id} addresses a cluster', () => {
-  it('rewrites pages and the API under /c/{id} to the plain path with the cluster header', () => {
+  it('passes pages and the API under /c/{id} on with the cluster header, and rewrites nothing itself', () => {
+    for (const path of ['/c/staging', '/c/staging/services', '/c/staging/services/shop/cart?map=expected', '/c/prod-eu.1/api/v1/cluster', '/c/staging/api/v1/services/shop/cart/topology-mode']) {
+      const response = proxy(request(path));
+      expect(response.headers.get('x-middleware-next'), path).toBe('1');
+      expect(response.headers.get('x-middleware-rewrite'), path).toBeNull();
+      expect(forwarded(response).cluster, path).toBe(path.split('/')[2]?.split('?')[0]);
+      // The Host stays the one the browser sent (the same-origin check of writes compares it).
+      expect(forwarded(response).kept, path).toContain('host');
+      expect(response.headers.get('x-middleware-request-host'), path).toBe('localhost:3000');
+    }
+  });
+
+  it('has next.config.js serve /c/{id}/{rest} by /{rest} in-process, for exactly the ids the proxy accepts', async () => {
+    const rules = await configRewrites();
     for (const [path, rest] of [
       ['/c/staging', '/'],
-      ['/c/staging/', '/'],
       ['/c/staging/services', '/services'],
-      ['/c/staging/services/shop/cart?map=expected', '/services/shop/cart?map=expected'],
       ['/c/prod-eu.1/api/v1/cluster', '/api/v1/cluster'],
-      ['/c/staging/api/v1/services/shop/cart/topology-mode', '/api/v1/services/shop/cart/topology-mode'],
+      ['/c/a_b/api/v1/services/shop/cart/topology-mode', '/api/v1/services/shop/cart/topology-mode'],
+      ['/c/staging/services/shop%20x/cart', '/services/shop%20x/cart'],
+      [`/c/${'a'.repeat(63)}/services`, '/services'],
     ] as const) {
-      const response = proxy(request(path));
-      expect(rewrittenPath(response), path).toBe(rest);
-      expect(forwarded(response).cluster, path).toBe(path.split('/')[2]);
+      expect(rewrite(rules, path), path).toBe(rest);
+      expect(parseClusterPath(path), path).toMatchObject({ kind: 'cluster', rest });
+    }
+    // The query is kept, and the cluster id is added to none.
+    expect(rewrite(rules, '/c/staging/services/shop/cart', { map: 'expected' })).toBe('/services/shop/cart?map=expected');
+    expect(rewrite(rules, '/c/staging', { history: '1h' })).toBe('/?history=1h');
+    // Rules are destinations, never external: no rewrite leaves this server.
+    for (const rule of rules) expect(rule.destination, rule.source).toMatch(/^\/(?!\/)/);
+    // What the proxy refuses (404) or leaves alone is not rewritten either.
+    for (const path of ['/c', '/c/-x/services', '/c/.x', '/c/a%20b/services', `/c/${'a'.repeat(64)}/services`, '/cluster/x', '/services', '/api/v1/cluster']) {
+      expect(rewrite(rules, path), path).toBeNull();
+      expect(parseClusterPath(path).kind, path).not.toBe('cluster');
     }
   });
 
   it('lets the toggle PUT through under a prefix (the method guard sees the plain path)', () => {
     const response = proxy(request('/c/staging/api/v1/services/shop/cart/topology-mode', { method: 'PUT' }));
     expect(response.status).toBe(200);
-    expect(rewrittenPath(response)).toBe('/api/v1/services/shop/cart/topology-mode');
+    expect(forwarded(response).cluster).toBe('staging');
   });
 
   it('ignores a client-sent x-zonescope-cluster: removed on plain paths, replaced under a prefix', () => {
     const plain = proxy(request('/api/v1/cluster', { headers: { [CLUSTER_HEADER]: 'prod' } }));
-    expect(rewrittenPath(plain)).toBeNull();
     expect(forwarded(plain).kept).not.toContain(CLUSTER_HEADER);
     expect(forwarded(plain).kept).toContain('host');
     const page = proxy(request('/services', { headers: { [CLUSTER_HEADER]: 'prod' } }));
@@ -69,34 +115,9 @@ describe('proxy: /c/{id} addresses a cluster', () => {
     expect(forwarded(page).kept).toContain('x-nonce');
     const prefixed = proxy(request('/c/staging/api/v1/cluster', { headers: { [CLUSTER_HEADER]: 'prod' } }));
     expect(forwarded(prefixed).cluster).toBe('staging');
-  });
-
-  it('passes the host the browser asked for under a prefix, and never a client-sent one', () => {
-    const prefixed = proxy(request('/c/staging/api/v1/services/shop/cart/topology-mode', { method: 'PUT', headers: { host: '127.0.0.1:3000', [ORIGINAL_HOST_HEADER]: 'evil.example' } }));
-    expect(prefixed.headers.get(`x-middleware-request-${ORIGINAL_HOST_HEADER}`)).toBe('127.0.0.1:3000');
-    const proof = prefixed.headers.get(`x-middleware-request-${CLUSTER_PROOF_HEADER}`) ?? '';
-    // The second pass over the rewritten path keeps the proxy's own value.
-    const second = proxy(request('/api/v1/services/shop/cart/topology-mode', { method: 'PUT', headers: { [CLUSTER_HEADER]: 'staging', [CLUSTER_PROOF_HEADER]: proof, [ORIGINAL_HOST_HEADER]: '127.0.0.1:3000' } }));
-    expect(second.headers.get(`x-middleware-request-${ORIGINAL_HOST_HEADER}`)).toBe('127.0.0.1:3000');
-    // Without the proxy's proof (a client on a plain path) the header is dropped.
-    const plain = proxy(request('/api/v1/services/shop/cart/topology-mode', { method: 'PUT', headers: { [ORIGINAL_HOST_HEADER]: 'evil.example' } }));
-    expect(forwarded(plain).kept).not.toContain(ORIGINAL_HOST_HEADER);
-  });
-
-  it('keeps its own header on the second pass Next.js makes over the rewritten path, and only its own', () => {
-    const first = proxy(request('/c/staging/services'));
-    const proof = first.headers.get(`x-middleware-request-${CLUSTER_PROOF_HEADER}`);
-    expect(proof).toMatch(/^[0-9a-f-]{36}$/);
-    // Next.js runs the proxy again on /services with the headers the first pass set.
-    const second = proxy(request('/services', { headers: { [CLUSTER_HEADER]: 'staging', [CLUSTER_PROOF_HEADER]: proof ?? '' } }));
-    expect(rewrittenPath(second)).toBeNull();
-    expect(forwarded(second).cluster).toBe('staging');
-    // A client guessing the proof, or sending an empty one, picks nothing.
-    for (const guess of ['', 'guess', `${proof ?? ''}x`, (proof ?? '').toUpperCase()]) {
-      const spoofed = proxy(request('/api/v1/cluster', { headers: { [CLUSTER_HEADER]: 'staging', [CLUSTER_PROOF_HEADER]: guess } }));
-      expect(forwarded(spoofed).kept, guess).not.toContain(CLUSTER_HEADER);
-      expect(forwarded(spoofed).kept, guess).not.toContain(CLUSTER_PROOF_HEADER);
-    }
+    // Nothing else a client sends makes its header count (the proxy runs once per request).
+    const withProof = proxy(request('/api/v1/cluster', { headers: { [CLUSTER_HEADER]: 'staging', 'x-zonescope-cluster-proof': 'guess' } }));
+    expect(forwarded(withProof).cluster).toBeNull();
   });
 
   it('answers 404 for an id that is no slug, and for what is not per cluster under a prefix', async () => {

@@ -3,30 +3,19 @@
  * client's link base and the server's scope all use them).
  *
  * `/c/{id}` and `/c/{id}/{rest}` address the cluster `id` (pages and `/c/{id}/api/v1/…` alike);
- * every other path is the default cluster's. proxy.ts rewrites the prefixed paths to the plain
- * ones and passes the id on in the request header {@link CLUSTER_HEADER}, which it always removes
- * from the incoming request first: a client picks a cluster by URL only.
+ * every other path is the default cluster's. proxy.ts passes the id on in the request header
+ * {@link CLUSTER_HEADER}, which it always removes from the incoming request first (a client picks
+ * a cluster by URL only), and the rewrites of next.config.js serve the prefixed paths by the plain
+ * ones, in the same process.
  */
 
 /** The request header proxy.ts sets to the id of the `/c/{id}` prefix (never taken from the client). */
 export const CLUSTER_HEADER = 'x-zonescope-cluster';
 
 /**
- * Beside {@link CLUSTER_HEADER}: the proxy's per-process secret. Next.js runs the proxy again on the
- * path it rewrote to, with the headers it set; the secret tells that pass from a client that sent
- * the header itself.
+ * The URL slug of a cluster (what lib/k8s/cluster-ids.ts makes of a context name). next.config.js
+ * spells it again for its rewrites (`CLUSTER_ID`).
  */
-export const CLUSTER_PROOF_HEADER = 'x-zonescope-cluster-proof';
-
-/**
- * The `Host` the browser sent with a `/c/{id}/…` request, set by proxy.ts beside
- * {@link CLUSTER_HEADER} (and, like it, removed from whatever a client sends): Next.js serves the
- * rewritten request with its own host name, and the same-origin check of writes
- * (lib/server/http.ts `checkSameOrigin`) must compare the `Origin` with the host the browser asked.
- */
-export const ORIGINAL_HOST_HEADER = 'x-zonescope-original-host';
-
-/** The URL slug of a cluster (what lib/k8s/cluster-ids.ts makes of a context name). */
 export const CLUSTER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 /** What {@link parseClusterPath} makes of a path. */

@@ -15,16 +15,19 @@ export interface Timed {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-/** Sends one request and times it until the last body byte. Rejects on transport errors or after `timeoutMs`. */
+/**
+ * Sends one request and times it until the last body byte (on the shared keep-alive pool of 64
+ * sockets, or on `agent`). Rejects on transport errors or after `timeoutMs`.
+ */
 export function timedRequest(
   url: string,
-  options: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number; keepBody?: boolean } = {},
+  options: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number; keepBody?: boolean; agent?: http.Agent } = {},
 ): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
     const request = http.request(
       url,
-      { method: options.method ?? 'GET', agent, headers: { ...(options.body !== undefined ? { 'content-length': Buffer.byteLength(options.body) } : {}), ...options.headers } },
+      { method: options.method ?? 'GET', agent: options.agent ?? agent, headers: { ...(options.body !== undefined ? { 'content-length': Buffer.byteLength(options.body) } : {}), ...options.headers } },
       (response) => {
         const chunks: Buffer[] = [];
         let bytes = 0;
