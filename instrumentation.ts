@@ -1,7 +1,8 @@
 /**
  * Next.js start-up hook: check the configuration (a variable whose value cannot be used stops the
  * server here, before it serves anything, with a message naming it on stderr and exit code 2; see
- * lib/config), put the method guard in front of Next.js (TRACE, TRACK and other unknown methods
+ * lib/config) and read the auth proxy's secret file (lib/server/auth-proxy.ts; one that cannot be
+ * used stops the start the same way), put the method guard in front of Next.js (TRACE, TRACK and other unknown methods
  * get 405, see lib/server/method-guard.ts), and begin syncing the cluster when the server boots,
  * so the first page view finds data (or a sync in progress) instead of starting the watches itself.
  */
@@ -13,6 +14,13 @@ export async function register(): Promise<void> {
   for (const warning of config.warnings) console.warn(`[zonescope] ${warning}`);
   if (!config.ok) {
     console.error(formatConfigErrors(config.errors));
+    process.exit(2);
+  }
+  // The auth proxy's secret is read once, now: a file that cannot be used stops the start too.
+  const { authProxyStartProblem } = await import('./lib/server/auth-proxy');
+  const secretProblem = authProxyStartProblem(config.config);
+  if (secretProblem !== null) {
+    console.error(formatConfigErrors([{ variable: 'ZONESCOPE_AUTH_PROXY_SECRET_FILE', message: secretProblem }]));
     process.exit(2);
   }
   const { installMethodGuard } = await import('./lib/server/method-guard');

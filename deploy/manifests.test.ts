@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
 import { configFromEnv } from '../lib/config/config';
 import { checkHost, isBoundBeyondLoopback, unauthenticatedWritesReason } from '../lib/server/exposure';
+import { AUTH_PROXY_SECRET_HEADER } from '../lib/server/auth-proxy';
 import { RESOURCES } from '../lib/k8s/resources';
 
 type Obj = { kind: string; metadata: { name: string; namespace?: string }; [key: string]: unknown };
@@ -190,6 +191,45 @@ describe('deployment manifests', () => {
     expect(writerOut).toContain('zonescope-topology-mode-writer');
     expect(writerOut).toMatch(/name: ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES\n\s+value: "1"/);
     expect(writerOut).toContain('kind: NetworkPolicy');
+  });
+
+  it.runIf(existsSync('/usr/bin/kubectl'))('the auth-proxy variant: oauth2-proxy sends the user and the shared secret zonescope reads, and is the only Pod admitted', () => {
+    type Container = { name: string; env?: { name: string; value?: string }[]; volumeMounts?: { name: string; mountPath: string }[] };
+    type PodSpec = { containers: Container[]; volumes: { name: string; secret?: { secretName: string } }[] };
+    const rendered = parseAllDocuments(execFileSync('kubectl', ['kustomize', 'deploy/kubernetes/auth-proxy'], { encoding: 'utf8' })).map((d) => d.toJS() as Obj);
+    const pod = (name: string) => (named(rendered, 'Deployment', name) as unknown as { spec: { template: { metadata: { labels: Record<string, string> }; spec: PodSpec } } }).spec.template;
+    /** The Secret a container reads `file` from. */
+    const secretOf = (spec: PodSpec, container: Container, file: string): string | undefined => {
+      const mount = container.volumeMounts?.find((m) => file.startsWith(`${m.mountPath}/`));
+      return spec.volumes.find((v) => v.name === mount?.name)?.secret?.secretName;
+    };
+    // zonescope: the proxy declared with its secret file, the opt-in without a proxy off; its environment reads as at start.
+    const zonescope = pod('zonescope').spec;
+    const container = zonescope.containers[0] as Container;
+    const env = configFromEnv({ ...Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? ''])), PORT: '3000' });
+    expect(env).toMatchObject({ ZONESCOPE_AUTH_PROXY: true, ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: false, ZONESCOPE_READ_ONLY: false });
+    expect(unauthenticatedWritesReason(env)).toBeNull();
+    const secretFile = env.ZONESCOPE_AUTH_PROXY_SECRET_FILE ?? '';
+    expect(secretOf(zonescope, container, secretFile)).toBe('zonescope-proxy-secret');
+    // oauth2-proxy: injects the user and the secret, from the same Secret and key.
+    const proxy = pod('oauth2-proxy');
+    const config = named(rendered, 'ConfigMap', 'oauth2-proxy-alpha-config') as unknown as { data: Record<string, string> };
+    const alpha = parseAllDocuments(config.data['alpha-config.yaml'] ?? '')[0]?.toJS() as {
+      injectRequestHeaders: { name: string; values: { claimSource?: { claim: string }; secretSource?: { fromFile: string } }[] }[];
+      upstreamConfig: { upstreams: { uri: string }[] };
+    };
+    const injected = new Map(alpha.injectRequestHeaders.map((h) => [h.name.toLowerCase(), h.values[0]]));
+    expect(injected.get('x-forwarded-user')?.claimSource?.claim).toBe('email');
+    const fromFile = injected.get(AUTH_PROXY_SECRET_HEADER)?.secretSource?.fromFile ?? '';
+    expect(secretOf(proxy.spec, proxy.spec.containers[0] as Container, fromFile)).toBe('zonescope-proxy-secret');
+    expect(path.basename(fromFile)).toBe(path.basename(secretFile));
+    expect(alpha.upstreamConfig.upstreams.map((u) => u.uri)).toEqual(['http://zonescope.zonescope.svc.cluster.local']);
+    // Only the proxy's Pods may reach zonescope's port.
+    const policy = named(rendered, 'NetworkPolicy', 'zonescope-deny-ingress') as unknown as { spec: { ingress: { from: { podSelector: { matchLabels: Record<string, string> } }[]; ports: { port: number }[] }[] } };
+    expect(policy.spec.ingress).toHaveLength(1);
+    expect(policy.spec.ingress[0]?.from.map((f) => f.podSelector.matchLabels)).toEqual([proxy.metadata.labels]);
+    expect(policy.spec.ingress[0]?.ports.map((p) => p.port)).toEqual([3000]);
+    expect(proxy.metadata.labels['app.kubernetes.io/name']).not.toBe('zonescope');
   });});
 
 describe('monitoring manifests (deploy/kubernetes/monitoring)', () => {

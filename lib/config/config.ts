@@ -50,6 +50,15 @@ function conflicts(config: Config): ConfigIssue[] {
       message: 'ZONESCOPE_PRICE_PER_GB and ZONESCOPE_CROSS_ZONE_PRICE are both set: set only ZONESCOPE_CROSS_ZONE_PRICE (ZONESCOPE_PRICE_PER_GB=N is ZONESCOPE_CROSS_ZONE_PRICE=N/GB x2).',
     });
   }
+  if (config.ZONESCOPE_AUTH_PROXY && config.ZONESCOPE_AUTH_PROXY_SECRET_FILE === undefined) {
+    out.push({
+      variable: 'ZONESCOPE_AUTH_PROXY_SECRET_FILE',
+      message:
+        'ZONESCOPE_AUTH_PROXY is on but ZONESCOPE_AUTH_PROXY_SECRET_FILE is not set: anyone who reaches the server directly could send a user header. ' +
+        'Put a random secret in a file (`openssl rand -hex 32`, from a Kubernetes Secret volume), set ZONESCOPE_AUTH_PROXY_SECRET_FILE to it, ' +
+        'and have the proxy send it in the X-Zonescope-Proxy-Secret header (docs/security.md).',
+    });
+  }
   return out;
 }
 

@@ -155,17 +155,41 @@ describe('the dashboard server start', () => {
 });
 
 describe('the development server start', () => {
-  it('npm run dev stops on ZONESCOPE_MAX_OPEN_CLUSTERS=eight with the message on stderr and exit code 2', async () => {
-    // `next dev` may rewrite these (its type globs); they are put back as they were.
+  /** Runs `next dev` with `extra` until it exits (it must, within 90 s); `next dev` may rewrite tsconfig.json and next-env.d.ts (its type globs): they are put back. */
+  async function devStartExit(extra: Record<string, string>): Promise<Run & { code: number | null }> {
     const kept = ['tsconfig.json', 'next-env.d.ts'].filter((file) => existsSync(path.join(ROOT, file))).map((file) => ({ file, text: readFileSync(path.join(ROOT, file), 'utf8') }));
     const port = await freeLoopbackPort();
-    const run = start([NEXT_BIN, 'dev', '-p', String(port), '-H', '127.0.0.1'], environment({ ZONESCOPE_MAX_OPEN_CLUSTERS: 'eight' }));
+    const run = start([NEXT_BIN, 'dev', '-p', String(port), '-H', '127.0.0.1'], environment(extra));
     try {
-      expect(await exitCode(run, 90_000), run.stderr).toBe(2);
-      expect(run.stderr).toContain(BAD_LIMIT);
+      const code = await exitCode(run, 90_000);
+      return Object.assign(run, { code });
     } finally {
       await stop(run);
       for (const { file, text } of kept) if (readFileSync(path.join(ROOT, file), 'utf8') !== text) writeFileSync(path.join(ROOT, file), text);
     }
+  }
+
+  it('npm run dev stops on ZONESCOPE_MAX_OPEN_CLUSTERS=eight with the message on stderr and exit code 2', async () => {
+    const run = await devStartExit({ ZONESCOPE_MAX_OPEN_CLUSTERS: 'eight' });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(BAD_LIMIT);
   }, 120_000);
+
+  it('ZONESCOPE_AUTH_PROXY=1 stops the start without a usable secret file, saying how to set it and never what the file holds', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-proxy-secret-'));
+    try {
+      const none = await devStartExit({ ZONESCOPE_AUTH_PROXY: '1' });
+      expect(none.code, none.stderr).toBe(2);
+      expect(none.stderr).toContain('ZONESCOPE_AUTH_PROXY is on but ZONESCOPE_AUTH_PROXY_SECRET_FILE is not set');
+      expect(none.stderr).toContain('X-Zonescope-Proxy-Secret');
+      const short = path.join(tmp, 'secret');
+      writeFileSync(short, 'hunter2\n');
+      const weak = await devStartExit({ ZONESCOPE_AUTH_PROXY: '1', ZONESCOPE_AUTH_PROXY_SECRET_FILE: short });
+      expect(weak.code, weak.stderr).toBe(2);
+      expect(weak.stderr).toContain(`ZONESCOPE_AUTH_PROXY_SECRET_FILE (${short}) holds fewer than 16 characters`);
+      expect(weak.stdout + weak.stderr).not.toContain('hunter2');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

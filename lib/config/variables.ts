@@ -184,6 +184,13 @@ export const VARIABLES = {
     default: '`10000`',
     description: 'Time limit in milliseconds of one query to the fleet Prometheus.',
   }),
+  ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB: variable(number({ integer: true, min: 1 }, 16), {
+    group: 'fleet',
+    readers: SERVER,
+    default: '`16`',
+    description:
+      "Largest answer, in MiB, read from the fleet Prometheus for one query (a few hundred bytes per cluster); a larger one is refused with a message naming the query, and the fleet keeps its last good rows. Bounds the server's memory whatever answers.",
+  }),
   ZONESCOPE_FLEET_CLUSTER_LABEL: variable(labelName('cluster'), {
     group: 'fleet',
     readers: SERVER,
@@ -223,7 +230,14 @@ export const VARIABLES = {
     readers: SERVER,
     default: OFF,
     description:
-      'An authenticating proxy (oauth2-proxy, …) is in front and sets `X-Forwarded-User` or `X-Auth-Request-User`: writes beyond loopback need that header, and the audit log names its user.',
+      'An authenticating proxy (oauth2-proxy, …) is in front and sets `X-Forwarded-User` or `X-Auth-Request-User`, and `X-Zonescope-Proxy-Secret` to the secret of `ZONESCOPE_AUTH_PROXY_SECRET_FILE` (required with it): writes beyond loopback need both, and the audit log names the user. A user header without the secret counts as no user.',
+  }),
+  ZONESCOPE_AUTH_PROXY_SECRET_FILE: variable(pathKind(), {
+    group: 'serving',
+    readers: SERVER,
+    default: 'unset (required by `ZONESCOPE_AUTH_PROXY`)',
+    description:
+      'A file (a Kubernetes Secret mounted as a volume) holding the secret the authenticating proxy sends in `X-Zonescope-Proxy-Secret`: one line of at least 16 visible ASCII characters (`openssl rand -hex 32`). Read once at start; missing, empty or too short stops the start. Never shown or logged.',
   }),
   ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: variable(flag(false), {
     group: 'serving',

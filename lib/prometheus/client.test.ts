@@ -306,6 +306,15 @@ describe('a large instant answer is parsed in slices', () => {
     expect(error.message).toBe('Prometheus at http://prom sent a sample value that is not a number.');
   });
 
+  it('read sample by sample, a bad value or timestamp in a middle slice costs only its own sample', async () => {
+    const body = bigAnswer().replace('"value":[1700000000,"3"]', '"value":[1700000000,"three"]').replace('"value":[1700000000,"4.5"]', '"value":["later","4.5"]');
+    const samples = await parseVectorResponseInSlices(body, 'http://prom', 100, { perSample: true });
+    expect(samples).toHaveLength(9000);
+    expect(samples.filter((s) => s.problem !== undefined).map((s) => s.problem)).toEqual(['its value "three" is not a number', 'its timestamp "later" is not a time']);
+    expect(samples.slice(2, 4).map((s) => [s.metric.k8s_dst_owner_name, s.value])).toEqual([['web-2', Number.NaN], ['web-3', Number.NaN]]);
+    expect(samples.filter((s) => s.problem === undefined && !Number.isNaN(s.value))).toHaveLength(9000 - 2 - 18);
+  });
+
   it('queryInstant answers a large vector through it', async () => {
     const body = bigAnswer();
     handler = (_req, res) => {

@@ -18,6 +18,20 @@ import type { MetricsConfig } from './config';
 export interface VectorSample {
   readonly metric: Readonly<Record<string, string>>;
   readonly value: number;
+  /**
+   * Read sample by sample ({@link InstantQueryOptions.perSample}): why this sample cannot be used
+   * (its value or its timestamp is not a number); `value` is then NaN. Absent when it can.
+   */
+  readonly problem?: string;
+}
+
+/** How {@link queryInstant} reads an answer. */
+export interface InstantQueryOptions {
+  /**
+   * A sample whose value or timestamp is not a number is kept, with its {@link VectorSample.problem},
+   * instead of failing the whole answer: one broken series then costs only what reads it.
+   */
+  readonly perSample?: boolean;
 }
 
 /** Why a query failed. */
@@ -92,22 +106,40 @@ function labelsOf(metric: Record<string, unknown>): Record<string, string> {
 }
 
 /** Parses the `{status, data:{resultType:'vector', result:[…]}}` envelope of an instant query. Throws {@link PrometheusError}. */
-export function parseVectorResponse(body: string, where: string): VectorSample[] {
+export function parseVectorResponse(body: string, where: string, options: InstantQueryOptions = {}): VectorSample[] {
   const data = parseEnvelope(body, where);
   if (data.resultType !== 'vector') {
     throw new PrometheusError('malformed', `Prometheus at ${where} answered with a ${typeof data.resultType === 'string' ? data.resultType : 'missing'} result where an instant vector was expected.`);
   }
   if (!Array.isArray(data.result)) throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector answer without a "result" list.`);
   const samples: VectorSample[] = [];
-  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where));
+  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where, options));
   return samples;
 }
 
-function vectorSampleOf(entry: unknown, where: string): VectorSample {
+/** A value of an answer as a message shows it: JSON, at most 40 characters. */
+function shownValue(raw: unknown): string {
+  const text = raw === undefined ? 'nothing' : JSON.stringify(raw);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** A sample's timestamp (Unix seconds, a float; a numeric string is accepted), `null` when it is none. */
+function sampleTime(raw: unknown): number | null {
+  const time = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  return Number.isFinite(time) ? time : null;
+}
+
+function vectorSampleOf(entry: unknown, where: string, options: InstantQueryOptions = {}): VectorSample {
   if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.value) || entry.value.length !== 2) {
     throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector sample that is not {metric, value: [time, "value"]}.`);
   }
   const value = parseSampleValue(entry.value[1]);
+  if (options.perSample === true) {
+    const metric = labelsOf(entry.metric);
+    if (sampleTime(entry.value[0]) === null) return { metric, value: Number.NaN, problem: `its timestamp ${shownValue(entry.value[0])} is not a time` };
+    if (value === null) return { metric, value: Number.NaN, problem: `its value ${shownValue(entry.value[1])} is not a number` };
+    return { metric, value };
+  }
   if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
   return { metric: labelsOf(entry.metric), value };
 }
@@ -134,16 +166,16 @@ export const SAMPLES_PER_SLICE = 1000;
  * {@link parseVectorResponse} (synchronously when decided up front), so the result and the errors
  * are always the same.
  */
-export function parseVectorResponseInSlices(body: string, where: string, samplesPerSlice: number = SAMPLES_PER_SLICE): VectorSample[] | Promise<VectorSample[]> {
-  if (body.length < SLICED_PARSE_MIN_CHARS || !body.startsWith(VECTOR_PREFIX)) return parseVectorResponse(body, where);
-  return parseInSlices(body, where, Math.max(1, samplesPerSlice)).catch((error: unknown) => {
+export function parseVectorResponseInSlices(body: string, where: string, samplesPerSlice: number = SAMPLES_PER_SLICE, options: InstantQueryOptions = {}): VectorSample[] | Promise<VectorSample[]> {
+  if (body.length < SLICED_PARSE_MIN_CHARS || !body.startsWith(VECTOR_PREFIX)) return parseVectorResponse(body, where, options);
+  return parseInSlices(body, where, Math.max(1, samplesPerSlice), options).catch((error: unknown) => {
     // A cut that does not parse (an unexpected layout): the whole answer in one go, errors included.
-    if (error instanceof SyntaxError) return parseVectorResponse(body, where);
+    if (error instanceof SyntaxError) return parseVectorResponse(body, where, options);
     throw error;
   });
 }
 
-async function parseInSlices(body: string, where: string, samplesPerSlice: number): Promise<VectorSample[]> {
+async function parseInSlices(body: string, where: string, samplesPerSlice: number, options: InstantQueryOptions): Promise<VectorSample[]> {
   const samples: VectorSample[] = [];
   let start = VECTOR_PREFIX.length;
   for (;;) {
@@ -159,12 +191,12 @@ async function parseInSlices(body: string, where: string, samplesPerSlice: numbe
     if (found === 0) break;
     const slice: unknown = JSON.parse(`[${body.slice(start, cut)}]`);
     if (!Array.isArray(slice)) throw new SyntaxError('not a list of samples');
-    for (const entry of slice) samples.push(vectorSampleOf(entry, where));
+    for (const entry of slice) samples.push(vectorSampleOf(entry, where, options));
     start = cut + 1;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   // The last sample with the answer's tail, behind the prefix: a whole answer of one sample (or none).
-  for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${body.slice(start)}`, where)) samples.push(entry);
+  for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${body.slice(start)}`, where, options)) samples.push(entry);
   return samples;
 }
 
@@ -272,8 +304,8 @@ function formatBytes(bytes: number): string {
  * rejects with a {@link PrometheusError} when Prometheus is down, slow, answers 4xx/5xx or an
  * error envelope, or sends something that is not a vector answer or is larger than the cap.
  */
-export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number): Promise<VectorSample[]> {
-  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (body, where) => parseVectorResponseInSlices(body, where));
+export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number, options: InstantQueryOptions = {}): Promise<VectorSample[]> {
+  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (body, where) => parseVectorResponseInSlices(body, where, SAMPLES_PER_SLICE, options));
 }
 
 /** Most points Prometheus returns per series of a range query (its own limit is 11,000). */

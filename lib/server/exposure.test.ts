@@ -1,11 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Env } from '../config/config';
 import { configFromEnv, parseConfig } from '../config/config';
 import { parseHostPort } from '../config/syntax';
-import { allowedHosts, checkHost, checkMetricsHost, checkWriteAllowed, isIpLiteralHost, isBoundBeyondLoopback, isLoopbackHost, unauthenticatedWritesReason } from './exposure';
+import { redact } from '../k8s/redact';
+import { AUTH_PROXY_SECRET_HEADER, authProxyStartProblem, checkProxyProof } from './auth-proxy';
+import { allowedHosts, checkHost, checkMetricsHost, checkWriteAllowed, isIpLiteralHost, isBoundBeyondLoopback, isLoopbackHost, unauthenticatedWritesReason, verifiedProxyUser } from './exposure';
+import { auditUser } from './origin';
 
 /** The configuration of `env` (as the server reads it at start). */
 const cfg = (env: Env) => configFromEnv(env);
+
+const secrets = mkdtempSync(path.join(tmpdir(), 'zonescope-proxy-secret-'));
+afterAll(() => rmSync(secrets, { recursive: true, force: true }));
+let files = 0;
+/** A new secret file holding `text` (a new path each time: the secret is read once per path). */
+function secretFile(text: string): string {
+  const file = path.join(secrets, `secret-${files++}`);
+  writeFileSync(file, text);
+  return file;
+}
+const SECRET = 'c2f1b0e94d7a6a3e5f8b1c0d9e7f6a5b';
 
 describe('bind address', () => {
   it('is loopback only when ZONESCOPE_HOST names loopback; unset means every interface (Next.js\'s default)', () => {
@@ -86,13 +103,13 @@ describe('writes beyond loopback', () => {
       expect(reason).toMatch(/ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1/);
       expect(checkWriteAllowed(user, env).ok).toBe(false);
     }
-    const proxied = cfg({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_AUTH_PROXY: '1' });
+    const proxied = cfg({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_AUTH_PROXY: '1', ZONESCOPE_AUTH_PROXY_SECRET_FILE: secretFile(`${SECRET}\n`) });
     expect(unauthenticatedWritesReason(proxied)).toBeNull();
-    expect(checkWriteAllowed(user, proxied)).toEqual({ ok: true });
-    expect(checkWriteAllowed(new Headers({ 'x-auth-request-user': 'bob' }), proxied)).toEqual({ ok: true });
+    expect(checkWriteAllowed(new Headers({ 'x-forwarded-user': 'alice', [AUTH_PROXY_SECRET_HEADER]: SECRET }), proxied)).toEqual({ ok: true });
+    expect(checkWriteAllowed(new Headers({ 'x-auth-request-user': 'bob', [AUTH_PROXY_SECRET_HEADER]: SECRET }), proxied)).toEqual({ ok: true });
     const bypassed = checkWriteAllowed(none, proxied);
     expect(bypassed.ok === false && bypassed.reason).toMatch(/X-Forwarded-User/);
-    expect(checkWriteAllowed(new Headers({ 'x-forwarded-user': '  ' }), proxied).ok).toBe(false);
+    expect(checkWriteAllowed(new Headers({ 'x-forwarded-user': '  ', [AUTH_PROXY_SECRET_HEADER]: SECRET }), proxied).ok).toBe(false);
     expect(checkWriteAllowed(none, cfg({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: '1' }))).toEqual({ ok: true });
     expect(checkWriteAllowed(none, cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'true' }))).toEqual({ ok: true });
     // Every flag reads the same spellings: `yes` is on (it used to leave writes off silently)…
@@ -100,6 +117,66 @@ describe('writes beyond loopback', () => {
     // …and `no` is off, while a value that is no flag stops the start.
     expect(checkWriteAllowed(none, cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'no' })).ok).toBe(false);
     expect(() => cfg({ ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES: 'sure' })).toThrow('ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES must be on (1, true, yes, on) or off (0, false, no, off), in any case, not "sure".');
+  });
+});
+
+describe("the auth proxy's secret", () => {
+  const proxied = (file: string) => cfg({ ZONESCOPE_HOST: '0.0.0.0', ZONESCOPE_AUTH_PROXY: '1', ZONESCOPE_AUTH_PROXY_SECRET_FILE: file });
+
+  it('ZONESCOPE_AUTH_PROXY=1 without ZONESCOPE_AUTH_PROXY_SECRET_FILE stops the start, saying how to set it', () => {
+    const result = parseConfig({ ZONESCOPE_AUTH_PROXY: '1' });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors.map((e) => e.variable)).toEqual(['ZONESCOPE_AUTH_PROXY_SECRET_FILE']);
+    expect(!result.ok && result.errors[0]?.message).toMatch(/^ZONESCOPE_AUTH_PROXY is on but ZONESCOPE_AUTH_PROXY_SECRET_FILE is not set: .*openssl rand -hex 32.*X-Zonescope-Proxy-Secret header/);
+    // Without the proxy mode the file is not needed.
+    expect(parseConfig({}).ok).toBe(true);
+  });
+
+  it('a missing, empty, short or multi-line secret file stops the start, naming the file and never its content', () => {
+    const missing = path.join(secrets, 'nope');
+    expect(authProxyStartProblem(proxied(missing))).toMatch(/^ZONESCOPE_AUTH_PROXY_SECRET_FILE \(.*nope\) cannot be read \(no such file\)\. Create it with/);
+    expect(authProxyStartProblem(proxied(secretFile(' \n')))).toMatch(/\) is empty\./);
+    expect(authProxyStartProblem(proxied(secretFile('short-secret')))).toMatch(/holds fewer than 16 characters/);
+    const twoLines = authProxyStartProblem(proxied(secretFile(`${SECRET}\nsecond line`)));
+    expect(twoLines).toMatch(/must hold one line of visible ASCII characters/);
+    expect(twoLines).not.toContain(SECRET);
+    expect(authProxyStartProblem(proxied(secretFile(SECRET)))).toBeNull();
+    expect(authProxyStartProblem(cfg({ ZONESCOPE_AUTH_PROXY_SECRET_FILE: missing }))).toBeNull(); // proxy mode off: not read
+  });
+
+  it('a user header without the right secret counts as no user: the write is refused naming the missing proof, the audit says unverified', () => {
+    const env = proxied(secretFile(`  ${SECRET}\n`));
+    const claims = (extra: Record<string, string>) => new Headers({ 'x-forwarded-user': 'mallory', ...extra });
+    const cases: [string, Headers, RegExp][] = [
+      ['no secret', claims({}), /but it carries no X-Zonescope-Proxy-Secret header, so it counts as having no user/],
+      ['an empty secret', claims({ [AUTH_PROXY_SECRET_HEADER]: '' }), /carries no X-Zonescope-Proxy-Secret header/],
+      ['a wrong secret', claims({ [AUTH_PROXY_SECRET_HEADER]: 'guess-guess-guess-guess' }), /its X-Zonescope-Proxy-Secret header is not the proxy's secret/],
+      ['the secret with one character changed', claims({ [AUTH_PROXY_SECRET_HEADER]: `${SECRET.slice(0, -1)}c` }), /is not the proxy's secret/],
+      ['the secret twice', claims({ [AUTH_PROXY_SECRET_HEADER]: `${SECRET}${SECRET}` }), /is not the proxy's secret/],
+    ];
+    for (const [label, headers, reason] of cases) {
+      const check = checkWriteAllowed(headers, env);
+      expect(check.ok, label).toBe(false);
+      const text = check.ok ? '' : check.reason;
+      expect(text, label).toMatch(reason);
+      expect(text, label).toMatch(/sets X-Zonescope-Proxy-Secret to the secret of ZONESCOPE_AUTH_PROXY_SECRET_FILE/);
+      expect(text, label).not.toContain(SECRET.slice(0, 8));
+      expect(text, label).not.toContain('guess');
+      expect(verifiedProxyUser(headers, env), label).toMatchObject({ user: null, claimed: 'mallory' });
+      expect(auditUser(headers, env), label).toEqual({ user: 'anonymous', unverifiedUser: 'mallory' });
+    }
+    const proxiedRequest = claims({ [AUTH_PROXY_SECRET_HEADER]: SECRET });
+    expect(checkWriteAllowed(proxiedRequest, env)).toEqual({ ok: true });
+    expect(checkProxyProof(proxiedRequest, env)).toEqual({ ok: true });
+    expect(auditUser(proxiedRequest, env)).toEqual({ user: 'mallory', unverifiedUser: null });
+    // Once read, the secret is known to the redactor: no message can show it.
+    expect(redact(`upstream said: ${SECRET}`)).not.toContain(SECRET);
+  });
+
+  it('a secret file that could not be read at start proves nothing: writes are refused, saying so', () => {
+    const env = proxied(path.join(secrets, 'gone'));
+    const check = checkWriteAllowed(new Headers({ 'x-forwarded-user': 'alice', [AUTH_PROXY_SECRET_HEADER]: SECRET }), env);
+    expect(check.ok === false && check.reason).toMatch(/the proxy secret \(ZONESCOPE_AUTH_PROXY_SECRET_FILE\) could not be read when the server started/);
   });
 });
 

@@ -14,9 +14,10 @@
  *   or `name:port`). Any other `Host` is refused: that stops DNS rebinding, where a foreign name
  *   resolves to the dashboard's address and a browser page reads it as its own origin.
  * - **Writes beyond loopback** — only behind the authenticating proxy (`ZONESCOPE_AUTH_PROXY=1`,
- *   and the request carries its user header) or with `ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`:
- *   the write uses the server's own Kubernetes credentials, so anyone who can reach the port
- *   could otherwise change Services.
+ *   and the request carries its user header and, as proof that it came through the proxy, the
+ *   shared secret of `ZONESCOPE_AUTH_PROXY_SECRET_FILE`: ./auth-proxy.ts) or with
+ *   `ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`: the write uses the server's own Kubernetes
+ *   credentials, so anyone who can reach the port could otherwise change Services.
  *
  * The settings come from the configuration (lib/config), checked when the server started; every
  * function takes them as a parameter (the process' by default), so tests pass their own.
@@ -25,12 +26,13 @@ import type { Config } from '../config/variables';
 import { getConfig } from '../config/process-config';
 import type { HostPort } from '../config/syntax';
 import { parseHostPort, printable } from '../config/syntax';
+import { AUTH_PROXY_SECRET_HEADER_NAME, checkProxyProof } from './auth-proxy';
 
 
 /** The settings read here. */
 export type ExposureConfig = Pick<
   Config,
-  'ZONESCOPE_HOST' | 'PORT' | 'ZONESCOPE_TRUSTED_ORIGINS' | 'ZONESCOPE_ALLOWED_HOSTS' | 'ZONESCOPE_AUTH_PROXY' | 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES'
+  'ZONESCOPE_HOST' | 'PORT' | 'ZONESCOPE_TRUSTED_ORIGINS' | 'ZONESCOPE_ALLOWED_HOSTS' | 'ZONESCOPE_AUTH_PROXY' | 'ZONESCOPE_AUTH_PROXY_SECRET_FILE' | 'ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES'
 >;
 
 /** Result of a check: allowed, or the reason it is not (a sentence safe to show). */
@@ -42,7 +44,7 @@ export const AUTH_PROXY_USER_HEADERS = ['x-forwarded-user', 'x-auth-request-user
 /**
  * The user an authenticating proxy names in the request (`X-Forwarded-User`, else
  * `X-Auth-Request-User`), without control characters, at most 256 characters; `null` when none.
- * Whether to trust it is {@link behindAuthProxy}'s question.
+ * Whether to trust it is {@link verifiedProxyUser}'s question.
  */
 export function proxyUser(headers: Headers): string | null {
   for (const name of AUTH_PROXY_USER_HEADERS) {
@@ -170,6 +172,22 @@ export function behindAuthProxy(config: Pick<ExposureConfig, 'ZONESCOPE_AUTH_PRO
 }
 
 /**
+ * The proxy's user, when it is to be believed: `ZONESCOPE_AUTH_PROXY=1`, a user header, and the
+ * proxy's secret on the request (./auth-proxy.ts). Otherwise `user` is `null` and `claimed` is
+ * what the request says (unverified: anyone can send it), with why it is not believed.
+ */
+export function verifiedProxyUser(
+  headers: Headers,
+  config: Pick<ExposureConfig, 'ZONESCOPE_AUTH_PROXY' | 'ZONESCOPE_AUTH_PROXY_SECRET_FILE'> = getConfig(),
+): { readonly user: string | null; readonly claimed: string | null; readonly why: string | null } {
+  const claimed = proxyUser(headers);
+  if (claimed === null) return { user: null, claimed, why: null };
+  if (!behindAuthProxy(config)) return { user: null, claimed, why: 'ZONESCOPE_AUTH_PROXY is off' };
+  const proof = checkProxyProof(headers, config);
+  return proof.ok ? { user: claimed, claimed, why: null } : { user: null, claimed, why: proof.why };
+}
+
+/**
  * Why writes are off for every request, from the configuration alone: bound beyond loopback with
  * neither `ZONESCOPE_AUTH_PROXY=1` nor `ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES=1`. `null` when
  * writes may go ahead (behind the proxy, each request must still carry its user header:
@@ -187,17 +205,26 @@ export function unauthenticatedWritesReason(config: ExposureConfig = getConfig()
 
 /**
  * Whether this request may write: {@link unauthenticatedWritesReason}, and, beyond loopback
- * behind the auth proxy without the explicit opt-in, the proxy's user header
- * (`X-Forwarded-User` or `X-Auth-Request-User`) must be present.
+ * behind the auth proxy without the explicit opt-in, a user the proxy vouches for: its user header
+ * (`X-Forwarded-User` or `X-Auth-Request-User`) with its secret ({@link verifiedProxyUser}).
  */
 export function checkWriteAllowed(headers: Headers, config: ExposureConfig = getConfig()): ExposureCheck {
   const reason = unauthenticatedWritesReason(config);
   if (reason !== null) return { ok: false, reason };
   if (isBoundBeyondLoopback(config) && behindAuthProxy(config) && !config.ZONESCOPE_ALLOW_UNAUTHENTICATED_WRITES) {
-    if (proxyUser(headers) === null) {
+    const { user, claimed, why } = verifiedProxyUser(headers, config);
+    if (claimed === null) {
       return {
         ok: false,
         reason: 'Refused: ZONESCOPE_AUTH_PROXY=1 says an authenticating proxy is in front, but this request carries no X-Forwarded-User or X-Auth-Request-User header; send it through the proxy.',
+      };
+    }
+    if (user === null) {
+      return {
+        ok: false,
+        reason:
+          `Refused: this request names a user, but ${why ?? 'it carries no proof'}, so it counts as having no user: it did not come through the authenticating proxy. ` +
+          `Send it through the proxy, which sets ${AUTH_PROXY_SECRET_HEADER_NAME} to the secret of ZONESCOPE_AUTH_PROXY_SECRET_FILE.`,
       };
     }
   }

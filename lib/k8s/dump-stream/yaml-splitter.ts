@@ -54,6 +54,38 @@ function fileLine(piece: YamlPiece, line: number): number {
   return run.file + (line - 1 - run.at);
 }
 
+/** Whether JSON carries the value as it is: strings, finite numbers (not -0), booleans, null, arrays and plain objects. */
+function isJsonSafe(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isJsonSafe);
+      const prototype: unknown = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const key in value) if (!isJsonSafe((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * The parsed value with strings of its own. The `yaml` parser's scalars are slices of the text it
+ * parsed, and V8 keeps a slice's whole parent string alive: every name or label a record keeps
+ * would hold its object's text (a few KiB per Pod of a kubectl dump, so the whole dump over a
+ * load). A JSON round trip copies every string; a value JSON would change (NaN, ±Infinity, -0, a
+ * YAML 1.1 timestamp's Date) is kept as it is.
+ */
+export function detachFromText(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && isJsonSafe(value) ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
+}
+
 /** Splits YAML text into documents and List items (see the module comment). */
 export class YamlDumpSplitter implements DumpSplitter {
   documents = 0;
@@ -248,8 +280,9 @@ export class YamlDumpSplitter implements DumpSplitter {
       if (problem !== undefined) this.emit({ type: 'error', ...where, ...this.errorPosition(problem, piece), message: yamlMessage(problem) });
       return;
     }
-    if (item === null) this.emit({ type: 'document', document, value: first.value, splitItems: this.splitItems });
-    else this.emit({ type: 'item', document, item, value: first.value });
+    const value = detachFromText(first.value);
+    if (item === null) this.emit({ type: 'document', document, value, splitItems: this.splitItems });
+    else this.emit({ type: 'item', document, item, value });
   }
 
   private errorPosition(problem: YamlDocumentError, piece: YamlPiece): { line?: number; column?: number } {

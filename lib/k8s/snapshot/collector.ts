@@ -12,11 +12,14 @@
  *
  * **Server version.** Given by, in any file (for example `version.json`):
  * - a document without `kind` holding the output of `kubectl get --raw /version`
- *   (`{"major", "minor", "gitVersion", …}`) or of `kubectl version -o json|yaml`
- *   (`{"serverVersion": {…}}`);
- * - or the simulator's scenario document `{apiVersion: zonescope.dev/v1, kind: ServerVersion,
- *   gitVersion: v1.31.4}`.
- * Without one the version is unknown (`null`); two different versions are an error.
+ *   (`{"major", "minor", "gitVersion", …}`);
+ * - the simulator's scenario document `{apiVersion: zonescope.dev/v1, kind: ServerVersion,
+ *   gitVersion: v1.31.4}`;
+ * - or, when neither is there, the `serverVersion` of `kubectl version -o json|yaml` output
+ *   (`{clientVersion, kustomizeVersion, serverVersion}`, as support bundles hold it). Such output
+ *   without `serverVersion` (the server was out of reach) gives nothing and is skipped.
+ * Without one the version is unknown (`null`); two different versions of the same kind of
+ * document are an error. The engine reads the minor version for release-dependent behaviour.
  *
  * Unknown kinds are ignored (counted in the summary); Events not about a Service and ConfigMaps
  * or DaemonSets that carry no dataplane facts are dropped (counted). Malformed input — a YAML or
@@ -32,7 +35,7 @@
  * ./load, dump text and events ./file-reader.
  */
 import type { ServerVersionRecord } from '../../topology/model/cluster-model';
-import { isServerVersionDocument, kubectlVersionOf, listDocument } from '../kubectl-dump';
+import { isServerVersionDocument, listDocument, versionDocumentOf } from '../kubectl-dump';
 import type { RecordById, ResourceId } from '../resources';
 import { assembleSnapshot, cacheKey, RESOURCE_IDS, RESOURCES, resourceIdForKind } from '../resources';
 import type { DataplaneFactRecord } from '../wire-to-record/dataplane';
@@ -49,11 +52,31 @@ const MAX_PROBLEMS = 50;
 
 type MutableRecordLists = { [Id in ResourceId]: Map<string, RecordById[Id]> };
 
-/** One object read, projected, waiting for its document to say it was a List item. */
+/** One object read and shape-checked. */
 export interface PendingObject {
   readonly kind: string;
   readonly object: Json;
   readonly location: SnapshotLocation;
+}
+
+/**
+ * A checked object, projected: what adding it will do. A List item waits as this for its
+ * document's `kind` (printed after `items`), so a dump's items wait as slim records, never as the
+ * objects (the object itself is kept only when the collector keeps objects).
+ */
+export interface PreparedObject {
+  readonly kind: string;
+  readonly location: SnapshotLocation;
+  /** `Kind namespace/name`: finds an object given twice. */
+  readonly identity: string;
+  /** How a problem names the object. */
+  readonly label: string;
+  readonly kept: SnapshotObject | null;
+  readonly outcome:
+    | { readonly type: 'record'; readonly id: ResourceId; readonly key: string; readonly record: unknown }
+    | { readonly type: 'fact'; readonly fact: DataplaneFactRecord }
+    | { readonly type: 'dropped' }
+    | { readonly type: 'ignored' };
 }
 
 /**
@@ -109,35 +132,51 @@ export class SnapshotCollector {
     return { kind, object, location };
   }
 
-  /** Adds a checked object: projects it (read kinds) or counts it (other kinds). */
-  add({ kind, object, location }: PendingObject): void {
+  /** Projects a checked object (read kinds) without adding it: see {@link PreparedObject}. */
+  prepare({ kind, object, location }: PendingObject): PreparedObject {
+    const key = cacheKey(object);
+    const label = objectLabel(kind, object);
+    const kept = this.keepObjects ? { kind, apiVersion: str(object.apiVersion) ?? '', object, location } : null;
+    const prepared = (outcome: PreparedObject['outcome']): PreparedObject => ({ kind, location, identity: `${kind} ${key}`, label, kept, outcome });
+    const id = resourceIdForKind(kind);
+    if (id === undefined) {
+      if (!EXTRA_KINDS.includes(kind)) return prepared({ type: 'ignored' });
+      const calico = projectCalicoObject(object);
+      return prepared(calico !== null ? { type: 'fact', fact: { key: label, proxy: null, cilium: null, calico, awsVpcCni: false } } : { type: 'dropped' });
+    }
+    const record = RESOURCES[id].project(object);
+    return prepared(record === null ? { type: 'dropped' } : { type: 'record', id, key, record });
+  }
+
+  /** Adds a prepared object: its record (read kinds) or a count (other kinds); an object given twice is a problem. */
+  commit({ kind, location, identity, label, kept, outcome }: PreparedObject): void {
     if (this.errors.length > 0 && !this.keepObjects) return; // failing anyway: only look for more problems
-    const identity = `${kind} ${cacheKey(object)}`;
     const earlier = this.seen.get(identity);
     if (earlier !== undefined) {
-      this.problem({ ...location, object: objectLabel(kind, object), message: `given twice: also in ${formatProblem({ ...earlier, message: '' }).slice(0, -2)}; keep one of them` });
+      this.problem({ ...location, object: label, message: `given twice: also in ${formatProblem({ ...earlier, message: '' }).slice(0, -2)}; keep one of them` });
       return;
     }
     this.seen.set(identity, location);
-    if (this.keepObjects) this.objects.push({ kind, apiVersion: str(object.apiVersion) ?? '', object, location });
-    const id = resourceIdForKind(kind);
-    if (id === undefined) {
-      if (EXTRA_KINDS.includes(kind)) {
-        const calico = projectCalicoObject(object);
-        const key = objectLabel(kind, object);
-        if (calico !== null) this.extraFacts.set(key, { key, proxy: null, cilium: null, calico, awsVpcCni: false });
-        else this.dropped[kind] = (this.dropped[kind] ?? 0) + 1;
-      } else {
+    if (kept !== null) this.objects.push(kept);
+    switch (outcome.type) {
+      case 'ignored':
         this.ignoredKinds[kind] = (this.ignoredKinds[kind] ?? 0) + 1;
-      }
-      return;
+        return;
+      case 'dropped':
+        this.dropped[kind] = (this.dropped[kind] ?? 0) + 1;
+        return;
+      case 'fact':
+        this.extraFacts.set(outcome.fact.key, outcome.fact);
+        return;
+      case 'record':
+        (this.maps[outcome.id] as Map<string, unknown>).set(outcome.key, outcome.record);
+        return;
     }
-    const record = RESOURCES[id].project(object);
-    if (record === null) {
-      this.dropped[kind] = (this.dropped[kind] ?? 0) + 1;
-      return;
-    }
-    (this.maps[id] as Map<string, unknown>).set(cacheKey(object), record);
+  }
+
+  /** Adds a checked object: projects it (read kinds) or counts it (other kinds). */
+  add(object: PendingObject): void {
+    this.commit(this.prepare(object));
   }
 
   /** A whole document (not a List item). */
@@ -156,9 +195,9 @@ export class SnapshotCollector {
       return;
     }
     if (str(document.kind) === null) {
-      const version = kubectlVersionOf(document);
-      if (version !== null) this.versions.push({ version, location });
-      else this.problem({ ...location, message: 'the document has no kind (and is not a /version document)' });
+      const found = versionDocumentOf(document);
+      if (found === null) this.problem({ ...location, message: 'the document has no kind (and is not a /version document)' });
+      else if (found.version !== null) this.versions.push({ version: found.version, location, ...(found.source === 'kubectl-version' ? { fallback: true } : {}) });
       return;
     }
     const list = listDocument(document);
@@ -183,10 +222,12 @@ export class SnapshotCollector {
     if (this.errors.length > 0) return { ok: false, errors: this.allErrors() };
     const providerIDs: (string | null)[] = [];
     for (const node of this.maps.nodes.values()) providerIDs.push(node.providerID);
-    // Server version: all version documents must agree.
+    // Server version: all version documents of the kind that counts must agree (`kubectl version`
+    // output counts only when no other document names one).
     let version: ServerVersionRecord | null = null;
     let versionSource: string | null = null;
-    for (const candidate of this.versions) {
+    const explicit = this.versions.filter((v) => v.fallback !== true);
+    for (const candidate of explicit.length > 0 ? explicit : this.versions) {
       const record = projectServerVersion(candidate.version, providerIDs);
       if (record === null) return { ok: false, errors: [{ ...candidate.location, message: 'the version document has neither gitVersion nor major/minor' }] };
       if (version !== null && version.gitVersion !== record.gitVersion) {

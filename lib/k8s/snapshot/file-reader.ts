@@ -1,8 +1,9 @@
 /**
  * One dump file's pieces into the collector: its text, whole (JSON, or YAML that merely starts
  * with `{`) or in chunks, goes through a dump splitter (../dump-stream), and each document and
- * List item it finds is checked and added. Items of a document are held until the document's
- * `kind` (printed after `items` by kubectl) shows it is a List.
+ * List item it finds is checked and added. Items of a document are checked and projected as they
+ * come, and held as records until the document's `kind` (printed after `items` by kubectl) shows
+ * it is a List.
  */
 import type { DumpEvent, DumpSplitter } from '../dump-stream/dump-events';
 import { splitText } from '../dump-stream/dump-events';
@@ -10,7 +11,7 @@ import { JsonDumpSplitter } from '../dump-stream/json-splitter';
 import { YamlDumpSplitter } from '../dump-stream/yaml-splitter';
 import { isJsonFileName, isJsonText, listDocument } from '../kubectl-dump';
 import { isJsonObject } from '../wire-to-record/json';
-import type { PendingObject, SnapshotCollector } from './collector';
+import type { PreparedObject, SnapshotCollector } from './collector';
 import type { SnapshotLocation, SnapshotProblem } from './results';
 
 /**
@@ -20,7 +21,7 @@ import type { SnapshotLocation, SnapshotProblem } from './results';
  * wait for the list's kind.
  */
 export class FileReader {
-  private pending: PendingObject[] = [];
+  private pending: PreparedObject[] = [];
   private pendingProblems: SnapshotProblem[] = [];
   private kindless: { item: number; value: unknown }[] = [];
 
@@ -44,7 +45,8 @@ export class FileReader {
           return;
         }
         const checked = collector.check(event.value, location, undefined, undefined, (p) => this.pendingProblems.push(p));
-        if (checked) this.pending.push(checked);
+        // Projected now: the item waits for its List's kind as a record, not as the object.
+        if (checked) this.pending.push(collector.prepare(checked));
         return;
       }
       case 'document': {
@@ -52,7 +54,7 @@ export class FileReader {
         const list = event.splitItems !== null && isJsonObject(event.value) ? listDocument(event.value) : null;
         if (list !== null) {
           for (const p of this.pendingProblems) collector.problem(p);
-          for (const o of this.pending) collector.add(o);
+          for (const o of this.pending) collector.commit(o);
           for (const { item, value } of this.kindless) {
             const checked = collector.check(value, { ...location, item }, list.itemKind, list.itemApiVersion, (p) => collector.problem(p));
             if (checked) collector.add(checked);

@@ -37,6 +37,11 @@ export interface SnapshotVersion {
   /** `/version` content (`major`, `minor`, `gitVersion`, …). */
   readonly version: Json;
   readonly location: SnapshotLocation;
+  /**
+   * From `kubectl version` output (a support bundle's): counts only when no other document
+   * names the version (a `ServerVersion` document or `kubectl get --raw /version` wins over it).
+   */
+  readonly fallback?: boolean;
 }
 
 /** Result of {@link parseSnapshotDocuments}. */

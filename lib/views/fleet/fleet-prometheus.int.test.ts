@@ -3,8 +3,9 @@
  * from the analyses of two fixture clusters, eks-demo and missing-zone-label) served as static
  * text on loopback, scraped by the `prometheus` binary with a `cluster` target label each (and once
  * more without one, which must not make a row; one of them with honor_labels); the fleet queries then give one row per cluster
- * whose figures are what the exporter exported. Also the background cache against it, and the
- * message when the fleet Prometheus cannot be reached.
+ * whose figures are what the exporter exported. A third installation exports NaN, +Inf and an age
+ * of 1e300 s (all legal in Prometheus): only its own figures go without a value, each with a note.
+ * Also the background cache against it, and the message when the fleet Prometheus cannot be reached.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,6 +76,11 @@ let us: ClusterAnalysis;
 beforeAll(async () => {
   [eu, us] = await Promise.all([analyseFixture('eks-demo'), analyseFixture('missing-zone-label')]);
   const texts: Record<string, string> = { '/eu': await exposition(eu, 'prod-eu'), '/us': await exposition(us, 'prod-us') };
+  // eu's figures under another name, three of them values no figure can be.
+  texts['/odd'] = (await exposition(eu, 'prod-odd'))
+    .replace(/^(zonescope_sync_age_seconds(?:\{[^}]*\})?) \S+$/m, '$1 1e300')
+    .replace(/^(zonescope_services_needing_attention(?:\{[^}]*\})?) \S+$/m, '$1 NaN')
+    .replace(/^(zonescope_cross_zone_cost_dollars_per_month\{[^}]*scenario="now"[^}]*\}) \S+$/m, '$1 +Inf');
   server = http.createServer((request, response) => {
     const text = texts[request.url ?? ''];
     response.writeHead(text === undefined ? 404 : 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -91,18 +97,19 @@ beforeAll(async () => {
       { jobName: 'zonescope-eu', targets: [target], metricsPath: '/eu', labels: { cluster: 'eu' } },
       // honor_labels, as docs/metrics.md's scrape configuration: zonescope_cluster_info keeps cluster="prod-us".
       { jobName: 'zonescope-us', targets: [target], metricsPath: '/us', labels: { cluster: 'us' }, honorLabels: true },
+      { jobName: 'zonescope-odd', targets: [target], metricsPath: '/odd', labels: { cluster: 'odd' } },
     ],
     waitForMetric: 'zonescope_cluster_synced',
   });
   const result = fleetPrometheusConfigFromEnv(configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: prometheus.url }));
   if (result.kind !== 'ok') throw new Error(`config: ${JSON.stringify(result)}`);
   config = result.config;
-  // Until both labelled jobs have been scraped once.
+  // Until the three labelled jobs have been scraped once.
   const deadline = Date.now() + 20_000;
   for (;;) {
     const samples = await prometheus.query('count(count by (cluster) (zonescope_service_cross_zone_cost_dollars_per_month{cluster!=""}))');
-    if (Number(samples[0]?.value[1] ?? 0) >= 2) break;
-    if (Date.now() > deadline) throw new Error('Prometheus did not scrape both installations within 20 s');
+    if (Number(samples[0]?.value[1] ?? 0) >= 3) break;
+    if (Date.now() > deadline) throw new Error('Prometheus did not scrape the three installations within 20 s');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }, 40_000);
@@ -115,8 +122,9 @@ afterAll(async () => {
 describe('the fleet from a real Prometheus', () => {
   it('has one row per cluster label value, with the figures each installation exported', async () => {
     const started = Date.now();
-    const rows = fleetRowsFromAnswers(await queryFleet(config, started / 1000), 'cluster', started);
-    expect(rows.map((r) => r.displayName)).toEqual(['eu', 'us']);
+    const all = fleetRowsFromAnswers(await queryFleet(config, started / 1000), 'cluster', started);
+    expect(all.map((r) => r.displayName)).toEqual(['eu', 'odd', 'us']);
+    const rows = all.filter((r) => r.displayName !== 'odd');
     for (const [row, analysis] of [
       [rows[0], eu],
       [rows[1], us],
@@ -150,6 +158,22 @@ describe('the fleet from a real Prometheus', () => {
     expect(rows[0]?.crossZoneMonthly).not.toBe(rows[1]?.crossZoneMonthly);
     expect(rows[0]?.freshness.message).toContain('prod-eu');
     expect(rows[1]?.freshness.message).toContain('prod-us');
+    for (const row of rows) expect(row.unknown).toEqual([]);
+  });
+
+  it("an installation exporting NaN, +Inf or an impossible age loses those figures only, each with a note", async () => {
+    const started = Date.now();
+    const rows = fleetRowsFromAnswers(await queryFleet(config, started / 1000), 'cluster', started);
+    const odd = rows.find((r) => r.displayName === 'odd');
+    const want = expected(eu);
+    expect(odd).toMatchObject({ release: want.release, platform: want.platform, eligible: want.eligible, services: want.services, hintsOn: want.hintsOn, bestMonthly: want.bestMonthly });
+    expect(odd).toMatchObject({ needingAttention: null, crossZoneMonthly: null, saving: null });
+    expect(odd?.freshness.kind).toBe('synced');
+    expect(odd?.unknown).toEqual([
+      'zonescope_services_needing_attention has no usable value in the fleet Prometheus (its value is NaN): shown as no value.',
+      'zonescope_cross_zone_cost_dollars_per_month{scenario="now"} has no usable value in the fleet Prometheus (its value is +Inf): shown as no value.',
+      "zonescope_sync_age_seconds is 1e+300 in the fleet Prometheus, not an age: the row's freshness is unknown.",
+    ]);
   });
 
   it('feeds the background cache, which names the installation by its exported name too', async () => {
@@ -157,9 +181,10 @@ describe('the fleet from a real Prometheus', () => {
     expect(cache.snapshot().status.state).toBe('pending');
     await cache.refresh();
     const snapshot = cache.snapshot();
-    expect(snapshot.status).toMatchObject({ state: 'ok', clusters: 2, message: null, url: prometheus.url });
+    expect(snapshot.status).toMatchObject({ state: 'ok', clusters: 3, message: null, url: prometheus.url });
     expect(snapshot.rows.map((r) => [r.row.displayName, r.exportedName])).toEqual([
       ['eu', 'prod-eu'],
+      ['odd', 'prod-odd'],
       ['us', 'prod-us'],
     ]);
   });

@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { fleetPrometheusRows } from './fleet';
 import { configFromEnv, parseConfig } from '../../config/config';
-import { FleetPrometheusCache } from './prometheus-cache';
+import { FleetPrometheusCache, unreachableMessage } from './prometheus-cache';
 import { fleetPrometheusConfigFromEnv } from './prometheus-config';
 import type { FleetAnswers, FleetQueryName } from './prometheus-queries';
-import { clusterInfo, FLEET_QUERY_NAMES, fleetQueries } from './prometheus-queries';
+import { clusterInfo, FLEET_QUERY_NAMES, fleetQueries, queryFleet } from './prometheus-queries';
 import { fleetRowsFromAnswers, prometheusRowId, sameCluster } from './prometheus-rows';
 import { PrometheusError, type VectorSample } from '../../prometheus/client';
 
@@ -108,6 +110,42 @@ describe('fleetRowsFromAnswers', () => {
     );
     expect(rows2.map((r) => r.displayName)).toEqual(['a']);
     expect(rows2[0]?.topService?.reason).toBeNull();
+  });
+
+  it('a NaN, ±Inf, unreadable or absurd sample leaves that figure of that row without a value, with a note; every other row is whole', () => {
+    const bad = (value: number, labels: Record<string, string> = {}, problem?: string): VectorSample => ({ metric: { cluster: 'bad', ...labels }, value, ...(problem !== undefined ? { problem } : {}) });
+    const withBad = answers({
+      ...Object.fromEntries(FLEET_QUERY_NAMES.map((name) => [name, [...TWO[name]]])),
+      synced: [...TWO.synced, bad(Number.NaN)],
+      minor: [...TWO.minor, bad(1e300)],
+      services: [...TWO.services, bad(4, { mechanism: 'none' }), bad(Number.POSITIVE_INFINITY, { mechanism: 'topology-mode' })],
+      hintsObserved: [...TWO.hintsObserved, bad(-3)],
+      attention: [...TWO.attention, bad(Number.NaN, {}, 'its value "lots" is not a number')],
+      cost: [...TWO.cost, bad(Number.NEGATIVE_INFINITY, { scenario: 'now' }), bad(7, { scenario: 'best' })],
+      syncAge: [...TWO.syncAge, bad(1e300)],
+      sampleTime: [...TWO.sampleTime, bad(1e300)],
+      top: [...TWO.top, bad(Number.NaN, { namespace: 'n', service: 's' }, 'its timestamp "soon" is not a time')],
+    });
+    const rows = fleetRowsFromAnswers(withBad, 'cluster', T);
+    expect(rows.map((r) => r.displayName)).toEqual(['bad', 'eu', 'us']);
+    // The others are exactly what they are without it.
+    expect(rows.slice(1)).toEqual(fleetRowsFromAnswers(TWO, 'cluster', T));
+    const row = rows[0];
+    expect(row).toMatchObject({ release: null, services: null, askingForHints: null, hintsOn: null, needingAttention: null, crossZoneMonthly: null, bestMonthly: 7, saving: null, topService: null, asOf: new Date(T).toISOString() });
+    expect(row?.freshness.kind).toBe('synced');
+    expect(row?.unknown).toEqual([
+      'zonescope_services{mechanism="topology-mode"} has no usable value in the fleet Prometheus (its value is +Inf): shown as no value.',
+      'zonescope_services_needing_attention has no usable value in the fleet Prometheus (its value "lots" is not a number): shown as no value.',
+      'zonescope_cross_zone_cost_dollars_per_month{scenario="now"} has no usable value in the fleet Prometheus (its value is -Inf): shown as no value.',
+      'zonescope_cluster_synced has no usable value in the fleet Prometheus (its value is NaN): shown as no value.',
+      'zonescope_service_cross_zone_cost_dollars_per_month{namespace="n",service="s"} has no usable value in the fleet Prometheus (its timestamp "soon" is not a time): shown as no value.',
+      'zonescope_cluster_kubernetes_minor is 1e+300 in the fleet Prometheus, not a minor version: shown as no value.',
+      'timestamp(zonescope_cluster_synced) is 1e+300 in the fleet Prometheus, not a time: the row is as of the query.',
+      'zonescope_sync_age_seconds is 1e+300 in the fleet Prometheus, not an age: the row\'s freshness is unknown.',
+      'zonescope_services_hints_observed is -3 in the fleet Prometheus, not a count: shown as no value.',
+    ]);
+    // No figure is NaN or ±Inf (which JSON would turn into null without a word).
+    for (const value of Object.values(row ?? {})) if (typeof value === 'number') expect(Number.isFinite(value)).toBe(true);
   });
 });
 
@@ -226,6 +264,94 @@ describe('FleetPrometheusCache', () => {
     expect(failed.status.state).toBe('error');
     expect(failed.status.message).toBe('fleet Prometheus unreachable: Prometheus at http://fleet:9090 cannot be reached: connection refused (ECONNREFUSED).');
     expect(failed.rows).toHaveLength(2);
+  });
+});
+
+describe('queryFleet against a stand-in Prometheus', () => {
+  let server: http.Server;
+  let base = '';
+  let respond: (query: string, res: http.ServerResponse) => void = () => undefined;
+  /** Bytes each query's answer put on the wire before the client stopped reading. */
+  const sent = new Map<string, number>();
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => respond(new URL(req.url ?? '/', 'http://x').searchParams.get('query') ?? '', res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const fleetConfig = (mib?: string) => {
+    const result = fleetPrometheusConfigFromEnv(configFromEnv({ ZONESCOPE_FLEET_PROMETHEUS_URL: base, ...(mib !== undefined ? { ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB: mib } : {}) }));
+    if (result.kind !== 'ok') throw new Error(JSON.stringify(result));
+    return result.config;
+  };
+
+  /** A 150 MB answer, written as the client reads it (never held here): a vector of one-cluster samples. */
+  function endless(query: string, res: http.ServerResponse): void {
+    const total = 150 * 1024 * 1024;
+    const sample = `{"metric":{"cluster":"c"},"value":[1700000000.5,"1"]},`;
+    const block = Buffer.from(sample.repeat(Math.ceil(65_536 / sample.length)));
+    let written = 0;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"status":"success","data":{"resultType":"vector","result":[');
+    const pump = (): void => {
+      while (written < total && !res.destroyed) {
+        written += block.length;
+        sent.set(query, written);
+        if (!res.write(block)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!res.destroyed) res.end('{"metric":{},"value":[1,"1"]}]}}');
+    };
+    res.on('close', () => sent.set(query, written));
+    pump();
+  }
+
+  it('refuses a 150 MB answer at the 16 MiB cap, naming the query and the cap, and stops reading it', async () => {
+    sent.clear();
+    respond = endless;
+    const config = fleetConfig();
+    expect(config.metrics.maxResponseBytes).toBe(16 * 1024 * 1024);
+    const error = await queryFleet(config, T / 1000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PrometheusError);
+    expect((error as PrometheusError).kind).toBe('too-large');
+    expect((error as PrometheusError).message).toMatch(/^Prometheus at http:\/\/127\.0\.0\.1:\d+ answered the fleet query "\w+" \(.+\) with more than 16 MiB, the cap \(ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB\)\./);
+    expect(unreachableMessage(error)).toMatch(/^fleet Prometheus answer refused: /);
+    // At most four queries ran, and none was read much beyond the cap.
+    await vi.waitFor(() => expect([...sent.values()].every((bytes) => bytes < 150 * 1024 * 1024)).toBe(true));
+    expect(sent.size).toBeLessThanOrEqual(4);
+    for (const [query, bytes] of sent) expect(bytes, query).toBeLessThan(24 * 1024 * 1024);
+  }, 30_000);
+
+  it('reads NaN, +Inf and a broken sample as values of their own series, under a cap the variable raises', async () => {
+    respond = (query, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const result = query.startsWith('max by (cluster) (zonescope_sync_age_seconds)')
+        ? [
+            { metric: { cluster: 'a' }, value: [1700000000.25, 'NaN'] },
+            { metric: { cluster: 'b' }, value: [1700000000.25, '+Inf'] },
+            { metric: { cluster: 'c' }, value: ['soon', '3'] },
+            { metric: { cluster: 'd' }, value: [1700000000.25, 'lots'] },
+            { metric: { cluster: 'e' }, value: [1700000000.25, '12.5'] },
+          ]
+        : [];
+      res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result } }));
+    };
+    const answers = await queryFleet(fleetConfig('1'), T / 1000);
+    expect(answers.syncAge.map((sample) => [sample.metric.cluster, String(sample.value), sample.problem])).toEqual([
+      ['a', 'NaN', undefined],
+      ['b', 'Infinity', undefined],
+      ['c', 'NaN', 'its timestamp "soon" is not a time'],
+      ['d', 'NaN', 'its value "lots" is not a number'],
+      ['e', '12.5', undefined],
+    ]);
+    expect(fleetConfig('1').metrics.maxResponseBytes).toBe(1024 * 1024);
   });
 });
 

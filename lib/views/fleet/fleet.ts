@@ -157,7 +157,7 @@ type PrometheusHolder = { [FLEET_PROMETHEUS]?: { readonly key: string; readonly 
  */
 function fleetPrometheusSnapshot(env: FleetPrometheusEnv = getConfig()): FleetPrometheusSnapshot | null {
   const holder = globalThis as unknown as PrometheusHolder;
-  const key = [env.ZONESCOPE_FLEET_PROMETHEUS_URL, env.ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE, env.ZONESCOPE_FLEET_PROMETHEUS_CA_FILE, env.ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS, env.ZONESCOPE_FLEET_CLUSTER_LABEL].map((value) => String(value ?? '')).join('\n');
+  const key = [env.ZONESCOPE_FLEET_PROMETHEUS_URL, env.ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE, env.ZONESCOPE_FLEET_PROMETHEUS_CA_FILE, env.ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS, env.ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB, env.ZONESCOPE_FLEET_CLUSTER_LABEL].map((value) => String(value ?? '')).join('\n');
   let held = holder[FLEET_PROMETHEUS];
   if (held === undefined || held.key !== key) {
     const result = fleetPrometheusConfigFromEnv(env);

@@ -21,7 +21,7 @@ export interface FleetPrometheusStatus {
   readonly clusterLabel: string;
   /** `pending`: the first set of queries has not answered yet. */
   readonly state: 'ok' | 'error' | 'pending';
-  /** `fleet Prometheus unreachable: …` when the last set of queries failed (the rows are then the last good ones, if any). */
+  /** `fleet Prometheus unreachable: …` (`… answer refused: …` for an answer over the cap) when the last set of queries failed (the rows are then the last good ones, if any). */
   readonly message: string | null;
   /** When the last good answer came (ISO), `null` before the first. */
   readonly answeredAt: string | null;
@@ -42,9 +42,10 @@ export interface FleetPrometheusCacheOptions {
   readonly query?: (config: FleetPrometheusConfig, timeSeconds: number) => Promise<FleetAnswers>;
 }
 
-/** The message of a failed set of queries. */
+/** The message of a failed set of queries (an answer over the cap is refused, not unreachable). */
 export function unreachableMessage(error: unknown): string {
   const text = error instanceof PrometheusError || error instanceof Error ? error.message : String(error);
+  if (error instanceof PrometheusError && error.kind === 'too-large') return `fleet Prometheus answer refused: ${fleetWords(text)}`;
   return `fleet Prometheus unreachable: ${fleetWords(text)}`;
 }
 

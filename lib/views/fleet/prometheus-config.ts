@@ -17,6 +17,7 @@
  * | `ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE` | none | file holding a bearer token, read again for every request |
  * | `ZONESCOPE_FLEET_PROMETHEUS_CA_FILE` | system CAs | PEM bundle that signs the server's certificate (https) |
  * | `ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS` | `10000` | deadline of one query |
+ * | `ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB` | `16` | largest answer read for one query |
  *
  * The same client and validation as the traffic source's `ZONESCOPE_PROMETHEUS_*`
  * (lib/prometheus/config.ts, lib/prometheus/client.ts): messages name the
@@ -42,7 +43,12 @@ export type FleetPrometheusConfigResult =
 /** The settings read here (lib/config checked the URL's and the label's syntax at start). */
 export type FleetPrometheusEnv = Pick<
   Config,
-  'ZONESCOPE_FLEET_PROMETHEUS_URL' | 'ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE' | 'ZONESCOPE_FLEET_PROMETHEUS_CA_FILE' | 'ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS' | 'ZONESCOPE_FLEET_CLUSTER_LABEL'
+  | 'ZONESCOPE_FLEET_PROMETHEUS_URL'
+  | 'ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE'
+  | 'ZONESCOPE_FLEET_PROMETHEUS_CA_FILE'
+  | 'ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS'
+  | 'ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB'
+  | 'ZONESCOPE_FLEET_CLUSTER_LABEL'
 >;
 
 /** The traffic source's variable names in a message of the shared config code, as the fleet's. */
@@ -53,13 +59,17 @@ export function fleetPrometheusConfigFromEnv(env: FleetPrometheusEnv = getConfig
   const url = env.ZONESCOPE_FLEET_PROMETHEUS_URL ?? '';
   if (url === '') return { kind: 'not-configured' };
   // The traffic source's defaults for the rest (window, refresh, max-stale: the fleet's queries are instant ones).
-  const result = metricsConfigFromEnv({
-    ...defaultConfig(),
-    ZONESCOPE_PROMETHEUS_URL: url,
-    ZONESCOPE_PROMETHEUS_TOKEN_FILE: env.ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE,
-    ZONESCOPE_PROMETHEUS_CA_FILE: env.ZONESCOPE_FLEET_PROMETHEUS_CA_FILE,
-    ZONESCOPE_PROMETHEUS_TIMEOUT_MS: env.ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS,
-  });
+  const result = metricsConfigFromEnv(
+    {
+      ...defaultConfig(),
+      ZONESCOPE_PROMETHEUS_URL: url,
+      ZONESCOPE_PROMETHEUS_TOKEN_FILE: env.ZONESCOPE_FLEET_PROMETHEUS_TOKEN_FILE,
+      ZONESCOPE_PROMETHEUS_CA_FILE: env.ZONESCOPE_FLEET_PROMETHEUS_CA_FILE,
+      ZONESCOPE_PROMETHEUS_TIMEOUT_MS: env.ZONESCOPE_FLEET_PROMETHEUS_TIMEOUT_MS,
+    },
+    // The fleet's queries aggregate by cluster: a few hundred bytes per cluster.
+    { maxResponseBytes: env.ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB * 1024 * 1024 },
+  );
   if (result.kind === 'error') return { kind: 'error', message: fleetWords(result.message), url: result.url };
   if (result.kind !== 'ok') return { kind: 'not-configured' };
   return { kind: 'ok', config: { metrics: result.config, clusterLabel: env.ZONESCOPE_FLEET_CLUSTER_LABEL } };

@@ -1,9 +1,11 @@
 /**
  * The fleet Prometheus's queries: a few instant queries over the exporter's per-cluster series
- * (docs/metrics.md), grouped by the fleet's cluster label, run together; and which
+ * (docs/metrics.md), grouped by the fleet's cluster label, a few at a time, each answer read up to
+ * `ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB` and sample by sample (a sample whose value or
+ * timestamp is not a number carries its problem instead of failing the answer); and which
  * `zonescope_cluster_info` series belongs to which cluster label value.
  */
-import { queryInstant, type VectorSample } from '../../prometheus/client';
+import { PrometheusError, queryInstant, type VectorSample } from '../../prometheus/client';
 import type { FleetPrometheusConfig } from './prometheus-config';
 
 /** The queries of one refresh, by name. */
@@ -26,6 +28,27 @@ export const FLEET_QUERY_NAMES = [
 export type FleetQueryName = (typeof FLEET_QUERY_NAMES)[number];
 /** The answer of each query. */
 export type FleetAnswers = Readonly<Record<FleetQueryName, readonly VectorSample[]>>;
+
+/** The series each query reads, as a per-row note names it. */
+export const FLEET_QUERY_SERIES: Readonly<Record<FleetQueryName, string>> = {
+  info: 'zonescope_cluster_info',
+  instances: 'zonescope_cluster_synced',
+  minor: 'zonescope_cluster_kubernetes_minor',
+  eligible: 'zonescope_cluster_eligible',
+  insufficientCause: 'zonescope_cluster_insufficient_cause_info',
+  services: 'zonescope_services',
+  hintsObserved: 'zonescope_services_hints_observed',
+  attention: 'zonescope_services_needing_attention',
+  cost: 'zonescope_cross_zone_cost_dollars_per_month',
+  synced: 'zonescope_cluster_synced',
+  syncAge: 'zonescope_sync_age_seconds',
+  sampleTime: 'timestamp(zonescope_cluster_synced)',
+  top: 'zonescope_service_cross_zone_cost_dollars_per_month',
+  topReason: 'zonescope_service_hints_reason_info',
+};
+
+/** Queries in flight at once: with each answer capped, this bounds what a refresh holds. */
+export const FLEET_QUERY_CONCURRENCY = 4;
 
 /**
  * The `zonescope_cluster_info` of each cluster label value, with the installation's own display
@@ -88,9 +111,38 @@ export function fleetQueries(L: string): Readonly<Record<FleetQueryName, string>
   };
 }
 
-/** Runs every query at `timeSeconds` (concurrently). Rejects with the first failure. */
+/** The error of a query whose answer is over the cap, naming the query and how to raise the cap. */
+function tooLargeError(config: FleetPrometheusConfig, name: FleetQueryName, promql: string): PrometheusError {
+  const cap = config.metrics.maxResponseBytes / (1024 * 1024);
+  const shown = promql.length > 120 ? `${promql.slice(0, 120)}…` : promql;
+  return new PrometheusError(
+    'too-large',
+    `Prometheus at ${config.metrics.baseUrl} answered the fleet query "${name}" (${shown}) with more than ${Number.isInteger(cap) ? cap : cap.toFixed(2)} MiB, the cap ` +
+      '(ZONESCOPE_FLEET_PROMETHEUS_MAX_RESPONSE_MIB). The query aggregates by the cluster label, a few hundred bytes per cluster: check that ZONESCOPE_FLEET_CLUSTER_LABEL names the cluster, or raise the cap for a very large fleet.',
+  );
+}
+
+/**
+ * Runs every query at `timeSeconds`, {@link FLEET_QUERY_CONCURRENCY} at a time, each answer read
+ * sample by sample. Rejects with the first failure (no further query is started); an answer over
+ * the cap is a `too-large` error naming the query.
+ */
 export async function queryFleet(config: FleetPrometheusConfig, timeSeconds: number): Promise<FleetAnswers> {
   const queries = fleetQueries(config.clusterLabel);
-  const answers = await Promise.all(FLEET_QUERY_NAMES.map((name) => queryInstant(config.metrics, queries[name], timeSeconds)));
-  return Object.fromEntries(FLEET_QUERY_NAMES.map((name, i) => [name, answers[i] ?? []])) as unknown as FleetAnswers;
+  const answers = new Map<FleetQueryName, readonly VectorSample[]>();
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < FLEET_QUERY_NAMES.length) {
+      const name = FLEET_QUERY_NAMES[next++] as FleetQueryName;
+      try {
+        answers.set(name, await queryInstant(config.metrics, queries[name], timeSeconds, { perSample: true }));
+      } catch (error) {
+        failed = true;
+        throw error instanceof PrometheusError && error.kind === 'too-large' ? tooLargeError(config, name, queries[name]) : error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: FLEET_QUERY_CONCURRENCY }, worker));
+  return Object.fromEntries(FLEET_QUERY_NAMES.map((name) => [name, answers.get(name) ?? []])) as unknown as FleetAnswers;
 }

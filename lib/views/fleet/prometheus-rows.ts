@@ -3,13 +3,18 @@
  * marked as from Prometheus and without links, with the figures the exporter's per-cluster series
  * carry and a freshness from the installation's sync state and age; and whether such a row names a
  * cluster this installation connects to.
+ *
+ * Every sample is checked before it is used: a value that is NaN or ±Inf (legal in Prometheus), a
+ * sample the client could not read (its value or timestamp not a number), a count below zero, a
+ * timestamp or an age that is no time — each leaves that figure of that row without a value and
+ * says why in the row's `unknown` notes. Nothing one installation exports can cost another row.
  */
 import type { ClusterPlatform } from '../../topology/analyses/analyze-dataplane';
 import type { ProxyMode } from '../../topology/model/cluster-model';
 import { HINTS_REASON_CODES, HINTS_REASON_TEXT, type HintsReasonCode } from '../../topology/report/hints-reason';
 import type { VectorSample } from '../../prometheus/client';
 import type { FleetAnswers, FleetQueryName } from './prometheus-queries';
-import { clusterInfo, FLEET_QUERY_NAMES } from './prometheus-queries';
+import { clusterInfo, FLEET_QUERY_NAMES, FLEET_QUERY_SERIES } from './prometheus-queries';
 import type { FleetRow } from './row';
 
 /** Above this `zonescope_sync_age_seconds` an installation's data counts as stale. */
@@ -34,15 +39,50 @@ export function prometheusRowId(cluster: string): string {
 interface Acc {
   labels: Readonly<Record<string, string>> | null;
   ownName: string | null;
+  /** The installation exports `zonescope_cluster_synced` (whatever its value): it is a cluster. */
+  exported: boolean;
   values: Partial<Record<FleetQueryName, number>>;
   cost: Partial<Record<string, number>>;
   mechanisms: Map<string, number>;
+  /** A `zonescope_services` series had no usable value: the Service counts are unknown. */
+  mechanismsUnknown: boolean;
   cause: string | null;
   top: { namespace: string; name: string; cost: number } | null;
   reason: HintsReasonCode | null;
+  /** What could not be used, one sentence each (the row's `unknown`). */
+  notes: string[];
 }
 
 const finite = (value: number | undefined): number | null => (value !== undefined && Number.isFinite(value) ? value : null);
+
+/** Largest time a JavaScript Date holds, in milliseconds either side of 1970. */
+const MAX_DATE_MS = 8.64e15;
+
+/** A number as Prometheus writes it (`NaN`, `+Inf`, `-Inf`, `1e+300`). */
+function shown(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
+  return String(value);
+}
+
+/** Why a sample's value cannot be used, `null` when it can. */
+function sampleProblem(sample: VectorSample): string | null {
+  if (sample.problem !== undefined) return sample.problem;
+  return Number.isFinite(sample.value) ? null : `its value is ${shown(sample.value)}`;
+}
+
+/** The labels that tell a query's series of one cluster apart. */
+const SERIES_LABELS: Partial<Record<FleetQueryName, readonly string[]>> = { cost: ['scenario'], services: ['mechanism'], insufficientCause: ['cause'], top: ['namespace', 'service'] };
+
+/** The series as a note names it: its name and the labels that tell it apart within a cluster. */
+function seriesName(name: FleetQueryName, sample: VectorSample): string {
+  const extra = (SERIES_LABELS[name] ?? []).filter((label) => sample.metric[label] !== undefined).map((label) => `${label}="${sample.metric[label] ?? ''}"`);
+  return `${FLEET_QUERY_SERIES[name]}${extra.length > 0 ? `{${extra.join(',')}}` : ''}`;
+}
+
+function note(a: Acc, text: string): void {
+  if (!a.notes.includes(text)) a.notes.push(text);
+}
 
 function reasonCode(value: string | undefined): HintsReasonCode | null {
   return value !== undefined && (HINTS_REASON_CODES as readonly string[]).includes(value) ? (value as HintsReasonCode) : null;
@@ -59,7 +99,7 @@ export function fleetRowsFromAnswers(answers: FleetAnswers, clusterLabel: string
     if (name === undefined || name === '') return null;
     let entry = clusters.get(name);
     if (entry === undefined) {
-      entry = { labels: null, ownName: null, values: {}, cost: {}, mechanisms: new Map(), cause: null, top: null, reason: null };
+      entry = { labels: null, ownName: null, exported: false, values: {}, cost: {}, mechanisms: new Map(), mechanismsUnknown: false, cause: null, top: null, reason: null, notes: [] };
       clusters.set(name, entry);
     }
     return entry;
@@ -68,10 +108,16 @@ export function fleetRowsFromAnswers(answers: FleetAnswers, clusterLabel: string
     for (const sample of answers[name]) {
       const a = acc(sample);
       if (a === null) continue;
+      if (name === 'synced') a.exported = true;
+      // These read labels only: resolved below.
+      if (name === 'info' || name === 'instances' || name === 'topReason') continue;
+      const problem = sampleProblem(sample);
+      if (problem !== null) {
+        note(a, `${seriesName(name, sample)} has no usable value in the fleet Prometheus (${problem}): shown as no value.`);
+        if (name === 'services') a.mechanismsUnknown = true;
+        continue;
+      }
       switch (name) {
-        case 'info':
-        case 'instances':
-          break; // resolved by clusterInfo
         case 'insufficientCause':
           if (sample.value === 1 && sample.metric.cause !== undefined) a.cause = sample.metric.cause;
           break;
@@ -86,8 +132,6 @@ export function fleetRowsFromAnswers(answers: FleetAnswers, clusterLabel: string
             a.top = { namespace: sample.metric.namespace ?? '', name: sample.metric.service ?? '', cost: sample.value };
           }
           break;
-        case 'topReason':
-          break; // matched below, once the top Service is known
         default:
           a.values[name] = sample.value;
       }
@@ -108,13 +152,37 @@ export function fleetRowsFromAnswers(answers: FleetAnswers, clusterLabel: string
   // cluster: e.g. zonescope_cluster_info's own `cluster` label (the installation's display name)
   // where a scrape added no cluster label.
   return [...clusters.entries()]
-    .filter(([, a]) => a.values.synced !== undefined)
-    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([name, a]) => rowOf(name, a, nowMs));
+    .filter(([, a]) => a.exported)
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .map(([name, a]) => {
+      try {
+        return rowOf(name, a, nowMs);
+      } catch (error) {
+        // Whatever else goes wrong with one installation's figures costs its row's figures only.
+        return rowOf(name, { ...blankAcc(a), notes: [...a.notes, `Its figures could not be read: ${error instanceof Error ? error.message : String(error)}.`] }, nowMs);
+      }
+    });
+}
+
+/** The row's labels without any figure. */
+function blankAcc(a: Acc): Acc {
+  return { labels: a.labels, ownName: a.ownName, exported: true, values: {}, cost: {}, mechanisms: new Map(), mechanismsUnknown: false, cause: null, top: null, reason: null, notes: [] };
+}
+
+/** A figure that must be a count (zero or more), with a note when it is not. */
+function count(a: Acc, name: FleetQueryName, value: number | null): number | null {
+  if (value === null || value >= 0) return value;
+  note(a, `${FLEET_QUERY_SERIES[name]} is ${shown(value)} in the fleet Prometheus, not a count: shown as no value.`);
+  return null;
 }
 
 function rowOf(cluster: string, a: Acc, nowMs: number): FleetRow {
   const labels = a.labels ?? {};
-  const minor = finite(a.values.minor);
+  let minor = finite(a.values.minor);
+  if (minor !== null && !(Number.isInteger(minor) && minor >= 0 && minor < 1000)) {
+    note(a, `zonescope_cluster_kubernetes_minor is ${shown(minor)} in the fleet Prometheus, not a minor version: shown as no value.`);
+    minor = null;
+  }
   const release = minor !== null ? `1.${minor}` : (labels.kubernetes_version ?? null);
   const platform = PLATFORMS.find((p) => p === labels.platform) ?? null;
   const proxyMode = PROXY_MODES.find((p) => p === labels.proxy_mode) ?? null;
@@ -122,12 +190,20 @@ function rowOf(cluster: string, a: Acc, nowMs: number): FleetRow {
   const eligible = eligibleValue === null ? null : eligibleValue === 1;
   const eligibilityVerdict =
     eligible === null ? null : eligible ? 'Eligible: the topology cache has CPU ratios' : `Not eligible: ${a.cause !== null && a.cause !== 'none' ? (CAUSE_TEXT[a.cause] ?? a.cause) : 'the topology cache has no CPU ratios'}`;
-  const services = a.mechanisms.size > 0 ? [...a.mechanisms.values()].reduce((s, n) => s + n, 0) : null;
+  const services = count(a, 'services', a.mechanisms.size > 0 && !a.mechanismsUnknown ? [...a.mechanisms.values()].reduce((s, n) => s + n, 0) : null);
   const now = finite(a.cost.now);
   const best = finite(a.cost.best);
   const synced = finite(a.values.synced);
-  const syncAge = finite(a.values.syncAge);
-  const sampleTime = finite(a.values.sampleTime);
+  let sampleTime = finite(a.values.sampleTime);
+  if (sampleTime !== null && !(Math.abs(sampleTime * 1000) <= MAX_DATE_MS)) {
+    note(a, `timestamp(zonescope_cluster_synced) is ${shown(sampleTime)} in the fleet Prometheus, not a time: the row is as of the query.`);
+    sampleTime = null;
+  }
+  let syncAge = finite(a.values.syncAge);
+  if (syncAge !== null && !(syncAge >= 0 && Math.abs((sampleTime ?? nowMs / 1000) * 1000 - syncAge * 1000) <= MAX_DATE_MS)) {
+    note(a, `zonescope_sync_age_seconds is ${shown(syncAge)} in the fleet Prometheus, not an age: the row's freshness is unknown.`);
+    syncAge = null;
+  }
   const asOf = new Date(sampleTime !== null ? sampleTime * 1000 : nowMs).toISOString();
   const named = a.ownName !== null ? ` (it calls itself "${a.ownName}")` : '';
   let freshness: FleetRow['freshness'];
@@ -161,8 +237,8 @@ function rowOf(cluster: string, a: Acc, nowMs: number): FleetRow {
     honoursHints: null,
     services,
     askingForHints: services === null ? null : services - (a.mechanisms.get('none') ?? 0),
-    hintsOn: finite(a.values.hintsObserved),
-    needingAttention: finite(a.values.attention),
+    hintsOn: count(a, 'hintsObserved', finite(a.values.hintsObserved)),
+    needingAttention: count(a, 'attention', finite(a.values.attention)),
     crossZoneMonthly: now,
     bestMonthly: best,
     saving: now !== null && best !== null ? Math.max(0, now - best) : null,
@@ -173,7 +249,7 @@ function rowOf(cluster: string, a: Acc, nowMs: number): FleetRow {
         ? null
         : { namespace: top.namespace, name: top.name, href: null, monthlyCost: top.cost, bestMonthlyCost: null, reason: a.reason !== null ? HINTS_REASON_TEXT[a.reason] : null, fix: null },
     commonAttention: null,
-    unknown: [],
+    unknown: a.notes,
     asOf,
   };
 }

@@ -7,7 +7,10 @@
  * into applied / not-applied / unknown; 429 with Retry-After; 5xx without leaks), the prediction
  * against what the simulator's controller then writes, and the audit log.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiErrorResponse, ServiceResponse, TopologyModePutResponse, TopologyModeResponse } from '../../../../../../../lib/views/api-types';
 import { waitForAnalysis } from '../../../../../../../lib/server/analysis';
 import { getClusterSource, resetClusterSource } from '../../../../../../../lib/k8s/source';
@@ -22,6 +25,20 @@ const LEGACY = 'service.kubernetes.io/topology-aware-hints';
 
 const harness = harnessForFile();
 const logged = freshClusterPerTest(harness);
+
+/** The auth proxy's secret, and the header with which its requests prove they came through it. */
+const PROXY_SECRET = '4b227777d4dd1fc61c6f884f48641d02';
+const PROXIED = { 'x-zonescope-proxy-secret': PROXY_SECRET };
+const secretDir = mkdtempSync(join(tmpdir(), 'zonescope-proxy-secret-'));
+afterAll(() => rmSync(secretDir, { recursive: true, force: true }));
+let secretFiles = 0;
+/** `ZONESCOPE_AUTH_PROXY=1` with its secret file (a new one each time: the secret is read once per file). */
+function declareAuthProxy(): void {
+  const file = join(secretDir, `secret-${secretFiles++}`);
+  writeFileSync(file, PROXY_SECRET);
+  process.env.ZONESCOPE_AUTH_PROXY = '1';
+  process.env.ZONESCOPE_AUTH_PROXY_SECRET_FILE = file;
+}
 
 const path = (namespace: string, name: string): string => `/api/v1/services/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/topology-mode`;
 
@@ -362,11 +379,11 @@ describe('PUT …/topology-mode', () => {
   });
 
   it('attributes a shared PATCH to every user who asked for it (behind the auth proxy)', async () => {
-    process.env.ZONESCOPE_AUTH_PROXY = '1';
+    declareAuthProxy();
     const seen = await state('shop', 'recommendations');
     const before = patches();
     const responses = await Promise.all(
-      ['alice@example.com', 'bob@example.com'].map((user) => putMode('shop', 'recommendations', 'Auto', seen.resourceVersion, { 'x-forwarded-user': user })),
+      ['alice@example.com', 'bob@example.com'].map((user) => putMode('shop', 'recommendations', 'Auto', seen.resourceVersion, { 'x-forwarded-user': user, ...PROXIED })),
     );
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
     expect(patches() - before).toBe(1);
@@ -531,14 +548,17 @@ describe('PUT …/topology-mode', () => {
     await expectError(await putMode('shop', 'ghost', 'Auto', '1'), 404, 'not-found:service');
   });
 
-  it('records the auth proxy user only when ZONESCOPE_AUTH_PROXY=1', async () => {
+  it('records the auth proxy user only when ZONESCOPE_AUTH_PROXY=1 and the request carries the proxy secret', async () => {
     const seen = await state('shop', 'recommendations');
     const first = await readJson<TopologyModePutResponse>(await putMode('shop', 'recommendations', 'Auto', seen.resourceVersion, { 'x-forwarded-user': 'mallory' }));
-    process.env.ZONESCOPE_AUTH_PROXY = '1';
-    await putMode('shop', 'recommendations', 'Disabled', first.result.resourceVersion, { 'x-auth-request-user': 'alice@example.com' });
+    declareAuthProxy();
+    const second = await readJson<TopologyModePutResponse>(await putMode('shop', 'recommendations', 'Disabled', first.result.resourceVersion, { 'x-auth-request-user': 'alice@example.com', ...PROXIED }));
+    // On loopback a write needs no user; a user header without the proxy's secret is recorded as unverified.
+    await putMode('shop', 'recommendations', 'Auto', second.result.resourceVersion, { 'x-forwarded-user': 'eve' });
     expect(auditLines().map((line) => [line.user, line.unverifiedUser])).toEqual([
       ['anonymous', 'mallory'],
       ['alice@example.com', undefined],
+      ['anonymous', 'eve'],
     ]);
   });
 
