@@ -19,7 +19,7 @@ function get(namespace: string, name: string, query = ''): Promise<Response> {
 
 const REPORT_FIELDS = [
   'namespace', 'name', 'type', 'mechanism', 'mechanismDetail', 'lints', 'expected', 'observed', 'diff', 'ifAuto', 'traffic', 'unknown', 'hpa', 'workload', 'fixes',
-  'loadBalancer', 'needsAttention',
+  'loadBalancer', 'gitOps', 'needsAttention',
 ];
 const DETAIL_FIELDS = ['byAddressType', 'diffEntries', 'donatedEndpoints', 'minimumTable', 'endpoints', 'trafficMatrix', 'events'];
 
