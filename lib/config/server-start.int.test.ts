@@ -129,6 +129,29 @@ describe('the dashboard server start', () => {
     }
   }, 120_000);
 
+  it('npm start with ZONESCOPE_AUTH_PROXY=1 stops without a usable secret file, saying how to set it and never what the file holds', async () => {
+    const startExit = async (extra: Record<string, string>) => {
+      const port = await freeLoopbackPort();
+      const run = start(['scripts/start.mjs', '-p', String(port)], environment({ ZONESCOPE_DIST_DIR: PRODUCTION_DIST_DIR, KUBECONFIG: kubeconfig, HOME: tmp, ...extra }));
+      try {
+        return Object.assign(run, { code: await exitCode(run, 90_000) });
+      } finally {
+        await stop(run);
+      }
+    };
+    const none = await startExit({ ZONESCOPE_AUTH_PROXY: '1' });
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toContain('ZONESCOPE_AUTH_PROXY is on but ZONESCOPE_AUTH_PROXY_SECRET_FILE is not set');
+    expect(none.stderr).toContain('X-Zonescope-Proxy-Secret');
+    expect(none.stdout).not.toContain('zonescope is ready');
+    const short = path.join(tmp, 'proxy-secret');
+    writeFileSync(short, 'hunter2\n');
+    const weak = await startExit({ ZONESCOPE_AUTH_PROXY: '1', ZONESCOPE_AUTH_PROXY_SECRET_FILE: short });
+    expect(weak.code, weak.stderr).toBe(2);
+    expect(weak.stderr).toContain(`ZONESCOPE_AUTH_PROXY_SECRET_FILE (${short}) holds fewer than 16 characters`);
+    expect(weak.stdout + weak.stderr).not.toContain('hunter2');
+  }, 200_000);
+
   it('npm start with ZONESCOPE_READ_ONLY=yes serves a read-only dashboard: the toggle says why, a write is refused and reaches no cluster', async () => {
     const port = await freeLoopbackPort();
     const base = `http://127.0.0.1:${port}`;
@@ -174,22 +197,4 @@ describe('the development server start', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(BAD_LIMIT);
   }, 120_000);
-
-  it('ZONESCOPE_AUTH_PROXY=1 stops the start without a usable secret file, saying how to set it and never what the file holds', async () => {
-    const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-proxy-secret-'));
-    try {
-      const none = await devStartExit({ ZONESCOPE_AUTH_PROXY: '1' });
-      expect(none.code, none.stderr).toBe(2);
-      expect(none.stderr).toContain('ZONESCOPE_AUTH_PROXY is on but ZONESCOPE_AUTH_PROXY_SECRET_FILE is not set');
-      expect(none.stderr).toContain('X-Zonescope-Proxy-Secret');
-      const short = path.join(tmp, 'secret');
-      writeFileSync(short, 'hunter2\n');
-      const weak = await devStartExit({ ZONESCOPE_AUTH_PROXY: '1', ZONESCOPE_AUTH_PROXY_SECRET_FILE: short });
-      expect(weak.code, weak.stderr).toBe(2);
-      expect(weak.stderr).toContain(`ZONESCOPE_AUTH_PROXY_SECRET_FILE (${short}) holds fewer than 16 characters`);
-      expect(weak.stdout + weak.stderr).not.toContain('hunter2');
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  }, 240_000);
 });
