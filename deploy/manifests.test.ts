@@ -242,9 +242,9 @@ describe('monitoring manifests (deploy/kubernetes/monitoring)', () => {
     spec: { template: { metadata: { labels: Record<string, string> }; spec: { containers: { ports: { name: string }[] }[] } } };
   };
 
-  it('the kustomization applies the ServiceMonitor and the PrometheusRule; the PodMonitor is the documented alternative', () => {
+  it('the kustomization applies the ServiceMonitor, the PrometheusRule and the Grafana dashboard; the PodMonitor is the documented alternative', () => {
     const kustomization = parseAllDocuments(readFileSync('deploy/kubernetes/monitoring/kustomization.yaml', 'utf8'))[0]?.toJS() as { resources: string[] };
-    expect(kustomization.resources).toEqual(['servicemonitor.yaml', 'prometheusrule.yaml']);
+    expect(kustomization.resources).toEqual(['servicemonitor.yaml', 'prometheusrule.yaml', '../../grafana']);
     expect(readFileSync('deploy/kubernetes/monitoring/kustomization.yaml', 'utf8')).toMatch(/podmonitor\.yaml/);
     expect(monitoring.map((o) => o.kind).sort()).toEqual(['PodMonitor', 'PrometheusRule', 'ServiceMonitor']);
     for (const object of monitoring) {
@@ -302,5 +302,19 @@ describe('monitoring manifests (deploy/kubernetes/monitoring)', () => {
     expect(out).toContain('kind: ServiceMonitor');
     expect(out).toContain('kind: PrometheusRule');
     expect(out).not.toContain('kind: PodMonitor');
+  });
+
+  it.runIf(existsSync('/usr/bin/kubectl'))('the Grafana dashboard ConfigMap carries deploy/grafana/zonescope.json as is, labelled for the Grafana sidecar', () => {
+    const rendered = parseAllDocuments(execFileSync('kubectl', ['kustomize', 'deploy/kubernetes/monitoring'], { encoding: 'utf8' })).map((d) => d.toJS() as Obj);
+    const configMaps = rendered.filter((o) => o.kind === 'ConfigMap');
+    expect(configMaps.map((o) => o.metadata.name)).toEqual(['zonescope-grafana-dashboard']);
+    const configMap = configMaps[0] as unknown as { metadata: { namespace: string; labels: Record<string, string> }; data: Record<string, string> };
+    // The grafana chart's sidecar matches the label `grafana_dashboard`; kube-prometheus-stack also wants the value "1".
+    expect(configMap.metadata.labels).toMatchObject({ grafana_dashboard: '1', 'app.kubernetes.io/name': 'zonescope' });
+    expect(configMap.metadata.namespace).toBe(service.metadata.namespace);
+    expect(Object.keys(configMap.data)).toEqual(['zonescope.json']);
+    expect(configMap.data['zonescope.json']).toBe(readFileSync('deploy/grafana/zonescope.json', 'utf8'));
+    // A client-side `kubectl apply` keeps a copy in an annotation, which may not exceed 256 KiB.
+    expect(Buffer.byteLength(configMap.data['zonescope.json'] ?? '')).toBeLessThan(200_000);
   });
 });
