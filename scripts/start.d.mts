@@ -39,3 +39,9 @@ export declare function prepareStandalone(root: string, dist: string): string;
 
 /** Polls `url` until the server answers (any status) while `isRunning()`; `false` after `timeoutMs`. */
 export declare function waitForServer(url: string, isRunning: () => boolean, timeoutMs?: number): Promise<boolean>;
+
+/**
+ * Runs the standalone `server` in this process with `plan`'s environment and prints
+ * `zonescope is ready on URL` plus `readyNote` once it answers; resolves once the server is loaded.
+ */
+export declare function serveStandalone(server: string, plan: StartPlan, readyNote?: string): Promise<void>;

@@ -200,6 +200,29 @@ function applyEnvironment(env) {
 }
 
 /**
+ * Runs the standalone `server` (its server.js) in this process with `plan`'s environment, and once
+ * it answers prints `zonescope is ready on URL` plus `readyNote` (how `npm start` and the
+ * packaged `zonescope dashboard` / `zonescope demo` (bin/zonescope.mjs) both start it). Resolves
+ * once the server is loaded; it then keeps this process running.
+ * @param {string} server
+ * @param {import('./start.d.mts').StartPlan} plan
+ * @param {string} [readyNote]
+ * @returns {Promise<void>}
+ */
+export async function serveStandalone(server, plan, readyNote = '') {
+  applyEnvironment(plan.env);
+  let running = true;
+  process.once('exit', () => {
+    running = false;
+  });
+  void waitForServer(plan.url, () => running).then((ready) => {
+    if (ready) console.log(`zonescope is ready on ${plan.url}${readyNote}`);
+  });
+  // The standalone server (CommonJS) starts listening as it loads and keeps this process running.
+  await import(pathToFileURL(server).href);
+}
+
+/**
  * Plans, prepares the build, then loads its server here; resolves with the exit code to use when
  * the start failed before the server was loaded, else `null` (the server runs this process on).
  * @returns {Promise<number | null>}
@@ -219,16 +242,7 @@ async function main() {
   }
   // Checks of the configuration that must run before the server is loaded go here (print the
   // message, return the exit code); the server checks its settings itself when it boots.
-  applyEnvironment(plan.env);
-  let running = true;
-  process.once('exit', () => {
-    running = false;
-  });
-  void waitForServer(plan.url, () => running).then((ready) => {
-    if (ready) console.log(`zonescope is ready on ${plan.url}`);
-  });
-  // The standalone server (CommonJS) starts listening as it loads and keeps this process running.
-  await import(pathToFileURL(server).href);
+  await serveStandalone(server, plan);
   return null;
 }
 
