@@ -125,21 +125,6 @@ function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix,
   }
 }
 
-/** Which scenario is best for a Service: strictly less cross-zone than every earlier candidate wins (now, expected, if Auto, the fix). */
-function bestOf(candidates: readonly (readonly [BestScenario, number | null])[]): BestScenario {
-  let scenario: BestScenario = 'now';
-  let cross = Number.POSITIVE_INFINITY;
-  for (const [name, value] of candidates) {
-    if (value === null) continue;
-    // "Lower" ignores rounding noise between scenarios computed alike.
-    if (cross === Number.POSITIVE_INFINITY || value < cross - 1e-12 * Math.max(1, cross)) {
-      scenario = name;
-      cross = value;
-    }
-  }
-  return scenario;
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -265,6 +250,42 @@ interface ScenarioPart {
   readonly cross: number;
 }
 
+/** A modelled scenario as fractions scaled by the Service's volume. */
+function modelledPart(scenario: ServiceFlowScenario, gb: number): ScenarioPart {
+  return { matrix: scenario.matrix, scale: gb, cross: gb * scenario.crossZoneFraction };
+}
+
+/** A matrix already in GB. */
+function inGb(matrix: ZoneMatrix): ScenarioPart {
+  return { matrix, scale: 1, cross: matrixSums(matrix).cross };
+}
+
+/** A scenario other than now: modelled, or with a measurement the model's change applied to it. */
+function scenarioPart(scenario: ServiceFlowScenario, gb: number, measuredMatrix: ZoneMatrix | null, nowMatrix: ZoneMatrix): ScenarioPart {
+  return measuredMatrix === null ? modelledPart(scenario, gb) : inGb(applyModelChange(measuredMatrix, nowMatrix, scenario.matrix));
+}
+
+/** Whether `value` beats the best cross-zone so far: strictly less, ignoring rounding noise between scenarios computed alike (anything beats none yet). */
+function beats(value: number, cross: number): boolean {
+  return cross === Number.POSITIVE_INFINITY || value < cross - 1e-12 * Math.max(1, cross);
+}
+
+/** Which scenario is best for a Service: strictly less cross-zone than every earlier candidate wins (now, expected, if Auto, the fix when there is one). */
+function bestOf(now: ScenarioPart, expected: ScenarioPart, ifAuto: ScenarioPart, fix: ScenarioPart | null): BestScenario {
+  let scenario: BestScenario = 'now';
+  let cross = now.cross;
+  if (beats(expected.cross, cross)) {
+    scenario = 'expected';
+    cross = expected.cross;
+  }
+  if (beats(ifAuto.cross, cross)) {
+    scenario = 'ifAuto';
+    cross = ifAuto.cross;
+  }
+  if (fix !== null && beats(fix.cross, cross)) scenario = 'fix';
+  return scenario;
+}
+
 /**
  * The cluster-wide traffic figures of `flows` (one per Service, as the cluster pass keeps them)
  * with volumes resolved from `settings` and `measured`, priced at `pricing`: flows per scenario in
@@ -312,25 +333,16 @@ export function computeClusterTraffic(
     source.gbPerMonth += gb;
 
     const measuredMatrix = volume.measuredMatrix;
-    const modelled = (scenario: ServiceFlowScenario): ScenarioPart => ({ matrix: scenario.matrix, scale: gb, cross: gb * scenario.crossZoneFraction });
-    const inGb = (matrix: ZoneMatrix): ScenarioPart => ({ matrix, scale: 1, cross: matrixSums(matrix).cross });
-    const part = (scenario: ServiceFlowScenario): ScenarioPart =>
-      measuredMatrix === null ? modelled(scenario) : inGb(applyModelChange(measuredMatrix, flow.now.matrix, scenario.matrix));
-    const now: ScenarioPart = measuredMatrix === null ? modelled(flow.now) : inGb(measuredMatrix);
-    const expected = part(flow.expected);
-    const ifAuto = part(flow.ifAuto);
+    const now: ScenarioPart = measuredMatrix === null ? modelledPart(flow.now, gb) : inGb(measuredMatrix);
+    const expected = scenarioPart(flow.expected, gb, measuredMatrix, flow.now.matrix);
+    const ifAuto = scenarioPart(flow.ifAuto, gb, measuredMatrix, flow.now.matrix);
     // The fix is looked for only where it can save what neither the sync nor Auto already does.
     const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
-    const fix = fixAfter === null ? null : part(fixAfter);
+    const fix = fixAfter === null ? null : scenarioPart(fixAfter, gb, measuredMatrix, flow.now.matrix);
     weigh('now', now);
     weigh('expected', expected);
 
-    const bestScenario = bestOf([
-      ['now', now.cross],
-      ['expected', expected.cross],
-      ['ifAuto', ifAuto.cross],
-      ['fix', fix?.cross ?? null],
-    ]);
+    const bestScenario = bestOf(now, expected, ifAuto, fix);
     const best = bestScenario === 'now' ? now : bestScenario === 'expected' ? expected : bestScenario === 'ifAuto' ? ifAuto : (fix as ScenarioPart);
     weigh('best', best);
     cross.now += now.cross;

@@ -100,10 +100,10 @@ export interface FixTrafficModel extends FixTraffic {
 }
 
 /** The fraction matrix of each fix's `after` (kept beside the fix, out of the JSON). */
-const AFTER_MATRICES = new WeakMap<Fix, Readonly<ValueByZone<ValueByZone<number>>>>();
+const AFTER_MATRICES = new WeakMap<Pick<Fix, 'after'>, Readonly<ValueByZone<ValueByZone<number>>>>();
 
 /** Client zone → endpoint zone fractions of the Service's traffic after `fix`, `null` when not modelled. */
-export function fixAfterMatrix(fix: Fix): Readonly<ValueByZone<ValueByZone<number>>> | null {
+export function fixAfterMatrix(fix: Pick<Fix, 'after'>): Readonly<ValueByZone<ValueByZone<number>>> | null {
   return AFTER_MATRICES.get(fix) ?? null;
 }
 

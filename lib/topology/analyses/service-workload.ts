@@ -5,7 +5,7 @@
  */
 import type { ClusterContext } from '../model/cluster-context';
 import type { DeploymentRecord, EndpointSliceRecord, HpaRecord, PodRecord, ServiceRecord } from '../model/cluster-model';
-import { objectKey, serviceSelects } from '../model/cluster-model';
+import { objectKey } from '../model/cluster-model';
 
 /** The Deployment behind a Service and its pods. */
 export interface ServiceWorkload {
@@ -15,6 +15,12 @@ export interface ServiceWorkload {
   /** Other workloads (`Kind/name`) whose pods the Service also selects. */
   readonly otherWorkloads: readonly string[];
   readonly hpa: HpaRecord | null;
+}
+
+/** `serviceSelects` for a non-empty selector given as its entries. */
+function selectsAll(entries: readonly (readonly [string, string])[], labels: Readonly<Record<string, string>>): boolean {
+  for (const [key, value] of entries) if (labels[key] !== value) return false;
+  return true;
 }
 
 /**
@@ -34,7 +40,9 @@ export function findServiceWorkload(context: ClusterContext, service: ServiceRec
     }
   }
   if (pods.size === 0 && service.selector !== null) {
-    for (const pod of namespacePods.byName.values()) if (serviceSelects(service.selector, pod.labels)) pods.set(pod.name, pod);
+    // serviceSelects on every pod of the namespace, with the selector's entries listed once.
+    const entries = Object.entries(service.selector);
+    if (entries.length > 0) for (const pod of namespacePods.byName.values()) if (selectsAll(entries, pod.labels)) pods.set(pod.name, pod);
   }
   // 2. Owners.
   const countByDeployment = new Map<string, number>();

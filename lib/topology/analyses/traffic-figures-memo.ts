@@ -19,10 +19,26 @@ export function trafficFiguresKey(
   slices: readonly EndpointSlice[],
   nodeZoneByName: ReadonlyMap<string, string | null>,
   input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>,
+  endpoints?: TrafficEndpointsKey,
 ): string | null {
   const { service } = input;
   if (service.internalTrafficPolicy === 'Local') return null;
-  const parts = [`${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}`];
+  const endpointsPart = endpoints === undefined ? trafficEndpointsKey(slices, nodeZoneByName) : endpoints.key;
+  if (endpointsPart === null) return null;
+  return `${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}${endpointsPart}`;
+}
+
+/** The endpoints' part of a {@link trafficFiguresKey}, computed once for slices that several keys read (see there). */
+export interface TrafficEndpointsKey {
+  readonly key: string | null;
+}
+
+/**
+ * The part of {@link trafficFiguresKey} that spells out the endpoints of `slices` (each kept one
+ * preceded by {@link SHAPE_PART}), `null` when one carries node hints.
+ */
+export function trafficEndpointsKey(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
+  let key = '';
   // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape.
   const addresses = new FirstAddresses(slices);
   for (const slice of slices) {
@@ -30,10 +46,10 @@ export function trafficFiguresKey(
       const address = endpoint.addresses[0];
       if (address === undefined || addresses.repeatOf(address) >= 0) continue;
       if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
-      parts.push(endpointShape(endpoint, nodeZoneByName, false));
+      key += SHAPE_PART + endpointShape(endpoint, nodeZoneByName, false);
     }
   }
-  return parts.join(SHAPE_PART);
+  return key;
 }
 
 /** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */

@@ -102,24 +102,30 @@ function usd(value: number): string {
  * `rows` are the traffic rows by `namespace/name`; a Service without one counts as $0.
  */
 export function attentionByMoney(items: readonly AttentionItem[], rows: ReadonlyMap<string, AttentionMoney>, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): AttentionItem[] {
-  const listed = new Set(items.map((item) => `${item.namespace}/${item.name}`));
-  const out: AttentionItem[] = items.filter((item) => item.reason !== 'costly-fixable');
+  // Services listed by another rule keep that entry; one listed as costly-fixable is re-judged from its row.
+  const listedOtherwise = new Set<string>();
+  for (const item of items) if (item.reason !== 'costly-fixable') listedOtherwise.add(`${item.namespace}/${item.name}`);
+  for (const item of items) if (item.reason === 'costly-fixable') listedOtherwise.delete(`${item.namespace}/${item.name}`);
+  const out: { readonly item: AttentionItem; readonly monthlyCost: number; readonly saving: number }[] = [];
+  const entry = (item: AttentionItem, row: AttentionMoney | undefined) => ({ item, monthlyCost: row?.monthlyCost ?? 0, saving: row?.saving ?? 0 });
+  for (const item of items) if (item.reason !== 'costly-fixable') out.push(entry(item, rows.get(`${item.namespace}/${item.name}`)));
   for (const [key, row] of rows) {
-    if (listed.has(key) && !items.some((item) => item.reason === 'costly-fixable' && `${item.namespace}/${item.name}` === key)) continue;
+    if (listedOtherwise.has(key)) continue;
     const attention = costlyFixable(row, minSaving);
     if (attention === null) continue;
     const slash = key.indexOf('/');
-    out.push({ namespace: key.slice(0, slash), name: key.slice(slash + 1), ...attention });
+    out.push(entry({ namespace: key.slice(0, slash), name: key.slice(slash + 1), ...attention }, row));
   }
-  const money = (item: AttentionItem) => rows.get(`${item.namespace}/${item.name}`);
-  return out.sort((a, b) => {
-    const ma = money(a);
-    const mb = money(b);
-    const cost = (mb?.monthlyCost ?? 0) - (ma?.monthlyCost ?? 0);
+  // Each entry's money is looked up once, not on every comparison.
+  out.sort((x, y) => {
+    const cost = y.monthlyCost - x.monthlyCost;
     if (cost !== 0) return cost;
-    const saving = (mb?.saving ?? 0) - (ma?.saving ?? 0);
+    const saving = y.saving - x.saving;
     if (saving !== 0) return saving;
+    const a = x.item;
+    const b = y.item;
     if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
     return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
   });
+  return out.map((sorted) => sorted.item);
 }

@@ -15,7 +15,6 @@ import type { ClusterIndex, ServiceRecord } from '../model/cluster-model';
 import type { CrossZonePricing, PriceSetting } from '../model/cloud-pricing';
 import { resolvePricing } from '../model/cloud-pricing';
 import type { MeasuredTraffic, VolumeSettings } from '../analyses/traffic-volume';
-import type { Fix } from '../analyses/fixes';
 import { fixAfterMatrix } from '../analyses/fixes';
 import type { AnalysisCache } from './analysis-cache';
 import { attentionByMoney } from './attention';
@@ -24,7 +23,7 @@ import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysi
 import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
-import type { FixesCell, ShapeFix, ShapeMemo } from './service-computation';
+import type { FixesCell, PrimaryFix, ShapeFix, ShapeMemo } from './service-computation';
 import { computeService, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
@@ -113,7 +112,7 @@ class PassFlow implements ServiceFlow {
   readonly #fixesCell: FixesCell | null;
   readonly #shareTotal: number;
   readonly #shapeFix: ShapeFix;
-  #primary: Fix | null | undefined;
+  #primary: PrimaryFix | null | undefined;
   readonly namespace: string;
   readonly name: string;
   readonly loadBalancerCrossZoneFraction: number | null;
@@ -138,7 +137,7 @@ class PassFlow implements ServiceFlow {
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
   }
 
-  private primary(): Fix | null {
+  private primary(): PrimaryFix | null {
     if (this.#primary === undefined) this.#primary = this.#fixesCell !== null ? this.#fixesCell.primary() : (this.#report.fixes.find((candidate) => candidate.primary) ?? null);
     return this.#primary;
   }

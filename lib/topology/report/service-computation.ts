@@ -21,7 +21,8 @@ import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-values';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
-import { trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
+import type { TrafficEndpointsKey } from '../analyses/traffic-figures-memo';
+import { trafficEndpointsKey, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey } from '../model/cluster-context';
@@ -64,6 +65,13 @@ export interface ShapeFix {
   after?: { readonly crossZoneFraction: number; readonly matrix: Readonly<ValueByZone<ValueByZone<number>>> } | null;
 }
 
+/** What the cluster-wide figures read of a Service's primary fix (its matrix after: `fixAfterMatrix`). */
+export type PrimaryFix = Pick<Fix, 'title' | 'after'>;
+
+const noWorkload = () => null;
+
+const NO_SLICES: readonly EndpointSlice[] = [];
+
 /**
  * A Service's fixes, found when first read (a cached cluster pass reads them for the few Services
  * it lists; the Service view computes its own). Like the workload cell, it is rebound to each newer
@@ -74,7 +82,7 @@ export class FixesCell {
   private input: Omit<FixInput, 'context'> | null;
   private price: ((fix: Fix) => Fix) | null;
   private found: readonly Fix[] | null = null;
-  private first: Fix | null | undefined;
+  private first: PrimaryFix | null | undefined;
 
   constructor(context: ClusterContext, input: Omit<FixInput, 'context'>, price: (fix: Fix) => Fix) {
     this.context = context;
@@ -100,12 +108,14 @@ export class FixesCell {
   }
 
   /**
-   * The primary fix alone (what the cluster-wide figures read of every Service with something to
-   * save): found without the alternatives' searches until the whole list is asked for.
+   * The primary fix's title and traffic after it (what the cluster-wide figures read of every
+   * Service with something to save): found without the alternatives' searches and without the
+   * workload lookup (only the commands and the placement note read the workload) until the whole
+   * list is asked for.
    */
-  primary(): Fix | null {
+  primary(): PrimaryFix | null {
     if (this.first === undefined) {
-      const [fix] = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context, primaryOnly: true });
+      const [fix] = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context, primaryOnly: true, workloadOf: noWorkload });
       this.first = fix === undefined ? null : (this.price as (fix: Fix) => Fix)(fix);
     }
     return this.first;
@@ -142,10 +152,21 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
   // addresses: Services with the same shape share them (a bounded memo per clients and release).
   const memo = withDetail ? null : figuresMemo(prepared);
+  // Scenarios on the same slices (now and without hints, often expected and if Auto) spell their endpoints out once.
+  const endpointKeys = new Map<readonly EndpointSlice[], TrafficEndpointsKey>();
+  const endpointsKeyOf = (sliceSet: readonly EndpointSlice[]): TrafficEndpointsKey => {
+    let known = endpointKeys.get(sliceSet);
+    if (known === undefined) {
+      known = { key: trafficEndpointsKey(sliceSet, context.nodeZoneByName) };
+      endpointKeys.set(sliceSet, known);
+    }
+    return known;
+  };
   const model = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon => {
     const input = { ...base, honoursHints, service: svc };
     if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
-    const key = memo ? trafficFiguresKey(service.type === 'ExternalName' ? [] : sliceSet, context.nodeZoneByName, input) : null;
+    const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
+    const key = memo ? trafficFiguresKey(keySlices, context.nodeZoneByName, input, svc.internalTrafficPolicy === 'Local' ? undefined : endpointsKeyOf(keySlices)) : null;
     if (memo === null || key === null) return computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
     return memo.get(key, () => computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) }));
   };
