@@ -6,6 +6,9 @@
  * a time — it starts the simulator and the production server against it (both as child processes,
  * stopped on exit, Ctrl-C and at the deadline; scripts/bench/simulator.ts, server.ts), then measures:
  *
+ * 0. the cold sync's floor (issue 30; scripts/bench/list-floor.ts) — before the server starts, every
+ *    list it makes at start fetched as plain HTTP (same pages, same compression) and parsed,
+ *    nothing else, in a process of its own: `floorSeconds`, and `coldSyncFloorRatio` below;
  * 1. cold sync — server start until `/api/v1/cluster` answers 200 (every type synced) and the
  *    overview page is served; the first 200 of each timed on its own, a fresh `/api/v1/cluster`
  *    right after, and the lists the server started per resource type (`/__sim/stats`)
@@ -53,6 +56,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import type { BenchOptions, Generator } from './bench/args';
 import { BENCH_DIST_DIR, generatorsOf, parseBenchArgs, USAGE } from './bench/args';
@@ -78,6 +82,7 @@ import { closeScrapeConnections } from './bench/scrape';
 import { coldStartLists, startServerCold } from './bench/server';
 import { startSimulator } from './bench/simulator';
 import { discoverTargets, REFERENCE_BIG_SERVICES, referenceTargets, targetPath } from './bench/targets';
+import { floorFields, measureFloor } from './bench/list-floor';
 import { kubectlList, runAnalyzeAll, runAnalyzeCommand } from './bench/timed-commands';
 import type { TrafficFigures } from './bench/traffic';
 import { trafficPhase } from './bench/traffic';
@@ -111,8 +116,14 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   // 1b. A real Prometheus scraping the simulator's traffic metrics (issue 13), when installed.
   const prometheus = await startRunPrometheus(options, sim.port, path.join(tmp, 'prometheus'));
 
+  // 1c. The cold sync's floor (issue 30): every list the server makes, fetched and parsed in a
+  // process of its own, nothing else — before the server starts and with Prometheus paused, so
+  // nothing competes with it; its second pass finds the simulator as the server will (list-floor.ts).
+  prometheus.pause();
+  const floor = options.floor ? await measureFloor({ kubeconfig, simPid: sim.child.pid, loadAverage: os.loadavg()[0] ?? 0 }) : null;
+
   // 2. The server, cold (Prometheus paused meanwhile); the simulator's counters start with it.
-  const server = await startServerCold({ options, nextBin, distDir, kubeconfig, simUrl: sim.url, prometheus });
+  const server = await startServerCold({ options, nextBin, distDir, kubeconfig, simUrl: sim.url, prometheus, simPid: sim.child.pid });
   const serverUrl = server.url;
 
   // What the phases request: the reference generator's bench Services, or picked from the cluster.
@@ -143,6 +154,10 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
     firstClusterMs: coldSync.firstClusterMs,
     clusterAfterSyncMs: coldSync.clusterAfterSyncMs,
     firstOverviewMs: coldSync.firstOverviewMs,
+    coldSyncServerCpuSeconds: coldSync.coldSyncServerCpuSeconds,
+    coldSyncSimCpuSeconds: coldSync.coldSyncSimCpuSeconds,
+    coldSyncLoadAverage: coldSync.coldSyncLoadAverage,
+    ...(floor !== null ? floorFields(floor, coldSync.coldSyncSeconds) : {}),
     ...coldStart,
   };
 

@@ -77,6 +77,8 @@ export interface BenchOptions {
   readonly metricsOnly: boolean;
   /** The generated clusters to run on (`--generator`; `--realistic` = `realistic`). */
   readonly generator: GeneratorChoice;
+  /** Measure the cold sync's floor before the server starts (issue 30; `--no-floor` skips it). */
+  readonly floor: boolean;
 }
 
 export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
@@ -99,6 +101,8 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
                          each + churn minutes; both = the sum)
   --json-out FILE        also write the final JSON object to FILE
   --server-node-options "FLAGS"   NODE_OPTIONS for the server (e.g. "--max-old-space-size=640")
+  --no-floor             skip the cold sync's floor (every list of the cold start fetched and
+                         parsed alone, twice, before the server starts; issue 30)
   --no-prometheus        do not start Prometheus (the traffic figures are then measured unconfigured)
   --prometheus-refresh-seconds R  the server's Prometheus refresh interval (default 10)
   --traffic-seconds N    seconds of each load level (1 and 20 clients) of the Prometheus
@@ -132,6 +136,7 @@ const OPTIONS = {
   'json-out': { type: 'string' },
   'server-node-options': { type: 'string' },
   'no-prometheus': { type: 'boolean' },
+  'no-floor': { type: 'boolean' },
   'prometheus-refresh-seconds': { type: 'string' },
   'traffic-seconds': { type: 'string' },
   'traffic-only': { type: 'boolean' },
@@ -191,6 +196,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     metricsSeconds: integer('metrics-seconds', 0, 30),
     metricsOnly: values['metrics-only'] ?? false,
     generator,
+    floor: !values['no-floor'],
   };
   if (problems[0] !== undefined) return problems[0];
   if (values.scale === undefined) return '--scale is required';

@@ -1,15 +1,20 @@
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
+import { RESOURCE_IDS, RESOURCES } from '../../lib/k8s/resources';
 import { PRODUCTION_DIST_DIR } from '../build-folder';
 import { BENCH_DIST_DIR, generatorsOf, parseBenchArgs } from './args';
 import type { SimStats } from './cluster';
 import { listsStarted } from './cluster';
 import { countExposition, formulaSeries, perServiceFamilies } from './exposition';
 import { latencyStats, percentile } from './http';
+import { floorFields, floorPass, waitUntilQuiet } from './list-floor';
 import { treeCpuMs } from './process-tree';
 import { promtoolCheck } from './promtool';
 import type { BenchResult } from './report';
@@ -33,6 +38,8 @@ describe('bench arguments', () => {
     });
     expect(parseBenchArgs(['--scale', 'L'])).toMatchObject({ prometheus: true, prometheusRefreshSeconds: 10, trafficSeconds: 30, trafficOnly: false, lcpLoads: 3 });
     expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '1'])).toMatchObject({ lcpLoads: 1 });
+    expect(parseBenchArgs(['--scale', 'L'])).toMatchObject({ floor: true });
+    expect(parseBenchArgs(['--scale', 'L', '--no-floor'])).toMatchObject({ floor: false });
     expect(parseBenchArgs(['--scale', 'S', '--lcp-loads', '0'])).toBe('--lcp-loads must be an integer of at least 1, got "0"');
     expect(parseBenchArgs(['--scale', 'L', '--traffic-only', '--no-prometheus', '--traffic-seconds', '0', '--prometheus-refresh-seconds', '5'])).toMatchObject({
       prometheus: false,
@@ -293,6 +300,7 @@ describe('bench statistics', () => {
       rssMiB: 600,
       rssPeakMiB: 914,
       coldStartLists: { pods: 2, endpointslices: 2, nodes: 1 },
+      coldSyncFloorRatio: 1.62,
       readPathApiRequests: 0,
       watchesPerType: 1,
       changeLatencyMs: 100,
@@ -309,12 +317,116 @@ describe('bench statistics', () => {
       'rssPeakMiB 914 > 800',
       'coldStartLists.pods 2 > 1',
       'coldStartLists.endpointslices 2 > 1',
+      'coldSyncFloorRatio 1.62 > 1.5',
       'clusterP95Ms 60 > 50',
       'analyzeAllMs 946 > 200',
       'rssMiB 600 > 500',
     ]);
-    const met = { ...result, coldSyncSeconds: 9, firstClusterMs: 200, clusterP95Ms: 40, analyzeAllMs: 150, analyzeCliMs: 1500, rssMiB: 450, rssPeakMiB: 700, coldStartLists: { pods: 1 } };
+    const met = { ...result, coldSyncSeconds: 9, firstClusterMs: 200, clusterP95Ms: 40, analyzeAllMs: 150, analyzeCliMs: 1500, rssMiB: 450, rssPeakMiB: 700, coldStartLists: { pods: 1 }, coldSyncFloorRatio: 1.5 };
     expect(missedGoals(met)).toEqual([]);
+    // Without a floor measured (--no-floor) there is no ratio to judge; on the reference generator it is not a goal.
+    const { coldSyncFloorRatio: _unmeasured, ...withoutFloor } = met;
+    expect(missedGoals(withoutFloor)).toEqual([]);
+    expect(missedGoals({ ...met, generator: 'reference', coldSyncFloorRatio: 3 })).toEqual([]);
+  });
+});
+
+describe("the cold sync's floor (issue 30)", () => {
+  /** A list server over real HTTP: `pages` pages per type of 3 objects, gzipped like kube-apiserver's big answers; every request recorded. */
+  async function listServer(pagesOf: (path: string) => number): Promise<{ readonly url: string; readonly requests: { path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders }[]; close(): Promise<void> }> {
+    const requests: { path: string; query: URLSearchParams; headers: http.IncomingHttpHeaders }[] = [];
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      requests.push({ path: url.pathname, query: url.searchParams, headers: req.headers });
+      if (req.headers.authorization !== 'Bearer floor-token') {
+        res.writeHead(401).end('{}');
+        return;
+      }
+      const page = Number(url.searchParams.get('continue') ?? '0');
+      const more = page + 1 < pagesOf(url.pathname);
+      const body = JSON.stringify({ kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '7', ...(more ? { continue: String(page + 1) } : {}) }, items: [{ a: 1 }, { b: 2 }, { c: 'x'.repeat(1000) }] });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(zlib.gzipSync(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  function kubeconfigFor(url: string): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'floor-'));
+    const file = path.join(dir, 'kubeconfig');
+    const yaml = ['apiVersion: v1', 'kind: Config', 'current-context: c', 'contexts:', '  - name: c', '    context: { cluster: k, user: u }', 'clusters:', `  - name: k`, `    cluster: { server: "${url}" }`, 'users:', '  - name: u', '    user: { token: floor-token }', ''];
+    writeFileSync(file, yaml.join('\n'));
+    return file;
+  }
+
+  it("lists every type the server lists, as the informers ask, page by page, and counts what came", async () => {
+    // Pods take 4 pages, every other type one.
+    const server = await listServer((p) => (p === '/api/v1/pods' ? 4 : 1));
+    try {
+      const pass = await floorPass(kubeconfigFor(server.url));
+      expect(Object.keys(pass.byType).sort()).toEqual([...RESOURCE_IDS].sort());
+      expect(pass.byType.pods).toMatchObject({ pages: 4, objects: 12 });
+      expect(pass.byType.nodes).toMatchObject({ pages: 1, objects: 3 });
+      // Decoded JSON is bigger than what came over the wire (gzip).
+      const pods = pass.byType.pods;
+      expect(pods?.jsonBytes).toBeGreaterThan(4 * 1000);
+      expect(pods?.wireBytes).toBeLessThan(pods?.jsonBytes ?? 0);
+      expect(pass.seconds).toBeGreaterThanOrEqual(pods?.seconds ?? Infinity);
+      // The informers' requests: each type's first path, their page size, their field selector, gzip and JSON asked for.
+      const podRequests = server.requests.filter((r) => r.path === '/api/v1/pods');
+      expect(podRequests.map((r) => r.query.get('continue'))).toEqual([null, '1', '2', '3']);
+      for (const r of server.requests) {
+        expect(r.query.get('limit')).toBe('500');
+        expect(r.headers['accept-encoding']).toBe('gzip');
+        expect(r.headers.accept).toBe('application/json');
+      }
+      expect(server.requests.find((r) => r.path === RESOURCES.events.paths[0])?.query.get('fieldSelector')).toBe('involvedObject.kind=Service');
+      expect(server.requests.map((r) => r.path).sort()).toEqual(RESOURCE_IDS.map((id) => RESOURCES[id].paths[0]).concat(['/api/v1/pods', '/api/v1/pods', '/api/v1/pods']).sort());
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails with the status when a list is refused', async () => {
+    const server = await listServer(() => 1);
+    try {
+      const file = kubeconfigFor(server.url);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('floor-token', 'wrong'));
+      await expect(floorPass(file)).rejects.toThrow(/HTTP 401/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('waits for the simulator to settle: at once when a process idles, until the deadline while it computes', async () => {
+    const idle = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    const busy = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      // Node's own start-up is CPU too: the idle one is quiet once it reached its timer.
+      expect(await waitUntilQuiet(idle.pid ?? 0, { windowMs: 300, timeoutMs: 10_000 })).toBeLessThan(10);
+      expect(await waitUntilQuiet(busy.pid ?? 0, { windowMs: 300, timeoutMs: 1200, maxCoreShare: 0.05 })).toBeGreaterThanOrEqual(1.2);
+    } finally {
+      idle.kill();
+      busy.kill();
+    }
+  });
+
+  it('reports the ratio of the cold sync to the floor and the floor per type', () => {
+    const pass = (seconds: number) => ({ seconds, cpuSeconds: 9.04, byType: { pods: { seconds, pages: 301, objects: 150467, wireBytes: 51814802, jsonBytes: 870384381 }, nodes: { seconds: 3.5961, pages: 10, objects: 5000, wireBytes: 7102149, jsonBytes: 55910619 } } });
+    const fields = floorFields({ firstPass: pass(28.9), firstPassSimCpuSeconds: 19.9, pass: pass(19.27), passSimCpuSeconds: 7.58, passSeconds: [25.014, 19.27, 21.5], loadAverage: 4.857 }, 41.3);
+    expect(fields).toEqual({
+      floorSeconds: 19.27,
+      floorPassSeconds: [25.01, 19.27, 21.5],
+      floorFirstPassSeconds: 28.9,
+      coldSyncFloorRatio: 2.14,
+      floorClientCpuSeconds: 9,
+      floorSimCpuSeconds: 7.6,
+      // In the display order of the resource types.
+      floorByType: { nodes: { seconds: 3.6, pages: 10, objects: 5000, wireKiB: 6936, jsonKiB: 54600 }, pods: { seconds: 19.27, pages: 301, objects: 150467, wireKiB: 50600, jsonKiB: 849985 } },
+      floorLoadAverage: 4.86,
+    });
+    expect(Object.keys(fields.floorByType)).toEqual(['nodes', 'pods']);
   });
 });
 

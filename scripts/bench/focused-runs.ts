@@ -10,6 +10,7 @@ import { measure } from './http';
 import type { MetricsFigures } from './metrics';
 import { metricsFields, metricsTable } from './metrics';
 import type { GeneratorRun, RunHeader } from './generator-report';
+import { coldSyncFloorTable } from './generator-report';
 import { stop } from './processes';
 import { stopPrometheus } from './prometheus';
 import { GOALS, latencyTable, r1, REALISTIC_GOALS } from './report';
@@ -40,6 +41,8 @@ export async function metricsOnlyRun(run: SyncedRun): Promise<GeneratorRun> {
   await stop(server.child);
   await stop(sim.child);
   console.log(`\nzonescope bench (metrics only) — ${header.scenario} (${header.services} Services), ${machine}\n`);
+  const floor = coldSyncFloorTable(header);
+  if (floor !== null) console.log(`${floor}\n`);
   if (figures !== null) console.log(metricsTable(figures));
   else console.log(`metrics phase failed; server output (last lines):\n${server.child.lines.slice(-15).join('\n')}`);
   return { json: { ...header, ...(figures ? metricsFields(figures) : {}), simStartSeconds: sim.startSeconds, buildSeconds: run.buildSeconds, machine }, ok: figures !== null };
@@ -58,6 +61,8 @@ export async function trafficOnlyRun(run: SyncedRun): Promise<GeneratorRun> {
   await stopPrometheus();
   await stop(sim.child);
   console.log(`\nzonescope bench (traffic only) — ${header.scenario} (${header.services} Services), ${machine}\n`);
+  const floor = coldSyncFloorTable(header);
+  if (floor !== null) console.log(`${floor}\n`);
   console.log(latencyTable([{ label: 'GET /api/v1/cluster', stats: cluster, budget: header.generator === 'realistic' ? REALISTIC_GOALS.clusterP95Ms : GOALS.clusterP95Ms }]));
   if (figures !== null) console.log(`\n${trafficTable(figures, cluster.p95, prometheusNote)}`);
   if (inProcess?.trafficBlockMs !== undefined) console.log(`  cluster traffic block alone, in-process         ${r1(inProcess.trafficBlockMs)} ms compute, ${r1(inProcess.trafficBlockJsonMs ?? Number.NaN)} ms JSON (${inProcess.serviceShapes} shapes; full analysis ${r1(inProcess.analyzeAllMs)} ms)`);

@@ -9,6 +9,8 @@ import type { BrowserResult } from './browser';
 import type { ChangeLatency } from './change-latency';
 import type { ChurnResult } from './churn';
 import type { LatencyStats } from './http';
+import type { FloorFields } from './list-floor';
+import { floorTable } from './list-floor';
 import type { MetricsFigures } from './metrics';
 import { metricsFields, metricsTable } from './metrics';
 import type { BenchResult } from './report';
@@ -27,8 +29,31 @@ export interface GeneratorRun {
   readonly ok: boolean;
 }
 
-/** The fields every run of a generator starts its JSON object with: which cluster, and the cold start. */
-export type RunHeader = Pick<BenchResult, 'scale' | 'generator' | 'scenario' | 'services' | 'coldSyncSeconds' | 'firstClusterMs' | 'clusterAfterSyncMs' | 'firstOverviewMs'> & ColdStartLists;
+/** The fields every run of a generator starts its JSON object with: which cluster, and the cold start against its floor (issue 30). */
+export type RunHeader = Pick<
+  BenchResult,
+  'scale' | 'generator' | 'scenario' | 'services' | 'coldSyncSeconds' | 'firstClusterMs' | 'clusterAfterSyncMs' | 'firstOverviewMs' | 'coldSyncServerCpuSeconds' | 'coldSyncSimCpuSeconds' | 'coldSyncLoadAverage'
+> &
+  Partial<FloorFields> &
+  ColdStartLists;
+
+/** The cold sync against its floor as a table, when the floor was measured (list-floor.ts). */
+export function coldSyncFloorTable(header: RunHeader): string | null {
+  const { floorSeconds, floorPassSeconds, floorFirstPassSeconds, coldSyncFloorRatio, floorClientCpuSeconds, floorSimCpuSeconds, floorByType, floorLoadAverage } = header;
+  if (
+    floorSeconds === undefined ||
+    floorPassSeconds === undefined ||
+    floorFirstPassSeconds === undefined ||
+    coldSyncFloorRatio === undefined ||
+    floorClientCpuSeconds === undefined ||
+    floorSimCpuSeconds === undefined ||
+    floorByType === undefined ||
+    floorLoadAverage === undefined
+  ) {
+    return null;
+  }
+  return floorTable({ floorSeconds, floorPassSeconds, floorFirstPassSeconds, coldSyncFloorRatio, floorClientCpuSeconds, floorSimCpuSeconds, floorByType, floorLoadAverage }, header);
+}
 
 /** Everything a generator's full run measured. */
 export interface GeneratorFigures {
@@ -153,6 +178,8 @@ export function printGeneratorReport(generator: Generator, result: BenchResult, 
   );
   console.log('');
   console.log(summaryTable(result));
+  const floor = coldSyncFloorTable(f.header);
+  if (floor !== null) console.log(`\n${floor}`);
   if (readPath.total > 0) console.log(`\nnon-watch API requests during the warm phase: ${JSON.stringify(readPath.byResourceVerb)}`);
   if (traffic !== null) console.log(`\n${trafficTable(traffic, stats['api.cluster']?.p95 ?? Number.NaN, f.prometheusNote)}`);
   if (f.metrics !== null) console.log(`\n${metricsTable(f.metrics)}`);

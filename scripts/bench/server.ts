@@ -4,15 +4,19 @@
  * Prometheus when there is one), polled until `GET /api/v1/cluster` answers 200 (every type
  * synced) and the overview page is served — the cold sync, with the first 200 of each timed on
  * its own and a fresh `/api/v1/cluster` right after; then the lists the server started per
- * resource type (the simulator's counters, reset when the server started). The analysis passes
- * it logs are collected for the change-latency phase and the figures.
+ * resource type (the simulator's counters, reset when the server started), and the CPU time the
+ * server and the simulator used over the cold sync (/proc). The analysis passes it logs are
+ * collected for the change-latency phase and the figures.
  */
+import os from 'node:os';
+
 import { serverNodeArgs } from '../node-flags';
 import type { BenchOptions } from './args';
 import type { SimStats } from './cluster';
 import { listsStarted, resetSimStats, simStats } from './cluster';
 import { childEnv, freePort, log, ROOT } from './environment';
 import { getJson, poll, timedRequest } from './http';
+import { treeCpuMs } from './process-tree';
 import type { Child } from './processes';
 import { startChild } from './processes';
 import type { RunPrometheus } from './prometheus';
@@ -37,7 +41,7 @@ export function parseAnalysisLine(line: string): AnalysisLogLine | null {
 }
 
 /** The cold sync's figures (fields of the final JSON object). */
-export type ColdSync = Pick<BenchResult, 'coldSyncSeconds' | 'firstClusterMs' | 'clusterAfterSyncMs' | 'firstOverviewMs' | 'services'>;
+export type ColdSync = Pick<BenchResult, 'coldSyncSeconds' | 'firstClusterMs' | 'clusterAfterSyncMs' | 'firstOverviewMs' | 'services' | 'coldSyncServerCpuSeconds' | 'coldSyncSimCpuSeconds' | 'coldSyncLoadAverage'>;
 
 /** A server that has synced. */
 export interface RunningServer {
@@ -60,8 +64,10 @@ export async function startServerCold(options: {
   readonly kubeconfig: string;
   readonly simUrl: string;
   readonly prometheus: RunPrometheus;
+  /** The simulator's process: its CPU time over the cold sync is measured too. */
+  readonly simPid: number;
 }): Promise<RunningServer> {
-  const { options: bench, nextBin, distDir, kubeconfig, simUrl, prometheus } = options;
+  const { options: bench, nextBin, distDir, kubeconfig, simUrl, prometheus, simPid } = options;
   // The simulator's counters start with the server (the cold-start lists).
   // Prometheus is paused until the cold sync is measured: the simulator renders its flow metrics
   // (hundreds of MiB a scrape at L) on the thread that serves the lists, which a real API server does not
@@ -71,6 +77,7 @@ export async function startServerCold(options: {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const startedAt = performance.now();
+  const simCpuBefore = treeCpuMs(simPid);
   const child = startChild('server', process.execPath, [...serverNodeArgs({ NODE_OPTIONS: bench.serverNodeOptions ?? '' }), nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: childEnv({
@@ -103,12 +110,16 @@ export async function startServerCold(options: {
   }, 5 * 60_000, 250);
   if (!overview) throw new Error('the overview page did not answer 200');
   const coldSyncSeconds = r1((performance.now() - startedAt) / 1000);
+  // CPU over the cold sync: the server's process tree from its start, the simulator's since then.
+  const coldSyncServerCpuSeconds = r1(treeCpuMs(child.pid) / 1000);
+  const coldSyncSimCpuSeconds = r1((treeCpuMs(simPid) - simCpuBefore) / 1000);
+  const coldSyncLoadAverage = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
   prometheus.resume();
   const firstClusterMs = r1(apiReady.ms);
   const firstOverviewMs = r1(overview.ms);
   const clusterAfterSyncMs = r1((await timedRequest(`${url}/api/v1/cluster`, { keepBody: false, timeoutMs: 120_000 })).ms);
   const clusterSummary = await getJson<{ cluster: { summary: { services: number } } }>(`${url}/api/v1/cluster`);
-  log(`cold sync: ${coldSyncSeconds} s${sawSyncing ? ' (answered 503 syncing meanwhile)' : ''}; first 200 of /api/v1/cluster ${firstClusterMs} ms, the next ${clusterAfterSyncMs} ms; first 200 of / ${firstOverviewMs} ms`);
+  log(`cold sync: ${coldSyncSeconds} s${sawSyncing ? ' (answered 503 syncing meanwhile)' : ''}; first 200 of /api/v1/cluster ${firstClusterMs} ms, the next ${clusterAfterSyncMs} ms; first 200 of / ${firstOverviewMs} ms; CPU: server ${coldSyncServerCpuSeconds} s, simulator ${coldSyncSimCpuSeconds} s; load average ${coldSyncLoadAverage}`);
   if (prometheus.url !== null) {
     // The warm phase measures the measured path: wait for the server's first Prometheus answer with
     // flows in it (Prometheus was paused during the sync, so its first scrapes, which create every
@@ -119,7 +130,7 @@ export async function startServerCold(options: {
     }, 5 * 60_000, 1000);
     log(`metrics source: ${state ? `${state.state} — ${state.message}` : 'still pending after 5 minutes'}`);
   }
-  return { child, url, analysisLines, coldSync: { services: clusterSummary.cluster.summary.services, coldSyncSeconds, firstClusterMs, clusterAfterSyncMs, firstOverviewMs } };
+  return { child, url, analysisLines, coldSync: { services: clusterSummary.cluster.summary.services, coldSyncSeconds, firstClusterMs, clusterAfterSyncMs, firstOverviewMs, coldSyncServerCpuSeconds, coldSyncSimCpuSeconds, coldSyncLoadAverage } };
 }
 
 /** The cold start's lists figures: the simulator's `lists`/`connections` counters, or the estimate from list pages (cluster.ts). */
