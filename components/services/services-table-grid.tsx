@@ -105,14 +105,24 @@ export function ServicesTableGrid({
   const activeIndex = Math.min(active, Math.max(0, visible.length - 1));
   const focusWanted = useRef(false);
 
-  // After an arrow key: once the row is rendered, its link takes the focus.
+  // After an arrow key: once the row is rendered, its link takes the focus. The row may appear only
+  // after the scroll has moved the virtualizer's window, a frame or more later, so look again each
+  // frame (for up to a second) rather than only after this render.
   useEffect(() => {
     if (!focusWanted.current) return;
-    const link = bodyRef.current?.querySelector<HTMLAnchorElement>(`tr[data-index="${activeIndex}"] a[data-row-link]`);
-    if (link) {
-      focusWanted.current = false;
-      link.focus({ preventScroll: true });
-    }
+    let frame = 0;
+    let handle = 0;
+    const attempt = () => {
+      const link = bodyRef.current?.querySelector<HTMLAnchorElement>(`tr[data-index="${activeIndex}"] a[data-row-link]`);
+      if (link) {
+        focusWanted.current = false;
+        link.focus({ preventScroll: true });
+      } else if (focusWanted.current && ++frame < 60) {
+        handle = requestAnimationFrame(attempt);
+      }
+    };
+    attempt();
+    return () => cancelAnimationFrame(handle);
   });
 
   const moveTo = useCallback(
