@@ -6,11 +6,11 @@
  * connection to itself: `/c/{id}` is served in its process. The latencies and their ratio are
  * figures for BENCHMARKS.md, not asserted here (the 2× goal is the benchmark's, on its full 20 s).
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCH_DIST_DIR } from './args';
 import { isBuildCurrent } from '../build-folder';
+import { runBenchScript } from './run-bench-script';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BUILT = isBuildCurrent(ROOT, process.env.ZONESCOPE_DIST_DIR || BENCH_DIST_DIR);
@@ -24,21 +24,7 @@ interface Figures {
 }
 
 function runBench(args: readonly string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/cluster-routing.ts', ...args], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGINT'); // the bench stops its own children on SIGINT
-      reject(new Error(`cluster-routing did not finish within ${timeoutMs} ms:\n${stderr.slice(-2000)}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runBenchScript('scripts/bench/cluster-routing.ts', args, timeoutMs);
 }
 
 describe('the cluster-routing bench (smoke, 5 s a phase)', () => {

@@ -16,7 +16,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ import { DEFAULT_TOKEN } from '../../sim/server';
 import type { Child } from './processes';
 import { hwmKiB } from './process-tree';
 import { startChild, stop } from './processes';
+import { establishedTo } from './self-connections';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const USAGE = 'usage: npx tsx scripts/bench/fleet.ts [--clusters N] [--scale S|M|L] [--sync-timeout-seconds T] [--json-out FILE]';
@@ -83,29 +84,6 @@ async function memory(): Promise<Memory> {
   }
   const usage = process.memoryUsage();
   return { rss: usage.rss, peakRss: hwmKiB(process.pid) * 1024, heapUsed: usage.heapUsed, external: usage.external + usage.arrayBuffers };
-}
-
-/** Established TCP connections from this machine to `port` on loopback (`/proc/net/tcp` and `tcp6`), `null` off Linux. */
-function establishedTo(port: number): number | null {
-  let count = 0;
-  let readAny = false;
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    readAny = true;
-    for (const line of text.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // local_address rem_address st: "0100007F:C350 0100007F:1F90 01"
-      const remote = fields[2];
-      if (fields[3] !== '01' || remote === undefined) continue;
-      if (Number.parseInt(remote.slice(remote.indexOf(':') + 1), 16) === port) count++;
-    }
-  }
-  return readAny ? count : null;
 }
 
 interface SimStatsBody {

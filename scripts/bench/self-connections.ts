@@ -5,7 +5,8 @@
  * served in the process opens none. Linux only: `null` where /proc cannot be read.
  *
  * Used by the cluster-routing benchmark (scripts/bench/cluster-routing.ts, which knows its server's
- * pid) and by e2e/cluster-routing.spec.ts (which finds the dashboard by its listening socket).
+ * pid), by e2e/cluster-routing.spec.ts (which finds the dashboard by its listening socket), and by
+ * the fleet benchmark ({@link establishedTo}: connections to a simulator).
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
@@ -63,6 +64,12 @@ function socketInodes(pid: number): Set<string> | null {
     }
   }
   return inodes;
+}
+
+/** Established TCP connections from this machine to `port` (any process), `null` off Linux. */
+export function establishedTo(port: number): number | null {
+  const rows = tcpRows();
+  return rows === null ? null : rows.filter((row) => row.state === ESTABLISHED && row.remotePort === port).length;
 }
 
 /**

@@ -10,32 +10,18 @@
  * `ZONESCOPE_DIST_DIR`): after `npm run test:e2e` it is current and nothing is built; else the
  * bench builds it first (about 1–2 minutes more).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCH_DIST_DIR } from './args';
 import { isBuildCurrent } from '../build-folder';
+import { runBenchScript } from './run-bench-script';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BUILT = isBuildCurrent(ROOT, process.env.ZONESCOPE_DIST_DIR || BENCH_DIST_DIR);
 
 function runBench(args: readonly string[], timeoutMs: number, script = 'scripts/bench.ts'): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGINT'); // the bench stops its own children on SIGINT
-      reject(new Error(`bench did not finish within ${timeoutMs} ms:\n${stderr.slice(-2000)}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runBenchScript(script, args, timeoutMs);
 }
 
 describe('npm run bench (smoke, scale S, both generators)', () => {

@@ -198,8 +198,22 @@ function warningOf(marker: Marker, found: Pick<GitOpsManager, 'source' | 'declar
   return `${head}: ${when} may revert a live patch. Make the change in Git.`;
 }
 
-/** The GitOps tool, Helm or `kubectl apply` that applies the Service, `null` when nothing says so. */
+const MANAGERS = new WeakMap<ServiceRecord, GitOpsManager | null>();
+
+/**
+ * The GitOps tool, Helm or `kubectl apply` that applies the Service, `null` when nothing says so.
+ * Once per record: every analysis pass asks for every Service, and records live until they change.
+ */
 export function gitOpsManager(service: ServiceRecord): GitOpsManager | null {
+  let found = MANAGERS.get(service);
+  if (found === undefined) {
+    found = findGitOpsManager(service);
+    MANAGERS.set(service, found);
+  }
+  return found;
+}
+
+function findGitOpsManager(service: ServiceRecord): GitOpsManager | null {
   const marker = managerMarker(service.ownership?.managers ?? null) ?? labelMarker(service) ?? kubectlMarker(service.ownership);
   if (!marker) return null;
   const found = declaration(service, marker.tool);
