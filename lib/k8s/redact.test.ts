@@ -87,6 +87,12 @@ describe('redact: the connection\'s own credentials', () => {
     expect(redact(`material ${body} leaked`)).toBe('material [redacted] leaked');
   });
 
+  it('redacts a whole name=value whose value has a remembered credential inside it, not leaving its end', () => {
+    rememberSecret('hunter2');
+    expect(redact('DB_PASSWORD=hunter22 rejected')).toBe('DB_PASSWORD=[redacted] rejected');
+    expect(redact('"password": "xhunter2y"')).toBe('"password": "[redacted]"');
+  });
+
   it('ignores values too short to be told apart from ordinary words', () => {
     rememberSecret('pw');
     rememberSecret('');

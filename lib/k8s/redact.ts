@@ -104,7 +104,10 @@ const PATTERNS: readonly (readonly [RegExp, string | ((...groups: never[]) => st
     new RegExp(`(?<![\\w.-])((?:[\\w.-]*?(?:${SECRET_NAME})[\\w.-]*|[\\w.-]+-data|sig|pass))(["']?\\s*[:=]\\s*)("[^"]*"|'[^']*'|[^\\s"',;&]+)`, 'gi'),
     (whole: string, name: string, separator: string, value: string, offset: number, input: string) => {
       const bare = value.replace(/^["']|["']$/g, '');
-      if (bare.startsWith('[redacted') || /^(bearer|basic|negotiate)$/i.test(bare)) return whole;
+      // Already redacted whole (by a remembered credential or an earlier pattern). A marker with
+      // more around it ("[redacted]2": a remembered credential inside a longer value) is redacted
+      // again, whole, so no end of the value survives.
+      if (/^\[redacted[^\]]*\]$/.test(bare) || /^(bearer|basic|negotiate)$/i.test(bare)) return whole;
       // Prose, not a value: "Error loading SSO Token: Token for dev does not exist" (a capitalised
       // word after ": ", followed by more lower-case words).
       if (/^:\s$/.test(separator) && /^[A-Z][a-z]{1,11}$/.test(value) && /^ [a-z]{2,} [a-z]/.test(input.slice(offset + whole.length))) return whole;
