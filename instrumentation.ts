@@ -1,31 +1,11 @@
 /**
- * Next.js start-up hook: check the configuration (a variable whose value cannot be used stops the
- * server here, before it serves anything, with a message naming it on stderr and exit code 2; see
- * lib/config) and read the auth proxy's secret file (lib/server/auth-proxy.ts; one that cannot be
- * used stops the start the same way), put the method guard in front of Next.js (TRACE, TRACK and other unknown methods
- * get 405, see lib/server/method-guard.ts), and begin syncing the cluster when the server boots,
- * so the first page view finds data (or a sync in progress) instead of starting the watches itself.
+ * Next.js start-up hook. Everything happens in the Node.js runtime (lib/server/start-up.ts: the
+ * configuration check that stops a bad start, the method guard, the cluster sync); the import sits
+ * inside the runtime check so the Edge build of this file never sees Node-only code.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { processConfigResult } = await import('./lib/config/process-config');
-  const { formatConfigErrors } = await import('./lib/config/config');
-  const config = processConfigResult();
-  for (const warning of config.warnings) console.warn(`[zonescope] ${warning}`);
-  if (!config.ok) {
-    console.error(formatConfigErrors(config.errors));
-    process.exit(2);
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { startServer } = await import('./lib/server/start-up');
+    startServer();
   }
-  // The auth proxy's secret is read once, now: a file that cannot be used stops the start too.
-  const { authProxyStartProblem } = await import('./lib/server/auth-proxy');
-  const secretProblem = authProxyStartProblem(config.config);
-  if (secretProblem !== null) {
-    console.error(formatConfigErrors([{ variable: 'ZONESCOPE_AUTH_PROXY_SECRET_FILE', message: secretProblem }]));
-    process.exit(2);
-  }
-  const { installMethodGuard } = await import('./lib/server/method-guard');
-  installMethodGuard();
-  // The source and its analysis scheduler: the first analysis pass runs as soon as the sync completes.
-  const { startAnalysis } = await import('./lib/server/analysis');
-  startAnalysis();
 }

@@ -73,6 +73,9 @@ describe('KUBECONFIG lists', () => {
     const b = path.join(root, 'nope-b.yaml');
     expect(createConnection({ kubeconfig: join(a, b) })).toEqual({ ok: false, message: `Cannot load the kubeconfig: none of its files exists (${a}, ${b}).` });
     expect(createConnection({ kubeconfig: a })).toEqual({ ok: false, message: `Cannot load kubeconfig ${a} (ENOENT).` });
+    // A folder mounted where the file was expected (a Secret volume mounted at the file's path).
+    const dir = folder('a-folder');
+    expect(createConnection({ kubeconfig: dir })).toEqual({ ok: false, message: `Cannot load kubeconfig ${dir} (EISDIR): it is a folder, not a file.` });
     const empty = path.join(folder('empty-only'), 'config');
     writeFileSync(empty, '\n');
     expect(createConnection({ kubeconfig: join(a, empty) })).toEqual({ ok: false, message: 'The kubeconfig has no current context; choose one with ZONESCOPE_CONTEXT.' });

@@ -94,6 +94,20 @@ export function parseKubeconfig(text: string, dir: string | null, what: string):
 }
 
 /**
+ * Why a kubeconfig file that exists cannot be read, in words: mostly a file mounted for another
+ * user (a container running as a non-root uid, a Secret volume of mode 0600 owned by root).
+ */
+function unreadableHint(code: string | undefined): string {
+  if (code === 'EACCES' || code === 'EPERM') {
+    const uid = process.getuid?.();
+    const gid = process.getgid?.();
+    return `: this process${uid !== undefined ? ` (uid ${uid}, gid ${gid ?? '?'})` : ''} may not read it; make it readable to that user or group (for a Secret volume: defaultMode 0440 and the Pod's fsGroup)`;
+  }
+  if (code === 'EISDIR') return ': it is a folder, not a file';
+  return '';
+}
+
+/**
  * The files of a `KUBECONFIG` list merged as kubectl merges them: missing and empty files are
  * skipped, the first file to define a name (cluster, user, context) or `current-context` wins.
  * Fails when none of the files exists, naming them.
@@ -116,7 +130,7 @@ export function loadKubeconfigFiles(list: string): KubeConfig {
         missing.push(file);
         continue;
       }
-      throw new KubeconfigError(`Cannot load kubeconfig ${file}${code !== undefined ? ` (${code})` : ''}.`);
+      throw new KubeconfigError(`Cannot load kubeconfig ${file}${code !== undefined ? ` (${code})` : ''}${unreadableHint(code)}.`);
     }
     const kc = parseKubeconfig(text, path.dirname(path.resolve(file)), `kubeconfig ${file}`);
     if (kc === null) continue;

@@ -9,6 +9,7 @@ import type { ResourceStatus } from '../informer/status';
 import { notReadStatus } from '../informer/status';
 import type { ResourceId } from '../resources';
 import { RESOURCE_IDS } from '../resources';
+import { redact } from '../redact';
 import { ClusterSourceBase } from './source-base';
 
 /**
@@ -22,6 +23,7 @@ export class UnavailableClusterSource extends ClusterSourceBase implements Clust
   readonly snapshotPath = null;
   readonly connection = null;
   private readonly since = new Date().toISOString();
+  private started = false;
 
   constructor(
     private readonly message: string,
@@ -31,7 +33,12 @@ export class UnavailableClusterSource extends ClusterSourceBase implements Clust
     this.contextName = contextName;
   }
 
-  start(): void {}
+  /** Says why once, on stderr: the log is where an operator looks when a Pod never turns ready. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    console.error(`[zonescope] ${this.contextName !== null ? `[${this.contextName}] ` : ''}cannot read the cluster: ${redact(this.message)}`);
+  }
 
   async stop(): Promise<void> {}
 
