@@ -10,11 +10,13 @@ import { defineConfig } from 'vitest/config';
  * The e2e tier is Playwright's (playwright.config.ts, `npm run test:e2e`). Full-scale runs are
  * benchmarks (`npm run bench`), not tests; the project `bench` (`*.bench.test.ts`, `npm run
  * bench:smoke`) runs the benchmark itself at a small scale against the shared production build,
- * only when asked. `npx vitest run <paths>` runs the named files of whichever tier they are in.
+ * only when asked; the project `image` (`*.image.test.ts`, `npm run image:test`) builds and runs the
+ * container image. `npx vitest run <paths>` runs the named files of whichever tier they are in.
  */
 const ALWAYS_EXCLUDED = ['**/node_modules/**', 'e2e/**', '.next/**', '.next-*/**', '.bench-tmp/**', '.node/**'];
 const INTEGRATION = ['**/*.int.test.ts', '**/*.int.test.tsx'];
 const BENCH = ['**/*.bench.test.ts'];
+const IMAGE = ['**/*.image.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -38,7 +40,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['**/*.test.ts', '**/*.test.tsx'],
-          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...BENCH],
+          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...BENCH, ...IMAGE],
           isolate: false,
           setupFiles: ['./lib/testing/shared-worker-setup.ts'],
         },
@@ -54,6 +56,12 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'bench', include: BENCH, exclude: ALWAYS_EXCLUDED, maxWorkers: 1, sequence: { groupOrder: 2 } },
+      },
+      {
+        extends: true,
+        // `npm run image:test`: deploy/Dockerfile built with buildah and run with podman (needs
+        // Debian's buildah, podman, runc and debootstrap, and root); CI runs it after the suite.
+        test: { name: 'image', include: IMAGE, exclude: ALWAYS_EXCLUDED, maxWorkers: 1, sequence: { groupOrder: 3 } },
       },
     ],
   },

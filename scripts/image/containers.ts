@@ -1,0 +1,109 @@
+/**
+ * buildah and podman as this machine runs them without a Docker engine (issue 31, checked here):
+ * builds with `buildah bud --isolation chroot`; containers with Debian's `runc` and cgroupfs
+ * (`crun` refuses this machine's hybrid cgroups and rlimits), the host's network and explicit
+ * rlimits, events and logs in files (no systemd journal in a CI container).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** The Debian packages the image test needs, with the command each provides. */
+export const IMAGE_TOOLS: readonly { readonly command: string; readonly path: string; readonly pkg: string }[] = [
+  { command: 'buildah', path: '/usr/bin/buildah', pkg: 'buildah' },
+  { command: 'podman', path: '/usr/bin/podman', pkg: 'podman' },
+  { command: 'runc', path: '/usr/sbin/runc', pkg: 'runc' },
+  { command: 'debootstrap', path: '/usr/sbin/debootstrap', pkg: 'debootstrap' },
+];
+
+/** The podman options every call takes (before the subcommand). */
+export const PODMAN_GLOBAL = ['--runtime', '/usr/sbin/runc', '--cgroup-manager=cgroupfs', '--events-backend=file'] as const;
+
+/** The `podman run` options every container of the test takes (after `run`). */
+export const PODMAN_RUN_BASE = ['--network', 'host', '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=1024:1024', '--log-driver', 'k8s-file'] as const;
+
+/** What is missing of {@link IMAGE_TOOLS}, as an install hint; null when all are there. */
+export function missingTools(): string | null {
+  const missing = IMAGE_TOOLS.filter((tool) => !existsSync(tool.path));
+  if (missing.length === 0) return null;
+  return `missing ${missing.map((tool) => tool.path).join(', ')}: install them with \`apt-get install -y ${missing.map((tool) => tool.pkg).join(' ')}\` (Debian), as .ci/run does`;
+}
+
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command to its end, collecting its output (never throws for a non-zero exit). */
+export function capture(command: string, args: readonly string[], options: { readonly timeoutMs?: number; readonly cwd?: string } = {}): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { maxBuffer: 64 << 20, timeout: options.timeoutMs ?? 120_000, ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') {
+        reject(new Error(`${command} ${args.join(' ')}: ${error.message}`));
+        return;
+      }
+      resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr });
+    });
+  });
+}
+
+/** Runs a command to its end, throwing with its output's tail when it fails. */
+export async function must(command: string, args: readonly string[], options: { readonly timeoutMs?: number; readonly cwd?: string } = {}): Promise<string> {
+  const result = await capture(command, args, options);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${tail(result.stderr || result.stdout)}`);
+  return result.stdout;
+}
+
+/**
+ * Runs a long command with its output streamed line by line to `log` (prefixed), so a build of
+ * several minutes shows progress; rejects with the last lines when it fails.
+ */
+export function stream(command: string, args: readonly string[], log: (line: string) => void, options: { readonly cwd?: string; readonly timeoutMs: number; readonly stdin?: NodeJS.ReadableStream }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (options.stdin !== undefined && child.stdin !== null) options.stdin.pipe(child.stdin);
+    const last: string[] = [];
+    const onData = (chunk: Buffer): void => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        last.push(line);
+        if (last.length > 40) last.shift();
+        log(line);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.slice(0, 4).join(' ')} … ${signal !== null ? `was killed (${signal}, limit ${options.timeoutMs / 1000} s)` : `exited ${code}`}:\n${last.join('\n')}`));
+    });
+  });
+}
+
+/** `podman <global options> …args`, throwing on failure. */
+export function podman(args: readonly string[], timeoutMs = 120_000): Promise<string> {
+  return must('podman', [...PODMAN_GLOBAL, ...args], { timeoutMs });
+}
+
+/** `podman <global options> …args`, whatever its exit code. */
+export function podmanResult(args: readonly string[], timeoutMs = 120_000): Promise<CommandResult> {
+  return capture('podman', [...PODMAN_GLOBAL, ...args], { timeoutMs });
+}
+
+/** A label of a local image, or null when the image is not in the store. */
+export async function imageLabel(image: string, label: string): Promise<string | null> {
+  const result = await podmanResult(['image', 'inspect', '--format', `{{ index .Labels "${label}" }}`, image]);
+  if (result.code !== 0) return null;
+  const value = result.stdout.trim();
+  return value === '' || value === '<no value>' ? null : value;
+}
+
+function tail(text: string, lines = 30): string {
+  return text.trim().split('\n').slice(-lines).join('\n');
+}
