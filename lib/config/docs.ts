@@ -18,6 +18,7 @@ const READERS: Readonly<Record<Reader, string>> = {
   build: '`next build` (next.config.js)',
   'e2e suite': '`npm run test:e2e` and its Playwright configuration',
   benchmark: '`npm run bench`',
+  'image test': '`npm run image:test` (scripts/image)',
 };
 
 /** Variables other tools read, which zonescope neither defines nor checks. */

@@ -37,7 +37,7 @@ import {
 } from './kinds';
 
 /** The parts of zonescope that read variables. */
-export type Reader = 'dashboard' | 'CLI' | 'npm start' | 'npm run demo' | 'build' | 'e2e suite' | 'benchmark';
+export type Reader = 'dashboard' | 'CLI' | 'npm start' | 'npm run demo' | 'build' | 'e2e suite' | 'benchmark' | 'image test';
 
 /** The areas docs/configuration.md groups the variables by, in its order. */
 export const GROUPS = {
@@ -436,6 +436,18 @@ export const VARIABLES = {
     description: "The end-to-end suite's simulator port (its other simulated clusters follow it), to run a second suite beside a running one.",
   }),
   ZONESCOPE_E2E_APP_PORT: variable(port(), { group: 'development', readers: ['e2e suite'], default: '`3210`', description: "The port of the end-to-end suite's dashboard." }),
+  ZONESCOPE_IMAGE_REBUILD_BASE: variable(flag(false), {
+    group: 'development',
+    readers: ['image test'],
+    default: 'off',
+    description: 'On: `npm run image:test` assembles the base image again even when the image store has one of the current recipe (docs/image.md).',
+  }),
+  ZONESCOPE_IMAGE_DEBIAN_MIRROR: variable(url(), {
+    group: 'development',
+    readers: ['image test'],
+    default: '`http://deb.debian.org/debian`',
+    description: "The Debian mirror `npm run image:test`'s debootstrap assembles the base image from (docs/image.md).",
+  }),
   ZONESCOPE_E2E_PROMETHEUS_CONTROL: variable(url(), {
     group: 'development',
     readers: ['e2e suite'],

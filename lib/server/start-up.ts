@@ -7,6 +7,7 @@
  * unknown methods get 405, see lib/server/method-guard.ts), and begin syncing the cluster, so the
  * first page view finds data (or a sync in progress) instead of starting the watches itself.
  */
+import 'server-only';
 import { formatConfigErrors } from '../config/config';
 import { processConfigResult } from '../config/process-config';
 import { startAnalysis } from './analysis';

@@ -15,6 +15,7 @@
 import { appendFileSync, chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseFlag } from '../../lib/config/syntax';
 import { imageLabel, must, podman, stream } from './containers';
 
 /** The label that marks an assembled base, with what it holds. */
@@ -60,7 +61,7 @@ export function baseImageOfFile(file: string): BaseImage {
  */
 export async function ensureBaseImage(base: BaseImage, log: (line: string) => void): Promise<string> {
   const existing = await imageLabel(base.name, BASE_LABEL);
-  if (existing !== null && existing.startsWith(`recipe ${RECIPE}:`) && process.env.ZONESCOPE_IMAGE_REBUILD_BASE !== '1') {
+  if (existing !== null && existing.startsWith(`recipe ${RECIPE}:`) && parseFlag(process.env.ZONESCOPE_IMAGE_REBUILD_BASE ?? 'off') !== true) {
     log(`base ${base.name}: in the image store (${existing})`);
     return existing;
   }
