@@ -132,7 +132,8 @@ function verbOf(method: string, path: ResourcePath, query: URLSearchParams): Ver
 function nonResource(deps: RouterDeps, res: ServerResponse, method: string, segments: string[]): void {
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed();
   const [first, second, third] = segments;
-  deps.stats.recordDiscovery();
+  if (first === 'healthz' || first === 'livez' || first === 'readyz') deps.stats.recordHealth();
+  else deps.stats.recordDiscovery();
   if (first === undefined) {
     respond(deps, res, 200, { paths: ['/api', '/api/v1', '/apis', ...servedGroups().filter((g) => g.group !== '').map((g) => `/apis/${g.group}`), '/healthz', '/livez', '/readyz', '/version'] });
     return;

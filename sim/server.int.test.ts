@@ -92,6 +92,14 @@ describe('discovery and version', () => {
     expect(info).toMatchObject({ major: '1', minor: '29', gitVersion: 'v1.29.7' });
   });
 
+  it('counts /readyz, /livez and /healthz as health checks, apart from discovery', async () => {
+    const { sim } = await start();
+    sim.stats.reset();
+    for (const check of ['readyz', 'livez', 'healthz']) expect((await fetch(`${sim.url}/${check}`)).status).toBe(200);
+    await fetch(`${sim.url}/api`);
+    expect(sim.stats.snapshot()).toMatchObject({ health: 3, discovery: 1, total: 4 });
+  });
+
   it('lists resources with kinds, short names and verbs', async () => {
     const { sim } = await start();
     const core = (await (await fetch(`${sim.url}/api/v1`)).json()) as { resources: { name: string; shortNames?: string[]; verbs: string[]; kind: string }[] };

@@ -35,6 +35,8 @@ export interface StatsSnapshot {
   watchEvents: Record<string, number>;
   /** Discovery and other non-resource requests (`/api`, `/apis/...`, `/version`, ...). */
   discovery: number;
+  /** Health checks (`/healthz`, `/livez`, `/readyz`): a client's liveness probe, not a read of the cluster. */
+  health: number;
   /** All API requests (resource and non-resource, excluding `/__sim/`). */
   total: number;
 }
@@ -64,6 +66,7 @@ export class SimStats {
   private readonly open = new Map<string, number>();
   private readonly events = new Map<string, number>();
   private discovery = 0;
+  private health = 0;
   private total = 0;
 
   /** Counts a resource request. */
@@ -123,6 +126,12 @@ export class SimStats {
     this.total++;
   }
 
+  /** Counts a health check (`/healthz`, `/livez`, `/readyz`). */
+  recordHealth(): void {
+    this.health++;
+    this.total++;
+  }
+
   /** Counts a response status code. */
   recordResponse(code: number): void {
     increment(this.responses, String(code));
@@ -176,6 +185,7 @@ export class SimStats {
       openWatches: Object.fromEntries(this.open),
       watchEvents: Object.fromEntries(this.events),
       discovery: this.discovery,
+      health: this.health,
       total: this.total,
     };
   }
@@ -191,6 +201,7 @@ export class SimStats {
     this.responses.clear();
     this.events.clear();
     this.discovery = 0;
+    this.health = 0;
     this.total = 0;
   }
 }

@@ -9,6 +9,8 @@ export interface SimStats {
   readonly requests: Record<string, Record<string, number>>;
   readonly openWatches: Record<string, number>;
   readonly discovery: number;
+  /** Health checks (`/readyz`: the server's liveness probe, which runs only while no watch delivers), apart from the read path. */
+  readonly health?: number;
   readonly total: number;
   readonly objects: Record<string, number>;
   /** Lists started per resource (list requests without a `continue` token), when the simulator counts them. */

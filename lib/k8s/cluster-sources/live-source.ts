@@ -90,7 +90,7 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
       if (!ids.includes(id)) continue;
       this.informers.set(id, this.makeInformer(id, informerOptions));
     }
-    this.liveness = new LivenessProbe(connection, options.liveness, (silence) => this.livenessChanged(silence));
+    this.liveness = new LivenessProbe(connection, options.liveness, (silence) => this.livenessChanged(silence), () => this.lastWatchDelivery());
   }
 
   /**
@@ -108,6 +108,18 @@ export class LiveClusterSource extends ClusterSourceBase implements ClusterSourc
       for (const informer of this.informers.values()) informer.restartWatch();
     }
     this.changed(false);
+  }
+
+  /** When any watch last delivered an event or a bookmark (ms since the epoch), `null` for never. */
+  private lastWatchDelivery(): number | null {
+    let newest: number | null = null;
+    for (const informer of this.informers.values()) {
+      const at = informer.status().lastEventAt;
+      if (at === null) continue;
+      const ms = Date.parse(at);
+      if (newest === null || ms > newest) newest = ms;
+    }
+    return newest;
   }
 
   private makeInformer<Id extends ResourceId>(id: Id, options: InformerOptions): ResourceInformer<Id> {

@@ -45,10 +45,10 @@ afterEach(() => {
   for (const probe of probes.splice(0)) probe.stop();
 });
 
-function start(answers: Answer[]): { probe: LivenessProbe; changes: (Silence | null)[]; requests: KubeHttpRequest[] } {
+function start(answers: Answer[], lastHeardAt: () => number | null = () => null): { probe: LivenessProbe; changes: (Silence | null)[]; requests: KubeHttpRequest[] } {
   const { connection, requests } = scripted(answers);
   const changes: (Silence | null)[] = [];
-  const probe = new LivenessProbe(connection, { intervalMs: 20, timeoutMs: 5, failures: 2 }, (silence) => changes.push(silence));
+  const probe = new LivenessProbe(connection, { intervalMs: 20, timeoutMs: 5, failures: 2 }, (silence) => changes.push(silence), lastHeardAt);
   probes.push(probe);
   probe.start();
   return { probe, changes, requests };
@@ -74,6 +74,30 @@ describe('LivenessProbe', () => {
     expect(Date.parse(silence?.since ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(recovered).toBeNull();
     expect(probe.silence()).toBeNull();
+  });
+
+  it('asks nothing while the watches deliver (events or bookmarks), and probes once they stop', async () => {
+    let delivering = true;
+    let lastDelivery = Date.now();
+    let looked = 0;
+    const watches = setInterval(() => {
+      if (delivering) lastDelivery = Date.now();
+    }, 5);
+    try {
+      const { probe, requests } = start(['ok', 'ok', 'ok'], () => {
+        looked++;
+        return lastDelivery;
+      });
+      // Five probe times have come and gone while the watches delivered: no request.
+      await expect.poll(() => looked, { timeout: 2000, interval: 5 }).toBeGreaterThanOrEqual(5);
+      expect(requests).toHaveLength(0);
+      delivering = false;
+      await expect.poll(() => requests.length, { timeout: 2000, interval: 5 }).toBeGreaterThanOrEqual(1);
+      expect(requests[0]).toMatchObject({ path: '/readyz' });
+      expect(probe.silence()).toBeNull();
+    } finally {
+      clearInterval(watches);
+    }
   });
 
   it('does not count a failure of our own (a credential plugin) as the server being silent', async () => {

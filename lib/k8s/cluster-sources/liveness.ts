@@ -1,6 +1,7 @@
 /**
  * Whether the API server of one connection still answers: a `GET /readyz` every 15 s with a 5 s
- * time limit, through the connection every watch uses (its proxy, TLS and credentials). Any HTTP
+ * time limit, through the connection every watch uses (its proxy, TLS and credentials), unless a
+ * watch delivered an event or a bookmark within those 15 s (on a busy cluster, no probe at all). Any HTTP
  * answer counts, whatever its status. A probe without one (a timeout, a connection that cannot
  * be made or is cut) is followed by the next at once (at most one per time limit); two in a row
  * mean the server has gone silent — a frozen process, a dead load balancer that keeps connections
@@ -59,6 +60,12 @@ export class LivenessProbe {
     options: Partial<LivenessOptions> = {},
     /** Called when the server goes silent (`silence` set) or answers again (`null`). */
     private readonly onChange: (silence: Silence | null, lastError: KubeError | null) => void = () => undefined,
+    /**
+     * When a watch of this connection last delivered something (an event or a bookmark; ms since
+     * the epoch, `null` for never): that is an answer too, so while the server answers no probe is
+     * needed (no request while pages are read: the read path makes none).
+     */
+    private readonly lastHeardAt: () => number | null = () => null,
   ) {
     this.options = { ...DEFAULT_LIVENESS, ...options };
   }
@@ -94,6 +101,14 @@ export class LivenessProbe {
     this.timer = null;
     if (!this.running) return;
     const startedAt = Date.now();
+    // A watch delivered something within the interval: the server answers; look again one
+    // interval after that (only while no probe has failed: a silence ends with a probe's answer).
+    const heard = this.failures === 0 ? this.lastHeardAt() : null;
+    if (heard !== null && startedAt - heard < this.options.intervalMs) {
+      this.lastAnswerAt = Math.max(this.lastAnswerAt, heard);
+      this.schedule(heard + this.options.intervalMs - startedAt);
+      return;
+    }
     const abort = new AbortController();
     this.abort = abort;
     let error: KubeError | null = null;
