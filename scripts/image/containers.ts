@@ -7,12 +7,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-/** The Debian packages the image test needs, with the command each provides. */
-export const IMAGE_TOOLS: readonly { readonly command: string; readonly path: string; readonly pkg: string }[] = [
-  { command: 'buildah', path: '/usr/bin/buildah', pkg: 'buildah' },
-  { command: 'podman', path: '/usr/bin/podman', pkg: 'podman' },
-  { command: 'runc', path: '/usr/sbin/runc', pkg: 'runc' },
-  { command: 'debootstrap', path: '/usr/sbin/debootstrap', pkg: 'debootstrap' },
+/** The Debian packages the image test needs, with the program each provides. */
+export const IMAGE_TOOLS: readonly { readonly path: string; readonly pkg: string }[] = [
+  { path: '/usr/bin/buildah', pkg: 'buildah' },
+  { path: '/usr/bin/podman', pkg: 'podman' },
+  { path: '/usr/sbin/runc', pkg: 'runc' },
+  { path: '/usr/sbin/debootstrap', pkg: 'debootstrap' },
 ];
 
 /** The podman options every call takes (before the subcommand). */
@@ -35,9 +35,9 @@ export interface CommandResult {
 }
 
 /** Runs a command to its end, collecting its output (never throws for a non-zero exit). */
-export function capture(command: string, args: readonly string[], options: { readonly timeoutMs?: number; readonly cwd?: string } = {}): Promise<CommandResult> {
+export function capture(command: string, args: readonly string[], options: { readonly timeoutMs?: number } = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { maxBuffer: 64 << 20, timeout: options.timeoutMs ?? 120_000, ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) }, (error, stdout, stderr) => {
+    execFile(command, args, { maxBuffer: 64 << 20, timeout: options.timeoutMs ?? 120_000 }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') {
         reject(new Error(`${command} ${args.join(' ')}: ${error.message}`));
         return;
@@ -48,20 +48,19 @@ export function capture(command: string, args: readonly string[], options: { rea
 }
 
 /** Runs a command to its end, throwing with its output's tail when it fails. */
-export async function must(command: string, args: readonly string[], options: { readonly timeoutMs?: number; readonly cwd?: string } = {}): Promise<string> {
+export async function must(command: string, args: readonly string[], options: { readonly timeoutMs?: number } = {}): Promise<string> {
   const result = await capture(command, args, options);
   if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${tail(result.stderr || result.stdout)}`);
   return result.stdout;
 }
 
 /**
- * Runs a long command with its output streamed line by line to `log` (prefixed), so a build of
+ * Runs a long command with its output streamed line by line to `log`, so a build of
  * several minutes shows progress; rejects with the last lines when it fails.
  */
-export function stream(command: string, args: readonly string[], log: (line: string) => void, options: { readonly cwd?: string; readonly timeoutMs: number; readonly stdin?: NodeJS.ReadableStream }): Promise<void> {
+export function stream(command: string, args: readonly string[], log: (line: string) => void, options: { readonly timeoutMs: number }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    if (options.stdin !== undefined && child.stdin !== null) options.stdin.pipe(child.stdin);
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const last: string[] = [];
     const onData = (chunk: Buffer): void => {
       for (const line of chunk.toString('utf8').split('\n')) {

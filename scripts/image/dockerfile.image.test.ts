@@ -20,11 +20,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { defaultControllers } from '../../sim/default-controllers';
+import { startScenarioSimulator } from '../../app/api/v1/_testing/harness';
 import { freeLoopbackPort } from '../../sim/prometheus';
-import { loadScenario } from '../../sim/scenario';
 import type { Simulator } from '../../sim/server';
-import { startSimulator } from '../../sim/server';
 import { podEnvironment } from '../../sim/test-support';
 import { baseImageOfFile, ensureBaseImage } from './base-image';
 import { capture, missingTools, PODMAN_RUN_BASE, podman, podmanResult, stream } from './containers';
@@ -166,7 +164,7 @@ describe('the image of deploy/Dockerfile', () => {
       (line) => {
         if (/^STEP \d+\/\d+|^COMMIT|^Successfully|error/i.test(line)) log(`  ${line}`);
       },
-      { cwd: ROOT, timeoutMs: 20 * 60_000 },
+      { timeoutMs: 20 * 60_000 },
     );
     log(`built ${IMAGE} in ${Math.round((Date.now() - started) / 1000)} s`);
     if (MANIFEST_IMAGE !== '') await podman(['tag', IMAGE, MANIFEST_IMAGE]);
@@ -178,17 +176,8 @@ describe('the image of deploy/Dockerfile', () => {
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
 
-  async function startEksDemo(options: { tls: boolean; auth: 'none' | 'token' }): Promise<Simulator> {
-    const scenario = await loadScenario('eks-demo');
-    const sim = await startSimulator({
-      port: 0,
-      objects: scenario.objects,
-      controllers: defaultControllers(),
-      ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
-      ...(options.tls ? { tls: {} } : {}),
-      auth: options.auth,
-      log: () => undefined,
-    });
+  async function startEksDemo(): Promise<Simulator> {
+    const sim = await startScenarioSimulator('eks-demo', { tls: true, auth: 'token' });
     sims.push(sim);
     return sim;
   }
@@ -206,7 +195,7 @@ describe('the image of deploy/Dockerfile', () => {
   });
 
   it('with a kubeconfig mounted: says why when its user may not read it; readable, non-root on a read-only root filesystem, the Overview, a Service page and /metrics answer 200', async () => {
-    const sim = await startEksDemo({ tls: true, auth: 'token' });
+    const sim = await startEksDemo();
     const kubeconfig = await sim.writeKubeconfig(path.join(work, 'kubeconfig'));
 
     // As written (mode 0600, owned by root), the image's user may not read it: the log says so
@@ -240,7 +229,7 @@ describe('the image of deploy/Dockerfile', () => {
   }, 300_000);
 
   it('in-cluster, with a service-account folder where the kubelet mounts it: the Overview, a Service page and /metrics answer 200', async () => {
-    const sim = await startEksDemo({ tls: true, auth: 'token' });
+    const sim = await startEksDemo();
     const saDir = path.join(work, 'serviceaccount');
     const podEnv = podEnvironment(sim, saDir, 'zonescope');
     const container = await runContainer(

@@ -14,6 +14,7 @@ import type { RunningPrometheus } from '../../../../sim/prometheus';
 import { startPrometheus } from '../../../../sim/prometheus';
 import { defaultControllers } from '../../../../sim/default-controllers';
 import { loadScenario } from '../../../../sim/scenario';
+import type { SimAuth } from '../../../../sim/kubeconfig';
 import type { Simulator } from '../../../../sim/server';
 import { startSimulator } from '../../../../sim/server';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
@@ -49,15 +50,18 @@ export async function syncSource(timeoutMs = 15_000): Promise<void> {
 /**
  * A simulator of the scenario `name` on a free port, with the default controllers and the
  * scenario's server version. Its Beyla series carry zones (configured as docs/traffic.md says)
- * unless `flowZoneLabels: false` asks for Beyla's stock attribute set.
+ * unless `flowZoneLabels: false` asks for Beyla's stock attribute set; `tls` and `auth` as the
+ * simulator takes them (plain HTTP, no credential required by default).
  */
-export async function startScenarioSimulator(name: string, options: { readonly flowZoneLabels?: boolean } = {}): Promise<Simulator> {
+export async function startScenarioSimulator(name: string, options: { readonly flowZoneLabels?: boolean; readonly tls?: boolean; readonly auth?: SimAuth } = {}): Promise<Simulator> {
   const scenario = await loadScenario(name);
   return startSimulator({
     port: 0,
     objects: scenario.objects,
     controllers: defaultControllers(),
     ...(scenario.serverVersion !== undefined ? { version: scenario.serverVersion } : {}),
+    ...(options.tls === true ? { tls: {} } : {}),
+    ...(options.auth !== undefined ? { auth: options.auth } : {}),
     trafficMetrics: { flowZoneLabels: options.flowZoneLabels ?? true },
     log: () => undefined,
   });
