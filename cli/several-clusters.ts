@@ -15,6 +15,7 @@ import type { Io } from './analyze-cli';
 import type { Args } from './args';
 import type { FailRule } from './fail-on';
 import { ruleText } from './fail-on';
+import { writeJson } from './json-stream';
 import type { ReadOutcome } from './read-cluster';
 import { readLive } from './read-cluster';
 import { formatMarkdown, formatText, markdownCell } from './report-format';
@@ -214,7 +215,7 @@ export async function analyzeClusters(args: Args, contexts: readonly string[] | 
     },
   );
   const code = worstExitCode(outcomes.map((outcome) => outcome.exitCode));
-  if (args.format === 'json') io.out(`${JSON.stringify({ clusters: sections, exitCode: code }, null, 2)}\n`);
+  if (args.format === 'json') writeJson({ clusters: sections, exitCode: code }, (text) => io.out(text));
   else if (args.format === 'markdown') io.out(summaryMarkdown(outcomes, code));
   else io.out(summaryText(outcomes, code));
   return code;

@@ -115,6 +115,7 @@ export function generatorResult(f: GeneratorFigures): BenchResult {
     analyzeCliMs: analyzeAll ? r1(analyzeAll.analyzeAllEagerMs) : null,
     analyzeCommandSeconds: analyzeCommand?.seconds ?? null,
     analyzeCommandBytes: analyzeCommand?.bytes ?? null,
+    analyzeCommandVsColdSync: analyzeCommand && f.header.coldSyncSeconds > 0 ? Math.round((analyzeCommand.seconds / f.header.coldSyncSeconds) * 100) / 100 : null,
     analyzeAllDistinctMs: analyzeAll ? r1(analyzeAll.analyzeAllDistinctMs) : null,
     serviceShapes: analyzeAll ? analyzeAll.serviceShapes : null,
     analyzeIncrementalMs: analyzeAll ? r1(analyzeAll.incrementalMs) : null,

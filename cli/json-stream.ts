@@ -1,0 +1,84 @@
+/**
+ * `JSON.stringify(value, null, 2) + '\n'`, written in pieces. A report of a 5,000-node cluster is
+ * ~200 MB of JSON: as one string it is built, copied into one more buffer of the same size to be
+ * written, and close to the longest string V8 allows (2^29 − 24 characters), so a larger cluster
+ * would fail with "Invalid string length". Here the outer objects and arrays (the report, its
+ * `services`, the sections of several clusters) are walked, everything deeper is stringified one
+ * value at a time, and the text goes out in chunks of about 1 MiB. The bytes are the same as the
+ * single string's (json-stream.test.ts).
+ */
+
+/** Objects and arrays down to this depth are walked; deeper values are stringified whole. */
+const WALK_DEPTH = 5;
+
+/** Text collected before it is handed to `out`. */
+const CHUNK_CHARS = 1 << 20;
+
+/** What `JSON.stringify` does to a value before serialising it: `toJSON(key)` when it has one. */
+function jsonValue(holderKey: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return (value as { toJSON: (key: string) => unknown }).toJSON(holderKey);
+  }
+  return value;
+}
+
+/** Whether `JSON.stringify` leaves a property with this value out (an array writes `null` instead). */
+function omitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** Writes `JSON.stringify(value, null, 2)` followed by a newline to `out`, in pieces. */
+export function writeJson(value: unknown, out: (text: string) => void): void {
+  let pending: string[] = [];
+  let pendingChars = 0;
+  const emit = (text: string): void => {
+    pending.push(text);
+    pendingChars += text.length;
+    if (pendingChars >= CHUNK_CHARS) {
+      out(pending.join(''));
+      pending = [];
+      pendingChars = 0;
+    }
+  };
+  const whole = (item: unknown, indent: string): string => {
+    const text = JSON.stringify(item, null, 2) as string | undefined;
+    if (text === undefined) return 'null';
+    return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+  };
+  const walk = (item: unknown, indent: string, depth: number): void => {
+    if (item === null || typeof item !== 'object' || depth >= WALK_DEPTH) {
+      emit(whole(item, indent));
+      return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(item)) {
+      if (item.length === 0) {
+        emit('[]');
+        return;
+      }
+      emit('[');
+      for (let i = 0; i < item.length; i++) {
+        emit(i === 0 ? `\n${inner}` : `,\n${inner}`);
+        const element = jsonValue(String(i), item[i]);
+        if (omitted(element)) emit('null');
+        else walk(element, inner, depth + 1);
+      }
+      emit(`\n${indent}]`);
+      return;
+    }
+    let first = true;
+    for (const key of Object.keys(item)) {
+      const property = jsonValue(key, (item as Record<string, unknown>)[key]);
+      if (omitted(property)) continue;
+      emit(`${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `);
+      first = false;
+      walk(property, inner, depth + 1);
+    }
+    emit(first ? '{}' : `\n${indent}}`);
+  };
+  const top = jsonValue('', value);
+  if (omitted(top)) throw new TypeError('writeJson: nothing to write (the value serialises to undefined)');
+  walk(top, '', 0);
+  emit('\n');
+  if (pending.length > 0) out(pending.join(''));
+}
