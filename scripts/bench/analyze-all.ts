@@ -10,7 +10,7 @@
  * `computeClusterTraffic` pass over the analysis's per-Service flows, what a what-if or a new
  * Prometheus answer costs; `trafficBlockJsonMs`: serialising it). Prints one JSON object as its last line.
  *
- * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N]
+ * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N] (the bench runs it bundled: timed-commands.ts)
  */
 import { configFromEnv } from '../../lib/config/config';
 import { createClusterSource } from '../../lib/k8s/cluster-sources/create-source';

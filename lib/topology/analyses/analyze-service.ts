@@ -15,7 +15,7 @@
 import type { DataplaneAnalysis } from './analyze-dataplane';
 import type { ClusterContext } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
-import type { HintsEngineResult } from './hints-engine';
+import type { HintsEngineInput, HintsEngineResult } from './hints-engine';
 import { runHintsEngine } from './hints-engine';
 import type { HintsDiff } from './hints-diff';
 import { diffHints, hintsByAddress } from './hints-diff';
@@ -202,7 +202,18 @@ export function analyzeServiceHints(
   const applicable = service.selector !== null && service.type !== 'ExternalName';
   const ratios = context.cpuRatiosByZone;
   const change = sharedEnableChange(context, service.annotations);
-  const engineBase = { serviceKey: key, cpuRatiosByZone: ratios, minor, gates: context.gates, topologyCacheEnabled: context.topologyCacheEnabled };
+  // Engine inputs are spelled out (no spread of a shared base): they are built for every Service of a pass.
+  const engineInput = (annotations: Readonly<Record<string, string>>, trafficDistribution: string | null, addressType: AddressType, unchanged: readonly EndpointSlice[]): HintsEngineInput => ({
+    serviceKey: key,
+    annotations,
+    trafficDistribution,
+    addressType,
+    unchanged,
+    cpuRatiosByZone: ratios,
+    minor,
+    gates: context.gates,
+    topologyCacheEnabled: context.topologyCacheEnabled,
+  });
 
   // 1. Per address type: observed, expected (engine on the observed slices), diff.
   const byAddressType: AddressTypeAnalysis[] = [];
@@ -214,7 +225,7 @@ export function analyzeServiceHints(
     const observed = observeHints(addressType, typed);
     const allManaged = managed.length === typed.length;
     const engine = applicable
-      ? runHintsEngine({ ...engineBase, annotations: service.annotations, trafficDistribution: service.trafficDistribution, addressType, unchanged: managed })
+      ? runHintsEngine(engineInput(service.annotations, service.trafficDistribution, addressType, managed))
       : null;
     const sameAsAuto = engine !== null && mechanism.annotationActive && change.remove.length === 0;
     const expectedSlices = engine ? [...engine.slices, ...typed.filter((s) => !isControllerManaged(s))] : typed;
@@ -249,8 +260,8 @@ export function analyzeServiceHints(
       const ifAutoResult = sameAsAuto
         ? engine
         : applicable
-        ? runHintsEngine({ ...engineBase, annotations: change.annotations, trafficDistribution: service.trafficDistribution, addressType, unchanged: managed })
-        : (engine ?? runHintsEngine({ ...engineBase, annotations: change.annotations, trafficDistribution: null, addressType, unchanged: [] }));
+        ? runHintsEngine(engineInput(change.annotations, service.trafficDistribution, addressType, managed))
+        : (engine ?? runHintsEngine(engineInput(change.annotations, null, addressType, [])));
       primarySlices = {
         addressType,
         observed: typed,

@@ -333,7 +333,8 @@ export function findFixes(input: FixInput): Fix[] {
 
   // 4. Endpoints without a zone.
   let slices = input.managedSlices;
-  const afterNodes = engine({ ratios, gatesOn });
+  // With the cluster's own ratios and gates, that run is the Auto run the caller made already.
+  const afterNodes = !gatesOn && ratios === context.cpuRatiosByZone ? auto : engine({ ratios, gatesOn });
   if (afterNodes.reason?.message.startsWith(MESSAGE_NO_ZONE_SPECIFIED) && ratios) {
     const nodeNames = new Set<string>();
     const fallbackZone = Object.keys(ratios).sort()[0] ?? 'zone-a';

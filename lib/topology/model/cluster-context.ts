@@ -9,7 +9,7 @@
  */
 import type { AnalysisOptions, ResolvedAnalysisOptions } from './analysis-options';
 import { resolveAnalysisOptions } from './analysis-options';
-import type { ClusterIndex, NodeRecord, PodRecord } from './cluster-model';
+import type { ClusterIndex, NodeRecord, PodRecord, ServiceRecord } from './cluster-model';
 import { objectKey } from './cluster-model';
 import type { ReleaseInfo } from './modelled-release';
 import { isTopologyCacheEnabled, resolveRelease } from './modelled-release';
@@ -239,4 +239,16 @@ export function rebaseClusterContext(previous: ClusterContext, index: ClusterInd
 /** `namespace/name` of a Service, as the controller keys it. */
 export function serviceKey(namespace: string, name: string): string {
   return objectKey(namespace, name);
+}
+
+const RECORD_KEYS = new WeakMap<ServiceRecord, string>();
+
+/** {@link serviceKey} of a Service record, built once per record: every cluster pass looks each Service up by it. */
+export function serviceRecordKey(service: ServiceRecord): string {
+  let key = RECORD_KEYS.get(service);
+  if (key === undefined) {
+    key = serviceKey(service.namespace, service.name);
+    RECORD_KEYS.set(service, key);
+  }
+  return key;
 }

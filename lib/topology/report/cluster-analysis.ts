@@ -10,7 +10,7 @@ import type { RuleEstimateService } from '../analyses/rule-estimates';
 import { estimateRules } from '../analyses/rule-estimates';
 import type { ServiceMechanism } from '../analyses/service-mechanism';
 import type { TrafficFigures } from '../analyses/traffic';
-import { serviceKey } from '../model/cluster-context';
+import { serviceRecordKey } from '../model/cluster-context';
 import type { ClusterIndex, ServiceRecord } from '../model/cluster-model';
 import type { CrossZonePricing, PriceSetting } from '../model/cloud-pricing';
 import { resolvePricing } from '../model/cloud-pricing';
@@ -27,17 +27,8 @@ import type { FixesCell, PrimaryFix, ShapeFix, ShapeMemo } from './service-compu
 import { computeService, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
-const KEYS = new WeakMap<ServiceRecord, string>();
-
 /** `namespace/name` of a Service record, built once per record (cluster passes run for every generation). */
-function keyOf(service: ServiceRecord): string {
-  let key = KEYS.get(service);
-  if (key === undefined) {
-    key = serviceKey(service.namespace, service.name);
-    KEYS.set(service, key);
-  }
-  return key;
-}
+const keyOf = serviceRecordKey;
 
 /** A Service's share of a cluster pass: its report and its input to the rule estimates. */
 interface ClusterPassResult {
@@ -174,13 +165,19 @@ function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, s
     flow,
     ruleInput: {
       ports: Math.max(1, service.ports.length),
-      nodePorts: service.ports.filter((p) => (p.nodePort ?? 0) !== 0).length,
+      nodePorts: nodePortCount(service),
       externalAddresses: service.loadBalancerIngress.length + service.externalIPs.length,
       externalTrafficPolicyLocal: service.externalTrafficPolicy === 'Local',
       endpoints: ready,
       endpointsPerNode: endpointsPerNode(traffic.now, ready),
     },
   };
+}
+
+function nodePortCount(service: ServiceRecord): number {
+  let count = 0;
+  for (const port of service.ports) if ((port.nodePort ?? 0) !== 0) count++;
+  return count;
 }
 
 /** Endpoints an average client node programs for the Service now (all, unless hints narrow the set). */
