@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { ClusterAnalysis } from '../lib/topology/report/analysis-schema';
 import { main } from './analyze-cli';
@@ -63,7 +63,7 @@ describe('npm run analyze', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zonescope-analyze-'));
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {}\n');
-    const { code, out, err } = await run('--snapshot', file);
+    const { code, out, err } = await run('--snapshot', file).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(code).toBe(3);
     expect(out).toBe('');
     expect(err).toContain(`${file}, document 1, items[0]`);
@@ -101,8 +101,13 @@ describe('npm run analyze', () => {
 });
 
 describe('npm run analyze: zone traffic', () => {
+  const folders: string[] = [];
+  afterAll(() => {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  });
   function volumesFile(content: string): string {
     const dir = mkdtempSync(join(tmpdir(), 'zonescope-volumes-'));
+    folders.push(dir);
     const file = join(dir, 'volumes.json');
     writeFileSync(file, content);
     return file;
@@ -332,6 +337,7 @@ describe('npm run analyze: several clusters without a reachable one', () => {
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   };
   afterEach(() => vi.unstubAllEnvs());
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('JSON: a context the kubeconfig lacks and one naming no cluster are sections with their error, in --contexts order, exit 3', async () => {
     environment({ KUBECONFIG: kubeconfig });

@@ -1,6 +1,6 @@
 /**
- * `npm run analyze` as a process (`node --import tsx cli/analyze.ts`, what the npm script
- * runs): everything written reaches a slow pipe (`| jq`), exit codes, and folder input.
+ * `npm run analyze` as a process (`node scripts/analyze.mjs`, what the npm script runs: the command
+ * bundled, then run): everything written reaches a slow pipe (`| jq`), exit codes, and folder input.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const tmp = mkdtempSync(path.join(tmpdir(), 'zonescope-analyze-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const ARGS = ['--import', 'tsx', 'cli/analyze.ts'];
+const ARGS = ['scripts/analyze.mjs'];
 
 /**
  * Runs the CLI with stdout to an OS pipe whose reader waits `delaySeconds` before reading, as

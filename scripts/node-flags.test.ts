@@ -14,6 +14,6 @@ describe('the V8 flags of the processes that list a cluster', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync('deploy/Dockerfile', 'utf8'))?.[1];
     expect(JSON.parse(cmd ?? '[]')).toEqual(['node', ...SERVER_NODE_FLAGS, 'server.js']);
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.analyze).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} --import tsx cli/analyze.ts`);
+    expect(scripts.analyze).toBe(`node ${SERVER_NODE_FLAGS.join(' ')} scripts/analyze.mjs`);
   });
 });

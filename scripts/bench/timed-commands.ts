@@ -59,9 +59,9 @@ async function runAnalyzeAllScript(script: string, kubeconfig: string, runs: num
   return null;
 }
 
-/** `npm run analyze -- --format json` against the simulator as a child, timed from start to exit (sync included). */
+/** `npm run analyze -- --format json` (its command, scripts/analyze.mjs) against the simulator as a child, timed from start to exit (its build and the sync included). */
 export async function runAnalyzeCommand(kubeconfig: string, outFile: string): Promise<{ seconds: number; bytes: number } | null> {
-  const child = await run('analyze', process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'cli/analyze.ts', '--format', 'json', '--timeout', '900'], {
+  const child = await run('analyze', process.execPath, [...SERVER_NODE_FLAGS, 'scripts/analyze.mjs', '--format', 'json', '--timeout', '900'], {
     cwd: ROOT,
     env: childEnv({ KUBECONFIG: kubeconfig }),
     stdoutFile: outFile,
