@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { endpointShape, FirstAddresses } from './endpoint-shape';
+import { endpointShape, endpointShapeCode, FirstAddresses, shapeCode } from './endpoint-shape';
 import type { Endpoint } from '../upstream/types';
 
 const nodeZoneByName = new Map<string, string | null>([['node-a', 'a'], ['node-b', 'b'], ['node-empty', ''], ['node-none', null]]);
@@ -37,6 +37,37 @@ describe('endpointShape', () => {
     expect(endpointShape({ ...written, ready: null }, nodeZoneByName, true)).not.toBe(endpointShape(written, nodeZoneByName, true));
     expect(endpointShape({ ...written, hints: {} }, nodeZoneByName, false)).toBe(endpointShape(written, nodeZoneByName, false));
     expect(endpointShape({ ...written, hints: {} }, nodeZoneByName, true)).not.toBe(endpointShape(written, nodeZoneByName, true));
+  });
+});
+
+describe('endpointShapeCode', () => {
+  it('gives two endpoints the same one-character code exactly when their shapes are equal, in both kinds', () => {
+    fc.assert(
+      fc.property(endpointArb, endpointArb, fc.boolean(), (a, b, exact) => {
+        const codeA = endpointShapeCode(a, nodeZoneByName, exact);
+        const codeB = endpointShapeCode(b, nodeZoneByName, exact);
+        expect(codeA === codeB).toBe(endpointShape(a, nodeZoneByName, exact) === endpointShape(b, nodeZoneByName, exact));
+        expect(codeA).toBe(shapeCode(endpointShape(a, nodeZoneByName, exact)));
+      }),
+      { numRuns: 3000 },
+    );
+    const hinted: Endpoint = { addresses: ['10.0.0.1'], zone: 'a', nodeName: null, ready: true, hints: { forZones: ['b'] } };
+    expect(endpointShapeCode(hinted, nodeZoneByName, false)).toHaveLength(1);
+    // Hints with several zones are spelled out as text first, then coded alike.
+    const twoZones: Endpoint = { ...hinted, hints: { forZones: ['a', 'b'] } };
+    expect(endpointShapeCode(twoZones, nodeZoneByName, true)).toBe(endpointShapeCode({ ...twoZones, addresses: ['10.0.0.9'] }, nodeZoneByName, true));
+    expect(endpointShapeCode(twoZones, nodeZoneByName, true)).not.toBe(endpointShapeCode(hinted, nodeZoneByName, true));
+  });
+
+  it('keeps zones apart beyond the numbered ones (hundreds of zones, then the text)', () => {
+    const codes = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      const endpoint: Endpoint = { addresses: [], zone: 'a', nodeName: null, ready: true, hints: { forZones: [`zone-${i}`] } };
+      const code = endpointShapeCode(endpoint, nodeZoneByName, false);
+      expect(code).toBe(shapeCode(endpointShape(endpoint, nodeZoneByName, false)));
+      codes.add(code);
+    }
+    expect(codes.size).toBe(600);
   });
 });
 

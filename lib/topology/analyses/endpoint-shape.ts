@@ -65,6 +65,90 @@ export function endpointShape(endpoint: Endpoint, nodeZoneByName: ReadonlyMap<st
   return `${zoneShape(zone)}${FIELD}${resolved}${FIELD}${zoneHints}${FIELD}${flags}`;
 }
 
+/** The first one-character code of an endpoint shape: above Latin-1, so no marker or digit of a key is a code. */
+const FIRST_CODE = 0x100;
+/** The last: below the UTF-16 surrogates. */
+const LAST_CODE = 0xd7ff;
+/** Wraps a shape's text once every code is taken (a zone is a label value: never this character). */
+const LITERAL = '\u0007';
+const CODES = new Map<string, string>();
+
+/**
+ * One character standing for an endpoint shape's text ({@link endpointShape}), the same for equal
+ * texts and different for different ones for the life of the process; once the ~55,000 codes are
+ * taken, the text itself between two {@link LITERAL} marks. Keys spell each endpoint as its code:
+ * a Service of 4,000 endpoints gives a key of ~4,000 characters instead of ~80,000, which the
+ * memos hash on every look-up (at realistic L that hashing was ~90 ms of a ~700 ms pass). A
+ * cluster has few distinct shapes (zones × hints × conditions), so the table stays small.
+ */
+export function shapeCode(text: string): string {
+  let code = CODES.get(text);
+  if (code === undefined) {
+    if (FIRST_CODE + CODES.size > LAST_CODE) return `${LITERAL}${text}${LITERAL}`;
+    code = String.fromCharCode(FIRST_CODE + CODES.size);
+    CODES.set(text, code);
+  }
+  return code;
+}
+
+/** Small numbers for zones in {@link endpointShapeCode}'s look-up (0: none, 1: empty). */
+const ZONE_NUMBERS = new Map<string, number>();
+/** Zones {@link endpointShapeCode} numbers before it leaves further ones to the text. */
+const MAX_ZONE_NUMBER = 255;
+/** Codes by a number made of the shape's parts, one table per kind of shape. */
+const CODES_BY_PARTS: readonly [Map<number, string>, Map<number, string>] = [new Map(), new Map()];
+
+function zoneNumber(zone: string | null | undefined): number {
+  if (zone === null || zone === undefined) return 0;
+  if (zone === '') return 1;
+  let known = ZONE_NUMBERS.get(zone);
+  if (known === undefined) {
+    if (ZONE_NUMBERS.size + 2 > MAX_ZONE_NUMBER) return -1;
+    known = ZONE_NUMBERS.size + 2;
+    ZONE_NUMBERS.set(zone, known);
+  }
+  return known;
+}
+
+/**
+ * `shapeCode(endpointShape(endpoint, nodeZoneByName, exact))`, without spelling the shape out for
+ * the usual endpoint (no hints or one zone hint, at most 254 zones in the process): its parts are
+ * numbered and the code looked up by that number, the text built once per distinct shape. Keys
+ * call this for every endpoint of every Service they spell.
+ */
+export function endpointShapeCode(endpoint: Endpoint, nodeZoneByName: ReadonlyMap<string, string | null>, exact: boolean): string {
+  const hints = endpoint.hints;
+  const forZones = hints?.forZones;
+  let hinted: number;
+  if (hints === null) hinted = 0;
+  else if (forZones !== undefined && forZones.length === 1) {
+    const numbered = zoneNumber(forZones[0]);
+    hinted = numbered < 0 ? -1 : numbered + 1;
+  } else hinted = -1;
+  let parts = -1;
+  if (hinted >= 0 && hinted <= MAX_ZONE_NUMBER) {
+    if (exact) {
+      const zone = endpoint.zone;
+      const written = zoneNumber(zone);
+      const resolved = zone !== null && zone !== '' ? 0 : zoneNumber(endpointZone(endpoint, nodeZoneByName)) + 1;
+      const flags = condition(endpoint.ready) * 9 + condition(endpoint.serving) * 3 + condition(endpoint.terminating);
+      if (written >= 0 && resolved > 0 === (zone === null || zone === '') && resolved <= MAX_ZONE_NUMBER) parts = ((written * 256 + resolved) * 256 + hinted) * 32 + flags;
+    } else {
+      const zone = zoneNumber(endpointZone(endpoint, nodeZoneByName));
+      const flags = (endpoint.ready !== false ? 1 : 0) + (endpoint.serving !== false ? 2 : 0) + (endpoint.terminating === true ? 4 : 0);
+      if (zone >= 0) parts = (zone * 256 + hinted) * 32 + flags;
+    }
+  }
+  if (parts < 0) return shapeCode(endpointShape(endpoint, nodeZoneByName, exact));
+  const table = CODES_BY_PARTS[exact ? 1 : 0];
+  let code = table.get(parts);
+  if (code === undefined) {
+    code = shapeCode(endpointShape(endpoint, nodeZoneByName, exact));
+    table.set(parts, code);
+  }
+  return code;
+}
+
 /** Services up to this many endpoints find repeated addresses by scanning, larger ones with a map. */
 const SCAN_LIMIT = 32;
 

@@ -4,7 +4,7 @@
  * addresses, pod names or — without node-by-node evaluation — node names), and a bounded memo of
  * figures by that key for one set of clients and one release.
  */
-import { endpointShape, FirstAddresses, SHAPE_PART } from './endpoint-shape';
+import { endpointShapeCode, FirstAddresses } from './endpoint-shape';
 import type { TrafficFigures, TrafficInput } from './traffic';
 import type { EndpointSlice } from '../upstream/types';
 
@@ -35,7 +35,7 @@ export interface TrafficEndpointsKey {
 
 /**
  * The part of {@link trafficFiguresKey} that spells out the endpoints of `slices` (each kept one
- * preceded by {@link SHAPE_PART}), `null` when one carries node hints.
+ * as the code of its shape, `shapeCode`), `null` when one carries node hints.
  */
 export function trafficEndpointsKey(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
   let key = '';
@@ -46,7 +46,7 @@ export function trafficEndpointsKey(slices: readonly EndpointSlice[], nodeZoneBy
       const address = endpoint.addresses[0];
       if (address === undefined || addresses.repeatOf(address) >= 0) continue;
       if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
-      key += SHAPE_PART + endpointShape(endpoint, nodeZoneByName, false);
+      key += endpointShapeCode(endpoint, nodeZoneByName, false);
     }
   }
   return key;

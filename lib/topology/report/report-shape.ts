@@ -24,7 +24,7 @@
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { sameItems } from './analysis-cache';
 import { isControllerManaged } from '../analyses/managed-slices';
-import { endpointShape, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
+import { endpointShapeCode, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 
@@ -107,7 +107,7 @@ function shapeKeyOf(service: ServiceRecord, slices: readonly EndpointSliceRecord
       const address = endpoint.addresses[0];
       const known = address === undefined ? null : addresses.repeatOf(address);
       const same = known === null ? '!' : known >= 0 ? `=${known}` : '';
-      key += `${SHAPE_ITEM}${endpointShape(endpoint, nodeZoneByName, true)}${same}`;
+      key += `${SHAPE_ITEM}${endpointShapeCode(endpoint, nodeZoneByName, true)}${same}`;
     }
   }
   return key;
