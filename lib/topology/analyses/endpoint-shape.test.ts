@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { endpointShape, endpointShapeCode, FirstAddresses, shapeCode } from './endpoint-shape';
+import { endpointShape, endpointShapeCode, FirstAddresses, firstAddressesDistinct, shapeCode } from './endpoint-shape';
+import { toTrafficEndpoints } from './traffic';
+import { trafficEndpointsKey } from './traffic-figures-memo';
 import type { Endpoint } from '../upstream/types';
 
 const nodeZoneByName = new Map<string, string | null>([['node-a', 'a'], ['node-b', 'b'], ['node-empty', ''], ['node-none', null]]);
@@ -68,6 +70,24 @@ describe('endpointShapeCode', () => {
       codes.add(code);
     }
     expect(codes.size).toBe(600);
+  });
+});
+
+describe('firstAddressesDistinct', () => {
+  it('tells slices whose endpoints all have their own first address, and the shortcut it allows changes nothing', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(endpointArb, { maxLength: 4 }), { maxLength: 3 }), (lists) => {
+        const slices = lists.map((endpoints) => ({ endpoints }));
+        const firsts = slices.flatMap((slice) => slice.endpoints.flatMap((e) => (e.addresses[0] === undefined ? [] : [e.addresses[0]])));
+        const distinct = firstAddressesDistinct(slices);
+        expect(distinct).toBe(new Set(firsts).size === firsts.length);
+        if (distinct) {
+          expect(toTrafficEndpoints(slices, nodeZoneByName, true)).toEqual(toTrafficEndpoints(slices, nodeZoneByName));
+          expect(trafficEndpointsKey(slices, nodeZoneByName, true)).toBe(trafficEndpointsKey(slices, nodeZoneByName));
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

@@ -149,6 +149,32 @@ export function endpointShapeCode(endpoint: Endpoint, nodeZoneByName: ReadonlyMa
   return code;
 }
 
+const DISTINCT = new WeakMap<readonly EndpointSlice[], boolean>();
+
+/**
+ * Whether no two endpoints of `slices` share a first address (then every endpoint counts on its
+ * own, and the callers can skip looking for repeats); found once per slice list. Slices the
+ * controller derives from these (the same endpoints with other hints, or a subset) keep it.
+ */
+export function firstAddressesDistinct(slices: readonly EndpointSlice[]): boolean {
+  let distinct = DISTINCT.get(slices);
+  if (distinct === undefined) {
+    const addresses = new FirstAddresses(slices);
+    distinct = true;
+    outer: for (const slice of slices) {
+      for (const endpoint of slice.endpoints) {
+        const address = endpoint.addresses[0];
+        if (address !== undefined && addresses.repeatOf(address) >= 0) {
+          distinct = false;
+          break outer;
+        }
+      }
+    }
+    DISTINCT.set(slices, distinct);
+  }
+  return distinct;
+}
+
 /** Services up to this many endpoints find repeated addresses by scanning, larger ones with a map. */
 const SCAN_LIMIT = 32;
 

@@ -37,14 +37,15 @@ export interface TrafficEndpointsKey {
  * The part of {@link trafficFiguresKey} that spells out the endpoints of `slices` (each kept one
  * as the code of its shape, `shapeCode`), `null` when one carries node hints.
  */
-export function trafficEndpointsKey(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
+export function trafficEndpointsKey(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct = false): string | null {
   let key = '';
-  // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape.
-  const addresses = new FirstAddresses(slices);
+  // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape;
+  // with `addressesDistinct` (no two share a first address) every endpoint with an address.
+  const addresses = addressesDistinct ? null : new FirstAddresses(slices);
   for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
       const address = endpoint.addresses[0];
-      if (address === undefined || addresses.repeatOf(address) >= 0) continue;
+      if (address === undefined || (addresses !== null && addresses.repeatOf(address) >= 0)) continue;
       if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
       key += endpointShapeCode(endpoint, nodeZoneByName, false);
     }

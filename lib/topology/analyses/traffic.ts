@@ -144,14 +144,18 @@ export interface TrafficMatrix {
  * "absent or true", terminating "present and true"; identity is the first address; duplicates keep
  * the first copy. The zone falls back to the endpoint's node zone.
  */
-export function toTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint[] {
-  const seen = new Set<string>();
+export function toTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct = false): TrafficEndpoint[] {
+  // With `addressesDistinct` (the caller knows no two endpoints share a first address) no copy is looked for.
+  const seen = addressesDistinct ? null : new Set<string>();
   const out: TrafficEndpoint[] = [];
   for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
       const address = endpoint.addresses[0];
-      if (address === undefined || seen.has(address)) continue;
-      seen.add(address);
+      if (address === undefined) continue;
+      if (seen !== null) {
+        if (seen.has(address)) continue;
+        seen.add(address);
+      }
       out.push(toTrafficEndpoint(endpoint, address, nodeZoneByName));
     }
   }

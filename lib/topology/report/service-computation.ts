@@ -21,6 +21,7 @@ import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-values';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
+import { firstAddressesDistinct } from '../analyses/endpoint-shape';
 import type { TrafficEndpointsKey } from '../analyses/traffic-figures-memo';
 import { trafficEndpointsKey, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
@@ -145,7 +146,10 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   const proxied = service.type !== 'ExternalName' && service.clusterIP !== 'None';
   const base = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: withDetail, uniqueEndpoints: true };
   const svcNow = proxyServicePort(service, service.annotations, context);
-  const endpointsOf = (sliceSet: readonly EndpointSlice[]) => (service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, context.nodeZoneByName));
+  // The expected and if-Auto slices are the observed endpoints with other hints (or fewer of them):
+  // when no two observed endpoints share a first address, none of theirs do either.
+  const addressesDistinct = firstAddressesDistinct(allSlices);
+  const endpointsOf = (sliceSet: readonly EndpointSlice[]) => (service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, context.nodeZoneByName, addressesDistinct));
   let observedEndpoints: TrafficEndpoint[] | null = null;
   const endpointsFor = (sliceSet: readonly EndpointSlice[]) =>
     sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
@@ -157,7 +161,7 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   const endpointsKeyOf = (sliceSet: readonly EndpointSlice[]): TrafficEndpointsKey => {
     let known = endpointKeys.get(sliceSet);
     if (known === undefined) {
-      known = { key: trafficEndpointsKey(sliceSet, context.nodeZoneByName) };
+      known = { key: trafficEndpointsKey(sliceSet, context.nodeZoneByName, addressesDistinct) };
       endpointKeys.set(sliceSet, known);
     }
     return known;
