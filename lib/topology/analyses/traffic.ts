@@ -345,7 +345,8 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
     const selectedByZone = new Map<string, number>();
     for (const endpoint of selected) {
       const z = endpointZone(endpoint);
-      endpointZones.add(z);
+      // The zones of selected endpoints that are not ready (fallbacks) are listed only with the full matrix.
+      if (full) endpointZones.add(z);
       selectedByZone.set(z, (selectedByZone.get(z) ?? 0) + 1);
     }
     return { selected, base, selection, selectedByZone };
