@@ -33,6 +33,9 @@ try {
     target: 'node20',
     logLevel: 'silent',
     sourcemap: 'inline',
+    // tr46 and whatwg-url require('punycode'): the npm package, not Node's deprecated module (Node 22+
+    // warns on stderr when code outside node_modules loads it, which a bundle is).
+    alias: { punycode: 'punycode/' },
     // CommonJS dependencies inside an ES module bundle call require().
     banner: { js: "import { createRequire as zonescopeCreateRequire } from 'node:module'; const require = zonescopeCreateRequire(import.meta.url);" },
   });
