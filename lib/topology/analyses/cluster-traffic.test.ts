@@ -199,6 +199,21 @@ describe('computeClusterTraffic', () => {
   });
 });
 
+describe('computeClusterTraffic: sums by content', () => {
+  it('gives the same cluster flows whether Services share one matrix object or hold equal copies', () => {
+    // Which Services share a figures object depends on the memos' history; the sums must not.
+    const shared = twoZones(1 / 3);
+    const sizes = [3, 7, 11, 13, 17, 19, 23];
+    const sharing = sizes.map((readyEndpoints, i) => flow(`s${i}`, { now: 1 / 3 }, { readyEndpoints, now: shared, expected: shared, ifAuto: shared }));
+    const copies = sizes.map((readyEndpoints, i) => flow(`s${i}`, { now: 1 / 3 }, { readyEndpoints }));
+    const settings = defaultVolumeSettings({});
+    const a = computeClusterTraffic(sharing, settings, null, AWS).report;
+    const b = computeClusterTraffic(copies, settings, null, AWS).report;
+    expect(JSON.stringify(b.flows)).toBe(JSON.stringify(a.flows));
+    expect(b.totals).toEqual(a.totals);
+  });
+});
+
 describe('applyVolumeToSummary', () => {
   it('recomputes every monthly cost from the volume; with a measured matrix now is measured and the rest the model\'s change applied to it', () => {
     const base = { crossZoneFraction: 0.5, crossZoneFractionExpected: 0.5, crossZoneFractionIfAuto: 0.1, crossZoneFractionIfNone: 0.6 };

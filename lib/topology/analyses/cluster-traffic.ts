@@ -111,6 +111,18 @@ function collectZones(matrices: Iterable<ZoneMatrix>): { named: Set<string>; oth
 }
 
 /** Adds `scale ×` each cell of `matrix` into `target`; lumped: columns other than the row's own zone and the unknown zone go to {@link OTHER_ZONES}. */
+const MATRIX_KEYS = new WeakMap<ZoneMatrix, string>();
+
+/** A matrix's content as text (rows and values in their order), once per matrix object. */
+function matrixKey(matrix: ZoneMatrix): string {
+  let key = MATRIX_KEYS.get(matrix);
+  if (key === undefined) {
+    key = JSON.stringify(matrix);
+    MATRIX_KEYS.set(matrix, key);
+  }
+  return key;
+}
+
 function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix, scale: number, lumped: boolean): void {
   if (scale === 0) return;
   for (const client in matrix) {
@@ -303,12 +315,18 @@ export function computeClusterTraffic(
 ): { report: ClusterTrafficReport; byService: ReadonlyMap<string, ServiceTrafficCost> } {
   const volumes: ServiceVolume[] = [];
 
-  // 1. Per Service: volume × fractions per scenario. Services share matrix objects (the figures
-  //    memo), so the GB each matrix carries is summed first and every distinct matrix added once.
-  const weights: Record<ClusterTrafficScenario, Map<ZoneMatrix, number>> = { now: new Map(), expected: new Map(), best: new Map() };
+  // 1. Per Service: volume × fractions per scenario. Many Services have equal matrices, so the GB
+  //    each distinct matrix carries is summed first and every distinct matrix added once. Distinct
+  //    by content, not by object: which Services share a figures object depends on the memos'
+  //    history (a dashboard pass, the analyze command and an incremental pass fill them in
+  //    different orders), and the sums must not (the last digits of `flows` did differ).
+  const weights: Record<ClusterTrafficScenario, Map<string, { readonly matrix: ZoneMatrix; gb: number }>> = { now: new Map(), expected: new Map(), best: new Map() };
   const weigh = (scenario: ClusterTrafficScenario, part: ScenarioPart) => {
     const map = weights[scenario];
-    map.set(part.matrix, (map.get(part.matrix) ?? 0) + part.scale);
+    const key = matrixKey(part.matrix);
+    const known = map.get(key);
+    if (known === undefined) map.set(key, { matrix: part.matrix, gb: part.scale });
+    else known.gb += part.scale;
   };
   const cross: Record<ClusterTrafficScenario, number> = { now: 0, expected: 0, best: 0 };
   let gbTotal = 0;
@@ -379,10 +397,10 @@ export function computeClusterTraffic(
   }
 
   // 2. Zones of the matrices; beyond MAX_MATRIX_ZONES the columns are lumped as a Service's are. Then the sums.
-  const zones = collectZones(new Set([...weights.now.keys(), ...weights.expected.keys(), ...weights.best.keys()]));
+  const zones = collectZones([...weights.now.values(), ...weights.expected.values(), ...weights.best.values()].map((weight) => weight.matrix));
   const lumped = zones.named.size > MAX_MATRIX_ZONES;
   const matrices: Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> = { now: {}, expected: {}, best: {} };
-  for (const scenario of ['now', 'expected', 'best'] as const) for (const [matrix, gb] of weights[scenario]) addScaled(matrices[scenario], matrix, gb, lumped);
+  for (const scenario of ['now', 'expected', 'best'] as const) for (const { matrix, gb } of weights[scenario].values()) addScaled(matrices[scenario], matrix, gb, lumped);
 
   // 3. Totals, saving, sources.
   const totals: Record<ClusterTrafficScenario, TrafficTotals> = {
