@@ -15,30 +15,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
-import { build } from 'esbuild';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { bundleEntry } from './bundle.mjs';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-analyze-'));
 const outfile = path.join(dir, 'analyze.mjs');
 try {
-  await build({
-    entryPoints: [path.join(ROOT, 'cli', 'analyze.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-    sourcemap: 'inline',
-    // tr46 and whatwg-url require('punycode'): the npm package, not Node's deprecated module (Node 22+
-    // warns on stderr when code outside node_modules loads it, which a bundle is).
-    alias: { punycode: 'punycode/' },
-    // CommonJS dependencies inside an ES module bundle call require().
-    banner: { js: "import { createRequire as zonescopeCreateRequire } from 'node:module'; const require = zonescopeCreateRequire(import.meta.url);" },
-  });
+  await bundleEntry('cli/analyze.ts', outfile, { sourcemap: 'inline', logLevel: 'silent' });
 } catch (error) {
   rmSync(dir, { recursive: true, force: true });
   process.stderr.write(`analyze: could not build the command from cli/analyze.ts: ${error instanceof Error ? error.message : String(error)}\n`);

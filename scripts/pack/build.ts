@@ -21,7 +21,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, re
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { bundleEntry } from '../bundle.mjs';
 import { buildWithStamp, isBuildCurrent, PRODUCTION_DIST_DIR, withBuildLock } from '../build-folder';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -95,22 +95,9 @@ async function copyStandalone(dist: string, app: string): Promise<void> {
   }
 }
 
-/** Bundles `entry` (TypeScript, relative to the project) with its dependencies into `outfile`, an ES module for Node 20 (also the bench's build of its in-process analysis timing). */
+/** Bundles `entry` (TypeScript, relative to the project) with its dependencies into `outfile` (scripts/bundle.mjs; also the bench's build of its in-process analysis timing). */
 export async function bundle(entry: string, outfile: string): Promise<void> {
-  await build({
-    entryPoints: [path.join(ROOT, entry)],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    // tr46 and whatwg-url require('punycode'): the npm package, not Node's deprecated module (Node 22+
-    // warns on stderr when code outside node_modules loads it, which a bundle is).
-    alias: { punycode: 'punycode/' },
-    // CommonJS dependencies inside an ES module bundle call require().
-    banner: { js: "import { createRequire as zonescopeCreateRequire } from 'node:module'; const require = zonescopeCreateRequire(import.meta.url);" },
-  });
+  await bundleEntry(entry, outfile);
 }
 
 function listFiles(dir: string): string[] {
