@@ -12,6 +12,7 @@ import type { CrossZonePricing } from '../model/cloud-pricing';
 import { crossZoneDollars } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
 import type { ZoneMatrix } from './measured-projection';
+import { memoOnObject } from '../model/object-memo';
 import { applyModelChange, matrixSums } from './measured-projection';
 import { formatAmount, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
 import { MAX_MATRIX_ZONES, OTHER_ZONES, UNKNOWN_ZONE } from './traffic';
@@ -115,12 +116,7 @@ const MATRIX_KEYS = new WeakMap<ZoneMatrix, string>();
 
 /** A matrix's content as text (rows and values in their order), once per matrix object. */
 function matrixKey(matrix: ZoneMatrix): string {
-  let key = MATRIX_KEYS.get(matrix);
-  if (key === undefined) {
-    key = JSON.stringify(matrix);
-    MATRIX_KEYS.set(matrix, key);
-  }
-  return key;
+  return memoOnObject(MATRIX_KEYS, matrix, (m) => JSON.stringify(m));
 }
 
 function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix, scale: number, lumped: boolean): void {

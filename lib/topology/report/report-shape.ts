@@ -23,6 +23,7 @@
  */
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { sameItems } from './analysis-cache';
+import { memoOnObject } from '../model/object-memo';
 import { isControllerManaged } from '../analyses/managed-slices';
 import { endpointShapeCode, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
@@ -35,12 +36,7 @@ const JSON_TEXT = new WeakMap<object, string>();
 
 /** `JSON.stringify(value)`, once per object (sources intern annotation maps and family lists, so many Services share them). */
 function jsonOf(value: object): string {
-  let text = JSON_TEXT.get(value);
-  if (text === undefined) {
-    text = JSON.stringify(value);
-    JSON_TEXT.set(value, text);
-  }
-  return text;
+  return memoOnObject(JSON_TEXT, value, (v) => JSON.stringify(v));
 }
 
 const own = (annotations: Readonly<Record<string, string>>, key: string): string | null =>

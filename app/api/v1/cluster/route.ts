@@ -14,6 +14,7 @@ import { scopeFromRequest } from '@/lib/server/clusters';
 import { getHeader } from '@/lib/views/header';
 import { getClusterTraffic, getMeasuredTraffic, getVolumeSettings } from '@/lib/views/traffic';
 import type { ClusterTrafficReport, VolumeSettings } from '@/lib/topology/analyses/traffic-volume';
+import { memoOnObject } from '@/lib/topology/model/object-memo';
 import type { ClusterAnalysis } from '@/lib/topology/report/analysis-schema';
 import { clusterTrafficOf } from '@/lib/topology/report/cluster-analysis';
 
@@ -57,12 +58,7 @@ function analysisJson(analysis: ClusterAnalysis): string {
 }
 
 function trafficJson(report: ClusterTrafficReport): string {
-  let json = TRAFFIC_JSON.get(report);
-  if (json === undefined) {
-    json = JSON.stringify(report);
-    TRAFFIC_JSON.set(report, json);
-  }
-  return json;
+  return memoOnObject(TRAFFIC_JSON, report, (r) => JSON.stringify(r));
 }
 
 /**
