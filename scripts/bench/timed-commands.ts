@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { SERVER_NODE_FLAGS } from '../node-flags';
-import { bundle } from '../pack/build';
+import { bundleEntry } from '../bundle.mjs';
 import { childEnv, log, ROOT } from './environment';
 import { run } from './processes';
 import { r1 } from './report';
@@ -28,28 +28,23 @@ export interface AnalyzeAllFigures {
 
 /**
  * `scripts/bench/analyze-all.ts` as a child: the in-process analysis figures, `null` when it failed.
- * It runs bundled as the package's CLI is (esbuild, scripts/pack/build.ts), not through tsx: tsx
- * compiles with esbuild's `keepNames`, which wraps every function the engine creates per Service
- * in a `__name()` call that neither the server's build nor the package has (~20 % of a realistic-L
+ * It runs bundled as the package's CLI is (scripts/bundle.mjs), not through tsx: tsx compiles
+ * with esbuild's `keepNames`, which wraps every function the engine creates per Service in a
+ * `__name()` call that neither the server's build nor the package has (~20 % of a realistic-L
  * pass, 1,040 → 840 ms measured side by side).
  */
 export async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeAllFigures | null> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-analyze-all-'));
-  try {
-    const script = path.join(dir, 'analyze-all.mjs');
-    await bundle('scripts/bench/analyze-all.ts', script);
-    return await runAnalyzeAllScript(script, kubeconfig, runs);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function runAnalyzeAllScript(script: string, kubeconfig: string, runs: number): Promise<AnalyzeAllFigures | null> {
-  const child = await run('analyze-all', process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', script, '--kubeconfig', kubeconfig, '--runs', String(runs)], {
-    cwd: ROOT,
-    env: childEnv({}),
-    timeoutMs: 15 * 60_000,
-  });
+  const script = path.join(dir, 'analyze-all.mjs');
+  const child = await bundleEntry('scripts/bench/analyze-all.ts', script)
+    .then(() =>
+      run('analyze-all', process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', script, '--kubeconfig', kubeconfig, '--runs', String(runs)], {
+        cwd: ROOT,
+        env: childEnv({}),
+        timeoutMs: 15 * 60_000,
+      }),
+    )
+    .finally(() => rmSync(dir, { recursive: true, force: true }));
   const last = child.output.filter((l) => l.startsWith('{')).pop();
   if (child.code === 0 && last) {
     log(`in-process analysis: ${last}`);

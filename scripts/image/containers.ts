@@ -4,8 +4,10 @@
  * (`crun` refuses this machine's hybrid cgroups and rlimits), the host's network and explicit
  * rlimits, events and logs in files (no systemd journal in a CI container).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+
+import { startChild, stop } from '../bench/processes';
 
 /** The Debian packages the image test needs, with the program each provides. */
 export const IMAGE_TOOLS: readonly { readonly path: string; readonly pkg: string }[] = [
@@ -56,33 +58,25 @@ export async function must(command: string, args: readonly string[], options: { 
 
 /**
  * Runs a long command with its output streamed line by line to `log`, so a build of
- * several minutes shows progress; rejects with the last lines when it fails.
+ * several minutes shows progress; rejects with the last lines when it fails. The child is the
+ * bench's (scripts/bench/processes.ts): lines split across reads are joined, and the child's
+ * process group is stopped at the time limit or when the test process exits.
  */
-export function stream(command: string, args: readonly string[], log: (line: string) => void, options: { readonly timeoutMs: number }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const last: string[] = [];
-    const onData = (chunk: Buffer): void => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        last.push(line);
-        if (last.length > 40) last.shift();
-        log(line);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.slice(0, 4).join(' ')} … ${signal !== null ? `was killed (${signal}, limit ${options.timeoutMs / 1000} s)` : `exited ${code}`}:\n${last.join('\n')}`));
-    });
+export async function stream(command: string, args: readonly string[], log: (line: string) => void, options: { readonly timeoutMs: number }): Promise<void> {
+  const child = startChild(command, command, args, { cwd: process.cwd(), env: process.env });
+  child.onLine((line) => {
+    if (line.trim() !== '') log(line);
   });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stop(child);
+  }, options.timeoutMs);
+  const code = await child.exited.finally(() => clearTimeout(timer));
+  if (code === 0) return;
+  const last = child.lines.filter((line) => line.trim() !== '').slice(-40);
+  throw new Error(`${command} ${args.slice(0, 4).join(' ')} … ${timedOut ? `was stopped (limit ${options.timeoutMs / 1000} s)` : `exited ${code}`}:
+${last.join('\n')}`);
 }
 
 /** `podman <global options> …args`, throwing on failure. */

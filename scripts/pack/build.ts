@@ -95,11 +95,6 @@ async function copyStandalone(dist: string, app: string): Promise<void> {
   }
 }
 
-/** Bundles `entry` (TypeScript, relative to the project) with its dependencies into `outfile` (scripts/bundle.mjs; also the bench's build of its in-process analysis timing). */
-export async function bundle(entry: string, outfile: string): Promise<void> {
-  await bundleEntry(entry, outfile);
-}
-
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
@@ -130,8 +125,8 @@ export async function pack(out: string): Promise<{ tarball: string; sha256: stri
     (holder) => log(`waiting for the build lock ${holder}`),
   );
 
-  await bundle('cli/analyze.ts', path.join(stage, 'dist', 'analyze.mjs'));
-  await bundle('scripts/pack/demo-cluster.ts', path.join(stage, 'dist', 'demo-cluster.mjs'));
+  await bundleEntry('cli/analyze.ts', path.join(stage, 'dist', 'analyze.mjs'));
+  await bundleEntry('scripts/pack/demo-cluster.ts', path.join(stage, 'dist', 'demo-cluster.mjs'));
   // The analyze usage names the command the package has.
   const analyze = path.join(stage, 'dist', 'analyze.mjs');
   writeFileSync(analyze, readFileSync(analyze, 'utf8').replaceAll('usage: npm run analyze -- ', 'usage: zonescope analyze '));

@@ -27,9 +27,6 @@ import type { FixesCell, PrimaryFix, ShapeFix, ShapeMemo } from './service-compu
 import { computeService, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
-/** `namespace/name` of a Service record, built once per record (cluster passes run for every generation). */
-const keyOf = serviceRecordKey;
-
 /** A Service's share of a cluster pass: its report and its input to the rule estimates. */
 interface ClusterPassResult {
   readonly report: ServiceReport;
@@ -238,7 +235,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   const needsAttention: (ServiceAttention & { readonly namespace: string; readonly name: string })[] = [];
   const flows: ServiceFlow[] = [];
   for (const service of services) {
-    const key = keyOf(service);
+    const key = serviceRecordKey(service);
     const slices = context.index.slicesByService.get(key);
     let result = cache?.report<ClusterPassResult>(key, service, slices);
     if (result !== undefined) {
@@ -264,7 +261,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   // The totals below (rule estimates, the cluster traffic block) are one more step of their own
   // when anything was computed, so a caller slicing the pass can run other work before them.
   if (computed > 0) yield { done: services.length, total: services.length, computed };
-  if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(services.map(keyOf)));
+  if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(services.map((service) => serviceRecordKey(service))));
   const zones = prepared.zones;
   const passTraffic = clusterTraffic(prepared, flows);
   const attentionList = attentionByMoney(needsAttention, passTraffic.result.byService, prepared.attentionMinSaving);

@@ -25,7 +25,7 @@ import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model'
 import { sameItems } from './analysis-cache';
 import { memoOnObject } from '../model/object-memo';
 import { isControllerManaged } from '../analyses/managed-slices';
-import { endpointShapeCode, FirstAddresses, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
+import { endpointShapeCode, FirstAddresses, firstAddressesDistinct, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 
@@ -93,7 +93,8 @@ function shapeKeyOf(service: ServiceRecord, slices: readonly EndpointSliceRecord
   if (service.internalTrafficPolicy === 'Local') return null;
   if (service.trafficDistribution !== null && !ZONE_SCOPED_DISTRIBUTIONS.has(service.trafficDistribution)) return null;
   let key = headerOf(service);
-  const addresses = new FirstAddresses(slices);
+  // Without repeated first addresses (the usual case, known once per slice list) nothing is spelled out for them.
+  const addresses = firstAddressesDistinct(slices) ? null : new FirstAddresses(slices);
   for (const slice of slices) {
     key += `${SHAPE_PART}${slice.addressType}${isControllerManaged(slice) ? 'm' : `f${JSON.stringify(slice.managedBy)}`}`;
     for (const endpoint of slice.endpoints) {
@@ -101,7 +102,7 @@ function shapeKeyOf(service: ServiceRecord, slices: readonly EndpointSliceRecord
       if (hints !== null && hints.forNodes !== undefined) return null;
       // Which endpoints share a first address (kube-proxy and the diff key on it): only repeats are spelled out.
       const address = endpoint.addresses[0];
-      const known = address === undefined ? null : addresses.repeatOf(address);
+      const known = address === undefined ? null : addresses === null ? -1 : addresses.repeatOf(address);
       const same = known === null ? '!' : known >= 0 ? `=${known}` : '';
       key += `${SHAPE_ITEM}${endpointShapeCode(endpoint, nodeZoneByName, true)}${same}`;
     }
