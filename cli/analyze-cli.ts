@@ -6,7 +6,7 @@
  * the run from arguments to exit code; each step is a module of its own (cli/README.md).
  */
 import { formatConfigErrors, parseConfig } from '../lib/config/config';
-import { writeJson } from './json-stream';
+import { REPORT_SERVICE_DEPTH, writeJson } from './json-stream';
 import { analyse, reportJson } from './one-cluster';
 import { parseArgs, readVolumes, USAGE } from './args';
 import { readLive, readSnapshotFiles } from './read-cluster';
@@ -60,7 +60,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.err(`analyze: ${result}\n`);
     return 3;
   }
-  if (args.format === 'json') writeJson(reportJson(result), (text) => io.out(text));
+  if (args.format === 'json') writeJson(reportJson(result), (text) => io.out(text), REPORT_SERVICE_DEPTH);
   else if (args.format === 'markdown') io.out(formatMarkdown(result.analysis, result.detail, result.metrics));
   else io.out(formatText(result.analysis, result.detail, result.metrics));
   if (result.metrics !== null && result.metrics.state !== 'ok') io.err(`analyze: traffic source ${result.metrics.state}: ${result.metrics.message}${result.metrics.hint !== null ? ` ${result.metrics.hint}` : ''}\n`);

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCluster } from '../lib/topology/report/cluster-analysis';
 import { loadSnapshot } from '../lib/k8s/snapshot/load';
 import { indexCluster } from '../lib/topology/model/cluster-model';
-import { writeJson } from './json-stream';
+import { REPORT_SERVICE_DEPTH, writeJson } from './json-stream';
 
-function streamed(value: unknown): { text: string; chunks: number } {
+function streamed(value: unknown, depth?: number): { text: string; chunks: number } {
   const parts: string[] = [];
-  writeJson(value, (t) => parts.push(t));
+  writeJson(value, (t) => parts.push(t), depth);
   return { text: parts.join(''), chunks: parts.length };
 }
 
@@ -31,20 +31,26 @@ describe('writeJson', () => {
       },
       { clusters: [{ context: 'a', report: { services: [{ n: 1 }, { n: 2 }] } }, { context: 'b', error: 'down' }], exitCode: 3 },
     ];
-    for (const value of values) expect(streamed(value).text).toBe(`${JSON.stringify(value, null, 2)}\n`);
+    for (const value of values) {
+      for (const depth of [undefined, 0, 1, 2, 3]) expect(streamed(value, depth).text).toBe(`${JSON.stringify(value, null, 2)}\n`);
+    }
   });
 
   it('hands a large report over in chunks of about 1 MiB, not as one string', () => {
     const report = { services: Array.from({ length: 20_000 }, (_, i) => ({ namespace: 'payments', name: `ledger-${i}`, text: 'x'.repeat(200) })) };
-    const { text, chunks } = streamed(report);
-    expect(text).toBe(`${JSON.stringify(report, null, 2)}\n`);
-    expect(chunks).toBeGreaterThan(3);
+    for (const depth of [undefined, REPORT_SERVICE_DEPTH]) {
+      const { text, chunks } = streamed(report, depth);
+      expect(text).toBe(`${JSON.stringify(report, null, 2)}\n`);
+      expect(chunks).toBeGreaterThan(3);
+    }
   });
 
   it("prints the eks-demo analysis byte for byte as JSON.stringify does", async () => {
     const loaded = await loadSnapshot('fixtures/eks-demo.yaml');
     if (!loaded.ok) throw new Error('fixture did not load');
     const analysis = analyzeCluster(indexCluster(loaded.snapshot));
-    expect(streamed(analysis).text).toBe(`${JSON.stringify(analysis, null, 2)}\n`);
+    // As the command writes one report (each Service stringified whole), and as a section of several.
+    expect(streamed(analysis, REPORT_SERVICE_DEPTH).text).toBe(`${JSON.stringify(analysis, null, 2)}\n`);
+    expect(streamed({ clusters: [{ context: 'a', report: analysis }], exitCode: 0 }).text).toBe(`${JSON.stringify({ clusters: [{ context: 'a', report: analysis }], exitCode: 0 }, null, 2)}\n`);
   });
 });

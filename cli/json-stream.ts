@@ -8,8 +8,14 @@
  * single string's (json-stream.test.ts).
  */
 
-/** Objects and arrays down to this depth are walked; deeper values are stringified whole. */
+/**
+ * Objects and arrays down to this depth are walked by default; deeper values are stringified
+ * whole. 5 reaches every Service of the several-cluster output (`clusters[].report.services[]`).
+ */
 const WALK_DEPTH = 5;
+
+/** The depth of a single report's Services (report → `services` → each): they are stringified one by one. */
+export const REPORT_SERVICE_DEPTH = 2;
 
 /** Text collected before it is handed to `out`. */
 const CHUNK_CHARS = 1 << 20;
@@ -27,8 +33,14 @@ function omitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-/** Writes `JSON.stringify(value, null, 2)` followed by a newline to `out`, in pieces. */
-export function writeJson(value: unknown, out: (text: string) => void): void {
+/**
+ * Writes `JSON.stringify(value, null, 2)` followed by a newline to `out`, in pieces. Values deeper
+ * than `walkDepth` are stringified whole: each walked key and bracket is one more small piece, so
+ * the output is fastest when the walk stops where the pieces are small enough anyway. One Service's
+ * report is ~20 KB of text; a single report stringifies each Service whole at depth 2, which took
+ * ~1.3 s instead of ~1.75 s at depth 5 for realistic L's 9,913 Services (200 MB).
+ */
+export function writeJson(value: unknown, out: (text: string) => void, walkDepth = WALK_DEPTH): void {
   let pending: string[] = [];
   let pendingChars = 0;
   const emit = (text: string): void => {
@@ -46,7 +58,7 @@ export function writeJson(value: unknown, out: (text: string) => void): void {
     return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
   };
   const walk = (item: unknown, indent: string, depth: number): void => {
-    if (item === null || typeof item !== 'object' || depth >= WALK_DEPTH) {
+    if (item === null || typeof item !== 'object' || depth >= walkDepth) {
       emit(whole(item, indent));
       return;
     }
