@@ -382,6 +382,13 @@ export const VARIABLES = {
     default: '`15`',
     description: 'Milliseconds of analysis work per slice of a background pass, between other requests (`0`: one Service per slice).',
   }),
+  ZONESCOPE_IDLE_GC: variable(flag(true), {
+    group: 'analysis',
+    readers: SERVER,
+    default: 'on',
+    description:
+      'One full garbage collection when the server is idle and its heap in use has grown well past what the last one left (after a sync, a full analysis pass or page views of a large cluster), so resident memory falls back to what the server keeps (`0` leaves it to V8).',
+  }),
   ZONESCOPE_ANALYSIS_LOG: variable(flag(false), {
     group: 'analysis',
     readers: SERVER,

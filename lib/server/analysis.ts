@@ -32,6 +32,7 @@ import { prepareAnalysis } from '../topology/report/prepared-analysis';
 import type { AnalysisOptions } from '../topology/model/analysis-options';
 import type { AnalysisMemo, PassReport, PassState } from './analysis-scheduler';
 import { AnalysisScheduler, sliceBudgetMs } from './analysis-scheduler';
+import { IdleCollector } from './idle-collector';
 import { volumeAnalysisOptions } from './volume-settings';
 
 /** The newest generation's memo of the default cluster, mirrored for diagnostics and tests (`Symbol.for('zonescope.analysisMemo')`). */
@@ -102,6 +103,7 @@ function scheduler(state: ClusterSource): AnalysisScheduler {
  */
 export function startAnalysis(): void {
   scheduler(getClusterSource());
+  startIdleCollector();
 }
 
 /**
@@ -158,6 +160,20 @@ export function prepared(state: ClusterSource): PreparedAnalysis {
 /** The whole-cluster analysis (default options) readers get now; `null` until the first pass is done. */
 export function clusterAnalysis(state: ClusterSource): ClusterAnalysis | null {
   return scheduler(source(state)).analysis();
+}
+
+const COLLECTOR = Symbol.for('zonescope.idleCollector');
+
+/** Starts the process's idle collector (one, whichever copy of this module asks) unless `ZONESCOPE_IDLE_GC=0`. */
+function startIdleCollector(): void {
+  if (!getConfig().ZONESCOPE_IDLE_GC) return;
+  const holder = globalThis as unknown as { [COLLECTOR]?: IdleCollector };
+  holder[COLLECTOR] ??= new IdleCollector({
+    onCollect: ({ rssBeforeMiB, rssAfterMiB, heapBeforeMiB, heapAfterMiB, ms }) => {
+      if (getConfig().ZONESCOPE_ANALYSIS_LOG) console.log(`[zonescope] idle collection: resident ${rssBeforeMiB} → ${rssAfterMiB} MiB, heap in use ${heapBeforeMiB} → ${heapAfterMiB} MiB, ${ms} ms`);
+    },
+  });
+  holder[COLLECTOR].start();
 }
 
 function logPass(report: PassReport): void {
