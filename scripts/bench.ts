@@ -120,7 +120,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   // process of its own, nothing else — before the server starts and with Prometheus paused, so
   // nothing competes with it; its second pass finds the simulator as the server will (list-floor.ts).
   prometheus.pause();
-  const floor = options.floor ? await measureFloor({ kubeconfig, simPid: sim.child.pid, loadAverage: os.loadavg()[0] ?? 0 }) : null;
+  const floor = options.floor ? await measureFloor({ kubeconfig, simPid: sim.child.pid, simUrl: sim.url, loadAverage: os.loadavg()[0] ?? 0 }) : null;
 
   // 2. The server, cold (Prometheus paused meanwhile); the simulator's counters start with it.
   const server = await startServerCold({ options, nextBin, distDir, kubeconfig, simUrl: sim.url, prometheus, simPid: sim.child.pid });

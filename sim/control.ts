@@ -15,6 +15,7 @@
  * | `POST /__sim/watches/drop`    | `{resource?, abrupt?}`                                  | `{dropped}` |
  * | `POST /__sim/reset`           | `{objects?, faults?, rbac?, stats?, traffic?}` (each default true) | `{ok: true, resourceVersion}` |
  * | `POST /__sim/restore`         | `{scenario?, objects?, fromResourceVersion?}`           | `{ok: true, resourceVersion, objects}` |
+ * | `POST /__sim/gc`              |                                                         | `{heapBeforeMiB, heapAfterMiB, ms}`: the simulator collects its garbage now (benchmark hygiene) |
  * | `GET /__sim/metrics`          |                                                         | Prometheus text format 0.0.4: Beyla flow and cAdvisor pod byte counters (sim/traffic/counters.ts) |
  * | `GET /__sim/traffic-rates[?service=ns/name][&series=false]` |                           | {@link TrafficRatesDocument}: the exact rate of every exported series |
  * | `GET /__sim/traffic-options`  |                                                         | the `TrafficMetricsOptions` in force (sim/traffic/exporter-options.ts) |
@@ -34,6 +35,7 @@
  * From the next scrape, series that stay the same carry on, the others stop being exported, and
  * new ones start at 0. `POST /__sim/reset` returns them to the start values (`traffic: false` keeps them).
  */
+import { Session } from 'node:inspector/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { SimFaults } from './faults';
@@ -170,6 +172,27 @@ function trafficRates(traffic: SimTrafficMetrics, query: URLSearchParams): Traff
   return document;
 }
 
+/**
+ * `POST /__sim/gc`: the simulator collects all its garbage now (V8's low-memory collection, through
+ * an in-process inspector session). The simulator is not an API server: serialising ~850 MB of
+ * lists leaves a multi-GB heap whose next full collection costs it seconds of CPU, landing in
+ * whatever the benchmark measures next (a floor pass or a cold sync took 25 s instead of 15 with
+ * the simulator's CPU at 20 s instead of 6). The benchmark asks for it before each timed phase,
+ * so that debt is paid outside the measurement. Answers the heap in use before and after, in MiB.
+ */
+async function collectGarbage(): Promise<{ readonly heapBeforeMiB: number; readonly heapAfterMiB: number; readonly ms: number }> {
+  const heapMiB = () => Math.round(process.memoryUsage().heapUsed / 1048576);
+  const heapBeforeMiB = heapMiB();
+  const startedAt = performance.now();
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.collectGarbage');
+  // Disconnecting from within the reply's dispatch blocks the thread (Node 20 and 24): a turn later.
+  await new Promise((resolve) => setImmediate(resolve));
+  session.disconnect();
+  return { heapBeforeMiB, heapAfterMiB: heapMiB(), ms: Math.round(performance.now() - startedAt) };
+}
+
 /** Handles one `/__sim/...` request. */
 export async function handleControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
@@ -223,6 +246,8 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
       const counts: Record<string, number> = {};
       for (const key of RESOURCE_KEYS) counts[key] = deps.store.count(key);
       sendJson(res, 200, { ok: true, resourceVersion: String(deps.store.resourceVersion), objects: counts });
+    } else if (path === '/__sim/gc' && method === 'POST') {
+      sendJson(res, 200, await collectGarbage());
     } else if (path === '/__sim/metrics' && (method === 'GET' || method === 'HEAD') && deps.traffic !== undefined) {
       const text = deps.traffic.exposition();
       res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, private' });
@@ -234,7 +259,7 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     } else if (path === '/__sim/traffic-options' && method === 'PUT' && deps.traffic !== undefined) {
       const body = await jsonBody(req, trafficOptionsRequestSchema);
       sendJson(res, 200, deps.traffic.setOptions(body));
-    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore', ...(deps.traffic ? ['/__sim/metrics', '/__sim/traffic-rates', '/__sim/traffic-options'] : [])].includes(path)) {
+    } else if (['/__sim/stats', '/__sim/stats/reset', '/__sim/faults', '/__sim/rbac', '/__sim/watches/drop', '/__sim/reset', '/__sim/restore', '/__sim/gc', ...(deps.traffic ? ['/__sim/metrics', '/__sim/traffic-rates', '/__sim/traffic-options'] : [])].includes(path)) {
       throw new ControlError(405, `${method} is not supported on ${path}`);
     } else {
       throw new ControlError(404, `unknown control endpoint ${path}`);

@@ -100,6 +100,18 @@ describe('discovery and version', () => {
     expect(sim.stats.snapshot()).toMatchObject({ health: 3, discovery: 1, total: 4 });
   });
 
+  it('collects its garbage on POST /__sim/gc and goes on serving (GET is refused)', async () => {
+    const { sim } = await start();
+    const response = await fetch(`${sim.url}/__sim/gc`, { method: 'POST' });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { heapBeforeMiB: number; heapAfterMiB: number; ms: number };
+    expect(body.heapBeforeMiB).toBeGreaterThan(0);
+    expect(body.heapAfterMiB).toBeGreaterThan(0);
+    expect(body.ms).toBeGreaterThanOrEqual(0);
+    expect((await fetch(`${sim.url}/__sim/gc`)).status).toBe(405);
+    expect((await fetch(`${sim.url}/version`)).status).toBe(200);
+  });
+
   it('lists resources with kinds, short names and verbs', async () => {
     const { sim } = await start();
     const core = (await (await fetch(`${sim.url}/api/v1`)).json()) as { resources: { name: string; shortNames?: string[]; verbs: string[]; kind: string }[] };
