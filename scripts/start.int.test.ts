@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it (`node --max-semi-space-size=32 --max-old-space-size=1536 scripts/start.mjs`, package.json),
+ * `npm start` as a user runs it (`node --max-semi-space-size=32 scripts/start.mjs`, package.json),
  * for the failures that stop it before a server is loaded: a bad command line exits 2, a missing
  * build exits 1, each with one clear line on stderr and nothing on stdout. Starting a real build
  * is the e2e suite's: playwright.config.ts runs the dashboard the same way, and e2e/start.spec.ts

@@ -1,6 +1,6 @@
 /**
  * `npm start [-- -p PORT -H HOST]`: the production build's standalone server, on loopback unless
- * told otherwise — in this one Node process (`node --max-semi-space-size=32 --max-old-space-size=1536 scripts/start.mjs`,
+ * told otherwise — in this one Node process (`node --max-semi-space-size=32 scripts/start.mjs`,
  * the server's V8 flags from scripts/node-flags.ts; no tsx or wrapper process in front of it).
  * Plain JavaScript so that Node runs it as it is; its types are in start.d.mts.
  *
