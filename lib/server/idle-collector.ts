@@ -28,7 +28,7 @@
  *
  * `ZONESCOPE_IDLE_GC=0` turns it off.
  */
-import { Session } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 
 /** How often the collector looks, milliseconds (the window whose event-loop use must be low). */
@@ -48,8 +48,8 @@ export interface LoopMeter {
 
 /** What the collector needs from its surroundings (replaced in tests). */
 export interface CollectorHooks {
-  /** A full collection; `null` when none is available. */
-  readonly collect: (() => Promise<void>) | null;
+  /** A full collection. */
+  readonly collect: () => Promise<void>;
   readonly meter: LoopMeter;
   readonly setTimer: (run: () => void, ms: number) => { unref?: () => void };
   readonly now: () => number;
@@ -62,23 +62,13 @@ export interface CollectorHooks {
 }
 
 /** V8's low-memory collection through an in-process inspector session (see the module comment). */
-export function lowMemoryCollect(): Promise<void> {
-  return new Promise((resolve) => {
-    const session = new Session();
-    try {
-      session.connect();
-    } catch {
-      resolve();
-      return;
-    }
-    session.post('HeapProfiler.collectGarbage', () => {
-      // Not from inside the callback: there, disconnect() blocks the thread for good (Node 20 and 24).
-      setImmediate(() => {
-        session.disconnect();
-        resolve();
-      });
-    });
-  });
+export async function lowMemoryCollect(): Promise<void> {
+  const session = new Session();
+  session.connect();
+  // The promise form on purpose: disconnect() called inside the callback form's reply callback blocks
+  // the thread for good (Node 20 and 24); after the awaited reply the dispatch is over.
+  await session.post('HeapProfiler.collectGarbage');
+  session.disconnect();
 }
 
 const defaultMeter: LoopMeter = {
@@ -98,7 +88,7 @@ export class IdleCollector {
 
   constructor(hooks: Partial<CollectorHooks> = {}) {
     this.hooks = {
-      collect: hooks.collect === undefined ? lowMemoryCollect : hooks.collect,
+      collect: hooks.collect ?? lowMemoryCollect,
       meter: hooks.meter ?? defaultMeter,
       setTimer: hooks.setTimer ?? ((run, ms) => setTimeout(run, ms)),
       now: hooks.now ?? (() => performance.now()),
@@ -111,7 +101,7 @@ export class IdleCollector {
 
   /** Starts looking (once; later calls do nothing). */
   start(): void {
-    if (this.running || this.hooks.collect === null) return;
+    if (this.running) return;
     this.running = true;
     this.next();
   }
@@ -124,8 +114,6 @@ export class IdleCollector {
 
   /** One look (public for tests, which drive the timer themselves); resolves when it is done. */
   async check(): Promise<void> {
-    const collect = this.hooks.collect;
-    if (collect === null) return;
     const idle = this.hooks.meter.utilizationSince(this.mark) < IDLE_UTILIZATION;
     const rss = this.hooks.rss();
     if (rss < this.baseline) this.baseline = rss;
@@ -133,7 +121,7 @@ export class IdleCollector {
     if (idle && grown && this.hooks.now() - this.lastAt >= MIN_INTERVAL_MS) {
       const heapBefore = this.hooks.heapUsed();
       const startedAt = this.hooks.now();
-      await collect();
+      await this.hooks.collect();
       this.lastAt = this.hooks.now();
       this.baseline = this.hooks.rss();
       this.hooks.onCollect({ rssBeforeMiB: mib(rss), rssAfterMiB: mib(this.baseline), heapBeforeMiB: mib(heapBefore), heapAfterMiB: mib(this.hooks.heapUsed()), ms: Math.round(this.lastAt - startedAt) });
