@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { endpointShape, endpointShapeCode, FirstAddresses, firstAddressesDistinct, shapeCode } from './endpoint-shape';
 import { toTrafficEndpoints } from './traffic';
-import { trafficEndpointsKey } from './traffic-figures-memo';
+import { groupTrafficEndpoints } from './traffic-figures-memo';
 import type { Endpoint } from '../upstream/types';
 
 const nodeZoneByName = new Map<string, string | null>([['node-a', 'a'], ['node-b', 'b'], ['node-empty', ''], ['node-none', null]]);
@@ -83,7 +83,7 @@ describe('firstAddressesDistinct', () => {
         expect(distinct).toBe(new Set(firsts).size === firsts.length);
         if (distinct) {
           expect(toTrafficEndpoints(slices, nodeZoneByName, true)).toEqual(toTrafficEndpoints(slices, nodeZoneByName));
-          expect(trafficEndpointsKey(slices, nodeZoneByName, true)).toBe(trafficEndpointsKey(slices, nodeZoneByName));
+          expect(groupTrafficEndpoints(slices, nodeZoneByName, true)).toEqual(groupTrafficEndpoints(slices, nodeZoneByName));
         }
       }),
       { numRuns: 1000 },

@@ -117,6 +117,15 @@ function zoneNumber(zone: string | null | undefined): number {
  * call this for every endpoint of every Service they spell.
  */
 export function endpointShapeCode(endpoint: Endpoint, nodeZoneByName: ReadonlyMap<string, string | null>, exact: boolean): string {
+  return shapeCodeOfParts(endpointShapeParts(endpoint, nodeZoneByName, exact), endpoint, nodeZoneByName, exact);
+}
+
+/**
+ * The number {@link endpointShapeCode} looks an endpoint's code up by: equal for endpoints of equal
+ * shape (and different for different ones) as long as it is not negative; `-1` for the unusual
+ * endpoint whose shape only its text spells (several zone hints, beyond 254 zones).
+ */
+export function endpointShapeParts(endpoint: Endpoint, nodeZoneByName: ReadonlyMap<string, string | null>, exact: boolean): number {
   const hints = endpoint.hints;
   const forZones = hints?.forZones;
   let hinted: number;
@@ -125,20 +134,21 @@ export function endpointShapeCode(endpoint: Endpoint, nodeZoneByName: ReadonlyMa
     const numbered = zoneNumber(forZones[0]);
     hinted = numbered < 0 ? -1 : numbered + 1;
   } else hinted = -1;
-  let parts = -1;
-  if (hinted >= 0 && hinted <= MAX_ZONE_NUMBER) {
-    if (exact) {
-      const zone = endpoint.zone;
-      const written = zoneNumber(zone);
-      const resolved = zone !== null && zone !== '' ? 0 : zoneNumber(endpointZone(endpoint, nodeZoneByName)) + 1;
-      const flags = condition(endpoint.ready) * 9 + condition(endpoint.serving) * 3 + condition(endpoint.terminating);
-      if (written >= 0 && resolved > 0 === (zone === null || zone === '') && resolved <= MAX_ZONE_NUMBER) parts = ((written * 256 + resolved) * 256 + hinted) * 32 + flags;
-    } else {
-      const zone = zoneNumber(endpointZone(endpoint, nodeZoneByName));
-      const flags = (endpoint.ready !== false ? 1 : 0) + (endpoint.serving !== false ? 2 : 0) + (endpoint.terminating === true ? 4 : 0);
-      if (zone >= 0) parts = (zone * 256 + hinted) * 32 + flags;
-    }
+  if (hinted < 0 || hinted > MAX_ZONE_NUMBER) return -1;
+  if (exact) {
+    const zone = endpoint.zone;
+    const written = zoneNumber(zone);
+    const resolved = zone !== null && zone !== '' ? 0 : zoneNumber(endpointZone(endpoint, nodeZoneByName)) + 1;
+    const flags = condition(endpoint.ready) * 9 + condition(endpoint.serving) * 3 + condition(endpoint.terminating);
+    return written >= 0 && resolved > 0 === (zone === null || zone === '') && resolved <= MAX_ZONE_NUMBER ? ((written * 256 + resolved) * 256 + hinted) * 32 + flags : -1;
   }
+  const zone = zoneNumber(endpointZone(endpoint, nodeZoneByName));
+  const flags = (endpoint.ready !== false ? 1 : 0) + (endpoint.serving !== false ? 2 : 0) + (endpoint.terminating === true ? 4 : 0);
+  return zone >= 0 ? (zone * 256 + hinted) * 32 + flags : -1;
+}
+
+/** {@link endpointShapeCode} of an endpoint whose {@link endpointShapeParts} are `parts`. */
+export function shapeCodeOfParts(parts: number, endpoint: Endpoint, nodeZoneByName: ReadonlyMap<string, string | null>, exact: boolean): string {
   if (parts < 0) return shapeCode(endpointShape(endpoint, nodeZoneByName, exact));
   const table = CODES_BY_PARTS[exact ? 1 : 0];
   let code = table.get(parts);

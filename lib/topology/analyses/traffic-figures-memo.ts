@@ -4,8 +4,9 @@
  * addresses, pod names or — without node-by-node evaluation — node names), and a bounded memo of
  * figures by that key for one set of clients and one release.
  */
-import { endpointShapeCode, FirstAddresses } from './endpoint-shape';
-import type { TrafficFigures, TrafficInput } from './traffic';
+import { endpointShapeParts, shapeCodeOfParts } from './endpoint-shape';
+import type { TrafficEndpoint, TrafficFigures, TrafficInput } from './traffic';
+import { toTrafficEndpoint } from './traffic';
 import type { EndpointSlice } from '../upstream/types';
 
 /**
@@ -23,7 +24,7 @@ export function trafficFiguresKey(
 ): string | null {
   const { service } = input;
   if (service.internalTrafficPolicy === 'Local') return null;
-  const endpointsPart = endpoints === undefined ? trafficEndpointsKey(slices, nodeZoneByName) : endpoints.key;
+  const endpointsPart = endpoints === undefined ? groupTrafficEndpoints(slices, nodeZoneByName).key : endpoints.key;
   if (endpointsPart === null) return null;
   return `${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}${endpointsPart}`;
 }
@@ -34,24 +35,89 @@ export interface TrafficEndpointsKey {
 }
 
 /**
- * The part of {@link trafficFiguresKey} that spells out the endpoints of `slices` (each kept one
- * as the code of its shape, `shapeCode`), `null` when one carries node hints.
+ * The endpoints of some slices as the traffic model reads them, one entry per shape: what
+ * `computeTrafficFigures` needs with `counts` (see there), and the key part that spells it.
  */
-export function trafficEndpointsKey(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct = false): string | null {
-  let key = '';
-  // The endpoints toTrafficEndpoints keeps (first of each address), each by its traffic shape;
-  // with `addressesDistinct` (no two share a first address) every endpoint with an address.
-  const addresses = addressesDistinct ? null : new FirstAddresses(slices);
+export interface GroupedTrafficEndpoints extends TrafficEndpointsKey {
+  /** The first endpoint of each shape, in the order the shapes first appear. */
+  readonly endpoints: readonly TrafficEndpoint[];
+  /** How many endpoints each entry stands for. */
+  readonly counts: readonly number[];
+}
+
+const NODE_HINTED: GroupedTrafficEndpoints = { key: null, endpoints: [], counts: [] };
+
+/**
+ * The endpoints `toTrafficEndpoints` keeps of `slices` (the first of each address; with
+ * `addressesDistinct`, no two share one, every endpoint with an address), grouped by their traffic
+ * shape (`endpointShapeCode`, not exact) in the order each shape first appears, with the key part
+ * that spells the groups: each shape's code followed by its count in decimal (codes are single
+ * characters above Latin-1 or marked text, so never digits). Two lists with the same groups get
+ * the same figures (see `computeTrafficFigures`). `key: null` (and no entries) when an endpoint
+ * carries node hints: node names then matter.
+ */
+export function groupTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct = false): GroupedTrafficEndpoints {
+  const seen = addressesDistinct ? null : new Set<string>();
+  // Groups by their shape's number (a short list scanned in place: a Service has few shapes), or
+  // by code for the unusual shape without one (they cannot meet: a shape has a number or not).
+  const partsOf: number[] = [];
+  let byParts: Map<number, number> | null = null;
+  let byCode: Map<string, number> | null = null;
+  const codes: string[] = [];
+  const endpoints: TrafficEndpoint[] = [];
+  const counts: number[] = [];
   for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
       const address = endpoint.addresses[0];
-      if (address === undefined || (addresses !== null && addresses.repeatOf(address) >= 0)) continue;
-      if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return null;
-      key += endpointShapeCode(endpoint, nodeZoneByName, false);
+      if (address === undefined) continue;
+      if (seen !== null) {
+        if (seen.has(address)) continue;
+        seen.add(address);
+      }
+      if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return NODE_HINTED;
+      const parts = endpointShapeParts(endpoint, nodeZoneByName, false);
+      let group = -1;
+      let code: string | null = null;
+      if (parts >= 0) {
+        if (byParts !== null) group = byParts.get(parts) ?? -1;
+        else {
+          for (let i = 0; i < partsOf.length; i++) {
+            if (partsOf[i] === parts) {
+              group = i;
+              break;
+            }
+          }
+        }
+      } else {
+        code = shapeCodeOfParts(parts, endpoint, nodeZoneByName, false);
+        group = byCode?.get(code) ?? -1;
+      }
+      if (group >= 0) {
+        counts[group] = (counts[group] as number) + 1;
+        continue;
+      }
+      group = codes.length;
+      codes.push(code ?? shapeCodeOfParts(parts, endpoint, nodeZoneByName, false));
+      partsOf.push(parts);
+      if (parts < 0) (byCode ??= new Map()).set(code as string, group);
+      else if (byParts !== null) byParts.set(parts, group);
+      else if (partsOf.length > GROUPS_SCANNED) {
+        byParts = new Map();
+        partsOf.forEach((value, i) => {
+          if (value >= 0) (byParts as Map<number, number>).set(value, i);
+        });
+      }
+      endpoints.push(toTrafficEndpoint(endpoint, address, nodeZoneByName));
+      counts.push(1);
     }
   }
-  return key;
+  let key = '';
+  for (let i = 0; i < codes.length; i++) key += `${codes[i] as string}${counts[i] as number}`;
+  return { key, endpoints, counts };
 }
+
+/** Groups {@link groupTrafficEndpoints} finds by scanning before it keeps a map. */
+const GROUPS_SCANNED = 12;
 
 /** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */
 export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import type { TrafficClientZone, TrafficInput } from './traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from './traffic';
-import { trafficFiguresKey, TrafficFiguresMemo } from './traffic-figures-memo';
+import { groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic-figures-memo';
 import type { Endpoint, EndpointSlice } from '../upstream/types';
 import { defaultFeatureGates } from '../upstream/version';
 
@@ -105,5 +105,62 @@ describe('trafficFiguresKey: same key, same figures', () => {
     expect(memo.get('k', compute)).toBe(figures);
     expect(computed).toBe(1);
     expect(memo.size).toBe(1);
+  });
+});
+
+describe('groupTrafficEndpoints: one endpoint per shape, with its count', () => {
+  // Few shapes, many endpoints of each, in any order: what a Deployment's slices look like.
+  const manyArb = fc
+    .array(
+      fc.record({
+        zone: fc.constantFrom<string | null>('a', 'b', 'c', null),
+        ready: fc.constantFrom<boolean | null>(true, true, true, false),
+        terminating: fc.constantFrom<boolean | null>(false, false, true),
+        hints: fc.constantFrom<Endpoint['hints']>(null, { forZones: ['a'] }, { forZones: ['b'] }, { forZones: ['c'] }, { forZones: ['a', 'b'] }),
+        repeat: fc.integer({ min: 0, max: 9 }),
+      }),
+      { maxLength: 60 },
+    )
+    .chain((endpoints) => fc.integer({ min: 1, max: 3 }).map((sliceCount): EndpointSlice[] => {
+      const slices: EndpointSlice[] = Array.from({ length: sliceCount }, () => ({ endpoints: [] as Endpoint[] }));
+      endpoints.forEach((e, i) => {
+        // Every tenth endpoint or so repeats an earlier address (kube-proxy keeps the first copy).
+        const address = e.repeat === 0 && i > 0 ? `10.0.1.${i - 1}` : `10.0.1.${i}`;
+        (slices[i % sliceCount] as { endpoints: Endpoint[] }).endpoints.push({ addresses: [address], zone: e.zone, nodeName: 'node-b-1', ready: e.ready, serving: null, terminating: e.terminating, hints: e.hints });
+      });
+      return slices;
+    }));
+  const clusterServiceArb = serviceArb.filter((service) => service.internalTrafficPolicy === 'Cluster');
+
+  it('gives the figures of the list spelled out, bit for bit and key for key', () => {
+    fc.assert(
+      fc.property(fc.oneof(manyArb, slicesArb), clusterServiceArb, fc.boolean(), fc.boolean(), (slices, service, honoursHints, proxied) => {
+        const spelled = computeTrafficFigures(input(slices, service, honoursHints, proxied));
+        const grouped = groupTrafficEndpoints(slices, nodeZoneByName);
+        expect(grouped.key).not.toBeNull();
+        const figures = computeTrafficFigures({ ...input(slices, service, honoursHints, proxied), endpoints: grouped.endpoints, counts: grouped.counts });
+        // JSON text: the same digits and the same key order (the cluster flows add rows in that order).
+        expect(JSON.stringify(figures)).toBe(JSON.stringify(spelled));
+        expect(grouped.counts.reduce((sum, count) => sum + count, 0)).toBe(toTrafficEndpoints(slices, nodeZoneByName).length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keys the shapes in the order they first appear, not the order of every endpoint', () => {
+    const endpoint = (address: string, zone: string, hint: string): Endpoint => ({ addresses: [address], zone, nodeName: null, ready: true, hints: { forZones: [hint] } });
+    const key = (zones: string[]) => groupTrafficEndpoints([{ endpoints: zones.map((zone, i) => endpoint(`10.0.2.${i}`, zone, zone)) }], nodeZoneByName).key;
+    expect(key(['a', 'b', 'a', 'b', 'c'])).toBe(key(['a', 'b', 'b', 'c', 'a']));
+    expect(key(['a', 'b', 'a', 'b', 'c'])).not.toBe(key(['b', 'a', 'a', 'b', 'c']));
+    expect(key(['a', 'b', 'a'])).not.toBe(key(['a', 'b', 'b']));
+    expect(groupTrafficEndpoints([{ endpoints: [{ ...endpoint('10.0.2.9', 'a', 'a'), hints: { forNodes: ['node-a-1'] } }] }], nodeZoneByName)).toEqual({ key: null, endpoints: [], counts: [] });
+  });
+
+  it('refuses counts where they cannot hold: the full matrix, or node-by-node selection', () => {
+    const service: ProxyServicePort = { internalTrafficPolicy: 'Cluster', externalTrafficPolicy: 'Cluster', externallyAccessible: false, hintsAnnotation: 'Auto' };
+    const slices: EndpointSlice[] = [{ endpoints: [{ addresses: ['10.0.3.1'], zone: 'a', nodeName: 'node-a-1', ready: true, hints: { forNodes: ['node-a-1'] } }] }];
+    const spelled = input(slices, service, true, true);
+    expect(() => computeTrafficMatrix({ ...spelled, counts: [1] })).toThrow(/grouped/);
+    expect(() => computeTrafficFigures({ ...spelled, counts: [1] })).toThrow(/node by node/);
   });
 });

@@ -92,6 +92,12 @@ export interface TrafficInput {
    * share one load, as kube-proxy would program them once.
    */
   readonly uniqueEndpoints?: boolean;
+  /**
+   * How many endpoints each entry of `endpoints` stands for (figures only, see
+   * {@link computeTrafficFigures}): entries are then one endpoint per shape, in the order each
+   * shape first appears (traffic-figures-memo.ts `groupTrafficEndpoints`). Absent: one each.
+   */
+  readonly counts?: readonly number[];
 }
 
 /** Load of one endpoint. */
@@ -162,7 +168,8 @@ export function toTrafficEndpoints(slices: readonly EndpointSlice[], nodeZoneByN
   return out;
 }
 
-function toTrafficEndpoint(endpoint: Endpoint, address: string, nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint {
+/** One endpoint as {@link toTrafficEndpoints} sees it, its first address given. */
+export function toTrafficEndpoint(endpoint: Endpoint, address: string, nodeZoneByName: ReadonlyMap<string, string | null>): TrafficEndpoint {
   const zone = endpointZone(endpoint, nodeZoneByName);
   return {
     endpoint: address,
@@ -224,6 +231,14 @@ export function computeTrafficMatrix(input: TrafficInput): TrafficMatrix {
 /**
  * The figures of {@link computeTrafficMatrix} without the per-endpoint load list (same arithmetic,
  * same values), for analyses of every Service where only the totals are kept.
+ *
+ * With `counts`, each entry stands for that many endpoints of the same shape (zone, zone hints,
+ * conditions; no node hints, no `internalTrafficPolicy: Local`: nothing node by node). The figures
+ * are then bit for bit those of the list spelled out, as long as the entries keep the order in
+ * which their shapes first appear: kube-proxy's choice is a filter by shape plus checks that some
+ * or every endpoint passes one, every endpoint of a shape gets the same load, a row's zones are
+ * added in the order their first selected endpoint comes, and each cell adds `each × count` once
+ * either way.
  */
 export function computeTrafficFigures(input: TrafficInput): TrafficFigures {
   return trafficModel(input, false) as TrafficFigures;
@@ -272,8 +287,22 @@ function positionsOf(base: readonly TrafficEndpoint[], selected: readonly Traffi
 }
 
 function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | TrafficFigures {
-  const { service, release } = input;
+  const { service, release, counts } = input;
   const endpoints = input.honoursHints && input.proxied ? input.endpoints : input.endpoints.map(withoutHints);
+  if (counts !== undefined && (full || counts.length !== endpoints.length)) throw new Error('traffic model: counts apply to the figures of a grouped endpoint list only');
+  // How many endpoints an entry stands for (1 each without `counts`).
+  let countOf: ((endpoint: TrafficEndpoint) => number) | null = null;
+  if (counts !== undefined) {
+    const byEntry = new Map<TrafficEndpoint, number>();
+    endpoints.forEach((endpoint, i) => byEntry.set(endpoint, counts[i] as number));
+    countOf = (endpoint) => byEntry.get(endpoint) ?? 1;
+  }
+  const countAll = (list: readonly TrafficEndpoint[]): number => {
+    if (countOf === null) return list.length;
+    let total = 0;
+    for (const endpoint of list) total += countOf(endpoint);
+    return total;
+  };
   const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
   let hasNodeHints = false;
   for (const endpoint of endpoints) {
@@ -283,6 +312,7 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
     }
   }
   const perNode = input.proxied && (internalLocal || hasNodeHints);
+  if (perNode && counts !== undefined) throw new Error('traffic model: grouped endpoints cannot be evaluated node by node');
   const hostNodes = new Set<string>();
   if (perNode) {
     for (const endpoint of endpoints) {
@@ -319,6 +349,8 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
     base: readonly TrafficEndpoint[];
     selection: Omit<ZoneSelection, 'droppedShare' | 'selectedEndpoints'>;
     selectedByZone: Map<string, number>;
+    /** Endpoints selected (entries times their counts). */
+    selectedCount: number;
   };
   let shared: Selection | null = null;
   let sharedLoad = 0;
@@ -347,9 +379,9 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
       const z = endpointZone(endpoint);
       // The zones of selected endpoints that are not ready (fallbacks) are listed only with the full matrix.
       if (full) endpointZones.add(z);
-      selectedByZone.set(z, (selectedByZone.get(z) ?? 0) + 1);
+      selectedByZone.set(z, (selectedByZone.get(z) ?? 0) + (countOf === null ? 1 : countOf(endpoint)));
     }
-    return { selected, base, selection, selectedByZone };
+    return { selected, base, selection, selectedByZone, selectedCount: countAll(selected) };
   };
   for (const client of clientsByZone(input.clients)) {
     clientShareByZone[client.zone] = client.share;
@@ -380,18 +412,18 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
       const share = client.share * (totalWeight > 0 ? group.weight / totalWeight : 1 / groups.length);
       const current: Selection = zoneIndependent && shared ? shared : select(group.node, client.zone);
       if (zoneIndependent) shared = current;
-      const { selected, selection, selectedByZone } = current;
-      if (!representative) representative = { zone: client.zone, mode: selection.mode, message: selection.message, selectedEndpoints: selected.length, droppedShare: 0 };
-      if (selected.length === 0) {
+      const { selected, selection, selectedByZone, selectedCount } = current;
+      if (!representative) representative = { zone: client.zone, mode: selection.mode, message: selection.message, selectedEndpoints: selectedCount, droppedShare: 0 };
+      if (selectedCount === 0) {
         zoneDropped += share;
         continue;
       }
-      const each = share / selected.length;
+      const each = share / selectedCount;
       if (lumped) {
         // Own zone, unknown zone, and the rest in one column: O(1) per client zone.
         const own = selectedByZone.get(client.zone) ?? 0;
         const unknownCount = selectedByZone.get(UNKNOWN_ZONE) ?? 0;
-        const others = selected.length - own - unknownCount;
+        const others = selectedCount - own - unknownCount;
         if (own > 0) row[client.zone] = (row[client.zone] ?? 0) + each * own;
         if (unknownCount > 0) row[UNKNOWN_ZONE] = (row[UNKNOWN_ZONE] ?? 0) + each * unknownCount;
         if (others > 0) row[OTHER_ZONES] = (row[OTHER_ZONES] ?? 0) + each * others;
@@ -462,7 +494,12 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
       if (hasLoad(e, i)) pool.push(i);
     });
   }
-  const fair = pool.length > 0 ? delivered / pool.length : 0;
+  let poolCount = pool.length;
+  if (countOf !== null) {
+    poolCount = 0;
+    for (const i of pool) poolCount += countOf(endpoints[i] as TrafficEndpoint);
+  }
+  const fair = poolCount > 0 ? delivered / poolCount : 0;
   const crossZoneFraction = norm(cross);
   const droppedFraction = norm(dropped);
   if (!full) {
@@ -471,7 +508,7 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
       const e = endpoints[i] as TrafficEndpoint;
       maxRelativeLoad = Math.max(maxRelativeLoad, fair > 0 ? rawLoad(e, i) / fair : 0);
     }
-    const figures: TrafficFigures = { clientShareByZone, droppedFraction, crossZoneFraction, maxRelativeLoad, selectionByZone, loadedEndpoints: pool.length, matrix };
+    const figures: TrafficFigures = { clientShareByZone, droppedFraction, crossZoneFraction, maxRelativeLoad, selectionByZone, loadedEndpoints: poolCount, matrix };
     return figures;
   }
   const endpointLoads: EndpointLoad[] = pool.map((i) => {

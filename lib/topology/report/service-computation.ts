@@ -22,8 +22,8 @@ import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-valu
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
-import type { TrafficEndpointsKey } from '../analyses/traffic-figures-memo';
-import { trafficEndpointsKey, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
+import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
+import { groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey, serviceRecordKey } from '../model/cluster-context';
@@ -156,13 +156,13 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
   // addresses: Services with the same shape share them (a bounded memo per clients and release).
   const memo = withDetail ? null : figuresMemo(prepared);
-  // Scenarios on the same slices (now and without hints, often expected and if Auto) spell their endpoints out once.
-  const endpointKeys = new Map<readonly EndpointSlice[], TrafficEndpointsKey>();
-  const endpointsKeyOf = (sliceSet: readonly EndpointSlice[]): TrafficEndpointsKey => {
-    let known = endpointKeys.get(sliceSet);
+  // Scenarios on the same slices (now and without hints, often expected and if Auto) group their endpoints once.
+  const groups = new Map<readonly EndpointSlice[], GroupedTrafficEndpoints>();
+  const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => {
+    let known = groups.get(sliceSet);
     if (known === undefined) {
-      known = { key: trafficEndpointsKey(sliceSet, context.nodeZoneByName, addressesDistinct) };
-      endpointKeys.set(sliceSet, known);
+      known = groupTrafficEndpoints(sliceSet, context.nodeZoneByName, addressesDistinct);
+      groups.set(sliceSet, known);
     }
     return known;
   };
@@ -170,9 +170,11 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
     const input = { ...base, honoursHints, service: svc };
     if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
     const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
-    const key = memo ? trafficFiguresKey(keySlices, context.nodeZoneByName, input, svc.internalTrafficPolicy === 'Local' ? undefined : endpointsKeyOf(keySlices)) : null;
-    if (memo === null || key === null) return computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
-    return memo.get(key, () => computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) }));
+    const grouped = memo === null || svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
+    const key = grouped === null ? null : trafficFiguresKey(keySlices, context.nodeZoneByName, input, grouped);
+    if (memo === null || grouped === null || key === null) return computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
+    // One endpoint per shape with its count: the same figures as the list spelled out (see computeTrafficFigures).
+    return memo.get(key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
   };
   const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
   // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
@@ -308,7 +310,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     ifAutoResult: slices.ifAutoResult,
     workload: null,
     workloadOf: () => cell.fixWorkload(),
-    trafficAfter: fixTrafficModel(prepared, service),
+    trafficAfter: fixTrafficModel(prepared, service, firstAddressesDistinct(allSlices)),
   };
   // No fix is sought for a Service whose hints are expected on or that the controller does not manage: nothing to defer.
   const fixesNow = !lazy || analysis.expected.hintsEnabled || service.selector === null || service.type === 'ExternalName';
@@ -398,9 +400,12 @@ function figuresMemo(prepared: PreparedAnalysis): TrafficFiguresMemo {
 /**
  * The traffic model of a state a fix leaves (see `FixInput.trafficAfter`): kube-proxy's selection
  * on the fixed slices' hints with the fixed annotations, for the preparation's clients, as figures
- * (fractions of the Service's traffic).
+ * (fractions of the Service's traffic). `addressesDistinct`: no two of the Service's observed
+ * endpoints share a first address; a fixed state keeps that (its endpoints are some of them with
+ * other hints or a zone filled in, plus simulated ones whose `added-<zone>-<n>` addresses are no IP
+ * address and differ from each other), so no repeat is looked for.
  */
-function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord): (state: FixedState) => FixTrafficModel | null {
+function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, addressesDistinct: boolean): (state: FixedState) => FixTrafficModel | null {
   const { context, dataplane } = prepared;
   return (state) => {
     if (service.type === 'ExternalName') return null;
@@ -414,12 +419,15 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord): (s
       uniqueEndpoints: true,
       service: proxyServicePort(service, state.annotations, context),
     };
-    const compute = () => computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName) });
     // Equal fixed states share one figures object (the memo of the scenarios, per clients and
-    // release; the gate change keyed apart), so their matrices add up alike however Services group.
-    const shape = trafficFiguresKey(state.slices, context.nodeZoneByName, input);
+    // release; the gate change keyed apart), computed on one endpoint per shape.
+    const grouped = input.service.internalTrafficPolicy === 'Local' ? null : groupTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct);
+    const shape = grouped === null ? null : trafficFiguresKey(state.slices, context.nodeZoneByName, input, grouped);
     const key = shape === null ? null : state.gatesOn ? `gates-on|${shape}` : shape;
-    const figures = key === null ? compute() : figuresMemo(prepared).get(key, compute);
+    const figures =
+      grouped === null || key === null
+        ? computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) })
+        : figuresMemo(prepared).get(key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
     return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
   };
 }
