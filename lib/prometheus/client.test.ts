@@ -9,7 +9,9 @@ import { generateSimTls } from '../../sim/tls';
 import type { MetricsConfig } from './config';
 import { configFromEnv, parseConfig } from '../config/config';
 import { metricsConfigFromEnv } from './config';
-import { MAX_RANGE_POINTS, parseVectorResponse, parseVectorResponseInSlices, PrometheusError, queryInstant, queryRange, SLICED_PARSE_MIN_CHARS } from './client';
+import { gzipSync } from 'node:zlib';
+import type { InstantQueryOptions, VectorSample } from './client';
+import { MAX_RANGE_POINTS, parseVectorResponse, PrometheusError, queryInstant, queryRange, VectorAnswerReader } from './client';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -166,22 +168,43 @@ describe('queryInstant', () => {
     expect(error.message).toBe(message(base));
   });
 
-  it('refuses a response larger than the cap, declared or streamed', async () => {
-    const big = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: Array.from({ length: 500 }, (_, i) => ({ metric: { pod: `p${i}` }, value: [1, '1'] })) } });
-    const message = `Prometheus at ${base} sent a response too large (over 8 KiB); the queries aggregate by a few labels, so check that the URL points at Prometheus.`;
-    handler = (_req, res) => json(res, 200, JSON.parse(big));
-    const declared = await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1));
-    expect(declared.kind).toBe('too-large');
-    expect(declared.message).toBe(message);
-    handler = (_req, res) => {
+  it('caps what it holds: a vector answer read sample by sample may be larger in all, up to its own cap; other answers may not', async () => {
+    const STREAMED_CAP_FACTOR = 16;
+    const vector = (count: number) => JSON.stringify({ status: 'success', data: { resultType: 'vector', result: Array.from({ length: count }, (_, i) => ({ metric: { pod: `p${i}` }, value: [1, '1'] })) } });
+    const chunked = (body: string): Handler => (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-      for (let i = 0; i < big.length; i += 1000) res.write(big.slice(i, i + 1000));
+      for (let i = 0; i < body.length; i += 1000) res.write(body.slice(i, i + 1000));
       res.end();
     };
-    const streamed = await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1));
-    expect(streamed.message).toBe(message);
-    // Under the cap the same answer is fine.
-    expect(await queryInstant(config({ maxResponseBytes: big.length + 1 }), 'up', 1)).toHaveLength(500);
+    const tooLarge = (size: string) => `Prometheus at ${base} sent a response too large (over ${size}); the queries aggregate by a few labels, so check that the URL points at Prometheus.`;
+    const capped = config({ maxResponseBytes: 8192, maxStreamedResponseBytes: 8192 * STREAMED_CAP_FACTOR });
+    // ~17 KB: over the 8 KiB cap, but read sample by sample it never holds more than a chunk.
+    const fits = vector(500);
+    expect(fits.length).toBeGreaterThan(8192);
+    for (const respond of [chunked(fits), ((_req, res) => json(res, 200, JSON.parse(fits))) as Handler]) {
+      handler = respond;
+      expect(await queryInstant(capped, 'up', 1)).toHaveLength(500);
+    }
+    // Over STREAMED_CAP_FACTOR × the cap in all: refused, whether declared or streamed.
+    const runaway = vector(5000);
+    expect(runaway.length).toBeGreaterThan(8192 * STREAMED_CAP_FACTOR);
+    handler = (_req, res) => json(res, 200, JSON.parse(runaway));
+    const declared = await failure(queryInstant(capped, 'up', 1));
+    expect(declared.kind).toBe('too-large');
+    expect(declared.message).toBe(tooLarge('128 KiB'));
+    handler = chunked(runaway);
+    expect((await failure(queryInstant(capped, 'up', 1))).message).toBe(tooLarge('128 KiB'));
+    // Another layout (pretty-printed) must be held whole: the cap applies to it as it is.
+    handler = chunked(JSON.stringify(JSON.parse(fits), null, 1));
+    const whole = await failure(queryInstant(capped, 'up', 1));
+    expect(whole.kind).toBe('too-large');
+    expect(whole.message).toBe(tooLarge('8 KiB'));
+    // A range answer is held whole too.
+    handler = chunked(JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: Array.from({ length: 300 }, (_, i) => ({ metric: { pod: `p${i}` }, values: [[1, '1']] })) } }));
+    expect((await failure(queryRange(capped, 'up', 0, 60, 15))).message).toBe(tooLarge('8 KiB'));
+    // Without a cap of its own, a vector answer may not be larger than what may be held.
+    handler = chunked(fits);
+    expect((await failure(queryInstant(config({ maxResponseBytes: 8192 }), 'up', 1))).message).toBe(tooLarge('8 KiB'));
   });
 
   it('gives up on a slow Prometheus after the timeout', async () => {
@@ -256,72 +279,94 @@ describe('queryInstant', () => {
   });
 });
 
-describe('a large instant answer is parsed in slices', () => {
-  /** A vector answer as Prometheus writes it, over SLICED_PARSE_MIN_CHARS, with label values that look like the sample separator. */
+describe('a large instant answer is read sample by sample as it arrives', () => {
+  /** A vector answer as Prometheus writes it, with label values that look like the sample separator. */
   function bigAnswer(extra: Record<string, unknown> = {}): string {
     const result = Array.from({ length: 9000 }, (_, i) => ({
       metric: { k8s_dst_owner_name: i % 97 === 0 ? 'tricky},{"metric":{"x":"y"}' : `web-${i}`, k8s_dst_namespace: 'shöp', src_zone: `zone-${i % 3}`, pad: 'p'.repeat(100) },
       value: [1700000000, i % 500 === 0 ? 'NaN' : String(i * 1.5)],
     }));
-    const body = JSON.stringify({ status: 'success', data: { resultType: 'vector', result }, ...extra });
-    expect(body.length).toBeGreaterThan(SLICED_PARSE_MIN_CHARS);
-    return body;
+    return JSON.stringify({ status: 'success', data: { resultType: 'vector', result }, ...extra });
   }
 
-  it('gives the same samples as one parse, a macrotask between slices, and a warnings tail is fine', async () => {
+  /** `body` fed to a reader in pieces of `size` characters. */
+  function readInPieces(body: string, size: number, options: InstantQueryOptions = {}): { samples: VectorSample[]; mostHeld: number } {
+    const reader = new VectorAnswerReader('http://prom', options);
+    let mostHeld = 0;
+    for (let i = 0; i < body.length; i += size) {
+      reader.write(body.slice(i, i + size));
+      mostHeld = Math.max(mostHeld, reader.heldChars);
+    }
+    return { samples: reader.end(), mostHeld };
+  }
+
+  it('gives the samples of one parse whatever the pieces, holding only the text after the last complete sample', () => {
     for (const body of [bigAnswer(), bigAnswer({ warnings: ['PromQL info: metric might not be a counter'] })]) {
-      let immediates = 0;
-      let parsed = false;
-      const spin = (): void => {
-        immediates += 1;
-        if (!parsed) setImmediate(spin);
-      };
-      setImmediate(spin);
-      const parsing = parseVectorResponseInSlices(body, 'http://prom', 500);
-      expect(parsing).toBeInstanceOf(Promise);
-      const sliced = await parsing;
-      parsed = true;
-      expect(sliced).toEqual(parseVectorResponse(body, 'http://prom'));
-      expect(sliced).toHaveLength(9000);
-      // Other macrotasks ran while it parsed (at least one per slice of 500 of the 9,000 samples).
-      expect(immediates).toBeGreaterThanOrEqual(17);
+      const whole = parseVectorResponse(body, 'http://prom');
+      expect(whole).toHaveLength(9000);
+      for (const size of [7, 1000, 65_536, body.length]) {
+        const { samples, mostHeld } = readInPieces(body, size);
+        expect(samples).toEqual(whole);
+        // A piece and at most one sample (~200 characters) are held, never the answer.
+        if (size < body.length) expect(mostHeld).toBeLessThan(size + 400);
+      }
     }
   });
 
-  it('small answers, error envelopes and other layouts are parsed in one go, with the same result or error', async () => {
+  it('small answers, error envelopes and other layouts are read whole at the end, with the same result or error', () => {
     const small = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { pod: 'a' }, value: [1, '2'] }] } });
-    expect(parseVectorResponseInSlices(small, 'http://prom')).toEqual([{ metric: { pod: 'a' }, value: 2 }]);
+    expect(readInPieces(small, 5).samples).toEqual([{ metric: { pod: 'a' }, value: 2 }]);
+    const empty = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [] } });
+    expect(readInPieces(empty, 3).samples).toEqual([]);
     const rejected = JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error' });
-    expect(() => parseVectorResponseInSlices(rejected, 'http://prom')).toThrow(PrometheusError);
+    expect(() => readInPieces(rejected, 4)).toThrow('Prometheus at http://prom rejected the query: bad_data: parse error.');
     // Pretty-printed, or value before metric: no cut at sample boundaries, the same samples.
     const answer = JSON.parse(bigAnswer()) as { data: { result: { metric: unknown; value: unknown }[] } };
     const pretty = JSON.stringify(answer, null, 1);
     const reordered = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: answer.data.result.map((r) => ({ value: r.value, metric: r.metric })) } });
-    for (const body of [pretty, reordered]) expect(await parseVectorResponseInSlices(body, 'http://prom')).toEqual(parseVectorResponse(body, 'http://prom'));
+    for (const body of [pretty, reordered]) expect(readInPieces(body, 4096).samples).toEqual(parseVectorResponse(body, 'http://prom'));
+    // Not JSON after the vector's start: malformed, as one parse says.
+    expect(() => readInPieces(`${bigAnswer().slice(0, 5000)}},{"metric":{"pod":}`, 1000)).toThrow('Prometheus at http://prom sent a response that is not JSON (is the URL a Prometheus server?).');
   });
 
-  it('a bad sample in a middle slice fails as one parse does', async () => {
+  it('a bad sample in a middle piece fails as one parse does', () => {
     const body = bigAnswer().replace('"value":[1700000000,"3"]', '"value":[1700000000,"three"]');
-    const error = await failure(Promise.resolve(parseVectorResponseInSlices(body, 'http://prom', 100)));
-    expect(error.message).toBe('Prometheus at http://prom sent a sample value that is not a number.');
+    expect(() => readInPieces(body, 1000)).toThrow('Prometheus at http://prom sent a sample value that is not a number.');
   });
 
-  it('read sample by sample, a bad value or timestamp in a middle slice costs only its own sample', async () => {
+  it('read with perSample, a bad value or timestamp costs only its own sample', () => {
     const body = bigAnswer().replace('"value":[1700000000,"3"]', '"value":[1700000000,"three"]').replace('"value":[1700000000,"4.5"]', '"value":["later","4.5"]');
-    const samples = await parseVectorResponseInSlices(body, 'http://prom', 100, { perSample: true });
+    const { samples } = readInPieces(body, 1000, { perSample: true });
     expect(samples).toHaveLength(9000);
     expect(samples.filter((s) => s.problem !== undefined).map((s) => s.problem)).toEqual(['its value "three" is not a number', 'its timestamp "later" is not a time']);
     expect(samples.slice(2, 4).map((s) => [s.metric.k8s_dst_owner_name, s.value])).toEqual([['web-2', Number.NaN], ['web-3', Number.NaN]]);
     expect(samples.filter((s) => s.problem === undefined && !Number.isNaN(s.value))).toHaveLength(9000 - 2 - 18);
   });
 
-  it('queryInstant answers a large vector through it', async () => {
+  it('queryInstant asks for gzip and reads a large vector plain, chunked or gzipped', async () => {
     const body = bigAnswer();
+    const encodings: (string | undefined)[] = [];
+    for (const gzip of [false, true]) {
+      handler = (req, res) => {
+        encodings.push(req.headers['accept-encoding']);
+        res.writeHead(200, { 'Content-Type': 'application/json', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+        const bytes = gzip ? gzipSync(body) : Buffer.from(body);
+        for (let i = 0; i < bytes.length; i += 16_384) res.write(bytes.subarray(i, i + 16_384));
+        res.end();
+      };
+      expect(await queryInstant(config(), 'x', 1)).toEqual(parseVectorResponse(body, base));
+    }
+    expect(encodings).toEqual(['gzip', 'gzip']);
+  });
+
+  it('a gzip answer that does not decompress is malformed, not a crash', async () => {
     handler = (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(body);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end('not gzip at all');
     };
-    expect(await queryInstant(config(), 'x', 1)).toEqual(parseVectorResponse(body, base));
+    const error = await failure(queryInstant(config(), 'x', 1));
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toBe(`Prometheus at ${base} sent a gzip answer that could not be decompressed.`);
   });
 });
 

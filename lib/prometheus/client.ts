@@ -11,6 +11,8 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import zlib from 'node:zlib';
 import { redact, rememberSecret } from '../k8s/redact';
 import type { MetricsConfig } from './config';
 
@@ -99,21 +101,24 @@ function parseEnvelope(body: string, where: string): Record<string, unknown> {
   return data;
 }
 
-function labelsOf(metric: Record<string, unknown>): Record<string, string> {
+function labelsOf(metric: Record<string, unknown>, values?: LabelValues): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const [key, label] of Object.entries(metric)) if (typeof label === 'string') labels[key] = label;
+  for (const key in metric) {
+    const label = metric[key];
+    if (typeof label === 'string') labels[key] = values === undefined ? label : values.of(label);
+  }
   return labels;
 }
 
 /** Parses the `{status, data:{resultType:'vector', result:[…]}}` envelope of an instant query. Throws {@link PrometheusError}. */
-export function parseVectorResponse(body: string, where: string, options: InstantQueryOptions = {}): VectorSample[] {
+export function parseVectorResponse(body: string, where: string, options: InstantQueryOptions = {}, values?: LabelValues): VectorSample[] {
   const data = parseEnvelope(body, where);
   if (data.resultType !== 'vector') {
     throw new PrometheusError('malformed', `Prometheus at ${where} answered with a ${typeof data.resultType === 'string' ? data.resultType : 'missing'} result where an instant vector was expected.`);
   }
   if (!Array.isArray(data.result)) throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector answer without a "result" list.`);
   const samples: VectorSample[] = [];
-  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where, options));
+  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where, options, values));
   return samples;
 }
 
@@ -129,19 +134,19 @@ function sampleTime(raw: unknown): number | null {
   return Number.isFinite(time) ? time : null;
 }
 
-function vectorSampleOf(entry: unknown, where: string, options: InstantQueryOptions = {}): VectorSample {
+function vectorSampleOf(entry: unknown, where: string, options: InstantQueryOptions = {}, values?: LabelValues): VectorSample {
   if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.value) || entry.value.length !== 2) {
     throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector sample that is not {metric, value: [time, "value"]}.`);
   }
   const value = parseSampleValue(entry.value[1]);
   if (options.perSample === true) {
-    const metric = labelsOf(entry.metric);
+    const metric = labelsOf(entry.metric, values);
     if (sampleTime(entry.value[0]) === null) return { metric, value: Number.NaN, problem: `its timestamp ${shownValue(entry.value[0])} is not a time` };
     if (value === null) return { metric, value: Number.NaN, problem: `its value ${shownValue(entry.value[1])} is not a number` };
     return { metric, value };
   }
   if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
-  return { metric: labelsOf(entry.metric), value };
+  return { metric: labelsOf(entry.metric, values), value };
 }
 
 /** How Prometheus (compact JSON, `metric` before `value`) starts a successful instant-vector answer. */
@@ -151,53 +156,101 @@ const VECTOR_PREFIX = '{"status":"success","data":{"resultType":"vector","result
  * there is always escaped), so every occurrence separates two samples of the result list.
  */
 const SAMPLE_SEPARATOR = '},{"metric":';
-/** Below this many characters an answer is parsed in one go (a few milliseconds at most). */
-export const SLICED_PARSE_MIN_CHARS = 1 << 20;
-/** Samples parsed per slice of {@link parseVectorResponseInSlices} by default (~250 KB of JSON). */
-export const SAMPLES_PER_SLICE = 1000;
 
-/**
- * {@link parseVectorResponse} that does not hold the event loop on a large answer: at scale a flow
- * query answers ~150k series (~40 MB of JSON), which one `JSON.parse` turns into seconds of
- * blocked requests on a busy machine. An answer laid out as Prometheus writes it is cut at the
- * sample boundaries and parsed `samplesPerSlice` samples at a time with a macrotask between
- * slices; the envelope is checked on the last sample with the answer's own tail. Anything else —
- * a small answer, an error envelope, another layout, a cut that does not parse — goes through
- * {@link parseVectorResponse} (synchronously when decided up front), so the result and the errors
- * are always the same.
- */
-export function parseVectorResponseInSlices(body: string, where: string, samplesPerSlice: number = SAMPLES_PER_SLICE, options: InstantQueryOptions = {}): VectorSample[] | Promise<VectorSample[]> {
-  if (body.length < SLICED_PARSE_MIN_CHARS || !body.startsWith(VECTOR_PREFIX)) return parseVectorResponse(body, where, options);
-  return parseInSlices(body, where, Math.max(1, samplesPerSlice), options).catch((error: unknown) => {
-    // A cut that does not parse (an unexpected layout): the whole answer in one go, errors included.
-    if (error instanceof SyntaxError) return parseVectorResponse(body, where, options);
-    throw error;
-  });
+/** The same label value once per answer: a flow answer repeats each namespace, owner and zone thousands of times. */
+class LabelValues {
+  private readonly values = new Map<string, string>();
+  of(value: string): string {
+    const known = this.values.get(value);
+    if (known !== undefined) return known;
+    this.values.set(value, value);
+    return value;
+  }
 }
 
-async function parseInSlices(body: string, where: string, samplesPerSlice: number, options: InstantQueryOptions): Promise<VectorSample[]> {
-  const samples: VectorSample[] = [];
-  let start = VECTOR_PREFIX.length;
-  for (;;) {
-    // The next `samplesPerSlice` samples: up to the separator after the last of them.
-    let cut = start;
-    let found = 0;
-    while (found < samplesPerSlice) {
-      const next = body.indexOf(SAMPLE_SEPARATOR, cut);
-      if (next < 0) break;
-      cut = next + 1;
-      found += 1;
-    }
-    if (found === 0) break;
-    const slice: unknown = JSON.parse(`[${body.slice(start, cut)}]`);
-    if (!Array.isArray(slice)) throw new SyntaxError('not a list of samples');
-    for (const entry of slice) samples.push(vectorSampleOf(entry, where, options));
-    start = cut + 1;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+/** Reads an answer as it arrives (see {@link VectorAnswerReader}); `end` gives the result or throws {@link PrometheusError}. */
+interface AnswerReader<T> {
+  write(text: string): void;
+  /** Characters received and not yet read (what the response cap bounds). */
+  readonly heldChars: number;
+  end(): T[];
+}
+
+/** An answer read in one go at its end (range queries, error envelopes). */
+class WholeAnswerReader<T> implements AnswerReader<T> {
+  private text = '';
+  constructor(private readonly parse: (body: string) => T[]) {}
+  write(text: string): void {
+    this.text += text;
   }
-  // The last sample with the answer's tail, behind the prefix: a whole answer of one sample (or none).
-  for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${body.slice(start)}`, where, options)) samples.push(entry);
-  return samples;
+  get heldChars(): number {
+    return this.text.length;
+  }
+  end(): T[] {
+    return this.parse(this.text);
+  }
+}
+
+/**
+ * An instant-vector answer read sample by sample as it arrives. At scale a flow query with zone
+ * labels answers hundreds of thousands of series (~100 MB of JSON at realistic L): held whole,
+ * that is the text, then one parse of it, on top of the samples. An answer laid out as Prometheus
+ * writes it (compact, `metric` before `value`) is cut at the sample boundaries as the chunks come
+ * in, and only the text after the last complete sample is kept; the envelope is checked with the
+ * last sample and the answer's tail. Any other layout (or an error envelope) is read whole at the
+ * end, so its result and its errors are {@link parseVectorResponse}'s. Label values are shared
+ * within the answer.
+ */
+export class VectorAnswerReader implements AnswerReader<VectorSample> {
+  private text = '';
+  private mode: 'start' | 'samples' | 'whole' = 'start';
+  private readonly samples: VectorSample[] = [];
+  private readonly labels = new LabelValues();
+
+  constructor(
+    private readonly where: string,
+    private readonly options: InstantQueryOptions = {},
+  ) {}
+
+  get heldChars(): number {
+    return this.text.length;
+  }
+
+  write(text: string): void {
+    this.text += text;
+    if (this.mode === 'start') {
+      if (this.text.length < VECTOR_PREFIX.length) {
+        if (!VECTOR_PREFIX.startsWith(this.text)) this.mode = 'whole';
+        return;
+      }
+      if (!this.text.startsWith(VECTOR_PREFIX)) {
+        this.mode = 'whole';
+        return;
+      }
+      this.mode = 'samples';
+      this.text = this.text.slice(VECTOR_PREFIX.length);
+    }
+    if (this.mode !== 'samples') return;
+    // Every complete sample so far: up to the last separator.
+    const cut = this.text.lastIndexOf(SAMPLE_SEPARATOR);
+    if (cut < 0) return;
+    let list: unknown;
+    try {
+      list = JSON.parse(`[${this.text.slice(0, cut + 1)}]`);
+    } catch {
+      throw new PrometheusError('malformed', `Prometheus at ${this.where} sent a response that is not JSON (is the URL a Prometheus server?).`);
+    }
+    this.text = this.text.slice(cut + 2);
+    for (const entry of list as unknown[]) this.samples.push(vectorSampleOf(entry, this.where, this.options, this.labels));
+  }
+
+  end(): VectorSample[] {
+    if (this.mode !== 'samples') return parseVectorResponse(this.text, this.where, this.options);
+    // The last sample (if any) with the answer's tail, behind the prefix: the envelope is checked there.
+    for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${this.text}`, this.where, this.options, this.labels)) this.samples.push(entry);
+    this.text = '';
+    return this.samples;
+  }
 }
 
 /** One sample of a range series: evaluation time (Unix seconds) and value. */
@@ -302,10 +355,12 @@ function formatBytes(bytes: number): string {
 /**
  * Runs one instant query at `timeSeconds` (Unix seconds). Resolves to the vector's samples;
  * rejects with a {@link PrometheusError} when Prometheus is down, slow, answers 4xx/5xx or an
- * error envelope, or sends something that is not a vector answer or is larger than the cap.
+ * error envelope, or sends something that is not a vector answer or is larger than the caps (read
+ * sample by sample, see {@link VectorAnswerReader}, a vector answer may be up to
+ * `maxStreamedResponseBytes` in all while what is held stays under `maxResponseBytes`).
  */
 export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number, options: InstantQueryOptions = {}): Promise<VectorSample[]> {
-  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (body, where) => parseVectorResponseInSlices(body, where, SAMPLES_PER_SLICE, options));
+  return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (where) => new VectorAnswerReader(where, options));
 }
 
 /** Most points Prometheus returns per series of a range query (its own limit is 11,000). */
@@ -323,11 +378,16 @@ export function queryRange(config: MetricsConfig, promql: string, start: number,
   if ((end - start) / stepSeconds + 1 > MAX_RANGE_POINTS) {
     return Promise.reject(new PrometheusError('query', `A range query of ${end - start} s at a ${stepSeconds} s step would exceed ${MAX_RANGE_POINTS} points per series.`));
   }
-  return apiGet(config, '/api/v1/query_range', { query: promql, start: start.toFixed(3), end: end.toFixed(3), step: String(stepSeconds) }, parseMatrixResponse);
+  return apiGet(config, '/api/v1/query_range', { query: promql, start: start.toFixed(3), end: end.toFixed(3), step: String(stepSeconds) }, (where) => new WholeAnswerReader((body) => parseMatrixResponse(body, where)));
 }
 
-/** One GET of the HTTP API with credentials, deadline and size cap; `parse` reads a 2xx body (and the error envelope of a 400/422). */
-function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Record<string, string>>, parse: (body: string, where: string) => T[] | Promise<T[]>): Promise<T[]> {
+/**
+ * One GET of the HTTP API with credentials, deadline and size caps, gzip accepted; a 2xx body is
+ * read by the answer's reader as it arrives (`maxResponseBytes` bounds what it holds; a reader
+ * reading sample by sample may receive `maxStreamedResponseBytes` in all), other
+ * bodies whole (the error envelope of a 400/422 through the reader too).
+ */
+function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Record<string, string>>, readerFor: (where: string) => AnswerReader<T>): Promise<T[]> {
   const where = config.baseUrl;
   return new Promise<T[]>((resolve, reject) => {
     let settled = false;
@@ -340,7 +400,7 @@ function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Reco
     };
     let headers: Record<string, string>;
     try {
-      headers = { Accept: 'application/json' };
+      headers = { Accept: 'application/json', 'Accept-Encoding': 'gzip' };
       if (config.tokenFile !== null) {
         const token = readToken(config.tokenFile);
         // Known to redaction, so an error body that echoes it (in any encoding) never shows it.
@@ -364,51 +424,71 @@ function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Reco
       { method: 'GET', headers, ...(url.protocol === 'https:' && config.ca !== null ? { ca: config.ca } : {}), agent: false },
       (response) => {
         const status = response.statusCode ?? 0;
-        const declared = Number(response.headers['content-length']);
-        const tooLarge = (): void => {
-          done(new PrometheusError('too-large', `Prometheus at ${where} sent a response too large (over ${formatBytes(config.maxResponseBytes)}); the queries aggregate by a few labels, so check that the URL points at Prometheus.`));
+        const success = status >= 200 && status < 300;
+        // A 2xx body goes to the answer's reader as it arrives; a 400/422 (Prometheus' error
+        // envelope) too, at the end; anything else is kept whole for its message.
+        const reader = success || status === 400 || status === 422 ? readerFor(where) : null;
+        const streamedCap = Math.max(config.maxResponseBytes, config.maxStreamedResponseBytes ?? config.maxResponseBytes);
+        const tooLarge = (cap: number): void => {
+          done(new PrometheusError('too-large', `Prometheus at ${where} sent a response too large (over ${formatBytes(cap)}); the queries aggregate by a few labels, so check that the URL points at Prometheus.`));
           response.destroy();
           request.destroy();
         };
-        if (Number.isFinite(declared) && declared > config.maxResponseBytes) {
-          tooLarge();
+        const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
+        const gzipped = encoding === 'gzip';
+        const declared = Number(response.headers['content-length']);
+        if (!gzipped && Number.isFinite(declared) && declared > (success ? streamedCap : config.maxResponseBytes)) {
+          tooLarge(success ? streamedCap : config.maxResponseBytes);
           return;
         }
-        const chunks: Buffer[] = [];
+        const body: NodeJS.ReadableStream = gzipped ? response.pipe(zlib.createGunzip()) : response;
+        const decoder = new StringDecoder('utf8');
+        let text = '';
         let size = 0;
-        response.on('data', (chunk: Buffer) => {
+        const take = (chunk: string): void => {
+          if (reader !== null && success) {
+            reader.write(chunk);
+            if (reader.heldChars > config.maxResponseBytes) tooLarge(config.maxResponseBytes);
+          } else text += chunk;
+        };
+        body.on('data', (chunk: Buffer) => {
+          if (settled) return;
           size += chunk.length;
-          if (size > config.maxResponseBytes) {
-            tooLarge();
+          // In all: a 2xx answer's reader bounds what it holds itself (`take`).
+          const cap = reader !== null && success ? streamedCap : config.maxResponseBytes;
+          if (size > cap) {
+            tooLarge(cap);
             return;
           }
-          chunks.push(chunk);
+          try {
+            take(decoder.write(chunk));
+          } catch (error) {
+            done(error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`));
+            response.destroy();
+            request.destroy();
+          }
         });
-        response.on('error', () => done(new PrometheusError('unreachable', `Prometheus at ${where} closed the connection before the answer was complete.`)));
-        response.on('aborted', () => done(new PrometheusError('unreachable', `Prometheus at ${where} closed the connection before the answer was complete.`)));
-        response.on('end', () => {
+        const cut = (): void => done(new PrometheusError('unreachable', `Prometheus at ${where} closed the connection before the answer was complete.`));
+        response.on('error', cut);
+        response.on('aborted', cut);
+        if (gzipped) body.on('error', () => done(new PrometheusError('malformed', `Prometheus at ${where} sent a gzip answer that could not be decompressed.`)));
+        body.on('end', () => {
           if (settled) return;
-          const body = Buffer.concat(chunks).toString('utf8');
           // Prometheus answers 400 (bad query) and 422 (execution) with an error envelope: show its message.
-          if (status >= 200 && status < 300) {
-            const unreadable = (error: unknown): PrometheusError =>
-              error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`);
-            let parsed: T[] | Promise<T[]>;
-            try {
-              parsed = parse(body, where);
-            } catch (error) {
-              done(unreadable(error));
+          try {
+            take(decoder.end());
+            if (success) {
+              done(null, (reader as AnswerReader<T>).end());
               return;
             }
-            if (Array.isArray(parsed)) done(null, parsed);
-            else parsed.then((samples) => done(null, samples), (error: unknown) => done(unreadable(error)));
+          } catch (error) {
+            done(error instanceof PrometheusError ? error : new PrometheusError('malformed', `Prometheus at ${where} sent an answer that could not be read.`));
             return;
           }
-          if (status === 400 || status === 422) {
+          if (reader !== null) {
             try {
-              const parsed = parse(body, where);
-              // Only a success envelope parses in slices, and it is no error message: nothing to wait for.
-              if (!Array.isArray(parsed)) parsed.catch(() => undefined);
+              reader.write(text);
+              reader.end();
             } catch (error) {
               if (error instanceof PrometheusError && error.kind === 'query') {
                 done(error);
@@ -416,7 +496,7 @@ function apiGet<T>(config: MetricsConfig, apiPath: string, params: Readonly<Reco
               }
             }
           }
-          done(httpMessage(status, response.statusMessage ?? '', body, where));
+          done(httpMessage(status, response.statusMessage ?? '', text, where));
         });
       },
     );

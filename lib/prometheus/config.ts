@@ -29,8 +29,14 @@ import { getConfig } from '../config/process-config';
 import { displayUrl, parsePrometheusUrl, parseTrafficSelector } from '../config/prometheus-syntax';
 
 
-/** Largest Prometheus answer read (bytes). */
+/** Most of a Prometheus answer held at once (bytes): a whole answer, unless read sample by sample. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Largest instant-vector answer of the traffic queries read sample by sample (bytes, in all): the
+ * flow query with zone labels answers ~73 MB at realistic L; this stops a runaway answer.
+ */
+export const DEFAULT_MAX_STREAMED_RESPONSE_BYTES = 1024 * 1024 * 1024;
 
 /** A usable configuration. */
 export interface MetricsConfig {
@@ -46,6 +52,11 @@ export interface MetricsConfig {
   readonly timeoutMs: number;
   readonly maxStaleSeconds: number;
   readonly maxResponseBytes: number;
+  /**
+   * Largest instant-vector answer read sample by sample, in all (what is held at once stays under
+   * `maxResponseBytes`); absent: `maxResponseBytes`, no answer larger than what may be held.
+   */
+  readonly maxStreamedResponseBytes?: number;
   /** Label matchers added to every traffic query (`cluster="prod"`), `''` for none. */
   readonly selector: string;
 }
@@ -115,7 +126,7 @@ export function defaultMetricsSettings(env: Env): MetricsConfigSettings {
  * a clear status at start-up rather than as a failing query later; the token itself is read again
  * for every request.
  */
-export function metricsConfigFromEnv(env: Env = getConfig(), options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
+export function metricsConfigFromEnv(env: Env = getConfig(), options: { readonly maxResponseBytes?: number; readonly maxStreamedResponseBytes?: number } = {}): MetricsConfigResult {
   return metricsConfigFromSettings(env, defaultMetricsSettings(env), options);
 }
 
@@ -124,7 +135,7 @@ export function metricsConfigFromEnv(env: Env = getConfig(), options: { readonly
  * taken from `settings`, each message naming the setting as `settings` calls it; the process-wide
  * ones (window, refresh, timeout, max-stale) from `env`.
  */
-export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSettings, options: { readonly maxResponseBytes?: number } = {}): MetricsConfigResult {
+export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSettings, options: { readonly maxResponseBytes?: number; readonly maxStreamedResponseBytes?: number } = {}): MetricsConfigResult {
   const rawWindow = env.ZONESCOPE_PROMETHEUS_WINDOW;
   const refreshSeconds = env.ZONESCOPE_PROMETHEUS_REFRESH_SECONDS;
   const rawUrl = settings.url.raw?.trim() ?? '';
@@ -174,6 +185,7 @@ export function metricsConfigFromSettings(env: Env, settings: MetricsConfigSetti
       timeoutMs: timeout,
       maxStaleSeconds: maxStale,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxStreamedResponseBytes: options.maxStreamedResponseBytes ?? (options.maxResponseBytes === undefined ? DEFAULT_MAX_STREAMED_RESPONSE_BYTES : options.maxResponseBytes),
       selector: selector.matchers,
     },
   };
