@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { AnalysisCache, DETAIL_CACHE_SIZE, sameItems } from './analysis-cache';
 import type { PreparedAnalysis } from './prepared-analysis';
 import { analyzeClusterIn } from './cluster-analysis';
-import { prepareAnalysis, withAnalysisCache } from './prepared-analysis';
+import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from './prepared-analysis';
+import { reportShapeKey } from './report-shape';
+import type { ShapeMemo } from './service-computation';
+import { shapeMemoFor } from './service-computation';
+import type { MeasuredTraffic } from '../analyses/traffic-volume';
 import { analyzeServiceIn } from './service-detail';
-import type { ClusterSnapshot, EndpointSliceRecord, PodRecord } from '../model/cluster-model';
+import type { ClusterSnapshot, EndpointSliceRecord, PodRecord, ServiceRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
 import { testEndpoints, testNode, testService, testSlice, testSnapshot, testWorkload } from '../model/test-cluster';
 
@@ -90,6 +94,44 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     const third = cached({ ...snapshot, nodes, version }, second);
     expect(analyzeClusterIn(third)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes, version }))));
     expect(third.cache?.lastRun).toMatchObject({ computed: 6, full: true });
+  });
+
+  it('a new measurement re-prices every Service from the shape results it kept; new nodes or no cache start them anew', () => {
+    const snapshot = cluster();
+    const index = indexCluster(snapshot);
+    const first = cached(snapshot, null);
+    analyzeClusterIn(first);
+    const memo = shapeMemoFor(first) as ShapeMemo;
+    expect(memo.size).toBe(6);
+    const key = reportShapeKey(snapshot.services[1] as ServiceRecord, [snapshot.endpointSlices[1] as EndpointSliceRecord], first.context.nodeZoneByName) as string;
+    const kept = memo.get(key);
+    expect(kept).toBeDefined();
+    // team-1/b measured at 900 GB a month, all of it in zone-a.
+    const measured: MeasuredTraffic = {
+      window: '7d',
+      measuredAt: '2026-12-05T12:00:00Z',
+      byService: new Map([['team-1/b', { kind: 'measured-flows', metric: 'beyla_network_flow_bytes_total', gbPerMonth: 900, matrix: { 'zone-a': { 'zone-a': 600, 'zone-b': 300 } } }]]),
+      interZoneGbPerMonth: null,
+      flowZones: 'labelled',
+      reconciliation: null,
+      quality: { seriesRead: 2, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
+    };
+    const second = prepareAnalysis(index, { measured }, first);
+    const result = analyzeClusterIn(second);
+    // Every Service computed again (they are priced anew), the same as a fresh pass…
+    expect(second.cache?.lastRun).toMatchObject({ computed: 6, full: true });
+    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(index, { measured })));
+    expect(result.services.find((s) => s.name === 'b')?.traffic.volume.gbPerMonth).toBe(900);
+    // …from the shapes' results of the first pass: the same memo, no shape computed again.
+    expect(shapeMemoFor(second)).toBe(memo);
+    expect(memo.size).toBe(6);
+    expect(memo.get(key)).toBe(kept);
+    // A node change (a new nodes list) starts the shapes anew; without a cache each pass has its own.
+    const third = prepareAnalysis(indexCluster({ ...snapshot, nodes: [...snapshot.nodes, testNode('node-d', 'zone-a')] }), { measured }, second);
+    expect(shapeMemoFor(third)).not.toBe(memo);
+    const uncached = prepareAnalysis(index);
+    expect(shapeMemoFor(uncached)).not.toBe(shapeMemoFor(uncached));
+    expect(shapeMemoFor(withoutShapeSharing(first))).toBeNull();
   });
 
   it('deleted and added Services are dropped and analysed', () => {

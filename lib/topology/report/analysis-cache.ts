@@ -84,6 +84,7 @@ export class AnalysisCache {
   private readonly details = new Map<string, Entry<unknown>>();
   private sorted: { readonly source: readonly ServiceRecord[]; readonly services: readonly ServiceRecord[] } | null = null;
   private fullPass = true;
+  private shapes: { readonly nodes: readonly NodeRecord[]; readonly key: string; readonly memo: unknown } | null = null;
   /** The last cluster pass. */
   lastRun: AnalysisCacheRun | null = null;
 
@@ -143,6 +144,17 @@ export class AnalysisCache {
 
   private namespaceVersion(namespace: string): number {
     return this.namespaceVersions.get(namespace) ?? 0;
+  }
+
+  /**
+   * The Service-shape results kept for passes over `nodes` (the same array) with the same
+   * cluster-wide inputs `key` (see `PreparedAnalysis.shapeInputsKey`): `create`d anew when either
+   * changed. A pass after a new traffic measurement re-prices every Service but finds each shape's
+   * hints and traffic figures here.
+   */
+  shapesFor<T>(nodes: readonly NodeRecord[], key: string, create: () => T): T {
+    if (this.shapes === null || this.shapes.nodes !== nodes || this.shapes.key !== key) this.shapes = { nodes, key, memo: create() };
+    return this.shapes.memo as T;
   }
 
   /** Whether the last {@link sync} dropped everything (first pass, or cluster-wide inputs changed). */

@@ -242,7 +242,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
       result.cell?.rebind(context);
       result.fixesCell?.rebind(context);
     } else {
-      // Kept for this pass only: a later pass recomputes few Services, or (new cluster-wide inputs) all of them anew.
+      // With a cache, kept while the nodes and the cluster-wide inputs but the measurement stay the same.
       shapes ??= shapeMemoFor(prepared);
       result = clusterPassResult(prepared, service, shapes);
       computed++;

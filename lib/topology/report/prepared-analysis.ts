@@ -67,6 +67,12 @@ export interface PreparedAnalysis {
    */
   readonly inputsKey: string;
   /**
+   * {@link inputsKey} without the measured traffic: what the hints and traffic figures of a Service
+   * shape read besides the nodes (server version, dataplane, options). Passes whose preparations
+   * have the same nodes and this key may share those results (see `shapeMemoFor`).
+   */
+  readonly shapeInputsKey: string;
+  /**
    * Whether a cluster pass shares results between Services of the same shape (see
    * report-shape.ts); `false` after {@link withoutShapeSharing}. Results are the same either way.
    */
@@ -93,9 +99,9 @@ function measuredKey(measured: MeasuredTraffic | null | undefined): string | nul
   return key;
 }
 
-function preparedInputs(index: ClusterIndex, options: ClusterAnalysisOptions): string {
+function preparedInputs(index: ClusterIndex, options: ClusterAnalysisOptions, measured: string | null = measuredKey(options.measured)): string {
   const { version, proxy, cni } = index.snapshot;
-  return JSON.stringify([version, proxy, cni, { ...options, measured: measuredKey(options.measured) }]);
+  return JSON.stringify([version, proxy, cni, { ...options, measured }]);
 }
 
 /**
@@ -202,6 +208,7 @@ function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inpu
     clusterUnknown,
     serviceUnknown,
     inputsKey,
+    shapeInputsKey: preparedInputs(index, options, null),
     shareShapes: true,
   };
 }

@@ -220,9 +220,27 @@ export function predictWithAnnotations(prepared: PreparedAnalysis, service: Serv
 /** Results by Service shape within one cluster pass (see report-shape.ts). */
 export type ShapeMemo = ReportShapeMemo<HintsAndTraffic<TrafficCommon>>;
 
-/** A fresh shape memo for one cluster pass, `null` when the preparation shares no shapes (see `withoutShapeSharing`). */
+/**
+ * The shape memo of a cluster pass, `null` when the preparation shares no shapes (see
+ * `withoutShapeSharing`): with a cache, the one kept for the same nodes and cluster-wide inputs
+ * but the measured traffic (a shape's hints and traffic figures do not read it: a pass after a new
+ * measurement re-prices every Service without running the engine again), else a fresh one.
+ */
 export function shapeMemoFor(prepared: PreparedAnalysis): ShapeMemo | null {
-  return prepared.shareShapes ? new ReportShapeMemo() : null;
+  if (!prepared.shareShapes) return null;
+  const { cache } = prepared;
+  return cache ? cache.shapesFor(prepared.context.index.snapshot.nodes, prepared.shapeInputsKey, () => new ReportShapeMemo()) : new ReportShapeMemo();
+}
+
+const NO_SLICE_RECORDS: readonly EndpointSliceRecord[] = [];
+
+/**
+ * What a shape memo keeps of a Service's steps 1–2: the other Services of the shape read only the
+ * address type and the Auto run of its slices (they take their own observed slices), so the
+ * slice lists are not kept alive with it.
+ */
+function memoEntry(core: HintsAndTraffic<TrafficCommon>): HintsAndTraffic<TrafficCommon> {
+  return { ...core, slices: { ...core.slices, observed: NO_SLICE_RECORDS, managed: NO_SLICES, expected: NO_SLICES, ifAuto: NO_SLICES } };
 }
 
 /**
@@ -243,7 +261,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   let core = shapeKey === null ? undefined : shapes?.get(shapeKey);
   if (core === undefined) {
     core = hintsAndTraffic(prepared, service, allSlices, withDetail);
-    if (shapeKey !== null) shapes?.set(shapeKey, core);
+    if (shapeKey !== null) shapes?.set(shapeKey, memoEntry(core));
   } else {
     const addressType = core.slices.addressType;
     const observed = allSlices.length === 1 && allSlices[0]?.addressType === addressType ? allSlices : allSlices.filter((s) => s.addressType === addressType);
