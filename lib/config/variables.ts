@@ -389,6 +389,13 @@ export const VARIABLES = {
     description:
       'One full garbage collection when the server is idle and its heap in use has grown well past what the last one left (after a sync, a full analysis pass or page views of a large cluster), so resident memory falls back to what the server keeps (`0` leaves it to V8).',
   }),
+  ZONESCOPE_HEAP_GROWING_PERCENT: variable(number({ integer: true, min: 0, max: 400 }, 50), {
+    group: 'analysis',
+    readers: SERVER,
+    default: '`50`',
+    description:
+      "Once the first full analysis pass is done, V8 lets the heap grow to at most 1 + this/100 times what the last full collection kept before it collects again (V8's own factor reaches 4 on a machine with memory to spare, and the resident peak follows it). `0` leaves it to V8.",
+  }),
   ZONESCOPE_ANALYSIS_LOG: variable(flag(false), {
     group: 'analysis',
     readers: SERVER,

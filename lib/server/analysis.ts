@@ -32,6 +32,7 @@ import { prepareAnalysis } from '../topology/report/prepared-analysis';
 import type { AnalysisOptions } from '../topology/model/analysis-options';
 import type { AnalysisMemo, PassReport, PassState } from './analysis-scheduler';
 import { AnalysisScheduler, sliceBudgetMs } from './analysis-scheduler';
+import { limitHeapGrowth } from './heap-growth';
 import { IdleCollector } from './idle-collector';
 import { volumeAnalysisOptions } from './volume-settings';
 
@@ -177,6 +178,10 @@ function startIdleCollector(): void {
 }
 
 function logPass(report: PassReport): void {
+  // The first full pass ends the cold sync: from now on the live size stays near what it is.
+  if (report.full && limitHeapGrowth(getConfig().ZONESCOPE_HEAP_GROWING_PERCENT) && getConfig().ZONESCOPE_ANALYSIS_LOG) {
+    console.log(`[zonescope] heap growth: at most ${1 + getConfig().ZONESCOPE_HEAP_GROWING_PERCENT / 100}× the live heap between full collections from now on`);
+  }
   if (!getConfig().ZONESCOPE_ANALYSIS_LOG) return;
   const sliced = report.mode === 'sliced' ? `, in ${report.slices} slices (longest ${report.longestSliceMs.toFixed(1)} ms, ${report.wallMs.toFixed(0)} ms wall${report.restarts > 0 ? `, ${report.restarts} restarts` : ''})` : '';
   console.log(`[zonescope] analysis: ${report.services} services, ${report.computed} analysed, ${report.reused} reused, ${report.workMs.toFixed(1)} ms${report.full ? ' (full)' : ''}${sliced}`);
