@@ -166,7 +166,9 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   if (options.trafficOnly) return trafficOnlyRun(synced);
 
   // 3. Warm phase: sequential timings, then concurrent clients; simulator requests counted around it; RSS.
-  const warm = await warmPhase({ serverUrl, simUrl: sim.url, serverPid: server.child.pid, servicePath, bigPath, requests: options.requests, clients: options.clients });
+  const warm = await warmPhase({ serverUrl, simUrl: sim.url, serverPid: server.child.pid, servicePath, bigPath, requests: options.requests, clients: options.clients, onPart: (part) => server.rss.enter(part) });
+  log(`server RSS by phase so far (MiB, highest sample every 250 ms): ${server.rss.line()}`);
+  server.rss.enter('after the warm phase');
 
   // 4. Change latency: flip one endpoint of the benchmark's slice until the Service API shows it.
   const change = await changeLatencyPhase({ serverUrl, simUrl: sim.url, analysisLines: server.analysisLines });
@@ -212,6 +214,8 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
     log(`churn: ${options.churnMinutes} min at ${options.churnRate} changes/s over ${pods.length} pods and the benchmark slice`);
     churnResult = await churn({ simUrl: sim.url, serverUrl, pods, minutes: options.churnMinutes, rate: options.churnRate, rssMiB: () => treeRssMiB(server.child.pid).total, log });
   }
+  server.rss.stop();
+  log(`server RSS by phase (MiB, highest sample every 250 ms; the phases after the warm one together): ${server.rss.line()}`);
   const rssPeakRunMiB = r1(Math.max(treeHwmMiB(server.child.pid), warm.rssPeakMiB, churnResult?.rssMaxMiB ?? 0));
   const fullPass = server.analysisLines.find((l) => l.full);
 

@@ -8,6 +8,7 @@
  * server and the simulator used over the cold sync (/proc). The analysis passes it logs are
  * collected for the change-latency phase and the figures.
  */
+import { RssPhases } from './rss-phases';
 import os from 'node:os';
 
 import { serverNodeArgs } from '../node-flags';
@@ -50,6 +51,8 @@ export interface RunningServer {
   /** The analysis passes it has logged so far (grows while it runs). */
   readonly analysisLines: readonly AnalysisLogLine[];
   readonly coldSync: ColdSync;
+  /** Its RSS by phase of the run, sampled from its start (the caller names the later phases). */
+  readonly rss: RssPhases;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function startServerCold(options: {
       ...(bench.serverNodeOptions ? { NODE_OPTIONS: bench.serverNodeOptions } : {}),
     }),
   });
+  const rss = new RssPhases(child.pid, 'cold sync');
   const analysisLines: AnalysisLogLine[] = [];
   child.onLine((line) => {
     const parsedLine = parseAnalysisLine(line);
@@ -120,6 +124,7 @@ export async function startServerCold(options: {
   const clusterAfterSyncMs = r1((await timedRequest(`${url}/api/v1/cluster`, { keepBody: false, timeoutMs: 120_000 })).ms);
   const clusterSummary = await getJson<{ cluster: { summary: { services: number } } }>(`${url}/api/v1/cluster`);
   log(`cold sync: ${coldSyncSeconds} s${sawSyncing ? ' (answered 503 syncing meanwhile)' : ''}; first 200 of /api/v1/cluster ${firstClusterMs} ms, the next ${clusterAfterSyncMs} ms; first 200 of / ${firstOverviewMs} ms; CPU: server ${coldSyncServerCpuSeconds} s, simulator ${coldSyncSimCpuSeconds} s; load average ${coldSyncLoadAverage}`);
+  rss.enter('after ready');
   if (prometheus.url !== null) {
     // The warm phase measures the measured path: wait for the server's first Prometheus answer with
     // flows in it (Prometheus was paused during the sync, so its first scrapes, which create every
@@ -130,7 +135,7 @@ export async function startServerCold(options: {
     }, 5 * 60_000, 1000);
     log(`metrics source: ${state ? `${state.state} — ${state.message}` : 'still pending after 5 minutes'}`);
   }
-  return { child, url, analysisLines, coldSync: { services: clusterSummary.cluster.summary.services, coldSyncSeconds, firstClusterMs, clusterAfterSyncMs, firstOverviewMs, coldSyncServerCpuSeconds, coldSyncSimCpuSeconds, coldSyncLoadAverage } };
+  return { child, url, analysisLines, rss, coldSync: { services: clusterSummary.cluster.summary.services, coldSyncSeconds, firstClusterMs, clusterAfterSyncMs, firstOverviewMs, coldSyncServerCpuSeconds, coldSyncSimCpuSeconds, coldSyncLoadAverage } };
 }
 
 /** The cold start's lists figures: the simulator's `lists`/`connections` counters, or the estimate from list pages (cluster.ts). */

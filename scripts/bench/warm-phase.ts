@@ -37,7 +37,10 @@ export async function warmPhase(options: {
   readonly bigPath: string;
   readonly requests: number;
   readonly clients: number;
+  /** Told each part of the phase as it begins (the server's RSS by phase). */
+  readonly onPart?: (part: string) => void;
 }): Promise<WarmFigures> {
+  const part = options.onPart ?? (() => undefined);
   const { serverUrl, simUrl, serverPid, servicePath, bigPath } = options;
   await resetSimStats(simUrl);
   const n = options.requests;
@@ -54,11 +57,14 @@ export async function warmPhase(options: {
     big: `${serverUrl}/services/${bigPath}`,
   };
   const stats: Record<string, LatencyStats> = {};
+  part('warm: API');
   for (const [label, url] of [...Object.entries(api).map(([k, u]) => [`api.${k}`, u]), ...Object.entries(pages).map(([k, u]) => [`page.${k}`, u])] as [string, string][]) {
+    if (label === 'page.overview') part('warm: pages');
     stats[label] = await measure(url, n);
     log(`${label}: p50 ${r1(stats[label].p50)} ms, p95 ${r1(stats[label].p95)} ms`);
   }
   const concurrent: Timed[] = [];
+  part('warm: concurrent clients');
   const urls = [api.cluster, api.services, api.service, pages.overview, pages.services];
   await Promise.all(
     Array.from({ length: options.clients }, async (_, c) => {
@@ -71,6 +77,7 @@ export async function warmPhase(options: {
   const watchesPerType = Math.max(0, ...Object.values(afterWarm.openWatches));
   const rssAfterWarmRaw = treeRssMiB(serverPid).total;
   const rssAfterWarmMiB = r1(rssAfterWarmRaw);
+  part('warm: idle 10 s');
   // Steady RSS: after 10 s without requests (V8 shrinks its heap when idle), the median of 5 samples 1 s apart.
   await new Promise((r) => setTimeout(r, 10_000));
   const rssSamples: number[] = [];
