@@ -4,7 +4,7 @@ import { buildClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
 import { analyzeLoadBalancer } from './load-balancer';
 import { awsLoadBalancer } from './aws-load-balancer';
-import { testCluster, testEndpoints, testNode, testService, testSlice } from '../model/test-cluster';
+import { testCluster, testEndpoint, testEndpoints, testNode, testService, testSlice } from '../model/test-cluster';
 
 const lb = (extra: Partial<ServiceRecord> = {}) =>
   testService('web', {
@@ -55,6 +55,19 @@ describe('analyzeLoadBalancer: the external path', () => {
     expect(result).toMatchObject({ extraHopPossible: false, sourceIpPreserved: true, nodesWithLocalEndpoints: 2 });
     expect(result?.nodesWithoutLocalEndpoints).toEqual({ count: 2, names: ['node-c', 'node-d'], truncated: false });
     expect(result?.explanation.join(' ')).toContain('dropped (timeouts)');
+  });
+
+  it("an NLB's own leg: under Local the zones whose candidate nodes host a ready endpoint, under Cluster every zone with candidate nodes", () => {
+    const nlb = { 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb', 'service.beta.kubernetes.io/aws-load-balancer-cross-zone-load-balancing-enabled': 'true' };
+    // Local: node-a (zone-a) and node-b (zone-b) host the endpoints: two NLB nodes, each keeping half.
+    expect(analyze(lb({ externalTrafficPolicy: 'Local', annotations: nlb }))?.leg?.crossZoneFraction).toBeCloseTo(0.5, 12);
+    // Cluster: zones a, b and c have candidate nodes: each of three NLB nodes keeps a third.
+    expect(analyze(lb({ annotations: nlb }))?.leg?.crossZoneFraction).toBeCloseTo(2 / 3, 12);
+    // Local with the zone-b endpoint on a node that is no candidate (gone): zone-a alone has targets, nothing crosses.
+    const service = lb({ externalTrafficPolicy: 'Local', annotations: nlb });
+    const slices = [testSlice('web', [testEndpoint('10.0.0.1', 'zone-a'), testEndpoint('10.0.1.1', 'zone-b', null, { nodeName: 'node-gone' })])];
+    const context = buildClusterContext(testCluster({ nodes, services: [service], endpointSlices: slices, version: { gitVersion: 'v1.30.0-eks-1', minor: 30, platform: 'eks' } }));
+    expect(analyzeLoadBalancer(context, service, slices)?.leg?.crossZoneFraction).toBe(0);
   });
 
   it('IP targets bypass NodePort, kube-proxy and externalTrafficPolicy', () => {

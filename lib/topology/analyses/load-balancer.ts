@@ -59,10 +59,12 @@ export interface LoadBalancerAnalysis {
 
 const MAX_NODE_NAMES = 50;
 
-/** The candidate nodes of a cluster (ready workers), sorted by name, and how often each name occurs. */
+/** The candidate nodes of a cluster (ready workers), sorted by name, how often each name occurs, and under which client zones. */
 interface CandidateNodes {
   readonly sorted: readonly string[];
   readonly count: ReadonlyMap<string, number>;
+  /** The client zones each node is listed under, once per listing. */
+  readonly zones: ReadonlyMap<string, readonly string[]>;
 }
 
 const CANDIDATES = new WeakMap<ClusterContext['clientNodesByZone'], CandidateNodes>();
@@ -73,14 +75,18 @@ function candidateNodes(context: ClusterContext): CandidateNodes {
   if (!found) {
     const sorted: string[] = [];
     const count = new Map<string, number>();
-    for (const nodes of context.clientNodesByZone.values()) {
+    const zones = new Map<string, string[]>();
+    for (const [zone, nodes] of context.clientNodesByZone) {
       for (const node of nodes) {
         sorted.push(node.name);
         count.set(node.name, (count.get(node.name) ?? 0) + 1);
+        const listed = zones.get(node.name);
+        if (listed) listed.push(zone);
+        else zones.set(node.name, [zone]);
       }
     }
     sorted.sort();
-    found = { sorted, count };
+    found = { sorted, count, zones };
     CANDIDATES.set(context.clientNodesByZone, found);
   }
   return found;
@@ -165,7 +171,14 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
     if (aws.targetType === 'ip') {
       for (const slice of slices) for (const e of slice.endpoints) if (e.ready !== false && e.zone) targets.set(e.zone, (targets.get(e.zone) ?? 0) + 1);
     } else {
-      for (const [zone, nodes] of context.clientNodesByZone) if (policy === 'Cluster' || nodes.some((node) => hosts.has(node.name))) targets.set(zone, policy === 'Cluster' ? nodes.length : nodes.filter((node) => hosts.has(node.name)).length);
+      // Local: the zone's candidate nodes hosting a ready endpoint, counted from the hosts (a few)
+      // rather than by scanning every node of every zone (thousands, for each such Service).
+      const hostedByZone = new Map<string, number>();
+      if (policy !== 'Cluster') for (const host of hosts) for (const zone of candidates.zones.get(host) ?? []) hostedByZone.set(zone, (hostedByZone.get(zone) ?? 0) + 1);
+      for (const [zone, nodes] of context.clientNodesByZone) {
+        const count = policy === 'Cluster' ? nodes.length : (hostedByZone.get(zone) ?? 0);
+        if (policy === 'Cluster' || count > 0) targets.set(zone, count);
+      }
     }
     leg = nlbLeg(aws, targets);
   }
