@@ -71,8 +71,7 @@ export class Placement {
     if (share === undefined) {
       const p = this.where(client, zone);
       const q = this.where(server, zone);
-      share = 0;
-      for (const [node, weight] of p) share += weight * (q.get(node) ?? 0);
+      share = q.size < p.size ? sparseProduct(p, q, this.positionsOf(p)) : fullProduct(p, q);
       share = Math.min(1, Math.max(0, share));
       this.shares.set(key, share);
     }
@@ -114,6 +113,20 @@ export class Placement {
     return byWorkload;
   }
 
+  private readonly positions = new WeakMap<ReadonlyMap<string, number>, ReadonlyMap<string, number>>();
+
+  /** Each node's place in `weights`' order (kept per map: the zone's client weights are read for every flow from an unknown client). */
+  private positionsOf(weights: ReadonlyMap<string, number>): ReadonlyMap<string, number> {
+    let known = this.positions.get(weights);
+    if (known === undefined) {
+      const order = new Map<string, number>();
+      for (const node of weights.keys()) order.set(node, order.size);
+      known = order;
+      this.positions.set(weights, known);
+    }
+    return known;
+  }
+
   private zoneByNode: Map<string, string> | null = null;
 
   private nodeZones(): Map<string, string> {
@@ -142,6 +155,31 @@ export class Placement {
     }
     return this.clientWeights;
   }
+}
+
+/** Σ over `p`'s nodes, in its order, of p × q. */
+function fullProduct(p: ReadonlyMap<string, number>, q: ReadonlyMap<string, number>): number {
+  let sum = 0;
+  for (const [node, weight] of p) sum += weight * (q.get(node) ?? 0);
+  return sum;
+}
+
+/**
+ * {@link fullProduct} when `q` has fewer nodes than `p` (an unknown client spread over the zone's
+ * thousands of nodes, a server on a few): only nodes of both add anything (a node `q` lacks adds 0,
+ * which changes no sum), so those terms are added alone, in `p`'s order — the same number, bit for
+ * bit, without walking every node of the zone for each pair of workloads.
+ */
+function sparseProduct(p: ReadonlyMap<string, number>, q: ReadonlyMap<string, number>, positions: ReadonlyMap<string, number>): number {
+  const terms: [number, number][] = [];
+  for (const [node, weight] of q) {
+    const other = p.get(node);
+    if (other !== undefined) terms.push([positions.get(node) as number, other * weight]);
+  }
+  if (terms.length > 1) terms.sort((a, b) => a[0] - b[0]);
+  let sum = 0;
+  for (const [, term] of terms) sum += term;
+  return sum;
 }
 
 /** The weights divided by their sum (equal shares when they sum to 0). */
