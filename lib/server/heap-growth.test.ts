@@ -7,14 +7,14 @@ describe('limitHeapGrowth', () => {
   it('sets the factor once per process, and never for 0 or a value that is not a whole number', () => {
     const set: string[] = [];
     const record = (flags: string) => void set.push(flags);
-    const holder = globalThis as Record<symbol, unknown>;
-    delete holder[Symbol.for('zonescope.heapGrowingPercent')];
+    const forget = () => Reflect.deleteProperty(globalThis, Symbol.for('zonescope.heapGrowingPercent'));
+    forget();
     expect(limitHeapGrowth(0, record)).toBe(false);
     expect(limitHeapGrowth(12.5, record)).toBe(false);
     expect(limitHeapGrowth(50, record)).toBe(true);
     expect(limitHeapGrowth(30, record)).toBe(false);
     expect(set).toEqual(['--heap-growing-percent=50']);
-    delete holder[Symbol.for('zonescope.heapGrowingPercent')];
+    forget();
   });
 
   it("V8 takes the factor in a running process: the next collections' limits grow by 1.3, not by V8's own", () => {
