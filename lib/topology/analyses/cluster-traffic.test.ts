@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolvePricing } from '../model/cloud-pricing';
+import { pricePerGbSetting, resolvePricing } from '../model/cloud-pricing';
 import type { ServiceFlow, ServiceFlowScenario } from './cluster-traffic';
 import { computeClusterTraffic, TOP_SERVICES } from './cluster-traffic';
 import { defaultVolumeSettings, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
@@ -237,6 +237,26 @@ describe('applyVolumeToSummary', () => {
     // No hints adds 10 points to each row: a 5 + 5, b 0 + 5.
     expect(fromFlows.monthlyCost.ifNone.crossZoneGbPerMonth).toBeCloseTo(15, 9);
     expect(fromFlows.crossZoneFraction).toBe(0.5);
+  });
+});
+
+describe('computeClusterTraffic: what-ifs over one measurement', () => {
+  it('gives the same GB every time and re-prices them; the projections of one measurement are made once and shared', () => {
+    const measured = measuredTraffic({
+      'shop/web': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 100, matrix: { a: { a: 45, b: 5 }, b: { b: 50 } } },
+      'shop/api': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 200, matrix: { a: { a: 80, b: 20 }, b: { a: 20, b: 80 } } },
+    });
+    const flows = [flow('web', { now: 0.5, expected: 0.5, ifAuto: 0.1 }), flow('api', { now: 0.2, expected: 0.05 })];
+    const at = (price: number) => computeClusterTraffic(flows, defaultVolumeSettings({ priceSetting: pricePerGbSetting(price) }), measured, resolvePricing('aws', null, pricePerGbSetting(price)));
+    const first = at(0.01);
+    const other = at(0.02);
+    const again = at(0.01);
+    expect(again.report).toEqual(first.report);
+    expect(other.report.flows).toEqual(first.report.flows);
+    expect(other.report.totals.expected.crossZoneGbPerMonth).toBe(first.report.totals.expected.crossZoneGbPerMonth);
+    expect(other.report.totals.now.monthlyCost).toBeCloseTo(2 * first.report.totals.now.monthlyCost, 9);
+    // api's sync moves 15 points of each row home: 40 GB → 10 GB across zones.
+    expect(first.byService.get('shop/api')?.expectedMonthlyCost).toBeCloseTo(10 * 0.02, 9);
   });
 });
 

@@ -263,14 +263,30 @@ function modelledPart(scenario: ServiceFlowScenario, gb: number): ScenarioPart {
   return { matrix: scenario.matrix, scale: gb, cross: gb * scenario.crossZoneFraction };
 }
 
-/** A matrix already in GB. */
+const IN_GB = new WeakMap<ZoneMatrix, ScenarioPart>();
+
+/** A matrix already in GB (one part per matrix object: only read, so it can be shared). */
 function inGb(matrix: ZoneMatrix): ScenarioPart {
-  return { matrix, scale: 1, cross: matrixSums(matrix).cross };
+  return memoOnObject(IN_GB, matrix, (m) => ({ matrix: m, scale: 1, cross: matrixSums(m).cross }));
+}
+
+/**
+ * The model's change applied to a measurement, as a part, by the three matrix objects. A
+ * measurement's matrices and the model's figures are the same objects from one request to the
+ * next (a what-if recomputes this block for every request, and ~10,000 measured Services each
+ * have three such projections): the projection and its sums are made once.
+ */
+const PROJECTED = new WeakMap<ZoneMatrix, WeakMap<ZoneMatrix, WeakMap<ZoneMatrix, ScenarioPart>>>();
+
+function projectedPart(measured: ZoneMatrix, now: ZoneMatrix, after: ZoneMatrix): ScenarioPart {
+  const byNow = memoOnObject(PROJECTED, measured, () => new WeakMap<ZoneMatrix, WeakMap<ZoneMatrix, ScenarioPart>>());
+  const byAfter = memoOnObject(byNow, now, () => new WeakMap<ZoneMatrix, ScenarioPart>());
+  return memoOnObject(byAfter, after, (matrix) => inGb(applyModelChange(measured, now, matrix)));
 }
 
 /** A scenario other than now: modelled, or with a measurement the model's change applied to it. */
 function scenarioPart(scenario: ServiceFlowScenario, gb: number, measuredMatrix: ZoneMatrix | null, nowMatrix: ZoneMatrix): ScenarioPart {
-  return measuredMatrix === null ? modelledPart(scenario, gb) : inGb(applyModelChange(measuredMatrix, nowMatrix, scenario.matrix));
+  return measuredMatrix === null ? modelledPart(scenario, gb) : projectedPart(measuredMatrix, nowMatrix, scenario.matrix);
 }
 
 /** Whether `value` beats the best cross-zone so far: strictly less, ignoring rounding noise between scenarios computed alike (anything beats none yet). */
