@@ -247,7 +247,7 @@ describe('computeClusterTraffic: what-ifs over one measurement', () => {
       'shop/api': { kind: 'measured-flows', metric: FLOWS_METRIC, gbPerMonth: 200, matrix: { a: { a: 80, b: 20 }, b: { a: 20, b: 80 } } },
     });
     const flows = [flow('web', { now: 0.5, expected: 0.5, ifAuto: 0.1 }), flow('api', { now: 0.2, expected: 0.05 })];
-    const at = (price: number) => computeClusterTraffic(flows, defaultVolumeSettings({ priceSetting: pricePerGbSetting(price) }), measured, resolvePricing('aws', null, pricePerGbSetting(price)));
+    const at = (price: number) => computeClusterTraffic(flows, defaultVolumeSettings({ priceSetting: pricePerGbSetting(price) }), measured, resolvePricing('eks', 'test', pricePerGbSetting(price)));
     const first = at(0.01);
     const other = at(0.02);
     const again = at(0.01);
