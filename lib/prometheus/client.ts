@@ -13,6 +13,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import zlib from 'node:zlib';
+import { internString } from '../k8s/intern';
 import { redact, rememberSecret } from '../k8s/redact';
 import type { MetricsConfig } from './config';
 
@@ -101,24 +102,24 @@ function parseEnvelope(body: string, where: string): Record<string, unknown> {
   return data;
 }
 
-function labelsOf(metric: Record<string, unknown>, values?: LabelValues): Record<string, string> {
+function labelsOf(metric: Record<string, unknown>, shared = false): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const key in metric) {
     const label = metric[key];
-    if (typeof label === 'string') labels[key] = values === undefined ? label : values.of(label);
+    if (typeof label === 'string') labels[key] = shared ? internString(label) : label;
   }
   return labels;
 }
 
 /** Parses the `{status, data:{resultType:'vector', result:[…]}}` envelope of an instant query. Throws {@link PrometheusError}. */
-export function parseVectorResponse(body: string, where: string, options: InstantQueryOptions = {}, values?: LabelValues): VectorSample[] {
+export function parseVectorResponse(body: string, where: string, options: InstantQueryOptions = {}, shared = false): VectorSample[] {
   const data = parseEnvelope(body, where);
   if (data.resultType !== 'vector') {
     throw new PrometheusError('malformed', `Prometheus at ${where} answered with a ${typeof data.resultType === 'string' ? data.resultType : 'missing'} result where an instant vector was expected.`);
   }
   if (!Array.isArray(data.result)) throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector answer without a "result" list.`);
   const samples: VectorSample[] = [];
-  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where, options, values));
+  for (const entry of data.result as unknown[]) samples.push(vectorSampleOf(entry, where, options, shared));
   return samples;
 }
 
@@ -134,19 +135,19 @@ function sampleTime(raw: unknown): number | null {
   return Number.isFinite(time) ? time : null;
 }
 
-function vectorSampleOf(entry: unknown, where: string, options: InstantQueryOptions = {}, values?: LabelValues): VectorSample {
+function vectorSampleOf(entry: unknown, where: string, options: InstantQueryOptions = {}, shared = false): VectorSample {
   if (!isRecord(entry) || !isRecord(entry.metric) || !Array.isArray(entry.value) || entry.value.length !== 2) {
     throw new PrometheusError('malformed', `Prometheus at ${where} sent a vector sample that is not {metric, value: [time, "value"]}.`);
   }
   const value = parseSampleValue(entry.value[1]);
   if (options.perSample === true) {
-    const metric = labelsOf(entry.metric, values);
+    const metric = labelsOf(entry.metric, shared);
     if (sampleTime(entry.value[0]) === null) return { metric, value: Number.NaN, problem: `its timestamp ${shownValue(entry.value[0])} is not a time` };
     if (value === null) return { metric, value: Number.NaN, problem: `its value ${shownValue(entry.value[1])} is not a number` };
     return { metric, value };
   }
   if (value === null) throw new PrometheusError('malformed', `Prometheus at ${where} sent a sample value that is not a number.`);
-  return { metric: labelsOf(entry.metric, values), value };
+  return { metric: labelsOf(entry.metric, shared), value };
 }
 
 /** How Prometheus (compact JSON, `metric` before `value`) starts a successful instant-vector answer. */
@@ -156,17 +157,6 @@ const VECTOR_PREFIX = '{"status":"success","data":{"resultType":"vector","result
  * there is always escaped), so every occurrence separates two samples of the result list.
  */
 const SAMPLE_SEPARATOR = '},{"metric":';
-
-/** The same label value once per answer: a flow answer repeats each namespace, owner and zone thousands of times. */
-class LabelValues {
-  private readonly values = new Map<string, string>();
-  of(value: string): string {
-    const known = this.values.get(value);
-    if (known !== undefined) return known;
-    this.values.set(value, value);
-    return value;
-  }
-}
 
 /** Reads an answer as it arrives (see {@link VectorAnswerReader}); `end` gives the result or throws {@link PrometheusError}. */
 interface AnswerReader<T> {
@@ -199,13 +189,13 @@ class WholeAnswerReader<T> implements AnswerReader<T> {
  * in, and only the text after the last complete sample is kept; the envelope is checked with the
  * last sample and the answer's tail. Any other layout (or an error envelope) is read whole at the
  * end, so its result and its errors are {@link parseVectorResponse}'s. Label values are shared
- * within the answer.
+ * (`internString`: a flow answer repeats each namespace, owner and zone thousands of times, and the
+ * cluster's records hold the same names).
  */
 export class VectorAnswerReader implements AnswerReader<VectorSample> {
   private text = '';
   private mode: 'start' | 'samples' | 'whole' = 'start';
   private readonly samples: VectorSample[] = [];
-  private readonly labels = new LabelValues();
 
   constructor(
     private readonly where: string,
@@ -241,13 +231,13 @@ export class VectorAnswerReader implements AnswerReader<VectorSample> {
       throw new PrometheusError('malformed', `Prometheus at ${this.where} sent a response that is not JSON (is the URL a Prometheus server?).`);
     }
     this.text = this.text.slice(cut + 2);
-    for (const entry of list as unknown[]) this.samples.push(vectorSampleOf(entry, this.where, this.options, this.labels));
+    for (const entry of list as unknown[]) this.samples.push(vectorSampleOf(entry, this.where, this.options, true));
   }
 
   end(): VectorSample[] {
     if (this.mode !== 'samples') return parseVectorResponse(this.text, this.where, this.options);
     // The last sample (if any) with the answer's tail, behind the prefix: the envelope is checked there.
-    for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${this.text}`, this.where, this.options, this.labels)) this.samples.push(entry);
+    for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${this.text}`, this.where, this.options, true)) this.samples.push(entry);
     this.text = '';
     return this.samples;
   }
