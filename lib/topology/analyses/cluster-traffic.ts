@@ -41,6 +41,8 @@ export interface ServiceFlowScenario {
 export interface ServiceFlow {
   readonly namespace: string;
   readonly name: string;
+  /** `namespace/name`, when the flow carries it (the cluster pass's flows do; others get it built once). */
+  readonly key?: string;
   /** Ready endpoints now (what the per-endpoint assumption multiplies). */
   readonly readyEndpoints: number;
   readonly now: ServiceFlowScenario;
@@ -232,6 +234,7 @@ function plainRow(row: ServiceTrafficCost): ServiceTrafficCost {
 const FLOW_KEYS = new WeakMap<ServiceFlow, string>();
 
 function flowKey(flow: ServiceFlow): string {
+  if (flow.key !== undefined) return flow.key;
   let key = FLOW_KEYS.get(flow);
   if (key === undefined) {
     key = `${flow.namespace}/${flow.name}`;

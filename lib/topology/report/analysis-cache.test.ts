@@ -15,6 +15,14 @@ import { testEndpoints, testNode, testService, testSlice, testSnapshot, testWork
 
 const AUTO = { 'service.kubernetes.io/topology-mode': 'Auto' };
 
+/**
+ * An analysis as its readers get it: the JSON (a cached pass's reports read their HPA, workload
+ * and fixes on first access, through getters, and write them with `toJSON`).
+ */
+function asJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
+
 /** Six Services in two namespaces, each with its slice, pods, ReplicaSet, Deployment and HPA. */
 function cluster(): ClusterSnapshot {
   type Mutable<K extends keyof ClusterSnapshot> = { -readonly [P in K]: ClusterSnapshot[P] extends readonly (infer T)[] ? T[] : never };
@@ -49,10 +57,10 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
   it('gives the same analysis as a fresh run, and reuses everything when nothing changed', () => {
     const snapshot = cluster();
     const first = cached(snapshot, null);
-    expect(analyzeClusterIn(first)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(snapshot))));
+    expect(asJson(analyzeClusterIn(first))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster(snapshot)))));
     expect(first.cache?.lastRun).toMatchObject({ services: 6, computed: 6, reused: 0, full: true });
     const second = cached({ ...snapshot }, first);
-    expect(analyzeClusterIn(second)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(snapshot))));
+    expect(asJson(analyzeClusterIn(second))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster(snapshot)))));
     expect(second.cache?.lastRun).toMatchObject({ computed: 0, reused: 6, full: false });
   });
 
@@ -66,7 +74,7 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     const second = cached(next, first);
     const result = analyzeClusterIn(second);
     expect(second.cache?.lastRun).toMatchObject({ computed: 1, reused: 5 });
-    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(next))));
+    expect(asJson(result)).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster(next)))));
     expect(result.services.find((s) => s.name === 'e')?.observed.totalEndpoints).toBe(slice.endpoints.length - 1);
   });
 
@@ -79,7 +87,7 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     const second = cached(next, first);
     const result = analyzeClusterIn(second);
     expect(second.cache?.lastRun).toMatchObject({ computed: 3, reused: 3 });
-    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(next))));
+    expect(asJson(result)).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster(next)))));
   });
 
   it('a changed node or server version re-analyses everything', () => {
@@ -88,11 +96,11 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     analyzeClusterIn(first);
     const nodes = [...snapshot.nodes, testNode('node-d', 'zone-a', '16')];
     const second = cached({ ...snapshot, nodes }, first);
-    expect(analyzeClusterIn(second)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes }))));
+    expect(asJson(analyzeClusterIn(second))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes })))));
     expect(second.cache?.lastRun).toMatchObject({ computed: 6, full: true });
     const version = { gitVersion: 'v1.26.1', minor: 26, platform: null };
     const third = cached({ ...snapshot, nodes, version }, second);
-    expect(analyzeClusterIn(third)).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes, version }))));
+    expect(asJson(analyzeClusterIn(third))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes, version })))));
     expect(third.cache?.lastRun).toMatchObject({ computed: 6, full: true });
   });
 
@@ -120,7 +128,7 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     const result = analyzeClusterIn(second);
     // Every Service computed again (they are priced anew), the same as a fresh pass…
     expect(second.cache?.lastRun).toMatchObject({ computed: 6, full: true });
-    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(index, { measured })));
+    expect(asJson(result)).toEqual(asJson(analyzeClusterIn(prepareAnalysis(index, { measured }))));
     expect(result.services.find((s) => s.name === 'b')?.traffic.volume.gbPerMonth).toBe(900);
     // …from the shapes' results of the first pass: the same memo, no shape computed again.
     expect(shapeMemoFor(second)).toBe(memo);
@@ -141,7 +149,7 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     const next = { ...snapshot, services: [...snapshot.services.slice(1), testService('g', { namespace: 'team-3' })] };
     const second = cached(next, first);
     const result = analyzeClusterIn(second);
-    expect(result).toEqual(analyzeClusterIn(prepareAnalysis(indexCluster(next))));
+    expect(asJson(result)).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster(next)))));
     expect(second.cache?.lastRun).toMatchObject({ services: 6, computed: 1, reused: 5 });
     expect(second.cache?.reportCount).toBe(6);
   });

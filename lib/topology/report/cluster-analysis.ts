@@ -23,8 +23,8 @@ import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysi
 import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
-import type { FixesCell, PrimaryFix, ShapeFix, ShapeMemo } from './service-computation';
-import { computeService, shapeMemoFor } from './service-computation';
+import type { FixesCell, PrimaryFix, ShapeFix, ShapeFlow, ShapeMemo } from './service-computation';
+import { computeService, primaryFixSharable, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
 /** A Service's share of a cluster pass: its report and its input to the rule estimates. */
@@ -103,30 +103,43 @@ class PassFlow implements ServiceFlow {
   #primary: PrimaryFix | null | undefined;
   readonly namespace: string;
   readonly name: string;
+  readonly now: ServiceFlowScenario;
+  readonly expected: ServiceFlowScenario;
+  readonly ifAuto: ServiceFlowScenario;
   readonly loadBalancerCrossZoneFraction: number | null;
 
   constructor(
     report: ServiceReport,
+    readonly key: string,
     readonly readyEndpoints: number,
-    readonly now: ServiceFlowScenario,
-    readonly expected: ServiceFlowScenario,
-    readonly ifAuto: ServiceFlowScenario,
-    shareTotal: number,
+    shapeFlow: ShapeFlow,
     shapeFix: ShapeFix,
     fixesCell: FixesCell | null,
   ) {
     this.#report = report;
     this.#fixesCell = fixesCell;
-    this.#shareTotal = shareTotal;
+    this.#shareTotal = shapeFlow.shareTotal;
     this.#shapeFix = shapeFix;
     this.#primary = report.unknown.fixes !== undefined ? null : undefined;
     this.namespace = report.namespace;
     this.name = report.name;
+    this.now = shapeFlow.now;
+    this.expected = shapeFlow.expected;
+    this.ifAuto = shapeFlow.ifAuto;
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
   }
 
+  /** The primary fix: the one its shape's first Service found when it may be shared (see `ShapeFix.primary`), else its own. */
   private primary(): PrimaryFix | null {
-    if (this.#primary === undefined) this.#primary = this.#fixesCell !== null ? this.#fixesCell.primary() : (this.#report.fixes.find((candidate) => candidate.primary) ?? null);
+    if (this.#primary === undefined) {
+      const shared = this.#shapeFix;
+      if (shared.primary !== undefined) this.#primary = shared.primary;
+      else {
+        const own = this.#fixesCell !== null ? this.#fixesCell.primary() : (this.#report.fixes.find((candidate) => candidate.primary) ?? null);
+        if (primaryFixSharable(own)) shared.primary = own;
+        this.#primary = own;
+      }
+    }
     return this.#primary;
   }
 
@@ -146,12 +159,25 @@ class PassFlow implements ServiceFlow {
   }
 }
 
-function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, shapes: ShapeMemo | null): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell, fixesCell, analysis, shapeFix } = computeService(prepared, service, false, shapes);
+/** What the pass derives from a shape's figures (see `ShapeFlow`). */
+function shapeFlowOf(traffic: Readonly<Record<'now' | 'expected' | 'ifAuto', TrafficFigures>>): ShapeFlow {
+  return {
+    now: flowScenario(traffic.now),
+    expected: flowScenario(traffic.expected),
+    ifAuto: flowScenario(traffic.ifAuto),
+    shareTotal: clientShareTotal(traffic.now),
+    endpointsPerNode: endpointsPerNode(traffic.now, traffic.now.loadedEndpoints),
+  };
+}
+
+function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null): ClusterPassResult {
+  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeFix } = computeService(prepared, service, false, shapes);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-  const flow = new PassFlow(report, analysis.observed.readyEndpoints, flowScenario(traffic.now), flowScenario(traffic.expected), flowScenario(traffic.ifAuto), clientShareTotal(traffic.now), shapeFix, fixesCell);
+  // Services of one shape share its figures, so what follows from them alone is worked out once.
+  const shapeFlow = (shapeFix.flow ??= shapeFlowOf(traffic));
+  const flow = new PassFlow(report, key, readyEndpoints, shapeFlow, shapeFix, fixesCell);
   if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, fixesCell, attention, flow };
   const ready = traffic.now.loadedEndpoints;
   return {
@@ -166,7 +192,7 @@ function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, s
       externalAddresses: service.loadBalancerIngress.length + service.externalIPs.length,
       externalTrafficPolicyLocal: service.externalTrafficPolicy === 'Local',
       endpoints: ready,
-      endpointsPerNode: endpointsPerNode(traffic.now, ready),
+      endpointsPerNode: shapeFlow.endpointsPerNode,
     },
   };
 }
@@ -244,7 +270,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
     } else {
       // With a cache, kept while the nodes and the cluster-wide inputs but the measurement stay the same.
       shapes ??= shapeMemoFor(prepared);
-      result = clusterPassResult(prepared, service, shapes);
+      result = clusterPassResult(prepared, service, key, shapes);
       computed++;
       cache?.storeReport(key, service, slices, result);
       yield { done: reports.length + 1, total: services.length, computed };

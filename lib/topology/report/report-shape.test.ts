@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { analyzeClusterIn } from './cluster-analysis';
-import { prepareAnalysis, withoutShapeSharing } from './prepared-analysis';
+import { AnalysisCache } from './analysis-cache';
+import { analyzeClusterIn, serviceFlowsOf } from './cluster-analysis';
+import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from './prepared-analysis';
+import type { MeasuredTraffic } from '../analyses/traffic-volume';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { indexCluster } from '../model/cluster-model';
 import { reportShapeKey } from './report-shape';
@@ -168,6 +170,12 @@ describe('sharing reports between Services of the same shape', () => {
         const shared = analyzeClusterIn(prepareAnalysis(index));
         const alone = analyzeClusterIn(withoutShapeSharing(prepareAnalysis(index)));
         expect(JSON.parse(JSON.stringify(shared))).toEqual(JSON.parse(JSON.stringify(alone)));
+        // The dashboard's pass (cached: HPA, workload and fixes read when first asked for) writes the same JSON, key for key.
+        const cached = analyzeClusterIn(withAnalysisCache(prepareAnalysis(index), new AnalysisCache()));
+        expect(JSON.stringify(cached)).toBe(JSON.stringify(alone));
+        // Every Service's primary fix as the cluster traffic rows name it, not only the listed ones.
+        const fixes = (analysis: typeof alone) => serviceFlowsOf(analysis).map((flow) => [flow.fix, flow.fixAfter?.crossZoneFraction ?? null]);
+        expect(fixes(cached)).toEqual(fixes(alone));
       }),
       { numRuns: 300, seed: 20261130 },
     );
@@ -188,6 +196,49 @@ describe('sharing reports between Services of the same shape', () => {
     expect(commands[0]).not.toContain('second');
     expect(commands[1]).toContain('second');
     expect(commands[1]).not.toContain('first');
+  });
+
+  it("a fix that names the nodes of zone-less endpoints is each Service's own, though their shapes are alike", () => {
+    // Endpoints on nodes the cluster does not list have no zone: Auto fails, and the fix is to label those nodes.
+    const endpointsOn = (node: string) => [
+      ...['zone-a', 'zone-a', 'zone-b', 'zone-b', 'zone-c', 'zone-c'].map((zone, i) => testEndpoint(`10.0.0.${i + 1}`, zone)),
+      testEndpoint('10.0.0.9', null, null, { nodeName: node }),
+    ];
+    const index = indexCluster(
+      testSnapshot({
+        services: ['first', 'second'].map((name) => testService(name)),
+        endpointSlices: [testSlice('first', endpointsOn('gone-1')), testSlice('second', endpointsOn('gone-2'))],
+      }),
+    );
+    const nodeZones = prepareAnalysis(index).context.nodeZoneByName;
+    const [first, second] = ['first', 'second'].map((name) => reportShapeKey(testService(name), index.slicesByService.get(`default/${name}`) ?? [], nodeZones));
+    expect(first).toBe(second);
+    for (const prepared of [prepareAnalysis(index), withAnalysisCache(prepareAnalysis(index), new AnalysisCache())]) {
+      const analysis = analyzeClusterIn(prepared);
+      expect(serviceFlowsOf(analysis).map((flow) => flow.fix)).toEqual(['Give gone-1 a zone label', 'Give gone-2 a zone label']);
+      expect(analysis.services.map((report) => report.fixes[0]?.title)).toEqual(['Give gone-1 a zone label', 'Give gone-2 a zone label']);
+    }
+  });
+
+  it('Services of one shape are each priced at their own volume: assumed, set or measured', () => {
+    const endpoints = ['zone-a', 'zone-a', 'zone-b', 'zone-c'].map((zone, i) => testEndpoint(`10.0.0.${i + 1}`, zone));
+    const names = ['assumed', 'also-assumed', 'set', 'measured'];
+    const index = indexCluster(testSnapshot({ services: names.map((name) => testService(name)), endpointSlices: names.map((name) => testSlice(name, endpoints)) }));
+    const measured: MeasuredTraffic = {
+      window: '7d',
+      measuredAt: '2026-12-05T12:00:00Z',
+      byService: new Map([['default/measured', { kind: 'measured-flows', metric: 'beyla_network_flow_bytes_total', gbPerMonth: 300, matrix: { 'zone-a': { 'zone-a': 100, 'zone-b': 100 }, 'zone-b': { 'zone-b': 100 } } }]]),
+      interZoneGbPerMonth: null,
+      flowZones: 'labelled',
+      reconciliation: null,
+      quality: { seriesRead: 3, invalidSamples: 0, unknownZoneBytesPerSecond: 0, unattributedBytesPerSecond: 0, notes: [] },
+    };
+    const options = { measured, volumesByService: { 'default/set': 1000 } };
+    const costs = (analysis: ReturnType<typeof analyzeClusterIn>) => Object.fromEntries(analysis.services.map((r) => [r.name, [r.traffic.volume.gbPerMonth, r.traffic.monthlyCost.now.crossZoneGbPerMonth]]));
+    const shared = analyzeClusterIn(withAnalysisCache(prepareAnalysis(index, options), new AnalysisCache()));
+    // 4 ready endpoints × 50 GB, 2/3 across zones (no hints); 1,000 GB set, 2/3 across; measured: 100 of 300 GB across.
+    expect(costs(shared)).toEqual({ assumed: [200, expect.closeTo(400 / 3, 9)], 'also-assumed': [200, expect.closeTo(400 / 3, 9)], set: [1000, expect.closeTo(2000 / 3, 9)], measured: [300, 100] });
+    expect(JSON.stringify(shared)).toBe(JSON.stringify(analyzeClusterIn(withoutShapeSharing(prepareAnalysis(index, options)))));
   });
 
   it('declines Services whose figures depend on node identity', () => {
