@@ -76,27 +76,39 @@ export interface ObservedHints {
   readonly donatedEndpoints: number;
 }
 
-/** What `slices` (of one address type) carry now. */
+/** What `slices` (of one address type) carry now (one walk over the endpoints: this runs for every Service shape of a pass). */
 export function observeHints(addressType: AddressType, slices: readonly EndpointSlice[]): ObservedHints {
   const byZone = new Map<string, { ready: number; notReady: number }>();
+  const hintCounts = new Map<string, number>();
   let totalEndpoints = 0;
   let readyEndpoints = 0;
   let hintsPresent = false;
   let readyWithoutHints = 0;
+  let donated = 0;
   for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
       totalEndpoints++;
       const zone = endpoint.zone === null || endpoint.zone === '' ? UNKNOWN_ZONE : endpoint.zone;
-      const tally = byZone.get(zone) ?? { ready: 0, notReady: 0 };
+      let tally = byZone.get(zone);
+      if (tally === undefined) {
+        tally = { ready: 0, notReady: 0 };
+        byZone.set(zone, tally);
+      }
+      const hints = endpoint.hints;
+      const forZones = hints !== null ? hints.forZones : undefined;
       if (endpoint.ready === true) {
         tally.ready++;
         readyEndpoints++;
-        if (!endpoint.hints?.forZones || endpoint.hints.forZones.length === 0) readyWithoutHints++;
+        if (forZones === undefined || forZones.length === 0) readyWithoutHints++;
+        else {
+          // countHintsByZone and countDonatedEndpoints, in the same walk.
+          for (const hinted of forZones) hintCounts.set(hinted, (hintCounts.get(hinted) ?? 0) + 1);
+          if (endpoint.zone !== null && endpoint.zone !== '' && !forZones.includes(endpoint.zone)) donated++;
+        }
       } else {
         tally.notReady++;
       }
-      byZone.set(zone, tally);
-      if (endpoint.hints !== null && ((endpoint.hints.forZones?.length ?? 0) > 0 || (endpoint.hints.forNodes?.length ?? 0) > 0)) hintsPresent = true;
+      if (hints !== null && ((forZones?.length ?? 0) > 0 || (hints.forNodes?.length ?? 0) > 0)) hintsPresent = true;
     }
   }
   return {
@@ -105,9 +117,9 @@ export function observeHints(addressType: AddressType, slices: readonly Endpoint
     totalEndpoints,
     readyEndpoints,
     endpointsByZone: sortedRecord(byZone),
-    hintCountsByZone: countHintsByZone(slices),
+    hintCountsByZone: sortedRecord(hintCounts),
     hintsPresent,
     readyEndpointsWithoutHints: hintsPresent ? readyWithoutHints : readyEndpoints,
-    donatedEndpoints: countDonatedEndpoints(slices),
+    donatedEndpoints: donated,
   };
 }
