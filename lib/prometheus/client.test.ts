@@ -11,7 +11,7 @@ import { configFromEnv, parseConfig } from '../config/config';
 import { metricsConfigFromEnv } from './config';
 import { gzipSync } from 'node:zlib';
 import type { InstantQueryOptions, VectorSample } from './client';
-import { MAX_RANGE_POINTS, parseVectorResponse, PrometheusError, queryInstant, queryRange, VectorAnswerReader } from './client';
+import { MAX_RANGE_POINTS, parseVectorResponse, PrometheusError, queryInstant, queryInstantEach, queryRange, VectorAnswerReader } from './client';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -357,6 +357,33 @@ describe('a large instant answer is read sample by sample as it arrives', () => 
       expect(await queryInstant(config(), 'x', 1)).toEqual(parseVectorResponse(body, base));
     }
     expect(encodings).toEqual(['gzip', 'gzip']);
+  });
+
+  it('queryInstantEach hands over each sample as it is read, in order, and keeps none; an error envelope still rejects', async () => {
+    const body = bigAnswer();
+    const small = JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: { pod: 'a' }, value: [1, '2'] }] } });
+    for (const answer of [body, small, JSON.stringify(JSON.parse(body), null, 1)]) {
+      handler = (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        for (let i = 0; i < answer.length; i += 16_384) res.write(answer.slice(i, i + 16_384));
+        res.end();
+      };
+      const seen: VectorSample[] = [];
+      await queryInstantEach(config(), 'x', 1, (sample) => seen.push(sample));
+      expect(seen).toEqual(parseVectorResponse(answer, base));
+    }
+    // The reader itself: with a sink it collects nothing.
+    const handed: VectorSample[] = [];
+    const reader = new VectorAnswerReader('http://prom', {}, (sample) => handed.push(sample));
+    for (let i = 0; i < body.length; i += 1000) reader.write(body.slice(i, i + 1000));
+    expect(reader.end()).toEqual([]);
+    expect(handed).toHaveLength(9000);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ status: 'error', errorType: 'bad_data', error: 'parse error' }));
+    };
+    const error = await failure(queryInstantEach(config(), 'x', 1, () => undefined));
+    expect(error.message).toBe(`Prometheus at ${base} rejected the query: bad_data: parse error.`);
   });
 
   it('a gzip answer that does not decompress is malformed, not a crash', async () => {

@@ -197,10 +197,20 @@ export class VectorAnswerReader implements AnswerReader<VectorSample> {
   private mode: 'start' | 'samples' | 'whole' = 'start';
   private readonly samples: VectorSample[] = [];
 
+  /**
+   * `sink`: each sample is handed to it as it is read, and none is kept (`end()` then returns
+   * none): a caller that keeps less than the samples (a few labels of each) never holds them all.
+   */
   constructor(
     private readonly where: string,
     private readonly options: InstantQueryOptions = {},
+    private readonly sink: ((sample: VectorSample) => void) | null = null,
   ) {}
+
+  private take(sample: VectorSample): void {
+    if (this.sink === null) this.samples.push(sample);
+    else this.sink(sample);
+  }
 
   get heldChars(): number {
     return this.text.length;
@@ -231,13 +241,18 @@ export class VectorAnswerReader implements AnswerReader<VectorSample> {
       throw new PrometheusError('malformed', `Prometheus at ${this.where} sent a response that is not JSON (is the URL a Prometheus server?).`);
     }
     this.text = this.text.slice(cut + 2);
-    for (const entry of list as unknown[]) this.samples.push(vectorSampleOf(entry, this.where, this.options, true));
+    for (const entry of list as unknown[]) this.take(vectorSampleOf(entry, this.where, this.options, true));
   }
 
   end(): VectorSample[] {
-    if (this.mode !== 'samples') return parseVectorResponse(this.text, this.where, this.options);
+    if (this.mode !== 'samples') {
+      const whole = parseVectorResponse(this.text, this.where, this.options);
+      if (this.sink === null) return whole;
+      for (const entry of whole) this.sink(entry);
+      return [];
+    }
     // The last sample (if any) with the answer's tail, behind the prefix: the envelope is checked there.
-    for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${this.text}`, this.where, this.options, true)) this.samples.push(entry);
+    for (const entry of parseVectorResponse(`${VECTOR_PREFIX}${this.text}`, this.where, this.options, true)) this.take(entry);
     this.text = '';
     return this.samples;
   }
@@ -351,6 +366,16 @@ function formatBytes(bytes: number): string {
  */
 export function queryInstant(config: MetricsConfig, promql: string, timeSeconds: number, options: InstantQueryOptions = {}): Promise<VectorSample[]> {
   return apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (where) => new VectorAnswerReader(where, options));
+}
+
+/**
+ * {@link queryInstant}, handing each sample to `each` as it is read instead of collecting them:
+ * resolves when the answer is read whole (and rejects like queryInstant). A sample handed over
+ * before a later failure (a cut answer, an error envelope at its end) is not taken back: the
+ * caller drops what it built when the promise rejects.
+ */
+export async function queryInstantEach(config: MetricsConfig, promql: string, timeSeconds: number, each: (sample: VectorSample) => void, options: InstantQueryOptions = {}): Promise<void> {
+  await apiGet(config, '/api/v1/query', { query: promql, time: timeSeconds.toFixed(3) }, (where) => new VectorAnswerReader(where, options, each));
 }
 
 /** Most points Prometheus returns per series of a range query (its own limit is 11,000). */

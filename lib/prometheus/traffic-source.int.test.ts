@@ -168,7 +168,7 @@ describe('measured traffic from a real Prometheus scraping the simulator', () =>
     // Pod bytes were read only outside the namespaces the flows cover (Prometheus applied the
     // namespace!~ matcher): the simulator exports pod bytes for shop's pods too.
     const series = getTrafficSource().measurement();
-    const flowNamespaces = new Set(series?.flows.map((f) => f.dstNamespace));
+    const flowNamespaces = new Set([...(series?.flows ?? [])].map((f) => f.dstNamespace));
     expect(flowNamespaces.has('shop')).toBe(true);
     expect(series?.podBytes.length).toBeGreaterThan(0);
     expect(series?.podBytes.filter((p) => flowNamespaces.has(p.namespace))).toEqual([]);

@@ -20,10 +20,11 @@ import type { MetricsConfig, MetricsConfigResult } from './config';
 import { getConfig } from '../config/process-config';
 import { defaultClusterMetricsConfig } from './prometheus-by-context';
 import type { PrometheusErrorKind, VectorSample } from './client';
-import { PrometheusError, queryInstant } from './client';
+import { PrometheusError, queryInstant, queryInstantEach } from './client';
 import type { FlowPrefix } from './queries';
 import { FLOW_PREFIXES, flowMetric, flowProbeSelector, flowQuery, formatPromDuration, interZoneQuery, POD_METRIC_LABEL, podBytesExclusions, podBytesQuery, podProbeSelector, promDurationSeconds } from './queries';
 import { zoneLabelsHint } from '../topology/analyses/measured-traffic';
+import { FlowSeriesTable } from '../topology/analyses/flow-series-table';
 import { CoverageProbes, MIN_DATA_SECONDS } from './traffic-coverage';
 import type { MetricsStatus } from './traffic-status';
 import { unusableConfigStatus } from './traffic-status';
@@ -50,6 +51,19 @@ export interface TrafficSourceOptions {
 function labelOf(sample: VectorSample, name: string): string {
   return sample.metric[name] ?? '';
 }
+
+/** The exporter's label behind each field of a flow series. */
+const FLOW_LABELS: Readonly<Record<Exclude<keyof FlowSeries, 'bytesPerSecond'>, string>> = {
+  srcZone: 'src_zone',
+  dstZone: 'dst_zone',
+  srcNamespace: 'k8s_src_namespace',
+  srcOwner: 'k8s_src_owner_name',
+  srcOwnerType: 'k8s_src_owner_type',
+  dstNamespace: 'k8s_dst_namespace',
+  dstOwner: 'k8s_dst_owner_name',
+  dstOwnerType: 'k8s_dst_owner_type',
+  direction: 'direction',
+};
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -211,6 +225,12 @@ export class TrafficSource {
     return queryInstant(config, promql, timeSeconds);
   }
 
+  /** {@link query}, each sample handed to `each` as it is read. */
+  private async queryEach(config: MetricsConfig, promql: string, timeSeconds: number, each: (sample: VectorSample) => void): Promise<void> {
+    this.queriesIssued += 1;
+    await queryInstantEach(config, promql, timeSeconds, each);
+  }
+
   private async runRefresh(config: MetricsConfig): Promise<void> {
     const startedMs = this.now();
     const timeSeconds = startedMs / 1000;
@@ -231,17 +251,25 @@ export class TrafficSource {
 
       const flowPrefix: FlowPrefix | null = flowCov.coverage.kind === 'since' ? flowCov.prefix : null;
       const none = Promise.resolve<VectorSample[]>([]);
-      const flowSamples = flowPrefix === null ? [] : await this.query(config, flowQuery(flowPrefix, window, config.selector), timeSeconds);
+      // The flow series go into columns as the answer is read (flow-series-table.ts): the samples,
+      // each with its label map (~40 MiB at 225,000 series), are never all held.
+      const flows = new FlowSeriesTable();
       // Pod bytes only where flows do not answer: zone-labelled flows measure every Service of the
       // workloads they name (at 0 when nobody calls it), so the pods of those namespaces would be
       // read for nothing (at scale most of the series of a refresh). Flows without zones measure
       // nothing: then every namespace's pods are read.
-      const zoned = flowSamples.filter((s) => labelOf(s, 'src_zone') !== '' || labelOf(s, 'dst_zone') !== '');
-      const flowZones = zoned.length > 0;
-      const workloadEnds = zoned.flatMap((s) => [
-        ...(labelOf(s, 'k8s_src_owner_type') === 'Service' ? [] : [labelOf(s, 'k8s_src_namespace')]),
-        ...(labelOf(s, 'k8s_dst_owner_type') === 'Service' ? [] : [labelOf(s, 'k8s_dst_namespace')]),
-      ]);
+      let flowZones = false;
+      const workloadEnds = new Set<string>();
+      if (flowPrefix !== null) {
+        await this.queryEach(config, flowQuery(flowPrefix, window, config.selector), timeSeconds, (sample) => {
+          flows.add((name) => labelOf(sample, FLOW_LABELS[name]), sample.value);
+          if (labelOf(sample, 'src_zone') === '' && labelOf(sample, 'dst_zone') === '') return;
+          flowZones = true;
+          if (labelOf(sample, 'k8s_src_owner_type') !== 'Service') workloadEnds.add(labelOf(sample, 'k8s_src_namespace'));
+          if (labelOf(sample, 'k8s_dst_owner_type') !== 'Service') workloadEnds.add(labelOf(sample, 'k8s_dst_namespace'));
+        });
+        flows.trim();
+      }
       const excluded = podBytesExclusions(workloadEnds);
       const podPromise = podCov.kind === 'since' ? this.query(config, podBytesQuery(window, excluded, config.selector), timeSeconds) : none;
       // Attach a handler now: a pod-bytes failure is reported once, after the inter-zone query settles.
@@ -251,21 +279,9 @@ export class TrafficSource {
       if (flowPrefix !== null) this.preferredPrefix = flowPrefix;
       // Series gone since the probe (exporter removed): probe again next time. (A restricted
       // pod-bytes query may rightly find nothing: the probe counted every namespace.)
-      if (flowPrefix !== null && flowSamples.length === 0) this.probes.forget(flowProbeSelector(flowPrefix, config.selector));
+      if (flowPrefix !== null && flows.length === 0) this.probes.forget(flowProbeSelector(flowPrefix, config.selector));
       if (podCov.kind === 'since' && podSamples.length === 0 && excluded.length === 0) this.probes.forget(podSelector);
 
-      const flows: FlowSeries[] = flowSamples.map((s) => ({
-        direction: labelOf(s, 'direction'),
-        srcZone: labelOf(s, 'src_zone'),
-        dstZone: labelOf(s, 'dst_zone'),
-        srcNamespace: labelOf(s, 'k8s_src_namespace'),
-        srcOwner: labelOf(s, 'k8s_src_owner_name'),
-        srcOwnerType: labelOf(s, 'k8s_src_owner_type'),
-        dstNamespace: labelOf(s, 'k8s_dst_namespace'),
-        dstOwner: labelOf(s, 'k8s_dst_owner_name'),
-        dstOwnerType: labelOf(s, 'k8s_dst_owner_type'),
-        bytesPerSecond: s.value,
-      }));
       const interZone: InterZoneSeries[] = interZoneSamples.map((s) => ({ srcZone: labelOf(s, 'src_zone'), dstZone: labelOf(s, 'dst_zone'), bytesPerSecond: s.value }));
       const podBytes: PodBytesSeries[] = podSamples.map((s) => ({ namespace: labelOf(s, 'namespace'), pod: labelOf(s, 'pod'), bytesPerSecond: s.value }));
       const young = usable.length === 0 && this.youngMetrics.length > 0;

@@ -86,9 +86,15 @@ export interface InterZoneSeries {
   readonly bytesPerSecond: number;
 }
 
+/**
+ * Flow series as the mapping reads them: how many, and each in order. A plain list, or the
+ * columns a traffic source keeps between refreshes (flow-series-table.ts).
+ */
+export type FlowSeriesList = Iterable<FlowSeries> & { readonly length: number };
+
 /** What {@link measuredTrafficFromSeries} maps. */
 export interface MeasuredSeriesInput {
-  readonly flows: readonly FlowSeries[];
+  readonly flows: FlowSeriesList;
   readonly podBytes: readonly PodBytesSeries[];
   readonly interZone: readonly InterZoneSeries[];
   /** PromQL window of the rates (`7d`). */
