@@ -362,8 +362,8 @@ export function topologyAnnotationChange(annotations: Readonly<Record<string, st
   const preferred = topologyAnnotationFor(minor);
   const set = { [preferred.key]: preferred.value };
   const remove = minor >= 27 && has(DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS) ? [DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS] : [];
-  // Built for every Service of a pass (the toggle's edit): one copy, the rare removal taken out of it.
-  const after: Record<string, string> = { ...annotations, ...set };
-  for (const key of remove) delete after[key];
+  // Built for every Service of a pass (the toggle's edit): one copy, unless a key is to go (rare).
+  const merged: Record<string, string> = { ...annotations, ...set };
+  const after = remove.length === 0 ? merged : Object.fromEntries(Object.entries(merged).filter(([key]) => !remove.includes(key)));
   return { set, remove, annotations: after };
 }
