@@ -219,6 +219,7 @@ export function analyzeServiceHints(
   const byAddressType: AddressTypeAnalysis[] = [];
   const minimumTables: (MinimumTable | null)[] = [];
   let primarySlices: ServiceHintSlices | null = null;
+  let primaryEngine: HintsEngineResult | null = null;
   for (const addressType of addressTypesOf(service, slices)) {
     const typed = slices.filter((s) => s.addressType === addressType);
     const managed = typed.filter(isControllerManaged);
@@ -231,8 +232,11 @@ export function analyzeServiceHints(
     const expectedSlices = engine ? [...engine.slices, ...typed.filter((s) => !isControllerManaged(s))] : typed;
     const ready = allManaged ? observed.readyEndpoints : observeHints(addressType, managed).readyEndpoints;
     const table = ratios ? sharedAllocationTable(context, ratios, ready) : null;
+    // A sync that writes nothing leaves the observed slices as they are (the same objects, see
+    // runHintsEngine), so the expected counts are the observed ones: not counted again.
+    const unwritten = engine === null || engine.slicesToWrite === 0;
     const donated = reportOnly ? [] : findDonatedEndpoints(expectedSlices);
-    const donatedCount = reportOnly ? countDonatedEndpoints(expectedSlices) : donated.length;
+    const donatedCount = !reportOnly ? donated.length : unwritten ? observed.donatedEndpoints : countDonatedEndpoints(expectedSlices);
     const minimumTable = ratios && !reportOnly ? buildMinimumTable(ratios, ready, readyByZoneOf(managed)) : null;
     if (minimumTables.length === 0) minimumTables.push(minimumTable);
     // buildMinimumTable(ratios, ready, …).sumCheck, computed from the same allocation table.
@@ -247,7 +251,7 @@ export function analyzeServiceHints(
       allocationsByZone: table?.allocations ?? null,
       minimumTotal: table?.minimumTotal ?? null,
       readyEndpoints: ready,
-      hintCountsByZone: countHintsByZone(expectedSlices),
+      hintCountsByZone: unwritten ? observed.hintCountsByZone : countHintsByZone(expectedSlices),
       donatedEndpoints: donatedCount,
       donated,
       slicesToWrite: engine?.slicesToWrite ?? 0,
@@ -257,6 +261,7 @@ export function analyzeServiceHints(
     const diff = engine && engine.slicesToWrite > 0 ? diffHints(typed, expectedSlices) : { inSync: true, missing: 0, unexpected: 0, stale: 0, entries: [] };
     byAddressType.push({ addressType, expected, observed, diff });
     if (primarySlices === null) {
+      primaryEngine = engine;
       const ifAutoResult = sameAsAuto
         ? engine
         : applicable
@@ -275,14 +280,22 @@ export function analyzeServiceHints(
   const primary = byAddressType[0] as AddressTypeAnalysis;
   const sliceState = primarySlices as ServiceHintSlices;
 
-  // 2. Prediction for the toggle.
+  // 2. Prediction for the toggle. Its counts are the observed ones when the Auto sync writes nothing
+  //    (or the controller does not manage the Service), the expected ones when it is the same sync.
+  const autoResult = sliceState.ifAutoResult;
+  const autoCounts =
+    !applicable || autoResult.slicesToWrite === 0
+      ? primary.observed
+      : autoResult === primaryEngine
+        ? primary.expected
+        : { hintCountsByZone: countHintsByZone(sliceState.ifAuto), donatedEndpoints: countDonatedEndpoints(sliceState.ifAuto) };
   const ifAuto: IfAutoPrediction = {
     change,
-    hintsEnabled: applicable && sliceState.ifAutoResult.hintsEnabled,
-    event: applicable ? sliceState.ifAutoResult.event : null,
-    reason: applicable ? sliceState.ifAutoResult.reason : null,
-    hintCountsByZone: countHintsByZone(sliceState.ifAuto),
-    donatedEndpoints: countDonatedEndpoints(sliceState.ifAuto),
+    hintsEnabled: applicable && autoResult.hintsEnabled,
+    event: applicable ? autoResult.event : null,
+    reason: applicable ? autoResult.reason : null,
+    hintCountsByZone: autoCounts.hintCountsByZone,
+    donatedEndpoints: autoCounts.donatedEndpoints,
   };
 
   // 3. Zone map of the primary address type's endpoints (detail only).
