@@ -23,7 +23,7 @@ import type { ClusterAnalysis, ServiceAttention, ServiceReport } from './analysi
 import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
-import type { FixesCell, PrimaryFix, ShapeFix, ShapeFlow, ShapeMemo } from './service-computation';
+import type { FixesCell, PrimaryFix, ShapeShared, ShapeFlow, ShapeMemo } from './service-computation';
 import { computeService, primaryFixSharable, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
@@ -99,7 +99,7 @@ class PassFlow implements ServiceFlow {
   readonly #report: ServiceReport;
   readonly #fixesCell: FixesCell | null;
   readonly #shareTotal: number;
-  readonly #shapeFix: ShapeFix;
+  readonly #shapeShared: ShapeShared;
   #primary: PrimaryFix | null | undefined;
   readonly namespace: string;
   readonly name: string;
@@ -113,13 +113,13 @@ class PassFlow implements ServiceFlow {
     readonly key: string,
     readonly readyEndpoints: number,
     shapeFlow: ShapeFlow,
-    shapeFix: ShapeFix,
+    shapeShared: ShapeShared,
     fixesCell: FixesCell | null,
   ) {
     this.#report = report;
     this.#fixesCell = fixesCell;
     this.#shareTotal = shapeFlow.shareTotal;
-    this.#shapeFix = shapeFix;
+    this.#shapeShared = shapeShared;
     this.#primary = report.unknown.fixes !== undefined ? null : undefined;
     this.namespace = report.namespace;
     this.name = report.name;
@@ -129,10 +129,10 @@ class PassFlow implements ServiceFlow {
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
   }
 
-  /** The primary fix: the one its shape's first Service found when it may be shared (see `ShapeFix.primary`), else its own. */
+  /** The primary fix: the one its shape's first Service found when it may be shared (see `ShapeShared.primary`), else its own. */
   private primary(): PrimaryFix | null {
     if (this.#primary === undefined) {
-      const shared = this.#shapeFix;
+      const shared = this.#shapeShared;
       if (shared.primary !== undefined) this.#primary = shared.primary;
       else {
         const own = this.#fixesCell !== null ? this.#fixesCell.primary() : (this.#report.fixes.find((candidate) => candidate.primary) ?? null);
@@ -149,7 +149,7 @@ class PassFlow implements ServiceFlow {
 
   /** The traffic after the primary fix: found once per Service shape in a pass (the same for every Service of it). */
   get fixAfter(): ServiceFlowScenario | null {
-    const shared = this.#shapeFix;
+    const shared = this.#shapeShared;
     if (shared.after === undefined) {
       const fix = this.primary();
       const matrix = fix === null ? null : fixAfterMatrix(fix);
@@ -171,13 +171,13 @@ function shapeFlowOf(traffic: Readonly<Record<'now' | 'expected' | 'ifAuto', Tra
 }
 
 function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeFix } = computeService(prepared, service, false, shapes);
+  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
   // Services of one shape share its figures, so what follows from them alone is worked out once.
-  const shapeFlow = (shapeFix.flow ??= shapeFlowOf(traffic));
-  const flow = new PassFlow(report, key, readyEndpoints, shapeFlow, shapeFix, fixesCell);
+  const shapeFlow = (shapeShared.flow ??= shapeFlowOf(traffic));
+  const flow = new PassFlow(report, key, readyEndpoints, shapeFlow, shapeShared, fixesCell);
   if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, fixesCell, attention, flow };
   const ready = traffic.now.loadedEndpoints;
   return {

@@ -63,12 +63,13 @@ export interface ServiceComputation<M extends TrafficCommon> {
   readonly cell: WorkloadCell | null;
   /** The lazy fixes of a cached cluster pass (`null` when the report was built eagerly). */
   readonly fixesCell: FixesCell | null;
-/**
-   * What Services of this one's shape share about their primary fix once one of them has found it:
-   * the traffic after it (the fix's `after` does not depend on the Service's name, only on what
-   * its shape holds). Empty until first read (see `PassFlow.fixAfter` of cluster-analysis.ts).
+  /**
+   * What the Services of this one's shape share once one of them has worked it out: what follows
+   * from the shape's figures, the traffic summary at a shared volume, the primary fix and the
+   * traffic after it (none of them depends on the Service's name, only on what its shape holds).
+   * Empty until first needed (see `PassFlow` of cluster-analysis.ts).
    */
-  readonly shapeFix: ShapeFix;
+  readonly shapeShared: ShapeShared;
 }
 
 /**
@@ -86,8 +87,8 @@ export interface ShapeFlow {
   readonly endpointsPerNode: number;
 }
 
-/** See {@link ServiceComputation.shapeFix}: each field is `undefined` until a Service of the shape has looked. */
-export interface ShapeFix {
+/** See {@link ServiceComputation.shapeShared}: each field is `undefined` until a Service of the shape has looked. */
+export interface ShapeShared {
   /** See {@link ShapeFlow}. */
   flow?: ShapeFlow;
   /**
@@ -109,7 +110,7 @@ export interface ShapeFix {
 /** What the cluster-wide figures read of a Service's primary fix (its matrix after: `fixAfterMatrix`). */
 export type PrimaryFix = Pick<Fix, 'kind' | 'title' | 'after'>;
 
-/** Whether Services of one shape may share `fix` as their primary fix (see {@link ShapeFix.primary}). */
+/** Whether Services of one shape may share `fix` as their primary fix (see {@link ShapeShared.primary}). */
 export function primaryFixSharable(fix: PrimaryFix | null): boolean {
   return fix === null || fix.kind !== 'label-endpoint-nodes';
 }
@@ -180,7 +181,7 @@ interface HintsAndTraffic<M extends TrafficCommon> {
   readonly slices: ServiceHintSlices;
   readonly traffic: TrafficScenarios<M>;
   /** Shared by every Service of this shape in one pass (the spread copies of `core` keep the same object). */
-  readonly shapeFix: ShapeFix;
+  readonly shapeShared: ShapeShared;
 }
 
 /** Steps 1–2 of a Service's analysis (see {@link computeService}). */
@@ -235,7 +236,7 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
   const { donated: _donated, ...expectedSummary } = analysis.expected;
   const { entries: _entries, ...diffSummary } = analysis.diff;
-  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone }, shapeFix: {} };
+  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone }, shapeShared: {} };
 }
 
 /** What the controller and kube-proxy would do with a Service's annotations replaced (see {@link predictWithAnnotations}). */
@@ -341,7 +342,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
         ? shared
         : { change, hintsEnabled: shared.hintsEnabled, event: shared.event, reason: shared.reason, hintCountsByZone: shared.hintCountsByZone, donatedEndpoints: shared.donatedEndpoints };
   }
-  const { analysis, slices, traffic: scenarios, shapeFix } = core;
+  const { analysis, slices, traffic: scenarios, shapeShared } = core;
   const { now, ifAuto, ifNone } = scenarios;
   const readyEndpoints = analysis.observed.readyEndpoints;
   // The Service's volume (measured, set or assumed) prices its cross-zone share; measured flows also
@@ -353,7 +354,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   const loadBalancerLeg = loadBalancerLegCost(loadBalancer?.leg ?? null, prepared.measured?.byService.get(key)?.externalGbPerMonth ?? null, prepared.pricing);
   // Without a leg of its own, the summary is the shape's figures priced at the volume: Services of
   // the shape with the same (shared, assumed) volume object share one summary.
-  const known = shapeFix.summary;
+  const known = shapeShared.summary;
   let traffic: TrafficSummary;
   if (loadBalancerLeg === null && known !== undefined && known.volume === volume && known.pricing === prepared.pricing) traffic = known.traffic;
   else {
@@ -379,7 +380,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
       clientShareByZone: now.clientShareByZone,
       loadBalancerLeg,
     };
-    if (loadBalancerLeg === null && volume.measuredMatrix === null) shapeFix.summary = { volume, pricing: prepared.pricing, traffic };
+    if (loadBalancerLeg === null && volume.measuredMatrix === null) shapeShared.summary = { volume, pricing: prepared.pricing, traffic };
   }
   // A fix's saving: its `after` priced like the scenarios above, against now.
   const priceFix = (fix: Fix): Fix => {
@@ -438,7 +439,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
     ? lazyReport(common, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention)
     : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes: fixes as readonly Fix[], loadBalancer, gitOps };
-  return { report, needsAttention, analysis: withDetail ? analysis : undefined, readyEndpoints, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeFix };
+  return { report, needsAttention, analysis: withDetail ? analysis : undefined, readyEndpoints, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeShared };
 }
 
 /**
