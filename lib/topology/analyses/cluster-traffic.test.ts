@@ -212,6 +212,22 @@ describe('computeClusterTraffic: sums by content', () => {
     expect(JSON.stringify(b.flows)).toBe(JSON.stringify(a.flows));
     expect(b.totals).toEqual(a.totals);
   });
+
+  it('takes -0 for 0 and tells apart matrices that differ in one cell', () => {
+    const sizes = [3, 7, 11, 13, 17];
+    const settings = defaultVolumeSettings({});
+    // 1/997 of the volume: summed per group its last digit depends on how the Services are grouped.
+    const scenario = (zero: number, last: number): ServiceFlowScenario => ({ crossZoneFraction: 0.25, matrix: { a: { a: 1 / 997, b: zero }, b: { a: 0.25, b: last } } });
+    const run = (scenarios: ServiceFlowScenario[]) =>
+      computeClusterTraffic(sizes.map((readyEndpoints, i) => flow(`s${i}`, { now: 0.25 }, { readyEndpoints, now: scenarios[i % scenarios.length] as ServiceFlowScenario })), settings, null, AWS).report;
+    // -0 and 0 are one content: the same sums as one shared object.
+    const one = scenario(0, 0.25);
+    expect(JSON.stringify(run([scenario(0, 0.25), scenario(-0, 0.25)]).flows)).toBe(JSON.stringify(run([one]).flows));
+    // One cell apart: two contents, each weighted by its own Services' volumes.
+    const apart = run([scenario(0, 0.25), scenario(0, 0.2500001)]).flows.now;
+    const gb = (indexes: number[]) => indexes.reduce((sum, i) => sum + 50 * (sizes[i] as number), 0);
+    expect(apart.b?.b).toBe(0.25 * gb([0, 2, 4]) + 0.2500001 * gb([1, 3]));
+  });
 });
 
 describe('applyVolumeToSummary', () => {
