@@ -143,7 +143,7 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
       return null;
     });
   // The cold start's lists, a second after readiness.
-  const coldStart = await coldStartLists(sim.url);
+  const coldStart = await coldStartLists(sim.url, server.child.lines);
   const { coldSync } = server;
   const header: RunHeader = {
     scale: options.scale,

@@ -20,6 +20,7 @@ import { promtoolCheck } from './promtool';
 import type { BenchResult } from './report';
 import { missedGoals } from './report';
 import { closeScrapeConnections, scrape } from './scrape';
+import { listLines } from './server';
 import { filterCandidates, pickFilterTexts, pickServiceTargets, referenceTargets } from './targets';
 
 describe('bench arguments', () => {
@@ -158,6 +159,18 @@ describe('bench cold start', () => {
   it('else estimates them from list pages: a second list of a type shows as twice its pages', () => {
     // 1,400 pods take 3 pages of 500: 6 pages are two lists.
     expect(listsStarted(stats({}))).toEqual({ source: 'estimated', byResource: { pods: 2, endpointslices: 1 } });
+  });
+
+  it("picks the server's lines that say why a type was listed again", () => {
+    const lines = [
+      '▲ Next.js 16.4.6',
+      '[zonescope] analysis: full pass of 9914 Services in 1008.7 ms',
+      "[zonescope] nodes: the API server's history went backwards (resourceVersion 812 after 9000); re-listing every resource type, all swapped in together once listed (pages keep the previous data meanwhile)",
+      '[zonescope] pods: watch expired (410 Gone); listing again',
+      '[zonescope] metrics mapping: 224884 series, 690.1 ms in 14 slices',
+    ];
+    expect(listLines(lines)).toEqual([lines[2], lines[3]]);
+    expect(listLines(lines, 1)).toEqual([lines[2]]);
   });
 });
 

@@ -152,10 +152,23 @@ export function coldStartFigures(stats: SimStats): ColdStartLists {
   };
 }
 
-/** The lists the server started from its start on, read a second after it served (a second list right after sync counts too). */
-export async function coldStartLists(simUrl: string): Promise<ColdStartLists> {
+/** What the server said about its lists and watches (a re-list, an expired watch): the lines that tell why a type was listed again. */
+export function listLines(lines: readonly string[], most = 12): string[] {
+  return lines.filter((line) => /went backwards|re-?list|expired|\b410\b|Gone|watch/i.test(line)).slice(0, most);
+}
+
+/**
+ * The lists the server started from its start on, read a second after it served (a second list
+ * right after sync counts too). When a type was listed more than once, the server's lines about
+ * its lists and watches are logged with it, so that a run says why.
+ */
+export async function coldStartLists(simUrl: string, serverLines: readonly string[] = []): Promise<ColdStartLists> {
   await new Promise((r) => setTimeout(r, 1000));
   const coldStart = coldStartFigures(await simStats(simUrl));
   log(`cold start: lists per type (${coldStart.coldStartListsSource}) ${JSON.stringify(coldStart.coldStartLists)}${coldStart.coldStartConnections !== null ? `, ${coldStart.coldStartConnections} TCP connections` : ''}`);
+  if (coldStart.coldStartListsMax > 1) {
+    const said = listLines(serverLines);
+    log(said.length > 0 ? `cold start: a type was listed again; the server said:\n  ${said.join('\n  ')}` : 'cold start: a type was listed again; the server said nothing about its lists or watches');
+  }
   return coldStart;
 }
