@@ -45,11 +45,6 @@ export class FlowSeriesTable implements FlowSeriesList {
     this.rows++;
   }
 
-  /** Adds a series given as an object. */
-  push(series: FlowSeries): void {
-    this.add((name) => series[name] ?? '', series.bytesPerSecond);
-  }
-
   /** Drops the spare room the doubling left (once the answer is read). */
   trim(): this {
     if (this.rows < this.rates.length) this.grow(this.rows);
