@@ -5,6 +5,7 @@
  */
 import type { HpaScaleDownState, QueryableService } from '@/lib/shared/service-query';
 import { serviceNaturalKey, serviceSearchText } from '@/lib/shared/service-query';
+import { flatString } from '@/lib/topology/model/flat-string';
 import type { ServiceRow } from '@/lib/views/services/rows';
 import type { ServiceTableData } from '@/lib/views/services/table';
 import { serviceHref } from '../ui/format';
@@ -33,8 +34,9 @@ function decode(data: ServiceTableData): Row[] {
     return {
       namespace,
       name: r[1],
-      key: `${namespace}/${r[1]}`,
-      href: serviceHref(namespace, r[1]),
+      // Kept for as long as the table (the server keeps its last one): built links laid out in one piece.
+      key: flatString(`${namespace}/${r[1]}`),
+      href: flatString(serviceHref(namespace, r[1])),
       naturalKey: serviceNaturalKey(namespace, r[1]),
       search: serviceSearchText(namespace, r[1]),
       type: label<ServiceRow['type']>(r[2]) ?? 'ClusterIP',

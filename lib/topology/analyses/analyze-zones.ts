@@ -7,6 +7,7 @@
  * @see https://kubernetes.io/docs/concepts/services-networking/topology-aware-routing/#safeguards
  */
 import type { NodeRecord } from '../model/cluster-model';
+import { flatString } from '../model/flat-string';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_INSUFFICIENT_NODE_INFO } from '../upstream/constants';
 import { quantityToMilli } from '../upstream/quantity';
 import type { InsufficientNodeInfoCause, NodeTopology, NodeTopologyStatus } from '../upstream/topology-cache';
@@ -186,7 +187,8 @@ export function analyzeZones(nodes: readonly NodeRecord[], minor: KubeMinor, pre
       byZone.set(zone, tally);
     }
     const lacksZoneOrCpu = node.zone === null || node.zone === '' || milli === null || milli === 0;
-    const note = nodeNote(status, zone, milli);
+    // One per node, kept with the analysis: laid out in one piece (model/flat-string.ts).
+    const note = flatString(nodeNote(status, zone, milli));
     nodeReports.push({
       name: node.name,
       zone: node.zone,

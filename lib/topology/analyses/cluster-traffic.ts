@@ -12,6 +12,7 @@ import type { CrossZonePricing } from '../model/cloud-pricing';
 import { crossZoneDollars } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
 import type { ZoneMatrix } from './measured-projection';
+import { flatString } from '../model/flat-string';
 import { memoOnObject } from '../model/object-memo';
 import { applyModelChange, matrixSums } from './measured-projection';
 import { formatAmount, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
@@ -143,7 +144,8 @@ function matrixKey(matrix: ZoneMatrix): string {
       }
       key += '\u0003';
     }
-    return key;
+    // Kept with the matrix: laid out in one piece (model/flat-string.ts).
+    return flatString(key);
   });
 }
 

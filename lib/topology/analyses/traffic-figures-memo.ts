@@ -8,6 +8,7 @@ import { endpointShapeParts, shapeCodeOfParts } from './endpoint-shape';
 import type { TrafficEndpoint, TrafficFigures, TrafficInput } from './traffic';
 import { toTrafficEndpoint } from './traffic';
 import type { EndpointSlice } from '../upstream/types';
+import { flatString } from '../model/flat-string';
 
 /**
  * A key for `computeTrafficFigures` of the endpoints of `slices` (as `toTrafficEndpoints`
@@ -132,7 +133,8 @@ export class TrafficFiguresMemo {
     if (known !== undefined) return known;
     const value = compute();
     if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
-    this.figures.set(key, value);
+    // Keys are built piece by piece; the ones kept are laid out in one piece (model/flat-string.ts).
+    this.figures.set(flatString(key), value);
     return value;
   }
 

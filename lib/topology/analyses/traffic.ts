@@ -28,6 +28,7 @@ import { categorizeEndpointsWithDecision, topologyModeForService } from '../upst
 import { sortedKeys } from '../upstream/sorted';
 import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
 import { endpointZone } from './endpoint-shape';
+import { sharedText } from '../model/flat-string';
 
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
 export const UNKNOWN_ZONE = '(no zone)';
@@ -443,7 +444,8 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
       selectionByZone.push({
         zone: representative.zone,
         mode: representative.mode,
-        message: representative.message,
+        // Most zones of most Services say the same: one copy of each text (model/flat-string.ts).
+        message: sharedText(representative.message),
         selectedEndpoints: representative.selectedEndpoints,
         droppedShare: client.share > 0 ? zoneDropped / client.share : 0,
       });

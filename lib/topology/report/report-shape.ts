@@ -23,6 +23,7 @@
  */
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import { sameItems } from './analysis-cache';
+import { flatString } from '../model/flat-string';
 import { memoOnObject } from '../model/object-memo';
 import { isControllerManaged } from '../analyses/managed-slices';
 import { endpointShapeCode, FirstAddresses, firstAddressesDistinct, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
@@ -77,7 +78,9 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
     }
     if (readsZones) break;
   }
-  const key = shapeKeyOf(service, slices, nodeZoneByName);
+  // Built endpoint by endpoint, and kept (here and as the shape memo's key): laid out in one piece.
+  const built = shapeKeyOf(service, slices, nodeZoneByName);
+  const key = built === null ? null : flatString(built);
   KEYS.set(service, { slices, zones: readsZones ? nodeZoneByName : null, key });
   return key;
 }
