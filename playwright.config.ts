@@ -2,7 +2,7 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { APP_PORT, DASHBOARD_LOG, E2E_KUBECONFIG, SIM_PORT } from './e2e/clusters';
 import { PRODUCTION_DIST_DIR } from './scripts/build-folder';
-import { SERVER_NODE_FLAGS } from './scripts/node-flags';
+import { SERVER_NODE_FLAGS, serverEnvPrefix } from './scripts/node-flags';
 
 /**
  * End-to-end tests: Debian's chromium drives the production build of the dashboard, which reads
@@ -75,7 +75,7 @@ export default defineConfig({
     },
     {
       // stdout (the audit lines of every write among it) goes to a file fleet.spec.ts reads.
-      command: `mkdir -p ${path.dirname(DASHBOARD_LOG)} && exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs -p ${APP_PORT} -H 127.0.0.1 > ${DASHBOARD_LOG}`,
+      command: `mkdir -p ${path.dirname(DASHBOARD_LOG)} && ${serverEnvPrefix()} exec node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs -p ${APP_PORT} -H 127.0.0.1 > ${DASHBOARD_LOG}`,
       // 503 until every resource type is listed: the suite starts on a synced dashboard.
       url: `http://127.0.0.1:${APP_PORT}/api/health/ready`,
       reuseExistingServer: false,

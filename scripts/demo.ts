@@ -50,7 +50,7 @@ import { startSimulator } from '../sim/server';
 import { FLOW_METRIC } from '../sim/traffic/beyla-series';
 import { DEMO_USAGE, parseDemoArgs } from './demo-args';
 import { prepareStandalone, startPlan } from './start.mjs';
-import { serverNodeArgs } from './node-flags';
+import { serverEnv, serverNodeArgs } from './node-flags';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -293,7 +293,7 @@ async function main(): Promise<number> {
     return 1;
   }
   log(`starting the dashboard on ${host}:${port}`);
-  child = spawn(process.execPath, [...serverNodeArgs(plan.env), server], { env: plan.env as NodeJS.ProcessEnv, stdio: 'inherit' });
+  child = spawn(process.execPath, [...serverNodeArgs(plan.env), server], { env: { ...serverEnv(plan.env), ...plan.env } as NodeJS.ProcessEnv, stdio: 'inherit' });
   const dashboard = child;
   const probeUrl = plan.url;
   if (!(await waitUntilReady(probeUrl, dashboard))) {

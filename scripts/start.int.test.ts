@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it (`node --max-semi-space-size=32 scripts/start.mjs`, package.json),
+ * `npm start` as a user runs it (`MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} node --max-semi-space-size=32 scripts/start.mjs`, package.json),
  * for the failures that stop it before a server is loaded: a bad command line exits 2, a missing
  * build exits 1, each with one clear line on stderr and nothing on stdout. Starting a real build
  * is the e2e suite's: playwright.config.ts runs the dashboard the same way, and e2e/start.spec.ts
@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { serverEnv, serverEnvPrefix } from './node-flags';
+
 const ROOT = path.resolve(__dirname, '..');
 const empty = mkdtempSync(path.join(tmpdir(), 'zonescope-start-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
@@ -18,14 +20,16 @@ afterAll(() => rmSync(empty, { recursive: true, force: true }));
 /** `npm start`'s command line, from package.json (so this runs what users run). */
 function startCommand(): string[] {
   const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [node, ...args] = (scripts.start ?? '').split(' ');
+  // The environment prefix (two malloc arenas) goes into the child's environment below.
+  const [prefix, node, ...args] = (scripts.start ?? '').split(' ');
+  expect(prefix).toBe(serverEnvPrefix());
   expect(node).toBe('node');
   return args;
 }
 
 function start(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...startCommand(), ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } as unknown as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...startCommand(), ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...serverEnv(env), ...env } as unknown as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,7 +1,8 @@
 /**
  * `npm start [-- -p PORT -H HOST]`: the production build's standalone server, on loopback unless
- * told otherwise — in this one Node process (`node --max-semi-space-size=32 scripts/start.mjs`,
- * the server's V8 flags from scripts/node-flags.ts; no tsx or wrapper process in front of it).
+ * told otherwise — in this one Node process (`MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} node
+ * --max-semi-space-size=32 scripts/start.mjs`, the server's V8 flags and environment from
+ * scripts/node-flags.ts; no tsx or wrapper process in front of it).
  * Plain JavaScript so that Node runs it as it is; its types are in start.d.mts.
  *
  * The build is `output: 'standalone'` (next.config.js), whose server is `<build>/standalone/server.js`

@@ -32,7 +32,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { renderMultiContextKubeconfig } from '../../sim/kubeconfig';
 import { DEFAULT_TOKEN } from '../../sim/server';
-import { serverNodeArgs } from '../node-flags';
+import { serverEnv, serverNodeArgs } from '../node-flags';
 import { BENCH_DIST_DIR } from './args';
 import { childEnv, freePort, log, machineLine, ROOT } from './environment';
 import type { Timed } from './http';
@@ -212,7 +212,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // As `npm start` runs it (and as the e2e suite does): one Node process, bound to loopback.
     const server = startChild('server', process.execPath, [...serverNodeArgs({}), 'scripts/start.mjs', '-p', String(port), '-H', '127.0.0.1'], {
       cwd: ROOT,
-      env: childEnv({ KUBECONFIG: kubeconfig, ZONESCOPE_DIST_DIR: distDir, PORT: String(port) }),
+      env: childEnv({ ...serverEnv(process.env), KUBECONFIG: kubeconfig, ZONESCOPE_DIST_DIR: distDir, PORT: String(port) }),
     });
     await server.waitForLine(/zonescope is ready on /, 120_000);
     await until200(`${base}/api/v1/cluster`, 5 * 60_000);

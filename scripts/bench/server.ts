@@ -11,7 +11,7 @@
 import { RssPhases } from './rss-phases';
 import os from 'node:os';
 
-import { serverNodeArgs } from '../node-flags';
+import { serverEnv, serverNodeArgs } from '../node-flags';
 import type { BenchOptions } from './args';
 import type { SimStats } from './cluster';
 import { listsStarted, resetSimStats, simStats } from './cluster';
@@ -84,6 +84,8 @@ export async function startServerCold(options: {
   const child = startChild('server', process.execPath, [...serverNodeArgs({ NODE_OPTIONS: bench.serverNodeOptions ?? '' }), nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: ROOT,
     env: childEnv({
+      // As `npm start` sets it (package.json), unless this environment sets its own.
+      ...serverEnv(process.env),
       KUBECONFIG: kubeconfig,
       ZONESCOPE_ANALYSIS_LOG: '1',
       ...(prometheus.url !== null
