@@ -150,7 +150,6 @@ describe('projectPod', () => {
       phase: 'Running',
       ready: true,
       terminating: false,
-      podIP: '10.0.1.50',
       owner: { kind: 'ReplicaSet', name: 'checkout-7d9f8b6c5d' },
     });
   });
@@ -529,6 +528,6 @@ describe('records of realistic objects keep only what is read', () => {
     expect(pod.labels).toEqual((rawPod.metadata as Json).labels);
     expect(pod.nodeName).toBe((rawPod.spec as Json).nodeName);
     expect(pod.owner).toMatchObject({ kind: 'ReplicaSet' });
-    expect(Object.keys(pod).sort()).toEqual(['labels', 'name', 'namespace', 'nodeName', 'owner', 'phase', 'podIP', 'ready', 'terminating']);
+    expect(Object.keys(pod).sort()).toEqual(['labels', 'name', 'namespace', 'nodeName', 'owner', 'phase', 'ready', 'terminating']);
   });
 });

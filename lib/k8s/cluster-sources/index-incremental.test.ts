@@ -43,7 +43,7 @@ describe('indexIncrementally', () => {
 });
 
 describe('indexIncrementally: patching replaced records', () => {
-  const pod = (namespace: string, name: string, ready = true): PodRecord => ({ namespace, name, labels: {}, nodeName: null, phase: 'Running', ready, terminating: false, podIP: null, owner: null });
+  const pod = (namespace: string, name: string, ready = true): PodRecord => ({ namespace, name, labels: {}, nodeName: null, phase: 'Running', ready, terminating: false, owner: null });
   const slice = (namespace: string, service: string | null, name: string, rv = '1'): EndpointSliceRecord => ({
     namespace,
     name,

@@ -78,7 +78,6 @@ const RULES: Readonly<Record<string, readonly FieldRule[]>> = {
     ['status', 'object'],
     ['status.conditions', 'array'],
     ['status.conditions.[]', 'object'],
-    ['status.podIP', 'string'],
   ],
   Deployment: [['spec', 'object'], ['spec.replicas', 'number'], ['spec.selector', 'object'], ['spec.selector.matchLabels', 'stringMap'], ['spec.selector.matchExpressions', 'array'], ...POD_TEMPLATE_RULES, ['status.readyReplicas', 'number']],
   ReplicaSet: [['spec', 'object'], ['spec.replicas', 'number'], ['spec.selector', 'object']],

@@ -27,7 +27,6 @@ export function projectPod(raw: unknown): PodRecord {
     phase: internNullable(str(status.phase)),
     ready,
     terminating: timestamp(metadata.deletionTimestamp) !== null,
-    podIP: str(status.podIP),
     owner: controllerOwner(metadata),
     ...(spec.hostNetwork === true ? { hostNetwork: true } : {}),
   };

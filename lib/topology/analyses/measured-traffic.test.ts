@@ -91,7 +91,7 @@ describe('measuredTrafficFromSeries: a conversation belongs to its server', () =
   });
 
   it('the top owner goes through the ReplicaSet to the Deployment; other owners count by their own name', () => {
-    const ss: PodRecord = { namespace: 'default', name: 'db-0', labels: { app: 'db' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, podIP: '10.0.9.1', owner: { kind: 'StatefulSet', name: 'db' } };
+    const ss: PodRecord = { namespace: 'default', name: 'db-0', labels: { app: 'db' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, owner: { kind: 'StatefulSet', name: 'db' } };
     const index = testCluster({
       services: [testService('db')],
       endpointSlices: [testSlice('db', [{ addresses: ['10.0.9.1'], zone: 'zone-a', nodeName: 'node-a', ready: true, hints: null, podName: 'db-0' }])],
@@ -195,7 +195,7 @@ describe('measuredTrafficFromSeries: zones and hostNetwork', () => {
   });
 
   it('flows served by a node (hostNetwork pods, which Beyla names by their node) are not a Service\'s; their pods\' cAdvisor bytes are the node\'s and not counted', () => {
-    const hostPod: PodRecord = { namespace: 'default', name: 'web-zone-a-1', labels: { app: 'web' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, podIP: '10.1.0.1', owner: null, hostNetwork: true };
+    const hostPod: PodRecord = { namespace: 'default', name: 'web-zone-a-1', labels: { app: 'web' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, owner: null, hostNetwork: true };
     const base = cluster();
     const pods = (base.podsByNamespace.get('default') ?? []).map((p) => (p.name === hostPod.name ? hostPod : p));
     const index = testCluster({ ...base.snapshot, pods: [...pods, ...[...base.podsByNamespace].filter(([ns]) => ns !== 'default').flatMap(([, list]) => list)] });

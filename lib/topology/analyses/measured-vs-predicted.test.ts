@@ -148,7 +148,7 @@ describe('compareMeasuredWithPredicted', () => {
   });
 
   it('mesh: a client pod with a Linkerd sidecar, or an ingress controller as the client, fits', () => {
-    const client: PodRecord = { namespace: 'default', name: 'loadgen-1', labels: { 'linkerd.io/proxy-deployment': 'loadgen' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, podIP: null, owner: null };
+    const client: PodRecord = { namespace: 'default', name: 'loadgen-1', labels: { 'linkerd.io/proxy-deployment': 'loadgen' }, nodeName: 'node-a', phase: 'Running', ready: true, terminating: false, owner: null };
     const c = cluster({ extraPods: [client] });
     const viaClient = compareMeasuredWithPredicted(input({ ...c, measured: measured(60, 40, ['default/loadgen-1']) }));
     expect(fits(viaClient)).toContain('mesh-bypass');

@@ -130,7 +130,6 @@ export interface PodRecord {
   readonly phase: string | null;
   readonly ready: boolean;
   readonly terminating: boolean;
-  readonly podIP: string | null;
   /** Controller owner (`ownerReferences[controller=true]`). */
   readonly owner: { readonly kind: string; readonly name: string } | null;
   /**

@@ -101,7 +101,6 @@ export function testWorkload(
     phase: 'Running',
     ready: e.ready !== false,
     terminating: false,
-    podIP: e.addresses[0] ?? null,
     owner: { kind: 'ReplicaSet', name: rs },
   }));
   return {
