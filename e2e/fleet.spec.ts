@@ -183,6 +183,9 @@ test('the header switcher searches the clusters and switches with the keyboard, 
   await expect(page).toHaveURL(new RegExp(`/c/${ids.ipvs}/services$`));
   await expect(services.count).toHaveText('3 Services');
   await expect(switcher.button).toContainText(IPVS_CLUSTER.displayName);
+  // Choosing loads the page in full: Enter on the button does nothing until it is hydrated again
+  // (under the two-shard CI load, the server-rendered button was there seconds before its handler).
+  await services.waitForHydration();
 
   // Escape closes the list and gives the focus back to the button.
   await switcher.openWithKeyboard();
@@ -193,6 +196,7 @@ test('the header switcher searches the clusters and switches with the keyboard, 
   // From a Service page, the other cluster's Services searched for its name.
   await page.goto(`/c/${ids.ipvs}/services/shop/web`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('shop/web');
+  await services.waitForHydration();
   await switcher.openWithKeyboard();
   await page.keyboard.type(DEFAULT_CLUSTER.displayName);
   await expect(switcher.options).toHaveCount(1);
