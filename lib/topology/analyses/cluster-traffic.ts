@@ -364,13 +364,24 @@ export function computeClusterTraffic(
   //    by content, not by object: which Services share a figures object depends on the memos'
   //    history (a dashboard pass, the analyze command and an incremental pass fill them in
   //    different orders), and the sums must not (the last digits of `flows` did differ).
-  const weights: Record<ClusterTrafficScenario, Map<string, { readonly matrix: ZoneMatrix; gb: number }>> = { now: new Map(), expected: new Map(), best: new Map() };
+  type Weight = { readonly matrix: ZoneMatrix; gb: number };
+  const weights: Record<ClusterTrafficScenario, Map<string, Weight>> = { now: new Map(), expected: new Map(), best: new Map() };
+  // Each matrix object's entry, found by identity first: most flows share their scenarios' objects.
+  const byObject: Record<ClusterTrafficScenario, Map<ZoneMatrix, Weight>> = { now: new Map(), expected: new Map(), best: new Map() };
   const weigh = (scenario: ClusterTrafficScenario, part: ScenarioPart) => {
-    const map = weights[scenario];
-    const key = matrixKey(part.matrix);
-    const known = map.get(key);
-    if (known === undefined) map.set(key, { matrix: part.matrix, gb: part.scale });
-    else known.gb += part.scale;
+    const objects = byObject[scenario];
+    let known = objects.get(part.matrix);
+    if (known === undefined) {
+      const map = weights[scenario];
+      const key = matrixKey(part.matrix);
+      known = map.get(key);
+      if (known === undefined) {
+        known = { matrix: part.matrix, gb: 0 };
+        map.set(key, known);
+      }
+      objects.set(part.matrix, known);
+    }
+    known.gb += part.scale;
   };
   const cross: Record<ClusterTrafficScenario, number> = { now: 0, expected: 0, best: 0 };
   let gbTotal = 0;

@@ -107,9 +107,32 @@ export function fixAfterMatrix(fix: Pick<Fix, 'after'>): Readonly<ValueByZone<Va
   return AFTER_MATRICES.get(fix) ?? null;
 }
 
+/**
+ * A fix from its description and what is known of it: spelled out rather than spread (findFixes
+ * and the pricing run for most Services of a cluster pass), keys in the order the report has
+ * always written them.
+ */
+function fixObject(fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, primary: boolean, after: FixTraffic | null, monthlySaving: number | null): Fix {
+  return {
+    kind: fix.kind,
+    title: fix.title,
+    description: fix.description,
+    endpointChangeByZone: fix.endpointChangeByZone,
+    readyEndpointsAfter: fix.readyEndpointsAfter,
+    nodes: fix.nodes,
+    commands: fix.commands,
+    verification: fix.verification,
+    donatedAfter: fix.donatedAfter,
+    primary,
+    after,
+    monthlySaving,
+  };
+}
+
 /** `fix` with its monthly saving and the share it is priced at set (the matrix of its `after` goes with it). */
 export function withMonthlySaving(fix: Fix, monthlySaving: number | null, pricedCrossZoneFraction: number): Fix {
-  const priced: Fix = { ...fix, after: fix.after === null ? null : { ...fix.after, pricedCrossZoneFraction }, monthlySaving };
+  const after = fix.after;
+  const priced = fixObject(fix, fix.primary, after === null ? null : { crossZoneFraction: after.crossZoneFraction, droppedFraction: after.droppedFraction, pricedCrossZoneFraction }, monthlySaving);
   const matrix = AFTER_MATRICES.get(fix);
   if (matrix !== undefined) AFTER_MATRICES.set(priced, matrix);
   return priced;
@@ -136,14 +159,46 @@ export interface FixInput {
   readonly workloadOf?: () => FixWorkload | null;
   /** The traffic model of a fixed state (each verified fix's `after`); without it fixes carry no `after`. */
   readonly trafficAfter?: (state: FixedState) => FixTrafficModel | null;
+  /**
+   * The traffic model of {@link ifAutoResult}'s state (its slices with the Auto annotation edit,
+   * the cluster's own gates), when the caller has it already (the "if Auto" scenario): the
+   * annotation fix leaves exactly that state, so its `after` is this instead of asking
+   * {@link trafficAfter}. Only for a Service whose slices of the address type are all managed by
+   * the controller (else the scenario also holds the others and is not the fixed state).
+   */
+  readonly autoTraffic?: FixTrafficModel | null;
   /** Stop at the primary (smallest) fix: what the cluster-wide best needs, without the alternatives' searches. */
   readonly primaryOnly?: boolean;
+}
+
+const SORTED_ZONES = new WeakMap<Readonly<ValueByZone<number>>, readonly string[]>();
+
+/** The zones of a ratio map, sorted, once per map (the cluster's ratios are one object per preparation). */
+function sortedZonesOf(ratios: Readonly<ValueByZone<number>>): readonly string[] {
+  let zones = SORTED_ZONES.get(ratios);
+  if (zones === undefined) {
+    zones = Object.keys(ratios).sort();
+    SORTED_ZONES.set(ratios, zones);
+  }
+  return zones;
 }
 
 function readyByZone(slices: readonly EndpointSlice[]): ValueByZone<number> {
   const counts: ValueByZone<number> = {};
   for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true && e.zone) counts[e.zone] = (counts[e.zone] ?? 0) + 1;
   return counts;
+}
+
+/** Ready endpoints with a zone whose zone hints leave their own zone out (donated). */
+function donatedCount(slices: readonly EndpointSlice[]): number {
+  let n = 0;
+  for (const slice of slices) {
+    for (const e of slice.endpoints) {
+      const forZones = e.hints?.forZones;
+      if (e.ready === true && e.zone && forZones && !forZones.includes(e.zone)) n++;
+    }
+  }
+  return n;
 }
 
 function readyCount(slices: readonly EndpointSlice[]): number {
@@ -219,14 +274,16 @@ export function findFixes(input: FixInput): Fix[] {
       topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
     });
   const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) => {
-    const model = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter ? input.trafficAfter({ ...state, slices: result.slices }) : null;
-    const made: Fix = { ...fix, primary: fixes.length === 0, after: model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, monthlySaving: null };
+    const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
+    // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
+    const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoTraffic ?? null) : null;
+    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)({ annotations: state.annotations, gatesOn: state.gatesOn, slices: (result as HintsEngineResult).slices });
+    const made = fixObject(fix, fixes.length === 0, model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, null);
     if (model !== null) AFTER_MATRICES.set(made, model.matrix);
     fixes.push(made);
   };
   const done = () => input.primaryOnly === true && fixes.length > 0;
-  const donatedOf = (result: HintsEngineResult) =>
-    result.hintsEnabled ? result.slices.reduce((n, s) => n + s.endpoints.filter((e) => e.ready === true && e.zone && e.hints?.forZones && !e.hints.forZones.includes(e.zone)).length, 0) : null;
+  const donatedOf = (result: HintsEngineResult) => (result.hintsEnabled ? donatedCount(result.slices) : null);
 
   // 1. The gate.
   let gatesOn = false;
@@ -370,10 +427,15 @@ export function findFixes(input: FixInput): Fix[] {
     // The search depends only on the ratios and the counts: with the cluster's own ratios, Services
     // with the same ready endpoints per zone share it (most small Services look alike).
     const searchRatios = ratios;
-    const search = (direction: 'add' | 'remove') =>
-      searchRatios === context.cpuRatiosByZone
-        ? context.memo(`fix-search/${direction}/${n}/${Object.keys(searchRatios).sort().map((zone) => perZone[zone] ?? 0).join(',')}`, () => searchEndpointChange(searchRatios, perZone, n, direction))
-        : searchEndpointChange(searchRatios, perZone, n, direction);
+    let counts: string | null = null;
+    const search = (direction: 'add' | 'remove') => {
+      if (searchRatios !== context.cpuRatiosByZone) return searchEndpointChange(searchRatios, perZone, n, direction);
+      if (counts === null) {
+        counts = '';
+        for (const zone of sortedZonesOf(searchRatios)) counts += `${counts === '' ? '' : ','}${perZone[zone] ?? 0}`;
+      }
+      return context.memo(`fix-search/${direction}/${n}/${counts}`, () => searchEndpointChange(searchRatios, perZone, n, direction));
+    };
     const add = search('add');
     const remove = search('remove');
     const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);

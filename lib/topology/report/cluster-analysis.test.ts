@@ -13,6 +13,11 @@ import { analyzeServiceIn } from './service-detail';
 import { testCluster, testEndpoints, testNode, testService, testSlice, testSnapshot, testZoneNodes } from '../model/test-cluster';
 import { AUTO, publicCases } from './test-public-cases';
 import type { Endpoint } from '../upstream/types';
+import type { Fix } from '../analyses/fixes';
+import { fixAfterMatrix } from '../analyses/fixes';
+import { runHintsEngine } from '../analyses/hints-engine';
+import { proxyServicePort } from '../analyses/service-mechanism';
+import { computeTrafficFigures, toTrafficEndpoints } from '../analyses/traffic';
 
 describe('analyzeCluster: the JSON the analyze command prints', () => {
   const result = analyzeCluster(publicCases());
@@ -281,5 +286,48 @@ describe("analyzeCluster: the cluster's zone traffic", () => {
     expect(changed.cache?.lastRun).toMatchObject({ computed: 1 });
     expect(after.totals.now.gbPerMonth).toBe(before.totals.now.gbPerMonth - 150);
     expect(after).toEqual(analyzeCluster(indexCluster({ ...snapshot, endpointSlices: slices })).traffic);
+  });
+});
+
+describe('the annotation fix in a cluster pass', () => {
+  it('its traffic after is the fixed state modelled on its own: the Auto run\'s slices with the Auto annotation', () => {
+    // No annotation; Auto would turn hints on with zone-a donating one endpoint to zone-c.
+    const service = testService('api');
+    const slice = testSlice('api', testEndpoints({ 'zone-a': 4, 'zone-b': 3, 'zone-c': 2 }));
+    const index = testCluster({ services: [service], endpointSlices: [slice] });
+    const prepared = withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
+    const analysis = analyzeClusterIn(prepared);
+    const report = analysis.services[0];
+    const [fix] = report?.fixes ?? [];
+    expect(fix).toMatchObject({ kind: 'set-annotation', primary: true });
+
+    // The fixed state, modelled here from scratch: the engine with Auto, then kube-proxy's selection.
+    const { context } = prepared;
+    const auto = runHintsEngine({
+      serviceKey: 'default/api',
+      annotations: AUTO,
+      trafficDistribution: null,
+      addressType: 'IPv4',
+      unchanged: [slice],
+      cpuRatiosByZone: context.cpuRatiosByZone,
+      minor: context.release.minor,
+      gates: context.gates,
+      topologyCacheEnabled: context.topologyCacheEnabled,
+    });
+    expect(auto.hintsEnabled).toBe(true);
+    const figures = computeTrafficFigures({
+      endpoints: toTrafficEndpoints(auto.slices, context.nodeZoneByName),
+      service: proxyServicePort(service, AUTO, context),
+      release: context.proxyRelease,
+      clients: prepared.clients,
+      honoursHints: prepared.dataplane.honoursHints,
+      proxied: true,
+    });
+    expect(figures.crossZoneFraction).toBeGreaterThan(0);
+    expect(fix?.after?.crossZoneFraction).toBe(figures.crossZoneFraction);
+    expect(fix?.after?.droppedFraction).toBe(figures.droppedFraction);
+    // The cluster-wide figures read the same matrix.
+    expect(fixAfterMatrix(fix as Fix)).toEqual(figures.matrix);
+    expect(report?.traffic.crossZoneFractionIfAuto).toBe(figures.crossZoneFraction);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { gitOpsManager, type GitOpsManager } from '../analyses/gitops';
 import type { IfAutoPrediction, ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
+import type { HintsEngineResult } from '../analyses/hints-engine';
 import { analyzeServiceHints, serviceLints } from '../analyses/analyze-service';
 import { isControllerManaged } from '../analyses/managed-slices';
 import type { Fix, FixedState, FixInput, FixTrafficModel } from '../analyses/fixes';
@@ -122,6 +123,22 @@ const NO_SLICES: readonly EndpointSlice[] = [];
 /** The fixes of a Service no fix is sought for (what `findFixes` returns for it). */
 const NO_FIXES: readonly Fix[] = Object.freeze([]);
 
+const WITHOUT_SLICES = new WeakMap<HintsEngineResult, HintsEngineResult>();
+
+/**
+ * An Auto run that does not turn hints on, without its slices (findFixes reads them only when the
+ * run turns hints on): what a fixes cell keeps, so the slices are not kept alive with it. One copy
+ * per run, which a shape's Services share.
+ */
+function withoutSlices(result: HintsEngineResult): HintsEngineResult {
+  let copy = WITHOUT_SLICES.get(result);
+  if (copy === undefined) {
+    copy = { ...result, slices: [] };
+    WITHOUT_SLICES.set(result, copy);
+  }
+  return copy;
+}
+
 /**
  * A Service's fixes, found when first read (a cached cluster pass reads them for the few Services
  * it lists; the Service view computes its own). Like the workload cell, it is rebound to each newer
@@ -137,8 +154,7 @@ export class FixesCell {
   constructor(context: ClusterContext, input: Omit<FixInput, 'context'>, price: (fix: Fix) => Fix) {
     this.context = context;
     this.price = price;
-    // findFixes reads the slices of the Auto run only when that run turns hints on.
-    this.input = input.ifAutoResult.hintsEnabled ? input : { ...input, ifAutoResult: { ...input.ifAutoResult, slices: [] } };
+    this.input = input;
   }
 
   /** Points an unevaluated cell at a newer context with the same inputs for this Service. */
@@ -165,7 +181,22 @@ export class FixesCell {
    */
   primary(): PrimaryFix | null {
     if (this.first === undefined) {
-      const [fix] = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context, primaryOnly: true, workloadOf: noWorkload });
+      const input = this.input as Omit<FixInput, 'context'>;
+      // Spelled out rather than spread: most Services of a cluster pass come through here.
+      const [fix] = findFixes({
+        context: this.context,
+        service: input.service,
+        mechanism: input.mechanism,
+        addressType: input.addressType,
+        managedSlices: input.managedSlices,
+        expectedHintsEnabled: input.expectedHintsEnabled,
+        ifAutoResult: input.ifAutoResult,
+        workload: null,
+        workloadOf: noWorkload,
+        trafficAfter: input.trafficAfter,
+        autoTraffic: input.autoTraffic,
+        primaryOnly: true,
+      });
       this.first = fix === undefined ? null : (this.price as (fix: Fix) => Fix)(fix);
     }
     return this.first;
@@ -407,10 +438,12 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
       addressType: slices.addressType,
       managedSlices,
       expectedHintsEnabled: analysis.expected.hintsEnabled,
-      ifAutoResult: slices.ifAutoResult,
+      ifAutoResult: lazy && !slices.ifAutoResult.hintsEnabled ? withoutSlices(slices.ifAutoResult) : slices.ifAutoResult,
       workload: null,
       workloadOf: () => cell.fixWorkload(),
       trafficAfter: fixTrafficModel(prepared, service, firstAddressesDistinct(allSlices)),
+      // The annotation fix leaves the "if Auto" state: with every slice managed, that scenario is its traffic.
+      autoTraffic: managedSlices.length === observedSlices.length ? ifAuto : null,
     };
     if (lazy) fixesCell = new FixesCell(context, fixInput, priceFix);
     else fixes = findFixes({ ...fixInput, context }).map(priceFix);
