@@ -17,7 +17,7 @@ import { LABEL_TOPOLOGY_ZONE, MESSAGE_NO_ZONE_SPECIFIED, TRAFFIC_DISTRIBUTION_PR
 import type { FixWorkload } from './scale-commands';
 import { placementNote, scaleCommands } from './scale-commands';
 import type { MechanismAnalysis } from './service-mechanism';
-import { topologyAnnotationChange } from './service-mechanism';
+import { sharedEnableChange } from './shared-values';
 import { setNodes } from '../upstream/topology-cache';
 import { searchEndpointChange } from './endpoint-change-search';
 import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../upstream/types';
@@ -160,13 +160,14 @@ export interface FixInput {
   /** The traffic model of a fixed state (each verified fix's `after`); without it fixes carry no `after`. */
   readonly trafficAfter?: (state: FixedState) => FixTrafficModel | null;
   /**
-   * The traffic model of {@link ifAutoResult}'s state (its slices with the Auto annotation edit,
-   * the cluster's own gates), when the caller has it already (the "if Auto" scenario): the
-   * annotation fix leaves exactly that state, so its `after` is this instead of asking
-   * {@link trafficAfter}. Only for a Service whose slices of the address type are all managed by
-   * the controller (else the scenario also holds the others and is not the fixed state).
+   * What the caller knows already of {@link ifAutoResult}'s state (its slices with the Auto
+   * annotation edit, the cluster's own gates), which the annotation fix leaves: its traffic (the
+   * "if Auto" scenario) and its donated endpoints ({@link autoStateOf}). With it, findFixes does not
+   * read the Auto run's slices, so a caller may keep that run without them. Only for a Service
+   * whose slices of the address type are all managed by the controller (else the scenario also
+   * holds the others and is not the fixed state).
    */
-  readonly autoTraffic?: FixTrafficModel | null;
+  readonly autoState?: AutoState | null;
   /** Stop at the primary (smallest) fix: what the cluster-wide best needs, without the alternatives' searches. */
   readonly primaryOnly?: boolean;
 }
@@ -187,6 +188,19 @@ function readyByZone(slices: readonly EndpointSlice[]): ValueByZone<number> {
   const counts: ValueByZone<number> = {};
   for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true && e.zone) counts[e.zone] = (counts[e.zone] ?? 0) + 1;
   return counts;
+}
+
+/** What {@link FixInput.autoState} carries. */
+export interface AutoState {
+  /** The traffic model of the Auto state, as {@link FixInput.trafficAfter} would give it. */
+  readonly traffic: FixTrafficModel;
+  /** Its donated endpoints, as a fix's `donatedAfter` counts them. */
+  readonly donated: number;
+}
+
+/** The {@link AutoState} of an Auto run that turns hints on, with its traffic model. */
+export function autoStateOf(result: HintsEngineResult, traffic: FixTrafficModel): AutoState {
+  return { traffic, donated: donatedCount(result.slices) };
 }
 
 /** Ready endpoints with a zone whose zone hints leave their own zone out (donated). */
@@ -251,7 +265,8 @@ export function findFixes(input: FixInput): Fix[] {
   if (input.expectedHintsEnabled || service.selector === null || service.type === 'ExternalName') return [];
   const { minor } = context.release;
   const fixes: Fix[] = [];
-  const change = topologyAnnotationChange(service.annotations, minor, true);
+  // The same edit object for every Service with this annotation map (shared-values.ts).
+  const change = sharedEnableChange(context, service.annotations);
   const needsAnnotation = !mechanism.annotationActive;
   const annotateCommands = needsAnnotation
     ? [
@@ -276,14 +291,15 @@ export function findFixes(input: FixInput): Fix[] {
   const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) => {
     const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
     // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
-    const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoTraffic ?? null) : null;
+    const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
     const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)({ annotations: state.annotations, gatesOn: state.gatesOn, slices: (result as HintsEngineResult).slices });
     const made = fixObject(fix, fixes.length === 0, model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, null);
     if (model !== null) AFTER_MATRICES.set(made, model.matrix);
     fixes.push(made);
   };
   const done = () => input.primaryOnly === true && fixes.length > 0;
-  const donatedOf = (result: HintsEngineResult) => (result.hintsEnabled ? donatedCount(result.slices) : null);
+  const donatedOf = (result: HintsEngineResult) =>
+    !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : donatedCount(result.slices);
 
   // 1. The gate.
   let gatesOn = false;

@@ -294,7 +294,10 @@ describe('the annotation fix in a cluster pass', () => {
     // No annotation; Auto would turn hints on with zone-a donating one endpoint to zone-c.
     const service = testService('api');
     const slice = testSlice('api', testEndpoints({ 'zone-a': 4, 'zone-b': 3, 'zone-c': 2 }));
-    const index = testCluster({ services: [service], endpointSlices: [slice] });
+    // A second Service of the same shape takes the shape's Auto run, kept without its slices.
+    const twin = testService('api-twin');
+    const twinSlice = testSlice('api-twin', testEndpoints({ 'zone-a': 4, 'zone-b': 3, 'zone-c': 2 }, { service: 'api-twin' }));
+    const index = testCluster({ services: [service, twin], endpointSlices: [slice, twinSlice] });
     const prepared = withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
     const analysis = analyzeClusterIn(prepared);
     const report = analysis.services[0];
@@ -329,5 +332,14 @@ describe('the annotation fix in a cluster pass', () => {
     // The cluster-wide figures read the same matrix.
     expect(fixAfterMatrix(fix as Fix)).toEqual(figures.matrix);
     expect(report?.traffic.crossZoneFractionIfAuto).toBe(figures.crossZoneFraction);
+    // Its donated endpoints, counted on the fixed state.
+    const donated = auto.slices.flatMap((s) => s.endpoints).filter((e) => e.ready === true && e.zone !== null && !(e.hints?.forZones ?? []).includes(e.zone)).length;
+    expect(donated).toBe(1);
+    expect(fix?.donatedAfter).toBe(donated);
+    // The twin gets the same fix (named for itself).
+    const [twinFix] = analysis.services[1]?.fixes ?? [];
+    expect(analysis.services[1]?.name).toBe('api-twin');
+    expect(twinFix).toMatchObject({ kind: 'set-annotation', donatedAfter: donated, after: fix?.after, monthlySaving: fix?.monthlySaving });
+    expect(twinFix?.commands).toEqual(['kubectl annotate service api-twin -n default service.kubernetes.io/topology-mode=Auto --overwrite']);
   });
 });

@@ -10,7 +10,8 @@ import type { HintsEngineResult } from '../analyses/hints-engine';
 import { analyzeServiceHints, serviceLints } from '../analyses/analyze-service';
 import { isControllerManaged } from '../analyses/managed-slices';
 import type { Fix, FixedState, FixInput, FixTrafficModel } from '../analyses/fixes';
-import { findFixes, fixAfterMatrix, withMonthlySaving } from '../analyses/fixes';
+import type { AutoState } from '../analyses/fixes';
+import { autoStateOf, findFixes, fixAfterMatrix, withMonthlySaving } from '../analyses/fixes';
 import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import { analyzeLoadBalancer } from '../analyses/load-balancer';
 import { loadBalancerLegCost } from '../analyses/load-balancer-leg';
@@ -125,12 +126,9 @@ const NO_FIXES: readonly Fix[] = Object.freeze([]);
 
 const WITHOUT_SLICES = new WeakMap<HintsEngineResult, HintsEngineResult>();
 
-/**
- * An Auto run that does not turn hints on, without its slices (findFixes reads them only when the
- * run turns hints on): what a fixes cell keeps, so the slices are not kept alive with it. One copy
- * per run, which a shape's Services share.
- */
+/** An Auto run without its slices (see {@link fixAutoRun}): one copy per run, which a shape's Services share. */
 function withoutSlices(result: HintsEngineResult): HintsEngineResult {
+  if (result.slices.length === 0) return result;
   let copy = WITHOUT_SLICES.get(result);
   if (copy === undefined) {
     copy = { ...result, slices: [] };
@@ -140,21 +138,76 @@ function withoutSlices(result: HintsEngineResult): HintsEngineResult {
 }
 
 /**
+ * What finding and pricing a Service's fixes reads, kept as data: the closures `findFixes` takes
+ * (the traffic model of a fixed state, the workload lookup) and the pricing are made when the fixes
+ * are read, so a cluster pass does not keep three closures per Service for the many it never asks.
+ */
+interface FixSource {
+  readonly prepared: PreparedAnalysis;
+  readonly service: ServiceRecord;
+  readonly mechanism: FixInput['mechanism'];
+  readonly addressType: FixInput['addressType'];
+  readonly managedSlices: FixInput['managedSlices'];
+  readonly ifAutoResult: HintsEngineResult;
+  readonly autoState: AutoState | null;
+  /** No two of the Service's observed endpoints share a first address (see {@link fixTrafficModel}). */
+  readonly addressesDistinct: boolean;
+  readonly cell: WorkloadCell;
+  /** The Service's volume, its traffic matrix now and what that costs a month: a fix's saving is priced against them. */
+  readonly volume: ServiceVolume;
+  readonly nowMatrix: TrafficCommon['matrix'];
+  readonly nowMonthlyCost: number;
+}
+
+/** `findFixes`' input for `source` (see {@link FixSource}); `primaryOnly` skips the alternatives and the workload lookup. */
+function fixInputOf(source: FixSource, context: ClusterContext, primaryOnly: boolean): FixInput {
+  const { cell } = source;
+  return {
+    context,
+    service: source.service,
+    mechanism: source.mechanism,
+    addressType: source.addressType,
+    managedSlices: source.managedSlices,
+    // findFixes is only asked for Services whose hints are not expected on.
+    expectedHintsEnabled: false,
+    ifAutoResult: source.ifAutoResult,
+    workload: null,
+    workloadOf: primaryOnly ? noWorkload : () => cell.fixWorkload(),
+    trafficAfter: fixTrafficModel(source.prepared, source.service, source.addressesDistinct),
+    autoState: source.autoState,
+    primaryOnly,
+  };
+}
+
+/** A fix with its saving: its `after` priced like the Service's scenarios, against now. */
+function priceFix(context: ClusterContext, source: FixSource, fix: Fix): Fix {
+  const matrix = fixAfterMatrix(fix);
+  if (fix.after === null || matrix === null) return fix;
+  const { volume } = source;
+  const fraction = volume.measuredMatrix === null ? fix.after.crossZoneFraction : measuredCrossZoneFraction(applyModelChange(volume.measuredMatrix, source.nowMatrix, matrix));
+  const cost = sharedCrossZoneCost(context, source.prepared.pricing, fraction, volume.gbPerMonth);
+  return withMonthlySaving(fix, Math.max(0, source.nowMonthlyCost - cost.monthlyCost), fraction);
+}
+
+/** A Service's fixes, found and priced now. */
+function fixesNow(context: ClusterContext, source: FixSource): readonly Fix[] {
+  return findFixes(fixInputOf(source, context, false)).map((fix) => priceFix(context, source, fix));
+}
+
+/**
  * A Service's fixes, found when first read (a cached cluster pass reads them for the few Services
  * it lists; the Service view computes its own). Like the workload cell, it is rebound to each newer
  * context while its Service's inputs are unchanged, and keeps only what `findFixes` reads.
  */
 export class FixesCell {
   private context: ClusterContext;
-  private input: Omit<FixInput, 'context'> | null;
-  private price: ((fix: Fix) => Fix) | null;
+  private source: FixSource | null;
   private found: readonly Fix[] | null = null;
   private first: PrimaryFix | null | undefined;
 
-  constructor(context: ClusterContext, input: Omit<FixInput, 'context'>, price: (fix: Fix) => Fix) {
+  constructor(context: ClusterContext, source: FixSource) {
     this.context = context;
-    this.price = price;
-    this.input = input;
+    this.source = source;
   }
 
   /** Points an unevaluated cell at a newer context with the same inputs for this Service. */
@@ -165,10 +218,9 @@ export class FixesCell {
   /** `ServiceReport.fixes`. */
   fixes(): readonly Fix[] {
     if (this.found === null) {
-      this.found = findFixes({ ...(this.input as Omit<FixInput, 'context'>), context: this.context }).map(this.price as (fix: Fix) => Fix);
+      this.found = fixesNow(this.context, this.source as FixSource);
       this.first = this.found.find((fix) => fix.primary) ?? null;
-      this.input = null;
-      this.price = null;
+      this.source = null;
     }
     return this.found;
   }
@@ -181,23 +233,9 @@ export class FixesCell {
    */
   primary(): PrimaryFix | null {
     if (this.first === undefined) {
-      const input = this.input as Omit<FixInput, 'context'>;
-      // Spelled out rather than spread: most Services of a cluster pass come through here.
-      const [fix] = findFixes({
-        context: this.context,
-        service: input.service,
-        mechanism: input.mechanism,
-        addressType: input.addressType,
-        managedSlices: input.managedSlices,
-        expectedHintsEnabled: input.expectedHintsEnabled,
-        ifAutoResult: input.ifAutoResult,
-        workload: null,
-        workloadOf: noWorkload,
-        trafficAfter: input.trafficAfter,
-        autoTraffic: input.autoTraffic,
-        primaryOnly: true,
-      });
-      this.first = fix === undefined ? null : (this.price as (fix: Fix) => Fix)(fix);
+      const source = this.source as FixSource;
+      const [fix] = findFixes(fixInputOf(source, this.context, true));
+      this.first = fix === undefined ? null : priceFix(this.context, source, fix);
     }
     return this.first;
   }
@@ -213,6 +251,11 @@ interface HintsAndTraffic<M extends TrafficCommon> {
   readonly traffic: TrafficScenarios<M>;
   /** Shared by every Service of this shape in one pass (the spread copies of `core` keep the same object). */
   readonly shapeShared: ShapeShared;
+  /**
+   * The Auto run's state as the annotation fix reads it (`FixInput.autoState`), when every slice
+   * is managed and the run turns hints on; the fixes then keep the run without its slices.
+   */
+  readonly autoState: AutoState | null;
 }
 
 /** Steps 1–2 of a Service's analysis (see {@link computeService}). */
@@ -267,7 +310,9 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
   const { donated: _donated, ...expectedSummary } = analysis.expected;
   const { entries: _entries, ...diffSummary } = analysis.diff;
-  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone }, shapeShared: {} };
+  // The annotation fix leaves the Auto state: with every slice managed, the if-Auto scenario is its traffic.
+  const autoState = slices.ifAutoResult.hintsEnabled && slices.managed.length === slices.observed.length ? autoStateOf(slices.ifAutoResult, ifAuto) : null;
+  return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone }, shapeShared: {}, autoState };
 }
 
 /** What the controller and kube-proxy would do with a Service's annotations replaced (see {@link predictWithAnnotations}). */
@@ -326,7 +371,17 @@ function controllerManaged(slices: readonly EndpointSliceRecord[]): readonly End
  * slice lists are not kept alive with it.
  */
 function memoEntry(core: HintsAndTraffic<TrafficCommon>): HintsAndTraffic<TrafficCommon> {
-  return { ...core, slices: { ...core.slices, observed: NO_SLICE_RECORDS, managed: NO_SLICES, expected: NO_SLICES, ifAuto: NO_SLICES } };
+  return { ...core, slices: { ...core.slices, observed: NO_SLICE_RECORDS, managed: NO_SLICES, expected: NO_SLICES, ifAuto: NO_SLICES, ifAutoResult: fixAutoRun(core) } };
+}
+
+/**
+ * The Auto run as the fixes need it: without its slices when findFixes will not read them (the
+ * run does not turn hints on, or its state is known: `autoState`), so neither the shape memo nor
+ * the fixes cells keep the engine's copies of every endpoint alive.
+ */
+function fixAutoRun(core: Pick<HintsAndTraffic<TrafficCommon>, 'slices' | 'autoState'>): HintsEngineResult {
+  const run = core.slices.ifAutoResult;
+  return !run.hintsEnabled || core.autoState !== null ? withoutSlices(run) : run;
 }
 
 /**
@@ -413,14 +468,6 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     };
     if (loadBalancerLeg === null && volume.measuredMatrix === null) shapeShared.summary = { volume, pricing: prepared.pricing, traffic };
   }
-  // A fix's saving: its `after` priced like the scenarios above, against now.
-  const priceFix = (fix: Fix): Fix => {
-    const matrix = fixAfterMatrix(fix);
-    if (fix.after === null || matrix === null) return fix;
-    const fraction = volume.measuredMatrix === null ? fix.after.crossZoneFraction : measuredCrossZoneFraction(applyModelChange(volume.measuredMatrix, now.matrix, matrix));
-    return withMonthlySaving(fix, Math.max(0, traffic.monthlyCost.now.monthlyCost - cost(fraction).monthlyCost), fraction);
-  };
-
   // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
   const cell = new WorkloadCell(context, service, allSlices, ifAutoPrediction.donatedEndpoints);
 
@@ -432,21 +479,22 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   // manage (findFixes' own first test): nothing to look for, nothing to defer.
   if (analysis.expected.hintsEnabled || service.selector === null || service.type === 'ExternalName') fixes = NO_FIXES;
   else {
-    const fixInput: Omit<FixInput, 'context'> = {
+    const source: FixSource = {
+      prepared,
       service,
       mechanism: analysis.mechanism,
       addressType: slices.addressType,
       managedSlices,
-      expectedHintsEnabled: analysis.expected.hintsEnabled,
-      ifAutoResult: lazy && !slices.ifAutoResult.hintsEnabled ? withoutSlices(slices.ifAutoResult) : slices.ifAutoResult,
-      workload: null,
-      workloadOf: () => cell.fixWorkload(),
-      trafficAfter: fixTrafficModel(prepared, service, firstAddressesDistinct(allSlices)),
-      // The annotation fix leaves the "if Auto" state: with every slice managed, that scenario is its traffic.
-      autoTraffic: managedSlices.length === observedSlices.length ? ifAuto : null,
+      ifAutoResult: lazy ? fixAutoRun(core) : slices.ifAutoResult,
+      autoState: core.autoState,
+      addressesDistinct: firstAddressesDistinct(allSlices),
+      cell,
+      volume,
+      nowMatrix: now.matrix,
+      nowMonthlyCost: traffic.monthlyCost.now.monthlyCost,
     };
-    if (lazy) fixesCell = new FixesCell(context, fixInput, priceFix);
-    else fixes = findFixes({ ...fixInput, context }).map(priceFix);
+    if (lazy) fixesCell = new FixesCell(context, source);
+    else fixes = fixesNow(context, source);
   }
 
   const { diffSummary } = core;
