@@ -10,7 +10,12 @@
  * `computeClusterTraffic` pass over the analysis's per-Service flows, what a what-if or a new
  * Prometheus answer costs; `trafficBlockJsonMs`: serialising it). Prints one JSON object as its last line.
  *
- * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N] (the bench runs it bundled: timed-commands.ts)
+ * Between the sync and the timed runs, with `--settle-sim URL --settle-pid PID`, the simulator is
+ * asked to collect the garbage that serving every list left it (`POST /__sim/gc`) and waited for
+ * until it is idle, as before each floor pass (list-floor.ts): on two cores its full collection of
+ * a ~6 GB heap otherwise lands in the timed runs (runs of one bench ranged 514–1,000 ms).
+ *
+ * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N] [--settle-sim URL --settle-pid PID] (the bench runs it bundled: timed-commands.ts)
  */
 import { configFromEnv } from '../../lib/config/config';
 import { createClusterSource } from '../../lib/k8s/cluster-sources/create-source';
@@ -24,6 +29,7 @@ import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../l
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
 import type { ClusterSnapshot } from '../../lib/topology/model/cluster-model';
 import { percentile } from './http';
+import { settleSimulator } from './list-floor';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -49,6 +55,9 @@ async function main(): Promise<void> {
   const index = state.index();
   gc();
   const heapAfterSync = process.memoryUsage();
+  const settleSim = arg('--settle-sim');
+  const settlePid = Number(arg('--settle-pid') ?? Number.NaN);
+  const settled = settleSim !== undefined && Number.isInteger(settlePid) ? await settleSimulator(settleSim, settlePid) : null;
 
   // 1. From scratch, `runs` times (the first run includes JIT warm-up), as the dashboard runs it:
   //    with a (fresh) per-Service cache, HPA panels computed when first read.
@@ -135,6 +144,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       services: index.snapshot.services.length,
       syncSeconds: round(syncSeconds),
+      settled,
       analyzeAllMs: round(percentile(sorted(warm), 50)),
       analyzeAllMinMs: round(Math.min(...warm)),
       analyzeAllFirstMs: round(analyze[0] ?? 0),

@@ -297,10 +297,18 @@ async function collectSimulatorGarbage(simUrl: string): Promise<string> {
  * {@link FLOOR_PASSES} timed ones (see the module comment), the simulator let settle before each
  * and after the last (the server starts next).
  */
+/**
+ * Lets the simulator at `simUrl` (process `simPid`) settle: collects its garbage, then waits until
+ * it is idle; the words for the log ("after N s", and what was collected).
+ */
+export async function settleSimulator(simUrl: string, simPid: number): Promise<string> {
+  const collected = await collectSimulatorGarbage(simUrl);
+  return `after ${r1(await waitUntilQuiet(simPid))} s${collected}`;
+}
+
 export async function measureFloor(options: { readonly kubeconfig: string; readonly simPid: number; readonly simUrl: string; readonly loadAverage: number }): Promise<FloorFigures> {
   const settle = async (before: string): Promise<void> => {
-    const collected = await collectSimulatorGarbage(options.simUrl);
-    log(`simulator quiet before ${before} after ${r1(await waitUntilQuiet(options.simPid))} s${collected}`);
+    log(`simulator quiet before ${before} ${await settleSimulator(options.simUrl, options.simPid)}`);
   };
   await settle("the floor's first pass");
   const first = await passInChild(options.kubeconfig, options.simPid);

@@ -77,3 +77,27 @@ export function treeCpuMs(pid: number): number {
   }
   return (ticks * 1000) / USER_HZ;
 }
+
+/**
+ * Runs `work` with the process tree of `pid` stopped (SIGSTOP), resumed (SIGCONT) afterwards,
+ * whatever `work` does: a phase that times the engine alone keeps the dashboard's own timers and
+ * collections off the cores. Processes gone meanwhile are skipped.
+ */
+export async function whileStopped<T>(pid: number, work: () => Promise<T>): Promise<T> {
+  const tree = processTree(pid);
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
+    for (const member of tree) {
+      try {
+        process.kill(member, name);
+      } catch {
+        // Gone already.
+      }
+    }
+  };
+  signal('SIGSTOP');
+  try {
+    return await work();
+  } finally {
+    signal('SIGCONT');
+  }
+}

@@ -28,17 +28,19 @@ export interface AnalyzeAllFigures {
 
 /**
  * `scripts/bench/analyze-all.ts` as a child: the in-process analysis figures, `null` when it failed.
+ * With `settle`, the child lets that simulator settle between its sync and its timed runs (see there).
  * It runs bundled as the package's CLI is (scripts/bundle.mjs), not through tsx: tsx compiles
  * with esbuild's `keepNames`, which wraps every function the engine creates per Service in a
  * `__name()` call that neither the server's build nor the package has (~20 % of a realistic-L
  * pass, 1,040 → 840 ms measured side by side).
  */
-export async function runAnalyzeAll(kubeconfig: string, runs: number): Promise<AnalyzeAllFigures | null> {
+export async function runAnalyzeAll(kubeconfig: string, runs: number, settle: { readonly simUrl: string; readonly simPid: number } | null = null): Promise<AnalyzeAllFigures | null> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zonescope-analyze-all-'));
   const script = path.join(dir, 'analyze-all.mjs');
+  const settleArgs = settle === null ? [] : ['--settle-sim', settle.simUrl, '--settle-pid', String(settle.simPid)];
   const child = await bundleEntry('scripts/bench/analyze-all.ts', script)
     .then(() =>
-      run('analyze-all', process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', script, '--kubeconfig', kubeconfig, '--runs', String(runs)], {
+      run('analyze-all', process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', script, '--kubeconfig', kubeconfig, '--runs', String(runs), ...settleArgs], {
         cwd: ROOT,
         env: childEnv({}),
         timeoutMs: 15 * 60_000,
