@@ -35,8 +35,13 @@ export async function startSimulator(options: { readonly generator: Generator; r
   const url = `http://127.0.0.1:${port}`;
   const startedAt = performance.now();
   const scenario = scenarioOf(generator, scale);
-  // The realistic L dump holds ~4.5 GiB in the simulator (BENCHMARKS.md, "The simulator on a realistic dump").
-  const heap = generator === 'realistic' && scale === 'L' ? ['--max-old-space-size=12288'] : [];
+  // The realistic L dump holds ~4.5 GiB in the simulator (BENCHMARKS.md, "The simulator on a realistic
+  // dump"), the reference L cluster ~3.8 GiB after a full collection: both beyond or at Node's
+  // default limit here (4,144 MiB), so L gets the heap `npm run sim` gives every scenario. Without it,
+  // three reference L runs of 2026-12-06 lost their simulator: a list page hung up during the floor's
+  // first pass, or a later request was refused. With it, the reference simulator's heap reached
+  // 4,302 MiB before its first collection.
+  const heap = scale === 'L' ? ['--max-old-space-size=12288'] : [];
   log(`${generator}: starting the simulator (${scenario})…`);
   // Its Beyla selects the zone attributes (docs/traffic.md), so the measured flows resolve zones.
   const child = startChild('sim', process.execPath, [...heap, '--import', 'tsx', 'sim/cli.ts', '--scenario', scenario, '--port', String(port), '--kubeconfig', kubeconfig, '--flow-zone-labels'], {
