@@ -19,6 +19,7 @@ import { placementNote, scaleCommands } from './scale-commands';
 import type { MechanismAnalysis } from './service-mechanism';
 import { sharedEnableChange } from './shared-values';
 import { setNodes } from '../upstream/topology-cache';
+import { sortedKeys } from '../upstream/sorted';
 import { searchEndpointChange } from './endpoint-change-search';
 import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../upstream/types';
 
@@ -178,7 +179,7 @@ const SORTED_ZONES = new WeakMap<Readonly<ValueByZone<number>>, readonly string[
 function sortedZonesOf(ratios: Readonly<ValueByZone<number>>): readonly string[] {
   let zones = SORTED_ZONES.get(ratios);
   if (zones === undefined) {
-    zones = Object.keys(ratios).sort();
+    zones = sortedKeys(ratios);
     SORTED_ZONES.set(ratios, zones);
   }
   return zones;
@@ -443,13 +444,10 @@ export function findFixes(input: FixInput): Fix[] {
     // The search depends only on the ratios and the counts: with the cluster's own ratios, Services
     // with the same ready endpoints per zone share it (most small Services look alike).
     const searchRatios = ratios;
-    let counts: string | null = null;
+    let counts: string | undefined;
     const search = (direction: 'add' | 'remove') => {
       if (searchRatios !== context.cpuRatiosByZone) return searchEndpointChange(searchRatios, perZone, n, direction);
-      if (counts === null) {
-        counts = '';
-        for (const zone of sortedZonesOf(searchRatios)) counts += `${counts === '' ? '' : ','}${perZone[zone] ?? 0}`;
-      }
+      counts ??= sortedZonesOf(searchRatios).map((zone) => perZone[zone] ?? 0).join(',');
       return context.memo(`fix-search/${direction}/${n}/${counts}`, () => searchEndpointChange(searchRatios, perZone, n, direction));
     };
     const add = search('add');

@@ -485,7 +485,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
       mechanism: analysis.mechanism,
       addressType: slices.addressType,
       managedSlices,
-      ifAutoResult: lazy ? fixAutoRun(core) : slices.ifAutoResult,
+      ifAutoResult: fixAutoRun(core),
       autoState: core.autoState,
       addressesDistinct: firstAddressesDistinct(allSlices),
       cell,
