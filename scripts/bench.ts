@@ -54,7 +54,7 @@
  * (scripts/bench/production-build.ts), then per generator its processes and phases in the order
  * they run. Each step is its own module in scripts/bench/ (its README maps them).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -125,6 +125,9 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   // 2. The server, cold (Prometheus paused meanwhile); the simulator's counters start with it.
   const server = await startServerCold({ options, nextBin, distDir, kubeconfig, simUrl: sim.url, prometheus, simPid: sim.child.pid });
   const serverUrl = server.url;
+  // The server's lines from here on, for reading what it did between the figures (`--server-log`).
+  const serverLog = options.serverLog;
+  if (serverLog !== null) server.child.onLine((line) => appendFileSync(serverLog, `${Math.round(performance.now())} ${line}\n`));
 
   // What the phases request: the reference generator's bench Services, or picked from the cluster.
   const targets = realistic ? await discoverTargets(serverUrl, new Set([`${CHANGE_NAMESPACE}/${CHANGE_SERVICE}`])) : referenceTargets(REFERENCE_BIG_SERVICES[options.scale]);

@@ -61,6 +61,8 @@ export interface BenchOptions {
   readonly timeoutMinutes: number;
   /** Where to write the final JSON object as well (optional). */
   readonly jsonOut: string | null;
+  /** Append the dashboard server's output lines to this file, each after the milliseconds since the bench started (`--server-log`). */
+  readonly serverLog: string | null;
   /** NODE_OPTIONS of the server process (e.g. a heap limit), `null` for none. */
   readonly serverNodeOptions: string | null;
   /** Start a real Prometheus (sim/prometheus.ts) scraping the simulator's metrics, when the binary is there. */
@@ -100,6 +102,8 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --timeout-minutes T    stop everything after T minutes (default per generator run: 30, realistic L 45,
                          each + churn minutes; both = the sum)
   --json-out FILE        also write the final JSON object to FILE
+  --server-log FILE      append the server's output from readiness on to FILE (with ZONESCOPE_ANALYSIS_LOG=1:
+                         its passes, metrics mappings and idle collections), each line after the ms since the start
   --server-node-options "FLAGS"   NODE_OPTIONS for the server (e.g. "--max-old-space-size=640")
   --no-floor             skip the cold sync's floor (every list of the cold start fetched and
                          parsed alone, twice, before the server starts; issue 30)
@@ -134,6 +138,7 @@ const OPTIONS = {
   'no-browser': { type: 'boolean' },
   'timeout-minutes': { type: 'string' },
   'json-out': { type: 'string' },
+  'server-log': { type: 'string' },
   'server-node-options': { type: 'string' },
   'no-prometheus': { type: 'boolean' },
   'no-floor': { type: 'boolean' },
@@ -188,6 +193,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     browser: !values['no-browser'],
     timeoutMinutes: number('timeout-minutes', generatorsOf(generator).reduce((sum, g) => sum + defaultMinutes(g, scale) + churnMinutes, 0)),
     jsonOut: values['json-out'] ?? null,
+    serverLog: values['server-log'] ?? null,
     serverNodeOptions: values['server-node-options'] ?? null,
     prometheus: !values['no-prometheus'],
     prometheusRefreshSeconds: integer('prometheus-refresh-seconds', 1, 10),

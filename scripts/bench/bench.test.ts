@@ -64,7 +64,7 @@ describe('bench arguments', () => {
   });
 
   it('reads --flag=value as --flag value; a value given again replaces the earlier one; a bad command line names what is wrong', () => {
-    expect(parseBenchArgs(['--scale=M', '--requests=7', '--json-out=out.json', '--build=never'])).toMatchObject({ scale: 'M', requests: 7, jsonOut: 'out.json', build: 'never' });
+    expect(parseBenchArgs(['--scale=M', '--requests=7', '--json-out=out.json', '--build=never', '--server-log=server.log'])).toMatchObject({ scale: 'M', requests: 7, jsonOut: 'out.json', build: 'never', serverLog: 'server.log' });
     expect(parseBenchArgs(['--scale', 'S', '--clients', '2', '--clients', '4', '--scale', 'M'])).toMatchObject({ scale: 'M', clients: 4 });
     // The server's NODE_OPTIONS begin with dashes themselves.
     expect(parseBenchArgs(['--scale', 'S', '--server-node-options', '--max-old-space-size=640'])).toMatchObject({ serverNodeOptions: '--max-old-space-size=640' });

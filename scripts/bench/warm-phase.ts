@@ -92,6 +92,6 @@ export async function warmPhase(options: {
   // and at exit, not when pages are dropped with madvise), and a worker process may have exited since,
   // so the peak is also at least every RSS figure the bench saw itself.
   const rssPeakMiB = r1(Math.max(treeHwmMiB(serverPid), rssAfterWarmRaw, ...rssSamples));
-  log(`read path: ${readPath.total} API requests besides watches (${watchRequests(afterWarm)} watch requests; ${afterWarm.health ?? 0} liveness probes, not counted); open watches ${JSON.stringify(afterWarm.openWatches)}; RSS ${rssMiB} MiB steady, peak ${rssPeakMiB} MiB, ${rssAfterWarmMiB} MiB right after the warm phase`);
+  log(`read path: ${readPath.total} API requests besides watches (${watchRequests(afterWarm)} watch requests; ${afterWarm.health ?? 0} liveness probes, not counted); open watches ${JSON.stringify(afterWarm.openWatches)}; RSS ${rssMiB} MiB steady (samples ${rssSamples.map((v) => Math.round(v)).join(', ')}), peak ${rssPeakMiB} MiB, ${rssAfterWarmMiB} MiB right after the warm phase`);
   return { stats: { ...stats, concurrent: concurrentStats }, readPath, watchesPerType, rssAfterWarmMiB, rssMiB, rssPeakMiB };
 }

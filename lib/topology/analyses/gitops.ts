@@ -39,7 +39,7 @@
  * @see https://helm.sh/docs/chart_best_practices/labels/
  */
 import type { FieldManagerFact, ServiceOwnershipFacts, ServiceRecord } from '../model/cluster-model';
-import { flatString } from '../model/flat-string';
+import { sharedText } from '../model/flat-string';
 import type { TopologyAnnotationChange } from './service-mechanism';
 
 export type GitOpsTool = 'Argo CD' | 'Flux' | 'Helm' | 'kubectl apply';
@@ -218,8 +218,9 @@ function findGitOpsManager(service: ServiceRecord): GitOpsManager | null {
   const marker = managerMarker(service.ownership?.managers ?? null) ?? labelMarker(service) ?? kubectlMarker(service.ownership);
   if (!marker) return null;
   const found = declaration(service, marker.tool);
-  // Kept with the record for as long as it lives: its built texts laid out in one piece (model/flat-string.ts).
-  return { tool: marker.tool, evidence: flatString(marker.evidence), ...found, warning: flatString(warningOf(marker, found, (service.ownership?.managers ?? null) !== null)) };
+  // Kept with the record for as long as it lives: its built texts laid out in one piece, one copy
+  // of each (a Helm-installed cluster gives thousands of Services the same warning word for word).
+  return { tool: marker.tool, evidence: sharedText(marker.evidence), ...found, warning: sharedText(warningOf(marker, found, (service.ownership?.managers ?? null) !== null)) };
 }
 
 /** What the toggle's Enable and Disable write, as a Git YAML fragment and as kubectl commands. */

@@ -4,7 +4,7 @@
  * assumption (flat per Service when configured, else per ready endpoint) — with the label shown
  * beside the figure. Assumed volumes are shared objects: thousands of Services have the same few.
  */
-import type { MeasuredTraffic, ServiceVolume, VolumeSettings } from './traffic-volume';
+import type { MeasuredServiceTraffic, MeasuredTraffic, ServiceVolume, VolumeSettings, VolumeSource } from './traffic-volume';
 import { DEFAULT_GB_PER_ENDPOINT } from './traffic-volume';
 
 /** Volume settings with the defaults filled in (the platform's price, {@link DEFAULT_GB_PER_ENDPOINT}, no flat volume, nothing set). */
@@ -63,6 +63,30 @@ function assumedVolume(settings: VolumeSettings, readyEndpoints: number): Servic
   return volume;
 }
 
+/** The sources of one measurement's volumes by kind and metric (every measured Service of a kind shares one). */
+const MEASURED_SOURCES = new WeakMap<MeasuredTraffic, Map<string, VolumeSource>>();
+
+/**
+ * The source of a volume `measured` gives a Service: the same object for every Service measured
+ * the same way (a pass re-prices every Service after each measurement, and a label spelled out per
+ * Service was ~10,000 strings and their objects a generation at realistic L).
+ */
+function measuredSource(measured: MeasuredTraffic, found: MeasuredServiceTraffic): VolumeSource {
+  let byKind = MEASURED_SOURCES.get(measured);
+  if (byKind === undefined) {
+    byKind = new Map();
+    MEASURED_SOURCES.set(measured, byKind);
+  }
+  const key = `${found.kind}\u0000${found.metric}`;
+  let source = byKind.get(key);
+  if (source === undefined) {
+    const flows = found.kind === 'measured-flows';
+    source = { kind: found.kind, label: `measured: ${found.metric}, rate over ${measured.window}${flows ? '' : ' (zone split modelled)'}`, metric: found.metric, window: measured.window };
+    byKind.set(key, source);
+  }
+  return source;
+}
+
 /**
  * A Service's volume, first found wins: a what-if for this request, then measured flows, then
  * measured pod bytes, then the volume set for the Service, then the assumption (flat per Service
@@ -81,17 +105,7 @@ export function resolveServiceVolume(
   }
   const found = measured?.byService.get(key);
   if (found !== undefined && measured !== null) {
-    const flows = found.kind === 'measured-flows';
-    return {
-      gbPerMonth: found.gbPerMonth,
-      source: {
-        kind: found.kind,
-        label: `measured: ${found.metric}, rate over ${measured.window}${flows ? '' : ' (zone split modelled)'}`,
-        metric: found.metric,
-        window: measured.window,
-      },
-      measuredMatrix: flows ? found.matrix : null,
-    };
+    return { gbPerMonth: found.gbPerMonth, source: measuredSource(measured, found), measuredMatrix: found.kind === 'measured-flows' ? found.matrix : null };
   }
   const set = settings.setByService.size > 0 ? settings.setByService.get(key) : undefined;
   if (set !== undefined) {

@@ -108,8 +108,13 @@ function clientZonesOf(preparation: PreparedAnalysis): ReadonlyMap<string, reado
   return preparation.context.clientNodesByZone;
 }
 
-/** The picker's options per analysis result and preparation (both unchanged between cluster generations that leave the Service alone). */
-const SAMPLE_OPTIONS = new WeakMap<ServiceDetail, { readonly preparation: PreparedAnalysis; readonly options: RequestSampleOptions }>();
+/**
+ * The picker's options per analysis result and preparation (both unchanged between cluster
+ * generations that leave the Service alone). The preparation is held weakly: a Service's detail
+ * outlives many preparations (each Prometheus refresh makes one), and a strong reference kept the
+ * last one it was viewed with alive, with its measured traffic for every Service of the cluster.
+ */
+const SAMPLE_OPTIONS = new WeakMap<ServiceDetail, { readonly preparation: WeakRef<PreparedAnalysis>; readonly options: RequestSampleOptions }>();
 
 /** The zones and nodes the request-sample panel offers for a Service (`null` when it cannot be shown). */
 export function getRequestSampleOptions(scope: ClusterScope, namespace: string, name: string): RequestSampleOptions | null {
@@ -117,7 +122,7 @@ export function getRequestSampleOptions(scope: ClusterScope, namespace: string, 
   if (!result.ok) return null;
   const preparation = prepared(scope.source);
   const cached = SAMPLE_OPTIONS.get(result.value.detail);
-  if (cached && cached.preparation === preparation) return cached.options;
+  if (cached && cached.preparation.deref() === preparation) return cached.options;
   const scenarios = sampleScenariosFor(result.value, preparation);
   const own = new Set<string>();
   for (const id of TRAFFIC_SCENARIOS) for (const node of nodesWithOwnSelection(scenarios[id])) own.add(node);
@@ -130,7 +135,7 @@ export function getRequestSampleOptions(scope: ClusterScope, namespace: string, 
     zones.push({ zone, representative, nodes: [...first, ...rest].slice(0, MAX_NODE_OPTIONS).map((n) => n.name), totalNodes: nodes.length });
   }
   const options: RequestSampleOptions = { zones, nodeMatters: own.size > 0 };
-  SAMPLE_OPTIONS.set(result.value.detail, { preparation, options });
+  SAMPLE_OPTIONS.set(result.value.detail, { preparation: new WeakRef(preparation), options });
   return options;
 }
 
@@ -187,16 +192,24 @@ export function getRequestSample(scope: ClusterScope, namespace: string, name: s
   const measured = getMeasuredTraffic(scope);
   const first = query.scenario === 'now' && query.count === DEFAULT_REQUESTS && query.zone === null && query.node === null;
   const cached = first ? FIRST_SAMPLES.get(result.value.detail) : undefined;
-  if (cached && cached.preparation === preparation && cached.measured === measured && cached.service === result.value.service) return cached.result;
+  if (cached && cached.preparation.deref() === preparation && (cached.measured?.deref() ?? null) === measured && cached.service === result.value.service) return cached.result;
   const sampled = requestSample(scope, namespace, name, result.value, preparation, query);
-  if (first) FIRST_SAMPLES.set(result.value.detail, { preparation, measured, service: result.value.service, result: sampled });
+  if (first) FIRST_SAMPLES.set(result.value.detail, { preparation: new WeakRef(preparation), measured: measured === null ? null : new WeakRef(measured), service: result.value.service, result: sampled });
   return sampled;
 }
 
-/** The page's first sample (see {@link getRequestSample}) per analysis result. */
+/**
+ * The page's first sample (see {@link getRequestSample}) per analysis result, with the preparation
+ * and measurement it was drawn from held weakly (see {@link SAMPLE_OPTIONS}).
+ */
 const FIRST_SAMPLES = new WeakMap<
   ServiceDetail,
-  { readonly preparation: PreparedAnalysis; readonly measured: ReturnType<typeof getMeasuredTraffic>; readonly service: ServiceRecord; readonly result: RequestSampleResult }
+  {
+    readonly preparation: WeakRef<PreparedAnalysis>;
+    readonly measured: WeakRef<NonNullable<ReturnType<typeof getMeasuredTraffic>>> | null;
+    readonly service: ServiceRecord;
+    readonly result: RequestSampleResult;
+  }
 >();
 
 function requestSample(scope: ClusterScope, namespace: string, name: string, view: ServiceView, preparation: PreparedAnalysis, query: RequestSampleQuery): RequestSampleResult {

@@ -101,10 +101,28 @@ function toRow(report: ServiceReport, traffic: ServiceTrafficCost | undefined, m
   };
 }
 
-/** Rows per analysis, then per traffic snapshot (the cluster-wide figures change when Prometheus answers anew, the analysis not). */
-const ROWS = new WeakMap<ClusterAnalysis, WeakMap<object, readonly ServiceRow[]>>();
-/** Stands for "no traffic figures yet" in {@link ROWS}. */
-const NO_TRAFFIC: object = {};
+/**
+ * The memos below, one set per process: Next.js bundles this module into more than one server
+ * chunk (the pages' and the API routes'), and each copy with memos of its own built and kept every
+ * Service's row once more (~10,000 rows per copy at realistic L, rebuilt after each Prometheus answer).
+ */
+interface RowMemos {
+  /** Rows per analysis, then per traffic snapshot (the cluster-wide figures change when Prometheus answers anew, the analysis not). */
+  readonly rows: WeakMap<ClusterAnalysis, WeakMap<object, readonly ServiceRow[]>>;
+  /** The row last built from each report, with what it read of the traffic figures it was built with and whether it read the HPAs. */
+  readonly rowOf: WeakMap<ServiceReport, { readonly figures: RowFigures | null; readonly withContext: boolean; readonly row: ServiceRow }>;
+  /** Stands for "no traffic figures yet" in {@link RowMemos.rows}. */
+  readonly noTraffic: object;
+}
+
+const MEMOS_KEY = Symbol.for('zonescope.serviceRowMemos');
+
+function rowMemos(): RowMemos {
+  const holder = globalThis as unknown as { [MEMOS_KEY]?: RowMemos };
+  return (holder[MEMOS_KEY] ??= { rows: new WeakMap(), rowOf: new WeakMap(), noTraffic: {} });
+}
+
+const { rows: ROWS, rowOf: ROW_OF, noTraffic: NO_TRAFFIC } = rowMemos();
 
 /** Every Service as a table row (memoised per analysis and traffic snapshot); `null` before the first sync. */
 export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | null {
@@ -126,20 +144,37 @@ export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | nul
   return rows;
 }
 
-/** The row last built from each report, with the traffic figures it was built with and whether it read the HPAs. */
-const ROW_OF = new WeakMap<ServiceReport, { readonly traffic: ServiceTrafficCost | undefined; readonly withContext: boolean; readonly row: ServiceRow }>();
 
-/** Whether two traffic figures give the same row (what {@link toRow} reads of them). */
-function sameFigures(a: ServiceTrafficCost | undefined, b: ServiceTrafficCost | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
+/**
+ * What {@link toRow} reads of a Service's traffic figures beyond its report, copied out: a memo
+ * that kept the figures object itself kept its volume, and with it the Service's measured matrix
+ * of the Prometheus answer the row was built with, for every Service, long after newer answers.
+ */
+interface RowFigures {
+  readonly kind: ServiceTrafficCost['volume']['source']['kind'];
+  readonly gbPerMonth: number;
+  readonly monthlyCost: number;
+  readonly crossZoneFraction: number;
+  readonly saving: number;
+  readonly bestScenario: ServiceTrafficCost['bestScenario'];
+}
+
+function rowFigures(traffic: ServiceTrafficCost | undefined): RowFigures | null {
+  if (traffic === undefined) return null;
+  const { volume, monthlyCost, crossZoneFraction, saving, bestScenario } = traffic;
+  return { kind: volume.source.kind, gbPerMonth: volume.gbPerMonth, monthlyCost, crossZoneFraction, saving, bestScenario };
+}
+
+/** Whether traffic figures give the row built with `known` (what {@link toRow} reads of them). */
+function sameFigures(known: RowFigures | null, traffic: ServiceTrafficCost | undefined): boolean {
+  if (known === null || traffic === undefined) return known === null && traffic === undefined;
   return (
-    a.volume.source.kind === b.volume.source.kind &&
-    a.volume.gbPerMonth === b.volume.gbPerMonth &&
-    a.monthlyCost === b.monthlyCost &&
-    a.crossZoneFraction === b.crossZoneFraction &&
-    a.saving === b.saving &&
-    a.bestScenario === b.bestScenario
+    known.kind === traffic.volume.source.kind &&
+    known.gbPerMonth === traffic.volume.gbPerMonth &&
+    known.monthlyCost === traffic.monthlyCost &&
+    known.crossZoneFraction === traffic.crossZoneFraction &&
+    known.saving === traffic.saving &&
+    known.bestScenario === traffic.bestScenario
   );
 }
 
@@ -159,9 +194,9 @@ export function serviceRows(
   return analysis.services.map((report) => {
     const traffic = byService?.get(`${report.namespace}/${report.name}`);
     const cached = ROW_OF.get(report);
-    if (cached !== undefined && sameFigures(cached.traffic, traffic) && cached.withContext === (context !== null)) return cached.row;
+    if (cached !== undefined && sameFigures(cached.figures, traffic) && cached.withContext === (context !== null)) return cached.row;
     const row = toRow(report, traffic, minSaving, context);
-    ROW_OF.set(report, { traffic, withContext: context !== null, row });
+    ROW_OF.set(report, { figures: rowFigures(traffic), withContext: context !== null, row });
     return row;
   });
 }

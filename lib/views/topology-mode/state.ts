@@ -21,8 +21,13 @@ import { predictTopologyMode } from './prediction';
 import { readOnlyReason } from './settings';
 import type { TopologyModePrediction, TopologyModePreview, TopologyModeResult, TopologyModeState } from './types';
 
-/** Predictions per analysed Service, resourceVersion and prepared analysis: the analysis hands out the same detail until the Service's inputs change. */
-const PREDICTIONS = new WeakMap<ServiceDetail, { readonly resourceVersion: string; readonly prepared: object; readonly prediction: TopologyModePrediction }>();
+/**
+ * Predictions per analysed Service, resourceVersion and prepared analysis: the analysis hands out
+ * the same detail until the Service's inputs change. The preparation is held weakly: the detail
+ * outlives many preparations (one per Prometheus refresh), and a strong reference kept the last
+ * one alive with its measured traffic for every Service.
+ */
+const PREDICTIONS = new WeakMap<ServiceDetail, { readonly resourceVersion: string; readonly prepared: WeakRef<object>; readonly prediction: TopologyModePrediction }>();
 
 /** The toggle's state without the permission, from a Service's view ({@link getServiceView}). */
 export function topologyModePreview(scope: ClusterScope, view: ServiceView): TopologyModePreview {
@@ -33,8 +38,8 @@ export function topologyModePreview(scope: ClusterScope, view: ServiceView): Top
   const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
   const analysis = prepared(state);
   let memo = PREDICTIONS.get(detail);
-  if (memo?.resourceVersion !== service.resourceVersion || memo.prepared !== analysis) {
-    memo = { resourceVersion: service.resourceVersion, prepared: analysis, prediction: predictTopologyMode(state, detail, service, change) };
+  if (memo?.resourceVersion !== service.resourceVersion || memo.prepared.deref() !== analysis) {
+    memo = { resourceVersion: service.resourceVersion, prepared: new WeakRef(analysis), prediction: predictTopologyMode(state, detail, service, change) };
     PREDICTIONS.set(detail, memo);
   }
   return {
