@@ -63,11 +63,18 @@ interface MappedMeasurement {
 
 interface Memo {
   measured?: MappedMeasurement;
+  /**
+   * The last figures served, with what they were computed from, held weakly: the analysis the pass
+   * published next (and its own figures) replace them, and a reader may not come again for a while.
+   * Figures the pass computed are the analysis's own (kept by it as long as it is current); figures
+   * computed here for a measurement newer than the pass are kept weakly too, so an idle server does
+   * not keep a second set of every Service's figures (and the previous analysis) until the next request.
+   */
   cluster?: {
-    readonly analysis: ClusterAnalysis;
-    readonly measured: MeasuredTraffic | null;
+    readonly analysis: WeakRef<ClusterAnalysis>;
+    readonly measured: WeakRef<MeasuredTraffic> | null;
     readonly settings: VolumeSettings;
-    readonly result: Omit<ClusterTraffic, 'status'>;
+    readonly result: WeakRef<Omit<ClusterTraffic, 'status'>>;
   };
 }
 
@@ -260,14 +267,12 @@ export function getClusterTraffic(scope: ClusterScope): ClusterTraffic | null {
   const settings = getVolumeSettings();
   const m = memo(scope.source);
   const cached = m.cluster;
-  let result: Omit<ClusterTraffic, 'status'>;
-  if (cached && cached.analysis === analysis && cached.measured === measured && cached.settings === settings) {
-    result = cached.result;
-  } else {
+  let result = cached && cached.analysis.deref() === analysis && (cached.measured?.deref() ?? null) === measured && cached.settings === settings ? cached.result.deref() : undefined;
+  if (result === undefined) {
     // The pass computed the same figures when it ran with these settings and this measurement.
     const pass = passTrafficOf(analysis);
     result = pass !== null && pass.measured === measured && sameVolumeSettings(pass.volume, settings) ? pass.result : clusterTrafficOf(analysis, settings, measured);
-    m.cluster = { analysis, measured, settings, result };
+    m.cluster = { analysis: new WeakRef(analysis), measured: measured === null ? null : new WeakRef(measured), settings, result: new WeakRef(result) };
   }
   return { report: result.report, byService: result.byService, status: getMetricsStatus(scope) };
 }
