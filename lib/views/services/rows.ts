@@ -144,7 +144,6 @@ export function getServiceRows(scope: ClusterScope): readonly ServiceRow[] | nul
   return rows;
 }
 
-
 /**
  * What {@link toRow} reads of a Service's traffic figures beyond its report, copied out: a memo
  * that kept the figures object itself kept its volume, and with it the Service's measured matrix
