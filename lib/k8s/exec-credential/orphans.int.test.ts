@@ -26,8 +26,13 @@ describe('a credential plugin still running when zonescope exits', () => {
   it('is killed with its process group, not orphaned', async () => {
     const pidFile = path.join(dir, 'plugin.pid');
     const plugin = path.join(dir, 'hung-plugin.mjs');
-    // A plugin that never answers (a login nobody completes).
-    writeFileSync(plugin, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => undefined, 1000);\n`);
+    // A plugin that never answers (a login nobody completes). Its pid file appears whole (written
+    // aside, then renamed): the driver exits as soon as the file exists, and an empty file read as
+    // pid 0 made the wait below watch the test's own process group.
+    writeFileSync(
+      plugin,
+      `import { renameSync, writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(`${pidFile}.tmp`)}, String(process.pid));\nrenameSync(${JSON.stringify(`${pidFile}.tmp`)}, ${JSON.stringify(pidFile)});\nsetInterval(() => undefined, 1000);\n`,
+    );
     const driver = path.join(dir, 'driver.ts');
     const runPluginModule = path.resolve(import.meta.dirname, 'run-plugin.ts');
     writeFileSync(
@@ -47,6 +52,7 @@ describe('a credential plugin still running when zonescope exits', () => {
     expect(code).toBe(0);
     expect(existsSync(pidFile)).toBe(true);
     const pluginPid = Number(readFileSync(pidFile, 'utf8'));
+    expect(pluginPid).toBeGreaterThan(0);
     await waitForAsync(async () => !alive(pluginPid), 5000, `the plugin (pid ${pluginPid}) to be gone`);
   }, 30_000);
 });
