@@ -42,6 +42,7 @@ import { getClusterAnalysis, prepared, source } from '../server/analysis';
 import type { ClusterScope } from '../server/clusters';
 import { onScopeOpened } from '../server/clusters';
 import { volumeSettingsMemo } from '../server/volume-settings';
+import { refersTo, weakly } from './weak-identity';
 
 
 /** What {@link getClusterTraffic} returns. */
@@ -267,12 +268,12 @@ export function getClusterTraffic(scope: ClusterScope): ClusterTraffic | null {
   const settings = getVolumeSettings();
   const m = memo(scope.source);
   const cached = m.cluster;
-  let result = cached && cached.analysis.deref() === analysis && (cached.measured?.deref() ?? null) === measured && cached.settings === settings ? cached.result.deref() : undefined;
+  let result = cached && refersTo(cached.analysis, analysis) && refersTo(cached.measured, measured) && cached.settings === settings ? cached.result.deref() : undefined;
   if (result === undefined) {
     // The pass computed the same figures when it ran with these settings and this measurement.
     const pass = passTrafficOf(analysis);
     result = pass !== null && pass.measured === measured && sameVolumeSettings(pass.volume, settings) ? pass.result : clusterTrafficOf(analysis, settings, measured);
-    m.cluster = { analysis: new WeakRef(analysis), measured: measured === null ? null : new WeakRef(measured), settings, result: new WeakRef(result) };
+    m.cluster = { analysis: new WeakRef(analysis), measured: weakly(measured), settings, result: new WeakRef(result) };
   }
   return { report: result.report, byService: result.byService, status: getMetricsStatus(scope) };
 }

@@ -27,6 +27,7 @@ import type { PreparedAnalysis } from '../../topology/report/prepared-analysis';
 import { prepared } from '../../server/analysis';
 import type { ClusterScope } from '../../server/clusters';
 import { getMeasuredTraffic } from '../traffic';
+import { refersTo, weakly } from '../weak-identity';
 import type { ServiceView } from './view';
 import { getServiceView } from './view';
 
@@ -122,7 +123,7 @@ export function getRequestSampleOptions(scope: ClusterScope, namespace: string, 
   if (!result.ok) return null;
   const preparation = prepared(scope.source);
   const cached = SAMPLE_OPTIONS.get(result.value.detail);
-  if (cached && cached.preparation.deref() === preparation) return cached.options;
+  if (cached && refersTo(cached.preparation, preparation)) return cached.options;
   const scenarios = sampleScenariosFor(result.value, preparation);
   const own = new Set<string>();
   for (const id of TRAFFIC_SCENARIOS) for (const node of nodesWithOwnSelection(scenarios[id])) own.add(node);
@@ -192,9 +193,9 @@ export function getRequestSample(scope: ClusterScope, namespace: string, name: s
   const measured = getMeasuredTraffic(scope);
   const first = query.scenario === 'now' && query.count === DEFAULT_REQUESTS && query.zone === null && query.node === null;
   const cached = first ? FIRST_SAMPLES.get(result.value.detail) : undefined;
-  if (cached && cached.preparation.deref() === preparation && (cached.measured?.deref() ?? null) === measured && cached.service === result.value.service) return cached.result;
+  if (cached && refersTo(cached.preparation, preparation) && refersTo(cached.measured, measured) && cached.service === result.value.service) return cached.result;
   const sampled = requestSample(scope, namespace, name, result.value, preparation, query);
-  if (first) FIRST_SAMPLES.set(result.value.detail, { preparation: new WeakRef(preparation), measured: measured === null ? null : new WeakRef(measured), service: result.value.service, result: sampled });
+  if (first) FIRST_SAMPLES.set(result.value.detail, { preparation: new WeakRef(preparation), measured: weakly(measured), service: result.value.service, result: sampled });
   return sampled;
 }
 

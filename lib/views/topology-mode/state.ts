@@ -19,6 +19,7 @@ import { describeTopologyAnnotations, topologyModeNotApplicable } from './annota
 import { permission } from './permission';
 import { predictTopologyMode } from './prediction';
 import { readOnlyReason } from './settings';
+import { refersTo } from '../weak-identity';
 import type { TopologyModePrediction, TopologyModePreview, TopologyModeResult, TopologyModeState } from './types';
 
 /**
@@ -38,7 +39,7 @@ export function topologyModePreview(scope: ClusterScope, view: ServiceView): Top
   const change = { enable, disable: topologyAnnotationChange(service.annotations, minor, false) };
   const analysis = prepared(state);
   let memo = PREDICTIONS.get(detail);
-  if (memo?.resourceVersion !== service.resourceVersion || memo.prepared.deref() !== analysis) {
+  if (memo?.resourceVersion !== service.resourceVersion || !refersTo(memo.prepared, analysis)) {
     memo = { resourceVersion: service.resourceVersion, prepared: new WeakRef(analysis), prediction: predictTopologyMode(state, detail, service, change) };
     PREDICTIONS.set(detail, memo);
   }
