@@ -136,8 +136,11 @@ function verdictFor(engine: HintsEngineResult | null, mechanism: MechanismAnalys
   if (mechanism.mechanism === 'trafficDistribution') {
     return engine.hintsEnabled ? `Hints on via trafficDistribution ${mechanism.trafficDistribution}: each ready endpoint serves its own zone.` : 'trafficDistribution sets no hints (no ready endpoint with a zone).';
   }
-  return 'No hints: nothing asks for them, so kube-proxy spreads traffic over every ready endpoint.';
+  return NO_HINTS_VERDICT;
 }
+
+/** The verdict of a Service for which nothing asks for hints. */
+export const NO_HINTS_VERDICT = 'No hints: nothing asks for them, so kube-proxy spreads traffic over every ready endpoint.';
 
 function addressTypesOf(service: ServiceRecord, slices: readonly EndpointSliceRecord[]): AddressType[] {
   const present = new Set<AddressType>();

@@ -147,6 +147,17 @@ export function endpointShapeParts(endpoint: Endpoint, nodeZoneByName: ReadonlyM
   return zone >= 0 ? (zone * 256 + hinted) * 32 + flags : -1;
 }
 
+/**
+ * {@link endpointShapeParts} (`exact: false`) of an endpoint without hints whose parts are `parts`,
+ * once it carries the one zone hint `zone` (what the controller's `Auto` run gives it); `-1` when
+ * that shape has no number (see there).
+ */
+export function withZoneHintParts(parts: number, zone: string): number {
+  const numbered = zoneNumber(zone);
+  if (parts < 0 || numbered < 0 || numbered + 1 > MAX_ZONE_NUMBER) return -1;
+  return parts + (numbered + 1) * 32;
+}
+
 /** {@link endpointShapeCode} of an endpoint whose {@link endpointShapeParts} are `parts`. */
 export function shapeCodeOfParts(parts: number, endpoint: Endpoint, nodeZoneByName: ReadonlyMap<string, string | null>, exact: boolean): string {
   if (parts < 0) return shapeCode(endpointShape(endpoint, nodeZoneByName, exact));

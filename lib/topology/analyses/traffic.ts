@@ -291,6 +291,7 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
   const { service, release, counts } = input;
   const endpoints = input.honoursHints && input.proxied ? input.endpoints : input.endpoints.map(withoutHints);
   if (counts !== undefined && (full || counts.length !== endpoints.length)) throw new Error('traffic model: counts apply to the figures of a grouped endpoint list only');
+  if (counts !== undefined && input.uniqueEndpoints === true) return groupedFigures(input, endpoints, counts);
   // How many endpoints an entry stands for (1 each without `counts`).
   let countOf: ((endpoint: TrafficEndpoint) => number) | null = null;
   if (counts !== undefined) {
@@ -547,4 +548,186 @@ function lumpedColumns(matrix: Readonly<ValueByZone<ValueByZone<number>>>): stri
 
 function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
+}
+
+/** The endpoints kube-proxy selects on one client node, as {@link groupedFigures} adds them up. */
+interface GroupSelection {
+  readonly mode: ZoneSelection['mode'];
+  /** The decision's message, one copy per text (model/flat-string.ts). */
+  readonly message: string;
+  /** Positions of the selected entries in the grouped list, in order. */
+  readonly positions: readonly number[];
+  /** Zones of the selected endpoints in the order they first come, and how many each has. */
+  readonly zones: readonly string[];
+  readonly zoneCounts: readonly number[];
+  /** Endpoints selected (entries times their counts). */
+  readonly count: number;
+}
+
+/**
+ * {@link trafficModel}'s figures of a grouped endpoint list (`counts`, `uniqueEndpoints`): the same
+ * arithmetic in the same order, so the same values bit for bit, without the general path's
+ * per-call maps and closures (a cluster pass asks for a few thousand such figures). Each client
+ * zone is one group of nodes here: grouped endpoints never need node-by-node evaluation.
+ */
+function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint[], counts: readonly number[]): TrafficFigures {
+  const { service, release } = input;
+  const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
+  let hasNodeHints = false;
+  let zoneIndependent = true;
+  const endpointZones = new Set<string>();
+  for (const endpoint of endpoints) {
+    const nodeHinted = (endpoint.nodeHints?.length ?? 0) > 0;
+    if (nodeHinted) hasNodeHints = true;
+    if (nodeHinted || (endpoint.zoneHints?.length ?? 0) > 0) zoneIndependent = false;
+    if (endpoint.ready) endpointZones.add(endpoint.zone ?? UNKNOWN_ZONE);
+  }
+  if (input.proxied && (internalLocal || hasNodeHints)) throw new Error('traffic model: grouped endpoints cannot be evaluated node by node');
+  let lumped = endpointZones.size > MAX_MATRIX_ZONES;
+  if (!lumped && endpointZones.size + input.clients.length > MAX_MATRIX_ZONES) {
+    const allZones = new Set(endpointZones);
+    for (const client of input.clients) allZones.add(client.zone);
+    lumped = allZones.size > MAX_MATRIX_ZONES;
+  }
+  const select = (node: ProxyNode): GroupSelection => {
+    let selected: readonly TrafficEndpoint[];
+    let mode: ZoneSelection['mode'];
+    let message: string;
+    if (!input.proxied) {
+      selected = endpoints.filter((e) => e.ready);
+      mode = 'dns';
+      message = 'headless: clients pick any ready pod IP from DNS';
+    } else {
+      const { categorized, decision } = categorizeEndpointsWithDecision(endpoints, service, node, release);
+      selected = categorized.clusterEndpoints ?? [];
+      const chosen = decision ?? topologyModeForService(endpoints, service, node, release);
+      mode = chosen.mode;
+      message = chosen.message;
+    }
+    const positions: number[] = [];
+    const zones: string[] = [];
+    const zoneCounts: number[] = [];
+    let count = 0;
+    let at = 0;
+    for (const endpoint of selected) {
+      while (at < endpoints.length && endpoints[at] !== endpoint) at++;
+      let position: number;
+      let each: number;
+      if (at < endpoints.length) {
+        position = at++;
+        each = counts[position] as number;
+      } else {
+        // Not an in-order sub-list (the selection functions are filters): as trafficModel does.
+        position = endpoints.findIndex((e) => e.endpoint === endpoint.endpoint);
+        each = 1;
+        at = 0;
+      }
+      if (position >= 0) positions.push(position);
+      const z = endpoint.zone ?? UNKNOWN_ZONE;
+      const known = zones.indexOf(z);
+      if (known >= 0) zoneCounts[known] = (zoneCounts[known] as number) + each;
+      else {
+        zones.push(z);
+        zoneCounts.push(each);
+      }
+      count += each;
+    }
+    return { mode, message: sharedText(message), positions, zones, zoneCounts, count };
+  };
+
+  const matrix: ValueByZone<ValueByZone<number>> = {};
+  const droppedByZone: ValueByZone<number> = {};
+  const clientShareByZone: ValueByZone<number> = {};
+  const selectionByZone: ZoneSelection[] = [];
+  const loadAt = scratchLoads(endpoints.length);
+  const loadedAt = scratchLoaded(endpoints.length);
+  let shared: GroupSelection | null = null;
+  let sharedLoad = 0;
+  for (const client of clientsByZone(input.clients)) {
+    clientShareByZone[client.zone] = client.share;
+    const row: ValueByZone<number> = {};
+    matrix[client.zone] = row;
+    droppedByZone[client.zone] = 0;
+    const first = client.nodes[0];
+    if (first === undefined || client.share === 0) {
+      selectionByZone.push({ zone: client.zone, mode: 'none', message: 'no client traffic from this zone', selectedEndpoints: 0, droppedShare: 0 });
+      continue;
+    }
+    const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
+    // The zone's nodes as one group: its weight over the zone's is the whole share.
+    const share = client.share * (totalWeight > 0 ? totalWeight / totalWeight : 1);
+    const current: GroupSelection = zoneIndependent && shared !== null ? shared : select(first.proxyNode);
+    if (zoneIndependent) shared = current;
+    let zoneDropped = 0;
+    if (current.count === 0) zoneDropped += share;
+    else {
+      const each = share / current.count;
+      if (lumped) {
+        let own = 0;
+        let unknownCount = 0;
+        for (let k = 0; k < current.zones.length; k++) {
+          if (current.zones[k] === client.zone) own = current.zoneCounts[k] as number;
+          else if (current.zones[k] === UNKNOWN_ZONE) unknownCount = current.zoneCounts[k] as number;
+        }
+        const others = current.count - own - unknownCount;
+        if (own > 0) row[client.zone] = (row[client.zone] ?? 0) + each * own;
+        if (unknownCount > 0) row[UNKNOWN_ZONE] = (row[UNKNOWN_ZONE] ?? 0) + each * unknownCount;
+        if (others > 0) row[OTHER_ZONES] = (row[OTHER_ZONES] ?? 0) + each * others;
+      } else {
+        for (let k = 0; k < current.zones.length; k++) {
+          const zone = current.zones[k] as string;
+          row[zone] = (row[zone] ?? 0) + each * (current.zoneCounts[k] as number);
+        }
+      }
+      if (zoneIndependent) sharedLoad += each;
+      else {
+        for (const i of current.positions) {
+          loadAt[i] = (loadAt[i] as number) + each;
+          loadedAt[i] = 1;
+        }
+      }
+    }
+    droppedByZone[client.zone] = zoneDropped;
+    selectionByZone.push({ zone: client.zone, mode: current.mode, message: current.message, selectedEndpoints: current.count, droppedShare: client.share > 0 ? zoneDropped / client.share : 0 });
+  }
+  if (shared !== null) {
+    for (const i of shared.positions) {
+      loadAt[i] = sharedLoad;
+      loadedAt[i] = 1;
+    }
+  }
+
+  // Totals, as trafficModel adds them up.
+  let delivered = 0;
+  let cross = 0;
+  for (const clientZone in matrix) {
+    const row = matrix[clientZone] as ValueByZone<number>;
+    for (const zone in row) {
+      const value = row[zone] as number;
+      delivered += value;
+      if (zone !== UNKNOWN_ZONE && zone !== clientZone) cross += value;
+    }
+  }
+  let totalShare = 0;
+  for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
+  let dropped = 0;
+  for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
+  const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
+  // Load against a fair share, over the ready endpoints (else those that got any).
+  let anyReady = false;
+  for (const endpoint of endpoints) {
+    if (endpoint.ready) {
+      anyReady = true;
+      break;
+    }
+  }
+  let poolCount = 0;
+  for (let i = 0; i < endpoints.length; i++) if (anyReady ? (endpoints[i] as TrafficEndpoint).ready : loadedAt[i] === 1) poolCount += counts[i] as number;
+  const fair = poolCount > 0 ? delivered / poolCount : 0;
+  let maxRelativeLoad = 0;
+  for (let i = 0; i < endpoints.length; i++) {
+    if (anyReady ? !(endpoints[i] as TrafficEndpoint).ready : loadedAt[i] !== 1) continue;
+    maxRelativeLoad = Math.max(maxRelativeLoad, fair > 0 ? (loadAt[i] as number) / fair : 0);
+  }
+  return { clientShareByZone, droppedFraction: norm(dropped), crossZoneFraction: norm(cross), maxRelativeLoad, selectionByZone, loadedEndpoints: poolCount, matrix };
 }

@@ -7,7 +7,13 @@
 import { gitOpsManager, type GitOpsManager } from '../analyses/gitops';
 import type { IfAutoPrediction, ServiceHintsAnalysis, ServiceHintSlices } from '../analyses/analyze-service';
 import type { HintsEngineResult } from '../analyses/hints-engine';
-import { analyzeServiceHints, serviceLints } from '../analyses/analyze-service';
+import type { ExpectedHints } from '../analyses/analyze-service';
+import { analyzeServiceHints, NO_HINTS_VERDICT, serviceLints } from '../analyses/analyze-service';
+import type { HintsDiff } from '../analyses/hints-diff';
+import { observeHints } from '../analyses/observed-hints';
+import { plainAutoRun } from '../analyses/plain-auto-run';
+import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
+import { canUseTrafficDistribution } from '../upstream/reconciler';
 import { isControllerManaged } from '../analyses/managed-slices';
 import type { Fix, FixedState, FixInput, FixTrafficModel } from '../analyses/fixes';
 import type { AutoState } from '../analyses/fixes';
@@ -23,7 +29,7 @@ import type { ServiceVolume } from '../analyses/traffic-volume';
 import type { CrossZonePricing } from '../model/cloud-pricing';
 import { applyModelChange, measuredCrossZoneFraction } from '../analyses/measured-projection';
 import { scenarioFractions } from '../analyses/scenario-costs';
-import { sharedCrossZoneCost, sharedEnableChange } from '../analyses/shared-values';
+import { sharedAllocationTable, sharedCrossZoneCost, sharedEnableChange, sharedMechanism } from '../analyses/shared-values';
 import type { ServiceFlowScenario } from '../analyses/cluster-traffic';
 import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
@@ -242,7 +248,7 @@ export class FixesCell {
 }
 
 /** Steps 1–2 of a Service's analysis: what {@link reportShapeKey} determines for a report. */
-interface HintsAndTraffic<M extends TrafficCommon> {
+export interface HintsAndTraffic<M extends TrafficCommon> {
   readonly analysis: ServiceHintsAnalysis;
   /** `analysis.expected` without the donated list, and `analysis.diff` without its entries (what reports keep). */
   readonly expectedSummary: ServiceReport['expected'];
@@ -258,8 +264,8 @@ interface HintsAndTraffic<M extends TrafficCommon> {
   readonly autoState: AutoState | null;
 }
 
-/** Steps 1–2 of a Service's analysis (see {@link computeService}). */
-function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[], withDetail: boolean): HintsAndTraffic<TrafficCommon> {
+/** Steps 1–2 of a Service's analysis (see {@link computeService}). Exported for the tests that hold {@link plainHintsAndTraffic} to it. */
+export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[], withDetail: boolean): HintsAndTraffic<TrafficCommon> {
   const { context, dataplane } = prepared;
 
   // 1. Hints: mechanism, lints, expected, observed, diff, if-Auto.
@@ -313,6 +319,110 @@ function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, all
   // The annotation fix leaves the Auto state: with every slice managed, the if-Auto scenario is its traffic.
   const autoState = slices.ifAutoResult.hintsEnabled && slices.managed.length === slices.observed.length ? autoStateOf(slices.ifAutoResult, ifAuto) : null;
   return { analysis, expectedSummary, diffSummary, slices, traffic: { now, expected, ifAuto, ifNone }, shapeShared: {}, autoState };
+}
+
+/**
+ * Steps 1–2 of a cluster pass's report ({@link hintsAndTraffic} with `withDetail: false`) for the
+ * most common Service: nothing asks for hints (no topology annotation, no trafficDistribution, on a
+ * release whose controller leaves such slices alone), its slices are managed by the controller, of
+ * one address type, without hints and with distinct addresses. The expected sync then writes
+ * nothing, so expected and observed are the same, and the `Auto` run is worked out in one walk
+ * (analyses/plain-auto-run.ts) instead of the engine's copies of every endpoint. The result is
+ * {@link hintsAndTraffic}'s, field for field (plain-shape.test.ts); `null` for any other Service.
+ */
+export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[]): HintsAndTraffic<TrafficCommon> | null {
+  const { context, dataplane } = prepared;
+  const { minor } = context.release;
+  if (minor < 26 || !context.topologyCacheEnabled || allSlices.length === 0) return null;
+  if (service.selector === null || service.type === 'ExternalName' || service.trafficDistribution !== null || service.internalTrafficPolicy === 'Local') return null;
+  const mechanism = sharedMechanism(context, service);
+  if (mechanism.mechanism !== 'none' || mechanism.annotationActive) return null;
+  // The expected sync leaves the slices as they are: nothing asks for hints (runHintsEngine's first
+  // test), or, where the reconciler hands every Service without `Auto` to the trafficdist step
+  // (1.30–1.32), that step strips hints that are not there.
+  if (annotationRequestsHints(service.annotations, minor)) return null;
+  const expectedMechanism = canUseTrafficDistribution({ key: '', annotations: service.annotations, trafficDistribution: null }, minor, context.gates) ? 'trafficDistribution' : 'none';
+  // The if-Auto one takes the annotation path.
+  const change = sharedEnableChange(context, service.annotations);
+  if (!annotationRequestsHints(change.annotations, minor)) return null;
+  const addressType = (allSlices[0] as EndpointSliceRecord).addressType;
+  if (addressType !== 'IPv4' && addressType !== 'IPv6') return null;
+  for (const slice of allSlices) {
+    if (slice.addressType !== addressType || !isControllerManaged(slice)) return null;
+    for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return null;
+  }
+  if (!firstAddressesDistinct(allSlices)) return null;
+
+  // 1. Hints: observed, expected (the same: nothing written), no diff, if-Auto.
+  const observed = observeHints(addressType, allSlices);
+  const ratios = context.cpuRatiosByZone;
+  const table = ratios ? sharedAllocationTable(context, ratios, observed.readyEndpoints) : null;
+  const auto = plainAutoRun({ addressType, slices: allSlices, cpuRatiosByZone: ratios, table, minor, nodeZoneByName: context.nodeZoneByName });
+  if (auto === null) return null;
+  const run = auto.result;
+  const expected: ExpectedHints = {
+    addressType,
+    applicable: true,
+    mechanism: expectedMechanism,
+    hintsEnabled: false,
+    event: null,
+    reason: null,
+    allocationsByZone: table?.allocations ?? null,
+    minimumTotal: table?.minimumTotal ?? null,
+    readyEndpoints: observed.readyEndpoints,
+    hintCountsByZone: observed.hintCountsByZone,
+    donatedEndpoints: observed.donatedEndpoints,
+    donated: [],
+    slicesToWrite: 0,
+    verdict: NO_HINTS_VERDICT,
+  };
+  const diff: HintsDiff = { inSync: true, missing: 0, unexpected: 0, stale: 0, entries: [] };
+  const written = run.slicesToWrite > 0;
+  const ifAutoPrediction: IfAutoPrediction = {
+    change,
+    hintsEnabled: run.hintsEnabled,
+    event: run.event,
+    reason: run.reason,
+    hintCountsByZone: written ? auto.hintCountsByZone : observed.hintCountsByZone,
+    donatedEndpoints: written ? auto.donated : observed.donatedEndpoints,
+  };
+  const analysis: ServiceHintsAnalysis = {
+    mechanism,
+    lints: serviceLints(context, dataplane, service, mechanism, observed.readyEndpoints, allSlices),
+    primaryAddressType: addressType,
+    byAddressType: [{ addressType, expected, observed, diff }],
+    expected,
+    observed,
+    diff,
+    ifAuto: ifAutoPrediction,
+    minimumTable: null,
+    endpoints: [],
+  };
+
+  // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
+  const proxied = service.clusterIP !== 'None';
+  const memo = figuresMemo(prepared);
+  const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null => {
+    if (svc.internalTrafficPolicy === 'Local') return null;
+    const input = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc };
+    const key = trafficFiguresKey(allSlices, context.nodeZoneByName, input, grouped);
+    return key === null ? null : memo.get(key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
+  };
+  const observedGroups = groupTrafficEndpoints(allSlices, context.nodeZoneByName, true);
+  const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
+  const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
+  if (now === null || ifAuto === null) return null;
+  const { donated: _donated, ...expectedSummary } = expected;
+  const { entries: _entries, ...diffSummary } = diff;
+  return {
+    analysis,
+    expectedSummary,
+    diffSummary,
+    slices: { addressType, observed: allSlices, managed: allSlices, expected: allSlices, ifAuto: NO_SLICES, ifAutoResult: run },
+    traffic: { now, expected: now, ifAuto, ifNone: now },
+    shapeShared: {},
+    autoState: run.hintsEnabled ? { traffic: ifAuto, donated: auto.donated } : null,
+  };
 }
 
 /** What the controller and kube-proxy would do with a Service's annotations replaced (see {@link predictWithAnnotations}). */
@@ -408,7 +518,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   let observedSlices: readonly EndpointSliceRecord[];
   let managedSlices: readonly EndpointSlice[];
   if (core === undefined) {
-    core = hintsAndTraffic(prepared, service, allSlices, withDetail);
+    core = (withDetail ? null : plainHintsAndTraffic(prepared, service, allSlices)) ?? hintsAndTraffic(prepared, service, allSlices, withDetail);
     if (shapeKey !== null) shapes?.set(shapeKey, memoEntry(core));
     lints = core.analysis.lints;
     ifAutoPrediction = core.analysis.ifAuto;

@@ -260,30 +260,47 @@ export function redistributeHints(
   minor: KubeMinor,
 ): ValueByZone<number> {
   const redistributions = new Map<string, number>();
+  forEachRedistribution(slices, givingZones, receivingZones, minor, (endpoint, fromZone, toZone) => {
+    endpoint.hints = zoneHints(toZone);
+    redistributions.set(fromZone, (redistributions.get(fromZone) ?? 0) - 1);
+    redistributions.set(toZone, (redistributions.get(toZone) ?? 0) + 1);
+  });
+  return sortedRecord(redistributions);
+}
+
+/**
+ * The walk of {@link redistributeHints} without its writes: calls `move` for each ready endpoint it
+ * re-hints, in order, with the zone it leaves and the zone it is hinted for (for callers that only
+ * need to know which endpoints move, such as a run that does not copy the slices).
+ */
+export function forEachRedistribution<E extends EndpointSlice['endpoints'][number]>(
+  slices: readonly { readonly endpoints: readonly E[] }[],
+  givingZones: Readonly<ValueByZone<number>>,
+  receivingZones: Readonly<ValueByZone<number>>,
+  minor: KubeMinor,
+  move: (endpoint: E, fromZone: string, toZone: string) => void,
+): void {
   const giving = new Map(Object.entries(givingZones));
   const receiving = new Map(Object.entries(receivingZones));
-  outer: for (const slice of slices) {
+  for (const slice of slices) {
     for (const endpoint of slice.endpoints) {
       if (!isEndpointReady(endpoint, minor)) continue;
-      if (giving.size === 0 || receiving.size === 0) break outer;
+      if (giving.size === 0 || receiving.size === 0) return;
       if (endpoint.zone === null || endpoint.zone === '') continue;
       const fromZone = endpoint.zone;
       const left = giving.get(fromZone);
       if (left === undefined) continue;
       let toZone: string | undefined;
       for (const zone of receiving.keys()) if (toZone === undefined || zone < toZone) toZone = zone;
-      if (toZone === undefined) break outer;
-      endpoint.hints = zoneHints(toZone);
+      if (toZone === undefined) return;
+      move(endpoint, fromZone, toZone);
       if (left <= 1) giving.delete(fromZone);
       else giving.set(fromZone, left - 1);
       const room = receiving.get(toZone) ?? 0;
       if (room <= 1) receiving.delete(toZone);
       else receiving.set(toZone, room - 1);
-      redistributions.set(fromZone, (redistributions.get(fromZone) ?? 0) - 1);
-      redistributions.set(toZone, (redistributions.get(toZone) ?? 0) + 1);
     }
   }
-  return sortedRecord(redistributions);
 }
 
 /* -------------------------------------------------------------------------------------------- */

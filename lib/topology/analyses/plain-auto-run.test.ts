@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { runHintsEngine } from './hints-engine';
+import { topologyAnnotationChange } from './service-mechanism';
+import { countDonatedEndpoints, countHintsByZone } from './observed-hints';
+import { plainAutoRun } from './plain-auto-run';
+import { groupTrafficEndpoints } from './traffic-figures-memo';
+import { computeAllocationTable } from '../upstream/topology-cache';
+import { defaultFeatureGates } from '../upstream/version';
+import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
+
+const RATIOS: ValueByZone<number> = { 'zone-a': 0.5, 'zone-b': 1 / 6, 'zone-c': 1 / 12, 'zone-d': 0.25 };
+const nodeZoneByName = new Map<string, string | null>([['node-a', 'zone-a'], ['node-b', 'zone-b']]);
+
+const endpointArb = fc.record({
+  zone: fc.constantFrom('zone-a', 'zone-a', 'zone-a', 'zone-a', 'zone-a', 'zone-a', 'zone-b', 'zone-b', 'zone-c', 'zone-d', 'zone-d', 'zone-d', 'zone-e'),
+  ready: fc.constantFrom<boolean | null>(true, true, true, true, false, null),
+  serving: fc.constantFrom<boolean | null | undefined>(true, false, undefined),
+  terminating: fc.constantFrom<boolean | null | undefined>(false, true, undefined),
+  node: fc.constantFrom<string | null>('node-a', 'node-b', null),
+});
+
+const slicesArb = fc
+  .tuple(fc.oneof(fc.array(endpointArb, { maxLength: 6 }), fc.array(endpointArb, { minLength: 12, maxLength: 90 })), fc.integer({ min: 1, max: 4 }))
+  .map(([endpoints, count]): EndpointSlice[] => {
+    const lists: Endpoint[][] = Array.from({ length: count }, () => []);
+    endpoints.forEach((e, i) => (lists[(i * 7) % count] as Endpoint[]).push({ addresses: [`10.2.${i >> 8}.${i & 255}`], zone: e.zone, nodeName: e.node, ready: e.ready, serving: e.serving, terminating: e.terminating, hints: null }));
+    return lists.map((list, i) => ({ name: `web-${i}`, addressType: 'IPv4' as const, endpoints: list }));
+  });
+
+describe('plainAutoRun: the Auto run on slices without hints, in one walk', () => {
+  it('is the engine\'s run: outcome, events, slices written, hint counts, donations and the grouped endpoints of its slices', () => {
+    let enabled = 0;
+    let disabled = 0;
+    fc.assert(
+      fc.property(slicesArb, fc.constantFrom(26, 30, 31, 33, 35), fc.constantFrom<ValueByZone<number> | null>(RATIOS, RATIOS, { 'zone-a': 0.5, 'zone-b': 0.5 }, null), (slices, minor, ratios) => {
+        const ready = slices.reduce((sum, slice) => sum + slice.endpoints.filter((e) => e.ready === true).length, 0);
+        const table = ratios === null ? null : computeAllocationTable(ratios, ready);
+        const lean = plainAutoRun({ addressType: 'IPv4', slices, cpuRatiosByZone: ratios, table, minor, nodeZoneByName });
+        expect(lean).not.toBeNull();
+        if (lean === null) return;
+        const engine = runHintsEngine({
+          serviceKey: 'default/web',
+          // The edit the toggle makes on this release (1.26 knows only the older key).
+          annotations: topologyAnnotationChange({}, minor, true).annotations,
+          trafficDistribution: null,
+          addressType: 'IPv4',
+          unchanged: slices,
+          cpuRatiosByZone: ratios,
+          minor,
+          gates: defaultFeatureGates(minor),
+          topologyCacheEnabled: true,
+        });
+        expect(lean.result).toEqual({ ...engine, slices: [] });
+        if (engine.slicesToWrite > 0) {
+          expect(lean.hintCountsByZone).toEqual(countHintsByZone(engine.slices));
+          expect(lean.donated).toBe(countDonatedEndpoints(engine.slices));
+          const grouped = groupTrafficEndpoints(engine.slices, nodeZoneByName, true);
+          expect(lean.grouped?.key).toBe(grouped.key);
+          expect(lean.grouped?.counts).toEqual(grouped.counts);
+          expect(lean.grouped?.endpoints).toEqual(grouped.endpoints);
+        } else expect(lean.grouped).toBeNull();
+        if (engine.hintsEnabled) enabled++;
+        else disabled++;
+      }),
+      { numRuns: 400, seed: 11 },
+    );
+    expect(enabled).toBeGreaterThan(40);
+    expect(disabled).toBeGreaterThan(40);
+  });
+
+  it('leaves a ready endpoint without a zone to the engine (it turns the hints off after copying the slices)', () => {
+    const endpoints: Endpoint[] = ['zone-a', 'zone-a', 'zone-b', 'zone-c', 'zone-d', ''].map((zone, i) => ({ addresses: [`10.3.0.${i}`], zone, nodeName: null, ready: true, hints: null }));
+    const slices = [{ endpoints }];
+    expect(plainAutoRun({ addressType: 'IPv4', slices, cpuRatiosByZone: { 'zone-a': 0.5, 'zone-b': 0.5 }, table: null, minor: 33, nodeZoneByName })).toBeNull();
+    // Before the allocation fits, the zone is never looked at: still the lean run.
+    expect(plainAutoRun({ addressType: 'IPv4', slices, cpuRatiosByZone: RATIOS, table: null, minor: 33, nodeZoneByName })?.result.hintsEnabled).toBe(false);
+    expect(plainAutoRun({ addressType: 'IPv4', slices, cpuRatiosByZone: RATIOS, table: null, minor: 25, nodeZoneByName })).toBeNull();
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * The `Auto` run of the cluster pass's most common Service, worked out in one walk over its
+ * endpoints: `runHintsEngine` with the topology annotation set to `Auto`, on slices that the
+ * EndpointSlice controller manages, of one address type, whose endpoints carry no hints yet (most
+ * Services of a cluster that has not turned topology-aware routing on). The engine copies every
+ * endpoint it hints and the traffic model then groups the copies again; here the counts, the events
+ * and the grouped endpoints the traffic figures read come straight from the slices.
+ *
+ * The result is the engine's own (hints-engine.ts, upstream/topology-cache.ts `addHints`, whose
+ * steps it follows one by one): plain-auto-run.test.ts compares the two on every case it builds, and
+ * report/plain-shape.test.ts compares whole cluster passes. What it leaves out is the rewritten
+ * slices themselves: the result's `slices` is empty, as a cluster pass keeps it (see
+ * `fixAutoRun` in report/service-computation.ts), and {@link PlainAutoRun.grouped} stands for them.
+ */
+import { MESSAGE_TOPOLOGY_AWARE_HINTS_ENABLED, REASON_HINTS_DISABLED, REASON_HINTS_ENABLED } from '../upstream/constants';
+import { zoneHints } from '../upstream/slice-info';
+import { sortedRecord } from '../upstream/sorted';
+import type { AllocationTable } from '../upstream/topology-cache';
+import { getAllocations } from '../upstream/topology-cache';
+import { forEachRedistribution, formatWithAddressType, getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
+import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
+import type { KubeMinor } from '../upstream/version';
+import { endpointShapeParts, shapeCodeOfParts, withZoneHintParts } from './endpoint-shape';
+import type { HintsEngineResult } from './hints-engine';
+import type { TrafficEndpoint } from './traffic';
+import { toTrafficEndpoint } from './traffic';
+import type { GroupedTrafficEndpoints } from './traffic-figures-memo';
+
+/** Input of {@link plainAutoRun}. */
+export interface PlainAutoInput {
+  readonly addressType: AddressType;
+  /**
+   * The Service's slices, in order: every one managed by the EndpointSlice controller and of
+   * `addressType`, no endpoint with hints, every endpoint with an address and no two sharing a
+   * first address (the caller checks; see `plainHintsAndTraffic`).
+   */
+  readonly slices: readonly EndpointSlice[];
+  readonly cpuRatiosByZone: Readonly<ValueByZone<number>> | null;
+  /** `computeAllocationTable(cpuRatiosByZone, ready endpoints)` when the caller has it (ratios not null). */
+  readonly table: AllocationTable | null;
+  /** 1.26 or later (the releases that record events). */
+  readonly minor: KubeMinor;
+  readonly nodeZoneByName: ReadonlyMap<string, string | null>;
+}
+
+/** Result of {@link plainAutoRun}. */
+export interface PlainAutoRun {
+  /** The engine's result, without its slices. */
+  readonly result: HintsEngineResult;
+  /** Zone-hint counts of the ready endpoints after the run (`countHintsByZone` of its slices). */
+  readonly hintCountsByZone: Readonly<ValueByZone<number>>;
+  /** Ready endpoints hinted for another zone than their own after the run. */
+  readonly donated: number;
+  /**
+   * `groupTrafficEndpoints` of the run's slices (its order: slices left unchanged, then the
+   * rewritten ones); `null` when the run writes no slice (its slices are the input's).
+   */
+  readonly grouped: GroupedTrafficEndpoints | null;
+}
+
+const EVENTS = new Map<string, readonly TopologyEvent[]>();
+
+/** The one event of a run, one frozen list per message (runs of one cluster say few different things). */
+function eventList(type: TopologyEvent['type'], reason: string, message: string): readonly TopologyEvent[] {
+  const key = `${type}\u0000${reason}\u0000${message}`;
+  let events = EVENTS.get(key);
+  if (events === undefined) {
+    if (EVENTS.size >= 1_024) EVENTS.clear();
+    events = Object.freeze([Object.freeze({ type, reason, message })]);
+    EVENTS.set(key, events);
+  }
+  return events;
+}
+
+const NO_SLICES: readonly EndpointSlice[] = Object.freeze([]);
+
+function outcome(hintsEnabled: boolean, events: readonly TopologyEvent[], slicesToWrite: number): HintsEngineResult {
+  const event = events[0] ?? null;
+  return { mechanism: 'topologyAnnotation', hintsEnabled, autoOutcome: hintsEnabled ? 'enabled' : 'disabled', events, event, reason: event, slices: NO_SLICES, slicesToWrite };
+}
+
+/**
+ * The `Auto` run on plain slices (see the module comment and {@link PlainAutoInput}); `null` when
+ * the run would take a path this walk does not follow (a ready endpoint without a zone, which turns
+ * the hints off after the slices were copied), so that the caller runs the engine instead.
+ */
+export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
+  const { slices, addressType } = input;
+  if (input.minor < 26) return null;
+  // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on), and which slices have any.
+  let ready = 0;
+  for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.ready === true) ready++;
+  const allocation = getAllocations(input.cpuRatiosByZone, ready, input.table ?? undefined);
+  if (!allocation.ok) {
+    // Disabled: no slice carries hints, so none is written (`removeHintsFromSlices`).
+    return {
+      result: outcome(false, eventList('Warning', REASON_HINTS_DISABLED, formatWithAddressType(allocation.event.message, addressType)), 0),
+      hintCountsByZone: {},
+      donated: 0,
+      grouped: null,
+    };
+  }
+  // 2. Every slice with a ready endpoint fails validation (a ready endpoint without hints) and is
+  //    rewritten; its ready endpoints get their own zone. A ready endpoint without a zone disables
+  //    the hints after that: left to the engine.
+  const allocated = new Map<string, number>();
+  let written = 0;
+  for (const slice of slices) {
+    let any = false;
+    for (const endpoint of slice.endpoints) {
+      if (endpoint.ready !== true) continue;
+      const zone = endpoint.zone;
+      if (zone === null || zone === '') return null;
+      allocated.set(zone, (allocated.get(zone) ?? 0) + 1);
+      any = true;
+    }
+    if (any) written++;
+  }
+  if (allocated.size === 0) return null;
+  // 3. Giving and receiving zones, then the re-hinting (`redistributeHints`: first ready endpoints
+  //    of a giving zone first, in slice order, each to the first receiving zone by name with room).
+  const { givingZones, receivingZones } = getGivingAndReceivingZones(allocation.allocations, Object.fromEntries(allocated));
+  const hintCounts = new Map(allocated);
+  /** The zone each moved endpoint is hinted for, by the endpoint. */
+  const moved = new Map<EndpointSlice['endpoints'][number], string>();
+  forEachRedistribution(slices, givingZones, receivingZones, input.minor, (endpoint, fromZone, toZone) => {
+    moved.set(endpoint, toZone);
+    hintCounts.set(fromZone, (hintCounts.get(fromZone) ?? 0) - 1);
+    hintCounts.set(toZone, (hintCounts.get(toZone) ?? 0) + 1);
+  });
+  // 4. The run's slices as the traffic model groups them: unchanged slices (no ready endpoint) first,
+  //    then the rewritten ones, each endpoint with its hint.
+  const grouped = groupHinted(slices, moved, input.nodeZoneByName);
+  if (grouped === null) return null;
+  const counted = new Map<string, number>();
+  for (const [zone, count] of hintCounts) if (count > 0) counted.set(zone, count);
+  return {
+    result: outcome(true, eventList('Normal', REASON_HINTS_ENABLED, formatWithAddressType(MESSAGE_TOPOLOGY_AWARE_HINTS_ENABLED, addressType)), written),
+    hintCountsByZone: sortedRecord(counted),
+    donated: moved.size,
+    grouped,
+  };
+}
+
+/** `groupTrafficEndpoints` of the run's slices (see {@link plainAutoRun} step 4), without copying an endpoint. */
+function groupHinted(slices: readonly EndpointSlice[], moved: ReadonlyMap<EndpointSlice['endpoints'][number], string>, nodeZoneByName: ReadonlyMap<string, string | null>): GroupedTrafficEndpoints | null {
+  const groupOf = new Map<number, number>();
+  const byCode = new Map<string, number>();
+  const codes: string[] = [];
+  const endpoints: TrafficEndpoint[] = [];
+  const counts: number[] = [];
+  for (const pass of [false, true]) {
+    for (const slice of slices) {
+      let hasReady = false;
+      for (const endpoint of slice.endpoints) {
+        if (endpoint.ready === true) {
+          hasReady = true;
+          break;
+        }
+      }
+      if (hasReady !== pass) continue;
+      for (const endpoint of slice.endpoints) {
+        const address = endpoint.addresses[0];
+        if (address === undefined) return null;
+        const hintZone = endpoint.ready === true ? (moved.get(endpoint) ?? (endpoint.zone as string)) : null;
+        const plain = endpointShapeParts(endpoint, nodeZoneByName, false);
+        const parts = hintZone === null ? plain : withZoneHintParts(plain, hintZone);
+        // Shapes without a number (beyond the zones numbered in this process) go by their text, as
+        // groupTrafficEndpoints groups them (a shape has a number or not: the two never meet).
+        const hinted = parts >= 0 || hintZone === null ? endpoint : { ...endpoint, hints: zoneHints(hintZone) };
+        const code = parts >= 0 ? null : shapeCodeOfParts(parts, hinted, nodeZoneByName, false);
+        const group = code === null ? groupOf.get(parts) : byCode.get(code);
+        if (group !== undefined) {
+          counts[group] = (counts[group] as number) + 1;
+          continue;
+        }
+        const first = parts >= 0 && hintZone !== null ? { ...endpoint, hints: zoneHints(hintZone) } : hinted;
+        if (code === null) groupOf.set(parts, codes.length);
+        else byCode.set(code, codes.length);
+        codes.push(code ?? shapeCodeOfParts(parts, first, nodeZoneByName, false));
+        endpoints.push(toTrafficEndpoint(first, address, nodeZoneByName));
+        counts.push(1);
+      }
+    }
+  }
+  let key = '';
+  for (let i = 0; i < codes.length; i++) key += `${codes[i] as string}${counts[i] as number}`;
+  return { key, endpoints, counts };
+}
