@@ -10,6 +10,10 @@
  */
 import type { HintsEngineResult } from './hints-engine';
 import { runHintsEngine } from './hints-engine';
+import { firstAddressesDistinct } from './endpoint-shape';
+import { plainAutoRun } from './plain-auto-run';
+import type { GroupedTrafficEndpoints } from './traffic-figures-memo';
+import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
 import { zoneFromProviderID } from './analyze-zones';
 import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
@@ -93,6 +97,11 @@ export interface FixedState {
   readonly annotations: Readonly<Record<string, string>>;
   /** The fix turns the TopologyAwareHints gate on (kube-proxy's too). */
   readonly gatesOn: boolean;
+  /**
+   * `slices`' endpoints as the traffic model groups them, when the run that produced the state
+   * worked them out without writing the slices (plain-auto-run.ts; `slices` is then empty).
+   */
+  readonly grouped?: GroupedTrafficEndpoints;
 }
 
 /** The model's traffic of a {@link FixedState}: the shares, and the client zone → endpoint zone fractions. */
@@ -171,6 +180,12 @@ export interface FixInput {
   readonly autoState?: AutoState | null;
   /** Stop at the primary (smallest) fix: what the cluster-wide best needs, without the alternatives' searches. */
   readonly primaryOnly?: boolean;
+  /**
+   * Work the `Auto` run of added endpoints out in one walk where the slices allow it
+   * (plain-auto-run.ts; default). `false` runs the engine every time: the reference the tests hold
+   * the walk to.
+   */
+  readonly leanRuns?: boolean;
 }
 
 const SORTED_ZONES = new WeakMap<Readonly<ValueByZone<number>>, readonly string[]>();
@@ -214,6 +229,16 @@ function donatedCount(slices: readonly EndpointSlice[]): number {
     }
   }
   return n;
+}
+
+/** The grouped endpoints and donations of the runs {@link findFixes} made in one walk (their `slices` are empty). */
+const LEAN_GROUPS = new WeakMap<HintsEngineResult, GroupedTrafficEndpoints>();
+const LEAN_DONATED = new WeakMap<HintsEngineResult, number>();
+
+/** Slices {@link plainAutoRun} takes: no hints, every endpoint with a first address, no two alike. */
+function plainSlices(slices: readonly EndpointSlice[]): boolean {
+  for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return false;
+  return firstAddressesDistinct(slices);
 }
 
 function readyCount(slices: readonly EndpointSlice[]): number {
@@ -293,14 +318,29 @@ export function findFixes(input: FixInput): Fix[] {
     const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
     // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
     const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
-    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)({ annotations: state.annotations, gatesOn: state.gatesOn, slices: (result as HintsEngineResult).slices });
+    const fixedState = (run: HintsEngineResult): FixedState => {
+      const grouped = LEAN_GROUPS.get(run);
+      return grouped === undefined ? { annotations: state.annotations, gatesOn: state.gatesOn, slices: run.slices } : { annotations: state.annotations, gatesOn: state.gatesOn, slices: [], grouped };
+    };
+    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState(result as HintsEngineResult));
     const made = fixObject(fix, fixes.length === 0, model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, null);
     if (model !== null) AFTER_MATRICES.set(made, model.matrix);
     fixes.push(made);
   };
   const done = () => input.primaryOnly === true && fixes.length > 0;
+  // Adding endpoints to slices without hints, on the cluster's own ratios and gates: the Auto run
+  // worked out in one walk (plain-auto-run.ts), its donations and grouped endpoints kept beside it.
+  const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): HintsEngineResult | null => {
+    // (The traffic model takes grouped endpoints only without internalTrafficPolicy: Local.)
+    if (input.leanRuns === false || gatesOn || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
+    const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: syntheticEndpoints(changeByZone), cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
+    if (run === null || !run.result.hintsEnabled || run.grouped === null) return null;
+    LEAN_GROUPS.set(run.result, run.grouped);
+    LEAN_DONATED.set(run.result, run.donated);
+    return run.result;
+  };
   const donatedOf = (result: HintsEngineResult) =>
-    !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : donatedCount(result.slices);
+    !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : (LEAN_DONATED.get(result) ?? donatedCount(result.slices));
 
   // 1. The gate.
   let gatesOn = false;
@@ -458,7 +498,7 @@ export function findFixes(input: FixInput): Fix[] {
       const isAdd = found === add;
       if (!isAdd && add && found.total >= add.total) continue;
       const result = isAdd
-        ? engine({ ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn })
+        ? (leanAdd(slices, ratios, found.changeByZone) ?? engine({ ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn }))
         : engine({ ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn });
       const where = zoneList(found.changeByZone);
       push({

@@ -35,6 +35,11 @@ export interface PlainAutoInput {
    * first address (the caller checks; see `plainHintsAndTraffic`).
    */
   readonly slices: readonly EndpointSlice[];
+  /**
+   * A slice the run creates (the controller's "to create" list: a fix's added endpoints, each ready,
+   * with a zone and an address of its own), or none.
+   */
+  readonly created?: EndpointSlice | null;
   readonly cpuRatiosByZone: Readonly<ValueByZone<number>> | null;
   /** `computeAllocationTable(cpuRatiosByZone, ready endpoints)` when the caller has it (ratios not null). */
   readonly table: AllocationTable | null;
@@ -53,7 +58,8 @@ export interface PlainAutoRun {
   readonly donated: number;
   /**
    * `groupTrafficEndpoints` of the run's slices (its order: slices left unchanged, then the
-   * rewritten ones); `null` when the run writes no slice (its slices are the input's).
+   * rewritten ones, then the created one); `null` when the run writes no slice (its slices are the
+   * input's).
    */
   readonly grouped: GroupedTrafficEndpoints | null;
 }
@@ -86,11 +92,15 @@ function outcome(hintsEnabled: boolean, events: readonly TopologyEvent[], slices
  */
 export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   const { slices, addressType } = input;
+  const created = input.created ?? null;
   if (input.minor < 26) return null;
-  // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on), and which slices have any.
+  if (created !== null && (created.endpoints.length === 0 || created.endpoints.some((endpoint) => endpoint.ready !== true))) return null;
+  // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on) of every list.
   let ready = 0;
-  for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.ready === true) ready++;
+  for (const slice of created === null ? slices : [created, ...slices]) for (const endpoint of slice.endpoints) if (endpoint.ready === true) ready++;
   const allocation = getAllocations(input.cpuRatiosByZone, ready, input.table ?? undefined);
+  // A created slice is written even when the hints are off: left to the engine.
+  if (!allocation.ok && created !== null) return null;
   if (!allocation.ok) {
     // Disabled: no slice carries hints, so none is written (`removeHintsFromSlices`).
     return {
@@ -105,7 +115,9 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   //    the hints after that: left to the engine.
   const allocated = new Map<string, number>();
   let written = 0;
-  for (const slice of slices) {
+  // The created slice comes first on the list the controller hints, then the rewritten ones.
+  const hinted = created === null ? slices : [created, ...slices];
+  for (const slice of hinted) {
     let any = false;
     for (const endpoint of slice.endpoints) {
       if (endpoint.ready !== true) continue;
@@ -123,14 +135,14 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   const hintCounts = new Map(allocated);
   /** The zone each moved endpoint is hinted for, by the endpoint. */
   const moved = new Map<EndpointSlice['endpoints'][number], string>();
-  forEachRedistribution(slices, givingZones, receivingZones, input.minor, (endpoint, fromZone, toZone) => {
+  forEachRedistribution(hinted, givingZones, receivingZones, input.minor, (endpoint, fromZone, toZone) => {
     moved.set(endpoint, toZone);
     hintCounts.set(fromZone, (hintCounts.get(fromZone) ?? 0) - 1);
     hintCounts.set(toZone, (hintCounts.get(toZone) ?? 0) + 1);
   });
   // 4. The run's slices as the traffic model groups them: unchanged slices (no ready endpoint) first,
   //    then the rewritten ones, each endpoint with its hint.
-  const grouped = groupHinted(slices, moved, input.nodeZoneByName);
+  const grouped = groupHinted(created === null ? slices : [...slices, created], moved, input.nodeZoneByName);
   if (grouped === null) return null;
   const counted = new Map<string, number>();
   for (const [zone, count] of hintCounts) if (count > 0) counted.set(zone, count);

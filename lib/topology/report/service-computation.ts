@@ -747,7 +747,8 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, add
     };
     // Equal fixed states share one figures object (the memo of the scenarios, per clients and
     // release; the gate change keyed apart), computed on one endpoint per shape.
-    const grouped = input.service.internalTrafficPolicy === 'Local' ? null : groupTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct);
+    if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
+    const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct));
     const shape = grouped === null ? null : trafficFiguresKey(state.slices, context.nodeZoneByName, input, grouped);
     const key = shape === null ? null : state.gatesOn ? `gates-on|${shape}` : shape;
     const figures =
