@@ -161,20 +161,15 @@ function groupHinted(slices: readonly EndpointSlice[], moved: ReadonlyMap<Endpoi
   const codes: string[] = [];
   const endpoints: TrafficEndpoint[] = [];
   const counts: number[] = [];
+  const rewritten = slices.map((slice) => slice.endpoints.some((endpoint) => endpoint.ready === true));
+  const anyMoved = moved.size > 0;
   for (const pass of [false, true]) {
-    for (const slice of slices) {
-      let hasReady = false;
-      for (const endpoint of slice.endpoints) {
-        if (endpoint.ready === true) {
-          hasReady = true;
-          break;
-        }
-      }
-      if (hasReady !== pass) continue;
-      for (const endpoint of slice.endpoints) {
+    for (let s = 0; s < slices.length; s++) {
+      if (rewritten[s] !== pass) continue;
+      for (const endpoint of (slices[s] as EndpointSlice).endpoints) {
         const address = endpoint.addresses[0];
         if (address === undefined) return null;
-        const hintZone = endpoint.ready === true ? (moved.get(endpoint) ?? (endpoint.zone as string)) : null;
+        const hintZone = endpoint.ready !== true ? null : anyMoved ? (moved.get(endpoint) ?? (endpoint.zone as string)) : (endpoint.zone as string);
         const plain = endpointShapeParts(endpoint, nodeZoneByName, false);
         const parts = hintZone === null ? plain : withZoneHintParts(plain, hintZone);
         // Shapes without a number (beyond the zones numbered in this process) go by their text, as

@@ -550,6 +550,22 @@ function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
 }
 
+const CLIENT_SHARES = new WeakMap<readonly TrafficClientZone[], { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number }>();
+
+/** `clientShareByZone` as {@link trafficModel} builds it (zones in order) and its sum, once per clients list. */
+function clientShares(clients: readonly TrafficClientZone[]): { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number } {
+  let known = CLIENT_SHARES.get(clients);
+  if (known === undefined) {
+    const clientShareByZone: ValueByZone<number> = {};
+    for (const client of clientsByZone(clients)) clientShareByZone[client.zone] = client.share;
+    let totalShare = 0;
+    for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
+    known = { clientShareByZone: Object.freeze(clientShareByZone), totalShare };
+    CLIENT_SHARES.set(clients, known);
+  }
+  return known;
+}
+
 /** The endpoints kube-proxy selects on one client node, as {@link groupedFigures} adds them up. */
 interface GroupSelection {
   readonly mode: ZoneSelection['mode'];
@@ -637,14 +653,14 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
 
   const matrix: ValueByZone<ValueByZone<number>> = {};
   const droppedByZone: ValueByZone<number> = {};
-  const clientShareByZone: ValueByZone<number> = {};
+  // The same for every figures object of these clients: one shared (read-only) record and its sum.
+  const { clientShareByZone, totalShare } = clientShares(input.clients);
   const selectionByZone: ZoneSelection[] = [];
   const loadAt = scratchLoads(endpoints.length);
   const loadedAt = scratchLoaded(endpoints.length);
   let shared: GroupSelection | null = null;
   let sharedLoad = 0;
   for (const client of clientsByZone(input.clients)) {
-    clientShareByZone[client.zone] = client.share;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
     droppedByZone[client.zone] = 0;
@@ -674,10 +690,8 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
         if (unknownCount > 0) row[UNKNOWN_ZONE] = (row[UNKNOWN_ZONE] ?? 0) + each * unknownCount;
         if (others > 0) row[OTHER_ZONES] = (row[OTHER_ZONES] ?? 0) + each * others;
       } else {
-        for (let k = 0; k < current.zones.length; k++) {
-          const zone = current.zones[k] as string;
-          row[zone] = (row[zone] ?? 0) + each * (current.zoneCounts[k] as number);
-        }
+        // Each zone once per row (the selection's zones are distinct), so `(row[zone] ?? 0) + x` is `0 + x`.
+        for (let k = 0; k < current.zones.length; k++) row[current.zones[k] as string] = 0 + each * (current.zoneCounts[k] as number);
       }
       if (zoneIndependent) sharedLoad += each;
       else {
@@ -708,8 +722,6 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
       if (zone !== UNKNOWN_ZONE && zone !== clientZone) cross += value;
     }
   }
-  let totalShare = 0;
-  for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
   let dropped = 0;
   for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
