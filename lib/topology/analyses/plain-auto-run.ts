@@ -2,13 +2,14 @@
  * The `Auto` run of the cluster pass's most common Service, worked out in one walk over its
  * endpoints: `runHintsEngine` with the topology annotation set to `Auto`, on slices that the
  * EndpointSlice controller manages, of one address type, whose endpoints carry no hints yet (most
- * Services of a cluster that has not turned topology-aware routing on). The engine copies every
- * endpoint it hints and the traffic model then groups the copies again; here the counts, the events
- * and the grouped endpoints the traffic figures read come straight from the slices.
+ * Services of a cluster that has not turned topology-aware routing on), with or without endpoints a
+ * fix adds (fixes.ts). The engine copies every endpoint it hints and the traffic model then groups
+ * the copies again; here the counts, the events and the grouped endpoints the traffic figures read
+ * come straight from the slices.
  *
  * The result is the engine's own (hints-engine.ts, upstream/topology-cache.ts `addHints`, whose
- * steps it follows one by one): plain-auto-run.test.ts compares the two on every case it builds, and
- * report/plain-shape.test.ts compares whole cluster passes. What it leaves out is the rewritten
+ * steps it follows one by one): plain-auto-run.test.ts compares the two on every case it builds,
+ * fixes-lean.test.ts the fixes found with each, and report/plain-shape.test.ts whole reports. What it leaves out is the rewritten
  * slices themselves: the result's `slices` is empty, as a cluster pass keeps it (see
  * `fixAutoRun` in report/service-computation.ts), and {@link PlainAutoRun.grouped} stands for them.
  */
