@@ -14,9 +14,9 @@ import type { ValueByZone } from '../upstream/types';
 import type { ZoneMatrix } from './measured-projection';
 import { flatString } from '../model/flat-string';
 import { memoOnObject } from '../model/object-memo';
-import { applyModelChange, matrixSums } from './measured-projection';
+import { applyModelChange } from './measured-projection';
 import { formatAmount, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
-import { MAX_MATRIX_ZONES, OTHER_ZONES, UNKNOWN_ZONE } from './traffic';
+import { matrixSums, MAX_MATRIX_ZONES, OTHER_ZONES, UNKNOWN_ZONE } from './traffic';
 import type {
   BestScenario,
   ClusterTrafficReport,

@@ -11,6 +11,7 @@
 import type { HintsEngineResult } from './hints-engine';
 import { runHintsEngine } from './hints-engine';
 import { firstAddressesDistinct } from './endpoint-shape';
+import type { PlainAutoRun } from './plain-auto-run';
 import { plainAutoRun } from './plain-auto-run';
 import type { GroupedTrafficEndpoints } from './traffic-figures-memo';
 import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
@@ -231,10 +232,6 @@ function donatedCount(slices: readonly EndpointSlice[]): number {
   return n;
 }
 
-/** The grouped endpoints and donations of the runs {@link findFixes} made in one walk (their `slices` are empty). */
-const LEAN_GROUPS = new WeakMap<HintsEngineResult, GroupedTrafficEndpoints>();
-const LEAN_DONATED = new WeakMap<HintsEngineResult, number>();
-
 /** Slices {@link plainAutoRun} takes: no hints, every endpoint with a first address, no two alike. */
 function plainSlices(slices: readonly EndpointSlice[]): boolean {
   for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return false;
@@ -318,29 +315,23 @@ export function findFixes(input: FixInput): Fix[] {
     const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
     // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
     const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
-    const fixedState = (run: HintsEngineResult): FixedState => {
-      const grouped = LEAN_GROUPS.get(run);
-      return grouped === undefined ? { annotations: state.annotations, gatesOn: state.gatesOn, slices: run.slices } : { annotations: state.annotations, gatesOn: state.gatesOn, slices: [], grouped };
-    };
-    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState(result as HintsEngineResult));
+    // A run worked out in one walk carries its grouped endpoints in `state` instead of slices.
+    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)({ ...state, slices: (result as HintsEngineResult).slices });
     const made = fixObject(fix, fixes.length === 0, model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, null);
     if (model !== null) AFTER_MATRICES.set(made, model.matrix);
     fixes.push(made);
   };
   const done = () => input.primaryOnly === true && fixes.length > 0;
   // Adding endpoints to slices without hints, on the cluster's own ratios and gates: the Auto run
-  // worked out in one walk (plain-auto-run.ts), its donations and grouped endpoints kept beside it.
-  const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): HintsEngineResult | null => {
+  // worked out in one walk (plain-auto-run.ts), with its donations and grouped endpoints.
+  const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): PlainAutoRun | null => {
     // (The traffic model takes grouped endpoints only without internalTrafficPolicy: Local.)
     if (input.leanRuns === false || gatesOn || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
     const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: syntheticEndpoints(changeByZone), cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
-    if (run === null || !run.result.hintsEnabled || run.grouped === null) return null;
-    LEAN_GROUPS.set(run.result, run.grouped);
-    LEAN_DONATED.set(run.result, run.donated);
-    return run.result;
+    return run === null || !run.result.hintsEnabled || run.grouped === null ? null : run;
   };
   const donatedOf = (result: HintsEngineResult) =>
-    !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : (LEAN_DONATED.get(result) ?? donatedCount(result.slices));
+    !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : donatedCount(result.slices);
 
   // 1. The gate.
   let gatesOn = false;
@@ -497,9 +488,10 @@ export function findFixes(input: FixInput): Fix[] {
       if (!found) continue;
       const isAdd = found === add;
       if (!isAdd && add && found.total >= add.total) continue;
-      const result = isAdd
-        ? (leanAdd(slices, ratios, found.changeByZone) ?? engine({ ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn }))
-        : engine({ ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn });
+      const lean = isAdd ? leanAdd(slices, ratios, found.changeByZone) : null;
+      const result =
+        lean?.result ??
+        (isAdd ? engine({ ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn }) : engine({ ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn }));
       const where = zoneList(found.changeByZone);
       push({
         kind: isAdd ? 'add-endpoints' : 'remove-endpoints',
@@ -514,8 +506,8 @@ export function findFixes(input: FixInput): Fix[] {
         nodes: [],
         commands: [...annotateCommands, ...scaleCommands(workloadNow(), service.namespace, isAdd ? found.total : -found.total, where)],
         verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
-        donatedAfter: donatedOf(result),
-      }, result);
+        donatedAfter: lean === null ? donatedOf(result) : lean.donated,
+      }, result, lean === null ? undefined : { annotations: change.annotations, gatesOn, grouped: lean.grouped ?? undefined });
       if (done()) return fixes;
     }
   }

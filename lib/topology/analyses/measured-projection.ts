@@ -4,26 +4,12 @@
  * hints, after a fix) applied to the measurement, so that measured and modelled shares are never
  * mixed.
  */
-import { UNKNOWN_ZONE } from './traffic';
+import { matrixSums } from './traffic';
 import type { ValueByZone } from '../upstream/types';
 
 /** Client zone → endpoint zone → value. */
 export type ZoneMatrix = Readonly<ValueByZone<ValueByZone<number>>>;
 
-/** Σ of a matrix's cells, and of those whose endpoint zone is another known zone than the client's. */
-export function matrixSums(matrix: ZoneMatrix): { total: number; cross: number } {
-  let total = 0;
-  let cross = 0;
-  for (const client in matrix) {
-    const row = matrix[client] as ValueByZone<number>;
-    for (const zone in row) {
-      const value = row[zone] as number;
-      total += value;
-      if (zone !== client && zone !== UNKNOWN_ZONE) cross += value;
-    }
-  }
-  return { total, cross };
-}
 
 /** Cross-zone share of a measured matrix (GB per month): cross-zone cells over all cells; 0 when empty. */
 export function measuredCrossZoneFraction(matrix: ZoneMatrix): number {

@@ -26,6 +26,7 @@ import type { HintsEngineResult } from './hints-engine';
 import type { TrafficEndpoint } from './traffic';
 import { toTrafficEndpoint } from './traffic';
 import type { GroupedTrafficEndpoints } from './traffic-figures-memo';
+import { groupedEndpoints } from './traffic-figures-memo';
 
 /** Input of {@link plainAutoRun}. */
 export interface PlainAutoInput {
@@ -191,7 +192,5 @@ function groupHinted(slices: readonly EndpointSlice[], moved: ReadonlyMap<Endpoi
       }
     }
   }
-  let key = '';
-  for (let i = 0; i < codes.length; i++) key += `${codes[i] as string}${counts[i] as number}`;
-  return { key, endpoints, counts };
+  return groupedEndpoints(codes, endpoints, counts);
 }

@@ -112,6 +112,14 @@ export function groupTrafficEndpoints(slices: readonly EndpointSlice[], nodeZone
       counts.push(1);
     }
   }
+  return groupedEndpoints(codes, endpoints, counts);
+}
+
+/**
+ * The groups found for {@link groupTrafficEndpoints} (each shape's code, first endpoint and count,
+ * in the order the shapes first appear) with their key part: each code followed by its count.
+ */
+export function groupedEndpoints(codes: readonly string[], endpoints: readonly TrafficEndpoint[], counts: readonly number[]): GroupedTrafficEndpoints {
   let key = '';
   for (let i = 0; i < codes.length; i++) key += `${codes[i] as string}${counts[i] as number}`;
   return { key, endpoints, counts };

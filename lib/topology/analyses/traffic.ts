@@ -203,6 +203,21 @@ function sortZones(zones: Iterable<string>): string[] {
   return [...zones].sort((a, b) => compareText(zoneSortKey(a), zoneSortKey(b)));
 }
 
+/** Σ of a matrix's cells, and of those whose endpoint zone is another known zone than the client's. */
+export function matrixSums(matrix: Readonly<ValueByZone<ValueByZone<number>>>): { total: number; cross: number } {
+  let total = 0;
+  let cross = 0;
+  for (const client in matrix) {
+    const row = matrix[client] as ValueByZone<number>;
+    for (const zone in row) {
+      const value = row[zone] as number;
+      total += value;
+      if (zone !== client && zone !== UNKNOWN_ZONE) cross += value;
+    }
+  }
+  return { total, cross };
+}
+
 /** The figures of a {@link TrafficMatrix} a cluster-wide report keeps (see {@link computeTrafficFigures}). */
 export interface TrafficFigures {
   readonly clientShareByZone: Readonly<ValueByZone<number>>;
@@ -711,17 +726,8 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
     }
   }
 
-  // Totals, as trafficModel adds them up.
-  let delivered = 0;
-  let cross = 0;
-  for (const clientZone in matrix) {
-    const row = matrix[clientZone] as ValueByZone<number>;
-    for (const zone in row) {
-      const value = row[zone] as number;
-      delivered += value;
-      if (zone !== UNKNOWN_ZONE && zone !== clientZone) cross += value;
-    }
-  }
+  // Totals, added up in trafficModel's order.
+  const { total: delivered, cross } = matrixSums(matrix);
   let dropped = 0;
   for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);

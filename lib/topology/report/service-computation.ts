@@ -31,7 +31,7 @@ import { applyModelChange, measuredCrossZoneFraction } from '../analyses/measure
 import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedAllocationTable, sharedCrossZoneCost, sharedEnableChange, sharedMechanism } from '../analyses/shared-values';
 import type { ServiceFlowScenario } from '../analyses/cluster-traffic';
-import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
+import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficInput, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
 import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
@@ -284,7 +284,6 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
     sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
   // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
   // addresses: Services with the same shape share them (a bounded memo per clients and release).
-  const memo = withDetail ? null : figuresMemo(prepared);
   // Scenarios on the same slices (now and without hints, often expected and if Auto) group their endpoints once.
   const groups = new Map<readonly EndpointSlice[], GroupedTrafficEndpoints>();
   const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => {
@@ -299,11 +298,8 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
     const input = { ...base, honoursHints, service: svc };
     if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
     const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
-    const grouped = memo === null || svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
-    const key = grouped === null ? null : trafficFiguresKey(keySlices, context.nodeZoneByName, input, grouped);
-    if (memo === null || grouped === null || key === null) return computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
-    // One endpoint per shape with its count: the same figures as the list spelled out (see computeTrafficFigures).
-    return memo.get(key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
+    const grouped = svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
+    return (grouped === null ? null : sharedFigures(prepared, input, keySlices, grouped)) ?? computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
   };
   const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
   // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
@@ -401,13 +397,10 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
 
   // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
   const proxied = service.clusterIP !== 'None';
-  const memo = figuresMemo(prepared);
-  const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null => {
-    if (svc.internalTrafficPolicy === 'Local') return null;
-    const input = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc };
-    const key = trafficFiguresKey(allSlices, context.nodeZoneByName, input, grouped);
-    return key === null ? null : memo.get(key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
-  };
+  const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
+    svc.internalTrafficPolicy === 'Local'
+      ? null
+      : sharedFigures(prepared, { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, allSlices, grouped);
   const observedGroups = groupTrafficEndpoints(allSlices, context.nodeZoneByName, true);
   const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
   const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
@@ -713,6 +706,17 @@ class LazyServiceReport implements ServiceReport {
 
 const FIGURES_MEMOS = new WeakMap<readonly TrafficClientZone[], TrafficFiguresMemo>();
 
+/**
+ * The figures of grouped endpoints under `input`, shared through the preparation's memo by their key
+ * (`prefix` keeps a state with other gates apart); `null` when the key declines (node names matter).
+ * One endpoint per shape with its count gives the same figures as the list spelled out (see
+ * computeTrafficFigures).
+ */
+function sharedFigures(prepared: PreparedAnalysis, input: Omit<TrafficInput, 'endpoints' | 'counts'>, slices: readonly EndpointSlice[], grouped: GroupedTrafficEndpoints, prefix = ''): TrafficFigures | null {
+  const key = trafficFiguresKey(slices, prepared.context.nodeZoneByName, input, grouped);
+  return key === null ? null : figuresMemo(prepared).get(prefix + key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
+}
+
 /** The traffic figures memo of a preparation's clients (shared by the preparations rebased from it). */
 function figuresMemo(prepared: PreparedAnalysis): TrafficFiguresMemo {
   let memo = FIGURES_MEMOS.get(prepared.clients);
@@ -749,12 +753,9 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, add
     // release; the gate change keyed apart), computed on one endpoint per shape.
     if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
     const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct));
-    const shape = grouped === null ? null : trafficFiguresKey(state.slices, context.nodeZoneByName, input, grouped);
-    const key = shape === null ? null : state.gatesOn ? `gates-on|${shape}` : shape;
     const figures =
-      grouped === null || key === null
-        ? computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) })
-        : figuresMemo(prepared).get(key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
+      (grouped === null ? null : sharedFigures(prepared, input, state.slices, grouped, state.gatesOn ? 'gates-on|' : '')) ??
+      computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) });
     return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
   };
 }
