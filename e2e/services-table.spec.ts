@@ -163,6 +163,34 @@ test('exports the rows shown, filtered and sorted, as CSV and JSON', async ({ pa
   expect(json.items.map((row) => `${row.namespace}/${row.name}`)).toEqual(['shop/cart']);
 });
 
+test('the rows come from their own address, sent once per table; a failed load says why and tries again', async ({ page }) => {
+  // The page's HTML is its frame: the rows are not in it, but in one body the table loads.
+  const html = await (await page.request.get('/services')).text();
+  expect(html).not.toContain('fraud-check');
+  const src = /\/api\/v1\/services\/table\?v=[0-9a-z]+/.exec(html)?.[0];
+  expect(src).toBeDefined();
+  // Compressed on the way (Next.js gzips what a route sends to a client that takes it).
+  const body = await page.request.get(src ?? '', { headers: { 'accept-encoding': 'gzip' } });
+  expect(body.headers()['content-encoding']).toBe('gzip');
+  expect(((await body.json()) as { rows: unknown[] }).rows).toHaveLength(13);
+
+  // The dashboard's server unreachable for the table's first load (a restart, a dropped proxy).
+  let refuse = true;
+  await page.route('**/api/v1/services/table?*', async (route) => {
+    if (refuse) await route.abort('connectionrefused');
+    else await route.continue();
+  });
+  await page.goto('/services');
+  const alert = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(alert).toContainText('The table of 13 Services could not be loaded.');
+  await expect(alert).toContainText("The dashboard's server could not be reached");
+  refuse = false;
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  const services = new ServicesPage(page);
+  await expect(services.count).toHaveText('13 Services');
+  await expect(alert).toHaveCount(0);
+});
+
 test('Back from a Service shows the table as it was left, and leaves its query in the URL', async ({ page }) => {
   const services = new ServicesPage(page);
   await services.goto();

@@ -51,13 +51,20 @@ export function ServicesSkeleton() {
         <SkeletonBlock className="h-9 w-56" />
         <SkeletonBlock className="h-9 w-40" />
       </div>
-      <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900" aria-hidden="true">
-        <SkeletonBlock className="h-8 w-full" />
-        {Array.from({ length: 8 }, (_, i) => (
-          <SkeletonBlock key={i} className="h-12 w-full" />
-        ))}
-      </div>
+      <ServicesTableSkeleton />
     </>
+  );
+}
+
+/** The Services table's outline: its header row and a screenful of rows (the page's skeleton, and the table while its rows load). */
+export function ServicesTableSkeleton() {
+  return (
+    <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900" aria-hidden="true">
+      <SkeletonBlock className="h-8 w-full" />
+      {Array.from({ length: 8 }, (_, i) => (
+        <SkeletonBlock key={i} className="h-12 w-full" />
+      ))}
+    </div>
   );
 }
 

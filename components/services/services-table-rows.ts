@@ -71,9 +71,9 @@ export interface DecodedTable {
 let lastTable: DecodedTable | null = null;
 
 /**
- * The table of `json` (what `serviceTableJson` serialised), decoded once: the server renders every
- * request from the same JSON until the cluster changes, so it reuses the last decoding (and its
- * sorted views) instead of building 10,000 rows again.
+ * The table of `json` (what `serviceTableJson` serialised), decoded once: the loader hands the same
+ * JSON until the cluster changes (Back to the page included), so the last decoding (and its
+ * sorted views) is reused instead of building 10,000 rows again.
  */
 export function decodedTable(json: string): DecodedTable {
   if (lastTable?.json !== json) {

@@ -20,7 +20,8 @@
  *
  * Why client-side over slim rows rather than fetching pages: the server sends every row once as
  * compact tuples (under 100 bytes each with namespaces, reason texts and labels interned, ~0.9 MB
- * at 10,000 Services, in one JSON string prop that React passes through as it is), and
+ * at 10,000 Services, one body per table that ./services-table-loader.tsx loads and hands this
+ * component as a JSON string), and
  * filtering and sorting 10,000 in-memory rows with precomputed keys takes a few milliseconds — well
  * under the 100 ms budget, with no round trip per keystroke and no server work per query. The
  * virtualiser keeps only the visible rows (plus overscan) in the DOM, so 10,000 rows stay far below

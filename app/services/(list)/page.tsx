@@ -3,12 +3,12 @@ import { connection } from 'next/server';
 
 import { clusterDisplayName, titleWithCluster } from '@/lib/shared/cluster-name';
 import { ClusterPending } from '@/components/shared/cluster-status';
-import { ServicesTable } from '@/components/services/services-table';
+import { ServicesTableLoader } from '@/components/services/services-table-loader';
 import { PageTitle } from '@/components/ui/page-title';
 import { requestScope } from '@/lib/server/clusters';
 import { getClusterStatus, getHeader } from '@/lib/views/header';
 import { parseTableQuery } from '@/lib/shared/services-table-url';
-import { getServiceTable, serviceTableJson } from '@/lib/views/services/table';
+import { getServiceTable, serviceTableBody } from '@/lib/views/services/table';
 
 export async function generateMetadata(): Promise<Metadata> {
   await connection();
@@ -25,7 +25,8 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
   return (
     <>
       {title}
-      <ServicesTable json={serviceTableJson(table)} initial={parseTableQuery(params, table.namespaces)} />
+      {/* The rows load from their own address (one body per table, not a copy per view): see services-table-loader.tsx. */}
+      <ServicesTableLoader src={`/api/v1/services/table?v=${serviceTableBody(table).version}`} total={table.rows.length} initial={parseTableQuery(params, table.namespaces)} />
     </>
   );
 }

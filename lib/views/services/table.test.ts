@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ServiceTableData } from './table';
-import { serviceTableJson } from './table';
+import { serviceTableBody, serviceTableJson } from './table';
 
 describe("the Services page's table JSON", () => {
   it('is ASCII, with every character beyond it escaped, and parses back to the same table', () => {
@@ -19,7 +19,14 @@ describe("the Services page's table JSON", () => {
     expect(json).toContain('\\u2014');
     expect(json).toContain('\\ud83d\\ude80');
     expect(JSON.parse(json)).toEqual(table);
-    // Memoised per table: the page hands the same string to every request.
-    expect(serviceTableJson(table)).toBe(json);
+  });
+
+  it('is one body per table: the same bytes and version for every request, a new version for a new table', () => {
+    const table: ServiceTableData = { zones: ['a'], reasons: [], namespaces: ['shop'], labels: ['ClusterIP'], rows: [[0, 'cart', 0, -1, 0, -1, -1, -1, [2], 2, 0.5, 0, 10, -1, 0.05, null, null, -1, null]], unknown: { hints: null, endpoints: null, crossZone: null, hpa: null }, pricing: null };
+    const body = serviceTableBody(table);
+    expect(serviceTableBody(table)).toBe(body);
+    expect(Buffer.from(body.bytes).toString('latin1')).toBe(serviceTableJson(table));
+    const next = serviceTableBody({ ...table, rows: [] });
+    expect(next.version).not.toBe(body.version);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The Services table's data: every row as a compact tuple with its repeated strings interned, the
  * cluster's zones as columns, the columns zonescope cannot know, the price; and the whole as one
- * JSON string for the page to hand its client table (memoised per rows).
+ * JSON body (memoised per table) that the Services page's client table loads.
  */
 import 'server-only';
 
@@ -86,31 +86,48 @@ class Interned {
     return index;
   }
 }
-const TABLE_JSON = new WeakMap<ServiceTableData, string>();
-
 /**
- * The table's data as one JSON string (memoised per table), what the Services page hands its
- * client table: React serialises a string prop as one chunk, where 10,000 tuples cost it a
- * walk of every row and field on every request (about 100 ms at 10,000 Services), and the
- * browser and the server render parse it with one `JSON.parse`.
- *
- * ASCII only: characters beyond it (a reason's dash, a price's ×) are written as `\uXXXX`
- * escapes, which `JSON.parse` reads back the same. One such character makes V8 store the whole
- * string with two bytes per character, and so every copy a page view makes of it (the RSC
- * payload's string, its escaped copy in the HTML): at 10,000 Services ~1.9 MiB each instead of
- * ~0.95, garbage that piles up in the large-object space between full collections. Measured at
- * realistic L (`--trace-gc-nvp`, 40 views of `/services` after a warm-up): 27.3 → 25.0 MiB
- * allocated per view; most of the rest is Next.js inlining the RSC payload into the HTML.
+ * The table's data as one JSON text, ASCII only: characters beyond it (a reason's dash, a price's
+ * ×) are written as `\uXXXX` escapes, which `JSON.parse` reads back the same. The Services page's
+ * client table loads it from `GET /api/v1/services/table` ({@link serviceTableBody}) and parses it
+ * with one `JSON.parse`.
  */
 export function serviceTableJson(table: ServiceTableData): string {
-  let json = TABLE_JSON.get(table);
-  if (json === undefined) {
-    // The escaped text is ASCII, but a string built from pieces of a two-byte one stays two-byte
-    // in V8: a Latin-1 round trip (lossless for ASCII) lays it out one byte per character.
-    json = Buffer.from(JSON.stringify(table).replace(BEYOND_ASCII, escapeUnit), 'latin1').toString('latin1');
-    TABLE_JSON.set(table, json);
+  return JSON.stringify(table).replace(BEYOND_ASCII, escapeUnit);
+}
+
+/**
+ * What `GET /api/v1/services/table` answers for one table: made once per table, shared by every
+ * request. Not compressed here: Next.js drops a route's own `Content-Encoding` and compresses the
+ * response itself when the client takes it (`compress`, on by default; zlib runs off the main thread).
+ */
+export interface ServiceTableBody {
+  /** Changes whenever the table does (a new analysis or traffic snapshot): the page puts it in the table's address. */
+  readonly version: string;
+  /** {@link serviceTableJson} as bytes (ASCII, so UTF-8 and Latin-1 alike). */
+  readonly bytes: Uint8Array<ArrayBuffer>;
+}
+
+const BODIES = new WeakMap<ServiceTableData, ServiceTableBody>();
+let bodiesMade = 0;
+
+/**
+ * The table's body for its route, memoised per table. Why the page does not hand the JSON to its
+ * client component as a prop, as it did until 2026-12-06: a prop is copied into the RSC payload,
+ * escaped again into the HTML and encoded and compressed per page view — ~25 MiB allocated per
+ * view of `/services` at 10,000 Services (0.9 MB of JSON), garbage in the large-object space that
+ * only a full collection frees, and the largest part of the server's peak RSS under concurrent
+ * views (BENCHMARKS.md). As one body per table, a view costs the bytes it sends.
+ */
+export function serviceTableBody(table: ServiceTableData): ServiceTableBody {
+  let body = BODIES.get(table);
+  if (body === undefined) {
+    // Copied into a buffer of their own (not a slice of Node's shared pool), as a body must be.
+    const bytes = new Uint8Array(Buffer.from(serviceTableJson(table), 'latin1'));
+    body = { version: (++bodiesMade).toString(36), bytes };
+    BODIES.set(table, body);
   }
-  return json;
+  return body;
 }
 
 /** Every UTF-16 unit beyond ASCII (a surrogate pair's halves each: `\ud83d\ude00` is valid JSON). */
