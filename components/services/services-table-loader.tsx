@@ -39,7 +39,11 @@ interface Loaded {
  */
 let lastLoaded: Loaded | null = null;
 
-type Attempt = { readonly url: string; readonly status: 'loading' | 'done' } | { readonly url: string; readonly status: 'error'; readonly message: string };
+/** Why the load of the table at `url` failed. */
+interface Failure {
+  readonly url: string;
+  readonly message: string;
+}
 
 /** The message of a failed load: the server's own (its error envelope), else what failed. */
 async function failureOf(response: Response): Promise<string> {
@@ -57,17 +61,16 @@ export function ServicesTableLoader({ src, total, initial }: { readonly src: str
   const base = useClusterBase();
   const url = withClusterBase(base, src);
   const [loaded, setLoaded] = useState<Loaded | null>(() => (lastLoaded?.url === url ? lastLoaded : null));
-  const [attempt, setAttempt] = useState<Attempt>(() => ({ url, status: lastLoaded?.url === url ? 'done' : 'loading' }));
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [tries, setTries] = useState(0);
 
   useEffect(() => {
     if (tries === 0 && lastLoaded?.url === url) {
       setLoaded(lastLoaded);
-      setAttempt({ url, status: 'done' });
       return;
     }
     const controller = new AbortController();
-    setAttempt({ url, status: 'loading' });
+    setFailure(null);
     void (async () => {
       try {
         const response = await fetch(url, { cache: 'no-store', headers: { Accept: 'application/json' }, signal: controller.signal });
@@ -76,17 +79,16 @@ export function ServicesTableLoader({ src, total, initial }: { readonly src: str
         if (controller.signal.aborted) return;
         lastLoaded = { url, json };
         setLoaded(lastLoaded);
-        setAttempt({ url, status: 'done' });
       } catch (error) {
         if (controller.signal.aborted) return;
         const message = error instanceof TypeError ? `The dashboard's server could not be reached (${error.message}).` : error instanceof Error ? error.message : 'The table could not be loaded.';
-        setAttempt({ url, status: 'error', message });
+        setFailure({ url, message });
       }
     })();
     return () => controller.abort();
   }, [url, tries]);
 
-  const failed = attempt.url === url && attempt.status === 'error' ? attempt.message : null;
+  const failed = failure?.url === url ? failure.message : null;
   const retry = (
     <button
       type="button"

@@ -10,9 +10,8 @@
  */
 import type { HintsEngineResult } from './hints-engine';
 import { runHintsEngine } from './hints-engine';
-import { firstAddressesDistinct } from './endpoint-shape';
 import type { PlainAutoRun } from './plain-auto-run';
-import { plainAutoRun } from './plain-auto-run';
+import { plainAutoRun, plainSlices } from './plain-auto-run';
 import type { GroupedTrafficEndpoints } from './traffic-figures-memo';
 import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
 import { zoneFromProviderID } from './analyze-zones';
@@ -230,12 +229,6 @@ function donatedCount(slices: readonly EndpointSlice[]): number {
     }
   }
   return n;
-}
-
-/** Slices {@link plainAutoRun} takes: no hints, every endpoint with a first address, no two alike. */
-function plainSlices(slices: readonly EndpointSlice[]): boolean {
-  for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return false;
-  return firstAddressesDistinct(slices);
 }
 
 function readyCount(slices: readonly EndpointSlice[]): number {

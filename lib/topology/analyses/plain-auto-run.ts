@@ -21,7 +21,7 @@ import { getAllocations } from '../upstream/topology-cache';
 import { forEachRedistribution, formatWithAddressType, getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
 import type { KubeMinor } from '../upstream/version';
-import { endpointShapeParts, shapeCodeOfParts, withZoneHintParts } from './endpoint-shape';
+import { endpointShapeParts, firstAddressesDistinct, shapeCodeOfParts, withZoneHintParts } from './endpoint-shape';
 import type { HintsEngineResult } from './hints-engine';
 import type { TrafficEndpoint } from './traffic';
 import { toTrafficEndpoint } from './traffic';
@@ -64,6 +64,15 @@ export interface PlainAutoRun {
    * input's).
    */
   readonly grouped: GroupedTrafficEndpoints | null;
+}
+
+/**
+ * Whether {@link plainAutoRun} takes these slices' endpoints: none with hints, every one with a
+ * first address, no two sharing it (the caller checks the slices' manager and address type).
+ */
+export function plainSlices(slices: readonly EndpointSlice[]): boolean {
+  for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return false;
+  return firstAddressesDistinct(slices);
 }
 
 const EVENTS = new Map<string, readonly TopologyEvent[]>();

@@ -203,19 +203,27 @@ function sortZones(zones: Iterable<string>): string[] {
   return [...zones].sort((a, b) => compareText(zoneSortKey(a), zoneSortKey(b)));
 }
 
-/** Σ of a matrix's cells, and of those whose endpoint zone is another known zone than the client's. */
-export function matrixSums(matrix: Readonly<ValueByZone<ValueByZone<number>>>): { total: number; cross: number } {
+/**
+ * Σ of a matrix's cells (`total`), and of those whose endpoint zone is another known zone than the
+ * client's (`cross`), the client's own (`same`) and {@link UNKNOWN_ZONE} (`unknown`), each added up
+ * in the order for…in visits rows and cells (the order Object.entries lists them).
+ */
+export function matrixSums(matrix: Readonly<ValueByZone<ValueByZone<number>>>): { total: number; cross: number; same: number; unknown: number } {
   let total = 0;
   let cross = 0;
+  let same = 0;
+  let unknown = 0;
   for (const client in matrix) {
     const row = matrix[client] as ValueByZone<number>;
     for (const zone in row) {
       const value = row[zone] as number;
       total += value;
-      if (zone !== client && zone !== UNKNOWN_ZONE) cross += value;
+      if (zone === UNKNOWN_ZONE) unknown += value;
+      else if (zone === client) same += value;
+      else cross += value;
     }
   }
-  return { total, cross };
+  return { total, cross, same, unknown };
 }
 
 /** The figures of a {@link TrafficMatrix} a cluster-wide report keeps (see {@link computeTrafficFigures}). */
@@ -479,21 +487,7 @@ function trafficModel(input: TrafficInput, full: boolean): TrafficMatrix | Traff
   }
 
   // 2. Totals.
-  let delivered = 0;
-  let cross = 0;
-  let same = 0;
-  let unknown = 0;
-  // (for…in visits own keys in the order Object.entries lists them, so the sums are the same.)
-  for (const clientZone in matrix) {
-    const row = matrix[clientZone] as ValueByZone<number>;
-    for (const zone in row) {
-      const value = row[zone] as number;
-      delivered += value;
-      if (zone === UNKNOWN_ZONE) unknown += value;
-      else if (zone === clientZone) same += value;
-      else cross += value;
-    }
-  }
+  const { total: delivered, cross, same, unknown } = matrixSums(matrix);
   let totalShare = 0;
   for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
   let dropped = 0;

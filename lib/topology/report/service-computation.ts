@@ -11,7 +11,7 @@ import type { ExpectedHints } from '../analyses/analyze-service';
 import { analyzeServiceHints, NO_HINTS_VERDICT, serviceLints } from '../analyses/analyze-service';
 import type { HintsDiff } from '../analyses/hints-diff';
 import { observeHints } from '../analyses/observed-hints';
-import { plainAutoRun } from '../analyses/plain-auto-run';
+import { plainAutoRun, plainSlices } from '../analyses/plain-auto-run';
 import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
 import { canUseTrafficDistribution } from '../upstream/reconciler';
 import { isControllerManaged } from '../analyses/managed-slices';
@@ -343,11 +343,8 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
   if (!annotationRequestsHints(change.annotations, minor)) return null;
   const addressType = (allSlices[0] as EndpointSliceRecord).addressType;
   if (addressType !== 'IPv4' && addressType !== 'IPv6') return null;
-  for (const slice of allSlices) {
-    if (slice.addressType !== addressType || !isControllerManaged(slice)) return null;
-    for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return null;
-  }
-  if (!firstAddressesDistinct(allSlices)) return null;
+  for (const slice of allSlices) if (slice.addressType !== addressType || !isControllerManaged(slice)) return null;
+  if (!plainSlices(allSlices)) return null;
 
   // 1. Hints: observed, expected (the same: nothing written), no diff, if-Auto.
   const observed = observeHints(addressType, allSlices);
@@ -398,9 +395,7 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
   // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
   const proxied = service.clusterIP !== 'None';
   const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
-    svc.internalTrafficPolicy === 'Local'
-      ? null
-      : sharedFigures(prepared, { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, allSlices, grouped);
+    sharedFigures(prepared, { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, allSlices, grouped);
   const observedGroups = groupTrafficEndpoints(allSlices, context.nodeZoneByName, true);
   const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
   const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
