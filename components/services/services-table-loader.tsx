@@ -11,7 +11,7 @@
  * (announced to screen readers); a failed load says why, in an alert with a button to try again.
  * A newer version loads behind the table shown, which keeps its query, scroll and focus and swaps
  * its rows when the new data arrives. Without JavaScript there is no table: a note links the CSV
- * and JSON exports of every Service instead.
+ * and JSON exports of every Service instead, and the loading line and the outline are hidden.
  *
  * Why not a prop with the whole table: see `serviceTableBody` — at 10,000 Services every page view
  * copied and compressed ~1 MB again; now the HTML is the page's frame and the table one shared body.
@@ -123,11 +123,13 @@ export function ServicesTableLoader({ src, total, initial }: { readonly src: str
           {retry}
         </Callout>
       ) : (
-        <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+        <p role="status" data-needs-script="" className="text-sm text-slate-600 dark:text-slate-400">
           Loading the table of {count}…
         </p>
       )}
       <noscript>
+        {/* Without JavaScript nothing loads: no loading line, no outline of a table to come. */}
+        <style>{'[data-needs-script]{display:none}'}</style>
         <p className="text-sm">
           The table sorts and filters in the browser, which needs JavaScript. Every Service is in the{' '}
           <a className="underline" href={exports('csv')}>
@@ -140,7 +142,9 @@ export function ServicesTableLoader({ src, total, initial }: { readonly src: str
           exports.
         </p>
       </noscript>
-      <ServicesTableSkeleton />
+      <div data-needs-script="">
+        <ServicesTableSkeleton />
+      </div>
     </div>
   );
 }
