@@ -92,7 +92,7 @@ export const USAGE = `usage: npm run bench -- --scale S|M|L [options]
   --churn-minutes M      then M minutes of churn at 20 changes/s, sampling server RSS every 10 s (default 0)
   --churn-rate R         changes per second during churn (default 20)
   --clients C            concurrent clients of the concurrency phase (default 8)
-  --analyze-runs N       in-process full analyses timed for analyzeAllMs (default 5; 0 skips)
+  --analyze-runs N       in-process full analyses timed for analyzeAllMs (default 9: the first, cold, is left out; 0 skips)
   --build auto|always|never   production build into .next-prod, shared with the e2e suite (or
                          $ZONESCOPE_DIST_DIR): when the sources changed since it was built (default),
                          always, or never
@@ -186,7 +186,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' |
     churnMinutes,
     churnRate: integer('churn-rate', 1, 20),
     clients: integer('clients', 1, 8),
-    analyzeRuns: integer('analyze-runs', 0, 5),
+    analyzeRuns: integer('analyze-runs', 0, 9),
     lcpLoads: integer('lcp-loads', 1, 3),
     build: choice('build', ['auto', 'always', 'never'], 'auto'),
     kubectl: !values['no-kubectl'],

@@ -224,8 +224,9 @@ export function analyzeServiceHints(
   let primarySlices: ServiceHintSlices | null = null;
   let primaryEngine: HintsEngineResult | null = null;
   for (const addressType of addressTypesOf(service, slices)) {
-    const typed = slices.filter((s) => s.addressType === addressType);
-    const managed = typed.filter(isControllerManaged);
+    // The list itself when every slice is of this type (the usual case): what is kept by slice list is found again.
+    const typed = slices.every((s) => s.addressType === addressType) ? slices : slices.filter((s) => s.addressType === addressType);
+    const managed = typed.every(isControllerManaged) ? typed : typed.filter(isControllerManaged);
     const observed = observeHints(addressType, typed);
     const allManaged = managed.length === typed.length;
     const engine = applicable

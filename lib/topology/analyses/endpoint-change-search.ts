@@ -9,7 +9,7 @@
  */
 import { endpointSearchSkipped } from './service-mechanism';
 import { computeAllocationTable, getAllocations } from '../upstream/topology-cache';
-import { getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
+import { getGivingAndReceivingZones, moveEndpoints } from '../upstream/topology-cache-utils';
 import type { ValueByZone } from '../upstream/types';
 
 /** Placement of endpoint changes found by {@link searchEndpointChange}. */
@@ -85,28 +85,48 @@ export function searchEndpointChange(
   if (endpointSearchSkipped(zones.length) !== null) return null;
   const current = zones.map((zone) => readyByZone[zone] ?? 0);
   const maxSteps = direction === 'add' ? 10 * zones.length + 10 : readyEndpoints - zones.length;
+  const counts: number[] = new Array<number>(zones.length).fill(0);
+  const desired: number[] = new Array<number>(zones.length).fill(0);
+  let tableTotal = -1;
   for (let step = 1; step <= maxSteps; step++) {
     const after = direction === 'add' ? readyEndpoints + step : readyEndpoints - step;
     if (!getAllocations(ratios, after).ok) continue;
     // 1. Placements of `step` endpoints (removals cannot exceed what a zone has).
     const placements =
       compositions(step, zones.length, direction === 'remove' ? current : null, MAX_PLACEMENTS) ?? [greedyPlacement(ratios, zones, current, step, direction)];
-    // 2. Fewest donations, then the earliest zones by name (placements come in that order).
-    let best: EndpointChange | null = null;
+    // 2. Fewest donations, then the earliest zones by name (placements come in that order). Each
+    //    placement's count is `donatedFor` of the counts it leaves, worked out on arrays: the
+    //    placements of one step share their total, so they share its allocation table.
+    let best: readonly number[] | null = null;
+    let bestDonated = 0;
     for (const placement of placements) {
       if (placement.length !== zones.length) continue;
-      const counts: ValueByZone<number> = {};
+      let total = 0;
+      for (let i = 0; i < zones.length; i++) {
+        const amount = placement[i] ?? 0;
+        const count = (current[i] ?? 0) + (direction === 'add' || amount === 0 ? amount : -amount);
+        counts[i] = count;
+        total += count;
+      }
+      if (total !== tableTotal) {
+        tableTotal = total;
+        const { allocations } = computeAllocationTable(ratios, total);
+        for (let i = 0; i < zones.length; i++) desired[i] = allocations[zones[i] as string]?.desired ?? 0;
+      }
+      const donated = moveEndpoints(zones, desired, counts);
+      if (best === null || donated < bestDonated) {
+        best = placement;
+        bestDonated = donated;
+      }
+    }
+    if (best !== null) {
       const change: ValueByZone<number> = {};
       zones.forEach((zone, i) => {
-        const amount = placement[i] ?? 0;
-        const delta = direction === 'add' || amount === 0 ? amount : -amount;
-        change[zone] = delta;
-        counts[zone] = (current[i] ?? 0) + delta;
+        const amount = (best as readonly number[])[i] ?? 0;
+        change[zone] = direction === 'add' || amount === 0 ? amount : -amount;
       });
-      const donated = donatedFor(ratios, counts);
-      if (best === null || donated < best.donatedAfter) best = { changeByZone: change, total: step, readyAfter: after, donatedAfter: donated };
+      return { changeByZone: change, total: step, readyAfter: after, donatedAfter: bestDonated };
     }
-    if (best) return best;
   }
   return null;
 }

@@ -475,7 +475,8 @@ export function findFixes(input: FixInput): Fix[] {
       return context.memo(`fix-search/${direction}/${n}/${counts}`, () => searchEndpointChange(searchRatios, perZone, n, direction));
     };
     const add = search('add');
-    const remove = search('remove');
+    // Adding, when it can, is tried first and is then the primary: stopping there, no removal is sought.
+    const remove = input.primaryOnly === true && add !== null ? null : search('remove');
     const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);
     for (const found of [add, remove]) {
       if (!found) continue;

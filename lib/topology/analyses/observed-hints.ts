@@ -76,8 +76,22 @@ export interface ObservedHints {
   readonly donatedEndpoints: number;
 }
 
-/** What `slices` (of one address type) carry now (one walk over the endpoints: this runs for every Service shape of a pass). */
+const OBSERVED = new WeakMap<readonly EndpointSlice[], ObservedHints>();
+
+/**
+ * What `slices` (of one address type) carry now: one walk over the endpoints, once per slice list
+ * (it reads nothing but the slices, which are immutable: a pass after a Node change, which
+ * analyses every Service again, finds the counts of each unchanged list).
+ */
 export function observeHints(addressType: AddressType, slices: readonly EndpointSlice[]): ObservedHints {
+  const known = OBSERVED.get(slices);
+  if (known !== undefined && known.addressType === addressType) return known;
+  const observed = countObserved(addressType, slices);
+  OBSERVED.set(slices, observed);
+  return observed;
+}
+
+function countObserved(addressType: AddressType, slices: readonly EndpointSlice[]): ObservedHints {
   const byZone = new Map<string, { ready: number; notReady: number }>();
   const hintCounts = new Map<string, number>();
   let totalEndpoints = 0;

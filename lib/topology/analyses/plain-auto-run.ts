@@ -71,8 +71,20 @@ export interface PlainAutoRun {
  * first address, no two sharing it (the caller checks the slices' manager and address type).
  */
 export function plainSlices(slices: readonly EndpointSlice[]): boolean {
+  let plain = PLAIN.get(slices);
+  if (plain === undefined) {
+    plain = everyEndpointPlain(slices) && firstAddressesDistinct(slices);
+    PLAIN.set(slices, plain);
+  }
+  return plain;
+}
+
+/** {@link plainSlices} by slice list: it reads only the (immutable) slices, and the cluster pass and the fixes ask it of the same list. */
+const PLAIN = new WeakMap<readonly EndpointSlice[], boolean>();
+
+function everyEndpointPlain(slices: readonly EndpointSlice[]): boolean {
   for (const slice of slices) for (const endpoint of slice.endpoints) if (endpoint.hints !== null || endpoint.addresses.length === 0) return false;
-  return firstAddressesDistinct(slices);
+  return true;
 }
 
 const EVENTS = new Map<string, readonly TopologyEvent[]>();
@@ -106,9 +118,12 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   const created = input.created ?? null;
   if (input.minor < 26) return null;
   if (created !== null && (created.endpoints.length === 0 || created.endpoints.some((endpoint) => endpoint.ready !== true))) return null;
-  // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on) of every list.
-  let ready = 0;
-  for (const slice of created === null ? slices : [created, ...slices]) for (const endpoint of slice.endpoints) if (endpoint.ready === true) ready++;
+  // The created slice comes first on the list the controller hints, then the rewritten ones.
+  const hinted = created === null ? slices : [created, ...slices];
+  // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on) of every list, counted with
+  //    step 2's counts (without a created slice they read only the slices: kept by slice list).
+  const counts = created === null ? readyCountsOf(slices) : countReady(hinted);
+  const ready = counts.ready;
   const allocation = getAllocations(input.cpuRatiosByZone, ready, input.table ?? undefined);
   // A created slice is written even when the hints are off: left to the engine.
   if (!allocation.ok && created !== null) return null;
@@ -124,22 +139,8 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   // 2. Every slice with a ready endpoint fails validation (a ready endpoint without hints) and is
   //    rewritten; its ready endpoints get their own zone. A ready endpoint without a zone disables
   //    the hints after that: left to the engine.
-  const allocated = new Map<string, number>();
-  let written = 0;
-  // The created slice comes first on the list the controller hints, then the rewritten ones.
-  const hinted = created === null ? slices : [created, ...slices];
-  for (const slice of hinted) {
-    let any = false;
-    for (const endpoint of slice.endpoints) {
-      if (endpoint.ready !== true) continue;
-      const zone = endpoint.zone;
-      if (zone === null || zone === '') return null;
-      allocated.set(zone, (allocated.get(zone) ?? 0) + 1);
-      any = true;
-    }
-    if (any) written++;
-  }
-  if (allocated.size === 0) return null;
+  if (counts.zoneless || counts.allocated.size === 0) return null;
+  const { allocated, written } = counts;
   // 3. Giving and receiving zones, then the re-hinting (`redistributeHints`: first ready endpoints
   //    of a giving zone first, in slice order, each to the first receiving zone by name with room).
   const { givingZones, receivingZones } = getGivingAndReceivingZones(allocation.allocations, Object.fromEntries(allocated));
@@ -153,16 +154,79 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   });
   // 4. The run's slices as the traffic model groups them: unchanged slices (no ready endpoint) first,
   //    then the rewritten ones, each endpoint with its hint.
-  const grouped = groupHinted(created === null ? slices : [...slices, created], moved, input.nodeZoneByName);
+  // Nothing moved and nothing created: every ready endpoint is hinted for its own zone, which the slices alone decide.
+  const grouped = created === null && moved.size === 0 ? ownZoneGroups(slices, input.nodeZoneByName) : groupHinted(created === null ? slices : [...slices, created], moved, input.nodeZoneByName);
   if (grouped === null) return null;
-  const counted = new Map<string, number>();
-  for (const [zone, count] of hintCounts) if (count > 0) counted.set(zone, count);
+  const positive = new Map<string, number>();
+  for (const [zone, count] of hintCounts) if (count > 0) positive.set(zone, count);
   return {
     result: outcome(true, eventList('Normal', REASON_HINTS_ENABLED, formatWithAddressType(MESSAGE_TOPOLOGY_AWARE_HINTS_ENABLED, addressType)), written),
-    hintCountsByZone: sortedRecord(counted),
+    hintCountsByZone: sortedRecord(positive),
     donated: moved.size,
     grouped,
   };
+}
+
+/** Steps 1–2's counts of a list of slices: ready endpoints, per zone, and the slices holding one. */
+interface ReadyCounts {
+  readonly ready: number;
+  /** Ready endpoints by zone, in the order the zones first appear. */
+  readonly allocated: ReadonlyMap<string, number>;
+  /** Slices with a ready endpoint (each is rewritten). */
+  readonly written: number;
+  /** A ready endpoint has no zone (the run then turns to the engine). */
+  readonly zoneless: boolean;
+}
+
+function countReady(slices: readonly EndpointSlice[]): ReadyCounts {
+  const allocated = new Map<string, number>();
+  let ready = 0;
+  let written = 0;
+  let zoneless = false;
+  for (const slice of slices) {
+    let any = false;
+    for (const endpoint of slice.endpoints) {
+      if (endpoint.ready !== true) continue;
+      ready++;
+      any = true;
+      const zone = endpoint.zone;
+      if (zone === null || zone === '') zoneless = true;
+      else allocated.set(zone, (allocated.get(zone) ?? 0) + 1);
+    }
+    if (any) written++;
+  }
+  return { ready, allocated, written, zoneless };
+}
+
+/**
+ * {@link countReady} by slice list. A Service's slices are immutable and read by every pass: one
+ * after a Node change (new CPU ratios, every Service analysed again) counts only what changed.
+ */
+const READY_COUNTS = new WeakMap<readonly EndpointSlice[], ReadyCounts>();
+
+function readyCountsOf(slices: readonly EndpointSlice[]): ReadyCounts {
+  let counts = READY_COUNTS.get(slices);
+  if (counts === undefined) {
+    counts = countReady(slices);
+    READY_COUNTS.set(slices, counts);
+  }
+  return counts;
+}
+
+const NOTHING_MOVED: ReadonlyMap<EndpointSlice['endpoints'][number], string> = new Map();
+
+/** Groups of a run that moved nothing, by slice list, with the node zones they read (`null`: none). */
+const OWN_ZONE_GROUPS = new WeakMap<readonly EndpointSlice[], { readonly zones: ReadonlyMap<string, string | null> | null; readonly grouped: GroupedTrafficEndpoints | null }>();
+
+/** {@link groupHinted} of the slices with every ready endpoint hinted for its own zone, kept by slice list (they read the node zones only for endpoints without a zone that name a node). */
+function ownZoneGroups(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): GroupedTrafficEndpoints | null {
+  const known = OWN_ZONE_GROUPS.get(slices);
+  if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName)) return known.grouped;
+  const grouped = groupHinted(slices, NOTHING_MOVED, nodeZoneByName);
+  let readsZones = false;
+  for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) readsZones = true;
+  OWN_ZONE_GROUPS.set(slices, { zones: readsZones ? nodeZoneByName : null, grouped });
+  return grouped;
 }
 
 /** `groupTrafficEndpoints` of the run's slices (see {@link plainAutoRun} step 4), without copying an endpoint. */

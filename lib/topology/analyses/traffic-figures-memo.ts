@@ -115,6 +115,34 @@ export function groupTrafficEndpoints(slices: readonly EndpointSlice[], nodeZone
   return groupedEndpoints(codes, endpoints, counts);
 }
 
+/** What {@link groupSliceList} kept of a slice list: the node zones it read (`null`: it read none) and the distinct-addresses flag it was asked with. */
+interface KeptGroups {
+  readonly zones: ReadonlyMap<string, string | null> | null;
+  readonly addressesDistinct: boolean;
+  readonly grouped: GroupedTrafficEndpoints;
+}
+
+const GROUPS_BY_LIST = new WeakMap<readonly EndpointSlice[], KeptGroups>();
+
+/**
+ * {@link groupTrafficEndpoints} of a Service's own slice list (as the index holds it), kept by the
+ * list: the slices are immutable, and the groups read the node zones only for endpoints without a
+ * zone of their own that name a node. A pass after a Node change analyses every Service again and
+ * finds the groups of every unchanged list whose endpoints carry their zones.
+ */
+export function groupSliceList(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct: boolean): GroupedTrafficEndpoints {
+  const known = GROUPS_BY_LIST.get(slices);
+  if (known !== undefined && known.addressesDistinct === addressesDistinct && (known.zones === null || known.zones === nodeZoneByName)) return known.grouped;
+  const grouped = groupTrafficEndpoints(slices, nodeZoneByName, addressesDistinct);
+  GROUPS_BY_LIST.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, addressesDistinct, grouped });
+  return grouped;
+}
+
+function readsNodeZones(slices: readonly EndpointSlice[]): boolean {
+  for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) return true;
+  return false;
+}
+
 /**
  * The groups found for {@link groupTrafficEndpoints} (each shape's code, first endpoint and count,
  * in the order the shapes first appear) with their key part: each code followed by its count.

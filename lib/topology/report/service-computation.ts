@@ -35,7 +35,7 @@ import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficInput, 
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
 import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
-import { groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
+import { groupSliceList, groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
 import { serviceKey, serviceRecordKey } from '../model/cluster-context';
@@ -289,7 +289,7 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
   const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => {
     let known = groups.get(sliceSet);
     if (known === undefined) {
-      known = groupTrafficEndpoints(sliceSet, context.nodeZoneByName, addressesDistinct);
+      known = sliceSet === allSlices ? groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct) : groupTrafficEndpoints(sliceSet, context.nodeZoneByName, addressesDistinct);
       groups.set(sliceSet, known);
     }
     return known;
@@ -396,7 +396,7 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
   const proxied = service.clusterIP !== 'None';
   const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
     sharedFigures(prepared, { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, allSlices, grouped);
-  const observedGroups = groupTrafficEndpoints(allSlices, context.nodeZoneByName, true);
+  const observedGroups = groupSliceList(allSlices, context.nodeZoneByName, true);
   const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
   const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
   if (now === null || ifAuto === null) return null;
