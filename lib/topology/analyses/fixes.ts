@@ -178,7 +178,11 @@ export interface FixInput {
    * holds the others and is not the fixed state).
    */
   readonly autoState?: AutoState | null;
-  /** Stop at the primary (smallest) fix: what the cluster-wide best needs, without the alternatives' searches. */
+  /**
+   * Stop at the primary (smallest) fix: what the cluster-wide best needs, without the alternatives'
+   * searches. Its kind, title, verification and traffic after are found as in the full list; its
+   * commands and its description (which name the Service and its workload) are left empty.
+   */
   readonly primaryOnly?: boolean;
   /**
    * Work the `Auto` run of added endpoints out in one walk where the slices allow it
@@ -284,7 +288,9 @@ export function findFixes(input: FixInput): Fix[] {
   // The same edit object for every Service with this annotation map (shared-values.ts).
   const change = sharedEnableChange(context, service.annotations);
   const needsAnnotation = !mechanism.annotationActive;
-  const annotateCommands = needsAnnotation
+  // The primary alone is read for its kind, title and traffic after: no commands or description spelled out.
+  const spelled = input.primaryOnly !== true;
+  const annotateCommands = needsAnnotation && spelled
     ? [
         ...Object.entries(change.set).map(([key, value]) => `kubectl annotate service ${service.name} -n ${service.namespace} ${key}=${value} --overwrite`),
         ...change.remove.map((key) => `kubectl annotate service ${service.name} -n ${service.namespace} ${key}-`),
@@ -490,15 +496,16 @@ export function findFixes(input: FixInput): Fix[] {
       push({
         kind: isAdd ? 'add-endpoints' : 'remove-endpoints',
         title: `${isAdd ? 'Add' : 'Remove'} ${found.total} ready endpoint${found.total === 1 ? '' : 's'}, to ${found.readyAfter} (fewest donations with ${where})`,
-        description:
-          `${n} ready endpoints cannot be allocated (${auto.reason?.message ?? 'minimums do not fit'}); with ${found.readyAfter} the per-zone minimums fit` +
-          (found.donatedAfter > 0 ? `, though ${found.donatedAfter} endpoint(s) would still be donated across zones.` : ' and no endpoint is donated across zones.') +
-          ' ' +
-          placementNote(isAdd, found.readyAfter, workloadNow(), ratios),
+        description: !spelled
+          ? ''
+          : `${n} ready endpoints cannot be allocated (${auto.reason?.message ?? 'minimums do not fit'}); with ${found.readyAfter} the per-zone minimums fit` +
+            (found.donatedAfter > 0 ? `, though ${found.donatedAfter} endpoint(s) would still be donated across zones.` : ' and no endpoint is donated across zones.') +
+            ' ' +
+            placementNote(isAdd, found.readyAfter, workloadNow(), ratios),
         endpointChangeByZone: found.changeByZone,
         readyEndpointsAfter: found.readyAfter,
         nodes: [],
-        commands: [...annotateCommands, ...scaleCommands(workloadNow(), service.namespace, isAdd ? found.total : -found.total, where)],
+        commands: spelled ? [...annotateCommands, ...scaleCommands(workloadNow(), service.namespace, isAdd ? found.total : -found.total, where)] : [],
         verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
         donatedAfter: lean === null ? donatedOf(result) : lean.donated,
       }, result, lean === null ? undefined : { annotations: change.annotations, gatesOn, grouped: lean.grouped ?? undefined });
