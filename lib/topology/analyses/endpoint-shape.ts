@@ -170,6 +170,16 @@ export function shapeCodeOfParts(parts: number, endpoint: Endpoint, nodeZoneByNa
   return code;
 }
 
+/**
+ * Whether what is derived from `slices` reads the node zones: only an endpoint without a zone of
+ * its own that names a node takes its node's (see {@link endpointZone}). What is kept by slice list
+ * is then kept with the node zones it read.
+ */
+export function readsNodeZones(slices: readonly EndpointSlice[]): boolean {
+  for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) return true;
+  return false;
+}
+
 const DISTINCT = new WeakMap<readonly EndpointSlice[], boolean>();
 
 /**

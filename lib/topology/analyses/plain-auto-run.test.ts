@@ -70,6 +70,45 @@ describe('plainAutoRun: the Auto run on slices without hints, in one walk', () =
     expect(disabled).toBeGreaterThan(40);
   });
 
+  it('asked again for the same slices under other ratios and another node zone map, is still the engine\'s run (what is kept by slice list does not go stale)', () => {
+    // Not-ready endpoints without a zone take their node's: the groups read the node zone map.
+    const zonelessArb = slicesArb.map((slices): EndpointSlice[] =>
+      slices.map((slice) => ({ ...slice, endpoints: slice.endpoints.map((e, i) => (e.ready !== true && i % 2 === 0 ? { ...e, zone: null, nodeName: 'node-b' } : e)) })),
+    );
+    const maps = [nodeZoneByName, new Map<string, string | null>([['node-a', 'zone-a'], ['node-b', 'zone-c']])];
+    const ratioSets: ValueByZone<number>[] = [RATIOS, { 'zone-a': 0.25, 'zone-b': 0.25, 'zone-c': 0.25, 'zone-d': 0.25 }];
+    let compared = 0;
+    fc.assert(
+      fc.property(zonelessArb, (slices) => {
+        for (let round = 0; round < 4; round++) {
+          const zones = maps[round % 2] as Map<string, string | null>;
+          const ratios = ratioSets[round >> 1] as ValueByZone<number>;
+          const lean = plainAutoRun({ addressType: 'IPv4', slices, cpuRatiosByZone: ratios, table: null, minor: 33, nodeZoneByName: zones });
+          const engine = runHintsEngine({
+            serviceKey: 'default/web',
+            annotations: topologyAnnotationChange({}, 33, true).annotations,
+            trafficDistribution: null,
+            addressType: 'IPv4',
+            unchanged: slices,
+            cpuRatiosByZone: ratios,
+            minor: 33,
+            gates: defaultFeatureGates(33),
+            topologyCacheEnabled: true,
+          });
+          expect(lean?.result).toEqual({ ...engine, slices: [] });
+          if (engine.slicesToWrite === 0) continue;
+          const grouped = groupTrafficEndpoints(engine.slices, zones, true);
+          expect(lean?.grouped?.key).toBe(grouped.key);
+          expect(lean?.grouped?.endpoints).toEqual(grouped.endpoints);
+          expect(lean?.hintCountsByZone).toEqual(countHintsByZone(engine.slices));
+          compared++;
+        }
+      }),
+      { numRuns: 150, seed: 12 },
+    );
+    expect(compared).toBeGreaterThan(100);
+  });
+
   it('leaves a ready endpoint without a zone to the engine (it turns the hints off after copying the slices)', () => {
     const endpoints: Endpoint[] = ['zone-a', 'zone-a', 'zone-b', 'zone-c', 'zone-d', ''].map((zone, i) => ({ addresses: [`10.3.0.${i}`], zone, nodeName: null, ready: true, hints: null }));
     const slices = [{ endpoints }];

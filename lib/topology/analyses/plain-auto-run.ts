@@ -21,7 +21,7 @@ import { getAllocations } from '../upstream/topology-cache';
 import { forEachRedistribution, formatWithAddressType, getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
 import type { KubeMinor } from '../upstream/version';
-import { endpointShapeParts, firstAddressesDistinct, shapeCodeOfParts, withZoneHintParts } from './endpoint-shape';
+import { endpointShapeParts, firstAddressesDistinct, readsNodeZones, shapeCodeOfParts, withZoneHintParts } from './endpoint-shape';
 import type { HintsEngineResult } from './hints-engine';
 import type { TrafficEndpoint } from './traffic';
 import { toTrafficEndpoint } from './traffic';
@@ -223,9 +223,7 @@ function ownZoneGroups(slices: readonly EndpointSlice[], nodeZoneByName: Readonl
   const known = OWN_ZONE_GROUPS.get(slices);
   if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName)) return known.grouped;
   const grouped = groupHinted(slices, NOTHING_MOVED, nodeZoneByName);
-  let readsZones = false;
-  for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) readsZones = true;
-  OWN_ZONE_GROUPS.set(slices, { zones: readsZones ? nodeZoneByName : null, grouped });
+  OWN_ZONE_GROUPS.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, grouped });
   return grouped;
 }
 

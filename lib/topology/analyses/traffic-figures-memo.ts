@@ -4,7 +4,7 @@
  * addresses, pod names or — without node-by-node evaluation — node names), and a bounded memo of
  * figures by that key for one set of clients and one release.
  */
-import { endpointShapeParts, shapeCodeOfParts } from './endpoint-shape';
+import { endpointShapeParts, readsNodeZones, shapeCodeOfParts } from './endpoint-shape';
 import type { TrafficEndpoint, TrafficFigures, TrafficInput } from './traffic';
 import { toTrafficEndpoint } from './traffic';
 import type { EndpointSlice } from '../upstream/types';
@@ -136,11 +136,6 @@ export function groupSliceList(slices: readonly EndpointSlice[], nodeZoneByName:
   const grouped = groupTrafficEndpoints(slices, nodeZoneByName, addressesDistinct);
   GROUPS_BY_LIST.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, addressesDistinct, grouped });
   return grouped;
-}
-
-function readsNodeZones(slices: readonly EndpointSlice[]): boolean {
-  for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) return true;
-  return false;
 }
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import type { TrafficClientZone, TrafficInput } from './traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from './traffic';
-import { groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic-figures-memo';
+import { groupSliceList, groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic-figures-memo';
 import type { Endpoint, EndpointSlice } from '../upstream/types';
 import { defaultFeatureGates } from '../upstream/version';
 
@@ -164,3 +164,35 @@ describe('groupTrafficEndpoints: one endpoint per shape, with its count', () => 
     expect(() => computeTrafficFigures({ ...spelled, counts: [1] })).toThrow(/node by node/);
   });
 });
+
+describe('groupSliceList: the groups of a slice list, kept by the list', () => {
+  const endpoint = (address: string, zone: string | null, nodeName: string): Endpoint => ({ addresses: [address], zone, nodeName, ready: true, serving: true, terminating: false, hints: null });
+
+  it('gives groupTrafficEndpoints\' groups, and the same object again for the same list', () => {
+    fc.assert(
+      fc.property(slicesArb, fc.boolean(), (slices, distinct) => {
+        const kept = groupSliceList(slices, nodeZoneByName, distinct);
+        expect(kept).toEqual(groupTrafficEndpoints(slices, nodeZoneByName, distinct));
+        expect(groupSliceList(slices, nodeZoneByName, distinct)).toBe(kept);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('follows a node relabelled to another zone when an endpoint takes its zone from its node', () => {
+    const slices: EndpointSlice[] = [{ endpoints: [endpoint('10.0.2.1', 'a', 'node-a-1'), endpoint('10.0.2.2', null, 'node-x')] }];
+    const before = groupSliceList(slices, new Map([['node-x', 'b']]), true);
+    const after = groupSliceList(slices, new Map([['node-x', 'c']]), true);
+    expect(before.endpoints.map((e) => e.zone)).toEqual(['a', 'b']);
+    expect(after.endpoints.map((e) => e.zone)).toEqual(['a', 'c']);
+  });
+
+  it('keeps the groups across node maps when every endpoint carries its zone', () => {
+    const slices: EndpointSlice[] = [{ endpoints: [endpoint('10.0.3.1', 'a', 'node-a-1'), endpoint('10.0.3.2', 'b', 'node-b-1')] }];
+    const first = groupSliceList(slices, new Map([['node-a-1', 'a']]), true);
+    expect(groupSliceList(slices, new Map(), true)).toBe(first);
+    // Asked without the distinct-addresses promise, the list is grouped again (repeats are then looked for).
+    expect(groupSliceList(slices, new Map(), false)).not.toBe(first);
+  });
+});
+

@@ -26,7 +26,7 @@ import { sameItems } from './analysis-cache';
 import { flatString } from '../model/flat-string';
 import { memoOnObject } from '../model/object-memo';
 import { isControllerManaged } from '../analyses/managed-slices';
-import { endpointShapeCode, FirstAddresses, firstAddressesDistinct, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
+import { endpointShapeCode, FirstAddresses, firstAddressesDistinct, readsNodeZones, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 
@@ -68,16 +68,7 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
   const known = KEYS.get(service);
   if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName) && sameItems(known.slices, slices)) return known.key;
   // The key reads the node zones only for endpoints without a zone of their own that name a node.
-  let readsZones = false;
-  for (const slice of slices) {
-    for (const endpoint of slice.endpoints) {
-      if ((endpoint.zone === null || endpoint.zone === '') && endpoint.nodeName !== null) {
-        readsZones = true;
-        break;
-      }
-    }
-    if (readsZones) break;
-  }
+  const readsZones = readsNodeZones(slices);
   // Built endpoint by endpoint, and kept (here and as the shape memo's key): laid out in one piece.
   const built = shapeKeyOf(service, slices, nodeZoneByName);
   const key = built === null ? null : flatString(built);
