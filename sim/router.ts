@@ -252,7 +252,10 @@ async function route(deps: RouterDeps, req: IncomingMessage, res: ServerResponse
       if (page !== undefined) info.page = page;
     }
     deps.stats.recordRequest(verb, path.subresource ? `${resource.plural}/${path.subresource}` : resource.plural);
-    if (verb === 'list' && path.subresource === undefined && !query.get('continue')) deps.stats.recordListStart(resource.plural);
+    if (verb === 'list' && path.subresource === undefined && !query.get('continue')) {
+      if (isResumeCheck(query)) deps.stats.recordResumeCheck(resource.plural);
+      else deps.stats.recordListStart(resource.plural);
+    }
 
     // 1. Faults: latency, hang, injected errors.
     const decision = deps.faults.evaluate(info);
@@ -315,4 +318,12 @@ export function createRouter(deps: RouterDeps): (req: IncomingMessage, res: Serv
   return (req, res) => {
     route(deps, req, res).catch((error: unknown) => respondError(deps, res, error));
   };
+}
+
+/**
+ * A one-item list at a resourceVersion, not older than it: a client asking whether that version is
+ * still served before it resumes a watch (see `StatsSnapshot.resumeChecks`), not a list of the type.
+ */
+function isResumeCheck(query: URLSearchParams): boolean {
+  return query.get('limit') === '1' && query.get('resourceVersionMatch') === 'NotOlderThan' && (query.get('resourceVersion') ?? '') !== '';
 }

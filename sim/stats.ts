@@ -18,6 +18,13 @@ export interface StatsSnapshot {
    */
   lists: Record<string, number>;
   /**
+   * `resumeChecks[resource]` = one-item lists at a resourceVersion with `resourceVersionMatch:
+   * NotOlderThan` (`limit=1`): what zonescope's informer asks before it resumes a watch, to learn
+   * whether the version is still served. Counted here, not in {@link lists}: they read no
+   * collection.
+   */
+  resumeChecks: Record<string, number>;
+  /**
    * TCP connections accepted (plain or TLS, API and `/__sim/` alike): one per connection a client
    * opened, however many requests it carried.
    */
@@ -56,6 +63,7 @@ function increment(map: Map<string, number>, key: string, by = 1): void {
 export class SimStats {
   private readonly requests = new Map<string, Map<string, number>>();
   private readonly lists = new Map<string, number>();
+  private readonly resumeChecks = new Map<string, number>();
   private readonly responses = new Map<string, number>();
   private acceptedConnections = 0;
   /** Open connections, with what they had carried at the last reset. */
@@ -83,6 +91,11 @@ export class SimStats {
   /** Counts a list that starts (a list request without a `continue` token). */
   recordListStart(resource: string): void {
     increment(this.lists, resource);
+  }
+
+  /** Counts a resume check (see {@link StatsSnapshot.resumeChecks}). */
+  recordResumeCheck(resource: string): void {
+    increment(this.resumeChecks, resource);
   }
 
   /** Counts a TCP connection the server accepted, and the bytes it carries until it closes. */
@@ -179,6 +192,7 @@ export class SimStats {
     return {
       requests,
       lists: Object.fromEntries(this.lists),
+      resumeChecks: Object.fromEntries(this.resumeChecks),
       connections: this.acceptedConnections,
       wireBytes: this.wireBytes(),
       responses: Object.fromEntries(this.responses),
@@ -194,6 +208,7 @@ export class SimStats {
   reset(): void {
     this.requests.clear();
     this.lists.clear();
+    this.resumeChecks.clear();
     this.acceptedConnections = 0;
     this.closedRead = 0;
     this.closedWritten = 0;

@@ -137,6 +137,19 @@ describe('a list from a resourceVersion the server has not reached', () => {
     expect(Number(body.metadata.resourceVersion)).toBe(ahead);
   });
 
+  it('a one-item resume check counts as such, not as a list of the type (the bench counts lists per type)', async () => {
+    const sim = await startSim();
+    const current = sim.store.resourceVersion;
+    expect((await fetch(`${sim.url}/api/v1/services?limit=1&resourceVersion=${current}&resourceVersionMatch=NotOlderThan`)).status).toBe(200);
+    expect((await fetch(`${sim.url}/api/v1/services?limit=500`)).status).toBe(200);
+    expect((await fetch(`${sim.url}/api/v1/services?limit=1`)).status).toBe(200);
+    const stats = sim.stats.snapshot();
+    expect(stats.resumeChecks).toEqual({ services: 1 });
+    // The page of 500 and the one-item list without a resourceVersion to check are lists.
+    expect(stats.lists).toEqual({ services: 2 });
+    expect(stats.requests.services?.list).toBe(3);
+  });
+
   it('handed to etcd (limit, or Exact) is refused at once, without a retry', async () => {
     const sim = await startSim();
     const current = sim.store.resourceVersion;

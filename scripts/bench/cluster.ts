@@ -15,6 +15,8 @@ export interface SimStats {
   readonly objects: Record<string, number>;
   /** Lists started per resource (list requests without a `continue` token), when the simulator counts them. */
   readonly lists?: Record<string, number>;
+  /** One-item resume checks per resource (the informer's before it resumes a watch), not counted in `lists`. */
+  readonly resumeChecks?: Record<string, number>;
   /** TCP connections accepted since the last reset, when the simulator counts them. */
   readonly connections?: number;
 }

@@ -156,7 +156,7 @@ export function coldStartFigures(stats: SimStats): ColdStartLists {
 
 /** What the server said about its lists and watches (a re-list, an expired watch): the lines that tell why a type was listed again. */
 export function listLines(lines: readonly string[], most = 12): string[] {
-  return lines.filter((line) => /went backwards|re-?list|expired|\b410\b|Gone|watch/i.test(line)).slice(0, most);
+  return lines.filter((line) => /went backwards|re-?list|expired|\b410\b|Gone|watch|stale|answers again/i.test(line)).slice(0, most);
 }
 
 /**
@@ -166,8 +166,13 @@ export function listLines(lines: readonly string[], most = 12): string[] {
  */
 export async function coldStartLists(simUrl: string, serverLines: readonly string[] = []): Promise<ColdStartLists> {
   await new Promise((r) => setTimeout(r, 1000));
-  const coldStart = coldStartFigures(await simStats(simUrl));
+  const stats = await simStats(simUrl);
+  const coldStart = coldStartFigures(stats);
   log(`cold start: lists per type (${coldStart.coldStartListsSource}) ${JSON.stringify(coldStart.coldStartLists)}${coldStart.coldStartConnections !== null ? `, ${coldStart.coldStartConnections} TCP connections` : ''}`);
+  // Resume checks follow a watch that ended or a silence of the simulator (its collections at L):
+  // one-item reads, not lists, but worth seeing next to the connections they open.
+  const checks = Object.entries(stats.resumeChecks ?? {}).filter(([, count]) => count > 0);
+  if (checks.length > 0) log(`cold start: watch resume checks (one-item lists, not counted above) ${JSON.stringify(Object.fromEntries(checks))}; the server said:\n  ${listLines(serverLines).join('\n  ') || '(nothing about its watches)'}`);
   if (coldStart.coldStartListsMax > 1) {
     const said = listLines(serverLines);
     log(said.length > 0 ? `cold start: a type was listed again; the server said:\n  ${said.join('\n  ')}` : 'cold start: a type was listed again; the server said nothing about its lists or watches');
