@@ -182,6 +182,23 @@ describe('sharing reports between Services of the same shape', () => {
     // 300 whole-cluster analyses twice: about 2–8 s on 2 cores, several times that when the machine is busy.
   }, 60_000);
 
+  it("keeps each Service's own annotations in the toggle's edit, in the dashboard's pass as in the analyze command's", () => {
+    const endpoints = ['zone-a', 'zone-a', 'zone-b', 'zone-b', 'zone-c', 'zone-c'].map((zone, i) => testEndpoint(`10.0.0.${i + 1}`, zone));
+    // One shape, two Helm releases: the edit the toggle would make differs by the release annotations.
+    const index = indexCluster(
+      testSnapshot({
+        services: ['first', 'second'].map((name) => testService(name, { annotations: { 'meta.helm.sh/release-name': `${name}-release` } })),
+        endpointSlices: ['first', 'second'].map((name) => testSlice(name, endpoints)),
+      }),
+    );
+    for (const prepared of [prepareAnalysis(index), withAnalysisCache(prepareAnalysis(index), new AnalysisCache())]) {
+      const [first, second] = analyzeClusterIn(prepared).services;
+      expect(first?.ifAuto.change.annotations).toEqual({ 'meta.helm.sh/release-name': 'first-release', 'service.kubernetes.io/topology-mode': 'Auto' });
+      expect(second?.ifAuto.change.annotations).toEqual({ 'meta.helm.sh/release-name': 'second-release', 'service.kubernetes.io/topology-mode': 'Auto' });
+      expect(second?.ifAuto.hintsEnabled).toBe(first?.ifAuto.hintsEnabled);
+    }
+  });
+
   it('keeps Service-specific text (fix commands) per Service', () => {
     const endpoints = ['zone-a', 'zone-a', 'zone-b', 'zone-b', 'zone-c', 'zone-c'].map((zone, i) => testEndpoint(`10.0.0.${i + 1}`, zone));
     const index = indexCluster(

@@ -22,7 +22,8 @@ import type { LoadBalancerAnalysis } from '../analyses/load-balancer';
 import { analyzeLoadBalancer } from '../analyses/load-balancer';
 import { loadBalancerLegCost } from '../analyses/load-balancer-leg';
 import type { ServiceLint } from '../analyses/service-mechanism';
-import { proxyServicePort } from '../analyses/service-mechanism';
+import { proxyServicePort, topologyAnnotationChange } from '../analyses/service-mechanism';
+import type { KubeMinor } from '../upstream/version';
 import type { ModelScenarios } from '../analyses/scenario-costs';
 import { resolveServiceVolume } from '../analyses/service-volume';
 import type { ServiceVolume } from '../analyses/traffic-volume';
@@ -501,8 +502,11 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   // What names the Service: its lints (with their commands), the toggle's edit (it carries all of
   // the Service's annotations) and its own slices. Kept apart rather than spread into copies of
   // the shape's objects: this runs for every Service of a pass.
+  // A cached cluster pass builds lazy reports (hpa, workload, fixes and the toggle's prediction on first read).
+  const lazy = !withDetail && prepared.cache !== undefined;
   let lints: readonly ServiceLint[];
-  let ifAutoPrediction: IfAutoPrediction;
+  // `null`: a lazy report of a shape seen before works it out when read (the toggle's edit is this Service's own).
+  let ifAutoPrediction: IfAutoPrediction | null;
   let observedSlices: readonly EndpointSliceRecord[];
   let managedSlices: readonly EndpointSlice[];
   if (core === undefined) {
@@ -518,13 +522,9 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     // The shape's engine results carry another Service's endpoints: only their counts and events are read below.
     managedSlices = controllerManaged(observedSlices);
     lints = serviceLints(context, dataplane, service, core.analysis.mechanism, core.analysis.observed.readyEndpoints, allSlices);
-    // The toggle's edit carries the Service's own annotations (the shape has only its topology keys).
-    const change = sharedEnableChange(context, service.annotations);
-    const shared = core.analysis.ifAuto;
-    ifAutoPrediction =
-      change === shared.change
-        ? shared
-        : { change, hintsEnabled: shared.hintsEnabled, event: shared.event, reason: shared.reason, hintCountsByZone: shared.hintCountsByZone, donatedEndpoints: shared.donatedEndpoints };
+    // The toggle's edit carries the Service's own annotations (the shape has only its topology keys):
+    // made now for an eager report, on first read for a lazy one (the pass itself never reads it).
+    ifAutoPrediction = lazy ? null : withOwnChange(core.analysis.ifAuto, sharedEnableChange(context, service.annotations));
   }
   const { analysis, slices, traffic: scenarios, shapeShared } = core;
   const { now, ifAuto, ifNone } = scenarios;
@@ -567,10 +567,10 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     if (loadBalancerLeg === null && volume.measuredMatrix === null) shapeShared.summary = { volume, pricing: prepared.pricing, traffic };
   }
   // 3. Workload and HPA: now, or (cluster pass with a cache) on first read.
-  const cell = new WorkloadCell(context, service, allSlices, ifAutoPrediction.donatedEndpoints);
+  // (What Auto would donate follows from the shape: the same for every Service of it.)
+  const cell = new WorkloadCell(context, service, allSlices, core.analysis.ifAuto.donatedEndpoints);
 
   // 4. Fixes (now, or in a cached cluster pass on first read), load-balancer path.
-  const lazy = !withDetail && prepared.cache !== undefined;
   let fixes: readonly Fix[] | null = null;
   let fixesCell: FixesCell | null = null;
   // No fix is sought for a Service whose hints are expected on or that the controller does not
@@ -599,7 +599,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   const unknown = prepared.serviceUnknown;
   // The controller's decision needs the Nodes (CPU ratios) and the endpoints: without them, no verdict.
   const expectedSummary = unknown.expectedHints === undefined ? core.expectedSummary : { ...core.expectedSummary, verdict: unknown.expectedHints };
-  const common = {
+  const common: ReportCommon = {
     namespace: service.namespace,
     name: service.name,
     type: service.type,
@@ -609,16 +609,48 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     expected: expectedSummary,
     observed: analysis.observed,
     diff: diffSummary,
-    ifAuto: ifAutoPrediction,
     traffic,
     unknown,
   };
   const needsAttention = attentionFor(common);
   const gitOps = gitOpsManager(service);
-  const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy
-    ? new LazyServiceReport(common, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention)
-    : { ...common, hpa: cell.hpa(), workload: cell.workloadOnly(), fixes: fixes as readonly Fix[], loadBalancer, gitOps };
+  let report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null };
+  if (lazy) {
+    const ifAuto = { made: ifAutoPrediction, shared: core.analysis.ifAuto, annotations: service.annotations, minor: context.release.minor };
+    report = new LazyServiceReport(common, ifAuto, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention);
+  } else {
+    // In the schema's key order (see LazyServiceReport.toJSON).
+    report = {
+      namespace: common.namespace,
+      name: common.name,
+      type: common.type,
+      mechanism: common.mechanism,
+      mechanismDetail: common.mechanismDetail,
+      lints: common.lints,
+      expected: common.expected,
+      observed: common.observed,
+      diff: common.diff,
+      ifAuto: ifAutoPrediction as IfAutoPrediction,
+      traffic: common.traffic,
+      unknown: common.unknown,
+      hpa: cell.hpa(),
+      workload: cell.workloadOnly(),
+      fixes: fixes as readonly Fix[],
+      loadBalancer,
+      gitOps,
+    };
+  }
   return { report, needsAttention, analysis: withDetail ? analysis : undefined, readyEndpoints, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeShared };
+}
+
+/** What a report has besides its toggle prediction, cells, load-balancer path, GitOps manager and attention. */
+type ReportCommon = Omit<ServiceReport, 'ifAuto' | 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'gitOps' | 'needsAttention'>;
+
+/** A shape's toggle prediction with a Service's own annotation edit (`shared` itself when the edit is the same object). */
+function withOwnChange(shared: IfAutoPrediction, change: IfAutoPrediction['change']): IfAutoPrediction {
+  return change === shared.change
+    ? shared
+    : { change, hintsEnabled: shared.hintsEnabled, event: shared.event, reason: shared.reason, hintCountsByZone: shared.hintCountsByZone, donatedEndpoints: shared.donatedEndpoints };
 }
 
 /**
@@ -640,7 +672,6 @@ class LazyServiceReport implements ServiceReport {
   readonly expected: ServiceReport['expected'];
   readonly observed: ServiceReport['observed'];
   readonly diff: ServiceReport['diff'];
-  readonly ifAuto: ServiceReport['ifAuto'];
   readonly traffic: ServiceReport['traffic'];
   readonly unknown: ServiceReport['unknown'];
   readonly loadBalancer: LoadBalancerAnalysis | null;
@@ -648,9 +679,19 @@ class LazyServiceReport implements ServiceReport {
   readonly needsAttention: ServiceAttention | null;
   readonly #cell: WorkloadCell;
   readonly #fixes: FixesCell | readonly Fix[];
+  // The toggle's prediction, or (null) what it is made from on first read: the shape's, with this
+  // Service's own annotation edit. A cluster pass never reads it, and making the edit for every
+  // Service (a copy of its annotations, Helm's included) cost three objects each. Kept as fields,
+  // not an object of its own, and with no context, so a report reused by later passes keeps no
+  // older preparation alive.
+  #ifAuto: IfAutoPrediction | null;
+  readonly #sharedIfAuto: IfAutoPrediction;
+  readonly #annotations: Readonly<Record<string, string>>;
+  readonly #minor: KubeMinor;
 
   constructor(
-    common: Omit<ServiceReport, 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'gitOps' | 'needsAttention'>,
+    common: ReportCommon,
+    ifAuto: { readonly made: IfAutoPrediction | null; readonly shared: IfAutoPrediction; readonly annotations: Readonly<Record<string, string>>; readonly minor: KubeMinor },
     cell: WorkloadCell,
     fixes: FixesCell | readonly Fix[],
     loadBalancer: LoadBalancerAnalysis | null,
@@ -666,7 +707,6 @@ class LazyServiceReport implements ServiceReport {
     this.expected = common.expected;
     this.observed = common.observed;
     this.diff = common.diff;
-    this.ifAuto = common.ifAuto;
     this.traffic = common.traffic;
     this.unknown = common.unknown;
     this.loadBalancer = loadBalancer;
@@ -674,6 +714,16 @@ class LazyServiceReport implements ServiceReport {
     this.needsAttention = needsAttention;
     this.#cell = cell;
     this.#fixes = fixes;
+    this.#ifAuto = ifAuto.made;
+    this.#sharedIfAuto = ifAuto.shared;
+    this.#annotations = ifAuto.annotations;
+    this.#minor = ifAuto.minor;
+  }
+
+  /** The toggle's prediction: the shape's, with this Service's own annotation edit (made on first read). */
+  get ifAuto(): ServiceReport['ifAuto'] {
+    this.#ifAuto ??= withOwnChange(this.#sharedIfAuto, topologyAnnotationChange(this.#annotations, this.#minor, true));
+    return this.#ifAuto;
   }
 
   get hpa(): ServiceReport['hpa'] {
@@ -689,13 +739,28 @@ class LazyServiceReport implements ServiceReport {
     return fixes instanceof FixesCell ? fixes.fixes() : fixes;
   }
 
-  /**
-   * The report as plain data, in the schema's key order (what `JSON.stringify` writes): the own
-   * fields up to `unknown` as declared, then the three read through the cells, then the rest.
-   */
+  /** The report as plain data, in the schema's key order (what `JSON.stringify` writes). */
   toJSON(): ServiceReport {
-    const { loadBalancer, gitOps, needsAttention, ...head } = this;
-    return { ...head, hpa: this.hpa, workload: this.workload, fixes: this.fixes, loadBalancer, gitOps, needsAttention };
+    return {
+      namespace: this.namespace,
+      name: this.name,
+      type: this.type,
+      mechanism: this.mechanism,
+      mechanismDetail: this.mechanismDetail,
+      lints: this.lints,
+      expected: this.expected,
+      observed: this.observed,
+      diff: this.diff,
+      ifAuto: this.ifAuto,
+      traffic: this.traffic,
+      unknown: this.unknown,
+      hpa: this.hpa,
+      workload: this.workload,
+      fixes: this.fixes,
+      loadBalancer: this.loadBalancer,
+      gitOps: this.gitOps,
+      needsAttention: this.needsAttention,
+    };
   }
 }
 
