@@ -207,36 +207,88 @@ function sourceNotesOf(volumes: readonly ServiceVolume[], settings: VolumeSettin
   return notes;
 }
 
+/** The numbers of every row of one {@link computeClusterTraffic}, row after row (see {@link CostRow}). */
+class RowColumns {
+  /** Per row: cross-zone share, predicted share, cross-zone GB, cost now, after the sync, at best, saving, fix saving. */
+  readonly values: Float64Array;
+  /** Per row: 1 when it has a fix saving. */
+  readonly hasFixSaving: Uint8Array;
+
+  constructor(rows: number) {
+    this.values = new Float64Array(rows * ROW_NUMBERS);
+    this.hasFixSaving = new Uint8Array(rows);
+  }
+}
+
+const ROW_NUMBERS = 8;
+
 /**
  * A Service's row of {@link computeClusterTraffic}'s `byService`: its `fix` is read from the flow
  * when asked for (a cached cluster pass finds a Service's fixes only when they are read), so the
- * rows of the many Services no list shows never look for one.
+ * rows of the many Services no list shows never look for one. Its numbers live in the pass's
+ * {@link RowColumns}: as fields, each would be a number object of its own (~70,000 per pass at
+ * realistic L, copied by every young-generation collection while the pass runs).
  */
 class CostRow implements ServiceTrafficCost {
   readonly #flow: ServiceFlow;
+  readonly #columns: RowColumns;
+  readonly #row: number;
   readonly namespace: string;
   readonly name: string;
 
   constructor(
     flow: ServiceFlow,
     readonly volume: ServiceVolume,
-    readonly crossZoneFraction: number,
-    readonly predictedCrossZoneFraction: number,
-    readonly crossZoneGbPerMonth: number,
-    readonly monthlyCost: number,
-    readonly expectedMonthlyCost: number,
-    readonly bestMonthlyCost: number,
+    columns: RowColumns,
+    row: number,
     readonly bestScenario: BestScenario,
-    readonly saving: number,
-    readonly fixSaving: number | null,
   ) {
     this.#flow = flow;
+    this.#columns = columns;
+    this.#row = row;
     this.namespace = flow.namespace;
     this.name = flow.name;
   }
 
+  get crossZoneFraction(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS] as number;
+  }
+
+  get predictedCrossZoneFraction(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + 1] as number;
+  }
+
+  get crossZoneGbPerMonth(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + 2] as number;
+  }
+
+  get monthlyCost(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + 3] as number;
+  }
+
+  get expectedMonthlyCost(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + 4] as number;
+  }
+
+  get bestMonthlyCost(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + 5] as number;
+  }
+
+  get saving(): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + 6] as number;
+  }
+
+  get fixSaving(): number | null {
+    return this.#columns.hasFixSaving[this.#row] === 1 ? (this.#columns.values[this.#row * ROW_NUMBERS + 7] as number) : null;
+  }
+
   get fix(): string | null {
     return this.#flow.fix;
+  }
+
+  /** The row as plain data (its numbers are getters, which `JSON.stringify` would not write). */
+  toJSON(): ServiceTrafficCost {
+    return plainRow(this);
   }
 }
 
@@ -393,6 +445,9 @@ export function computeClusterTraffic(
   };
   const lb = { services: 0, gbPerMonth: 0, crossZoneGbPerMonth: 0 };
   const byService = new Map<string, ServiceTrafficCost>();
+  const columns = new RowColumns(flows.length);
+  const values = columns.values;
+  let rows = 0;
   const topByCost = new TopList((row) => row.monthlyCost, TOP_SERVICES);
   const topBySaving = new TopList((row) => row.saving, TOP_SERVICES);
   for (const flow of flows) {
@@ -425,19 +480,19 @@ export function computeClusterTraffic(
     const monthlyCost = crossZoneDollars(now.cross, pricing);
     const bestMonthlyCost = crossZoneDollars(best.cross, pricing);
     const fixSaving = fix === null ? null : Math.max(0, monthlyCost - crossZoneDollars(fix.cross, pricing));
-    const row = new CostRow(
-      flow,
-      volume,
-      measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0,
-      flow.now.crossZoneFraction,
-      now.cross,
-      monthlyCost,
-      crossZoneDollars(expected.cross, pricing),
-      bestMonthlyCost,
-      bestScenario,
-      Math.max(0, monthlyCost - bestMonthlyCost),
-      fixSaving,
-    );
+    const at = rows * ROW_NUMBERS;
+    values[at] = measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0;
+    values[at + 1] = flow.now.crossZoneFraction;
+    values[at + 2] = now.cross;
+    values[at + 3] = monthlyCost;
+    values[at + 4] = crossZoneDollars(expected.cross, pricing);
+    values[at + 5] = bestMonthlyCost;
+    values[at + 6] = Math.max(0, monthlyCost - bestMonthlyCost);
+    if (fixSaving !== null) {
+      values[at + 7] = fixSaving;
+      columns.hasFixSaving[rows] = 1;
+    }
+    const row = new CostRow(flow, volume, columns, rows++, bestScenario);
     byService.set(key, row);
     if (row.monthlyCost > 0) topByCost.offer(row);
     if (row.saving > 0) topBySaving.offer(row);
