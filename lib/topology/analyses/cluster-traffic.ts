@@ -251,35 +251,40 @@ class CostRow implements ServiceTrafficCost {
   }
 
   get crossZoneFraction(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS] as number;
+    return this.#number(0);
   }
 
   get predictedCrossZoneFraction(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS + 1] as number;
+    return this.#number(1);
   }
 
   get crossZoneGbPerMonth(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS + 2] as number;
+    return this.#number(2);
   }
 
   get monthlyCost(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS + 3] as number;
+    return this.#number(3);
   }
 
   get expectedMonthlyCost(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS + 4] as number;
+    return this.#number(4);
   }
 
   get bestMonthlyCost(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS + 5] as number;
+    return this.#number(5);
   }
 
   get saving(): number {
-    return this.#columns.values[this.#row * ROW_NUMBERS + 6] as number;
+    return this.#number(6);
   }
 
   get fixSaving(): number | null {
-    return this.#columns.hasFixSaving[this.#row] === 1 ? (this.#columns.values[this.#row * ROW_NUMBERS + 7] as number) : null;
+    return this.#columns.hasFixSaving[this.#row] === 1 ? this.#number(7) : null;
+  }
+
+  /** The row's `k`-th number (see {@link RowColumns.values}). */
+  #number(k: number): number {
+    return this.#columns.values[this.#row * ROW_NUMBERS + k] as number;
   }
 
   get fix(): string | null {
