@@ -209,7 +209,7 @@ function sourceNotesOf(volumes: readonly ServiceVolume[], settings: VolumeSettin
 
 /** The numbers of every row of one {@link computeClusterTraffic}, row after row (see {@link CostRow}). */
 class RowColumns {
-  /** Per row: cross-zone share, predicted share, cross-zone GB, cost now, after the sync, at best, saving, fix saving. */
+  /** Per row, {@link ROW_NUMBERS} numbers at the places {@link AT} names. */
   readonly values: Float64Array;
   /** Per row: 1 when it has a fix saving. */
   readonly hasFixSaving: Uint8Array;
@@ -220,6 +220,8 @@ class RowColumns {
   }
 }
 
+/** Where each number of a row sits among its {@link ROW_NUMBERS}: the writer and the getters read this one map. */
+const AT = { crossZoneFraction: 0, predictedCrossZoneFraction: 1, crossZoneGbPerMonth: 2, monthlyCost: 3, expectedMonthlyCost: 4, bestMonthlyCost: 5, saving: 6, fixSaving: 7 } as const;
 const ROW_NUMBERS = 8;
 
 /**
@@ -251,35 +253,35 @@ class CostRow implements ServiceTrafficCost {
   }
 
   get crossZoneFraction(): number {
-    return this.#number(0);
+    return this.#number(AT.crossZoneFraction);
   }
 
   get predictedCrossZoneFraction(): number {
-    return this.#number(1);
+    return this.#number(AT.predictedCrossZoneFraction);
   }
 
   get crossZoneGbPerMonth(): number {
-    return this.#number(2);
+    return this.#number(AT.crossZoneGbPerMonth);
   }
 
   get monthlyCost(): number {
-    return this.#number(3);
+    return this.#number(AT.monthlyCost);
   }
 
   get expectedMonthlyCost(): number {
-    return this.#number(4);
+    return this.#number(AT.expectedMonthlyCost);
   }
 
   get bestMonthlyCost(): number {
-    return this.#number(5);
+    return this.#number(AT.bestMonthlyCost);
   }
 
   get saving(): number {
-    return this.#number(6);
+    return this.#number(AT.saving);
   }
 
   get fixSaving(): number | null {
-    return this.#columns.hasFixSaving[this.#row] === 1 ? this.#number(7) : null;
+    return this.#columns.hasFixSaving[this.#row] === 1 ? this.#number(AT.fixSaving) : null;
   }
 
   /** The row's `k`-th number (see {@link RowColumns.values}). */
@@ -486,15 +488,15 @@ export function computeClusterTraffic(
     const bestMonthlyCost = crossZoneDollars(best.cross, pricing);
     const fixSaving = fix === null ? null : Math.max(0, monthlyCost - crossZoneDollars(fix.cross, pricing));
     const at = rows * ROW_NUMBERS;
-    values[at] = measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0;
-    values[at + 1] = flow.now.crossZoneFraction;
-    values[at + 2] = now.cross;
-    values[at + 3] = monthlyCost;
-    values[at + 4] = crossZoneDollars(expected.cross, pricing);
-    values[at + 5] = bestMonthlyCost;
-    values[at + 6] = Math.max(0, monthlyCost - bestMonthlyCost);
+    values[at + AT.crossZoneFraction] = measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0;
+    values[at + AT.predictedCrossZoneFraction] = flow.now.crossZoneFraction;
+    values[at + AT.crossZoneGbPerMonth] = now.cross;
+    values[at + AT.monthlyCost] = monthlyCost;
+    values[at + AT.expectedMonthlyCost] = crossZoneDollars(expected.cross, pricing);
+    values[at + AT.bestMonthlyCost] = bestMonthlyCost;
+    values[at + AT.saving] = Math.max(0, monthlyCost - bestMonthlyCost);
     if (fixSaving !== null) {
-      values[at + 7] = fixSaving;
+      values[at + AT.fixSaving] = fixSaving;
       columns.hasFixSaving[rows] = 1;
     }
     const row = new CostRow(flow, volume, columns, rows++, bestScenario);

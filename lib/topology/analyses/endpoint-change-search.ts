@@ -8,6 +8,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
  */
 import { endpointSearchSkipped } from './service-mechanism';
+import type { AllocationTable } from '../upstream/topology-cache';
 import { computeAllocationTable, getAllocations } from '../upstream/topology-cache';
 import { getGivingAndReceivingZones, moveEndpoints } from '../upstream/topology-cache-utils';
 import type { ValueByZone } from '../upstream/types';
@@ -59,6 +60,25 @@ function compositions(total: number, parts: number, caps: readonly number[] | nu
   }
 }
 
+/** The desired endpoints per sorted ratio zone for the table's endpoint count. */
+export function desiredOf(zones: readonly string[], table: AllocationTable): number[] {
+  return zones.map((zone) => table.allocations[zone]?.desired ?? 0);
+}
+
+/**
+ * The endpoints the `Auto` heuristic donates for `counts` (indexed like the sorted ratio zones):
+ * {@link donatedFor}, on arrays, with the allocation table's desired values passed in when the
+ * counts add up to the table's endpoint count (else the table for their own sum).
+ */
+export function donatedWith(ratios: Readonly<ValueByZone<number>>, zones: readonly string[], desired: readonly number[], tableTotal: number, counts: readonly number[]): number {
+  let total = 0;
+  for (const count of counts) total += count;
+  if (total === tableTotal) return moveEndpoints(zones, desired, counts);
+  const byZone: ValueByZone<number> = {};
+  zones.forEach((zone, i) => (byZone[zone] = counts[i] as number));
+  return donatedFor(ratios, byZone);
+}
+
 /** Endpoints donated when `countsByZone` ready endpoints are allocated over `ratios` (Σ giving). */
 export function donatedFor(ratios: Readonly<ValueByZone<number>>, countsByZone: Readonly<ValueByZone<number>>): number {
   let total = 0;
@@ -85,35 +105,28 @@ export function searchEndpointChange(
   if (endpointSearchSkipped(zones.length) !== null) return null;
   const current = zones.map((zone) => readyByZone[zone] ?? 0);
   const maxSteps = direction === 'add' ? 10 * zones.length + 10 : readyEndpoints - zones.length;
+  let currentTotal = 0;
+  for (const count of current) currentTotal += count;
   const counts: number[] = new Array<number>(zones.length).fill(0);
-  const desired: number[] = new Array<number>(zones.length).fill(0);
-  let tableTotal = -1;
   for (let step = 1; step <= maxSteps; step++) {
     const after = direction === 'add' ? readyEndpoints + step : readyEndpoints - step;
     if (!getAllocations(ratios, after).ok) continue;
     // 1. Placements of `step` endpoints (removals cannot exceed what a zone has).
     const placements =
       compositions(step, zones.length, direction === 'remove' ? current : null, MAX_PLACEMENTS) ?? [greedyPlacement(ratios, zones, current, step, direction)];
-    // 2. Fewest donations, then the earliest zones by name (placements come in that order). Each
-    //    placement's count is `donatedFor` of the counts it leaves, worked out on arrays: the
-    //    placements of one step share their total, so they share its allocation table.
+    // 2. Fewest donations, then the earliest zones by name (placements come in that order). The
+    //    placements of one step leave the same total, so they share its allocation table.
+    const stepTotal = currentTotal + (direction === 'add' ? step : -step);
+    const desired = desiredOf(zones, computeAllocationTable(ratios, stepTotal));
     let best: readonly number[] | null = null;
     let bestDonated = 0;
     for (const placement of placements) {
       if (placement.length !== zones.length) continue;
-      let total = 0;
       for (let i = 0; i < zones.length; i++) {
         const amount = placement[i] ?? 0;
-        const count = (current[i] ?? 0) + (direction === 'add' || amount === 0 ? amount : -amount);
-        counts[i] = count;
-        total += count;
+        counts[i] = (current[i] ?? 0) + (direction === 'add' || amount === 0 ? amount : -amount);
       }
-      if (total !== tableTotal) {
-        tableTotal = total;
-        const { allocations } = computeAllocationTable(ratios, total);
-        for (let i = 0; i < zones.length; i++) desired[i] = allocations[zones[i] as string]?.desired ?? 0;
-      }
-      const donated = moveEndpoints(zones, desired, counts);
+      const donated = donatedWith(ratios, zones, desired, stepTotal, counts);
       if (best === null || donated < bestDonated) {
         best = placement;
         bestDonated = donated;

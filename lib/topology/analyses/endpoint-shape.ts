@@ -180,6 +180,24 @@ export function readsNodeZones(slices: readonly EndpointSlice[]): boolean {
   return false;
 }
 
+/**
+ * Values derived from a Service's slice list (as the index holds it: immutable), kept by the list
+ * with the node zones they read ({@link readsNodeZones}): a pass after a Node change finds the value
+ * of every unchanged list whose endpoints carry their zones.
+ */
+export class SliceListMemo<V> {
+  readonly #kept = new WeakMap<readonly EndpointSlice[], { readonly zones: ReadonlyMap<string, string | null> | null; readonly value: V }>();
+
+  /** The value kept for `slices` under `nodeZoneByName`, else `compute()`'s, kept. */
+  get(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, compute: () => V): V {
+    const known = this.#kept.get(slices);
+    if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName)) return known.value;
+    const value = compute();
+    this.#kept.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, value });
+    return value;
+  }
+}
+
 const DISTINCT = new WeakMap<readonly EndpointSlice[], boolean>();
 
 /**

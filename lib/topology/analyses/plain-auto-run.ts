@@ -21,7 +21,8 @@ import { getAllocations } from '../upstream/topology-cache';
 import { forEachRedistribution, formatWithAddressType, getGivingAndReceivingZones } from '../upstream/topology-cache-utils';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
 import type { KubeMinor } from '../upstream/version';
-import { endpointShapeParts, firstAddressesDistinct, readsNodeZones, shapeCodeOfParts, withZoneHintParts } from './endpoint-shape';
+import { endpointShapeParts, firstAddressesDistinct, shapeCodeOfParts, SliceListMemo, withZoneHintParts } from './endpoint-shape';
+import { memoOnObject } from '../model/object-memo';
 import type { HintsEngineResult } from './hints-engine';
 import type { TrafficEndpoint } from './traffic';
 import { toTrafficEndpoint } from './traffic';
@@ -71,12 +72,7 @@ export interface PlainAutoRun {
  * first address, no two sharing it (the caller checks the slices' manager and address type).
  */
 export function plainSlices(slices: readonly EndpointSlice[]): boolean {
-  let plain = PLAIN.get(slices);
-  if (plain === undefined) {
-    plain = everyEndpointPlain(slices) && firstAddressesDistinct(slices);
-    PLAIN.set(slices, plain);
-  }
-  return plain;
+  return memoOnObject(PLAIN, slices, (list) => everyEndpointPlain(list) && firstAddressesDistinct(list));
 }
 
 /** {@link plainSlices} by slice list: it reads only the (immutable) slices, and the cluster pass and the fixes ask it of the same list. */
@@ -205,26 +201,17 @@ function countReady(slices: readonly EndpointSlice[]): ReadyCounts {
 const READY_COUNTS = new WeakMap<readonly EndpointSlice[], ReadyCounts>();
 
 function readyCountsOf(slices: readonly EndpointSlice[]): ReadyCounts {
-  let counts = READY_COUNTS.get(slices);
-  if (counts === undefined) {
-    counts = countReady(slices);
-    READY_COUNTS.set(slices, counts);
-  }
-  return counts;
+  return memoOnObject(READY_COUNTS, slices, countReady);
 }
 
 const NOTHING_MOVED: ReadonlyMap<EndpointSlice['endpoints'][number], string> = new Map();
 
-/** Groups of a run that moved nothing, by slice list, with the node zones they read (`null`: none). */
-const OWN_ZONE_GROUPS = new WeakMap<readonly EndpointSlice[], { readonly zones: ReadonlyMap<string, string | null> | null; readonly grouped: GroupedTrafficEndpoints | null }>();
+/** Groups of a run that moved nothing, by slice list. */
+const OWN_ZONE_GROUPS = new SliceListMemo<GroupedTrafficEndpoints | null>();
 
-/** {@link groupHinted} of the slices with every ready endpoint hinted for its own zone, kept by slice list (they read the node zones only for endpoints without a zone that name a node). */
+/** {@link groupHinted} of the slices with every ready endpoint hinted for its own zone, kept by slice list. */
 function ownZoneGroups(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): GroupedTrafficEndpoints | null {
-  const known = OWN_ZONE_GROUPS.get(slices);
-  if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName)) return known.grouped;
-  const grouped = groupHinted(slices, NOTHING_MOVED, nodeZoneByName);
-  OWN_ZONE_GROUPS.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, grouped });
-  return grouped;
+  return OWN_ZONE_GROUPS.get(slices, nodeZoneByName, () => groupHinted(slices, NOTHING_MOVED, nodeZoneByName));
 }
 
 /** `groupTrafficEndpoints` of the run's slices (see {@link plainAutoRun} step 4), without copying an endpoint. */

@@ -6,10 +6,8 @@
  *
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go (getAllocations)
  */
-import { donatedFor } from './endpoint-change-search';
-import type { AllocationTable } from '../upstream/topology-cache';
+import { desiredOf, donatedWith } from './endpoint-change-search';
 import { computeAllocationTable, getAllocations } from '../upstream/topology-cache';
-import { moveEndpoints } from '../upstream/topology-cache-utils';
 import { sortedKeys, sortStrings } from '../upstream/sorted';
 import type { ValueByZone } from '../upstream/types';
 
@@ -46,25 +44,6 @@ export function evenSpread(zones: readonly string[], replicas: number): ValueByZ
     if (remainder > 0) remainder--;
   }
   return out;
-}
-
-/**
- * The endpoints the `Auto` heuristic donates for `counts` (indexed like the sorted ratio zones):
- * `donatedFor(ratios, counts)`, with the allocation table's desired values passed in when the
- * counts add up to the table's endpoint count (else the table for their own sum).
- */
-function donatedWith(ratios: Readonly<ValueByZone<number>>, zones: readonly string[], desired: readonly number[], tableTotal: number, counts: readonly number[]): number {
-  let total = 0;
-  for (const count of counts) total += count;
-  if (total === tableTotal) return moveEndpoints(zones, desired, counts);
-  const byZone: ValueByZone<number> = {};
-  zones.forEach((zone, i) => (byZone[zone] = counts[i] as number));
-  return donatedFor(ratios, byZone);
-}
-
-/** The desired endpoints per sorted ratio zone for `endpoints` ready endpoints. */
-export function desiredOf(zones: readonly string[], table: AllocationTable): number[] {
-  return zones.map((zone) => table.allocations[zone]?.desired ?? 0);
 }
 
 /**

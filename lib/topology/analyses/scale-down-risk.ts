@@ -10,7 +10,7 @@
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/replicaset/replica_set.go (getPodsToDelete)
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/topologycache/topologycache.go
  */
-import { desiredOf } from './replica-scan';
+import { desiredOf } from './endpoint-change-search';
 import { SeededRandomBlocks, hashSeed } from './seeded-random';
 import { computeAllocationTable, getAllocations } from '../upstream/topology-cache';
 import { moveEndpoints } from '../upstream/topology-cache-utils';

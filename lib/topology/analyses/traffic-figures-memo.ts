@@ -4,7 +4,7 @@
  * addresses, pod names or — without node-by-node evaluation — node names), and a bounded memo of
  * figures by that key for one set of clients and one release.
  */
-import { endpointShapeParts, readsNodeZones, shapeCodeOfParts } from './endpoint-shape';
+import { endpointShapeParts, shapeCodeOfParts, SliceListMemo } from './endpoint-shape';
 import type { TrafficEndpoint, TrafficFigures, TrafficInput } from './traffic';
 import { toTrafficEndpoint } from './traffic';
 import type { EndpointSlice } from '../upstream/types';
@@ -115,27 +115,17 @@ export function groupTrafficEndpoints(slices: readonly EndpointSlice[], nodeZone
   return groupedEndpoints(codes, endpoints, counts);
 }
 
-/** What {@link groupSliceList} kept of a slice list: the node zones it read (`null`: it read none) and the distinct-addresses flag it was asked with. */
-interface KeptGroups {
-  readonly zones: ReadonlyMap<string, string | null> | null;
-  readonly addressesDistinct: boolean;
-  readonly grouped: GroupedTrafficEndpoints;
-}
-
-const GROUPS_BY_LIST = new WeakMap<readonly EndpointSlice[], KeptGroups>();
+/** {@link groupSliceList}'s groups, by whether they were asked with distinct addresses. */
+const GROUPS_BY_LIST = { distinct: new SliceListMemo<GroupedTrafficEndpoints>(), repeats: new SliceListMemo<GroupedTrafficEndpoints>() };
 
 /**
  * {@link groupTrafficEndpoints} of a Service's own slice list (as the index holds it), kept by the
- * list: the slices are immutable, and the groups read the node zones only for endpoints without a
- * zone of their own that name a node. A pass after a Node change analyses every Service again and
- * finds the groups of every unchanged list whose endpoints carry their zones.
+ * list ({@link SliceListMemo}): a pass after a Node change analyses every Service again and finds
+ * the groups of every unchanged list.
  */
 export function groupSliceList(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct: boolean): GroupedTrafficEndpoints {
-  const known = GROUPS_BY_LIST.get(slices);
-  if (known !== undefined && known.addressesDistinct === addressesDistinct && (known.zones === null || known.zones === nodeZoneByName)) return known.grouped;
-  const grouped = groupTrafficEndpoints(slices, nodeZoneByName, addressesDistinct);
-  GROUPS_BY_LIST.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, addressesDistinct, grouped });
-  return grouped;
+  const memo = addressesDistinct ? GROUPS_BY_LIST.distinct : GROUPS_BY_LIST.repeats;
+  return memo.get(slices, nodeZoneByName, () => groupTrafficEndpoints(slices, nodeZoneByName, addressesDistinct));
 }
 
 /**
