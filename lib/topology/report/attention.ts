@@ -79,7 +79,7 @@ export interface AttentionMoney {
  * otherwise.
  */
 export function costlyFixable(row: AttentionMoney, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): ServiceAttention | null {
-  if (!(row.saving >= minSaving) || row.saving <= 0) return null;
+  if (!savesEnough(row, minSaving)) return null;
   const how =
     row.bestScenario === 'fix' && row.fix !== null
       ? `its smallest fix (${row.fix})`
@@ -89,6 +89,11 @@ export function costlyFixable(row: AttentionMoney, minSaving: number = DEFAULT_A
           ? 'the controller’s next sync'
           : 'a change';
   return { reason: 'costly-fixable', message: `${usd(row.monthlyCost)} a month crosses zones; ${how} saves ${usd(row.saving)} a month.` };
+}
+
+/** Whether a row's best change saves at least `minSaving` (and anything at all). */
+function savesEnough(row: AttentionMoney, minSaving: number): boolean {
+  return row.saving >= minSaving && row.saving > 0;
 }
 
 function usd(value: number): string {
@@ -104,13 +109,18 @@ function usd(value: number): string {
 export function attentionByMoney(items: readonly AttentionItem[], rows: ReadonlyMap<string, AttentionMoney>, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): AttentionItem[] {
   // Services listed by another rule keep that entry; one listed as costly-fixable is re-judged from its row.
   const listedOtherwise = new Set<string>();
-  for (const item of items) if (item.reason !== 'costly-fixable') listedOtherwise.add(`${item.namespace}/${item.name}`);
-  for (const item of items) if (item.reason === 'costly-fixable') listedOtherwise.delete(`${item.namespace}/${item.name}`);
   const out: { readonly item: AttentionItem; readonly monthlyCost: number; readonly saving: number }[] = [];
   const entry = (item: AttentionItem, row: AttentionMoney | undefined) => ({ item, monthlyCost: row?.monthlyCost ?? 0, saving: row?.saving ?? 0 });
-  for (const item of items) if (item.reason !== 'costly-fixable') out.push(entry(item, rows.get(`${item.namespace}/${item.name}`)));
+  for (const item of items) {
+    if (item.reason === 'costly-fixable') continue;
+    const key = `${item.namespace}/${item.name}`;
+    listedOtherwise.add(key);
+    out.push(entry(item, rows.get(key)));
+  }
+  for (const item of items) if (item.reason === 'costly-fixable') listedOtherwise.delete(`${item.namespace}/${item.name}`);
+  // Most rows save too little to be listed: that is tested first, then whether another rule lists the Service.
   for (const [key, row] of rows) {
-    if (listedOtherwise.has(key)) continue;
+    if (!savesEnough(row, minSaving) || listedOtherwise.has(key)) continue;
     const attention = costlyFixable(row, minSaving);
     if (attention === null) continue;
     const slash = key.indexOf('/');
