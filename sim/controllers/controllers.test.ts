@@ -251,6 +251,26 @@ describe('simulated EndpointSlice controller: slices a real controller wrote', (
   });
 });
 
+describe('simulated EndpointSlice controller: slice names', () => {
+  it('names a new slice apart from one another writer left under the name its counter reaches next, instead of failing the sync', () => {
+    // A slice a mirroring controller (another manager) wrote as `web-00001`, the name this controller's
+    // counter gives its first slice: a restarted controller over a kept store meets the same.
+    const other: KubeObject = {
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
+      metadata: { name: 'web-00001', namespace: 'shop', labels: { 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io', 'kubernetes.io/service-name': 'web' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.9.9.9'], conditions: { ready: true } }],
+      ports: [],
+    };
+    const web = pod('web-1', 'shop', { app: 'web' }, 'n-a');
+    web.status = { phase: 'Running', podIP: '10.0.0.1', conditions: [{ type: 'Ready', status: 'True' }] };
+    const c = loaded([node('n-a', A), node('n-b', B), web, webService({}), other]);
+    const names = c.store.all('endpointslices', 'shop').map((slice) => `${slice.metadata.name} ${slice.metadata.labels?.['endpointslice.kubernetes.io/managed-by']}`);
+    expect(names.sort()).toEqual(['web-00001 endpointslicemirroring-controller.k8s.io', 'web-00002 endpointslice-controller.k8s.io']);
+    expect(c.store.get('endpointslices', 'shop', 'web-00001')?.endpoints).toEqual(other.endpoints);
+  });
+});
+
 describe('simulated workloads controller on a dump', () => {
   it('adopts a ReplicaSet’s pods as they are: terminating pods do not count, old ReplicaSets stay at 0', () => {
     const b = new ScenarioBuilder(3, 'v1.31.4');

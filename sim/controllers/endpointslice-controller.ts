@@ -181,7 +181,16 @@ export function createEndpointSliceController(options: EndpointSliceControllerOp
         minor,
         gates,
         zoneOf: (nodeName) => nodes.get(nodeName)?.zone ?? null,
-        newSliceName: (serviceName) => `${serviceName}-${(++sliceCounter).toString(36).padStart(5, '0')}`,
+        // A name no slice of the namespace has (one written by another controller instance before a
+        // restart of this one, or by a client): the API server gives a generateName create another
+        // suffix rather than failing it (RetryGenerateName, on by default since 1.31), and a create
+        // that collided would otherwise throw out of the sync.
+        newSliceName: (namespace, serviceName) => {
+          for (;;) {
+            const candidate = `${serviceName}-${(++sliceCounter).toString(36).padStart(5, '0')}`;
+            if (context.store.get('endpointslices', namespace, candidate) === undefined) return candidate;
+          }
+        },
         ownWrites,
         recordEvent: (service, event) => recordEvent(context, service, event, ENDPOINTSLICE_CONTROLLER_NAME, initialSync),
       };

@@ -34,8 +34,8 @@ export interface ReconcilerContext {
   readonly gates: FeatureGates;
   /** The zone of a node the controller knows (`null`: unknown node, or no zone label). */
   zoneOf(nodeName: string): string | null;
-  /** A new slice's name for a Service (`<service>-<counter>`). */
-  newSliceName(serviceName: string): string;
+  /** A new slice's name for a Service (`<service>-<counter>`), one no slice of the namespace has. */
+  newSliceName(namespace: string, serviceName: string): string;
   /** Runs the controller's own slice writes (their notifications do not re-sync the Service). */
   ownWrites(write: () => void): void;
   /** Records a topology Event on the Service. */
@@ -201,7 +201,7 @@ function reconcileByAddressType(r: ReconcilerContext, service: ReadonlyKubeObjec
     addressType: family,
     endpoints: endpoints.map(endpointFromWire),
   });
-  fresh.forEach((_, i) => names.set(i, r.newSliceName(name)));
+  fresh.forEach((_, i) => names.set(i, r.newSliceName(namespace, name)));
   const info: SliceInfo = {
     serviceKey: key,
     addressType: family,
