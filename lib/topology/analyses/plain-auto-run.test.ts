@@ -109,6 +109,52 @@ describe('plainAutoRun: the Auto run on slices without hints, in one walk', () =
     expect(compared).toBeGreaterThan(100);
   });
 
+  it('asked again after a Node change, gives the run it kept when the plan is the same and a new one when it moved, with or without a created slice', () => {
+    // A Node change moves the CPU ratios a little (usually the same plan: the run kept is given
+    // again) or a lot (another plan): either way the answer is the engine's for the new ratios.
+    const nudged = (step: number): ValueByZone<number> => {
+      const a = 0.5 + step * 1e-4;
+      return { 'zone-a': a, 'zone-b': 1 / 6, 'zone-c': 1 / 12, 'zone-d': 1 - a - 1 / 6 - 1 / 12 };
+    };
+    const ratioSets = [RATIOS, nudged(1), nudged(-2), { 'zone-a': 0.25, 'zone-b': 0.25, 'zone-c': 0.25, 'zone-d': 0.25 }, nudged(3)];
+    const created: EndpointSlice = { name: 'zonescope-simulated', endpoints: ['zone-b', 'zone-c', 'zone-c'].map((zone, i) => ({ addresses: [`added-${zone}-${i + 1}`], zone, nodeName: null, ready: true, hints: null })) };
+    let same = 0;
+    let compared = 0;
+    fc.assert(
+      fc.property(slicesArb, fc.boolean(), (slices, withCreated) => {
+        let previous: ReturnType<typeof plainAutoRun> | undefined;
+        for (const ratios of ratioSets) {
+          const lean = plainAutoRun({ addressType: 'IPv4', slices, created: withCreated ? created : null, cpuRatiosByZone: ratios, table: null, minor: 33, nodeZoneByName });
+          if (lean !== null && lean === previous) same++;
+          previous = lean;
+          if (lean === null) continue;
+          const engine = runHintsEngine({
+            serviceKey: 'default/web',
+            annotations: topologyAnnotationChange({}, 33, true).annotations,
+            trafficDistribution: null,
+            addressType: 'IPv4',
+            unchanged: slices,
+            toCreate: withCreated ? [created] : [],
+            cpuRatiosByZone: ratios,
+            minor: 33,
+            gates: defaultFeatureGates(33),
+            topologyCacheEnabled: true,
+          });
+          expect(lean.result).toEqual({ ...engine, slices: [] });
+          if (!engine.hintsEnabled) continue;
+          expect(lean.hintCountsByZone).toEqual(countHintsByZone(engine.slices));
+          expect(lean.donated).toBe(countDonatedEndpoints(engine.slices));
+          if (engine.slicesToWrite > 0) expect(lean.grouped?.key).toBe(groupTrafficEndpoints(engine.slices, nodeZoneByName, true).key);
+          compared++;
+        }
+      }),
+      { numRuns: 150, seed: 13 },
+    );
+    expect(compared).toBeGreaterThan(100);
+    // The nudges mostly leave the plan as it was: those runs are the ones kept.
+    expect(same).toBeGreaterThan(50);
+  });
+
   it('leaves a ready endpoint without a zone to the engine (it turns the hints off after copying the slices)', () => {
     const endpoints: Endpoint[] = ['zone-a', 'zone-a', 'zone-b', 'zone-c', 'zone-d', ''].map((zone, i) => ({ addresses: [`10.3.0.${i}`], zone, nodeName: null, ready: true, hints: null }));
     const slices = [{ endpoints }];

@@ -136,10 +136,57 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   //    rewritten; its ready endpoints get their own zone. A ready endpoint without a zone disables
   //    the hints after that: left to the engine.
   if (counts.zoneless || counts.allocated.size === 0) return null;
-  const { allocated, written } = counts;
   // 3. Giving and receiving zones, then the re-hinting (`redistributeHints`: first ready endpoints
   //    of a giving zone first, in slice order, each to the first receiving zone by name with room).
-  const { givingZones, receivingZones } = getGivingAndReceivingZones(allocation.allocations, Object.fromEntries(allocated));
+  const { givingZones, receivingZones } = getGivingAndReceivingZones(allocation.allocations, Object.fromEntries(counts.allocated));
+  // What follows reads only the slices, the created slice, the release and these two plans: a run
+  // with the same ones (the next pass after a Node change, whose new CPU ratios rarely move a
+  // Service's plan) is the run kept for them.
+  const runs = RUNS.get(slices, input.nodeZoneByName, () => new Map<string, PlainAutoRun | null>());
+  const key = runKey(input.minor, addressType, created, givingZones, receivingZones);
+  const known = runs.get(key);
+  if (known !== undefined) return known;
+  const run = redistributed(input, hinted, counts, givingZones, receivingZones);
+  if (runs.size >= RUNS_PER_LIST) runs.clear();
+  runs.set(key, run);
+  return run;
+}
+
+/** Runs {@link RUNS} keeps per slice list before it starts over (a list meets few plans). */
+const RUNS_PER_LIST = 16;
+
+/**
+ * {@link plainAutoRun}'s runs that allocate, by slice list (with the node zones their groups read,
+ * see `SliceListMemo`) and {@link runKey}.
+ */
+const RUNS = new SliceListMemo<Map<string, PlainAutoRun | null>>();
+
+/**
+ * What a run that allocates reads besides the slice list: the release, the address type (the
+ * event's text), the created slice's endpoints (zone and address, in order) and the giving and
+ * receiving plans (zones in sorted order, as `getGivingAndReceivingZones` builds them).
+ */
+function runKey(minor: KubeMinor, addressType: AddressType, created: EndpointSlice | null, giving: Readonly<ValueByZone<number>>, receiving: Readonly<ValueByZone<number>>): string {
+  let key = `${minor}|${addressType}|`;
+  if (created !== null) for (const endpoint of created.endpoints) key += `${endpoint.zone ?? ''}\u0000${endpoint.addresses[0] ?? ''}\u0001`;
+  key += '|';
+  for (const zone in giving) key += `${zone}\u0000${giving[zone] as number}\u0001`;
+  key += '|';
+  for (const zone in receiving) key += `${zone}\u0000${receiving[zone] as number}\u0001`;
+  return key;
+}
+
+/** Steps 3–4 of {@link plainAutoRun} once its plans are known. */
+function redistributed(
+  input: PlainAutoInput,
+  hinted: readonly EndpointSlice[],
+  counts: ReadyCounts,
+  givingZones: Readonly<ValueByZone<number>>,
+  receivingZones: Readonly<ValueByZone<number>>,
+): PlainAutoRun | null {
+  const { slices, addressType } = input;
+  const created = input.created ?? null;
+  const { allocated, written } = counts;
   const hintCounts = new Map(allocated);
   /** The zone each moved endpoint is hinted for, by the endpoint. */
   const moved = new Map<EndpointSlice['endpoints'][number], string>();
