@@ -1,8 +1,9 @@
 /**
  * In-process timing of the full-cluster analysis (`analyzeAllMs`), run by the benchmark as a child
  * process: loads the cluster through LiveClusterSource (the dashboard's own list+watch path), then
- * times `analyzeClusterIn` from scratch `--runs` times as the dashboard runs it (fresh per-Service
- * cache: HPA/workload panels are computed when first read), the same with every field computed up
+ * times `analyzeClusterIn` from scratch `--runs` times as the dashboard runs it after a Node change
+ * (fresh per-Service cache: HPA/workload panels are computed when first read; one Node's allocatable
+ * CPU moved by a core before each run after the first), the same with every field computed up
  * front (`analyzeAllEagerMs`, the analyze command's path), the same with report sharing between
  * Services of one shape switched off (`analyzeAllDistinctMs`: a cluster where no two Services look
  * alike; `serviceShapes` says how many distinct shapes this cluster has), and the incremental pass after one
@@ -27,13 +28,31 @@ import { analyzeClusterIn, pricingOf, serviceFlowsOf } from '../../lib/topology/
 import { pricePerGbSetting } from '../../lib/topology/model/cloud-pricing';
 import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/prepared-analysis';
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
-import type { ClusterSnapshot } from '../../lib/topology/model/cluster-model';
+import type { ClusterIndex, ClusterSnapshot } from '../../lib/topology/model/cluster-model';
+import { parseQuantityNano } from '../../lib/topology/upstream/quantity';
 import { percentile } from './http';
 import { settleSimulator } from './list-floor';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+/**
+ * `index` after a Node change: the `step`-th Node of a fixed stride through the list gets one core
+ * more allocatable CPU on odd steps, one less on even ones (a Node without a readable CPU quantity,
+ * or with a core or less, is left alone, and the index is then unchanged).
+ */
+function withNodeChange(index: ClusterIndex, step: number): ClusterIndex {
+  const nodes = [...index.snapshot.nodes];
+  const at = (step * 7919) % Math.max(1, nodes.length);
+  const node = nodes[at];
+  const nano = node?.allocatableCpu == null ? null : parseQuantityNano(node.allocatableCpu);
+  if (!node || nano === null) return index;
+  const millis = Number(nano / 1_000_000n) + (step % 2 === 1 ? 1000 : -1000);
+  if (millis <= 0) return index;
+  nodes[at] = { ...node, allocatableCpu: `${millis}m` };
+  return indexIncrementally({ ...index.snapshot, nodes }, index);
 }
 
 function gc(): void {
@@ -60,13 +79,19 @@ async function main(): Promise<void> {
   const settled = settleSim !== undefined && Number.isInteger(settlePid) ? await settleSimulator(settleSim, settlePid) : null;
 
   // 1. From scratch, `runs` times (the first run includes JIT warm-up), as the dashboard runs it:
-  //    with a (fresh) per-Service cache, HPA panels computed when first read.
+  //    with a (fresh) per-Service cache, HPA panels computed when first read. The dashboard runs a
+  //    full pass when the Nodes change (new CPU ratios and clients move every Service): before each
+  //    run after the first, one Node's allocatable CPU moves by a core, as a node replaced by one
+  //    of another size would, so what a pass keeps for the next (by slice list, by plan) is met as
+  //    after a real Node change, not after none.
   const analyze: number[] = [];
   const prepare: number[] = [];
+  let nodeChanged = index;
   for (let i = 0; i < runs; i++) {
+    if (i > 0) nodeChanged = withNodeChange(nodeChanged, i);
     gc();
     const a = performance.now();
-    const prepared = withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
+    const prepared = withAnalysisCache(prepareAnalysis(nodeChanged), new AnalysisCache());
     const b = performance.now();
     analyzeClusterIn(prepared);
     analyze.push(performance.now() - b);
