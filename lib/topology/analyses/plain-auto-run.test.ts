@@ -29,6 +29,22 @@ const slicesArb = fc
     return lists.map((list, i) => ({ name: `web-${i}`, addressType: 'IPv4' as const, endpoints: list }));
   });
 
+/** The engine's run of `slices` (and `toCreate`) with topology mode Auto on 1.33. */
+function autoOn33(slices: readonly EndpointSlice[], toCreate: readonly EndpointSlice[], ratios: ValueByZone<number>) {
+  return runHintsEngine({
+    serviceKey: 'default/web',
+    annotations: topologyAnnotationChange({}, 33, true).annotations,
+    trafficDistribution: null,
+    addressType: 'IPv4',
+    unchanged: slices,
+    toCreate,
+    cpuRatiosByZone: ratios,
+    minor: 33,
+    gates: defaultFeatureGates(33),
+    topologyCacheEnabled: true,
+  });
+}
+
 describe('plainAutoRun: the Auto run on slices without hints, in one walk', () => {
   it('is the engine\'s run: outcome, events, slices written, hint counts, donations and the grouped endpoints of its slices', () => {
     let enabled = 0;
@@ -84,17 +100,7 @@ describe('plainAutoRun: the Auto run on slices without hints, in one walk', () =
           const zones = maps[round % 2] as Map<string, string | null>;
           const ratios = ratioSets[round >> 1] as ValueByZone<number>;
           const lean = plainAutoRun({ addressType: 'IPv4', slices, cpuRatiosByZone: ratios, table: null, minor: 33, nodeZoneByName: zones });
-          const engine = runHintsEngine({
-            serviceKey: 'default/web',
-            annotations: topologyAnnotationChange({}, 33, true).annotations,
-            trafficDistribution: null,
-            addressType: 'IPv4',
-            unchanged: slices,
-            cpuRatiosByZone: ratios,
-            minor: 33,
-            gates: defaultFeatureGates(33),
-            topologyCacheEnabled: true,
-          });
+          const engine = autoOn33(slices, [], ratios);
           expect(lean?.result).toEqual({ ...engine, slices: [] });
           if (engine.slicesToWrite === 0) continue;
           const grouped = groupTrafficEndpoints(engine.slices, zones, true);
@@ -128,18 +134,7 @@ describe('plainAutoRun: the Auto run on slices without hints, in one walk', () =
           if (lean !== null && lean === previous) same++;
           previous = lean;
           if (lean === null) continue;
-          const engine = runHintsEngine({
-            serviceKey: 'default/web',
-            annotations: topologyAnnotationChange({}, 33, true).annotations,
-            trafficDistribution: null,
-            addressType: 'IPv4',
-            unchanged: slices,
-            toCreate: withCreated ? [created] : [],
-            cpuRatiosByZone: ratios,
-            minor: 33,
-            gates: defaultFeatureGates(33),
-            topologyCacheEnabled: true,
-          });
+          const engine = autoOn33(slices, withCreated ? [created] : [], ratios);
           expect(lean.result).toEqual({ ...engine, slices: [] });
           if (!engine.hintsEnabled) continue;
           expect(lean.hintCountsByZone).toEqual(countHintsByZone(engine.slices));
