@@ -247,6 +247,9 @@ interface DecisionFacts {
   zone: string;
   hintsAnnotation: string;
   rule: HintsAnnotationRule;
+  /** What the facts above were read from (the decisions made for them are kept by these). */
+  node: ProxyNode;
+  release: ProxyRelease;
 }
 
 function sameZoneReasonText(reason: SameZoneFallbackReason, facts: DecisionFacts): string {
@@ -314,7 +317,43 @@ function annotationRefusalText(facts: DecisionFacts): string {
   }
 }
 
+/**
+ * Decisions made, by release, node, annotation and outcome: a traffic model asks the same few of
+ * every zone's node for thousands of Services, and each one spelled its message out again. The
+ * decisions are shared, so they are never changed once made.
+ */
+const DECISIONS = new WeakMap<ProxyRelease, WeakMap<ProxyNode, Map<string, TopologyModeDecision>>>();
+
 function decide(
+  mode: TopologyMode,
+  reason: SameZoneFallbackReason | null,
+  sameNodeReason: SameNodeFallbackReason | null,
+  facts: DecisionFacts,
+): TopologyModeDecision {
+  let byNode = DECISIONS.get(facts.release);
+  if (byNode === undefined) {
+    byNode = new WeakMap();
+    DECISIONS.set(facts.release, byNode);
+  }
+  let made = byNode.get(facts.node);
+  if (made === undefined) {
+    made = new Map();
+    byNode.set(facts.node, made);
+  }
+  const key = `${mode}\u0000${reason ?? ''}\u0000${sameNodeReason ?? ''}\u0000${facts.hintsAnnotation}`;
+  let decision = made.get(key);
+  if (decision === undefined) {
+    if (made.size >= DECISIONS_PER_NODE) made.clear();
+    decision = Object.freeze(newDecision(mode, reason, sameNodeReason, facts));
+    made.set(key, decision);
+  }
+  return decision;
+}
+
+/** Decisions {@link DECISIONS} keeps per release and node before it starts over (annotation values are free text). */
+const DECISIONS_PER_NODE = 256;
+
+function newDecision(
   mode: TopologyMode,
   reason: SameZoneFallbackReason | null,
   sameNodeReason: SameNodeFallbackReason | null,
@@ -366,6 +405,8 @@ function factsFor(hintsAnnotation: string, node: ProxyNode, release: ProxyReleas
     zone: nodeZone(node),
     hintsAnnotation,
     rule: hintsAnnotationRule(release),
+    node,
+    release,
   };
 }
 
