@@ -247,9 +247,13 @@ interface DecisionFacts {
   zone: string;
   hintsAnnotation: string;
   rule: HintsAnnotationRule;
-  /** What the facts above were read from (the decisions made for them are kept by these). */
-  node: ProxyNode;
-  release: ProxyRelease;
+}
+
+/** What a decision is asked of: the annotation value, the node and the release (its facts follow from them). */
+interface DecisionAsked {
+  readonly hintsAnnotation: string;
+  readonly node: ProxyNode;
+  readonly release: ProxyRelease;
 }
 
 function sameZoneReasonText(reason: SameZoneFallbackReason, facts: DecisionFacts): string {
@@ -328,23 +332,23 @@ function decide(
   mode: TopologyMode,
   reason: SameZoneFallbackReason | null,
   sameNodeReason: SameNodeFallbackReason | null,
-  facts: DecisionFacts,
+  asked: DecisionAsked,
 ): TopologyModeDecision {
-  let byNode = DECISIONS.get(facts.release);
+  let byNode = DECISIONS.get(asked.release);
   if (byNode === undefined) {
     byNode = new WeakMap();
-    DECISIONS.set(facts.release, byNode);
+    DECISIONS.set(asked.release, byNode);
   }
-  let made = byNode.get(facts.node);
+  let made = byNode.get(asked.node);
   if (made === undefined) {
     made = new Map();
-    byNode.set(facts.node, made);
+    byNode.set(asked.node, made);
   }
-  const key = `${mode}\u0000${reason ?? ''}\u0000${sameNodeReason ?? ''}\u0000${facts.hintsAnnotation}`;
+  const key = `${mode}\u0000${reason ?? ''}\u0000${sameNodeReason ?? ''}\u0000${asked.hintsAnnotation}`;
   let decision = made.get(key);
   if (decision === undefined) {
     if (made.size >= DECISIONS_PER_NODE) made.clear();
-    decision = Object.freeze(newDecision(mode, reason, sameNodeReason, facts));
+    decision = Object.freeze(newDecision(mode, reason, sameNodeReason, factsFor(asked)));
     made.set(key, decision);
   }
   return decision;
@@ -379,10 +383,10 @@ function newDecision(
  * Falls back to 'none'. Before 1.33 node hints do not exist; from 1.33 only the shared reasons
  * (traffic policy, no endpoints) can stop the decision early, and they stop both modes.
  */
-function fallBack(reason: SameZoneFallbackReason, facts: DecisionFacts): TopologyModeDecision {
+function fallBack(reason: SameZoneFallbackReason, asked: DecisionAsked): TopologyModeDecision {
   const sameNodeReason: SameNodeFallbackReason =
-    facts.minor >= SINCE_NODE_HINTS && isCommonReason(reason) ? reason : 'node-hints-not-supported';
-  return decide('none', reason, sameNodeReason, facts);
+    asked.release.minor >= SINCE_NODE_HINTS && isCommonReason(reason) ? reason : 'node-hints-not-supported';
+  return decide('none', reason, sameNodeReason, asked);
 }
 
 const COMMON_REASONS: ReadonlySet<string> = new Set<CommonTopologyFallbackReason>([
@@ -398,15 +402,13 @@ function isCommonReason(reason: TopologyFallbackReason): reason is CommonTopolog
   return COMMON_REASONS.has(reason);
 }
 
-function factsFor(hintsAnnotation: string, node: ProxyNode, release: ProxyRelease): DecisionFacts {
+function factsFor({ hintsAnnotation, node, release }: DecisionAsked): DecisionFacts {
   return {
     minor: release.minor,
     nodeName: node.name,
     zone: nodeZone(node),
     hintsAnnotation,
     rule: hintsAnnotationRule(release),
-    node,
-    release,
   };
 }
 
@@ -432,29 +434,33 @@ export function topologyModeFromHints(
   node: ProxyNode,
   release: ProxyRelease,
 ): TopologyModeDecision {
-  const facts = factsFor(hintsAnnotation, node, release);
+  const asked: DecisionAsked = { hintsAnnotation, node, release };
   const { minor } = release;
 
   // 1. Annotation (not consulted from 1.33, nor in 1.30–1.32 with ServiceTrafficDistribution on).
-  if (!isHintsAnnotationAccepted(hintsAnnotation, release)) return fallBack('annotation-not-accepted', facts);
+  if (!isHintsAnnotationAccepted(hintsAnnotation, release)) return fallBack('annotation-not-accepted', asked);
 
   // 2. Zone label required before 1.33.
-  if (minor < SINCE_NODE_HINTS && facts.zone === '') return fallBack('node-missing-zone-label', facts);
+  const zone = nodeZone(node);
+  if (minor < SINCE_NODE_HINTS && zone === '') return fallBack('node-missing-zone-label', asked);
 
-  // 3. Scan the endpoints that count for this generation.
-  if (endpoints.length === 0) return fallBack('no-endpoints', facts);
-  const examined = minor < SINCE_READINESS_AWARE_HINTS ? endpoints : endpoints.filter((ep) => ep.ready);
-  if (examined.length === 0) return fallBack('no-ready-endpoints', facts);
+  // 3. Scan the endpoints that count for this generation (ready ones from 1.23; walked in place).
+  if (endpoints.length === 0) return fallBack('no-endpoints', asked);
+  const readyOnly = minor >= SINCE_READINESS_AWARE_HINTS;
+  let examined = 0;
   let allHaveNodeHints = true;
   let hasEndpointForNode = false;
   let allHaveZoneHints = true;
   let hasEndpointForZone = false;
-  for (const ep of examined) {
+  for (const ep of endpoints) {
+    if (readyOnly && !ep.ready) continue;
+    examined++;
     if (!hasHints(ep.nodeHints)) allHaveNodeHints = false;
-    else if (hintsInclude(ep.nodeHints, facts.nodeName)) hasEndpointForNode = true;
+    else if (hintsInclude(ep.nodeHints, node.name)) hasEndpointForNode = true;
     if (!hasHints(ep.zoneHints)) allHaveZoneHints = false;
-    else if (hintsInclude(ep.zoneHints, facts.zone)) hasEndpointForZone = true;
+    else if (hintsInclude(ep.zoneHints, zone)) hasEndpointForZone = true;
   }
+  if (examined === 0) return fallBack('no-ready-endpoints', asked);
 
   // 4. Same node (1.33+, behind PreferSameTrafficDistribution).
   let sameNodeReason: SameNodeFallbackReason;
@@ -462,14 +468,14 @@ export function topologyModeFromHints(
   else if (!release.gates.PreferSameTrafficDistribution) sameNodeReason = 'prefer-same-traffic-distribution-gate-off';
   else if (!allHaveNodeHints) sameNodeReason = 'endpoint-missing-node-hint';
   else if (!hasEndpointForNode) sameNodeReason = 'no-endpoint-for-node';
-  else return decide('PreferSameNode', null, null, facts);
+  else return decide('PreferSameNode', null, null, asked);
 
   // 5. Same zone.
   let reason: SameZoneFallbackReason;
   if (!allHaveZoneHints) reason = 'endpoint-missing-zone-hint';
-  else if (!hasEndpointForZone) reason = facts.zone === '' ? 'node-missing-zone-label' : 'no-endpoint-for-zone';
-  else return decide('PreferSameZone', null, sameNodeReason, facts);
-  return decide('none', reason, sameNodeReason, facts);
+  else if (!hasEndpointForZone) reason = zone === '' ? 'node-missing-zone-label' : 'no-endpoint-for-zone';
+  else return decide('PreferSameZone', null, sameNodeReason, asked);
+  return decide('none', reason, sameNodeReason, asked);
 }
 
 /**
@@ -493,22 +499,22 @@ export function topologyModeForService(
   node: ProxyNode,
   release: ProxyRelease,
 ): TopologyModeDecision {
-  const facts = factsFor(svcInfo.hintsAnnotation, node, release);
+  const asked: DecisionAsked = { hintsAnnotation: svcInfo.hintsAnnotation, node, release };
   const { minor } = release;
 
   // 1. Traffic policies (and the 1.21-only gates).
   if (minor < SINCE_CATEGORIZE) {
     const legacyGates = { ...DEFAULT_LEGACY_PROXY_FEATURE_GATES, ...definedOnly(release.legacyGates) };
-    if (externalPolicyLocal(svcInfo)) return fallBack('external-traffic-policy-local', facts);
-    if (minor < 22 && !legacyGates.EndpointSliceProxying) return fallBack('endpoint-slice-proxying-gate-off', facts);
-    if (minor < 22 && legacyGates.ServiceTopology) return fallBack('service-topology-gate-on', facts);
-    if (internalPolicyLocal(svcInfo, release)) return fallBack('internal-traffic-policy-local', facts);
+    if (externalPolicyLocal(svcInfo)) return fallBack('external-traffic-policy-local', asked);
+    if (minor < 22 && !legacyGates.EndpointSliceProxying) return fallBack('endpoint-slice-proxying-gate-off', asked);
+    if (minor < 22 && legacyGates.ServiceTopology) return fallBack('service-topology-gate-on', asked);
+    if (internalPolicyLocal(svcInfo, release)) return fallBack('internal-traffic-policy-local', asked);
   } else if (!usesClusterEndpoints(svcInfo, release)) {
-    return fallBack('internal-traffic-policy-local', facts);
+    return fallBack('internal-traffic-policy-local', asked);
   }
 
   // 2. TopologyAwareHints gate (GA and no longer checked from 1.33).
-  if (minor < SINCE_NODE_HINTS && !release.gates.TopologyAwareHints) return fallBack('topology-aware-hints-gate-off', facts);
+  if (minor < SINCE_NODE_HINTS && !release.gates.TopologyAwareHints) return fallBack('topology-aware-hints-gate-off', asked);
 
   // 3. Annotation, zone label and hints.
   return topologyModeFromHints(endpoints, svcInfo.hintsAnnotation, node, release);
