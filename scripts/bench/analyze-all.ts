@@ -29,7 +29,7 @@ import { pricePerGbSetting } from '../../lib/topology/model/cloud-pricing';
 import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from '../../lib/topology/report/prepared-analysis';
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
 import type { ClusterIndex, ClusterSnapshot } from '../../lib/topology/model/cluster-model';
-import { parseQuantityNano } from '../../lib/topology/upstream/quantity';
+import { quantityToMilli } from '../../lib/topology/upstream/quantity';
 import { percentile } from './http';
 import { settleSimulator } from './list-floor';
 
@@ -47,9 +47,9 @@ function withNodeChange(index: ClusterIndex, step: number): ClusterIndex {
   const nodes = [...index.snapshot.nodes];
   const at = (step * 7919) % Math.max(1, nodes.length);
   const node = nodes[at];
-  const nano = node?.allocatableCpu == null ? null : parseQuantityNano(node.allocatableCpu);
-  if (!node || nano === null) return index;
-  const millis = Number(nano / 1_000_000n) + (step % 2 === 1 ? 1000 : -1000);
+  const current = node?.allocatableCpu == null ? null : quantityToMilli(node.allocatableCpu);
+  if (!node || current === null) return index;
+  const millis = current + (step % 2 === 1 ? 1000 : -1000);
   if (millis <= 0) return index;
   nodes[at] = { ...node, allocatableCpu: `${millis}m` };
   return indexIncrementally({ ...index.snapshot, nodes }, index);

@@ -172,9 +172,9 @@ export async function coldStartLists(simUrl: string, serverLines: readonly strin
   // Resume checks follow a watch that ended or a silence of the simulator (its collections at L):
   // one-item reads, not lists, but worth seeing next to the connections they open.
   const checks = Object.entries(stats.resumeChecks ?? {}).filter(([, count]) => count > 0);
-  if (checks.length > 0) log(`cold start: watch resume checks (one-item lists, not counted above) ${JSON.stringify(Object.fromEntries(checks))}; the server said:\n  ${listLines(serverLines).join('\n  ') || '(nothing about its watches)'}`);
+  const said = listLines(serverLines);
+  if (checks.length > 0) log(`cold start: watch resume checks (one-item lists, not counted above) ${JSON.stringify(Object.fromEntries(checks))}; the server said:\n  ${said.join('\n  ') || '(nothing about its watches)'}`);
   if (coldStart.coldStartListsMax > 1) {
-    const said = listLines(serverLines);
     log(said.length > 0 ? `cold start: a type was listed again; the server said:\n  ${said.join('\n  ')}` : 'cold start: a type was listed again; the server said nothing about its lists or watches');
   }
   return coldStart;

@@ -614,32 +614,10 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   };
   const needsAttention = attentionFor(common);
   const gitOps = gitOpsManager(service);
-  let report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null };
-  if (lazy) {
-    const ifAuto = { made: ifAutoPrediction, shared: core.analysis.ifAuto, annotations: service.annotations, minor: context.release.minor };
-    report = new LazyServiceReport(common, ifAuto, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention);
-  } else {
-    // In the schema's key order (see LazyServiceReport.toJSON).
-    report = {
-      namespace: common.namespace,
-      name: common.name,
-      type: common.type,
-      mechanism: common.mechanism,
-      mechanismDetail: common.mechanismDetail,
-      lints: common.lints,
-      expected: common.expected,
-      observed: common.observed,
-      diff: common.diff,
-      ifAuto: ifAutoPrediction as IfAutoPrediction,
-      traffic: common.traffic,
-      unknown: common.unknown,
-      hpa: cell.hpa(),
-      workload: cell.workloadOnly(),
-      fixes: fixes as readonly Fix[],
-      loadBalancer,
-      gitOps,
-    };
-  }
+  const ifAutoParts = { made: ifAutoPrediction, shared: core.analysis.ifAuto, annotations: service.annotations, minor: context.release.minor };
+  const lazyReport = new LazyServiceReport(common, ifAutoParts, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention);
+  // A cached cluster pass keeps the lazy report; otherwise every field is worked out now, as plain data in the schema's key order.
+  const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy ? lazyReport : lazyReport.toJSON();
   return { report, needsAttention, analysis: withDetail ? analysis : undefined, readyEndpoints, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeShared };
 }
 
