@@ -148,14 +148,15 @@ export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;
 export class TrafficFiguresMemo {
   private figures = new Map<string, TrafficFigures>();
 
-  /** The figures for `key`, computed by `compute` when not known yet. */
-  get(key: string, compute: () => TrafficFigures): TrafficFigures {
+  /** The figures for `key`, computed by `compute` (given the key as kept) when not known yet. */
+  get(key: string, compute: (kept: string) => TrafficFigures): TrafficFigures {
     const known = this.figures.get(key);
     if (known !== undefined) return known;
-    const value = compute();
-    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
     // Keys are built piece by piece; the ones kept are laid out in one piece (model/flat-string.ts).
-    this.figures.set(flatString(key), value);
+    const kept = flatString(key);
+    const value = compute(kept);
+    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
+    this.figures.set(kept, value);
     return value;
   }
 

@@ -196,3 +196,47 @@ describe('groupSliceList: the groups of a slice list, kept by the list', () => {
   });
 });
 
+
+describe('figures with a figures key: kube-proxy\'s selections kept for other client shares', () => {
+  const clusterServiceArb = serviceArb.filter((service) => service.internalTrafficPolicy === 'Cluster');
+  const sharesArb = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 9 })).map(([a, b, c]) => [a / (a + b + c), b / (a + b + c), c / (a + b + c)]);
+  // The same node objects under every share split, as contexts built after a Node change hand them.
+  const withShares = (shares: readonly number[]): TrafficClientZone[] => clients.map((client, i) => ({ ...client, share: shares[i] as number }));
+
+  it('gives, under new shares, the figures computed without a key, bit for bit', () => {
+    fc.assert(
+      fc.property(slicesArb, clusterServiceArb, fc.boolean(), fc.boolean(), sharesArb, sharesArb, (slices, service, honoursHints, proxied, first, second) => {
+        const grouped = groupTrafficEndpoints(slices, nodeZoneByName);
+        const key = trafficFiguresKey(slices, nodeZoneByName, { service, honoursHints, proxied });
+        if (key === null || grouped.key === null) return;
+        const base = { ...input(slices, service, honoursHints, proxied), endpoints: grouped.endpoints, counts: grouped.counts };
+        for (const shares of [first, second]) {
+          const keyed = computeTrafficFigures({ ...base, clients: withShares(shares), figuresKey: key });
+          const fresh = computeTrafficFigures({ ...base, clients: withShares(shares) });
+          expect(JSON.stringify(keyed)).toBe(JSON.stringify(fresh));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the selections apart by release and by node', () => {
+    const service: ProxyServicePort = { internalTrafficPolicy: 'Cluster', externalTrafficPolicy: 'Cluster', externallyAccessible: false, hintsAnnotation: 'Auto' };
+    const slices: EndpointSlice[] = [
+      { endpoints: ['a', 'b', 'c'].map((zone, i) => ({ addresses: [`10.0.4.${i}`], zone, nodeName: null, ready: true, hints: { forZones: [zone] } })) },
+    ];
+    const grouped = groupTrafficEndpoints(slices, nodeZoneByName);
+    const key = trafficFiguresKey(slices, nodeZoneByName, { service, honoursHints: true, proxied: true }) as string;
+    const base = { ...input(slices, service, true, true), endpoints: grouped.endpoints, counts: grouped.counts, figuresKey: key };
+    // Zone hints honoured on 1.33: each zone keeps its own endpoint.
+    const hinted = computeTrafficFigures(base);
+    expect(hinted.crossZoneFraction).toBe(0);
+    // Under the same key, 1.23 with its default gates (TopologyAwareHints off) ignores them: other selections.
+    const gateOff = { minor: 23, gates: defaultFeatureGates(23) };
+    expect(computeTrafficFigures({ ...base, release: gateOff })).toEqual(computeTrafficFigures({ ...base, release: gateOff, figuresKey: undefined }));
+    expect(computeTrafficFigures({ ...base, release: gateOff }).crossZoneFraction).toBeGreaterThan(0);
+    // Other nodes, relabelled into other zones, under the same key: their own selections.
+    const moved = clients.map((client, i) => ({ ...client, nodes: client.nodes.map((node) => ({ ...node, proxyNode: { name: node.proxyNode.name, labels: { 'topology.kubernetes.io/zone': ZONES[(i + 1) % 3] as string } } })) }));
+    expect(computeTrafficFigures({ ...base, clients: moved })).toEqual(computeTrafficFigures({ ...base, clients: moved, figuresKey: undefined }));
+  });
+});

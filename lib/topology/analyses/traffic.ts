@@ -29,6 +29,7 @@ import { sortedKeys } from '../upstream/sorted';
 import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
 import { endpointZone } from './endpoint-shape';
 import { sharedText } from '../model/flat-string';
+import { memoOnObject } from '../model/object-memo';
 
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
 export const UNKNOWN_ZONE = '(no zone)';
@@ -99,6 +100,13 @@ export interface TrafficInput {
    * shape first appears (traffic-figures-memo.ts `groupTrafficEndpoints`). Absent: one each.
    */
   readonly counts?: readonly number[];
+  /**
+   * The input's `trafficFiguresKey` (traffic-figures-memo.ts), when the caller has it, for a
+   * grouped list: kube-proxy's selection on each zone's node is then kept under it, by release
+   * and node object, and found again for the same endpoints and settings with other client shares
+   * (a Node change moves every share; the selections stay).
+   */
+  readonly figuresKey?: string;
 }
 
 /** Load of one endpoint. */
@@ -590,6 +598,20 @@ interface GroupSelection {
 }
 
 /**
+ * Selections {@link groupedFigures} made, by release and node object, then by figures key (see
+ * `TrafficInput.figuresKey`): what a selection reads besides them — the grouped endpoints, the
+ * Service's settings, whether hints are honoured and the Service proxied — is what the key spells.
+ */
+const SELECTIONS = new WeakMap<ProxyRelease, WeakMap<ProxyNode, Map<string, GroupSelection>>>();
+
+/** Selections {@link SELECTIONS} keeps per release and node before it starts over (a realistic 5,000-node pass makes ~5,000). */
+const SELECTIONS_KEPT = 16_384;
+
+function keptSelections(release: ProxyRelease, node: ProxyNode): Map<string, GroupSelection> {
+  return memoOnObject(memoOnObject(SELECTIONS, release, () => new WeakMap()), node, () => new Map());
+}
+
+/**
  * {@link trafficModel}'s figures of a grouped endpoint list (`counts`, `uniqueEndpoints`): the same
  * arithmetic in the same order, so the same values bit for bit, without the general path's
  * per-call maps and closures (a cluster pass asks for a few thousand such figures). Each client
@@ -660,6 +682,19 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
     return { mode, message: sharedText(message), positions, zones, zoneCounts, count };
   };
 
+  const { figuresKey } = input;
+  const selectOn = (node: ProxyNode): GroupSelection => {
+    if (figuresKey === undefined) return select(node);
+    const kept = keptSelections(release, node);
+    let selection = kept.get(figuresKey);
+    if (selection === undefined) {
+      selection = select(node);
+      if (kept.size >= SELECTIONS_KEPT) kept.clear();
+      kept.set(figuresKey, selection);
+    }
+    return selection;
+  };
+
   const matrix: ValueByZone<ValueByZone<number>> = {};
   const droppedByZone: ValueByZone<number> = {};
   // The same for every figures object of these clients: one shared (read-only) record and its sum.
@@ -681,7 +716,7 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
     const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
     // The zone's nodes as one group: its weight over the zone's is the whole share.
     const share = client.share * (totalWeight > 0 ? totalWeight / totalWeight : 1);
-    const current: GroupSelection = zoneIndependent && shared !== null ? shared : select(first.proxyNode);
+    const current: GroupSelection = zoneIndependent && shared !== null ? shared : selectOn(first.proxyNode);
     if (zoneIndependent) shared = current;
     let zoneDropped = 0;
     if (current.count === 0) zoneDropped += share;

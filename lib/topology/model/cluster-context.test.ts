@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { buildClusterContext, computeClientShareByZone } from './cluster-context';
+import type { ClusterContext } from './cluster-context';
+import { buildClusterContext, computeClientShareByZone, proxyReleaseWithHintsGate } from './cluster-context';
+import type { NodeRecord } from './cluster-model';
 import { testCluster, testNode } from './test-cluster';
 
 describe('computeClientShareByZone', () => {
@@ -36,6 +38,26 @@ describe('buildClusterContext', () => {
     ]);
     expect(context.zoneNames).toEqual(['zone-a', 'zone-b', 'zone-c']);
     expect(context.clientShareByZone).toEqual({ 'zone-a': 1 / 3, 'zone-b': 2 / 3 });
+  });
+
+  it('a context built after a Node change hands the same kube-proxy node and release objects for what did not change', () => {
+    const nodes = [testNode('a1', 'zone-a'), testNode('b1', 'zone-b'), testNode('b2', 'zone-b')];
+    const before = buildClusterContext(testCluster({ nodes }));
+    // One Node gets more CPU (a new record); the others are the same records.
+    const after = buildClusterContext(testCluster({ nodes: [nodes[0] as NodeRecord, testNode('b1', 'zone-b', '8'), nodes[2] as NodeRecord] }));
+    const proxyNode = (context: ClusterContext, zone: string, name: string) => context.clientNodesByZone.get(zone)?.find((node) => node.name === name)?.proxyNode;
+    expect(proxyNode(after, 'zone-a', 'a1')).toBe(proxyNode(before, 'zone-a', 'a1'));
+    expect(proxyNode(after, 'zone-b', 'b2')).toBe(proxyNode(before, 'zone-b', 'b2'));
+    expect(proxyNode(after, 'zone-b', 'b1')).not.toBe(proxyNode(before, 'zone-b', 'b1'));
+    expect(proxyNode(after, 'zone-b', 'b1')).toEqual(proxyNode(before, 'zone-b', 'b1'));
+    expect(after.proxyRelease).toBe(before.proxyRelease);
+    expect(after.clientShareByZone).not.toEqual(before.clientShareByZone);
+    // Other gates, another release object; the hints gate turned on, the release with it on.
+    const gated = buildClusterContext(testCluster({ nodes }), { featureGates: { TopologyAwareHints: false } });
+    expect(gated.proxyRelease).not.toBe(before.proxyRelease);
+    expect(gated.proxyRelease.gates.TopologyAwareHints).toBe(false);
+    expect(proxyReleaseWithHintsGate(gated.proxyRelease)).toBe(proxyReleaseWithHintsGate(gated.proxyRelease));
+    expect(proxyReleaseWithHintsGate(gated.proxyRelease).gates).toEqual({ ...gated.proxyRelease.gates, TopologyAwareHints: true });
   });
 
   it('memo computes once per run', () => {

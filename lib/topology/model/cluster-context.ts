@@ -19,7 +19,7 @@ import { quantityToMilli } from '../upstream/quantity';
 import type { NodeTopology, NodeTopologyStatus } from '../upstream/topology-cache';
 import { classifyNode, setNodes } from '../upstream/topology-cache';
 import type { TopologyNode, ValueByZone } from '../upstream/types';
-import type { FeatureGates } from '../upstream/version';
+import type { FeatureGates, KubeMinor } from '../upstream/version';
 import { resolveFeatureGates } from '../upstream/version';
 
 /** A node that originates client traffic (a ready worker with a zone and CPU). */
@@ -79,11 +79,56 @@ export function toTopologyNode(node: NodeRecord): TopologyNode {
   return { name: node.name, zone: node.zone, allocatableCpu: node.allocatableCpu, ready: node.ready, labels: node.labels };
 }
 
-/** A node record as kube-proxy sees it (its labels, with the zone label as recorded). */
+const PROXY_NODES = new WeakMap<NodeRecord, ProxyNode>();
+
+/**
+ * A node record as kube-proxy sees it (its labels, with the zone label as recorded): one object per
+ * record, so a context built after another Node changed hands the same object for this one, and
+ * what kube-proxy's model keeps by node object (decisions, selections) is found again.
+ */
 export function toProxyNode(node: NodeRecord): ProxyNode {
-  const labels: Record<string, string> = Object.fromEntries(Object.entries(node.labels).filter(([key]) => key !== LABEL_TOPOLOGY_ZONE));
-  if (node.zone !== null) labels[LABEL_TOPOLOGY_ZONE] = node.zone;
-  return { name: node.name, labels };
+  let known = PROXY_NODES.get(node);
+  if (known === undefined) {
+    const labels: Record<string, string> = Object.fromEntries(Object.entries(node.labels).filter(([key]) => key !== LABEL_TOPOLOGY_ZONE));
+    if (node.zone !== null) labels[LABEL_TOPOLOGY_ZONE] = node.zone;
+    known = Object.freeze({ name: node.name, labels: Object.freeze(labels) });
+    PROXY_NODES.set(node, known);
+  }
+  return known;
+}
+
+const WITH_HINTS_GATE = new WeakMap<ProxyRelease, ProxyRelease>();
+
+/** `release` with the TopologyAwareHints gate on (what a fix that turns the gate on leaves), one shared object per release. */
+export function proxyReleaseWithHintsGate(release: ProxyRelease): ProxyRelease {
+  let known = WITH_HINTS_GATE.get(release);
+  if (known === undefined) {
+    known = release.legacyGates === undefined ? sharedProxyRelease(release.minor, { ...release.gates, TopologyAwareHints: true }) : { ...release, gates: { ...release.gates, TopologyAwareHints: true } };
+    WITH_HINTS_GATE.set(release, known);
+  }
+  return known;
+}
+
+/** Release objects {@link sharedProxyRelease} hands out, by minor and gate values. */
+const PROXY_RELEASES = new Map<string, ProxyRelease>();
+
+/** Distinct releases {@link PROXY_RELEASES} keeps before it starts over (a process models a handful). */
+const PROXY_RELEASES_KEPT = 64;
+
+/**
+ * The kube-proxy release of `minor` with `gates`: one frozen object per minor and gate values, so
+ * contexts built one after another (a Node change builds a new one) hand the same object, and what
+ * kube-proxy's model keeps by release object (proxy-topology.ts, traffic.ts) is found again.
+ */
+export function sharedProxyRelease(minor: KubeMinor, gates: FeatureGates): ProxyRelease {
+  const key = `${minor}|${JSON.stringify(gates)}`;
+  let known = PROXY_RELEASES.get(key);
+  if (known === undefined) {
+    if (PROXY_RELEASES.size >= PROXY_RELEASES_KEPT) PROXY_RELEASES.clear();
+    known = Object.freeze({ minor, gates: Object.freeze({ ...gates }) });
+    PROXY_RELEASES.set(key, known);
+  }
+  return known;
 }
 
 /**
@@ -173,7 +218,7 @@ export function buildClusterContext(index: ClusterIndex, options: AnalysisOption
     options: resolveAnalysisOptions(options),
     release,
     gates,
-    proxyRelease: { minor: release.minor, gates },
+    proxyRelease: sharedProxyRelease(release.minor, gates),
     topologyCacheEnabled: isTopologyCacheEnabled(release.minor, gates),
     topologyNodes,
     nodeStatusByName,

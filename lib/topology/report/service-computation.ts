@@ -39,7 +39,7 @@ import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
 import { groupSliceList, groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
-import { serviceKey, serviceRecordKey } from '../model/cluster-context';
+import { proxyReleaseWithHintsGate, serviceKey, serviceRecordKey } from '../model/cluster-context';
 import type { EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import type { EndpointSlice, ValueByZone } from '../upstream/types';
@@ -752,7 +752,7 @@ const FIGURES_MEMOS = new WeakMap<readonly TrafficClientZone[], TrafficFiguresMe
  */
 function sharedFigures(prepared: PreparedAnalysis, input: Omit<TrafficInput, 'endpoints' | 'counts'>, slices: readonly EndpointSlice[], grouped: GroupedTrafficEndpoints, prefix = ''): TrafficFigures | null {
   const key = trafficFiguresKey(slices, prepared.context.nodeZoneByName, input, grouped);
-  return key === null ? null : figuresMemo(prepared).get(prefix + key, () => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts }));
+  return key === null ? null : figuresMemo(prepared).get(prefix + key, (kept) => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts, figuresKey: kept }));
 }
 
 /** The traffic figures memo of a preparation's clients (shared by the preparations rebased from it). */
@@ -777,7 +777,7 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, add
   const { context, dataplane } = prepared;
   return (state) => {
     if (service.type === 'ExternalName') return null;
-    const release = state.gatesOn ? { ...context.proxyRelease, gates: { ...context.proxyRelease.gates, TopologyAwareHints: true } } : context.proxyRelease;
+    const release = state.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease) : context.proxyRelease;
     const input = {
       release,
       clients: prepared.clients,
