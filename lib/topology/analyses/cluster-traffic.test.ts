@@ -230,6 +230,63 @@ describe('computeClusterTraffic: sums by content', () => {
   });
 });
 
+describe('computeClusterTraffic: contents that look alike', () => {
+  const sizes = [3, 7, 11, 13, 17];
+  const settings = defaultVolumeSettings({});
+  const run = (scenarios: ServiceFlowScenario[]) =>
+    computeClusterTraffic(sizes.map((readyEndpoints, i) => flow(`s${i}`, { now: 0.25 }, { readyEndpoints, now: scenarios[i % scenarios.length] as ServiceFlowScenario })), settings, null, AWS).report;
+
+  it('tells apart matrices with the same cells in another order (the sums keep the order each content first came in)', () => {
+    const ab: ServiceFlowScenario = { crossZoneFraction: 0.25, matrix: { a: { a: 1 / 997, b: 0.25 }, b: { a: 0.25, b: 0.25 } } };
+    const ba: ServiceFlowScenario = { crossZoneFraction: 0.25, matrix: { a: { b: 0.25, a: 1 / 997 }, b: { a: 0.25, b: 0.25 } } };
+    // Kept apart, each content is summed on its own and then added: not the single sum of one content.
+    const mixed = run([ab, ba]).flows.now;
+    const gb = (indexes: number[]) => indexes.reduce((sum, i) => sum + 50 * (sizes[i] as number), 0);
+    expect(mixed.a?.a).toBe((1 / 997) * gb([0, 2, 4]) + (1 / 997) * gb([1, 3]));
+    expect(Object.keys(run([ba, ab]).flows.now.a ?? {})).toEqual(['b', 'a']);
+  });
+});
+
+describe('computeClusterTraffic: byService', () => {
+  const settings = defaultVolumeSettings({});
+  const flows = [flow('a', { now: 0.5 }), flow('b', { now: 0 }), flow('c', { now: 0.25 }, { readyEndpoints: 8 })];
+
+  it('holds every Service\'s row by namespace/name, the same object each time it is read, and iterates like a map', () => {
+    const { byService, report } = computeClusterTraffic(flows, settings, null, AWS);
+    expect(byService.size).toBe(3);
+    expect(byService.has('shop/a')).toBe(true);
+    expect(byService.has('shop/z')).toBe(false);
+    expect(byService.get('shop/z')).toBeUndefined();
+    expect(byService.get('shop/a')).toBe(byService.get('shop/a'));
+    expect([...byService.keys()]).toEqual(['shop/a', 'shop/b', 'shop/c']);
+    expect([...byService].map(([key, row]) => [key, row.crossZoneFraction])).toEqual([
+      ['shop/a', 0.5],
+      ['shop/b', 0],
+      ['shop/c', 0.25],
+    ]);
+    expect([...byService.values()].map((row) => row.name)).toEqual(['a', 'b', 'c']);
+    const seen: string[] = [];
+    byService.forEach((row, key) => seen.push(`${key}=${row.bestScenario}`));
+    expect(seen).toEqual(['shop/a=now', 'shop/b=now', 'shop/c=now']);
+    // The top list's rows are plain copies of the same rows.
+    expect(report.topByCost.map((row) => row.name)).toEqual(['c', 'a']);
+    expect(report.topByCost[0]).toEqual(JSON.parse(JSON.stringify(byService.get('shop/c'))));
+  });
+
+  it('gives each computation its own figures, over the same Services in the same order or not', () => {
+    const first = computeClusterTraffic(flows, settings, null, AWS).byService;
+    const moved = [flow('a', { now: 0.1 }), flow('b', { now: 0.2 }), flow('c', { now: 0.3 }, { readyEndpoints: 8 })];
+    const second = computeClusterTraffic(moved, settings, null, AWS).byService;
+    expect(second.get('shop/a')?.crossZoneFraction).toBe(0.1);
+    expect(first.get('shop/a')?.crossZoneFraction).toBe(0.5);
+    const reordered = computeClusterTraffic([moved[2] as ServiceFlow, moved[0] as ServiceFlow], settings, null, AWS).byService;
+    expect(reordered.size).toBe(2);
+    expect(reordered.get('shop/a')?.crossZoneFraction).toBe(0.1);
+    expect(reordered.get('shop/c')?.crossZoneFraction).toBe(0.3);
+    expect(reordered.get('shop/b')).toBeUndefined();
+  });
+});
+
 describe('applyVolumeToSummary', () => {
   it('recomputes every monthly cost from the volume; with a measured matrix now is measured and the rest the model\'s change applied to it', () => {
     const base = { crossZoneFraction: 0.5, crossZoneFractionExpected: 0.5, crossZoneFractionIfAuto: 0.1, crossZoneFractionIfNone: 0.6 };

@@ -12,7 +12,6 @@ import type { CrossZonePricing } from '../model/cloud-pricing';
 import { crossZoneDollars } from '../model/cloud-pricing';
 import type { ValueByZone } from '../upstream/types';
 import type { ZoneMatrix } from './measured-projection';
-import { flatString } from '../model/flat-string';
 import { memoOnObject } from '../model/object-memo';
 import { applyModelChange } from './measured-projection';
 import { formatAmount, resolveServiceVolume, WHAT_IF_LABEL } from './service-volume';
@@ -72,25 +71,26 @@ function compareKeys(a: { namespace: string; name: string }, b: { namespace: str
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Keeps the `limit` best rows of a stream (descending `value`, then namespace/name) without sorting them all. */
+/** Keeps the `limit` best rows of a stream (descending `value`, then namespace/name) without sorting them all; rows by position. */
 class TopList {
-  readonly rows: ServiceTrafficCost[] = [];
+  readonly rows: number[] = [];
   constructor(
-    private readonly value: (row: ServiceTrafficCost) => number,
+    private readonly value: (row: number) => number,
+    private readonly names: readonly { readonly namespace: string; readonly name: string }[],
     private readonly limit: number,
   ) {}
 
-  private before(a: ServiceTrafficCost, b: ServiceTrafficCost): boolean {
+  private before(a: number, b: number): boolean {
     const va = this.value(a);
     const vb = this.value(b);
-    return va !== vb ? va > vb : compareKeys(a, b) < 0;
+    return va !== vb ? va > vb : compareKeys(this.names[a] as ServiceFlow, this.names[b] as ServiceFlow) < 0;
   }
 
-  offer(row: ServiceTrafficCost): void {
+  offer(row: number): void {
     const { rows } = this;
-    if (rows.length >= this.limit && !this.before(row, rows[rows.length - 1] as ServiceTrafficCost)) return;
+    if (rows.length >= this.limit && !this.before(row, rows[rows.length - 1] as number)) return;
     let at = rows.length;
-    while (at > 0 && this.before(row, rows[at - 1] as ServiceTrafficCost)) at--;
+    while (at > 0 && this.before(row, rows[at - 1] as number)) at--;
     rows.splice(at, 0, row);
     if (rows.length > this.limit) rows.pop();
   }
@@ -114,39 +114,111 @@ function collectZones(matrices: Iterable<ZoneMatrix>): { named: Set<string>; oth
   return { named, other, unknown };
 }
 
-const MATRIX_KEYS = new WeakMap<ZoneMatrix, string>();
+const HASH_NUMBER = new Float64Array(1);
+const HASH_WORDS = new Uint32Array(HASH_NUMBER.buffer);
 
-const KEY_NUMBER = new Float64Array(1);
-const KEY_UNITS = new Uint16Array(KEY_NUMBER.buffer);
+/** One step of {@link matrixHash} (FNV-1a over 32-bit words). */
+function mix(hash: number, word: number): number {
+  return Math.imul(hash ^ word, 0x01000193) >>> 0;
+}
+
+function mixText(hash: number, text: string): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i++) h = mix(h, text.charCodeAt(i));
+  return h;
+}
 
 /**
- * A matrix's content as text, once per matrix object: rows and cells in their order, each value
- * as the four 16-bit units of its bits (a cluster pass keys ~10,000 matrices; writing each double
- * in decimal, as JSON does, took three times as long). Equal for equal content as JSON text was:
- * `-0` is written as `0`, and every non-finite value alike (JSON's `null`). Zone names hold no
- * control character, and a value is a marker, followed by four units when finite, so different
- * contents never give one text.
+ * A 32-bit hash of a matrix's content as {@link sameContent} compares it: rows and cells in their
+ * order, zone names and each value's bits (`-0` as `0`, every non-finite value alike). A cluster
+ * pass meets ~5,000 new matrices; a text key for each (the values' bits as characters) cost ~8 MB
+ * of strings a pass.
  */
-function matrixKey(matrix: ZoneMatrix): string {
-  return memoOnObject(MATRIX_KEYS, matrix, (m) => {
-    let key = '';
-    for (const client in m) {
-      key += `${client}\u0001`;
-      const row = m[client] as Readonly<ValueByZone<number>>;
-      for (const zone in row) {
-        const value = row[zone] as number;
-        if (!Number.isFinite(value)) {
-          key += `${zone}\u0002\u0005`;
-          continue;
-        }
-        KEY_NUMBER[0] = value === 0 ? 0 : value;
-        key += `${zone}\u0002\u0004${String.fromCharCode(KEY_UNITS[0] as number, KEY_UNITS[1] as number, KEY_UNITS[2] as number, KEY_UNITS[3] as number)}`;
+function matrixHash(matrix: ZoneMatrix): number {
+  return memoOnObject(MATRIX_HASHES, matrix, contentHash);
+}
+
+/** {@link matrixHash} by matrix object: the same objects come back with every what-if over one pass's flows. */
+const MATRIX_HASHES = new WeakMap<ZoneMatrix, number>();
+
+function contentHash(matrix: ZoneMatrix): number {
+  let h = 0x811c9dc5;
+  for (const client in matrix) {
+    h = mix(mixText(h, client), 1);
+    const row = matrix[client] as Readonly<ValueByZone<number>>;
+    for (const zone in row) {
+      h = mix(mixText(h, zone), 2);
+      const value = row[zone] as number;
+      if (!Number.isFinite(value)) {
+        h = mix(h, 5);
+        continue;
       }
-      key += '\u0003';
+      HASH_NUMBER[0] = value === 0 ? 0 : value;
+      h = mix(mix(h, HASH_WORDS[0] as number), HASH_WORDS[1] as number);
     }
-    // Kept with the matrix: laid out in one piece (model/flat-string.ts).
-    return flatString(key);
-  });
+    h = mix(h, 3);
+  }
+  return h;
+}
+
+/** Whether two rows hold the same zones in the same order with the same values (`-0` as `0`, every non-finite value alike). */
+function sameRow(a: Readonly<ValueByZone<number>>, b: Readonly<ValueByZone<number>>): boolean {
+  const zonesA = Object.keys(a);
+  const zonesB = Object.keys(b);
+  if (zonesA.length !== zonesB.length) return false;
+  for (let i = 0; i < zonesA.length; i++) {
+    const zone = zonesA[i] as string;
+    if (zone !== zonesB[i]) return false;
+    const x = a[zone] as number;
+    const y = b[zone] as number;
+    if (x !== y && (Number.isFinite(x) || Number.isFinite(y))) return false;
+  }
+  return true;
+}
+
+/** Whether two matrices have the same content: the same rows in the same order, each {@link sameRow}. */
+function sameContent(a: ZoneMatrix, b: ZoneMatrix): boolean {
+  if (a === b) return true;
+  const clientsA = Object.keys(a);
+  const clientsB = Object.keys(b);
+  if (clientsA.length !== clientsB.length) return false;
+  for (let i = 0; i < clientsA.length; i++) {
+    const client = clientsA[i] as string;
+    if (client !== clientsB[i] || !sameRow(a[client] as Readonly<ValueByZone<number>>, b[client] as Readonly<ValueByZone<number>>)) return false;
+  }
+  return true;
+}
+
+/**
+ * The GB each distinct matrix content carries in one scenario, in the order each content first
+ * comes (the order the sums add them in), found by {@link matrixHash} and {@link sameContent}.
+ */
+class ContentWeights {
+  readonly #byHash = new Map<number, Weight | Weight[]>();
+  readonly ordered: Weight[] = [];
+
+  /** The entry of `matrix`'s content, made on first meeting. */
+  entry(matrix: ZoneMatrix): Weight {
+    const hash = matrixHash(matrix);
+    const known = this.#byHash.get(hash);
+    if (known !== undefined) {
+      if (!Array.isArray(known)) {
+        if (sameContent(known.matrix, matrix)) return known;
+      } else {
+        for (const weight of known) if (sameContent(weight.matrix, matrix)) return weight;
+      }
+    }
+    const weight: Weight = { matrix, gb: 0 };
+    this.ordered.push(weight);
+    this.#byHash.set(hash, known === undefined ? weight : Array.isArray(known) ? [...known, weight] : [known, weight]);
+    return weight;
+  }
+}
+
+/** A distinct matrix content of a scenario and the GB it carries. */
+interface Weight {
+  readonly matrix: ZoneMatrix;
+  gb: number;
 }
 
 /** Adds `scale ×` each cell of `matrix` into `target`; lumped: columns other than the row's own zone and the unknown zone go to {@link OTHER_ZONES}. */
@@ -213,12 +285,17 @@ class RowColumns {
   readonly values: Float64Array;
   /** Per row: 1 when it has a fix saving. */
   readonly hasFixSaving: Uint8Array;
+  /** Per row: its best scenario, as its place in {@link BEST_SCENARIOS}. */
+  readonly best: Uint8Array;
 
   constructor(rows: number) {
     this.values = new Float64Array(rows * ROW_NUMBERS);
     this.hasFixSaving = new Uint8Array(rows);
+    this.best = new Uint8Array(rows);
   }
 }
+
+const BEST_SCENARIOS: readonly BestScenario[] = ['now', 'expected', 'ifAuto', 'fix'];
 
 /** Where each number of a row sits among its {@link ROW_NUMBERS}: the writer and the getters read this one map. */
 const AT = { crossZoneFraction: 0, predictedCrossZoneFraction: 1, crossZoneGbPerMonth: 2, monthlyCost: 3, expectedMonthlyCost: 4, bestMonthlyCost: 5, saving: 6, fixSaving: 7 } as const;
@@ -243,13 +320,16 @@ class CostRow implements ServiceTrafficCost {
     readonly volume: ServiceVolume,
     columns: RowColumns,
     row: number,
-    readonly bestScenario: BestScenario,
   ) {
     this.#flow = flow;
     this.#columns = columns;
     this.#row = row;
     this.namespace = flow.namespace;
     this.name = flow.name;
+  }
+
+  get bestScenario(): BestScenario {
+    return BEST_SCENARIOS[this.#columns.best[this.#row] as number] as BestScenario;
   }
 
   get crossZoneFraction(): number {
@@ -316,6 +396,96 @@ function plainRow(row: ServiceTrafficCost): ServiceTrafficCost {
     fix: row.fix,
     fixSaving: row.fixSaving,
   };
+}
+
+/**
+ * Row positions by `namespace/name` of the last {@link computeClusterTraffic}, with its keys in
+ * order: the next one over the same Services (a pass after a Node change, a what-if) finds them
+ * here instead of filling a map of ~10,000 keys again.
+ */
+let lastIndex: { readonly keys: readonly string[]; readonly index: ReadonlyMap<string, number> } | null = null;
+
+/** Positions by key of `keys` (the last key wins, as `Map.set` would), the last computation's when they are the same keys in the same order. */
+function rowIndex(keys: readonly string[]): ReadonlyMap<string, number> {
+  const last = lastIndex;
+  if (last !== null && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (last.keys[i] !== keys[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last.index;
+  }
+  const index = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) index.set(keys[i] as string, i);
+  lastIndex = { keys, index };
+  return index;
+}
+
+/**
+ * {@link computeClusterTraffic}'s `byService`: every Service's row by `namespace/name`, each row
+ * made when first read (most are never read: the lists show a few, the attention list asks for
+ * those it names) and then kept, so a row read twice is the same object.
+ */
+class CostRows implements ReadonlyMap<string, ServiceTrafficCost> {
+  readonly #index: ReadonlyMap<string, number>;
+  readonly #flows: readonly ServiceFlow[];
+  readonly #volumes: readonly ServiceVolume[];
+  readonly #columns: RowColumns;
+  readonly #made: (CostRow | undefined)[];
+
+  constructor(index: ReadonlyMap<string, number>, flows: readonly ServiceFlow[], volumes: readonly ServiceVolume[], columns: RowColumns) {
+    this.#index = index;
+    this.#flows = flows;
+    this.#volumes = volumes;
+    this.#columns = columns;
+    this.#made = new Array<CostRow | undefined>(flows.length);
+  }
+
+  /** The row at `at` (a position of the flows). */
+  at(at: number): CostRow {
+    let row = this.#made[at];
+    if (row === undefined) {
+      row = new CostRow(this.#flows[at] as ServiceFlow, this.#volumes[at] as ServiceVolume, this.#columns, at);
+      this.#made[at] = row;
+    }
+    return row;
+  }
+
+  get size(): number {
+    return this.#index.size;
+  }
+
+  get(key: string): ServiceTrafficCost | undefined {
+    const at = this.#index.get(key);
+    return at === undefined ? undefined : this.at(at);
+  }
+
+  has(key: string): boolean {
+    return this.#index.has(key);
+  }
+
+  forEach(callback: (value: ServiceTrafficCost, key: string, map: ReadonlyMap<string, ServiceTrafficCost>) => void, thisArg?: unknown): void {
+    for (const [key, at] of this.#index) callback.call(thisArg, this.at(at), key, this);
+  }
+
+  *entries(): MapIterator<[string, ServiceTrafficCost]> {
+    for (const [key, at] of this.#index) yield [key, this.at(at)];
+  }
+
+  keys(): MapIterator<string> {
+    return this.#index.keys();
+  }
+
+  *values(): MapIterator<ServiceTrafficCost> {
+    for (const at of this.#index.values()) yield this.at(at);
+  }
+
+  [Symbol.iterator](): MapIterator<[string, ServiceTrafficCost]> {
+    return this.entries();
+  }
 }
 
 /** `namespace/name` of each flow, kept with it: flows live as long as their cached Service results, and a kept string is hashed once. */
@@ -423,22 +593,25 @@ export function computeClusterTraffic(
   //    by content, not by object: which Services share a figures object depends on the memos'
   //    history (a dashboard pass, the analyze command and an incremental pass fill them in
   //    different orders), and the sums must not (the last digits of `flows` did differ).
-  type Weight = { readonly matrix: ZoneMatrix; gb: number };
-  const weights: Record<ClusterTrafficScenario, Map<string, Weight>> = { now: new Map(), expected: new Map(), best: new Map() };
-  // Each matrix object's entry, found by identity first: most flows share their scenarios' objects.
-  const byObject: Record<ClusterTrafficScenario, Map<ZoneMatrix, Weight>> = { now: new Map(), expected: new Map(), best: new Map() };
-  const weigh = (scenario: ClusterTrafficScenario, part: ScenarioPart) => {
-    const objects = byObject[scenario];
-    let known = objects.get(part.matrix);
+  const weights: Record<ClusterTrafficScenario, ContentWeights> = { now: new ContentWeights(), expected: new ContentWeights(), best: new ContentWeights() };
+  // Each matrix object's entries, found by identity first (most flows share their scenarios'
+  // objects), one slot per object for the three sums: a Service whose scenarios share one object
+  // (nothing expected to change) looks it up once.
+  type Slot = { now: Weight | undefined; expected: Weight | undefined; best: Weight | undefined };
+  const slots = new Map<ZoneMatrix, Slot>();
+  const slotOf = (matrix: ZoneMatrix): Slot => {
+    let slot = slots.get(matrix);
+    if (slot === undefined) {
+      slot = { now: undefined, expected: undefined, best: undefined };
+      slots.set(matrix, slot);
+    }
+    return slot;
+  };
+  const weigh = (slot: Slot, scenario: ClusterTrafficScenario, part: ScenarioPart) => {
+    let known = slot[scenario];
     if (known === undefined) {
-      const map = weights[scenario];
-      const key = matrixKey(part.matrix);
-      known = map.get(key);
-      if (known === undefined) {
-        known = { matrix: part.matrix, gb: 0 };
-        map.set(key, known);
-      }
-      objects.set(part.matrix, known);
+      known = weights[scenario].entry(part.matrix);
+      slot[scenario] = known;
     }
     known.gb += part.scale;
   };
@@ -451,14 +624,15 @@ export function computeClusterTraffic(
     assumed: { services: 0, gbPerMonth: 0 },
   };
   const lb = { services: 0, gbPerMonth: 0, crossZoneGbPerMonth: 0 };
-  const byService = new Map<string, ServiceTrafficCost>();
+  const keys: string[] = [];
   const columns = new RowColumns(flows.length);
   const values = columns.values;
   let rows = 0;
-  const topByCost = new TopList((row) => row.monthlyCost, TOP_SERVICES);
-  const topBySaving = new TopList((row) => row.saving, TOP_SERVICES);
+  const topByCost = new TopList((row) => values[row * ROW_NUMBERS + AT.monthlyCost] as number, flows, TOP_SERVICES);
+  const topBySaving = new TopList((row) => values[row * ROW_NUMBERS + AT.saving] as number, flows, TOP_SERVICES);
   for (const flow of flows) {
     const key = flowKey(flow);
+    keys.push(key);
     const volume = resolveServiceVolume(key, flow.readyEndpoints, settings, measured);
     volumes.push(volume);
     const gb = volume.gbPerMonth;
@@ -474,12 +648,14 @@ export function computeClusterTraffic(
     // The fix is looked for only where it can save what neither the sync nor Auto already does.
     const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
     const fix = fixAfter === null ? null : scenarioPart(fixAfter, gb, measuredMatrix, flow.now.matrix);
-    weigh('now', now);
-    weigh('expected', expected);
+    const nowSlot = slotOf(now.matrix);
+    const expectedSlot = expected.matrix === now.matrix ? nowSlot : slotOf(expected.matrix);
+    weigh(nowSlot, 'now', now);
+    weigh(expectedSlot, 'expected', expected);
 
     const bestScenario = bestOf(now, expected, ifAuto, fix);
     const best = bestScenario === 'now' ? now : bestScenario === 'expected' ? expected : bestScenario === 'ifAuto' ? ifAuto : (fix as ScenarioPart);
-    weigh('best', best);
+    weigh(best === now ? nowSlot : best === expected ? expectedSlot : slotOf(best.matrix), 'best', best);
     cross.now += now.cross;
     cross.expected += expected.cross;
     cross.best += best.cross;
@@ -499,10 +675,10 @@ export function computeClusterTraffic(
       values[at + AT.fixSaving] = fixSaving;
       columns.hasFixSaving[rows] = 1;
     }
-    const row = new CostRow(flow, volume, columns, rows++, bestScenario);
-    byService.set(key, row);
-    if (row.monthlyCost > 0) topByCost.offer(row);
-    if (row.saving > 0) topBySaving.offer(row);
+    columns.best[rows] = BEST_SCENARIOS.indexOf(bestScenario);
+    if (monthlyCost > 0) topByCost.offer(rows);
+    if ((values[at + AT.saving] as number) > 0) topBySaving.offer(rows);
+    rows++;
 
     // The load balancer's own leg (north-south), apart from the in-cluster figures.
     const external = measured?.byService.get(key)?.externalGbPerMonth ?? 0;
@@ -513,11 +689,13 @@ export function computeClusterTraffic(
     }
   }
 
+  const byService = new CostRows(rowIndex(keys), flows, volumes, columns);
+
   // 2. Zones of the matrices; beyond MAX_MATRIX_ZONES the columns are lumped as a Service's are. Then the sums.
-  const zones = collectZones([...weights.now.values(), ...weights.expected.values(), ...weights.best.values()].map((weight) => weight.matrix));
+  const zones = collectZones([...weights.now.ordered, ...weights.expected.ordered, ...weights.best.ordered].map((weight) => weight.matrix));
   const lumped = zones.named.size > MAX_MATRIX_ZONES;
   const matrices: Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> = { now: {}, expected: {}, best: {} };
-  for (const scenario of ['now', 'expected', 'best'] as const) for (const { matrix, gb } of weights[scenario].values()) addScaled(matrices[scenario], matrix, gb, lumped);
+  for (const scenario of ['now', 'expected', 'best'] as const) for (const { matrix, gb } of weights[scenario].ordered) addScaled(matrices[scenario], matrix, gb, lumped);
 
   // 3. Totals, saving, sources.
   const totals: Record<ClusterTrafficScenario, TrafficTotals> = {
@@ -540,8 +718,8 @@ export function computeClusterTraffic(
     loadBalancer,
     measuredAt: measured?.measuredAt ?? null,
     quality: measured?.quality ?? null,
-    topByCost: topByCost.rows.map(plainRow),
-    topBySaving: topBySaving.rows.map(plainRow),
+    topByCost: topByCost.rows.map((row) => plainRow(byService.at(row))),
+    topBySaving: topBySaving.rows.map((row) => plainRow(byService.at(row))),
     services: flows.length,
   };
   return { report, byService };

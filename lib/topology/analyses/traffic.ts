@@ -597,6 +597,38 @@ interface GroupSelection {
   readonly count: number;
 }
 
+const ZONE_ENTRIES = new WeakMap<GroupSelection, Map<string, ZoneSelection>>();
+
+/**
+ * A zone's entry of `selectionByZone` for a selection: one frozen object per selection and zone
+ * (figures are kept by the thousand, and a selection kept across passes serves many), made afresh
+ * only for a dropped share other than a selection's own (all of it when nothing is selected, else none).
+ */
+function zoneSelectionOf(selection: GroupSelection, zone: string, droppedShare: number): ZoneSelection {
+  const fresh = (): ZoneSelection => ({ zone, mode: selection.mode, message: selection.message, selectedEndpoints: selection.count, droppedShare });
+  if (droppedShare !== (selection.count === 0 ? 1 : 0)) return fresh();
+  const entries = memoOnObject(ZONE_ENTRIES, selection, () => new Map<string, ZoneSelection>());
+  let entry = entries.get(zone);
+  if (entry === undefined) {
+    entry = Object.freeze(fresh());
+    entries.set(zone, entry);
+  }
+  return entry;
+}
+
+const NO_CLIENT_TRAFFIC = new Map<string, ZoneSelection>();
+
+/** The entry of a zone without client traffic, one frozen object per zone. */
+function noClientTraffic(zone: string): ZoneSelection {
+  let entry = NO_CLIENT_TRAFFIC.get(zone);
+  if (entry === undefined) {
+    if (NO_CLIENT_TRAFFIC.size >= MAX_TRAFFIC_ZONES) NO_CLIENT_TRAFFIC.clear();
+    entry = Object.freeze({ zone, mode: 'none', message: 'no client traffic from this zone', selectedEndpoints: 0, droppedShare: 0 } as const);
+    NO_CLIENT_TRAFFIC.set(zone, entry);
+  }
+  return entry;
+}
+
 /**
  * Selections {@link groupedFigures} made, by release and node object, then by figures key (see
  * `TrafficInput.figuresKey`): what a selection reads besides them — the grouped endpoints, the
@@ -622,16 +654,17 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
   const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
   let hasNodeHints = false;
   let zoneIndependent = true;
-  const endpointZones = new Set<string>();
+  // The zones are counted only where there can be more than the matrix shows (one per entry at most).
+  const endpointZones = endpoints.length + input.clients.length > MAX_MATRIX_ZONES ? new Set<string>() : null;
   for (const endpoint of endpoints) {
     const nodeHinted = (endpoint.nodeHints?.length ?? 0) > 0;
     if (nodeHinted) hasNodeHints = true;
     if (nodeHinted || (endpoint.zoneHints?.length ?? 0) > 0) zoneIndependent = false;
-    if (endpoint.ready) endpointZones.add(endpoint.zone ?? UNKNOWN_ZONE);
+    if (endpoint.ready) endpointZones?.add(endpoint.zone ?? UNKNOWN_ZONE);
   }
   if (input.proxied && (internalLocal || hasNodeHints)) throw new Error('traffic model: grouped endpoints cannot be evaluated node by node');
-  let lumped = endpointZones.size > MAX_MATRIX_ZONES;
-  if (!lumped && endpointZones.size + input.clients.length > MAX_MATRIX_ZONES) {
+  let lumped = endpointZones !== null && endpointZones.size > MAX_MATRIX_ZONES;
+  if (endpointZones !== null && !lumped && endpointZones.size + input.clients.length > MAX_MATRIX_ZONES) {
     const allZones = new Set(endpointZones);
     for (const client of input.clients) allZones.add(client.zone);
     lumped = allZones.size > MAX_MATRIX_ZONES;
@@ -710,7 +743,7 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
     droppedByZone[client.zone] = 0;
     const first = client.nodes[0];
     if (first === undefined || client.share === 0) {
-      selectionByZone.push({ zone: client.zone, mode: 'none', message: 'no client traffic from this zone', selectedEndpoints: 0, droppedShare: 0 });
+      selectionByZone.push(noClientTraffic(client.zone));
       continue;
     }
     const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
@@ -746,7 +779,7 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
       }
     }
     droppedByZone[client.zone] = zoneDropped;
-    selectionByZone.push({ zone: client.zone, mode: current.mode, message: current.message, selectedEndpoints: current.count, droppedShare: client.share > 0 ? zoneDropped / client.share : 0 });
+    selectionByZone.push(zoneSelectionOf(current, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
   }
   if (shared !== null) {
     for (const i of shared.positions) {
