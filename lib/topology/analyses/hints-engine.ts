@@ -13,7 +13,10 @@ import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations
 import type { HintsMechanism } from '../upstream/reconciler';
 import { canUseTrafficDistribution, reconcileTopologyHints } from '../upstream/reconciler';
 import type { SliceInfo } from '../upstream/slice-info';
-import { TopologyCache } from '../upstream/topology-cache';
+import { getTotalReadyEndpoints } from '../upstream/slice-info';
+import type { Allocation } from '../upstream/topology-cache';
+import { getAllocations, TopologyCache } from '../upstream/topology-cache';
+import { memoOnObject } from '../model/object-memo';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
 import type { FeatureGates, KubeMinor } from '../upstream/version';
 
@@ -73,6 +76,87 @@ function pickEvent(events: readonly TopologyEvent[]): TopologyEvent | null {
  * @see https://github.com/kubernetes/kubernetes/blob/master/staging/src/k8s.io/endpointslice/reconciler.go (reconcileByAddressType)
  */
 export function runHintsEngine(input: HintsEngineInput): HintsEngineResult {
+  // Kept only for existing slices alone, on releases whose runs read the CPU ratios only in the Auto path's allocations (1.26+).
+  if (input.minor < 26 || (input.toCreate?.length ?? 0) > 0) return syncOnce(input);
+  const runs = memoOnObject(KEPT_RUNS, input.unchanged, () => new Map<string, KeptRun>());
+  const key = `${input.minor}|${gatesId(input.gates)}|${input.topologyCacheEnabled ? 1 : 0}|${input.addressType}|${annotationRequestsHints(input.annotations, input.minor) ? 1 : 0}|${input.trafficDistribution ?? '\u0000'}|${input.serviceKey}`;
+  const kept = runs.get(key);
+  let allocation: string | undefined;
+  if (kept !== undefined) {
+    if (kept.allocation === null) return kept.result;
+    allocation = allocationSignature(input);
+    if (allocation === kept.allocation) return kept.result;
+  }
+  const result = syncOnce(input);
+  if (result.mechanism !== 'topologyAnnotation') keep(runs, key, { result, allocation: null });
+  else {
+    allocation ??= allocationSignature(input);
+    // A run that rewrote slices read the allocations' desired shares too (the giving and receiving plans): not kept.
+    if (result.slicesToWrite === 0 || !allocation.startsWith('ok')) keep(runs, key, { result, allocation });
+  }
+  return result;
+}
+
+/**
+ * A run kept for its unchanged slices (see {@link KEPT_RUNS}): `allocation` is the
+ * {@link allocationSignature} it was made under (`null`: a path that does not read the CPU ratios).
+ */
+interface KeptRun {
+  readonly result: HintsEngineResult;
+  readonly allocation: string | null;
+}
+
+/**
+ * Runs by the list of unchanged slices (a Service's own, as the index holds it), then by what else
+ * they read: the release, the gates, whether the annotation asks for Auto, the trafficDistribution
+ * field, the address type and the Service. A Node change moves the CPU ratios, which only the Auto
+ * path reads, through its allocations: a run of that path that kept every slice as it was read
+ * only their zones and maximums (the validation of existing hints), and one that turned hints off
+ * only its message; that is {@link allocationSignature}, and a run is given back under the same
+ * one. Auto runs that rewrite slices also read the desired shares and are made every time.
+ */
+const KEPT_RUNS = new WeakMap<readonly EndpointSlice[], Map<string, KeptRun>>();
+
+/** Runs {@link KEPT_RUNS} keeps per slice list before it starts over (a list meets few keys). */
+const RUNS_PER_LIST = 16;
+
+function keep(runs: Map<string, KeptRun>, key: string, run: KeptRun): void {
+  if (runs.size >= RUNS_PER_LIST) runs.clear();
+  runs.set(key, run);
+}
+
+const GATE_IDS = new WeakMap<FeatureGates, number>();
+let nextGateId = 0;
+
+/** A number per gates object (contexts share one per release and gate values: model/cluster-context.ts). */
+function gatesId(gates: FeatureGates): number {
+  return memoOnObject(GATE_IDS, gates, () => nextGateId++);
+}
+
+/** Ready endpoints of a slice list as the allocation counts them, by list and release. */
+const READY_TOTALS = new WeakMap<readonly EndpointSlice[], Map<KubeMinor, number>>();
+
+/**
+ * What the Auto path of a run over `input.unchanged` alone reads of the CPU ratios when it keeps
+ * every slice: whether the allocation succeeds and, if so, each zone with its maximum (`ok|…`),
+ * else the message it turns hints off with (`no|…`).
+ */
+function allocationSignature(input: HintsEngineInput): string {
+  const totals = memoOnObject(READY_TOTALS, input.unchanged, () => new Map<KubeMinor, number>());
+  let total = totals.get(input.minor);
+  if (total === undefined) {
+    total = getTotalReadyEndpoints({ toCreate: [], toUpdate: [], unchanged: input.unchanged }, input.minor).totalReadyEndpoints;
+    totals.set(input.minor, total);
+  }
+  const allocation = getAllocations(input.cpuRatiosByZone, total);
+  if (!allocation.ok) return `no|${allocation.event.message}`;
+  let signature = 'ok';
+  for (const zone in allocation.allocations) signature += `|${zone}\u0000${(allocation.allocations[zone] as Allocation).maximum}`;
+  return signature;
+}
+
+/** {@link runHintsEngine} worked out. */
+function syncOnce(input: HintsEngineInput): HintsEngineResult {
   const info: SliceInfo = { serviceKey: input.serviceKey, addressType: input.addressType, toCreate: input.toCreate ?? [], toUpdate: [], unchanged: input.unchanged };
   const service = { key: input.serviceKey, annotations: input.annotations, trafficDistribution: input.trafficDistribution };
   // Nothing requests hints and no slice carries any: the sync leaves every slice as it is.

@@ -170,7 +170,9 @@ export function computeClientShareByZone(
 export function buildClusterContext(index: ClusterIndex, options: AnalysisOptions = {}): ClusterContext {
   const release = resolveRelease(options.kubernetesVersion, index.snapshot.version);
   const featureGates = options.featureGates ?? {};
-  const gates = resolveFeatureGates(release.minor, featureGates);
+  // One frozen release object, and its gates, per minor and gate values: what is kept by them is found by the next context.
+  const proxyRelease = sharedProxyRelease(release.minor, resolveFeatureGates(release.minor, featureGates));
+  const gates = proxyRelease.gates;
   const topologyNodes = index.snapshot.nodes.map(toTopologyNode);
   const nodeTopology = setNodes(topologyNodes, release.minor);
 
@@ -218,7 +220,7 @@ export function buildClusterContext(index: ClusterIndex, options: AnalysisOption
     options: resolveAnalysisOptions(options),
     release,
     gates,
-    proxyRelease: sharedProxyRelease(release.minor, gates),
+    proxyRelease,
     topologyCacheEnabled: isTopologyCacheEnabled(release.minor, gates),
     topologyNodes,
     nodeStatusByName,
