@@ -233,16 +233,16 @@ export class FixesCell {
   }
 
   /**
-   * The primary fix's title and traffic after it (what the cluster-wide figures read of every
-   * Service with something to save): found without the alternatives' searches and without the
-   * workload lookup (only the commands and the placement note read the workload) until the whole
-   * list is asked for.
+   * The primary fix's kind, title and traffic after it (what the cluster-wide figures read of
+   * every Service with something to save): found without the alternatives' searches and without
+   * the workload lookup (only the commands and the placement note read the workload) until the
+   * whole list is asked for, and not priced (its saving is the report's, which `fixes` prices;
+   * pricing keeps the kind, title and traffic after as they are).
    */
   primary(): PrimaryFix | null {
     if (this.first === undefined) {
-      const source = this.source as FixSource;
-      const [fix] = findFixes(fixInputOf(source, this.context, true));
-      this.first = fix === undefined ? null : priceFix(this.context, source, fix);
+      const [fix] = findFixes(fixInputOf(this.source as FixSource, this.context, true));
+      this.first = fix ?? null;
     }
     return this.first;
   }
