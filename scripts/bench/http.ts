@@ -4,6 +4,8 @@
  */
 import http from 'node:http';
 
+import { staleConnection } from '../../lib/k8s/transport/agents';
+
 /** One timed response. */
 export interface Timed {
   readonly status: number;
@@ -15,14 +17,34 @@ export interface Timed {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
+type RequestOptions = { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number; keepBody?: boolean; agent?: http.Agent };
+
 /**
  * Sends one request and times it until the last body byte (on the shared keep-alive pool of 64
- * sockets, or on `agent`). Rejects on transport errors or after `timeoutMs`.
+ * sockets, or on `agent`). Rejects on transport errors or after `timeoutMs`. A GET sent on a kept
+ * connection that the server had just closed (its keep-alive timeout, 5 s by default, ends while
+ * the request is on its way: a reset or hang-up before any answer) is sent once more on a new
+ * connection, as browsers do and Node's documentation advises (`request.reusedSocket`); the time
+ * is that of the second request.
  */
-export function timedRequest(
-  url: string,
-  options: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number; keepBody?: boolean; agent?: http.Agent } = {},
-): Promise<Timed> {
+export function timedRequest(url: string, options: RequestOptions = {}): Promise<Timed> {
+  return sendTimed(url, options).catch((error: unknown) => {
+    const method = options.method ?? 'GET';
+    if (!(error instanceof StaleConnection) || (method !== 'GET' && method !== 'HEAD')) throw error instanceof StaleConnection ? error.original : error;
+    return sendTimed(url, options).catch((again: unknown) => {
+      throw again instanceof StaleConnection ? again.original : again;
+    });
+  });
+}
+
+/** A transport error on a kept connection the server had closed (see `staleConnection`). */
+class StaleConnection extends Error {
+  constructor(readonly original: Error) {
+    super(original.message);
+  }
+}
+
+function sendTimed(url: string, options: RequestOptions): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
     const request = http.request(
@@ -48,7 +70,7 @@ export function timedRequest(
       },
     );
     request.setTimeout(options.timeoutMs ?? 60_000, () => request.destroy(new Error(`timeout after ${options.timeoutMs ?? 60_000} ms: ${url}`)));
-    request.on('error', reject);
+    request.on('error', (error) => reject(staleConnection(error, request) ? new StaleConnection(error) : error));
     if (options.body !== undefined) request.write(options.body);
     request.end();
   });
