@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { analyzeDataplane } from './analyze-dataplane';
-import { analyzeServiceHints } from './analyze-service';
+import { analyzeServiceHints, serviceLints } from './analyze-service';
+import { lintService } from './service-mechanism';
+import { sharedMechanism } from './shared-values';
 import type { AnalysisOptions } from '../model/analysis-options';
 import { buildClusterContext } from '../model/cluster-context';
 import type { ClusterSnapshot, EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
@@ -145,5 +147,28 @@ describe('Services the EndpointSlice controller does not manage: the verdict say
   ])('selector-less with slices %j', (extras, verdict) => {
     const slices = extras.map((extra, i) => testSlice('ext', testEndpoints({ 'zone-a': 1 }), { name: `ext-${i}`, ...extra }));
     expect(analyze(testService('ext', { selector: null }), slices).analysis.expected.verdict).toBe(verdict);
+  });
+});
+
+describe('serviceLints: kept by Service across contexts', () => {
+  it('gives the same lints after a Node change, and new ones when what they read changes', () => {
+    const service = testService('web', { annotations: { 'service.kubernetes.io/topology-mode': 'Auto' }, internalTrafficPolicy: 'Local' });
+    const slices = [testSlice('web', testEndpoints({ 'zone-a': 1, 'zone-b': 1 }))];
+    const nodes = testZoneNodes();
+    const before = buildClusterContext(testCluster({ nodes, services: [service], endpointSlices: slices }));
+    // One Node gets more CPU: a new context, the same Service record and slices.
+    const after = buildClusterContext(testCluster({ nodes: [testNode((nodes[0] as { name: string }).name, 'zone-a', '8'), ...nodes.slice(1)], services: [service], endpointSlices: slices }));
+    const dataplaneOf = (context: typeof before) => analyzeDataplane(context.index.snapshot.proxy, context.index.snapshot.cni, context.proxyRelease);
+    const lints = (context: typeof before, ready: number, dataplane = dataplaneOf(context)) => serviceLints(context, dataplane, service, sharedMechanism(context, service), ready, slices);
+    const first = lints(before, 2);
+    expect(first.map((lint) => lint.id)).toContain('internal-traffic-policy-local');
+    expect(lints(after, 2)).toBe(first);
+    // Fewer ready endpoints than zones: the lints are made again, and say so.
+    const fewer = lints(after, 1);
+    expect(fewer).not.toBe(first);
+    expect(fewer).toEqual(lintService(service, sharedMechanism(after, service), { minor: 30, gates: after.gates, topologyCacheEnabled: true, dataplane: dataplaneOf(after), readyEndpoints: 1, zoneCount: 3, hasForeignSlices: false }));
+    // A dataplane that ignores hints: made again.
+    const ignoring = { honoursHints: false, honoursHintsReason: 'Cilium without service topology ignores hints.' };
+    expect(lints(after, 2, { ...dataplaneOf(after), ...ignoring })).not.toBe(first);
   });
 });

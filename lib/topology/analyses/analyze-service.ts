@@ -167,16 +167,68 @@ export function serviceLints(
   slices: readonly EndpointSliceRecord[],
 ): ServiceLint[] {
   const ratios = context.cpuRatiosByZone;
-  return lintService(service, mechanism, {
+  const zoneCount = ratios ? Object.keys(ratios).length : 0;
+  const kept = KEPT_LINTS.get(service);
+  if (
+    kept !== undefined &&
+    kept.mechanism === mechanism &&
+    kept.gates === context.gates &&
+    kept.minor === context.release.minor &&
+    kept.topologyCacheEnabled === context.topologyCacheEnabled &&
+    kept.honoursHints === dataplane.honoursHints &&
+    kept.honoursHintsReason === dataplane.honoursHintsReason &&
+    kept.readyEndpoints === readyEndpoints &&
+    kept.zoneCount === zoneCount &&
+    kept.slices === slices
+  ) {
+    return kept.lints;
+  }
+  const lints = lintService(service, mechanism, {
     minor: context.release.minor,
     gates: context.gates,
     topologyCacheEnabled: context.topologyCacheEnabled,
     dataplane,
     readyEndpoints,
-    zoneCount: ratios ? Object.keys(ratios).length : 0,
+    zoneCount,
     hasForeignSlices: slices.some((s) => !isControllerManaged(s)),
   });
+  KEPT_LINTS.set(service, {
+    mechanism,
+    gates: context.gates,
+    minor: context.release.minor,
+    topologyCacheEnabled: context.topologyCacheEnabled,
+    honoursHints: dataplane.honoursHints,
+    honoursHintsReason: dataplane.honoursHintsReason,
+    readyEndpoints,
+    zoneCount,
+    slices,
+    lints,
+  });
+  return lints;
 }
+
+/**
+ * Each Service record's last lints with everything `lintService` read for them: the mechanism (one
+ * shared object per release and topology annotations: shared-values.ts), the release, the
+ * dataplane's answer on hints, the ready endpoints, the zone count and the slices. A pass after a
+ * Node change (new context, same Services) finds them again. A Service's lints are never changed
+ * by their readers.
+ */
+const KEPT_LINTS = new WeakMap<
+  ServiceRecord,
+  {
+    readonly mechanism: MechanismAnalysis;
+    readonly gates: ClusterContext['gates'];
+    readonly minor: number;
+    readonly topologyCacheEnabled: boolean;
+    readonly honoursHints: boolean;
+    readonly honoursHintsReason: string | null;
+    readonly readyEndpoints: number;
+    readonly zoneCount: number;
+    readonly slices: readonly EndpointSliceRecord[];
+    readonly lints: ServiceLint[];
+  }
+>();
 
 /**
  * How much {@link analyzeServiceHints} builds: `true` everything; `false` everything but the endpoint

@@ -4,9 +4,12 @@
  * allocation table for an endpoint count, the monthly cost of a cross-zone fraction and volume. At 10,000
  * Services most of them repeat, so sharing saves both the work and the memory of the reports.
  *
- * Stores belong to a cluster context's per-cluster memo (the same across generations with the
- * same nodes, release and options); entries keyed by record objects (annotation maps, which the
- * cluster sources share between equal records) go away with those objects.
+ * Mechanisms and toggle edits read only the release and a Service's annotations: they are kept
+ * per release (its gates object, one per release and gate values: model/cluster-context.ts), so a
+ * context built after a Node change finds them. The other stores belong to a cluster context's
+ * per-cluster memo (the same across generations with the same nodes, release and options).
+ * Entries keyed by record objects (annotation maps, which the cluster sources share between equal
+ * records) go away with those objects.
  */
 import type { CrossZonePricing } from '../model/cloud-pricing';
 import type { ClusterContext } from '../model/cluster-context';
@@ -19,14 +22,12 @@ import type { CrossZoneCost } from './cross-zone-cost';
 import { crossZoneCost } from './cross-zone-cost';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 import type { ValueByZone } from '../upstream/types';
+import type { FeatureGates, KubeMinor } from '../upstream/version';
 
 /** Entries of a keyed table before it starts over. */
 const LIMIT = 5_000;
 
 interface Store {
-  /** By the topology annotations as the mechanism reads them and trafficDistribution (see {@link mechanismKey}). */
-  mechanisms: Map<string, MechanismAnalysis>;
-  readonly changes: WeakMap<object, TopologyAnnotationChange>;
   allocations: Map<number, { allocations: ValueByZone<Allocation>; minimumTotal: number }>;
   /** The pricing the costs were computed at (a context's preparations share one). */
   costPricing: CrossZonePricing | null;
@@ -40,7 +41,7 @@ const STORES = new WeakMap<ClusterContext['memo'], Store>();
 function store(context: ClusterContext): Store {
   let found = STORES.get(context.memo);
   if (!found) {
-    found = { mechanisms: new Map(), changes: new WeakMap(), allocations: new Map(), costPricing: null, costs: new Map(), costCount: 0 };
+    found = { allocations: new Map(), costPricing: null, costs: new Map(), costCount: 0 };
     STORES.set(context.memo, found);
   }
   return found;
@@ -60,25 +61,42 @@ function mechanismKey(service: ServiceRecord): string {
   return JSON.stringify([own(service.annotations, ANNOTATION_TOPOLOGY_MODE), own(service.annotations, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS), service.trafficDistribution]);
 }
 
+/**
+ * Mechanisms by the gates object of a release, then by minor, topology cache and
+ * {@link mechanismKey}: what {@link determineMechanism} reads.
+ */
+const MECHANISMS = new WeakMap<FeatureGates, Map<string, MechanismAnalysis>>();
+
 /** {@link determineMechanism} for the context's release, shared by Services with the same topology annotations and trafficDistribution. */
 export function sharedMechanism(context: ClusterContext, service: ServiceRecord): MechanismAnalysis {
-  const s = store(context);
-  const key = mechanismKey(service);
-  let mechanism = s.mechanisms.get(key);
+  let mechanisms = MECHANISMS.get(context.gates);
+  if (mechanisms === undefined || mechanisms.size >= LIMIT) {
+    mechanisms = new Map();
+    MECHANISMS.set(context.gates, mechanisms);
+  }
+  const key = `${context.release.minor}|${context.topologyCacheEnabled ? 1 : 0}|${mechanismKey(service)}`;
+  let mechanism = mechanisms.get(key);
   if (!mechanism) {
     mechanism = determineMechanism(service, context.release.minor, context.gates, context.topologyCacheEnabled);
-    if (s.mechanisms.size >= LIMIT) s.mechanisms = new Map();
-    s.mechanisms.set(key, mechanism);
+    mechanisms.set(key, mechanism);
   }
   return mechanism;
 }
 
+/** Toggle edits by release, then by annotation map (see {@link sharedEnableChange}). */
+const CHANGES = new Map<KubeMinor, WeakMap<object, TopologyAnnotationChange>>();
+
 /** `topologyAnnotationChange(annotations, minor, true)`, shared by Services with the same annotation map. */
 export function sharedEnableChange(context: ClusterContext, annotations: Readonly<Record<string, string>>): TopologyAnnotationChange {
-  const { changes } = store(context);
+  const { minor } = context.release;
+  let changes = CHANGES.get(minor);
+  if (changes === undefined) {
+    changes = new WeakMap();
+    CHANGES.set(minor, changes);
+  }
   let change = changes.get(annotations);
   if (!change) {
-    change = topologyAnnotationChange(annotations, context.release.minor, true);
+    change = topologyAnnotationChange(annotations, minor, true);
     changes.set(annotations, change);
   }
   return change;
