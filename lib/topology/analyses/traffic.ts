@@ -595,9 +595,9 @@ interface GroupSelection {
   readonly zoneCounts: readonly number[];
   /** Endpoints selected (entries times their counts). */
   readonly count: number;
+  /** Its `selectionByZone` entries by client zone, made when first asked (see {@link zoneSelectionOf}). */
+  entries: Map<string, ZoneSelection> | null;
 }
-
-const ZONE_ENTRIES = new WeakMap<GroupSelection, Map<string, ZoneSelection>>();
 
 /**
  * A zone's entry of `selectionByZone` for a selection: one frozen object per selection and zone
@@ -607,7 +607,7 @@ const ZONE_ENTRIES = new WeakMap<GroupSelection, Map<string, ZoneSelection>>();
 function zoneSelectionOf(selection: GroupSelection, zone: string, droppedShare: number): ZoneSelection {
   const fresh = (): ZoneSelection => ({ zone, mode: selection.mode, message: selection.message, selectedEndpoints: selection.count, droppedShare });
   if (droppedShare !== (selection.count === 0 ? 1 : 0)) return fresh();
-  const entries = memoOnObject(ZONE_ENTRIES, selection, () => new Map<string, ZoneSelection>());
+  const entries = (selection.entries ??= new Map<string, ZoneSelection>());
   let entry = entries.get(zone);
   if (entry === undefined) {
     entry = Object.freeze(fresh());
@@ -639,8 +639,14 @@ const SELECTIONS = new WeakMap<ProxyRelease, WeakMap<ProxyNode, Map<string, Grou
 /** Selections {@link SELECTIONS} keeps per release and node before it starts over (a realistic 5,000-node pass makes ~5,000). */
 const SELECTIONS_KEPT = 16_384;
 
+/** The last release and node {@link keptSelections} was asked for, and their map (most calls in a row ask for the same). */
+let lastKept: { readonly release: ProxyRelease; readonly node: ProxyNode; readonly kept: Map<string, GroupSelection> } | null = null;
+
 function keptSelections(release: ProxyRelease, node: ProxyNode): Map<string, GroupSelection> {
-  return memoOnObject(memoOnObject(SELECTIONS, release, () => new WeakMap()), node, () => new Map());
+  if (lastKept !== null && lastKept.release === release && lastKept.node === node) return lastKept.kept;
+  const kept = memoOnObject(memoOnObject(SELECTIONS, release, () => new WeakMap()), node, () => new Map<string, GroupSelection>());
+  lastKept = { release, node, kept };
+  return kept;
 }
 
 /**
@@ -712,7 +718,7 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
       }
       count += each;
     }
-    return { mode, message: sharedText(message), positions, zones, zoneCounts, count };
+    return { mode, message: sharedText(message), positions, zones, zoneCounts, count, entries: null };
   };
 
   const { figuresKey } = input;
