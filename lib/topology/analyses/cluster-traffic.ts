@@ -83,7 +83,7 @@ class TopList {
   private before(a: number, b: number): boolean {
     const va = this.value(a);
     const vb = this.value(b);
-    return va !== vb ? va > vb : compareKeys(this.names[a] as ServiceFlow, this.names[b] as ServiceFlow) < 0;
+    return va !== vb ? va > vb : compareKeys(this.names[a] as { namespace: string; name: string }, this.names[b] as { namespace: string; name: string }) < 0;
   }
 
   offer(row: number): void {
@@ -194,23 +194,21 @@ function sameContent(a: ZoneMatrix, b: ZoneMatrix): boolean {
  * comes (the order the sums add them in), found by {@link matrixHash} and {@link sameContent}.
  */
 class ContentWeights {
-  readonly #byHash = new Map<number, Weight | Weight[]>();
+  readonly #byHash = new Map<number, Weight[]>();
   readonly ordered: Weight[] = [];
 
   /** The entry of `matrix`'s content, made on first meeting. */
   entry(matrix: ZoneMatrix): Weight {
     const hash = matrixHash(matrix);
-    const known = this.#byHash.get(hash);
-    if (known !== undefined) {
-      if (!Array.isArray(known)) {
-        if (sameContent(known.matrix, matrix)) return known;
-      } else {
-        for (const weight of known) if (sameContent(weight.matrix, matrix)) return weight;
-      }
+    let bucket = this.#byHash.get(hash);
+    if (bucket === undefined) {
+      bucket = [];
+      this.#byHash.set(hash, bucket);
     }
+    for (const weight of bucket) if (sameContent(weight.matrix, matrix)) return weight;
     const weight: Weight = { matrix, gb: 0 };
+    bucket.push(weight);
     this.ordered.push(weight);
-    this.#byHash.set(hash, known === undefined ? weight : Array.isArray(known) ? [...known, weight] : [known, weight]);
     return weight;
   }
 }

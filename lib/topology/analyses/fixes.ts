@@ -16,6 +16,7 @@ import type { GroupedTrafficEndpoints } from './traffic-figures-memo';
 import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations';
 import { zoneFromProviderID } from './analyze-zones';
 import type { ClusterContext } from '../model/cluster-context';
+import { proxyReleaseWithHintsGate } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_NO_ZONE_SPECIFIED, TRAFFIC_DISTRIBUTION_PREFER_CLOSE } from '../upstream/constants';
 import type { FixWorkload } from './scale-commands';
@@ -307,7 +308,8 @@ export function findFixes(input: FixInput): Fix[] {
       toCreate: over.toCreate ?? [],
       cpuRatiosByZone: over.ratios === undefined ? context.cpuRatiosByZone : over.ratios,
       minor,
-      gates: over.gatesOn ? { ...context.gates, TopologyAwareHints: true } : context.gates,
+      // The release's gates with the hints gate on: one shared object, so the engine's kept runs find it again.
+      gates: over.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease).gates : context.gates,
       topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
     });
   const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) => {
