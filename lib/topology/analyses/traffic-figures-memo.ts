@@ -1,12 +1,13 @@
 /**
  * Services whose endpoints look alike to the traffic model share its figures: a key that spells
  * out what `computeTrafficFigures` (traffic.ts) reads of a Service's endpoints and settings (never
- * addresses, pod names or — without node-by-node evaluation — node names), and a bounded memo of
- * figures by that key for one set of clients and one release.
+ * addresses, pod names or — without node-by-node evaluation — node names), and the figures shared
+ * by that key for one set of clients and one release, with what each key keeps across client sets
+ * (`sharedGroupedFigures`).
  */
 import { endpointShapeParts, shapeCodeOfParts, SliceListMemo } from './endpoint-shape';
-import type { TrafficEndpoint, TrafficFigures, TrafficInput } from './traffic';
-import { toTrafficEndpoint } from './traffic';
+import type { FiguresPlan, TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficInput } from './traffic';
+import { computeGroupedFigures, toTrafficEndpoint } from './traffic';
 import type { EndpointSlice } from '../upstream/types';
 import { flatString } from '../model/flat-string';
 
@@ -141,26 +142,118 @@ export function groupedEndpoints(codes: readonly string[], endpoints: readonly T
 /** Groups {@link groupTrafficEndpoints} finds by scanning before it keeps a map. */
 const GROUPS_SCANNED = 12;
 
-/** Entries a {@link TrafficFiguresMemo} keeps before it starts over. */
-export const TRAFFIC_FIGURES_MEMO_LIMIT = 5_000;
+/** Plans {@link sharedGroupedFigures} keeps by key before it starts over (a realistic 10,000-Service pass asks for ~5,300 keys). */
+export const FIGURES_PLANS_LIMIT = 16_384;
 
-/** Figures by {@link trafficFiguresKey}, for one set of clients and one release. Bounded. */
-export class TrafficFiguresMemo {
-  private figures = new Map<string, TrafficFigures>();
+/** Figures computed on a plan, with the clients and release they were computed for. */
+interface PlannedFigures {
+  readonly clients: readonly TrafficClientZone[];
+  readonly release: TrafficInput['release'];
+  readonly figures: TrafficFigures;
+}
 
-  /** The figures for `key`, computed by `compute` (given the key as kept) when not known yet. */
-  get(key: string, compute: (kept: string) => TrafficFigures): TrafficFigures {
-    const known = this.figures.get(key);
-    if (known !== undefined) return known;
+/** A {@link FiguresPlan} with its key and the figures of the last two sets of clients it was asked for. */
+interface KeptPlan extends FiguresPlan {
+  readonly key: string;
+  last: PlannedFigures | null;
+  before: PlannedFigures | null;
+}
+
+/** Plans by figures key (with the caller's prefix). */
+let PLANS = new Map<string, KeptPlan>();
+
+/** What a {@link trafficFiguresKey} spells besides the grouped endpoints, with the plan of that key. */
+interface PlanSlot {
+  readonly externalTrafficPolicy: string;
+  readonly externallyAccessible: boolean;
+  readonly hintsAnnotation: string | null;
+  readonly honoursHints: boolean;
+  readonly proxied: boolean;
+  readonly prefix: string;
+  readonly plan: KeptPlan;
+}
+
+/** Settings a grouped list keeps plans for (a list meets few). */
+const SLOTS_PER_GROUPS = 8;
+
+/** Plans by grouped endpoints object (kept by slice list, see {@link groupSliceList}), then by the settings the key spells. */
+const BY_GROUPS = new WeakMap<GroupedTrafficEndpoints, PlanSlot[]>();
+
+const NO_SLICES: readonly EndpointSlice[] = [];
+const NO_NODES: ReadonlyMap<string, string | null> = new Map();
+
+/** The plan of `grouped` under `input`'s settings (see {@link sharedGroupedFigures}). */
+function planOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>, grouped: GroupedTrafficEndpoints, prefix: string): KeptPlan | null {
+  const { service } = input;
+  let slots = BY_GROUPS.get(grouped);
+  if (slots !== undefined) {
+    for (const slot of slots) {
+      if (
+        slot.externalTrafficPolicy === service.externalTrafficPolicy &&
+        slot.externallyAccessible === service.externallyAccessible &&
+        slot.hintsAnnotation === service.hintsAnnotation &&
+        slot.honoursHints === input.honoursHints &&
+        slot.proxied === input.proxied &&
+        slot.prefix === prefix
+      )
+        return slot.plan;
+    }
+  }
+  const spelled = trafficFiguresKey(NO_SLICES, NO_NODES, input, grouped);
+  if (spelled === null) return null;
+  const key = prefix + spelled;
+  let plan = PLANS.get(key);
+  if (plan === undefined) {
     // Keys are built piece by piece; the ones kept are laid out in one piece (model/flat-string.ts).
-    const kept = flatString(key);
-    const value = compute(kept);
-    if (this.figures.size >= TRAFFIC_FIGURES_MEMO_LIMIT) this.figures = new Map();
-    this.figures.set(kept, value);
-    return value;
+    plan = { key: flatString(key), selections: [], modelled: null, last: null, before: null };
+    if (PLANS.size >= FIGURES_PLANS_LIMIT) PLANS = new Map();
+    PLANS.set(plan.key, plan);
   }
+  if (slots === undefined) {
+    slots = [];
+    BY_GROUPS.set(grouped, slots);
+  }
+  if (slots.length < SLOTS_PER_GROUPS) {
+    slots.push({
+      externalTrafficPolicy: service.externalTrafficPolicy,
+      externallyAccessible: service.externallyAccessible,
+      hintsAnnotation: service.hintsAnnotation,
+      honoursHints: input.honoursHints,
+      proxied: input.proxied,
+      prefix,
+      plan,
+    });
+  }
+  return plan;
+}
 
-  get size(): number {
-    return this.figures.size;
+/**
+ * The figures of grouped endpoints under `input` (`computeTrafficFigures` with `counts`), shared
+ * by every caller with the same {@link trafficFiguresKey} (`prefix` keeps a state with other gates
+ * apart), the same clients object and the same release: one figures object for them all. `null`
+ * when the key declines (`internalTrafficPolicy: Local` or node hints: node names matter).
+ *
+ * Each key keeps a plan (traffic.ts `FiguresPlan`): kube-proxy's selections and the endpoints as
+ * the model reads them, found again when the same endpoints and settings meet other clients — after
+ * a Node change, every figure of a pass is computed again under new client shares, and only that
+ * arithmetic runs. A grouped list kept by its slice list finds its plans without spelling the key.
+ * Plans keep the figures of the last two sets of clients (a dashboard and a what-if alternate).
+ */
+export function sharedGroupedFigures(input: Omit<TrafficInput, 'endpoints' | 'counts'>, grouped: GroupedTrafficEndpoints, prefix = ''): TrafficFigures | null {
+  if (input.service.internalTrafficPolicy === 'Local') return null;
+  const plan = planOf(input, grouped, prefix);
+  if (plan === null) return null;
+  const { clients, release } = input;
+  const last = plan.last;
+  if (last !== null && last.clients === clients && last.release === release) return last.figures;
+  const before = plan.before;
+  if (before !== null && before.clients === clients && before.release === release) {
+    plan.before = last;
+    plan.last = before;
+    return before.figures;
   }
+  const figures = computeGroupedFigures(input, grouped.endpoints, grouped.counts, plan);
+  plan.before = last;
+  plan.last = { clients, release, figures };
+  return figures;
 }

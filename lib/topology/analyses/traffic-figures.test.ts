@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProxyServicePort } from '../upstream/proxy-service-port';
 import type { TrafficClientZone, TrafficInput } from './traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from './traffic';
-import { groupSliceList, groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from './traffic-figures-memo';
+import { groupSliceList, groupTrafficEndpoints, sharedGroupedFigures, trafficFiguresKey } from './traffic-figures-memo';
 import type { Endpoint, EndpointSlice } from '../upstream/types';
 import { defaultFeatureGates } from '../upstream/version';
 
@@ -93,18 +93,45 @@ describe('trafficFiguresKey: same key, same figures', () => {
     expect(key(slice('10.0.0.1', 'node-a-1', { hints: { forNodes: ['node-a-1'] } }))).toBeNull();
   });
 
-  it('the memo computes each key once and starts over when full', () => {
-    const memo = new TrafficFiguresMemo();
-    let computed = 0;
-    const figures = computeTrafficFigures(input([{ endpoints: [] }], { internalTrafficPolicy: 'Cluster', externalTrafficPolicy: 'Cluster', externallyAccessible: false, hintsAnnotation: '' }, true, true));
-    const compute = () => {
-      computed++;
-      return figures;
-    };
-    expect(memo.get('k', compute)).toBe(figures);
-    expect(memo.get('k', compute)).toBe(figures);
-    expect(computed).toBe(1);
-    expect(memo.size).toBe(1);
+  it('shares one figures object per key, clients and release, and keeps the last two client sets', () => {
+    const service: ProxyServicePort = { internalTrafficPolicy: 'Cluster', externalTrafficPolicy: 'Cluster', externallyAccessible: false, hintsAnnotation: 'Auto' };
+    const slices: EndpointSlice[] = [{ endpoints: ['a', 'b', 'b'].map((zone, i) => ({ addresses: [`10.0.5.${i}`], zone, nodeName: null, ready: true, hints: { forZones: [zone] } })) }];
+    const { endpoints: _endpoints, ...settings } = input(slices, service, true, true);
+    const grouped = groupTrafficEndpoints(slices, nodeZoneByName);
+    // Another grouped object with the same groups (another Service of the shape): the same figures.
+    const again = groupTrafficEndpoints(slices, nodeZoneByName);
+    const first = sharedGroupedFigures(settings, grouped);
+    expect(first).not.toBeNull();
+    expect(sharedGroupedFigures(settings, grouped)).toBe(first);
+    expect(sharedGroupedFigures(settings, again)).toBe(first);
+    // Other clients: other figures; the first ones are still there for their clients.
+    const other = clients.map((client, i) => ({ ...client, share: [0.2, 0.5, 0.3][i] as number }));
+    const second = sharedGroupedFigures({ ...settings, clients: other }, grouped);
+    expect(second).not.toBe(first);
+    expect(sharedGroupedFigures(settings, grouped)).toBe(first);
+    expect(sharedGroupedFigures({ ...settings, clients: other }, grouped)).toBe(second);
+    // A third set pushes the oldest out: the first clients get figures equal to, not the same as, theirs.
+    const third = clients.map((client, i) => ({ ...client, share: [0.1, 0.1, 0.8][i] as number }));
+    sharedGroupedFigures({ ...settings, clients: third }, grouped);
+    sharedGroupedFigures({ ...settings, clients: other }, grouped);
+    const recomputed = sharedGroupedFigures(settings, grouped);
+    expect(recomputed).not.toBe(first);
+    expect(recomputed).toEqual(first);
+    // A prefix (a state with other gates) and every setting the key spells keep figures apart.
+    expect(sharedGroupedFigures(settings, grouped, 'gates-on|')).not.toBe(recomputed);
+    for (const changed of [
+      { ...settings, honoursHints: false },
+      { ...settings, proxied: false },
+      { ...settings, service: { ...service, hintsAnnotation: 'Disabled' } },
+      { ...settings, service: { ...service, externalTrafficPolicy: 'Local' as const } },
+      { ...settings, service: { ...service, externallyAccessible: true } },
+    ]) {
+      const figures = sharedGroupedFigures(changed, grouped);
+      expect(figures).not.toBe(recomputed);
+      expect(JSON.stringify(figures)).toBe(JSON.stringify(computeTrafficFigures({ ...changed, endpoints: grouped.endpoints, counts: grouped.counts })));
+    }
+    // Node names matter with internalTrafficPolicy: Local: no shared figures.
+    expect(sharedGroupedFigures({ ...settings, service: { ...service, internalTrafficPolicy: 'Local' } }, grouped)).toBeNull();
   });
 });
 
@@ -197,23 +224,22 @@ describe('groupSliceList: the groups of a slice list, kept by the list', () => {
 });
 
 
-describe('figures with a figures key: kube-proxy\'s selections kept for other client shares', () => {
+describe('shared figures: kube-proxy\'s selections kept for other client shares', () => {
   const clusterServiceArb = serviceArb.filter((service) => service.internalTrafficPolicy === 'Cluster');
   const sharesArb = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 9 })).map(([a, b, c]) => [a / (a + b + c), b / (a + b + c), c / (a + b + c)]);
   // The same node objects under every share split, as contexts built after a Node change hand them.
   const withShares = (shares: readonly number[]): TrafficClientZone[] => clients.map((client, i) => ({ ...client, share: shares[i] as number }));
 
-  it('gives, under new shares, the figures computed without a key, bit for bit', () => {
+  it('gives, under each new split of the shares, the figures computed afresh, bit for bit', () => {
     fc.assert(
-      fc.property(slicesArb, clusterServiceArb, fc.boolean(), fc.boolean(), sharesArb, sharesArb, (slices, service, honoursHints, proxied, first, second) => {
+      fc.property(slicesArb, clusterServiceArb, fc.boolean(), fc.boolean(), fc.array(sharesArb, { minLength: 2, maxLength: 4 }), (slices, service, honoursHints, proxied, splits) => {
         const grouped = groupTrafficEndpoints(slices, nodeZoneByName);
-        const key = trafficFiguresKey(slices, nodeZoneByName, { service, honoursHints, proxied });
-        if (key === null || grouped.key === null) return;
-        const base = { ...input(slices, service, honoursHints, proxied), endpoints: grouped.endpoints, counts: grouped.counts };
-        for (const shares of [first, second]) {
-          const keyed = computeTrafficFigures({ ...base, clients: withShares(shares), figuresKey: key });
-          const fresh = computeTrafficFigures({ ...base, clients: withShares(shares) });
-          expect(JSON.stringify(keyed)).toBe(JSON.stringify(fresh));
+        if (grouped.key === null) return;
+        const { endpoints: _endpoints, ...settings } = input(slices, service, honoursHints, proxied);
+        for (const shares of splits) {
+          const kept = sharedGroupedFigures({ ...settings, clients: withShares(shares) }, grouped);
+          const fresh = computeTrafficFigures({ ...settings, clients: withShares(shares), endpoints: grouped.endpoints, counts: grouped.counts });
+          expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
         }
       }),
       { numRuns: 300 },
@@ -226,17 +252,21 @@ describe('figures with a figures key: kube-proxy\'s selections kept for other cl
       { endpoints: ['a', 'b', 'c'].map((zone, i) => ({ addresses: [`10.0.4.${i}`], zone, nodeName: null, ready: true, hints: { forZones: [zone] } })) },
     ];
     const grouped = groupTrafficEndpoints(slices, nodeZoneByName);
-    const key = trafficFiguresKey(slices, nodeZoneByName, { service, honoursHints: true, proxied: true }) as string;
-    const base = { ...input(slices, service, true, true), endpoints: grouped.endpoints, counts: grouped.counts, figuresKey: key };
+    const { endpoints: _endpoints, ...settings } = input(slices, service, true, true);
+    const fresh = (changed: typeof settings) => computeTrafficFigures({ ...changed, endpoints: grouped.endpoints, counts: grouped.counts });
     // Zone hints honoured on 1.33: each zone keeps its own endpoint.
-    const hinted = computeTrafficFigures(base);
-    expect(hinted.crossZoneFraction).toBe(0);
-    // Under the same key, 1.23 with its default gates (TopologyAwareHints off) ignores them: other selections.
-    const gateOff = { minor: 23, gates: defaultFeatureGates(23) };
-    expect(computeTrafficFigures({ ...base, release: gateOff })).toEqual(computeTrafficFigures({ ...base, release: gateOff, figuresKey: undefined }));
-    expect(computeTrafficFigures({ ...base, release: gateOff }).crossZoneFraction).toBeGreaterThan(0);
+    const hinted = sharedGroupedFigures(settings, grouped);
+    expect(hinted?.crossZoneFraction).toBe(0);
+    // The same endpoints and settings on 1.23 with its default gates (TopologyAwareHints off) ignore them: other selections.
+    const gateOff = { ...settings, release: { minor: 23, gates: defaultFeatureGates(23) } };
+    expect(sharedGroupedFigures(gateOff, grouped)).toEqual(fresh(gateOff));
+    expect(sharedGroupedFigures(gateOff, grouped)?.crossZoneFraction).toBeGreaterThan(0);
     // Other nodes, relabelled into other zones, under the same key: their own selections.
-    const moved = clients.map((client, i) => ({ ...client, nodes: client.nodes.map((node) => ({ ...node, proxyNode: { name: node.proxyNode.name, labels: { 'topology.kubernetes.io/zone': ZONES[(i + 1) % 3] as string } } })) }));
-    expect(computeTrafficFigures({ ...base, clients: moved })).toEqual(computeTrafficFigures({ ...base, clients: moved, figuresKey: undefined }));
+    const moved = { ...settings, clients: clients.map((client, i) => ({ ...client, nodes: client.nodes.map((node) => ({ ...node, proxyNode: { name: node.proxyNode.name, labels: { 'topology.kubernetes.io/zone': ZONES[(i + 1) % 3] as string } } })) })) };
+    expect(sharedGroupedFigures(moved, grouped)).toEqual(fresh(moved));
+    expect(sharedGroupedFigures(moved, grouped)?.crossZoneFraction).toBeGreaterThan(0);
+    // And back: the first release and nodes, new shares, the plan's selections again.
+    const back = { ...settings, clients: clients.map((client) => ({ ...client })) };
+    expect(sharedGroupedFigures(back, grouped)).toEqual(fresh(back));
   });
 });

@@ -29,7 +29,6 @@ import { sortedKeys } from '../upstream/sorted';
 import type { Endpoint, EndpointSlice, ValueByZone } from '../upstream/types';
 import { endpointZone } from './endpoint-shape';
 import { sharedText } from '../model/flat-string';
-import { memoOnObject } from '../model/object-memo';
 
 /** Column used for endpoints whose zone is unknown (a label value can never look like this). */
 export const UNKNOWN_ZONE = '(no zone)';
@@ -100,13 +99,6 @@ export interface TrafficInput {
    * shape first appears (traffic-figures-memo.ts `groupTrafficEndpoints`). Absent: one each.
    */
   readonly counts?: readonly number[];
-  /**
-   * The input's `trafficFiguresKey` (traffic-figures-memo.ts), when the caller has it, for a
-   * grouped list: kube-proxy's selection on each zone's node is then kept under it, by release
-   * and node object, and found again for the same endpoints and settings with other client shares
-   * (a Node change moves every share; the selections stay).
-   */
-  readonly figuresKey?: string;
 }
 
 /** Load of one endpoint. */
@@ -629,25 +621,55 @@ function noClientTraffic(zone: string): ZoneSelection {
   return entry;
 }
 
-/**
- * Selections {@link groupedFigures} made, by release and node object, then by figures key (see
- * `TrafficInput.figuresKey`): what a selection reads besides them — the grouped endpoints, the
- * Service's settings, whether hints are honoured and the Service proxied — is what the key spells.
- */
-const SELECTIONS = new WeakMap<ProxyRelease, WeakMap<ProxyNode, Map<string, GroupSelection>>>();
-
-/** Selections {@link SELECTIONS} keeps per release and node before it starts over (a realistic 5,000-node pass makes ~5,000). */
-const SELECTIONS_KEPT = 16_384;
-
-/** The last release and node {@link keptSelections} was asked for, and their map (most calls in a row ask for the same). */
-let lastKept: { readonly release: ProxyRelease; readonly node: ProxyNode; readonly kept: Map<string, GroupSelection> } | null = null;
-
-function keptSelections(release: ProxyRelease, node: ProxyNode): Map<string, GroupSelection> {
-  if (lastKept !== null && lastKept.release === release && lastKept.node === node) return lastKept.kept;
-  const kept = memoOnObject(memoOnObject(SELECTIONS, release, () => new WeakMap()), node, () => new Map<string, GroupSelection>());
-  lastKept = { release, node, kept };
-  return kept;
+/** A selection a {@link FiguresPlan} keeps for one client zone's position, with the release and node it was made on. */
+interface PlannedSelection {
+  readonly release: ProxyRelease;
+  readonly node: ProxyNode;
+  readonly selection: GroupSelection;
 }
+
+/**
+ * What the figures of one grouped endpoint list under one set of Service settings (one
+ * `trafficFiguresKey`) keep from one computation to the next: kube-proxy's selection for each
+ * client zone (by its position in the clients), with the release and node object it was made on,
+ * and the endpoints as the model reads them. A pass after a Node change computes the figures of
+ * every such list again under the new client shares; the selections and endpoints are found here,
+ * without a lookup by key. The caller keeps one plan per key (traffic-figures-memo.ts); a plan
+ * holds nothing of a particular computation's clients.
+ */
+export interface FiguresPlan {
+  /** By client zone position (see `clientsByZone`); a slot is used only for the same release and node object. */
+  readonly selections: (PlannedSelection | undefined)[];
+  /** The endpoints as {@link trafficModel} reads them (hints dropped when not honoured), for the `endpoints` object they were made from. */
+  modelled: { readonly from: readonly TrafficEndpoint[]; readonly endpoints: readonly TrafficEndpoint[] } | null;
+}
+
+/** A new, empty {@link FiguresPlan}. */
+export function newFiguresPlan(): FiguresPlan {
+  return { selections: [], modelled: null };
+}
+
+/**
+ * {@link computeTrafficFigures} of a grouped endpoint list (`counts`; `uniqueEndpoints`), with what
+ * `plan` kept of earlier computations on the same endpoints and settings: the same figures, bit for
+ * bit, as without it.
+ */
+export function computeGroupedFigures(input: GroupedInput, grouped: readonly TrafficEndpoint[], counts: readonly number[], plan: FiguresPlan): TrafficFigures {
+  if (input.uniqueEndpoints !== true || counts.length !== grouped.length) throw new Error('traffic model: a figures plan applies to the figures of a grouped endpoint list only');
+  let endpoints = grouped;
+  if (!(input.honoursHints && input.proxied)) {
+    const modelled = plan.modelled;
+    if (modelled !== null && modelled.from === grouped) endpoints = modelled.endpoints;
+    else {
+      endpoints = grouped.map(withoutHints);
+      plan.modelled = { from: grouped, endpoints };
+    }
+  }
+  return groupedFigures(input, endpoints, counts, plan);
+}
+
+/** What {@link groupedFigures} reads of a {@link TrafficInput} besides the endpoints it is given. */
+type GroupedInput = Omit<TrafficInput, 'endpoints' | 'counts'>;
 
 /**
  * {@link trafficModel}'s figures of a grouped endpoint list (`counts`, `uniqueEndpoints`): the same
@@ -655,7 +677,7 @@ function keptSelections(release: ProxyRelease, node: ProxyNode): Map<string, Gro
  * per-call maps and closures (a cluster pass asks for a few thousand such figures). Each client
  * zone is one group of nodes here: grouped endpoints never need node-by-node evaluation.
  */
-function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint[], counts: readonly number[]): TrafficFigures {
+function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint[], counts: readonly number[], plan: FiguresPlan | null = null): TrafficFigures {
   const { service, release } = input;
   const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
   let hasNodeHints = false;
@@ -721,16 +743,13 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
     return { mode, message: sharedText(message), positions, zones, zoneCounts, count, entries: null };
   };
 
-  const { figuresKey } = input;
-  const selectOn = (node: ProxyNode): GroupSelection => {
-    if (figuresKey === undefined) return select(node);
-    const kept = keptSelections(release, node);
-    let selection = kept.get(figuresKey);
-    if (selection === undefined) {
-      selection = select(node);
-      if (kept.size >= SELECTIONS_KEPT) kept.clear();
-      kept.set(figuresKey, selection);
-    }
+  /** The selection on `node` for the client zone at `position`: the plan's when it was made on the same release and node. */
+  const selectAt = (position: number, node: ProxyNode): GroupSelection => {
+    if (plan === null) return select(node);
+    const planned = plan.selections[position];
+    if (planned !== undefined && planned.node === node && planned.release === release) return planned.selection;
+    const selection = select(node);
+    plan.selections[position] = { release, node, selection };
     return selection;
   };
 
@@ -743,7 +762,9 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
   const loadedAt = scratchLoaded(endpoints.length);
   let shared: GroupSelection | null = null;
   let sharedLoad = 0;
+  let position = -1;
   for (const client of clientsByZone(input.clients)) {
+    position++;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
     droppedByZone[client.zone] = 0;
@@ -755,7 +776,7 @@ function groupedFigures(input: TrafficInput, endpoints: readonly TrafficEndpoint
     const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
     // The zone's nodes as one group: its weight over the zone's is the whole share.
     const share = client.share * (totalWeight > 0 ? totalWeight / totalWeight : 1);
-    const current: GroupSelection = zoneIndependent && shared !== null ? shared : selectOn(first.proxyNode);
+    const current: GroupSelection = zoneIndependent && shared !== null ? shared : selectAt(position, first.proxyNode);
     if (zoneIndependent) shared = current;
     let zoneDropped = 0;
     if (current.count === 0) zoneDropped += share;

@@ -11,7 +11,7 @@ import { estimateRules } from '../analyses/rule-estimates';
 import type { ServiceMechanism } from '../analyses/service-mechanism';
 import type { TrafficFigures } from '../analyses/traffic';
 import { serviceRecordKey } from '../model/cluster-context';
-import type { ClusterIndex, ServiceRecord } from '../model/cluster-model';
+import type { ClusterIndex, EndpointSliceRecord, ServiceRecord } from '../model/cluster-model';
 import type { CrossZonePricing, PriceSetting } from '../model/cloud-pricing';
 import { resolvePricing } from '../model/cloud-pricing';
 import type { MeasuredTraffic, VolumeSettings } from '../analyses/traffic-volume';
@@ -24,7 +24,7 @@ import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
 import type { FixesCell, PrimaryFix, ShapeShared, ShapeFlow, ShapeMemo } from './service-computation';
-import { computeService, primaryFixSharable, shapeMemoFor } from './service-computation';
+import { computeService, NO_SLICE_RECORDS, primaryFixSharable, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
 /** A Service's share of a cluster pass: its report and its input to the rule estimates. */
@@ -170,8 +170,8 @@ function shapeFlowOf(traffic: Readonly<Record<'now' | 'expected' | 'ifAuto', Tra
   };
 }
 
-function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null): ClusterPassResult {
-  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes);
+function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null, slices: readonly EndpointSliceRecord[]): ClusterPassResult {
+  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes, slices);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
@@ -270,7 +270,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
     } else {
       // With a cache, kept while the nodes and the cluster-wide inputs but the measurement stay the same.
       shapes ??= shapeMemoFor(prepared);
-      result = clusterPassResult(prepared, service, key, shapes);
+      result = clusterPassResult(prepared, service, key, shapes, slices ?? NO_SLICE_RECORDS);
       computed++;
       cache?.storeReport(key, service, slices, result);
       yield { done: reports.length + 1, total: services.length, computed };

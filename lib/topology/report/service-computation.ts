@@ -32,11 +32,11 @@ import { applyModelChange, measuredCrossZoneFraction } from '../analyses/measure
 import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedAllocationTable, sharedCrossZoneCost, sharedEnableChange, sharedMechanism } from '../analyses/shared-values';
 import type { ServiceFlowScenario } from '../analyses/cluster-traffic';
-import type { TrafficClientZone, TrafficEndpoint, TrafficFigures, TrafficInput, TrafficMatrix } from '../analyses/traffic';
+import type { TrafficEndpoint, TrafficFigures, TrafficInput, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
 import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
-import { groupSliceList, groupTrafficEndpoints, trafficFiguresKey, TrafficFiguresMemo } from '../analyses/traffic-figures-memo';
+import { groupSliceList, sharedGroupedFigures } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
 import { proxyReleaseWithHintsGate, serviceKey, serviceRecordKey } from '../model/cluster-context';
@@ -284,13 +284,14 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
   const endpointsFor = (sliceSet: readonly EndpointSlice[]) =>
     sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
   // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
-  // addresses: Services with the same shape share them (a bounded memo per clients and release).
+  // addresses: Services with the same shape share them (per clients and release, see sharedGroupedFigures).
   // Scenarios on the same slices (now and without hints, often expected and if Auto) group their endpoints once.
   const groups = new Map<readonly EndpointSlice[], GroupedTrafficEndpoints>();
   const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => {
     let known = groups.get(sliceSet);
     if (known === undefined) {
-      known = sliceSet === allSlices ? groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct) : groupTrafficEndpoints(sliceSet, context.nodeZoneByName, addressesDistinct);
+      // Kept by slice list: the observed list, and the engine's lists of a run it kept (analyses/hints-engine.ts).
+      known = groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct);
       groups.set(sliceSet, known);
     }
     return known;
@@ -300,7 +301,7 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
     if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
     const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
     const grouped = svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
-    return (grouped === null ? null : sharedFigures(prepared, input, keySlices, grouped)) ?? computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
+    return (grouped === null ? null : sharedFigures(input, grouped)) ?? computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
   };
   const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
   // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
@@ -396,7 +397,7 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
   // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
   const proxied = service.clusterIP !== 'None';
   const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
-    sharedFigures(prepared, { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, allSlices, grouped);
+    sharedFigures({ release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, grouped);
   const observedGroups = groupSliceList(allSlices, context.nodeZoneByName, true);
   const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
   const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
@@ -456,7 +457,8 @@ export function shapeMemoFor(prepared: PreparedAnalysis): ShapeMemo | null {
   return cache ? cache.shapesFor(prepared.context.index.snapshot.nodes, prepared.shapeInputsKey, () => new ReportShapeMemo()) : new ReportShapeMemo();
 }
 
-const NO_SLICE_RECORDS: readonly EndpointSliceRecord[] = [];
+/** The slices of a Service without any (frozen: shared by every such Service). */
+export const NO_SLICE_RECORDS: readonly EndpointSliceRecord[] = Object.freeze([]);
 
 /** The controller-managed ones of `slices`: `slices` itself when all are (the usual case), so nothing is copied. */
 function controllerManaged(slices: readonly EndpointSliceRecord[]): readonly EndpointSliceRecord[] {
@@ -489,11 +491,12 @@ function fixAutoRun(core: Pick<HintsAndTraffic<TrafficCommon>, 'slices' | 'autoS
  * Services of the same shape in `shapes` (this cluster pass's memo, `null` for none).
  */
 export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix> & { readonly analysis: ServiceHintsAnalysis };
-export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false, shapes: ShapeMemo | null): ServiceComputation<TrafficFigures>;
-export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean, shapes: ShapeMemo | null = null): ServiceComputation<TrafficCommon> {
+export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false, shapes: ShapeMemo | null, knownSlices?: readonly EndpointSliceRecord[]): ServiceComputation<TrafficFigures>;
+export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean, shapes: ShapeMemo | null = null, knownSlices?: readonly EndpointSliceRecord[]): ServiceComputation<TrafficCommon> {
   const { context, dataplane } = prepared;
   const key = serviceRecordKey(service);
-  const allSlices = context.index.slicesByService.get(key) ?? [];
+  // `knownSlices`: the cluster pass has looked them up already (an empty list for a Service without any).
+  const allSlices = knownSlices ?? context.index.slicesByService.get(key) ?? NO_SLICE_RECORDS;
 
   // 1–2. Hints and traffic. A report of a Service whose shape was seen in this cluster generation
   // shares that shape's result (see report-shape.ts); only what names the Service is its own.
@@ -742,27 +745,14 @@ class LazyServiceReport implements ServiceReport {
   }
 }
 
-const FIGURES_MEMOS = new WeakMap<readonly TrafficClientZone[], TrafficFiguresMemo>();
-
 /**
- * The figures of grouped endpoints under `input`, shared through the preparation's memo by their key
- * (`prefix` keeps a state with other gates apart); `null` when the key declines (node names matter).
- * One endpoint per shape with its count gives the same figures as the list spelled out (see
- * computeTrafficFigures).
+ * The figures of grouped endpoints under `input`, shared by every Service with the same figures
+ * key, clients and release (`sharedGroupedFigures`; `prefix` keeps a state with other gates apart);
+ * `null` when the key declines (node names matter). One endpoint per shape with its count gives
+ * the same figures as the list spelled out (see computeTrafficFigures).
  */
-function sharedFigures(prepared: PreparedAnalysis, input: Omit<TrafficInput, 'endpoints' | 'counts'>, slices: readonly EndpointSlice[], grouped: GroupedTrafficEndpoints, prefix = ''): TrafficFigures | null {
-  const key = trafficFiguresKey(slices, prepared.context.nodeZoneByName, input, grouped);
-  return key === null ? null : figuresMemo(prepared).get(prefix + key, (kept) => computeTrafficFigures({ ...input, endpoints: grouped.endpoints, counts: grouped.counts, figuresKey: kept }));
-}
-
-/** The traffic figures memo of a preparation's clients (shared by the preparations rebased from it). */
-function figuresMemo(prepared: PreparedAnalysis): TrafficFiguresMemo {
-  let memo = FIGURES_MEMOS.get(prepared.clients);
-  if (!memo) {
-    memo = new TrafficFiguresMemo();
-    FIGURES_MEMOS.set(prepared.clients, memo);
-  }
-  return memo;
+function sharedFigures(input: Omit<TrafficInput, 'endpoints' | 'counts'>, grouped: GroupedTrafficEndpoints, prefix = ''): TrafficFigures | null {
+  return sharedGroupedFigures(input, grouped, prefix);
 }
 
 /**
@@ -790,9 +780,9 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, add
     // Equal fixed states share one figures object (the memo of the scenarios, per clients and
     // release; the gate change keyed apart), computed on one endpoint per shape.
     if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
-    const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct));
+    const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupSliceList(state.slices, context.nodeZoneByName, addressesDistinct));
     const figures =
-      (grouped === null ? null : sharedFigures(prepared, input, state.slices, grouped, state.gatesOn ? 'gates-on|' : '')) ??
+      (grouped === null ? null : sharedFigures(input, grouped, state.gatesOn ? 'gates-on|' : '')) ??
       computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) });
     return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
   };
