@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { analyzeDataplane } from './analyze-dataplane';
 import { analyzeServiceHints, serviceLints } from './analyze-service';
-import { lintService } from './service-mechanism';
+import { determineMechanism, lintService } from './service-mechanism';
 import { sharedMechanism } from './shared-values';
 import type { AnalysisOptions } from '../model/analysis-options';
 import { buildClusterContext } from '../model/cluster-context';
@@ -170,5 +170,25 @@ describe('serviceLints: kept by Service across contexts', () => {
     // A dataplane that ignores hints: made again.
     const ignoring = { honoursHints: false, honoursHintsReason: 'Cilium without service topology ignores hints.' };
     expect(lints(after, 2, { ...dataplaneOf(after), ...ignoring })).not.toBe(first);
+  });
+});
+
+describe('sharedMechanism: kept by Service across contexts', () => {
+  it('gives the same mechanism after a Node change, and the release\'s own on another release', () => {
+    // trafficDistribution on 1.31 (its gate on by default) and on 1.29 (no such field yet): other mechanisms.
+    const service = testService('web', { trafficDistribution: 'PreferClose' });
+    const nodes = testZoneNodes();
+    const on = (minor: 29 | 31, first = nodes) =>
+      buildClusterContext(testCluster({ nodes: first, services: [service], endpointSlices: [], version: { gitVersion: `v1.${minor}.0`, minor, platform: null } }));
+    const before = on(31);
+    const found = sharedMechanism(before, service);
+    expect(found).toEqual(determineMechanism(service, 31, before.gates, before.topologyCacheEnabled));
+    // One Node gets more CPU: a new context, the same release: the same object.
+    const after = on(31, [testNode((nodes[0] as { name: string }).name, 'zone-a', '8'), ...nodes.slice(1)]);
+    expect(sharedMechanism(after, service)).toBe(found);
+    // Another release: its own mechanism, not the one kept.
+    const older = on(29);
+    expect(sharedMechanism(older, service)).toEqual(determineMechanism(service, 29, older.gates, older.topologyCacheEnabled));
+    expect(sharedMechanism(older, service).mechanism).not.toBe(found.mechanism);
   });
 });

@@ -67,8 +67,19 @@ function mechanismKey(service: ServiceRecord): string {
  */
 const MECHANISMS = new WeakMap<FeatureGates, Map<string, MechanismAnalysis>>();
 
+/** The mechanism last found for a Service record, with what it was found under (a pass after a Node change asks again with the same gates object). */
+const KEPT_MECHANISMS = new WeakMap<ServiceRecord, { readonly gates: FeatureGates; readonly minor: KubeMinor; readonly topologyCacheEnabled: boolean; readonly mechanism: MechanismAnalysis }>();
+
 /** {@link determineMechanism} for the context's release, shared by Services with the same topology annotations and trafficDistribution. */
 export function sharedMechanism(context: ClusterContext, service: ServiceRecord): MechanismAnalysis {
+  const kept = KEPT_MECHANISMS.get(service);
+  if (kept !== undefined && kept.gates === context.gates && kept.minor === context.release.minor && kept.topologyCacheEnabled === context.topologyCacheEnabled) return kept.mechanism;
+  const mechanism = mechanismOf(context, service);
+  KEPT_MECHANISMS.set(service, { gates: context.gates, minor: context.release.minor, topologyCacheEnabled: context.topologyCacheEnabled, mechanism });
+  return mechanism;
+}
+
+function mechanismOf(context: ClusterContext, service: ServiceRecord): MechanismAnalysis {
   let mechanisms = MECHANISMS.get(context.gates);
   if (mechanisms === undefined || mechanisms.size >= LIMIT) {
     mechanisms = new Map();

@@ -150,6 +150,9 @@ export function resolvePricing(platform: PricedPlatform, evidence: string | null
   return { cloud, basis, pricePerUnit: list.pricePerUnit, unit: list.unit, directions: list.directions, costPerCrossZoneGb: cost, note: `${why}: ${list.how} — ${perGbSentence(cost, list.unit)}.` };
 }
 
+/** {@link priceFormula} by pricing object: every cross-zone cost of a pass spells its pricing's. */
+const PRICE_FORMULAS = new WeakMap<CrossZonePricing, string>();
+
 /** AWS's pricing, assumed: what tests and callers without a cluster use. */
 export const ASSUMED_AWS_PRICING: CrossZonePricing = resolvePricing('other', null, null);
 
@@ -160,6 +163,15 @@ export function crossZoneDollars(crossZoneGb: number, pricing: CrossZonePricing)
 
 /** The price in a formula: `$0.01/GB × 2 directions`, `$0.01/GiB × 1 direction (÷ 1.074 GB per GiB)`, `not charged`. */
 export function priceFormula(pricing: CrossZonePricing): string {
+  let formula = PRICE_FORMULAS.get(pricing);
+  if (formula === undefined) {
+    formula = priceFormulaOf(pricing);
+    PRICE_FORMULAS.set(pricing, formula);
+  }
+  return formula;
+}
+
+function priceFormulaOf(pricing: CrossZonePricing): string {
   if (pricing.directions === 0 || pricing.pricePerUnit === 0) return '$0 (not charged)';
   const base = `${usd(pricing.pricePerUnit)}/${pricing.unit} × ${pricing.directions} direction${pricing.directions === 1 ? '' : 's'}`;
   return pricing.unit === 'GiB' ? `${base} ÷ 1.074 GB per GiB` : base;

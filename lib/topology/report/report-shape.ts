@@ -71,8 +71,28 @@ export function reportShapeKey(service: ServiceRecord, slices: readonly Endpoint
   const readsZones = readsNodeZones(slices);
   // Built endpoint by endpoint, and kept (here and as the shape memo's key): laid out in one piece.
   const built = shapeKeyOf(service, slices, nodeZoneByName);
-  const key = built === null ? null : flatString(built);
+  const key = built === null ? null : internedKey(built);
   KEYS.set(service, { slices, zones: readsZones ? nodeZoneByName : null, key });
+  return key;
+}
+
+/** Shape keys built so far, each kept once (see {@link internedKey}); started over beyond {@link INTERNED_KEYS_LIMIT}. */
+let INTERNED = new Map<string, string>();
+
+/** Distinct keys {@link INTERNED} holds before it starts over (a realistic 10,000-Service cluster has ~2,600 shapes). */
+const INTERNED_KEYS_LIMIT = 20_000;
+
+/**
+ * `built` laid out in one piece, as the one string object every Service of its shape gets: the
+ * shape memo then finds a Service's entry by comparing references, not the keys' text (a key
+ * spells every endpoint, and a pass looks 10,000 of them up).
+ */
+function internedKey(built: string): string {
+  const known = INTERNED.get(built);
+  if (known !== undefined) return known;
+  const key = flatString(built);
+  if (INTERNED.size >= INTERNED_KEYS_LIMIT) INTERNED = new Map();
+  INTERNED.set(key, key);
   return key;
 }
 
