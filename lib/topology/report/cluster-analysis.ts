@@ -27,20 +27,6 @@ import type { FixesCell, PrimaryFix, ShapeShared, ShapeFlow, ShapeMemo } from '.
 import { computeService, NO_SLICE_RECORDS, primaryFixSharable, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 
-/** A Service's share of a cluster pass: its report and its input to the rule estimates. */
-interface ClusterPassResult {
-  readonly report: ServiceReport;
-  readonly ruleInput: RuleEstimateService | null;
-  /** The report's lazy workload cell, rebound to each newer context while the entry is reused. */
-  readonly cell: WorkloadCell | null;
-  /** The report's lazy fixes, rebound likewise. */
-  readonly fixesCell: FixesCell | null;
-  /** Its entry of `cluster.needsAttention`, `null` when it needs none. */
-  readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
-  /** Its zone fractions per scenario, for the cluster-wide traffic figures. */
-  readonly flow: ServiceFlow;
-}
-
 const NORMALISED = new WeakMap<TrafficFigures, ServiceFlowScenario>();
 
 /** Σ of the client shares of a scenario's figures (1 unless per-zone overrides name every zone and sum to less). */
@@ -91,13 +77,13 @@ function fixScenario(crossZoneFraction: number, matrix: TrafficFigures['matrix']
 }
 
 /**
- * A Service's flow as the cluster pass keeps it. The primary fix (its title and the traffic after
- * it) is read only for the Services with something to save and those the traffic block lists, so
- * it is looked up then: with lazy fixes (a cached pass), the fixes are found at that moment.
+ * A Service's share of a cluster pass, one object per Service (the cache keeps it while the
+ * Service's inputs stay the same): its report, its flow for the cluster-wide traffic figures, its
+ * entry of the attention list and its input to the rule estimates. The primary fix (its title and
+ * the traffic after it) is read only for the Services with something to save and those the traffic
+ * block lists, so it is looked up then: with lazy fixes (a cached pass), the fixes are found at that moment.
  */
-class PassFlow implements ServiceFlow {
-  readonly #report: ServiceReport;
-  readonly #fixesCell: FixesCell | null;
+class PassFlow implements ServiceFlow, RuleEstimateService {
   readonly #shareTotal: number;
   readonly #shapeShared: ShapeShared;
   #primary: PrimaryFix | null | undefined;
@@ -107,17 +93,28 @@ class PassFlow implements ServiceFlow {
   readonly expected: ServiceFlowScenario;
   readonly ifAuto: ServiceFlowScenario;
   readonly loadBalancerCrossZoneFraction: number | null;
+  /** Its entry of `cluster.needsAttention`, `null` when it needs none. */
+  readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
+  /** Whether kube-proxy programs the Service (not ExternalName, not headless): only then is it an input to the rule estimates. */
+  readonly programmed: boolean;
+  readonly #service: ServiceRecord;
+  readonly #loadedEndpoints: number;
+  readonly #endpointsPerNode: number;
 
   constructor(
-    report: ServiceReport,
+    readonly report: ServiceReport,
     readonly key: string,
     readonly readyEndpoints: number,
+    service: ServiceRecord,
+    loadedEndpoints: number,
     shapeFlow: ShapeFlow,
     shapeShared: ShapeShared,
-    fixesCell: FixesCell | null,
+    /** The report's lazy workload cell, rebound to each newer context while the entry is reused. */
+    readonly cell: WorkloadCell | null,
+    /** The report's lazy fixes, rebound likewise. */
+    readonly fixesCell: FixesCell | null,
+    needsAttention: ServiceAttention | null,
   ) {
-    this.#report = report;
-    this.#fixesCell = fixesCell;
     this.#shareTotal = shapeFlow.shareTotal;
     this.#shapeShared = shapeShared;
     this.#primary = report.unknown.fixes !== undefined ? null : undefined;
@@ -127,6 +124,37 @@ class PassFlow implements ServiceFlow {
     this.expected = shapeFlow.expected;
     this.ifAuto = shapeFlow.ifAuto;
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
+    this.attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
+    this.programmed = service.type !== 'ExternalName' && service.clusterIP !== 'None';
+    this.#service = service;
+    this.#loadedEndpoints = loadedEndpoints;
+    this.#endpointsPerNode = shapeFlow.endpointsPerNode;
+  }
+
+  // Its input to the rule estimates (see `programmed`), read from its record once per estimate.
+  get ports(): number {
+    return Math.max(1, this.#service.ports.length);
+  }
+
+  get nodePorts(): number {
+    return nodePortCount(this.#service);
+  }
+
+  get externalAddresses(): number {
+    return this.#service.loadBalancerIngress.length + this.#service.externalIPs.length;
+  }
+
+  get externalTrafficPolicyLocal(): boolean {
+    return this.#service.externalTrafficPolicy === 'Local';
+  }
+
+  /** Endpoints kube-proxy counts as usable now. */
+  get endpoints(): number {
+    return this.#loadedEndpoints;
+  }
+
+  get endpointsPerNode(): number {
+    return this.#endpointsPerNode;
   }
 
   /** The primary fix: the one its shape's first Service found when it may be shared (see `ShapeShared.primary`), else its own. */
@@ -135,7 +163,7 @@ class PassFlow implements ServiceFlow {
       const shared = this.#shapeShared;
       if (shared.primary !== undefined) this.#primary = shared.primary;
       else {
-        const own = this.#fixesCell !== null ? this.#fixesCell.primary() : (this.#report.fixes.find((candidate) => candidate.primary) ?? null);
+        const own = this.fixesCell !== null ? this.fixesCell.primary() : (this.report.fixes.find((candidate) => candidate.primary) ?? null);
         if (primaryFixSharable(own)) shared.primary = own;
         this.#primary = own;
       }
@@ -170,31 +198,13 @@ function shapeFlowOf(traffic: Readonly<Record<'now' | 'expected' | 'ifAuto', Tra
   };
 }
 
-function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null, slices: readonly EndpointSliceRecord[]): ClusterPassResult {
+function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null, slices: readonly EndpointSliceRecord[]): PassFlow {
   const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes, slices);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
-  const attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
   // Services of one shape share its figures, so what follows from them alone is worked out once.
   const shapeFlow = (shapeShared.flow ??= shapeFlowOf(traffic));
-  const flow = new PassFlow(report, key, readyEndpoints, shapeFlow, shapeShared, fixesCell);
-  if (service.type === 'ExternalName' || service.clusterIP === 'None') return { report, ruleInput: null, cell, fixesCell, attention, flow };
-  const ready = traffic.now.loadedEndpoints;
-  return {
-    report,
-    cell,
-    fixesCell,
-    attention,
-    flow,
-    ruleInput: {
-      ports: Math.max(1, service.ports.length),
-      nodePorts: nodePortCount(service),
-      externalAddresses: service.loadBalancerIngress.length + service.externalIPs.length,
-      externalTrafficPolicyLocal: service.externalTrafficPolicy === 'Local',
-      endpoints: ready,
-      endpointsPerNode: shapeFlow.endpointsPerNode,
-    },
-  };
+  return new PassFlow(report, key, readyEndpoints, service, traffic.now.loadedEndpoints, shapeFlow, shapeShared, cell, fixesCell, needsAttention);
 }
 
 function nodePortCount(service: ServiceRecord): number {
@@ -263,7 +273,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   for (const service of services) {
     const key = serviceRecordKey(service);
     const slices = context.index.slicesByService.get(key);
-    let result = cache?.report<ClusterPassResult>(key, service, slices);
+    let result = cache?.report<PassFlow>(key, service, slices);
     if (result !== undefined) {
       result.cell?.rebind(context);
       result.fixesCell?.rebind(context);
@@ -275,14 +285,14 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
       cache?.storeReport(key, service, slices, result);
       yield { done: reports.length + 1, total: services.length, computed };
     }
-    const { report, ruleInput, attention, flow } = result;
+    const { report, attention } = result;
     reports.push(report);
-    flows.push(flow);
+    flows.push(result);
     if (attention) needsAttention.push(attention);
     byMechanism[report.mechanism]++;
     if (report.expected.hintsEnabled) hintsExpectedOn++;
     if (report.observed.hintsPresent) hintsObservedOn++;
-    if (ruleInput) ruleInputs.push(ruleInput);
+    if (result.programmed) ruleInputs.push(result);
   }
   // The totals below (rule estimates, the cluster traffic block) are one more step of their own
   // when anything was computed, so a caller slicing the pass can run other work before them.

@@ -536,7 +536,6 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   // give the share now, and the other scenarios are the model's change applied to the measurement.
   const volume = resolveServiceVolume(key, readyEndpoints, prepared.volume, prepared.measured);
   const gb = volume.gbPerMonth;
-  const cost = (fraction: number) => sharedCrossZoneCost(context, prepared.pricing, fraction, gb);
   const loadBalancer = analyzeLoadBalancer(context, service, observedSlices);
   const loadBalancerLeg = loadBalancerLegCost(loadBalancer?.leg ?? null, prepared.measured?.byService.get(key)?.externalGbPerMonth ?? null, prepared.pricing);
   // Without a leg of its own, the summary is the shape's figures priced at the volume: Services of
@@ -563,7 +562,12 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
       droppedFraction: now.droppedFraction,
       maxRelativeLoad: now.maxRelativeLoad,
       volume,
-      monthlyCost: { now: cost(priced.now), expected: cost(priced.expected), ifAuto: cost(priced.ifAuto), ifNone: cost(priced.ifNone) },
+      monthlyCost: {
+        now: sharedCrossZoneCost(context, prepared.pricing, priced.now, gb),
+        expected: sharedCrossZoneCost(context, prepared.pricing, priced.expected, gb),
+        ifAuto: sharedCrossZoneCost(context, prepared.pricing, priced.ifAuto, gb),
+        ifNone: sharedCrossZoneCost(context, prepared.pricing, priced.ifNone, gb),
+      },
       clientShareByZone: now.clientShareByZone,
       loadBalancerLeg,
     };
@@ -602,30 +606,31 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   const unknown = prepared.serviceUnknown;
   // The controller's decision needs the Nodes (CPU ratios) and the endpoints: without them, no verdict.
   const expectedSummary = unknown.expectedHints === undefined ? core.expectedSummary : { ...core.expectedSummary, verdict: unknown.expectedHints };
-  const common: ReportCommon = {
-    namespace: service.namespace,
-    name: service.name,
-    type: service.type,
-    mechanism: analysis.mechanism.mechanism,
-    mechanismDetail: analysis.mechanism,
+  // The report is built from its parts directly (no intermediate object: this runs for every
+  // Service of a pass), then asked what needs attention, which reads only its fields.
+  const lazyReport = new LazyServiceReport(
+    service,
+    analysis.mechanism,
     lints,
-    expected: expectedSummary,
-    observed: analysis.observed,
-    diff: diffSummary,
+    expectedSummary,
+    analysis.observed,
+    diffSummary,
     traffic,
     unknown,
-  };
-  const needsAttention = attentionFor(common);
-  const gitOps = gitOpsManager(service);
-  const ifAutoParts = { made: ifAutoPrediction, shared: core.analysis.ifAuto, annotations: service.annotations, minor: context.release.minor };
-  const lazyReport = new LazyServiceReport(common, ifAutoParts, cell, fixesCell ?? (fixes as readonly Fix[]), loadBalancer, gitOps, needsAttention);
+    ifAutoPrediction,
+    core.analysis.ifAuto,
+    context.release.minor,
+    cell,
+    fixesCell ?? (fixes as readonly Fix[]),
+    loadBalancer,
+    gitOpsManager(service),
+  );
+  const needsAttention = attentionFor(lazyReport);
+  lazyReport.needsAttention = needsAttention;
   // A cached cluster pass keeps the lazy report; otherwise every field is worked out now, as plain data in the schema's key order.
   const report: Omit<ServiceReport, 'needsAttention'> & { readonly needsAttention?: ServiceAttention | null } = lazy ? lazyReport : lazyReport.toJSON();
   return { report, needsAttention, analysis: withDetail ? analysis : undefined, readyEndpoints, traffic: scenarios, cell: lazy ? cell : null, fixesCell, shapeShared };
 }
-
-/** What a report has besides its toggle prediction, cells, load-balancer path, GitOps manager and attention. */
-type ReportCommon = Omit<ServiceReport, 'ifAuto' | 'hpa' | 'workload' | 'fixes' | 'loadBalancer' | 'gitOps' | 'needsAttention'>;
 
 /** A shape's toggle prediction with a Service's own annotation edit (`shared` itself when the edit is the same object). */
 function withOwnChange(shared: IfAutoPrediction, change: IfAutoPrediction['change']): IfAutoPrediction {
@@ -657,7 +662,8 @@ class LazyServiceReport implements ServiceReport {
   readonly unknown: ServiceReport['unknown'];
   readonly loadBalancer: LoadBalancerAnalysis | null;
   readonly gitOps: GitOpsManager | null;
-  readonly needsAttention: ServiceAttention | null;
+  /** Set once, right after construction (it reads the report's own fields: `attentionFor`). */
+  needsAttention: ServiceAttention | null = null;
   readonly #cell: WorkloadCell;
   readonly #fixes: FixesCell | readonly Fix[];
   // The toggle's prediction, or (null) what it is made from on first read: the shape's, with this
@@ -671,34 +677,41 @@ class LazyServiceReport implements ServiceReport {
   readonly #minor: KubeMinor;
 
   constructor(
-    common: ReportCommon,
-    ifAuto: { readonly made: IfAutoPrediction | null; readonly shared: IfAutoPrediction; readonly annotations: Readonly<Record<string, string>>; readonly minor: KubeMinor },
+    service: ServiceRecord,
+    mechanismDetail: ServiceReport['mechanismDetail'],
+    lints: ServiceReport['lints'],
+    expected: ServiceReport['expected'],
+    observed: ServiceReport['observed'],
+    diff: ServiceReport['diff'],
+    traffic: ServiceReport['traffic'],
+    unknown: ServiceReport['unknown'],
+    ifAuto: IfAutoPrediction | null,
+    sharedIfAuto: IfAutoPrediction,
+    minor: KubeMinor,
     cell: WorkloadCell,
     fixes: FixesCell | readonly Fix[],
     loadBalancer: LoadBalancerAnalysis | null,
     gitOps: GitOpsManager | null,
-    needsAttention: ServiceAttention | null,
   ) {
-    this.namespace = common.namespace;
-    this.name = common.name;
-    this.type = common.type;
-    this.mechanism = common.mechanism;
-    this.mechanismDetail = common.mechanismDetail;
-    this.lints = common.lints;
-    this.expected = common.expected;
-    this.observed = common.observed;
-    this.diff = common.diff;
-    this.traffic = common.traffic;
-    this.unknown = common.unknown;
+    this.namespace = service.namespace;
+    this.name = service.name;
+    this.type = service.type;
+    this.mechanism = mechanismDetail.mechanism;
+    this.mechanismDetail = mechanismDetail;
+    this.lints = lints;
+    this.expected = expected;
+    this.observed = observed;
+    this.diff = diff;
+    this.traffic = traffic;
+    this.unknown = unknown;
     this.loadBalancer = loadBalancer;
     this.gitOps = gitOps;
-    this.needsAttention = needsAttention;
     this.#cell = cell;
     this.#fixes = fixes;
-    this.#ifAuto = ifAuto.made;
-    this.#sharedIfAuto = ifAuto.shared;
-    this.#annotations = ifAuto.annotations;
-    this.#minor = ifAuto.minor;
+    this.#ifAuto = ifAuto;
+    this.#sharedIfAuto = sharedIfAuto;
+    this.#annotations = service.annotations;
+    this.#minor = minor;
   }
 
   /** The toggle's prediction: the shape's, with this Service's own annotation edit (made on first read). */
