@@ -136,7 +136,19 @@ export function groupSliceList(slices: readonly EndpointSlice[], nodeZoneByName:
 export function groupedEndpoints(codes: readonly string[], endpoints: readonly TrafficEndpoint[], counts: readonly number[]): GroupedTrafficEndpoints {
   let key = '';
   for (let i = 0; i < codes.length; i++) key += `${codes[i] as string}${counts[i] as number}`;
-  return { key, endpoints, counts };
+  return new GroupedList(key, endpoints, counts);
+}
+
+/** The groups {@link groupedEndpoints} makes, with the plans of their figures kept on them (see {@link sharedGroupedFigures}). */
+class GroupedList implements GroupedTrafficEndpoints {
+  /** Plans by the settings a figures key spells (found without a lookup by object). */
+  slots: PlanSlot[] | null = null;
+
+  constructor(
+    readonly key: string,
+    readonly endpoints: readonly TrafficEndpoint[],
+    readonly counts: readonly number[],
+  ) {}
 }
 
 /** Groups {@link groupTrafficEndpoints} finds by scanning before it keeps a map. */
@@ -176,7 +188,7 @@ interface PlanSlot {
 /** Settings a grouped list keeps plans for (a list meets few). */
 const SLOTS_PER_GROUPS = 8;
 
-/** Plans by grouped endpoints object (kept by slice list, see {@link groupSliceList}), then by the settings the key spells. */
+/** Plans by grouped endpoints object not made by {@link groupedEndpoints} (which keeps them on the object), then by the settings the key spells. */
 const BY_GROUPS = new WeakMap<GroupedTrafficEndpoints, PlanSlot[]>();
 
 const NO_SLICES: readonly EndpointSlice[] = [];
@@ -185,8 +197,9 @@ const NO_NODES: ReadonlyMap<string, string | null> = new Map();
 /** The plan of `grouped` under `input`'s settings (see {@link sharedGroupedFigures}). */
 function planOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>, grouped: GroupedTrafficEndpoints, prefix: string): KeptPlan | null {
   const { service } = input;
-  let slots = BY_GROUPS.get(grouped);
-  if (slots !== undefined) {
+  const list = grouped instanceof GroupedList ? grouped : null;
+  let slots = list !== null ? list.slots : (BY_GROUPS.get(grouped) ?? null);
+  if (slots !== null) {
     for (const slot of slots) {
       if (
         slot.externalTrafficPolicy === service.externalTrafficPolicy &&
@@ -205,13 +218,14 @@ function planOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'
   let plan = PLANS.get(key);
   if (plan === undefined) {
     // Keys are built piece by piece; the ones kept are laid out in one piece (model/flat-string.ts).
-    plan = { key: flatString(key), selections: [], modelled: null, last: null, before: null };
+    plan = { key: flatString(key), selections: [], modelled: null, scan: null, last: null, before: null };
     if (PLANS.size >= FIGURES_PLANS_LIMIT) PLANS = new Map();
     PLANS.set(plan.key, plan);
   }
-  if (slots === undefined) {
+  if (slots === null) {
     slots = [];
-    BY_GROUPS.set(grouped, slots);
+    if (list !== null) list.slots = slots;
+    else BY_GROUPS.set(grouped, slots);
   }
   if (slots.length < SLOTS_PER_GROUPS) {
     slots.push({

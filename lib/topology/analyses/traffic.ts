@@ -642,11 +642,8 @@ export interface FiguresPlan {
   readonly selections: (PlannedSelection | undefined)[];
   /** The endpoints as {@link trafficModel} reads them (hints dropped when not honoured), for the `endpoints` object they were made from. */
   modelled: { readonly from: readonly TrafficEndpoint[]; readonly endpoints: readonly TrafficEndpoint[] } | null;
-}
-
-/** A new, empty {@link FiguresPlan}. */
-export function newFiguresPlan(): FiguresPlan {
-  return { selections: [], modelled: null };
+  /** What the figures read of the modelled endpoints whatever the clients (hints, readiness), for the list it was made for. */
+  scan: GroupScan | null;
 }
 
 /**
@@ -671,6 +668,41 @@ export function computeGroupedFigures(input: GroupedInput, grouped: readonly Tra
 /** What {@link groupedFigures} reads of a {@link TrafficInput} besides the endpoints it is given. */
 type GroupedInput = Omit<TrafficInput, 'endpoints' | 'counts'>;
 
+/** What {@link groupedFigures} reads of a grouped list whatever the clients (see {@link scanOf}). */
+interface GroupScan {
+  /** The list it was made for. */
+  readonly endpoints: readonly TrafficEndpoint[];
+  readonly hasNodeHints: boolean;
+  /** No entry carries hints: every client zone selects the same endpoints. */
+  readonly zoneIndependent: boolean;
+  readonly anyReady: boolean;
+  /** Endpoints of the ready entries (entries times their counts). */
+  readonly readyCount: number;
+}
+
+/** The {@link GroupScan} of `endpoints`: `plan`'s when it was made for the same list. */
+function scanOf(endpoints: readonly TrafficEndpoint[], counts: readonly number[], plan: FiguresPlan | null): GroupScan {
+  const kept = plan === null ? null : plan.scan;
+  if (kept !== null && kept.endpoints === endpoints) return kept;
+  let hasNodeHints = false;
+  let zoneIndependent = true;
+  let anyReady = false;
+  let readyCount = 0;
+  for (let i = 0; i < endpoints.length; i++) {
+    const endpoint = endpoints[i] as TrafficEndpoint;
+    const nodeHinted = (endpoint.nodeHints?.length ?? 0) > 0;
+    if (nodeHinted) hasNodeHints = true;
+    if (nodeHinted || (endpoint.zoneHints?.length ?? 0) > 0) zoneIndependent = false;
+    if (endpoint.ready) {
+      anyReady = true;
+      readyCount += counts[i] as number;
+    }
+  }
+  const scan: GroupScan = { endpoints, hasNodeHints, zoneIndependent, anyReady, readyCount };
+  if (plan !== null) plan.scan = scan;
+  return scan;
+}
+
 /**
  * {@link trafficModel}'s figures of a grouped endpoint list (`counts`, `uniqueEndpoints`): the same
  * arithmetic in the same order, so the same values bit for bit, without the general path's
@@ -680,16 +712,10 @@ type GroupedInput = Omit<TrafficInput, 'endpoints' | 'counts'>;
 function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint[], counts: readonly number[], plan: FiguresPlan | null = null): TrafficFigures {
   const { service, release } = input;
   const internalLocal = service.internalTrafficPolicy === 'Local' && (release.minor >= 26 || release.gates.ServiceInternalTrafficPolicy);
-  let hasNodeHints = false;
-  let zoneIndependent = true;
+  const { hasNodeHints, zoneIndependent, anyReady, readyCount } = scanOf(endpoints, counts, plan);
   // The zones are counted only where there can be more than the matrix shows (one per entry at most).
   const endpointZones = endpoints.length + input.clients.length > MAX_MATRIX_ZONES ? new Set<string>() : null;
-  for (const endpoint of endpoints) {
-    const nodeHinted = (endpoint.nodeHints?.length ?? 0) > 0;
-    if (nodeHinted) hasNodeHints = true;
-    if (nodeHinted || (endpoint.zoneHints?.length ?? 0) > 0) zoneIndependent = false;
-    if (endpoint.ready) endpointZones?.add(endpoint.zone ?? UNKNOWN_ZONE);
-  }
+  if (endpointZones !== null) for (const endpoint of endpoints) if (endpoint.ready) endpointZones.add(endpoint.zone ?? UNKNOWN_ZONE);
   if (input.proxied && (internalLocal || hasNodeHints)) throw new Error('traffic model: grouped endpoints cannot be evaluated node by node');
   let lumped = endpointZones !== null && endpointZones.size > MAX_MATRIX_ZONES;
   if (endpointZones !== null && !lumped && endpointZones.size + input.clients.length > MAX_MATRIX_ZONES) {
@@ -821,15 +847,8 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
   for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
   // Load against a fair share, over the ready endpoints (else those that got any).
-  let anyReady = false;
-  for (const endpoint of endpoints) {
-    if (endpoint.ready) {
-      anyReady = true;
-      break;
-    }
-  }
-  let poolCount = 0;
-  for (let i = 0; i < endpoints.length; i++) if (anyReady ? (endpoints[i] as TrafficEndpoint).ready : loadedAt[i] === 1) poolCount += counts[i] as number;
+  let poolCount = readyCount;
+  if (!anyReady) for (let i = 0; i < endpoints.length; i++) if (loadedAt[i] === 1) poolCount += counts[i] as number;
   const fair = poolCount > 0 ? delivered / poolCount : 0;
   let maxRelativeLoad = 0;
   for (let i = 0; i < endpoints.length; i++) {
