@@ -250,6 +250,34 @@ function syntheticEndpoints(change: Readonly<ValueByZone<number>>): EndpointSlic
   return { name: 'zonescope-simulated', endpoints };
 }
 
+/** Synthetic slices by {@link syntheticKey} (frozen: every run that adds those endpoints shares one); started over beyond 1,024. */
+let SYNTHETIC = new Map<string, { readonly key: string; readonly slice: EndpointSlice }>();
+
+/** The zones and counts of a change, in its order: what {@link syntheticEndpoints} spells its endpoints from. */
+function syntheticKey(change: Readonly<ValueByZone<number>>): string {
+  let key = '';
+  for (const zone in change) key += `${zone}\u0000${change[zone] as number}\u0001`;
+  return key;
+}
+
+/**
+ * {@link syntheticEndpoints} of `change`, frozen and shared, with its key (which names its
+ * endpoints' zones and addresses in order, as `plainAutoRun`'s `createdKey` asks).
+ */
+function sharedSyntheticEndpoints(change: Readonly<ValueByZone<number>>): { readonly key: string; readonly slice: EndpointSlice } {
+  const key = syntheticKey(change);
+  let found = SYNTHETIC.get(key);
+  if (found === undefined) {
+    const slice = syntheticEndpoints(change);
+    for (const endpoint of slice.endpoints) Object.freeze(endpoint);
+    Object.freeze(slice.endpoints);
+    found = Object.freeze({ key, slice: Object.freeze(slice) });
+    if (SYNTHETIC.size >= 1_024) SYNTHETIC = new Map();
+    SYNTHETIC.set(key, found);
+  }
+  return found;
+}
+
 function withoutEndpoints(slices: readonly EndpointSlice[], change: Readonly<ValueByZone<number>>): EndpointSlice[] {
   const toRemove = new Map(Object.entries(change).filter(([, d]) => d < 0).map(([zone, d]) => [zone, -d]));
   return slices.map((slice) => ({
@@ -328,7 +356,8 @@ export function findFixes(input: FixInput): Fix[] {
   const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): PlainAutoRun | null => {
     // (The traffic model takes grouped endpoints only without internalTrafficPolicy: Local.)
     if (input.leanRuns === false || gatesOn || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
-    const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: syntheticEndpoints(changeByZone), cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
+    const created = sharedSyntheticEndpoints(changeByZone);
+    const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: created.slice, createdKey: created.key, cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
     return run === null || !run.result.hintsEnabled || run.grouped === null ? null : run;
   };
   const donatedOf = (result: HintsEngineResult) =>

@@ -43,6 +43,12 @@ export interface PlainAutoInput {
    * with a zone and an address of its own), or none.
    */
   readonly created?: EndpointSlice | null;
+  /**
+   * Text that tells `created`'s endpoints apart from any other created slice's (their zones and
+   * addresses, in order), when the caller has one shorter than those spelled out: the run is kept
+   * under it (see {@link runKey}).
+   */
+  readonly createdKey?: string;
   readonly cpuRatiosByZone: Readonly<ValueByZone<number>> | null;
   /** `computeAllocationTable(cpuRatiosByZone, ready endpoints)` when the caller has it (ratios not null). */
   readonly table: AllocationTable | null;
@@ -138,12 +144,12 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   if (counts.zoneless || counts.allocated.size === 0) return null;
   // 3. Giving and receiving zones, then the re-hinting (`redistributeHints`: first ready endpoints
   //    of a giving zone first, in slice order, each to the first receiving zone by name with room).
-  const { givingZones, receivingZones } = getGivingAndReceivingZones(allocation.allocations, Object.fromEntries(counts.allocated));
+  const { givingZones, receivingZones } = getGivingAndReceivingZones(allocation.allocations, counts.allocated);
   // What follows reads only the slices, the created slice, the release and these two plans: a run
   // with the same ones (the next pass after a Node change, whose new CPU ratios rarely move a
   // Service's plan) is the run kept for them.
   const runs = RUNS.get(slices, input.nodeZoneByName, () => new Map<string, PlainAutoRun | null>());
-  const key = runKey(input.minor, addressType, created, givingZones, receivingZones);
+  const key = runKey(input.minor, addressType, created, input.createdKey, givingZones, receivingZones);
   const known = runs.get(key);
   if (known !== undefined) return known;
   const run = redistributed(input, hinted, counts, givingZones, receivingZones);
@@ -166,9 +172,17 @@ const RUNS = new SliceListMemo<Map<string, PlainAutoRun | null>>();
  * event's text), the created slice's endpoints (zone and address, in order) and the giving and
  * receiving plans (zones in sorted order, as `getGivingAndReceivingZones` builds them).
  */
-function runKey(minor: KubeMinor, addressType: AddressType, created: EndpointSlice | null, giving: Readonly<ValueByZone<number>>, receiving: Readonly<ValueByZone<number>>): string {
+function runKey(
+  minor: KubeMinor,
+  addressType: AddressType,
+  created: EndpointSlice | null,
+  createdKey: string | undefined,
+  giving: Readonly<ValueByZone<number>>,
+  receiving: Readonly<ValueByZone<number>>,
+): string {
   let key = `${minor}|${addressType}|`;
-  if (created !== null) for (const endpoint of created.endpoints) key += `${endpoint.zone ?? ''}\u0000${endpoint.addresses[0] ?? ''}\u0001`;
+  if (created !== null && createdKey !== undefined) key += `\u0002${createdKey}`;
+  else if (created !== null) for (const endpoint of created.endpoints) key += `${endpoint.zone ?? ''}\u0000${endpoint.addresses[0] ?? ''}\u0001`;
   key += '|';
   for (const zone in giving) key += `${zone}\u0000${giving[zone] as number}\u0001`;
   key += '|';

@@ -228,11 +228,12 @@ export function moveEndpoints(
  */
 export function getGivingAndReceivingZones(
   allocations: Readonly<ValueByZone<Pick<Allocation, 'desired'>>>,
-  allocatedHintsByZone: Readonly<ValueByZone<number>>,
+  allocatedHintsByZone: Readonly<ValueByZone<number>> | ReadonlyMap<string, number>,
 ): { givingZones: ValueByZone<number>; receivingZones: ValueByZone<number> } {
   const zones = sortedKeys(allocations);
   const desired = zones.map((zone) => allocations[zone]?.desired ?? 0);
-  const allocated = zones.map((zone) => allocatedHintsByZone[zone] ?? 0);
+  const allocated =
+    allocatedHintsByZone instanceof Map ? zones.map((zone) => allocatedHintsByZone.get(zone) ?? 0) : zones.map((zone) => (allocatedHintsByZone as Readonly<ValueByZone<number>>)[zone] ?? 0);
   const giving = zones.map(() => 0);
   const receiving = zones.map(() => 0);
   moveEndpoints(zones, desired, allocated, giving, receiving);
