@@ -82,7 +82,6 @@ export class AnalysisCache {
   private epoch = 0;
   private readonly reports = new Map<string, Entry<unknown>>();
   private readonly details = new Map<string, Entry<unknown>>();
-  private sorted: { readonly source: readonly ServiceRecord[]; readonly services: readonly ServiceRecord[] } | null = null;
   private fullPass = true;
   private shapes: { readonly nodes: readonly NodeRecord[]; readonly key: string; readonly memo: unknown } | null = null;
   /** The last cluster pass. */
@@ -210,11 +209,5 @@ export class AnalysisCache {
       if (oldest === undefined) break;
       this.details.delete(oldest);
     }
-  }
-
-  /** `services` sorted by `compare`, reused while the list is the same array. */
-  sortedServices(services: readonly ServiceRecord[], compare: (a: ServiceRecord, b: ServiceRecord) => number): readonly ServiceRecord[] {
-    if (this.sorted?.source !== services) this.sorted = { source: services, services: [...services].sort(compare) };
-    return this.sorted.services;
   }
 }

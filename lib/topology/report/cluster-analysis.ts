@@ -235,6 +235,37 @@ export interface ClusterPassProgress {
   readonly computed: number;
 }
 
+/** A cluster pass's Services in report order, with their keys and slices (see {@link passOrder}). */
+interface PassOrder {
+  readonly services: readonly ServiceRecord[];
+  readonly keys: readonly string[];
+  /** The slice lists of `bySlices`, by position; `undefined` for a Service without any. */
+  readonly slices: readonly (readonly EndpointSliceRecord[] | undefined)[];
+  readonly bySlices: ClusterIndex['slicesByService'];
+}
+
+/** By the snapshot's Service list: sorted, keyed and with the slices of the index it was last asked with. */
+const PASS_ORDERS = new WeakMap<readonly ServiceRecord[], PassOrder>();
+
+const byNamespaceAndName = (a: ServiceRecord, b: ServiceRecord) =>
+  a.namespace === b.namespace ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.namespace < b.namespace ? -1 : 1;
+
+/**
+ * The index's Services sorted by namespace and name, with each one's key and slice list: kept
+ * while the Service list is the same array and (for the slices) the slices map the same object,
+ * as after a Node change, so a pass neither sorts nor looks 10,000 Services up again.
+ */
+function passOrder(index: ClusterIndex): PassOrder {
+  const list = index.snapshot.services;
+  const known = PASS_ORDERS.get(list);
+  if (known !== undefined && known.bySlices === index.slicesByService) return known;
+  const services = known?.services ?? [...list].sort(byNamespaceAndName);
+  const keys = known?.keys ?? services.map((service) => serviceRecordKey(service));
+  const order: PassOrder = { services, keys, slices: keys.map((key) => index.slicesByService.get(key)), bySlices: index.slicesByService };
+  PASS_ORDERS.set(list, order);
+  return order;
+}
+
 /**
  * Analyzes a prepared cluster: zones and eligibility, dataplane, rule estimates, and every Service
  * (sorted by namespace and name) with the attention list.
@@ -258,9 +289,8 @@ export function analyzeClusterIn(prepared: PreparedAnalysis): ClusterAnalysis {
 export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<ClusterPassProgress, ClusterAnalysis, void> {
   const { context, cache } = prepared;
   cache?.sync(context);
-  const compare = (a: ServiceRecord, b: ServiceRecord) =>
-    a.namespace === b.namespace ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.namespace < b.namespace ? -1 : 1;
-  const services = cache ? cache.sortedServices(context.index.snapshot.services, compare) : [...context.index.snapshot.services].sort(compare);
+  const order = passOrder(context.index);
+  const services = order.services;
   const reports: ServiceReport[] = [];
   const ruleInputs: RuleEstimateService[] = [];
   const byMechanism: Record<ServiceMechanism, number> = { 'topology-mode': 0, 'legacy-annotation': 0, trafficDistribution: 0, none: 0 };
@@ -270,9 +300,10 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   let shapes: ShapeMemo | null | undefined;
   const needsAttention: (ServiceAttention & { readonly namespace: string; readonly name: string })[] = [];
   const flows: ServiceFlow[] = [];
-  for (const service of services) {
-    const key = serviceRecordKey(service);
-    const slices = context.index.slicesByService.get(key);
+  for (let at = 0; at < services.length; at++) {
+    const service = services[at] as ServiceRecord;
+    const key = order.keys[at] as string;
+    const slices = order.slices[at];
     let result = cache?.report<PassFlow>(key, service, slices);
     if (result !== undefined) {
       result.cell?.rebind(context);
@@ -297,7 +328,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   // The totals below (rule estimates, the cluster traffic block) are one more step of their own
   // when anything was computed, so a caller slicing the pass can run other work before them.
   if (computed > 0) yield { done: services.length, total: services.length, computed };
-  if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(services.map((service) => serviceRecordKey(service))));
+  if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(order.keys));
   const zones = prepared.zones;
   const passTraffic = clusterTraffic(prepared, flows);
   const attentionList = attentionByMoney(needsAttention, passTraffic.result.byService, prepared.attentionMinSaving);
