@@ -273,6 +273,20 @@ describe('computeClusterTraffic: byService', () => {
     expect(report.topByCost[0]).toEqual(JSON.parse(JSON.stringify(byService.get('shop/c'))));
   });
 
+  it('offers the rows saving at least an amount, in order, as the same row objects', () => {
+    // a and c would save with Auto (0.5 and 0.25 cross-zone now, none if Auto); b saves nothing.
+    const saving = [flow('a', { now: 0.5, ifAuto: 0 }), flow('b', { now: 0 }), flow('c', { now: 0.25, ifAuto: 0 }, { readyEndpoints: 8 })];
+    const { byService } = computeClusterTraffic(saving, settings, null, AWS);
+    const rows = byService as typeof byService & { savingAtLeast(min: number): Iterable<[string, { readonly saving: number }]> };
+    const all = [...byService].filter(([, row]) => row.saving > 0);
+    expect(all.length).toBe(2);
+    expect([...rows.savingAtLeast(0)]).toEqual(all);
+    expect([...rows.savingAtLeast(0)].map(([key, row]) => row === byService.get(key))).toEqual([true, true]);
+    const floor = Math.min(...all.map(([, row]) => row.saving)) + 1e-9;
+    expect([...rows.savingAtLeast(floor)].map(([key]) => key)).toEqual(all.filter(([, row]) => row.saving >= floor).map(([key]) => key));
+    expect([...rows.savingAtLeast(floor)].length).toBe(1);
+  });
+
   it('gives each computation its own figures, over the same Services in the same order or not', () => {
     const first = computeClusterTraffic(flows, settings, null, AWS).byService;
     const moved = [flow('a', { now: 0.1 }), flow('b', { now: 0.2 }), flow('c', { now: 0.3 }, { readyEndpoints: 8 })];

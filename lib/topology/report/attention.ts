@@ -101,12 +101,19 @@ function usd(value: number): string {
 }
 
 /**
+ * Rows by `namespace/name` for {@link attentionByMoney}, optionally with the ones that save at least
+ * some amount (and above 0) on their own, so the others need not be read (the cluster traffic's
+ * rows, made when first read, offer it).
+ */
+export type AttentionRows = ReadonlyMap<string, AttentionMoney> & { readonly savingAtLeast?: (min: number) => Iterable<readonly [string, AttentionMoney]> };
+
+/**
  * The attention list by money: every Service the rules list, plus every Service whose best change
  * (the next sync, topology mode Auto, or its smallest verified fix) saves at least `minSaving`
  * USD a month (`costly-fixable`), ordered by cross-zone cost now, then by saving, then by name.
  * `rows` are the traffic rows by `namespace/name`; a Service without one counts as $0.
  */
-export function attentionByMoney(items: readonly AttentionItem[], rows: ReadonlyMap<string, AttentionMoney>, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): AttentionItem[] {
+export function attentionByMoney(items: readonly AttentionItem[], rows: AttentionRows, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): AttentionItem[] {
   // Services listed by another rule keep that entry; one listed as costly-fixable is re-judged from its row.
   const listedOtherwise = new Set<string>();
   const out: { readonly item: AttentionItem; readonly monthlyCost: number; readonly saving: number }[] = [];
@@ -119,7 +126,7 @@ export function attentionByMoney(items: readonly AttentionItem[], rows: Readonly
   }
   for (const item of items) if (item.reason === 'costly-fixable') listedOtherwise.delete(`${item.namespace}/${item.name}`);
   // Most rows save too little to be listed: that is tested first, then whether another rule lists the Service.
-  for (const [key, row] of rows) {
+  for (const [key, row] of rows.savingAtLeast !== undefined ? rows.savingAtLeast(minSaving) : rows) {
     if (!savesEnough(row, minSaving) || listedOtherwise.has(key)) continue;
     const attention = costlyFixable(row, minSaving);
     if (attention === null) continue;
