@@ -291,6 +291,9 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   cache?.sync(context);
   const order = passOrder(context.index);
   const services = order.services;
+  // A cache that holds nothing (the first pass, or cluster-wide inputs changed: a Node change) has
+  // nothing to give this pass either: each Service comes once.
+  const lookUp = cache !== undefined && cache.reportCount > 0;
   const reports: ServiceReport[] = [];
   const ruleInputs: RuleEstimateService[] = [];
   const byMechanism: Record<ServiceMechanism, number> = { 'topology-mode': 0, 'legacy-annotation': 0, trafficDistribution: 0, none: 0 };
@@ -304,7 +307,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
     const service = services[at] as ServiceRecord;
     const key = order.keys[at] as string;
     const slices = order.slices[at];
-    let result = cache?.report<PassFlow>(key, service, slices);
+    let result = lookUp ? cache.report<PassFlow>(key, service, slices) : undefined;
     if (result !== undefined) {
       result.cell?.rebind(context);
       result.fixesCell?.rebind(context);
