@@ -97,7 +97,12 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
   readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
   /** Whether kube-proxy programs the Service (not ExternalName, not headless): only then is it an input to the rule estimates. */
   readonly programmed: boolean;
-  readonly #service: ServiceRecord;
+  // Its input to the rule estimates, read from its record now (the record is in cache now; at the
+  // estimate, after 10,000 other Services, it would be read from memory again).
+  readonly #ports: number;
+  readonly #nodePorts: number;
+  readonly #externalAddresses: number;
+  readonly #externalLocal: boolean;
   readonly #loadedEndpoints: number;
   readonly #endpointsPerNode: number;
 
@@ -126,26 +131,29 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
     this.attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
     this.programmed = service.type !== 'ExternalName' && service.clusterIP !== 'None';
-    this.#service = service;
+    this.#ports = Math.max(1, service.ports.length);
+    this.#nodePorts = nodePortCount(service);
+    this.#externalAddresses = service.loadBalancerIngress.length + service.externalIPs.length;
+    this.#externalLocal = service.externalTrafficPolicy === 'Local';
     this.#loadedEndpoints = loadedEndpoints;
     this.#endpointsPerNode = shapeFlow.endpointsPerNode;
   }
 
-  // Its input to the rule estimates (see `programmed`), read from its record once per estimate.
+  // Its input to the rule estimates (see `programmed`).
   get ports(): number {
-    return Math.max(1, this.#service.ports.length);
+    return this.#ports;
   }
 
   get nodePorts(): number {
-    return nodePortCount(this.#service);
+    return this.#nodePorts;
   }
 
   get externalAddresses(): number {
-    return this.#service.loadBalancerIngress.length + this.#service.externalIPs.length;
+    return this.#externalAddresses;
   }
 
   get externalTrafficPolicyLocal(): boolean {
-    return this.#service.externalTrafficPolicy === 'Local';
+    return this.#externalLocal;
   }
 
   /** Endpoints kube-proxy counts as usable now. */
