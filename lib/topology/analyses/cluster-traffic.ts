@@ -122,11 +122,20 @@ function mix(hash: number, word: number): number {
   return Math.imul(hash ^ word, 0x01000193) >>> 0;
 }
 
+/** One step of {@link matrixHash} for a zone name: its own hash (kept per name: a cluster has few), as one word. */
 function mixText(hash: number, text: string): number {
-  let h = hash;
-  for (let i = 0; i < text.length; i++) h = mix(h, text.charCodeAt(i));
-  return h;
+  let word = TEXT_WORDS.get(text);
+  if (word === undefined) {
+    word = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) word = mix(word, text.charCodeAt(i));
+    if (TEXT_WORDS.size >= 4_096) TEXT_WORDS.clear();
+    TEXT_WORDS.set(text, word);
+  }
+  return mix(hash, word);
 }
+
+/** {@link mixText}'s words by zone name. */
+const TEXT_WORDS = new Map<string, number>();
 
 /**
  * A 32-bit hash of a matrix's content as {@link sameContent} compares it: rows and cells in their
