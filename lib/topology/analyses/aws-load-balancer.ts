@@ -198,9 +198,14 @@ export function awsFixes(service: ServiceRecord, aws: AwsLoadBalancer): LoadBala
 
 /** Whether the Service's load balancer is AWS's: an EKS cluster, AWS load-balancer annotations or class, or nodes with `aws://` provider IDs. */
 export function looksLikeAws(context: ClusterContext, service: ServiceRecord): boolean {
-  if (context.release.platform === 'eks') return true;
   if (Object.keys(service.annotations).some((key) => key.startsWith('service.beta.kubernetes.io/aws-load-balancer'))) return true;
   if (service.loadBalancerClass === AWS_LOAD_BALANCER_CLASS) return true;
+  return clusterLooksLikeAws(context);
+}
+
+/** What {@link looksLikeAws} reads of the cluster: an EKS server version, or a first node whose provider ID is AWS's. */
+export function clusterLooksLikeAws(context: ClusterContext): boolean {
+  if (context.release.platform === 'eks') return true;
   const first = context.index.snapshot.nodes[0];
   return first?.providerID?.startsWith('aws://') ?? false;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildClusterContext } from '../model/cluster-context';
-import type { ServiceRecord } from '../model/cluster-model';
+import type { ClusterSnapshot, ServiceRecord } from '../model/cluster-model';
 import { analyzeLoadBalancer } from './load-balancer';
 import { awsLoadBalancer } from './aws-load-balancer';
 import { testCluster, testEndpoint, testEndpoints, testNode, testService, testSlice } from '../model/test-cluster';
@@ -126,5 +126,37 @@ describe('analyzeLoadBalancer: client IP, cross-zone cost and the fixes (AWS)', 
     expect(result?.modes.map((m) => `${m.targetType}/${m.externalTrafficPolicy}${m.current ? '*' : ''}`)).toEqual(['ip/Cluster', 'ip/Local', 'instance/Cluster', 'instance/Local*']);
     expect(result?.modes.find((m) => m.targetType === 'ip' && m.externalTrafficPolicy === 'Local')?.path).toBe('same as Cluster: the policy does not apply to IP targets');
     expect(result?.modes.find((m) => m.targetType === 'instance' && m.externalTrafficPolicy === 'Cluster')?.clientIp).toBe('lost: SNAT to the node IP');
+  });
+});
+
+describe('analyzeLoadBalancer: kept across Node changes that leave every node where it was', () => {
+  it('gives the same analysis after a CPU change, and a new one when a node moves zone or the cluster stops looking like AWS', () => {
+    const service = lb({ externalTrafficPolicy: 'Local', annotations: { 'service.beta.kubernetes.io/aws-load-balancer-type': 'nlb' } });
+    const slices = [testSlice('web', testEndpoints({ 'zone-a': 1, 'zone-b': 1 }))];
+    const eks = { gitVersion: 'v1.30.0-eks-1', minor: 30 as const, platform: 'eks' as const };
+    const contextOf = (list: typeof nodes, version: ClusterSnapshot['version'] = eks) => buildClusterContext(testCluster({ nodes: list, services: [service], endpointSlices: slices, version }));
+    const fresh = (list: typeof nodes, version?: ClusterSnapshot['version']) => {
+      // The same Service as another record: nothing kept for it.
+      const copy = { ...service };
+      return analyzeLoadBalancer(contextOf(list, version), copy, slices);
+    };
+    const first = analyzeLoadBalancer(contextOf(nodes), service, slices);
+    expect(first?.leg).not.toBeNull();
+    // node-a gets more CPU: the same nodes in the same zones.
+    const moreCpu = [testNode('node-a', 'zone-a', '8'), ...nodes.slice(1)];
+    expect(analyzeLoadBalancer(contextOf(moreCpu), service, slices)).toBe(first);
+    // node-d moves to zone-c: other targets per zone.
+    const moved = [...nodes.slice(0, 3), testNode('node-d', 'zone-c')];
+    const afterMove = analyzeLoadBalancer(contextOf(moved), service, slices);
+    expect(afterMove).not.toBe(first);
+    expect(afterMove).toEqual(fresh(moved));
+    // Not EKS and no AWS provider ID: no AWS leg (the Service's nlb annotation still says AWS, so compare with a fresh analysis).
+    const plain = { gitVersion: 'v1.30.0', minor: 30 as const, platform: null };
+    expect(analyzeLoadBalancer(contextOf(moved, plain), service, slices)).toEqual(fresh(moved, plain));
+    // A Service without AWS annotations is AWS's only on an AWS cluster: the same nodes, another server.
+    const bare = lb();
+    const cluster = (version: ClusterSnapshot['version']) => buildClusterContext(testCluster({ nodes, services: [bare], endpointSlices: slices, version }));
+    expect(analyzeLoadBalancer(cluster(eks), bare, slices)?.provider).toBe('aws');
+    expect(analyzeLoadBalancer(cluster(plain), bare, slices)?.provider).toBe('unknown');
   });
 });

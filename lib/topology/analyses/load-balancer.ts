@@ -17,7 +17,7 @@
 import type { ClusterContext } from '../model/cluster-context';
 import type { ServiceRecord } from '../model/cluster-model';
 import type { AwsLoadBalancer, LoadBalancerFix, LoadBalancerMode } from './aws-load-balancer';
-import { awsFixes, awsLoadBalancer, awsModes, looksLikeAws } from './aws-load-balancer';
+import { awsFixes, awsLoadBalancer, awsModes, clusterLooksLikeAws, looksLikeAws } from './aws-load-balancer';
 import type { LoadBalancerLeg } from './load-balancer-leg';
 import { nlbLeg } from './load-balancer-leg';
 import { isExternallyAccessible } from './service-mechanism';
@@ -86,11 +86,37 @@ function candidateNodes(context: ClusterContext): CandidateNodes {
       }
     }
     sorted.sort();
-    found = { sorted, count, zones };
+    const made: CandidateNodes = { sorted, count, zones };
+    // A context after a Node change that left every node where it was (its CPU moved) gets the
+    // same object, so what was analysed on it is found again (see KEPT).
+    found = lastCandidates !== null && sameCandidates(lastCandidates, made) ? lastCandidates : made;
+    lastCandidates = found;
     CANDIDATES.set(context.clientNodesByZone, found);
   }
   return found;
 }
+
+/** The candidate nodes last made (see {@link candidateNodes}). */
+let lastCandidates: CandidateNodes | null = null;
+
+/** Whether two sets of candidate nodes name the same nodes under the same client zones. */
+function sameCandidates(a: CandidateNodes, b: CandidateNodes): boolean {
+  if (a.sorted.length !== b.sorted.length || a.zones.size !== b.zones.size) return false;
+  for (let i = 0; i < a.sorted.length; i++) if (a.sorted[i] !== b.sorted[i]) return false;
+  for (const [name, listed] of a.zones) {
+    const other = b.zones.get(name);
+    if (other === undefined || other.length !== listed.length) return false;
+    for (let i = 0; i < listed.length; i++) if (listed[i] !== other[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * The analysis last made for a Service record, with what it read besides the record: its slices,
+ * the candidate nodes and whether the cluster looks like AWS (a pass after a Node change, which
+ * moves none of them, finds every LoadBalancer and NodePort Service's here).
+ */
+const KEPT = new WeakMap<ServiceRecord, { readonly slices: readonly EndpointSlice[]; readonly candidates: CandidateNodes; readonly aws: boolean; readonly analysis: LoadBalancerAnalysis }>();
 
 /** The first `limit` of `sorted` not in `hosts`. */
 function firstWithout(sorted: readonly string[], hosts: ReadonlySet<string>, limit: number): string[] {
@@ -110,6 +136,17 @@ function firstWithout(sorted: readonly string[], hosts: ReadonlySet<string>, lim
  */
 export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[]): LoadBalancerAnalysis | null {
   if (service.type !== 'LoadBalancer' && service.type !== 'NodePort') return null;
+  const candidates = candidateNodes(context);
+  const aws = clusterLooksLikeAws(context);
+  const kept = KEPT.get(service);
+  if (kept !== undefined && kept.slices === slices && kept.candidates === candidates && kept.aws === aws) return kept.analysis;
+  const analysis = analyzeExternalPath(context, service, slices, candidates);
+  KEPT.set(service, { slices, candidates, aws, analysis });
+  return analysis;
+}
+
+/** {@link analyzeLoadBalancer} of a LoadBalancer or NodePort Service, on its context's candidate nodes. */
+function analyzeExternalPath(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[], candidates: CandidateNodes): LoadBalancerAnalysis {
   const policy = service.externalTrafficPolicy ?? 'Cluster';
   const aws = service.type === 'LoadBalancer' && looksLikeAws(context, service) ? awsLoadBalancer(service) : null;
   const path: LoadBalancerAnalysis['path'] = service.type === 'NodePort' ? 'node-port' : aws?.targetType === 'ip' ? 'lb-to-pod' : 'lb-to-node';
@@ -118,7 +155,6 @@ export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRec
   // 1. Nodes with and without a ready local endpoint (candidate nodes: ready workers, the same for every Service).
   const hosts = new Set<string>();
   for (const slice of slices) for (const e of slice.endpoints) if (e.ready !== false && e.nodeName) hosts.add(e.nodeName);
-  const candidates = candidateNodes(context);
   let withLocal = 0;
   for (const host of hosts) withLocal += candidates.count.get(host) ?? 0;
   const withoutCount = candidates.sorted.length - withLocal;
