@@ -18,17 +18,15 @@ import { flatString } from '../model/flat-string';
  * without node-by-node evaluation — node names. `null` when node names may matter
  * (`internalTrafficPolicy: Local` or node hints), so the figures must be computed.
  */
-export function trafficFiguresKey(
-  slices: readonly EndpointSlice[],
-  nodeZoneByName: ReadonlyMap<string, string | null>,
-  input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>,
-  endpoints?: TrafficEndpointsKey,
-): string | null {
+export function trafficFiguresKey(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>): string | null {
+  return figuresKeyOf(input, groupTrafficEndpoints(slices, nodeZoneByName));
+}
+
+/** {@link trafficFiguresKey} of endpoints already grouped. */
+function figuresKeyOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>, endpoints: TrafficEndpointsKey): string | null {
   const { service } = input;
-  if (service.internalTrafficPolicy === 'Local') return null;
-  const endpointsPart = endpoints === undefined ? groupTrafficEndpoints(slices, nodeZoneByName).key : endpoints.key;
-  if (endpointsPart === null) return null;
-  return `${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}${endpointsPart}`;
+  if (service.internalTrafficPolicy === 'Local' || endpoints.key === null) return null;
+  return `${service.externalTrafficPolicy}|${service.externallyAccessible ? 1 : 0}|${input.honoursHints ? 1 : 0}|${input.proxied ? 1 : 0}|${JSON.stringify(service.hintsAnnotation)}${endpoints.key}`;
 }
 
 /** The endpoints' part of a {@link trafficFiguresKey}, computed once for slices that several keys read (see there). */
@@ -188,19 +186,13 @@ interface PlanSlot {
 /** Settings a grouped list keeps plans for (a list meets few). */
 const SLOTS_PER_GROUPS = 8;
 
-/** Plans by grouped endpoints object not made by {@link groupedEndpoints} (which keeps them on the object), then by the settings the key spells. */
-const BY_GROUPS = new WeakMap<GroupedTrafficEndpoints, PlanSlot[]>();
-
-const NO_SLICES: readonly EndpointSlice[] = [];
-const NO_NODES: ReadonlyMap<string, string | null> = new Map();
-
 /** The plan of `grouped` under `input`'s settings (see {@link sharedGroupedFigures}). */
 function planOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'>, grouped: GroupedTrafficEndpoints, prefix: string): KeptPlan | null {
   const { service } = input;
+  // Lists made by groupedEndpoints (every one the analysis makes) keep their plans' slots.
   const list = grouped instanceof GroupedList ? grouped : null;
-  let slots = list !== null ? list.slots : (BY_GROUPS.get(grouped) ?? null);
-  if (slots !== null) {
-    for (const slot of slots) {
+  if (list !== null && list.slots !== null) {
+    for (const slot of list.slots) {
       if (
         slot.externalTrafficPolicy === service.externalTrafficPolicy &&
         slot.externallyAccessible === service.externallyAccessible &&
@@ -212,7 +204,7 @@ function planOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'
         return slot.plan;
     }
   }
-  const spelled = trafficFiguresKey(NO_SLICES, NO_NODES, input, grouped);
+  const spelled = figuresKeyOf(input, grouped);
   if (spelled === null) return null;
   const key = prefix + spelled;
   let plan = PLANS.get(key);
@@ -222,11 +214,8 @@ function planOf(input: Pick<TrafficInput, 'service' | 'honoursHints' | 'proxied'
     if (PLANS.size >= FIGURES_PLANS_LIMIT) PLANS = new Map();
     PLANS.set(plan.key, plan);
   }
-  if (slots === null) {
-    slots = [];
-    if (list !== null) list.slots = slots;
-    else BY_GROUPS.set(grouped, slots);
-  }
+  if (list === null) return plan;
+  const slots = (list.slots ??= []);
   if (slots.length < SLOTS_PER_GROUPS) {
     slots.push({
       externalTrafficPolicy: service.externalTrafficPolicy,

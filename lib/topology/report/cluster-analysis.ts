@@ -97,14 +97,15 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
   readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
   /** Whether kube-proxy programs the Service (not ExternalName, not headless): only then is it an input to the rule estimates. */
   readonly programmed: boolean;
-  // Its input to the rule estimates, read from its record now (the record is in cache now; at the
-  // estimate, after 10,000 other Services, it would be read from memory again).
-  readonly #ports: number;
-  readonly #nodePorts: number;
-  readonly #externalAddresses: number;
-  readonly #externalLocal: boolean;
-  readonly #loadedEndpoints: number;
-  readonly #endpointsPerNode: number;
+  // Its input to the rule estimates (see `programmed`), read from its record now: the record is in
+  // cache now, and at the estimate, after 10,000 other Services, it would be read from memory again.
+  readonly ports: number;
+  readonly nodePorts: number;
+  readonly externalAddresses: number;
+  readonly externalTrafficPolicyLocal: boolean;
+  /** Endpoints kube-proxy counts as usable now. */
+  readonly endpoints: number;
+  readonly endpointsPerNode: number;
 
   constructor(
     readonly report: ServiceReport,
@@ -131,38 +132,12 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
     this.attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
     this.programmed = service.type !== 'ExternalName' && service.clusterIP !== 'None';
-    this.#ports = Math.max(1, service.ports.length);
-    this.#nodePorts = nodePortCount(service);
-    this.#externalAddresses = service.loadBalancerIngress.length + service.externalIPs.length;
-    this.#externalLocal = service.externalTrafficPolicy === 'Local';
-    this.#loadedEndpoints = loadedEndpoints;
-    this.#endpointsPerNode = shapeFlow.endpointsPerNode;
-  }
-
-  // Its input to the rule estimates (see `programmed`).
-  get ports(): number {
-    return this.#ports;
-  }
-
-  get nodePorts(): number {
-    return this.#nodePorts;
-  }
-
-  get externalAddresses(): number {
-    return this.#externalAddresses;
-  }
-
-  get externalTrafficPolicyLocal(): boolean {
-    return this.#externalLocal;
-  }
-
-  /** Endpoints kube-proxy counts as usable now. */
-  get endpoints(): number {
-    return this.#loadedEndpoints;
-  }
-
-  get endpointsPerNode(): number {
-    return this.#endpointsPerNode;
+    this.ports = Math.max(1, service.ports.length);
+    this.nodePorts = nodePortCount(service);
+    this.externalAddresses = service.loadBalancerIngress.length + service.externalIPs.length;
+    this.externalTrafficPolicyLocal = service.externalTrafficPolicy === 'Local';
+    this.endpoints = loadedEndpoints;
+    this.endpointsPerNode = shapeFlow.endpointsPerNode;
   }
 
   /** The primary fix: the one its shape's first Service found when it may be shared (see `ShapeShared.primary`), else its own. */

@@ -32,7 +32,7 @@ import { applyModelChange, measuredCrossZoneFraction } from '../analyses/measure
 import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedAllocationTable, sharedCrossZoneCost, sharedEnableChange, sharedMechanism } from '../analyses/shared-values';
 import type { ServiceFlowScenario } from '../analyses/cluster-traffic';
-import type { TrafficEndpoint, TrafficFigures, TrafficInput, TrafficMatrix } from '../analyses/traffic';
+import type { TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
 import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
@@ -285,23 +285,16 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
     sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
   // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
   // addresses: Services with the same shape share them (per clients and release, see sharedGroupedFigures).
-  // Scenarios on the same slices (now and without hints, often expected and if Auto) group their endpoints once.
-  const groups = new Map<readonly EndpointSlice[], GroupedTrafficEndpoints>();
-  const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => {
-    let known = groups.get(sliceSet);
-    if (known === undefined) {
-      // Kept by slice list: the observed list, and the engine's lists of a run it kept (analyses/hints-engine.ts).
-      known = groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct);
-      groups.set(sliceSet, known);
-    }
-    return known;
-  };
+  // Grouped once per slice list (groupSliceList keeps them): scenarios on the same slices (now and
+  // without hints, often expected and if Auto) share them, and so do later passes, for the observed
+  // list and the engine's lists of a run it kept (analyses/hints-engine.ts).
+  const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct);
   const model = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon => {
     const input = { ...base, honoursHints, service: svc };
     if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
     const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
     const grouped = svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
-    return (grouped === null ? null : sharedFigures(input, grouped)) ?? computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
+    return (grouped === null ? null : sharedGroupedFigures(input, grouped)) ?? computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
   };
   const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
   // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
@@ -397,7 +390,7 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
   // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
   const proxied = service.clusterIP !== 'None';
   const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
-    sharedFigures({ release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, grouped);
+    sharedGroupedFigures({ release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, grouped);
   const observedGroups = groupSliceList(allSlices, context.nodeZoneByName, true);
   const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
   const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
@@ -759,16 +752,6 @@ class LazyServiceReport implements ServiceReport {
 }
 
 /**
- * The figures of grouped endpoints under `input`, shared by every Service with the same figures
- * key, clients and release (`sharedGroupedFigures`; `prefix` keeps a state with other gates apart);
- * `null` when the key declines (node names matter). One endpoint per shape with its count gives
- * the same figures as the list spelled out (see computeTrafficFigures).
- */
-function sharedFigures(input: Omit<TrafficInput, 'endpoints' | 'counts'>, grouped: GroupedTrafficEndpoints, prefix = ''): TrafficFigures | null {
-  return sharedGroupedFigures(input, grouped, prefix);
-}
-
-/**
  * The traffic model of a state a fix leaves (see `FixInput.trafficAfter`): kube-proxy's selection
  * on the fixed slices' hints with the fixed annotations, for the preparation's clients, as figures
  * (fractions of the Service's traffic). `addressesDistinct`: no two of the Service's observed
@@ -795,7 +778,7 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, add
     if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
     const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupSliceList(state.slices, context.nodeZoneByName, addressesDistinct));
     const figures =
-      (grouped === null ? null : sharedFigures(input, grouped, state.gatesOn ? 'gates-on|' : '')) ??
+      (grouped === null ? null : sharedGroupedFigures(input, grouped, state.gatesOn ? 'gates-on|' : '')) ??
       computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) });
     return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
   };
