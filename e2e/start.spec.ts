@@ -50,7 +50,10 @@ test('npm start serves the dashboard from one Node process and prints its ready 
   test.skip(process.platform !== 'linux', 'reads /proc');
   const log = path.join(__dirname, '..', DASHBOARD_LOG);
   await expect.poll(() => readFileSync(log, 'utf8').split('\n')).toContain(`zonescope is ready on http://127.0.0.1:${APP_PORT}`);
-  expect((await request.get('/api/health/live')).status()).toBe(200);
+  const live = await request.get('/api/health/live');
+  expect(live.status()).toBe(200);
+  // Idle connections are kept 65 s (KEEP_ALIVE_TIMEOUT), not Node's 5 s: longer than a load balancer's 60.
+  expect(live.headers()['keep-alive']).toBe('timeout=65');
 
   const inode = listeningInode(APP_PORT);
   expect(inode, `a socket listening on 127.0.0.1:${APP_PORT}`).not.toBeNull();

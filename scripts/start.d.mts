@@ -4,6 +4,8 @@
 export declare const DEFAULT_HOST: string;
 /** The default port. */
 export declare const DEFAULT_PORT: number;
+/** Idle keep-alive of the server's connections, milliseconds (`KEEP_ALIVE_TIMEOUT`). */
+export declare const DEFAULT_KEEP_ALIVE_MS: number;
 
 /** How the standalone server is to be started. */
 export interface StartPlan {

@@ -35,6 +35,9 @@ export const DEFAULT_HOST = '127.0.0.1';
 /** The default port. */
 export const DEFAULT_PORT = 3000;
 
+/** Idle keep-alive of the server's connections, milliseconds (`KEEP_ALIVE_TIMEOUT`): above the 60 s of common fronts. */
+export const DEFAULT_KEEP_ALIVE_MS = 65_000;
+
 /** A bad command line, with the message to print. */
 export class StartUsageError extends Error {}
 
@@ -114,6 +117,9 @@ export function startPlan(argv, env, cwd) {
       PORT: String(port),
       HOSTNAME: host,
       ZONESCOPE_HOST: host,
+      // Next.js's standalone server keeps idle connections 5 s unless told: longer than the fronts
+      // it is deployed behind (see KEEP_ALIVE_TIMEOUT in docs/configuration.md).
+      KEEP_ALIVE_TIMEOUT: env.KEEP_ALIVE_TIMEOUT ?? String(DEFAULT_KEEP_ALIVE_MS),
       KUBECONFIG: absolutePaths(env.KUBECONFIG, cwd),
       ZONESCOPE_SNAPSHOT: absolutePaths(env.ZONESCOPE_SNAPSHOT, cwd),
     },

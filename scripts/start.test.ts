@@ -28,6 +28,11 @@ describe('npm start', () => {
     expect(startPlan([], { PORT: '4321' }, '/srv').port).toBe(4321);
   });
 
+  it('keeps idle connections 65 s unless KEEP_ALIVE_TIMEOUT says otherwise', () => {
+    expect(startPlan([], {}, '/srv').env.KEEP_ALIVE_TIMEOUT).toBe('65000');
+    expect(startPlan([], { KEEP_ALIVE_TIMEOUT: '120000' }, '/srv').env.KEEP_ALIVE_TIMEOUT).toBe('120000');
+  });
+
   it('refuses unknown arguments and bad ports with a clear message', () => {
     expect(() => startPlan(['--turbo'], {}, '/srv')).toThrow(new StartUsageError('unknown argument "--turbo" (npm start takes -p/--port and -H/--hostname)'));
     expect(() => startPlan(['-p', 'http'], {}, '/srv')).toThrow('-p must be a port number (1–65535), not "http"');

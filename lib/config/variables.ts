@@ -212,6 +212,13 @@ export const VARIABLES = {
     default: '`3000`',
     description: "The server's port (`npm start -p` wins); the Host allow-list answers loopback names on it.",
   }),
+  KEEP_ALIVE_TIMEOUT: variable(number({ integer: true, above: 0 }, 65_000), {
+    group: 'serving',
+    readers: ['dashboard', 'npm start', 'npm run demo'],
+    default: '`65000` (`npm start`, `npm run demo` and the image set it; Node.js alone keeps 5 s)',
+    description:
+      "Milliseconds the server keeps an idle client connection open (Next.js's standalone server reads it). Keep it above the idle timeout of whatever sits in front: a front that sends a request on a connection the server has just closed gets a reset (a load balancer answers 502, a client without retries fails). AWS's Application Load Balancer keeps idle connections 60 s by default, nginx's upstream `keepalive_timeout` is 60 s.",
+  }),
   ZONESCOPE_ALLOWED_HOSTS: variable(list('host names or addresses, each name (any port) or name:port', hostEntry), {
     group: 'serving',
     readers: SERVER,
