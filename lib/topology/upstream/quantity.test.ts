@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { quantityToMilli } from './quantity';
+import { parseQuantityNano, quantityToMilli } from './quantity';
 
 describe('quantityToMilli (Quantity.MilliValue)', () => {
   it.each([
@@ -20,5 +20,15 @@ describe('quantityToMilli (Quantity.MilliValue)', () => {
 
   it.each(['', 'abc', '1.2.3', '5 cores', '1x'])('rejects %j', (text) => {
     expect(quantityToMilli(text)).toBeNull();
+  });
+
+  it('gives the same value when a text is read again, also after more distinct texts than are kept', () => {
+    expect(quantityToMilli('7910m')).toBe(7910);
+    expect(parseQuantityNano('7910m')).toBe(7_910_000_000n);
+    for (let i = 1; i <= 5000; i++) expect(quantityToMilli(`${i}m`)).toBe(i);
+    expect(quantityToMilli('7910m')).toBe(7910);
+    expect(parseQuantityNano('abc')).toBeNull();
+    expect(parseQuantityNano('abc')).toBeNull();
+    expect(parseQuantityNano('2.5e-3')).toBe(2_500_000n);
   });
 });
