@@ -170,32 +170,46 @@ function contentHash(matrix: ZoneMatrix): number {
   return h;
 }
 
+/**
+ * Keys of the second object of a comparison, in their order (scratch lists reused by every
+ * comparison: a pass compares a few thousand matrices whose contents are equal, and a key list
+ * made for each was garbage at once).
+ */
+const CLIENTS_B: string[] = [];
+const ZONES_B: string[] = [];
+
+/** `object`'s keys in their order into `into`, how many. */
+function keysInto(object: object, into: string[]): number {
+  let n = 0;
+  for (const key in object) into[n++] = key;
+  return n;
+}
+
 /** Whether two rows hold the same zones in the same order with the same values (`-0` as `0`, every non-finite value alike). */
 function sameRow(a: Readonly<ValueByZone<number>>, b: Readonly<ValueByZone<number>>): boolean {
-  const zonesA = Object.keys(a);
-  const zonesB = Object.keys(b);
-  if (zonesA.length !== zonesB.length) return false;
-  for (let i = 0; i < zonesA.length; i++) {
-    const zone = zonesA[i] as string;
-    if (zone !== zonesB[i]) return false;
+  const count = keysInto(b, ZONES_B);
+  let i = 0;
+  for (const zone in a) {
+    if (i >= count || zone !== ZONES_B[i]) return false;
+    i++;
     const x = a[zone] as number;
     const y = b[zone] as number;
     if (x !== y && (Number.isFinite(x) || Number.isFinite(y))) return false;
   }
-  return true;
+  return i === count;
 }
 
 /** Whether two matrices have the same content: the same rows in the same order, each {@link sameRow}. */
 function sameContent(a: ZoneMatrix, b: ZoneMatrix): boolean {
   if (a === b) return true;
-  const clientsA = Object.keys(a);
-  const clientsB = Object.keys(b);
-  if (clientsA.length !== clientsB.length) return false;
-  for (let i = 0; i < clientsA.length; i++) {
-    const client = clientsA[i] as string;
-    if (client !== clientsB[i] || !sameRow(a[client] as Readonly<ValueByZone<number>>, b[client] as Readonly<ValueByZone<number>>)) return false;
+  const count = keysInto(b, CLIENTS_B);
+  let i = 0;
+  for (const client in a) {
+    if (i >= count || client !== CLIENTS_B[i]) return false;
+    i++;
+    if (!sameRow(a[client] as Readonly<ValueByZone<number>>, b[client] as Readonly<ValueByZone<number>>)) return false;
   }
-  return true;
+  return i === count;
 }
 
 /**

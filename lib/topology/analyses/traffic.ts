@@ -587,8 +587,8 @@ interface GroupSelection {
   readonly zoneCounts: readonly number[];
   /** Endpoints selected (entries times their counts). */
   readonly count: number;
-  /** Its `selectionByZone` entries by client zone, made when first asked (see {@link zoneSelectionOf}). */
-  entries: Map<string, ZoneSelection> | null;
+  /** Its `selectionByZone` entries by client zone position (see `clientsByZone`), made when first asked (see {@link zoneSelectionOf}). */
+  entries: (ZoneSelection | undefined)[] | null;
 }
 
 /**
@@ -596,14 +596,16 @@ interface GroupSelection {
  * (figures are kept by the thousand, and a selection kept across passes serves many), made afresh
  * only for a dropped share other than a selection's own (all of it when nothing is selected, else none).
  */
-function zoneSelectionOf(selection: GroupSelection, zone: string, droppedShare: number): ZoneSelection {
+function zoneSelectionOf(selection: GroupSelection, position: number, zone: string, droppedShare: number): ZoneSelection {
   const fresh = (): ZoneSelection => ({ zone, mode: selection.mode, message: selection.message, selectedEndpoints: selection.count, droppedShare });
   if (droppedShare !== (selection.count === 0 ? 1 : 0)) return fresh();
-  const entries = (selection.entries ??= new Map<string, ZoneSelection>());
-  let entry = entries.get(zone);
-  if (entry === undefined) {
+  // By the client zone's position (an array read, not a lookup by name: this runs for every client
+  // zone of every figures object); the entry is the zone's own only when it names the same zone.
+  const entries = (selection.entries ??= []);
+  let entry = entries[position];
+  if (entry === undefined || entry.zone !== zone) {
     entry = Object.freeze(fresh());
-    entries.set(zone, entry);
+    entries[position] = entry;
   }
   return entry;
 }
@@ -832,7 +834,7 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
       }
     }
     droppedByZone[client.zone] = zoneDropped;
-    selectionByZone.push(zoneSelectionOf(current, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
+    selectionByZone.push(zoneSelectionOf(current, position, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
   }
   if (shared !== null) {
     for (const i of shared.positions) {
