@@ -31,6 +31,7 @@ import { sharedAllocationTable, sharedEnableChange, sharedMechanism } from './sh
 import type { Allocation } from '../upstream/topology-cache';
 import { sortedRecord } from '../upstream/sorted';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 /** What the controller is expected to leave on the slices. */
 export interface ExpectedHints {
@@ -165,10 +166,11 @@ export function serviceLints(
   mechanism: MechanismAnalysis,
   readyEndpoints: number,
   slices: readonly EndpointSliceRecord[],
+  memo: ServiceRecordMemo = serviceMemo(service),
 ): ServiceLint[] {
   const ratios = context.cpuRatiosByZone;
-  const zoneCount = ratios ? Object.keys(ratios).length : 0;
-  const kept = KEPT_LINTS.get(service);
+  const zoneCount = ratios ? zoneCountOf(ratios) : 0;
+  const kept = memo.lints as KeptLints | undefined;
   if (
     kept !== undefined &&
     kept.mechanism === mechanism &&
@@ -192,7 +194,7 @@ export function serviceLints(
     zoneCount,
     hasForeignSlices: slices.some((s) => !isControllerManaged(s)),
   });
-  KEPT_LINTS.set(service, {
+  memo.lints = {
     mechanism,
     gates: context.gates,
     minor: context.release.minor,
@@ -203,7 +205,7 @@ export function serviceLints(
     zoneCount,
     slices,
     lints,
-  });
+  } satisfies KeptLints;
   return lints;
 }
 
@@ -214,21 +216,26 @@ export function serviceLints(
  * Node change (new context, same Services) finds them again. A Service's lints are never changed
  * by their readers.
  */
-const KEPT_LINTS = new WeakMap<
-  ServiceRecord,
-  {
-    readonly mechanism: MechanismAnalysis;
-    readonly gates: ClusterContext['gates'];
-    readonly minor: number;
-    readonly topologyCacheEnabled: boolean;
-    readonly honoursHints: boolean;
-    readonly honoursHintsReason: string | null;
-    readonly readyEndpoints: number;
-    readonly zoneCount: number;
-    readonly slices: readonly EndpointSliceRecord[];
-    readonly lints: ServiceLint[];
-  }
->();
+/** The ratios last counted and their zone count: every Service of a pass asks with the same ratios object (no array of its keys each time). */
+let countedRatios: { readonly ratios: object; readonly count: number } | null = null;
+
+function zoneCountOf(ratios: object): number {
+  if (countedRatios === null || countedRatios.ratios !== ratios) countedRatios = { ratios, count: Object.keys(ratios).length };
+  return countedRatios.count;
+}
+
+interface KeptLints {
+  readonly mechanism: MechanismAnalysis;
+  readonly gates: ClusterContext['gates'];
+  readonly minor: number;
+  readonly topologyCacheEnabled: boolean;
+  readonly honoursHints: boolean;
+  readonly honoursHintsReason: string | null;
+  readonly readyEndpoints: number;
+  readonly zoneCount: number;
+  readonly slices: readonly EndpointSliceRecord[];
+  readonly lints: ServiceLint[];
+}
 
 /**
  * How much {@link analyzeServiceHints} builds: `true` everything; `false` everything but the endpoint

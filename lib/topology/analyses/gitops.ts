@@ -41,6 +41,7 @@
 import type { FieldManagerFact, ServiceOwnershipFacts, ServiceRecord } from '../model/cluster-model';
 import { sharedText } from '../model/flat-string';
 import type { TopologyAnnotationChange } from './service-mechanism';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 export type GitOpsTool = 'Argo CD' | 'Flux' | 'Helm' | 'kubectl apply';
 
@@ -199,17 +200,15 @@ function warningOf(marker: Marker, found: Pick<GitOpsManager, 'source' | 'declar
   return `${head}: ${when} may revert a live patch. Make the change in Git.`;
 }
 
-const MANAGERS = new WeakMap<ServiceRecord, GitOpsManager | null>();
-
 /**
  * The GitOps tool, Helm or `kubectl apply` that applies the Service, `null` when nothing says so.
  * Once per record: every analysis pass asks for every Service, and records live until they change.
  */
-export function gitOpsManager(service: ServiceRecord): GitOpsManager | null {
-  let found = MANAGERS.get(service);
+export function gitOpsManager(service: ServiceRecord, memo: ServiceRecordMemo = serviceMemo(service)): GitOpsManager | null {
+  let found = memo.gitOps as GitOpsManager | null | undefined;
   if (found === undefined) {
     found = findGitOpsManager(service);
-    MANAGERS.set(service, found);
+    memo.gitOps = found;
   }
   return found;
 }

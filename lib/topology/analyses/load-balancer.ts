@@ -22,6 +22,7 @@ import type { LoadBalancerLeg } from './load-balancer-leg';
 import { nlbLeg } from './load-balancer-leg';
 import { isExternallyAccessible } from './service-mechanism';
 import type { EndpointSlice } from '../upstream/types';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 /** Result of {@link analyzeLoadBalancer}. */
 export interface LoadBalancerAnalysis {
@@ -116,7 +117,12 @@ function sameCandidates(a: CandidateNodes, b: CandidateNodes): boolean {
  * the candidate nodes and whether the cluster looks like AWS (a pass after a Node change, which
  * moves none of them, finds every LoadBalancer and NodePort Service's here).
  */
-const KEPT = new WeakMap<ServiceRecord, { readonly slices: readonly EndpointSlice[]; readonly candidates: CandidateNodes; readonly aws: boolean; readonly analysis: LoadBalancerAnalysis }>();
+interface KeptPath {
+  readonly slices: readonly EndpointSlice[];
+  readonly candidates: CandidateNodes;
+  readonly aws: boolean;
+  readonly analysis: LoadBalancerAnalysis;
+}
 
 /** The first `limit` of `sorted` not in `hosts`. */
 function firstWithout(sorted: readonly string[], hosts: ReadonlySet<string>, limit: number): string[] {
@@ -134,14 +140,14 @@ function firstWithout(sorted: readonly string[], hosts: ReadonlySet<string>, lim
  * @see https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip
  * @see https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/annotations/
  */
-export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[]): LoadBalancerAnalysis | null {
+export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[], memo?: ServiceRecordMemo): LoadBalancerAnalysis | null {
   if (service.type !== 'LoadBalancer' && service.type !== 'NodePort') return null;
   const candidates = candidateNodes(context);
   const aws = clusterLooksLikeAws(context);
-  const kept = KEPT.get(service);
+  const kept = (memo ?? serviceMemo(service)).loadBalancer as KeptPath | undefined;
   if (kept !== undefined && kept.slices === slices && kept.candidates === candidates && kept.aws === aws) return kept.analysis;
   const analysis = analyzeExternalPath(context, service, slices, candidates);
-  KEPT.set(service, { slices, candidates, aws, analysis });
+  (memo ?? serviceMemo(service)).loadBalancer = { slices, candidates, aws, analysis } satisfies KeptPath;
   return analysis;
 }
 

@@ -23,6 +23,7 @@ import { crossZoneCost } from './cross-zone-cost';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
 import type { ValueByZone } from '../upstream/types';
 import type { FeatureGates, KubeMinor } from '../upstream/version';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 /** Entries of a keyed table before it starts over. */
 const LIMIT = 5_000;
@@ -68,14 +69,19 @@ function mechanismKey(service: ServiceRecord): string {
 const MECHANISMS = new WeakMap<FeatureGates, Map<string, MechanismAnalysis>>();
 
 /** The mechanism last found for a Service record, with what it was found under (a pass after a Node change asks again with the same gates object). */
-const KEPT_MECHANISMS = new WeakMap<ServiceRecord, { readonly gates: FeatureGates; readonly minor: KubeMinor; readonly topologyCacheEnabled: boolean; readonly mechanism: MechanismAnalysis }>();
+interface KeptMechanism {
+  readonly gates: FeatureGates;
+  readonly minor: KubeMinor;
+  readonly topologyCacheEnabled: boolean;
+  readonly mechanism: MechanismAnalysis;
+}
 
 /** {@link determineMechanism} for the context's release, shared by Services with the same topology annotations and trafficDistribution. */
-export function sharedMechanism(context: ClusterContext, service: ServiceRecord): MechanismAnalysis {
-  const kept = KEPT_MECHANISMS.get(service);
+export function sharedMechanism(context: ClusterContext, service: ServiceRecord, memo: ServiceRecordMemo = serviceMemo(service)): MechanismAnalysis {
+  const kept = memo.mechanism as KeptMechanism | undefined;
   if (kept !== undefined && kept.gates === context.gates && kept.minor === context.release.minor && kept.topologyCacheEnabled === context.topologyCacheEnabled) return kept.mechanism;
   const mechanism = mechanismOf(context, service);
-  KEPT_MECHANISMS.set(service, { gates: context.gates, minor: context.release.minor, topologyCacheEnabled: context.topologyCacheEnabled, mechanism });
+  memo.mechanism = { gates: context.gates, minor: context.release.minor, topologyCacheEnabled: context.topologyCacheEnabled, mechanism } satisfies KeptMechanism;
   return mechanism;
 }
 

@@ -21,6 +21,7 @@ import { classifyNode, setNodes } from '../upstream/topology-cache';
 import type { TopologyNode, ValueByZone } from '../upstream/types';
 import type { FeatureGates, KubeMinor } from '../upstream/version';
 import { resolveFeatureGates } from '../upstream/version';
+import { serviceMemo, type ServiceRecordMemo } from './record-memo';
 
 /** A node that originates client traffic (a ready worker with a zone and CPU). */
 export interface ClientNode {
@@ -288,14 +289,12 @@ export function serviceKey(namespace: string, name: string): string {
   return objectKey(namespace, name);
 }
 
-const RECORD_KEYS = new WeakMap<ServiceRecord, string>();
-
-/** {@link serviceKey} of a Service record, built once per record: every cluster pass looks each Service up by it. */
-export function serviceRecordKey(service: ServiceRecord): string {
-  let key = RECORD_KEYS.get(service);
+/** {@link serviceKey} of a Service record, built once per record (kept in its memo): every cluster pass looks each Service up by it. */
+export function serviceRecordKey(service: ServiceRecord, memo: ServiceRecordMemo = serviceMemo(service)): string {
+  let key = memo.key;
   if (key === undefined) {
     key = serviceKey(service.namespace, service.name);
-    RECORD_KEYS.set(service, key);
+    memo.key = key;
   }
   return key;
 }

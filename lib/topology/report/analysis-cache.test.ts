@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { AnalysisCache, DETAIL_CACHE_SIZE, sameItems } from './analysis-cache';
 import type { PreparedAnalysis } from './prepared-analysis';
-import { analyzeClusterIn } from './cluster-analysis';
+import { analyzeClusterIn, analyzeClusterSteps } from './cluster-analysis';
 import { prepareAnalysis, withAnalysisCache, withoutShapeSharing } from './prepared-analysis';
 import { reportShapeKey } from './report-shape';
 import type { ShapeMemo } from './service-computation';
@@ -53,6 +53,15 @@ function cached(snapshot: ClusterSnapshot, previous: PreparedAnalysis | null): P
   return previous ? prepareAnalysis(index, {}, previous) : withAnalysisCache(prepareAnalysis(index), new AnalysisCache());
 }
 
+/** The test cluster analysed once with a cache, then prepared again after a Node joined (the cache carried over, not yet run). */
+function afterNodeChange(): { snapshot: ClusterSnapshot; nodes: ClusterSnapshot['nodes']; second: PreparedAnalysis } {
+  const snapshot = cluster();
+  const first = cached(snapshot, null);
+  analyzeClusterIn(first);
+  const nodes = [...snapshot.nodes, testNode('node-d', 'zone-a', '16')];
+  return { snapshot, nodes, second: cached({ ...snapshot, nodes }, first) };
+}
+
 describe('AnalysisCache: re-analyse only what a change affects', () => {
   it('gives the same analysis as a fresh run, and reuses everything when nothing changed', () => {
     const snapshot = cluster();
@@ -91,11 +100,7 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
   });
 
   it('a changed node or server version re-analyses everything', () => {
-    const snapshot = cluster();
-    const first = cached(snapshot, null);
-    analyzeClusterIn(first);
-    const nodes = [...snapshot.nodes, testNode('node-d', 'zone-a', '16')];
-    const second = cached({ ...snapshot, nodes }, first);
+    const { snapshot, nodes, second } = afterNodeChange();
     expect(asJson(analyzeClusterIn(second))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes })))));
     expect(second.cache?.lastRun).toMatchObject({ computed: 6, full: true });
     const version = { gitVersion: 'v1.26.1', minor: 26, platform: null };
@@ -140,6 +145,21 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     const uncached = prepareAnalysis(index);
     expect(shapeMemoFor(uncached)).not.toBe(shapeMemoFor(uncached));
     expect(shapeMemoFor(withoutShapeSharing(first))).toBeNull();
+  });
+
+  it('after a Node change, a pass stopped part way leaves only what it computed under the new Nodes to reuse', () => {
+    const { snapshot, nodes, second } = afterNodeChange();
+    const steps = analyzeClusterSteps(second);
+    // Two Services computed, then the pass is dropped (a newer generation arrived).
+    expect(steps.next().value).toMatchObject({ done: 1, computed: 1 });
+    expect(steps.next().value).toMatchObject({ done: 2, computed: 2 });
+    steps.return(undefined as never);
+    // The same Nodes again (an unrelated re-analysis): the two are reused, the four others (whose
+    // entries are the old Nodes' results) are computed.
+    const third = cached({ ...snapshot, nodes }, second);
+    expect(asJson(analyzeClusterIn(third))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes })))));
+    expect(third.cache?.lastRun).toMatchObject({ services: 6, computed: 4, reused: 2 });
+    expect(third.cache?.reportCount).toBe(6);
   });
 
   it('deleted and added Services are dropped and analysed', () => {

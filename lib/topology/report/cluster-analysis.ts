@@ -26,6 +26,7 @@ import { prepareAnalysis } from './prepared-analysis';
 import type { FixesCell, PrimaryFix, ShapeShared, ShapeFlow, ShapeMemo } from './service-computation';
 import { computeService, NO_SLICE_RECORDS, primaryFixSharable, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 const NORMALISED = new WeakMap<TrafficFigures, ServiceFlowScenario>();
 
@@ -112,6 +113,7 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
     readonly key: string,
     readonly readyEndpoints: number,
     service: ServiceRecord,
+    memo: ServiceRecordMemo,
     loadedEndpoints: number,
     shapeFlow: ShapeFlow,
     shapeShared: ShapeShared,
@@ -131,11 +133,12 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
     this.ifAuto = shapeFlow.ifAuto;
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
     this.attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-    this.programmed = service.type !== 'ExternalName' && service.clusterIP !== 'None';
-    this.ports = Math.max(1, service.ports.length);
-    this.nodePorts = nodePortCount(service);
-    this.externalAddresses = service.loadBalancerIngress.length + service.externalIPs.length;
-    this.externalTrafficPolicyLocal = service.externalTrafficPolicy === 'Local';
+    const rules = ruleInputOf(service, memo);
+    this.programmed = rules.programmed;
+    this.ports = rules.ports;
+    this.nodePorts = rules.nodePorts;
+    this.externalAddresses = rules.externalAddresses;
+    this.externalTrafficPolicyLocal = rules.externalTrafficPolicyLocal;
     this.endpoints = loadedEndpoints;
     this.endpointsPerNode = shapeFlow.endpointsPerNode;
   }
@@ -181,19 +184,44 @@ function shapeFlowOf(traffic: Readonly<Record<'now' | 'expected' | 'ifAuto', Tra
   };
 }
 
-function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, shapes: ShapeMemo | null, slices: readonly EndpointSliceRecord[]): PassFlow {
-  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes, slices);
+function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, memo: ServiceRecordMemo, shapes: ShapeMemo | null, slices: readonly EndpointSliceRecord[]): PassFlow {
+  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes, slices, key, memo);
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   // Services of one shape share its figures, so what follows from them alone is worked out once.
   const shapeFlow = (shapeShared.flow ??= shapeFlowOf(traffic));
-  return new PassFlow(report, key, readyEndpoints, service, traffic.now.loadedEndpoints, shapeFlow, shapeShared, cell, fixesCell, needsAttention);
+  return new PassFlow(report, key, readyEndpoints, service, memo, traffic.now.loadedEndpoints, shapeFlow, shapeShared, cell, fixesCell, needsAttention);
 }
 
 function nodePortCount(service: ServiceRecord): number {
   let count = 0;
   for (const port of service.ports) if ((port.nodePort ?? 0) !== 0) count++;
   return count;
+}
+
+/** What the rule estimates read of a Service record (see `PassFlow`). */
+interface RuleInput {
+  readonly programmed: boolean;
+  readonly ports: number;
+  readonly nodePorts: number;
+  readonly externalAddresses: number;
+  readonly externalTrafficPolicyLocal: boolean;
+}
+
+/** The record's {@link RuleInput}, read once per record (kept in its memo): a pass would otherwise walk its ports again. */
+function ruleInputOf(service: ServiceRecord, memo: ServiceRecordMemo): RuleInput {
+  let input = memo.ruleInput as RuleInput | undefined;
+  if (input === undefined) {
+    input = {
+      programmed: service.type !== 'ExternalName' && service.clusterIP !== 'None',
+      ports: Math.max(1, service.ports.length),
+      nodePorts: nodePortCount(service),
+      externalAddresses: service.loadBalancerIngress.length + service.externalIPs.length,
+      externalTrafficPolicyLocal: service.externalTrafficPolicy === 'Local',
+    };
+    memo.ruleInput = input;
+  }
+  return input;
 }
 
 /** Endpoints an average client node programs for the Service now (all, unless hints narrow the set). */
@@ -222,6 +250,8 @@ export interface ClusterPassProgress {
 interface PassOrder {
   readonly services: readonly ServiceRecord[];
   readonly keys: readonly string[];
+  /** Each Service's record memo (see model/record-memo.ts), by position. */
+  readonly memos: readonly ServiceRecordMemo[];
   /** The slice lists of `bySlices`, by position; `undefined` for a Service without any. */
   readonly slices: readonly (readonly EndpointSliceRecord[] | undefined)[];
   readonly bySlices: ClusterIndex['slicesByService'];
@@ -243,8 +273,9 @@ function passOrder(index: ClusterIndex): PassOrder {
   const known = PASS_ORDERS.get(list);
   if (known !== undefined && known.bySlices === index.slicesByService) return known;
   const services = known?.services ?? [...list].sort(byNamespaceAndName);
-  const keys = known?.keys ?? services.map((service) => serviceRecordKey(service));
-  const order: PassOrder = { services, keys, slices: keys.map((key) => index.slicesByService.get(key)), bySlices: index.slicesByService };
+  const memos = known?.memos ?? services.map(serviceMemo);
+  const keys = known?.keys ?? services.map((service, at) => serviceRecordKey(service, memos[at]));
+  const order: PassOrder = { services, keys, memos, slices: keys.map((key) => index.slicesByService.get(key)), bySlices: index.slicesByService };
   PASS_ORDERS.set(list, order);
   return order;
 }
@@ -274,9 +305,9 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   cache?.sync(context);
   const order = passOrder(context.index);
   const services = order.services;
-  // A cache that holds nothing (the first pass, or cluster-wide inputs changed: a Node change) has
-  // nothing to give this pass either: each Service comes once.
-  const lookUp = cache !== undefined && cache.reportCount > 0;
+  // A cache with nothing stored under the current cluster-wide inputs (the first pass, or after a
+  // Node change) has nothing to give this pass either: each Service comes once.
+  const lookUp = cache !== undefined && cache.hasCurrentReports;
   const reports: ServiceReport[] = [];
   const ruleInputs: RuleEstimateService[] = [];
   const byMechanism: Record<ServiceMechanism, number> = { 'topology-mode': 0, 'legacy-annotation': 0, trafficDistribution: 0, none: 0 };
@@ -297,7 +328,7 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
     } else {
       // With a cache, kept while the nodes and the cluster-wide inputs but the measurement stay the same.
       shapes ??= shapeMemoFor(prepared);
-      result = clusterPassResult(prepared, service, key, shapes, slices ?? NO_SLICE_RECORDS);
+      result = clusterPassResult(prepared, service, key, order.memos[at] as ServiceRecordMemo, shapes, slices ?? NO_SLICE_RECORDS);
       computed++;
       cache?.storeReport(key, service, slices, result);
       yield { done: reports.length + 1, total: services.length, computed };

@@ -29,6 +29,7 @@ import { isControllerManaged } from '../analyses/managed-slices';
 import { endpointShapeCode, FirstAddresses, firstAddressesDistinct, readsNodeZones, SHAPE_ITEM, SHAPE_PART } from '../analyses/endpoint-shape';
 import { isExternallyAccessible } from '../analyses/service-mechanism';
 import { ANNOTATION_TOPOLOGY_MODE, DEPRECATED_ANNOTATION_TOPOLOGY_AWARE_HINTS } from '../upstream/constants';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 /** trafficDistribution values whose hints are zone hints only (others may hint nodes). */
 const ZONE_SCOPED_DISTRIBUTIONS: ReadonlySet<string> = new Set(['PreferClose', 'PreferSameZone']);
@@ -64,15 +65,20 @@ function headerOf(service: ServiceRecord): string {
  * The shape of a Service and its slices for a cluster-wide report (see the module comment), or
  * `null` when its report depends on node identity and must not be shared.
  */
-export function reportShapeKey(service: ServiceRecord, slices: readonly EndpointSliceRecord[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
-  const known = KEYS.get(service);
+export function reportShapeKey(
+  service: ServiceRecord,
+  slices: readonly EndpointSliceRecord[],
+  nodeZoneByName: ReadonlyMap<string, string | null>,
+  memo: ServiceRecordMemo = serviceMemo(service),
+): string | null {
+  const known = memo.shapeKey as KeptShapeKey | undefined;
   if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName) && sameItems(known.slices, slices)) return known.key;
   // The key reads the node zones only for endpoints without a zone of their own that name a node.
   const readsZones = readsNodeZones(slices);
   // Built endpoint by endpoint, and kept (here and as the shape memo's key): laid out in one piece.
   const built = shapeKeyOf(service, slices, nodeZoneByName);
   const key = built === null ? null : internedKey(built);
-  KEYS.set(service, { slices, zones: readsZones ? nodeZoneByName : null, key });
+  memo.shapeKey = { slices, zones: readsZones ? nodeZoneByName : null, key } satisfies KeptShapeKey;
   return key;
 }
 
@@ -101,7 +107,11 @@ function internedKey(built: string): string {
  * built from: a pass after a node change (new CPU ratios, so every Service is analysed again) or
  * a benchmark's repeated pass finds the keys of unchanged Services without spelling them out again.
  */
-const KEYS = new WeakMap<ServiceRecord, { readonly slices: readonly EndpointSliceRecord[]; readonly zones: ReadonlyMap<string, string | null> | null; readonly key: string | null }>();
+interface KeptShapeKey {
+  readonly slices: readonly EndpointSliceRecord[];
+  readonly zones: ReadonlyMap<string, string | null> | null;
+  readonly key: string | null;
+}
 
 function shapeKeyOf(service: ServiceRecord, slices: readonly EndpointSliceRecord[], nodeZoneByName: ReadonlyMap<string, string | null>): string | null {
   if (service.internalTrafficPolicy === 'Local') return null;

@@ -48,6 +48,7 @@ import { attentionFor } from './attention';
 import type { PreparedAnalysis } from './prepared-analysis';
 import { reportShapeKey, ReportShapeMemo } from './report-shape';
 import { WorkloadCell } from './workload-cell';
+import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
 /** What both the full matrices and their figures carry. */
 export type TrafficCommon = Pick<TrafficMatrix, 'crossZoneFraction' | 'droppedFraction' | 'maxRelativeLoad' | 'clientShareByZone' | 'selectionByZone' | 'matrix'>;
@@ -321,12 +322,17 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
  * (analyses/plain-auto-run.ts) instead of the engine's copies of every endpoint. The result is
  * {@link hintsAndTraffic}'s, field for field (plain-shape.test.ts); `null` for any other Service.
  */
-export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[]): HintsAndTraffic<TrafficCommon> | null {
+export function plainHintsAndTraffic(
+  prepared: PreparedAnalysis,
+  service: ServiceRecord,
+  allSlices: readonly EndpointSliceRecord[],
+  memo: ServiceRecordMemo = serviceMemo(service),
+): HintsAndTraffic<TrafficCommon> | null {
   const { context, dataplane } = prepared;
   const { minor } = context.release;
   if (minor < 26 || !context.topologyCacheEnabled || allSlices.length === 0) return null;
   if (service.selector === null || service.type === 'ExternalName' || service.trafficDistribution !== null || service.internalTrafficPolicy === 'Local') return null;
-  const mechanism = sharedMechanism(context, service);
+  const mechanism = sharedMechanism(context, service, memo);
   if (mechanism.mechanism !== 'none' || mechanism.annotationActive) return null;
   // The expected sync leaves the slices as they are: nothing asks for hints (runHintsEngine's first
   // test), or, where the reconciler hands every Service without `Auto` to the trafficdist step
@@ -376,7 +382,7 @@ export function plainHintsAndTraffic(prepared: PreparedAnalysis, service: Servic
   };
   const analysis: ServiceHintsAnalysis = {
     mechanism,
-    lints: serviceLints(context, dataplane, service, mechanism, observed.readyEndpoints, allSlices),
+    lints: serviceLints(context, dataplane, service, mechanism, observed.readyEndpoints, allSlices, memo),
     primaryAddressType: addressType,
     byAddressType: [{ addressType, expected, observed, diff }],
     expected,
@@ -484,16 +490,33 @@ function fixAutoRun(core: Pick<HintsAndTraffic<TrafficCommon>, 'slices' | 'autoS
  * Services of the same shape in `shapes` (this cluster pass's memo, `null` for none).
  */
 export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: true): ServiceComputation<TrafficMatrix> & { readonly analysis: ServiceHintsAnalysis };
-export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: false, shapes: ShapeMemo | null, knownSlices?: readonly EndpointSliceRecord[]): ServiceComputation<TrafficFigures>;
-export function computeService(prepared: PreparedAnalysis, service: ServiceRecord, withDetail: boolean, shapes: ShapeMemo | null = null, knownSlices?: readonly EndpointSliceRecord[]): ServiceComputation<TrafficCommon> {
+export function computeService(
+  prepared: PreparedAnalysis,
+  service: ServiceRecord,
+  withDetail: false,
+  shapes: ShapeMemo | null,
+  knownSlices?: readonly EndpointSliceRecord[],
+  knownKey?: string,
+  knownMemo?: ServiceRecordMemo,
+): ServiceComputation<TrafficFigures>;
+export function computeService(
+  prepared: PreparedAnalysis,
+  service: ServiceRecord,
+  withDetail: boolean,
+  shapes: ShapeMemo | null = null,
+  knownSlices?: readonly EndpointSliceRecord[],
+  knownKey?: string,
+  knownMemo?: ServiceRecordMemo,
+): ServiceComputation<TrafficCommon> {
   const { context, dataplane } = prepared;
-  const key = serviceRecordKey(service);
-  // `knownSlices`: the cluster pass has looked them up already (an empty list for a Service without any).
+  // `knownKey`, `knownSlices`, `knownMemo`: the cluster pass has them already (an empty list for a Service without slices).
+  const memo = knownMemo ?? serviceMemo(service);
+  const key = knownKey ?? serviceRecordKey(service, memo);
   const allSlices = knownSlices ?? context.index.slicesByService.get(key) ?? NO_SLICE_RECORDS;
 
   // 1–2. Hints and traffic. A report of a Service whose shape was seen in this cluster generation
   // shares that shape's result (see report-shape.ts); only what names the Service is its own.
-  const shapeKey = shapes === null || withDetail ? null : reportShapeKey(service, allSlices, context.nodeZoneByName);
+  const shapeKey = shapes === null || withDetail ? null : reportShapeKey(service, allSlices, context.nodeZoneByName, memo);
   let core = shapeKey === null ? undefined : shapes?.get(shapeKey);
   // What names the Service: its lints (with their commands), the toggle's edit (it carries all of
   // the Service's annotations) and its own slices. Kept apart rather than spread into copies of
@@ -506,7 +529,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   let observedSlices: readonly EndpointSliceRecord[];
   let managedSlices: readonly EndpointSlice[];
   if (core === undefined) {
-    core = (withDetail ? null : plainHintsAndTraffic(prepared, service, allSlices)) ?? hintsAndTraffic(prepared, service, allSlices, withDetail);
+    core = (withDetail ? null : plainHintsAndTraffic(prepared, service, allSlices, memo)) ?? hintsAndTraffic(prepared, service, allSlices, withDetail);
     if (shapeKey !== null) shapes?.set(shapeKey, memoEntry(core));
     lints = core.analysis.lints;
     ifAutoPrediction = core.analysis.ifAuto;
@@ -517,7 +540,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     observedSlices = allSlices.length === 1 && allSlices[0]?.addressType === addressType ? allSlices : allSlices.filter((s) => s.addressType === addressType);
     // The shape's engine results carry another Service's endpoints: only their counts and events are read below.
     managedSlices = controllerManaged(observedSlices);
-    lints = serviceLints(context, dataplane, service, core.analysis.mechanism, core.analysis.observed.readyEndpoints, allSlices);
+    lints = serviceLints(context, dataplane, service, core.analysis.mechanism, core.analysis.observed.readyEndpoints, allSlices, memo);
     // The toggle's edit carries the Service's own annotations (the shape has only its topology keys):
     // made now for an eager report, on first read for a lazy one (the pass itself never reads it).
     ifAutoPrediction = lazy ? null : withOwnChange(core.analysis.ifAuto, sharedEnableChange(context, service.annotations));
@@ -529,7 +552,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
   // give the share now, and the other scenarios are the model's change applied to the measurement.
   const volume = resolveServiceVolume(key, readyEndpoints, prepared.volume, prepared.measured);
   const gb = volume.gbPerMonth;
-  const loadBalancer = analyzeLoadBalancer(context, service, observedSlices);
+  const loadBalancer = analyzeLoadBalancer(context, service, observedSlices, memo);
   const loadBalancerLeg = loadBalancerLegCost(loadBalancer?.leg ?? null, prepared.measured?.byService.get(key)?.externalGbPerMonth ?? null, prepared.pricing);
   // Without a leg of its own, the summary is the shape's figures priced at the volume: Services of
   // the shape with the same (shared, assumed) volume object share one summary.
@@ -545,6 +568,11 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
       crossZoneFractionIfNone: ifNone.crossZoneFraction,
     };
     const priced = scenarioFractions(modelShares, volume, model);
+    // Scenarios often share their fraction (nothing expected to change, no hints now): one lookup each.
+    const nowCost = sharedCrossZoneCost(context, prepared.pricing, priced.now, gb);
+    const expectedCost = priced.expected === priced.now ? nowCost : sharedCrossZoneCost(context, prepared.pricing, priced.expected, gb);
+    const ifAutoCost = priced.ifAuto === priced.expected ? expectedCost : sharedCrossZoneCost(context, prepared.pricing, priced.ifAuto, gb);
+    const ifNoneCost = priced.ifNone === priced.now ? nowCost : sharedCrossZoneCost(context, prepared.pricing, priced.ifNone, gb);
     // Spelled out rather than spread from modelShares: this object is built for many Services of a
     // pass, and a spread followed by more keys cost ~3 µs each.
     traffic = {
@@ -555,12 +583,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
       droppedFraction: now.droppedFraction,
       maxRelativeLoad: now.maxRelativeLoad,
       volume,
-      monthlyCost: {
-        now: sharedCrossZoneCost(context, prepared.pricing, priced.now, gb),
-        expected: sharedCrossZoneCost(context, prepared.pricing, priced.expected, gb),
-        ifAuto: sharedCrossZoneCost(context, prepared.pricing, priced.ifAuto, gb),
-        ifNone: sharedCrossZoneCost(context, prepared.pricing, priced.ifNone, gb),
-      },
+      monthlyCost: { now: nowCost, expected: expectedCost, ifAuto: ifAutoCost, ifNone: ifNoneCost },
       clientShareByZone: now.clientShareByZone,
       loadBalancerLeg,
     };
@@ -616,7 +639,7 @@ export function computeService(prepared: PreparedAnalysis, service: ServiceRecor
     cell,
     fixesCell ?? (fixes as readonly Fix[]),
     loadBalancer,
-    gitOpsManager(service),
+    gitOpsManager(service, memo),
   );
   const needsAttention = attentionFor(lazyReport);
   lazyReport.needsAttention = needsAttention;
