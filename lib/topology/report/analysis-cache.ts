@@ -31,8 +31,6 @@ export interface AnalysisCacheRun {
 }
 
 interface Entry<T> {
-  /** The cluster-wide inputs it was computed under (see {@link AnalysisCache.generation}). */
-  readonly generation: number;
   readonly service: ServiceRecord;
   readonly slices: readonly EndpointSliceRecord[];
   readonly namespaceVersion: number;
@@ -82,16 +80,6 @@ export class AnalysisCache {
   private readonly groupings = new Map<'replicaSets' | 'deployments' | 'hpas', Grouping>();
   private readonly namespaceVersions = new Map<string, number>();
   private epoch = 0;
-  /**
-   * Bumped when the cluster-wide inputs change; an entry is valid only under the generation it was
-   * stored in. The reports are not cleared then: the full pass that follows stores every Service
-   * again, and storing over a kept key costs a lookup, where a map filled afresh grows (and is
-   * rehashed) to ~10,000 keys on every Node change. The entries left over are the last pass's
-   * results, which the dashboard keeps published until the new pass ends in any case.
-   */
-  private generation = 0;
-  /** Reports stored under the current generation (a pass has something to look up only then). */
-  private storedReports = 0;
   private readonly reports = new Map<string, Entry<unknown>>();
   private readonly details = new Map<string, Entry<unknown>>();
   private fullPass = true;
@@ -113,8 +101,7 @@ export class AnalysisCache {
     if (key !== this.clusterKey || snapshot.nodes !== this.nodes) {
       this.clusterKey = key;
       this.nodes = snapshot.nodes;
-      this.generation++;
-      this.storedReports = 0;
+      this.reports.clear();
       this.details.clear();
       this.namespaceVersions.clear();
       // The groupings by namespace stay: they follow their own lists (a Node change leaves the
@@ -176,11 +163,11 @@ export class AnalysisCache {
   }
 
   private valid(entry: Entry<unknown> | undefined, service: ServiceRecord, slices: readonly EndpointSliceRecord[]): boolean {
-    return entry !== undefined && entry.generation === this.generation && entry.service === service && entry.namespaceVersion === this.namespaceVersion(service.namespace) && sameItems(entry.slices, slices);
+    return entry !== undefined && entry.service === service && entry.namespaceVersion === this.namespaceVersion(service.namespace) && sameItems(entry.slices, slices);
   }
 
   private entry<T>(service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, value: T, events?: readonly EventRecord[]): Entry<T> {
-    return { generation: this.generation, service, slices: slices ?? NO_SLICES, namespaceVersion: this.namespaceVersion(service.namespace), events, value };
+    return { service, slices: slices ?? NO_SLICES, namespaceVersion: this.namespaceVersion(service.namespace), events, value };
   }
 
   /** The report of `service` computed from the same inputs, if any. */
@@ -192,17 +179,11 @@ export class AnalysisCache {
   /** Stores the report of `service`. */
   storeReport<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, value: T): void {
     this.reports.set(key, this.entry(service, slices, value));
-    this.storedReports++;
   }
 
-  /** Number of reports kept (of any generation: see {@link hasCurrentReports}). */
+  /** Number of reports kept. */
   get reportCount(): number {
     return this.reports.size;
-  }
-
-  /** Whether any report was stored under the current cluster-wide inputs (else a lookup can only miss: after a Node change, or before the first pass). */
-  get hasCurrentReports(): boolean {
-    return this.storedReports > 0;
   }
 
   /** Forgets reports of Services not in `keys` (deleted Services). */

@@ -305,9 +305,9 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   cache?.sync(context);
   const order = passOrder(context.index);
   const services = order.services;
-  // A cache with nothing stored under the current cluster-wide inputs (the first pass, or after a
-  // Node change) has nothing to give this pass either: each Service comes once.
-  const lookUp = cache !== undefined && cache.hasCurrentReports;
+  // A cache that holds nothing (the first pass, or cluster-wide inputs changed: a Node change) has
+  // nothing to give this pass either: each Service comes once.
+  const lookUp = cache !== undefined && cache.reportCount > 0;
   const reports: ServiceReport[] = [];
   const ruleInputs: RuleEstimateService[] = [];
   const byMechanism: Record<ServiceMechanism, number> = { 'topology-mode': 0, 'legacy-annotation': 0, trafficDistribution: 0, none: 0 };
