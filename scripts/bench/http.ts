@@ -15,7 +15,14 @@ export interface Timed {
   readonly headers: http.IncomingHttpHeaders;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+/**
+ * The bench's pool. An idle socket is closed after 4 s (the agent's `timeout` on a free socket),
+ * below every server it talks to (Next's 5 s by default, the server's 65 s, the simulator's 30 s):
+ * a request after a longer pause then opens a new connection instead of racing the server's close
+ * on the old one. The retry below covers GETs only, and after the steady-RSS window (30 s without
+ * requests) a POST to the simulator met its 30 s close and failed a run with ECONNRESET.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4_000 });
 
 type RequestOptions = { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number; keepBody?: boolean; agent?: http.Agent };
 
