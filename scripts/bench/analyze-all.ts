@@ -2,7 +2,7 @@
  * In-process timing of the full-cluster analysis (`analyzeAllMs`), run by the benchmark as a child
  * process: loads the cluster through LiveClusterSource (the dashboard's own list+watch path), then
  * times `analyzeClusterIn` `--runs` times as the dashboard runs it after a Node change (its
- * per-Service cache carried from run to run, each Node change invalidating every entry: HPA/workload
+ * per-Service cache carried from run to run, each Node change emptying it: HPA/workload
  * panels are computed when first read; one Node's allocatable CPU moved by a core before each run
  * after the first), the same with every field computed up
  * front (`analyzeAllEagerMs`, the analyze command's path), the same with report sharing between

@@ -10,7 +10,7 @@
 import { nonWatchRequests, resetSimStats, simStats, watchRequests } from './cluster';
 import { log } from './environment';
 import type { LatencyStats, Timed } from './http';
-import { latencyStats, measureWith, timedPageView, timedRequest } from './http';
+import { latencyStats, measureWith, percentile, timedPageView, timedRequest } from './http';
 import { treeHwmMiB, treeRssMiB } from './process-tree';
 import { r1 } from './report';
 
@@ -39,10 +39,9 @@ export interface WarmFigures {
  */
 export const STEADY_SAMPLES = 20;
 
-/** The middle value of `samples` (the lower middle of an even count). */
+/** The middle value of `samples` (the lower middle of an even count: the nearest-rank 50th percentile). */
 export function steadyMedian(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as number;
+  return percentile([...samples].sort((a, b) => a - b), 50);
 }
 
 export async function warmPhase(options: {

@@ -140,14 +140,19 @@ function firstWithout(sorted: readonly string[], hosts: ReadonlySet<string>, lim
  * @see https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/#preserving-the-client-source-ip
  * @see https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/guide/service/annotations/
  */
-export function analyzeLoadBalancer(context: ClusterContext, service: ServiceRecord, slices: readonly EndpointSlice[], memo?: ServiceRecordMemo): LoadBalancerAnalysis | null {
+export function analyzeLoadBalancer(
+  context: ClusterContext,
+  service: ServiceRecord,
+  slices: readonly EndpointSlice[],
+  memo: ServiceRecordMemo = serviceMemo(service),
+): LoadBalancerAnalysis | null {
   if (service.type !== 'LoadBalancer' && service.type !== 'NodePort') return null;
   const candidates = candidateNodes(context);
   const aws = clusterLooksLikeAws(context);
-  const kept = (memo ?? serviceMemo(service)).loadBalancer as KeptPath | undefined;
+  const kept = memo.loadBalancer as KeptPath | undefined;
   if (kept !== undefined && kept.slices === slices && kept.candidates === candidates && kept.aws === aws) return kept.analysis;
   const analysis = analyzeExternalPath(context, service, slices, candidates);
-  (memo ?? serviceMemo(service)).loadBalancer = { slices, candidates, aws, analysis } satisfies KeptPath;
+  memo.loadBalancer = { slices, candidates, aws, analysis } satisfies KeptPath;
   return analysis;
 }
 

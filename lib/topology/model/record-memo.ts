@@ -12,6 +12,7 @@
  * sits below them and imports none of them).
  */
 import type { ServiceRecord } from './cluster-model';
+import { memoOnObject } from './object-memo';
 
 export class ServiceRecordMemo {
   /** `namespace/name` (cluster-context.ts). */
@@ -34,10 +35,5 @@ const MEMOS = new WeakMap<ServiceRecord, ServiceRecordMemo>();
 
 /** The memo of `service`, made when first asked. */
 export function serviceMemo(service: ServiceRecord): ServiceRecordMemo {
-  let memo = MEMOS.get(service);
-  if (memo === undefined) {
-    memo = new ServiceRecordMemo();
-    MEMOS.set(service, memo);
-  }
-  return memo;
+  return memoOnObject(MEMOS, service, () => new ServiceRecordMemo());
 }

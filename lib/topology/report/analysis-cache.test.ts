@@ -154,8 +154,8 @@ describe('AnalysisCache: re-analyse only what a change affects', () => {
     expect(steps.next().value).toMatchObject({ done: 1, computed: 1 });
     expect(steps.next().value).toMatchObject({ done: 2, computed: 2 });
     steps.return(undefined as never);
-    // The same Nodes again (an unrelated re-analysis): the two are reused, the four others (whose
-    // entries are the old Nodes' results) are computed.
+    // The same Nodes again (an unrelated re-analysis): the two are reused, the four others (the
+    // Node change dropped their entries) are computed.
     const third = cached({ ...snapshot, nodes }, second);
     expect(asJson(analyzeClusterIn(third))).toEqual(asJson(analyzeClusterIn(prepareAnalysis(indexCluster({ ...snapshot, nodes })))));
     expect(third.cache?.lastRun).toMatchObject({ services: 6, computed: 4, reused: 2 });

@@ -106,7 +106,7 @@ export class AnalysisCache {
       this.namespaceVersions.clear();
       // The groupings by namespace stay: they follow their own lists (a Node change leaves the
       // ReplicaSets, Deployments and HPAs as they were, and grouping ~30,000 of them again cost a
-      // few ms a pass), and what they would bump is invalid under the new generation anyway.
+      // few ms a pass), and what they would bump went with the reports just cleared.
       this.fullPass = true;
     } else {
       this.fullPass = false;

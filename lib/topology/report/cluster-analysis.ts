@@ -200,13 +200,7 @@ function nodePortCount(service: ServiceRecord): number {
 }
 
 /** What the rule estimates read of a Service record (see `PassFlow`). */
-interface RuleInput {
-  readonly programmed: boolean;
-  readonly ports: number;
-  readonly nodePorts: number;
-  readonly externalAddresses: number;
-  readonly externalTrafficPolicyLocal: boolean;
-}
+type RuleInput = Pick<RuleEstimateService, 'ports' | 'nodePorts' | 'externalAddresses' | 'externalTrafficPolicyLocal'> & { readonly programmed: boolean };
 
 /** The record's {@link RuleInput}, read once per record (kept in its memo): a pass would otherwise walk its ports again. */
 function ruleInputOf(service: ServiceRecord, memo: ServiceRecordMemo): RuleInput {
