@@ -31,8 +31,10 @@ import { prepareAnalysis, withAnalysisCache, withoutShapeSharing, type PreparedA
 import { reportShapeKey } from '../../lib/topology/report/report-shape';
 import type { ClusterIndex, ClusterSnapshot } from '../../lib/topology/model/cluster-model';
 import { quantityToMilli } from '../../lib/topology/upstream/quantity';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { percentile } from './http';
 import { settleSimulator } from './list-floor';
+import { machineCpuMs } from './process-tree';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -62,6 +64,74 @@ function gc(): void {
 
 const mib = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
 
+/** What one timed run cost besides its wall time: this process's CPU, its GC pauses, and what else the machine did meanwhile. */
+interface RunCost {
+  readonly startMs: number;
+  readonly endMs: number;
+  /** User + system CPU of this process, every thread (V8's parallel scavenge and concurrent marking included). */
+  readonly cpuMs: number;
+  /** CPU the rest of the machine used meanwhile (every core's busy time, minus this process's). `null` without /proc/stat. */
+  readonly otherCpuMs: number | null;
+  /** Time the hypervisor ran other guests while this machine's cores wanted to run. `null` without /proc/stat. */
+  readonly stealMs: number | null;
+}
+
+/**
+ * Times a run and what it cost (see RunCost), so that a slow run says whether it was this
+ * process's work, its garbage collector, another process or the host.
+ */
+function costOf(work: () => void): RunCost {
+  const machineBefore = machineCpuMs();
+  const cpuBefore = process.cpuUsage();
+  const startMs = performance.now();
+  work();
+  const endMs = performance.now();
+  const cpu = process.cpuUsage(cpuBefore);
+  const machineAfter = machineCpuMs();
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const otherCpuMs = machineBefore && machineAfter ? Math.max(0, machineAfter.busyMs - machineBefore.busyMs - cpuMs) : null;
+  const stealMs = machineBefore && machineAfter ? machineAfter.stealMs - machineBefore.stealMs : null;
+  return { startMs, endMs, cpuMs, otherCpuMs, stealMs };
+}
+
+/** The GC pauses (PerformanceObserver's `gc` entries) that started within each run, summed per run. */
+function gcPausesIn(entries: readonly PerformanceEntry[], runs: readonly RunCost[]): number[] {
+  return runs.map((run) => entries.filter((e) => e.startTime >= run.startMs && e.startTime < run.endMs).reduce((sum, e) => sum + e.duration, 0));
+}
+
+/**
+ * A fixed piece of JavaScript work of the pass's kind (small objects, string keys in a Map,
+ * floating-point sums), timed in the same process just before the timed runs: the machine's speed
+ * that day, so that runs on different days (this machine's host varies up to twice) can be set
+ * side by side. Median of 5, in ms; it does the same work whatever the code under test is.
+ */
+function cpuReferenceMs(): number {
+  const times: number[] = [];
+  let check = 0;
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now();
+    const byKey = new Map<string, { zone: string; share: number; count: number }>();
+    for (let i = 0; i < 200_000; i++) {
+      const key = `ns-${i % 997}/svc-${i % 5003}`;
+      const known = byKey.get(key);
+      if (known === undefined) byKey.set(key, { zone: `zone-${i % 3}`, share: i / 7, count: 1 });
+      else {
+        known.share += i / 7;
+        known.count++;
+      }
+    }
+    let sum = 0;
+    for (const entry of byKey.values()) sum += entry.share / entry.count;
+    check += sum;
+    times.push(performance.now() - started);
+  }
+  if (!Number.isFinite(check)) throw new Error('cpu reference: the sum is not finite');
+  return percentile([...times].sort((a, b) => a - b), 50);
+}
+
+/** Lets the event loop turn, so that GC entries queued during synchronous work are delivered. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function main(): Promise<void> {
   const kubeconfig = arg('--kubeconfig');
   const runs = Math.max(1, Number(arg('--runs') ?? 5));
@@ -87,8 +157,13 @@ async function main(): Promise<void> {
   //    after a real Node change, not after none.
   //    The per-Service cache is the dashboard's: made with the first preparation and carried from
   //    one preparation to the next, as the server's scheduler does (analysis-scheduler.ts, latest()).
+  const referenceMs = cpuReferenceMs();
   const analyze: number[] = [];
   const prepare: number[] = [];
+  const costs: RunCost[] = [];
+  const gcEntries: PerformanceEntry[] = [];
+  const gcObserver = new PerformanceObserver((list) => gcEntries.push(...list.getEntries()));
+  gcObserver.observe({ entryTypes: ['gc'] });
   let nodeChanged = index;
   let carried: PreparedAnalysis | null = null;
   for (let i = 0; i < runs; i++) {
@@ -98,10 +173,16 @@ async function main(): Promise<void> {
     const prepared: PreparedAnalysis = carried === null ? withAnalysisCache(prepareAnalysis(nodeChanged), new AnalysisCache()) : prepareAnalysis(nodeChanged, {}, carried);
     carried = prepared;
     const b = performance.now();
-    analyzeClusterIn(prepared);
-    analyze.push(performance.now() - b);
+    const cost = costOf(() => analyzeClusterIn(prepared));
+    costs.push(cost);
+    analyze.push(cost.endMs - cost.startMs);
     prepare.push(b - a);
+    await turn();
   }
+  await turn();
+  await turn();
+  gcObserver.disconnect();
+  const gcMs = gcPausesIn(gcEntries, costs);
   // 1a. The worst case: no two Services share a shape (report sharing off), everything else as in 1.
   const distinct: number[] = [];
   for (let i = 0; i < Math.max(2, Math.ceil(runs / 2)); i++) {
@@ -179,6 +260,11 @@ async function main(): Promise<void> {
       analyzeAllMinMs: round(Math.min(...warm)),
       analyzeAllFirstMs: round(analyze[0] ?? 0),
       analyzeAllRunsMs: analyze.map(round),
+      cpuReferenceMs: round(referenceMs),
+      analyzeAllRunsCpuMs: costs.map((c) => round(c.cpuMs)),
+      analyzeAllRunsGcMs: gcMs.map(round),
+      analyzeAllRunsOtherCpuMs: costs.map((c) => (c.otherCpuMs === null ? null : round(c.otherCpuMs))),
+      analyzeAllRunsStealMs: costs.map((c) => (c.stealMs === null ? null : round(c.stealMs))),
       analyzeAllEagerMs: round(percentile(sorted(eager.slice(1)), 50)),
       analyzeAllDistinctMs: round(percentile(sorted(distinct.slice(1)), 50)),
       serviceShapes: shapes.size,

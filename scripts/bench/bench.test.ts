@@ -15,7 +15,7 @@ import { listsStarted } from './cluster';
 import { countExposition, formulaSeries, perServiceFamilies } from './exposition';
 import { latencyStats, percentile } from './http';
 import { floorFields, floorPass, waitUntilQuiet } from './list-floor';
-import { treeCpuMs } from './process-tree';
+import { machineCpuMs, treeCpuMs } from './process-tree';
 import { promtoolCheck } from './promtool';
 import type { BenchResult } from './report';
 import { missedGoals } from './report';
@@ -247,6 +247,20 @@ describe('bench metrics phase: counting a scrape', () => {
     // The kernel counts in clock ticks (10 ms): within two of them.
     expect(treeCpuMs(process.pid) - before).toBeGreaterThanOrEqual(80);
     expect(treeCpuMs(2 ** 22 + 12345)).toBe(0);
+  });
+
+  it.skipIf(!existsSync('/proc/stat'))("reads the machine's busy time, this process's work included", () => {
+    const before = machineCpuMs();
+    const usage = process.cpuUsage();
+    let x = 0;
+    while ((process.cpuUsage(usage).user + process.cpuUsage(usage).system) / 1000 < 100) x += Math.sqrt(x + 1);
+    const after = machineCpuMs();
+    expect(x).toBeGreaterThan(0);
+    expect(before).not.toBeNull();
+    expect(after).not.toBeNull();
+    // Every core's busy time counts this process's 100 ms (in clock ticks of 10 ms: within two), and steal never goes back.
+    expect((after?.busyMs ?? 0) - (before?.busyMs ?? 0)).toBeGreaterThanOrEqual(80);
+    expect(after?.stealMs ?? -1).toBeGreaterThanOrEqual(before?.stealMs ?? 0);
   });
 
   it.skipIf(!existsSync('/usr/bin/promtool') && !process.env.PROMTOOL_BIN)('passes the text to promtool check metrics and reports its verdict', async () => {

@@ -101,3 +101,20 @@ export async function whileStopped<T>(pid: number, work: () => Promise<T>): Prom
     signal('SIGCONT');
   }
 }
+
+/**
+ * The whole machine's CPU time so far from /proc/stat's first line, in ms summed over every core:
+ * `busyMs` everything but idle and I/O wait (steal excluded), `stealMs` what the hypervisor gave
+ * to other guests while this one wanted to run. `null` where /proc/stat is not readable.
+ */
+export function machineCpuMs(): { readonly busyMs: number; readonly stealMs: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user).
+    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    if (steal === undefined || [user, nice, system, irq, softirq].some((v) => v === undefined || Number.isNaN(v))) return null;
+    return { busyMs: (((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) * 1000) / USER_HZ, stealMs: (steal * 1000) / USER_HZ };
+  } catch {
+    return null;
+  }
+}
