@@ -208,8 +208,9 @@ function applyEnvironment(env) {
 
 /**
  * Runs the standalone `server` (its server.js) in this process with `plan`'s environment, and once
- * it answers prints `zonescope is ready on URL` plus `readyNote` (how `npm start` and the
- * packaged `zonescope dashboard` / `zonescope demo` (bin/zonescope.mjs) both start it). Resolves
+ * it answers prints `zonescope is ready on URL` plus `readyNote`; after 60 s without an answer it
+ * says on stderr that it is still waiting, and goes on waiting. `npm start` and the packaged
+ * `zonescope dashboard` / `zonescope demo` (bin/zonescope.mjs) both start it this way. Resolves
  * once the server is loaded; it then keeps this process running.
  * @param {string} server
  * @param {import('./start.d.mts').StartPlan} plan
@@ -222,9 +223,16 @@ export async function serveStandalone(server, plan, readyNote = '') {
   process.once('exit', () => {
     running = false;
   });
-  void waitForServer(plan.url, () => running).then((ready) => {
+  const isRunning = () => running;
+  void (async () => {
+    // A slow host may take longer than the first wait: say so, and go on waiting for as long as the server runs.
+    let ready = await waitForServer(plan.url, isRunning);
+    if (!ready && running) {
+      console.error(`zonescope: the server has not answered on ${plan.url} within 60 s; still waiting`);
+      ready = await waitForServer(plan.url, isRunning, Number.POSITIVE_INFINITY);
+    }
     if (ready) console.log(`zonescope is ready on ${plan.url}${readyNote}`);
-  });
+  })();
   // The standalone server (CommonJS) starts listening as it loads and keeps this process running.
   await import(pathToFileURL(server).href);
 }
