@@ -58,28 +58,31 @@ async function simulatedGbPerMonth(key: string): Promise<number> {
 
 /**
  * Opens the Overview and returns the traffic block of the same Prometheus answer as the page shows
- * (measured rates move a little at every refresh: a page and an API answer on either side of one
- * differ by cents, so the pair is read again until both show the same figures).
+ * (measured rates move a little at every refresh, every 2 s here). The page is read between two
+ * API answers, so it shows one of them unless two refreshes landed while it loaded; it is compared
+ * with both, and read again (bounded) when it matches neither. On a slow host a page load can
+ * outlast one refresh, and a comparison with the answer after it alone failed for 30 s.
  */
 async function overviewWithTraffic(panel: ZoneTrafficPanel, request: APIRequestContext): Promise<ClusterTrafficReport> {
   let traffic: ClusterTrafficReport | null = null;
   await expect
     .poll(
       async () => {
+        const before = (await clusterTraffic(request)).traffic;
         await panel.page.goto('/');
         await expect(panel.region).toBeVisible();
         const shown = await panel.card('now').innerText();
         // The notes name the rate window, which grows with the test Prometheus' data at every refresh.
         const sources = await panel.sources.innerText();
-        const body = await clusterTraffic(request);
-        traffic = body.traffic;
-        return (
-          shown.includes(`${usd(body.traffic.totals.now.monthlyCost)}/month`) &&
-          shown.includes(`${Math.round(body.traffic.totals.now.crossZoneGbPerMonth).toLocaleString('en-US')} GB cross-zone`) &&
-          body.traffic.sourceNotes.every((note) => sources.includes(note))
-        );
+        const after = (await clusterTraffic(request)).traffic;
+        const shows = (answer: ClusterTrafficReport) =>
+          shown.includes(`${usd(answer.totals.now.monthlyCost)}/month`) &&
+          shown.includes(`${Math.round(answer.totals.now.crossZoneGbPerMonth).toLocaleString('en-US')} GB cross-zone`) &&
+          answer.sourceNotes.every((note) => sources.includes(note));
+        traffic = shows(after) ? after : shows(before) ? before : null;
+        return traffic !== null;
       },
-      { message: 'the Overview and /api/v1/cluster show the same Prometheus answer', timeout: 30_000, intervals: [0, 500, 1000] },
+      { message: 'the Overview shows the Prometheus answer /api/v1/cluster gave just before or just after it', timeout: 60_000, intervals: [0, 500, 1000] },
     )
     .toBe(true);
   if (traffic === null) throw new Error('no answer from /api/v1/cluster');
@@ -88,6 +91,8 @@ async function overviewWithTraffic(panel: ZoneTrafficPanel, request: APIRequestC
 
 test('the Overview answers which Services send cross-zone traffic, what it costs and what fixing saves', async ({ page, request }) => {
   test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  // Its waits for Prometheus (up to 90 s) and for a page read between two answers (up to 60 s) go beyond the default 60 s.
+  test.slow();
   await measuredTraffic(request);
   const panel = new ZoneTrafficPanel(page);
   const traffic = await overviewWithTraffic(panel, request);
