@@ -174,6 +174,9 @@ export function prepareStandalone(root, dist) {
   return server;
 }
 
+/** How long the start waits for its server before it says it is still waiting (and the default of {@link waitForServer}). */
+const FIRST_WAIT_MS = 60_000;
+
 /**
  * Polls `url` until the server answers (any status) while `isRunning()`; `false` after `timeoutMs`.
  * @param {string} url
@@ -181,7 +184,7 @@ export function prepareStandalone(root, dist) {
  * @param {number} [timeoutMs]
  * @returns {Promise<boolean>}
  */
-export async function waitForServer(url, isRunning, timeoutMs = 60_000) {
+export async function waitForServer(url, isRunning, timeoutMs = FIRST_WAIT_MS) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && isRunning()) {
     try {
@@ -228,7 +231,7 @@ export async function serveStandalone(server, plan, readyNote = '') {
     // A slow host may take longer than the first wait: say so, and go on waiting for as long as the server runs.
     let ready = await waitForServer(plan.url, isRunning);
     if (!ready && running) {
-      console.error(`zonescope: the server has not answered on ${plan.url} within 60 s; still waiting`);
+      console.error(`zonescope: the server has not answered on ${plan.url} within ${FIRST_WAIT_MS / 1000} s; still waiting`);
       ready = await waitForServer(plan.url, isRunning, Number.POSITIVE_INFINITY);
     }
     if (ready) console.log(`zonescope is ready on ${plan.url}${readyNote}`);

@@ -5,19 +5,28 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
+/**
+ * The fields of `/proc/PID/stat` after the parenthesised command name (which may contain spaces):
+ * index 0 is field 3 (state), 1 is field 4 (ppid), 11 and 12 are fields 14 and 15 (utime, stime),
+ * 17 is field 20 (threads). `null` when the process is gone or /proc is not readable.
+ */
+export function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
 /** `pid` and all its descendants (from /proc). */
 export function processTree(pid: number): number[] {
   const parentOf = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Field 4 (ppid) follows the parenthesised command name, which may contain spaces.
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parentOf.set(Number(entry), Number(after[1]));
-    } catch {
-      // The process ended while we looked.
-    }
+    // `null`: the process ended while we looked.
+    const fields = statFields(entry);
+    if (fields !== null) parentOf.set(Number(entry), Number(fields[1]));
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
@@ -66,14 +75,9 @@ const USER_HZ = 100;
 export function treeCpuMs(pid: number): number {
   let ticks = 0;
   for (const p of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // Fields 14 and 15 (utime, stime) are the 12th and 13th after the command name.
-      ticks += Number(after[11]) + Number(after[12]);
-    } catch {
-      // Gone meanwhile.
-    }
+    // Gone meanwhile: nothing to add.
+    const fields = statFields(p);
+    if (fields !== null) ticks += Number(fields[11]) + Number(fields[12]);
   }
   return (ticks * 1000) / USER_HZ;
 }
@@ -108,13 +112,15 @@ export async function whileStopped<T>(pid: number, work: () => Promise<T>): Prom
  * to other guests while this one wanted to run. `null` where /proc/stat is not readable.
  */
 export function machineCpuMs(): { readonly busyMs: number; readonly stealMs: number } | null {
+  let line: string;
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
-    // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user).
-    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
-    if (steal === undefined || [user, nice, system, irq, softirq].some((v) => v === undefined || Number.isNaN(v))) return null;
-    return { busyMs: (((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) * 1000) / USER_HZ, stealMs: (steal * 1000) / USER_HZ };
+    line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
   } catch {
     return null;
   }
+  // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is already in user).
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (ticks.length < 8 || ticks.some(Number.isNaN)) return null;
+  const [user, nice, system, , , irq, softirq, steal] = ticks as [number, number, number, number, number, number, number, number];
+  return { busyMs: ((user + nice + system + irq + softirq) * 1000) / USER_HZ, stealMs: (steal * 1000) / USER_HZ };
 }

@@ -19,6 +19,7 @@ import { parse } from 'yaml';
 
 import { startScenarioSimulator } from '../../app/api/v1/_testing/harness';
 import { freeLoopbackPort } from '../../sim/prometheus';
+import { statFields } from '../bench/process-tree';
 import type { Simulator } from '../../sim/server';
 import { pack } from './build';
 
@@ -39,14 +40,10 @@ const READY_WITHIN_MS = 180_000;
  */
 function processState(pid: number | undefined): string {
   if (pid === undefined) return 'no process';
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const wchan = existsSync(`/proc/${pid}/wchan`) ? readFileSync(`/proc/${pid}/wchan`, 'utf8') : '?';
-    return `process ${pid}: state ${fields[0]}, waiting in ${wchan || '-'}, CPU ticks user ${fields[11]} system ${fields[12]}, threads ${fields[17]}`;
-  } catch {
-    return `process ${pid}: gone`;
-  }
+  const fields = statFields(pid);
+  if (fields === null) return `process ${pid}: gone`;
+  const wchan = existsSync(`/proc/${pid}/wchan`) ? readFileSync(`/proc/${pid}/wchan`, 'utf8') : '?';
+  return `process ${pid}: state ${fields[0]}, waiting in ${wchan || '-'}, CPU ticks user ${fields[11]} system ${fields[12]}, threads ${fields[17]}`;
 }
 
 /** This environment without zonescope's settings or a kubeconfig, plus `extra`. */
