@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../lib/config/config';
 import { isBoundBeyondLoopback } from '../lib/server/exposure';
-import { browseUrl, prepareStandalone, startPlan, StartUsageError } from './start.mjs';
+import { browseUrl, prepareStandalone, startPlan, StartUsageError, waitForServer } from './start.mjs';
 
 describe('npm start', () => {
   it('binds 127.0.0.1:3000 by default and tells the server so', () => {
@@ -85,5 +87,30 @@ describe('the standalone build', () => {
   it('says to build first when there is no standalone server', () => {
     root = mkdtempSync(path.join(tmpdir(), 'zonescope-start-'));
     expect(() => prepareStandalone(root, path.join(root, '.next'))).toThrow('there is no production build in .next (no standalone/server.js): run npm run build first');
+  });
+});
+
+describe('waiting for the server', () => {
+  it('counts any answer as ready and leaves no connection open to the server (it polls from the server\'s own process)', async () => {
+    const server = createServer((_request, response) => response.writeHead(503).end('syncing'));
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      expect(await waitForServer(`http://127.0.0.1:${port}`, () => true, 10_000)).toBe(true);
+      const open = () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+      await expect.poll(open, { timeout: 5_000 }).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('gives up after its time limit when nothing answers', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    expect(await waitForServer(`http://127.0.0.1:${port}`, () => true, 500)).toBe(false);
   });
 });
