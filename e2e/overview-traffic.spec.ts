@@ -162,6 +162,8 @@ test('the Overview answers which Services send cross-zone traffic, what it costs
 
 test('the Services table sorts by cross-zone $, largest first on the first click, with measured volumes marked', async ({ page, request }) => {
   test.skip(!PROMETHEUS_AVAILABLE, PROMETHEUS_SKIP_REASON);
+  // Its waits for Prometheus (up to 90 s) and for the measured volume to settle (up to 60 s) go beyond the default 60 s.
+  test.slow();
   await measuredTraffic(request);
   const services = new ServicesPage(page);
   await services.goto();
@@ -194,9 +196,23 @@ test('the Services table sorts by cross-zone $, largest first on the first click
   // Volume with its source: storefront measured (as much as the simulator sends), kube-system's assumed, platform's from pod bytes.
   const first = services.rows.first();
   await expect(first.locator('td').nth(8)).toContainText('measured');
-  const shown = Number(((await first.locator('td').nth(8).innerText()).match(/[\d,.]+(?= GB)/)?.[0] ?? '').replace(/,/g, ''));
-  const sent = await simulatedGbPerMonth('shop/storefront');
-  expect(Math.abs(shown - sent) / sent).toBeLessThan(0.02);
+  // Measured over a window that starts with the test Prometheus, so its first answers hold a few
+  // scrapes, and a scrape answered late on a busy host moves them by a few per cent. The figure
+  // must come within 2 % of what was sent as the window fills; the page is loaded again until it does.
+  let loaded = true;
+  await expect
+    .poll(
+      async () => {
+        if (!loaded) await services.goto('?sort=cost&order=desc');
+        loaded = false;
+        await expect(first.locator('a[title="shop/storefront"]')).toBeVisible();
+        const shown = Number(((await first.locator('td').nth(8).innerText()).match(/[\d,.]+(?= GB)/)?.[0] ?? '').replace(/,/g, ''));
+        const sent = await simulatedGbPerMonth('shop/storefront');
+        return Math.abs(shown - sent) / sent;
+      },
+      { message: 'shop/storefront measured within 2 % of what the simulator sends', timeout: 60_000, intervals: [0, 1000, 2000] },
+    )
+    .toBeLessThan(0.02);
   const row = (key: string) => services.rows.filter({ has: page.locator(`a[title="${key}"]`) });
   await expect(row('kube-system/kube-dns').locator('td').nth(8)).toContainText('assumed');
   await expect(row('platform/config').locator('td').nth(8)).toContainText('pod bytes');
