@@ -43,9 +43,12 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     viewport: { width: 1280, height: 800 },
-    // A failed test keeps its trace: actions, DOM snapshots, sources. Not the screencast: recording it
-    // for every test (thrown away when it passes) was a third of the browser's CPU over the suite.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed test keeps its trace (actions, network, console, sources), its screenshot and its page
+    // as an accessibility tree (error-context.md). Not the screencast nor a DOM snapshot per action:
+    // both are recorded for every test and thrown away when it passes; the screencast was a third of
+    // the browser’s CPU over the suite, the snapshots about a tenth of a spec’s CPU on a 2-core host (the
+    // suite is CPU-bound there: chromium is half of it). `npx playwright test --trace on` records them.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
