@@ -29,6 +29,8 @@ export class ServiceRecordMemo {
   gitOps: unknown = undefined;
   /** What the rule estimates read of the record (report/cluster-analysis.ts). */
   ruleInput: unknown = undefined;
+  /** The last cluster pass's report of the record, with what it was computed under (report/analysis-cache.ts). */
+  report: unknown = undefined;
 }
 
 const MEMOS = new WeakMap<ServiceRecord, ServiceRecordMemo>();

@@ -13,10 +13,13 @@
  * a source that rebuilds every record simply gets no reuse.
  *
  * The cache is plain data owned by one long-lived caller (the dashboard's data layer); it is not
- * shared between analyses with different options.
+ * shared between analyses with different options. Its cluster-pass reports sit in the records'
+ * memos ({@link ReportEntry}), each marked with the cache and generation it is valid for: two
+ * caches over the same records (two analyses of one snapshot) never take each other's.
  */
 import type { ClusterContext } from '../model/cluster-context';
 import type { ClusterIndex, EndpointSliceRecord, EventRecord, NodeRecord, PodRecord, ServiceRecord } from '../model/cluster-model';
+import type { ServiceRecordMemo } from '../model/record-memo';
 
 /** Figures of the last cluster pass (diagnostics, benchmarks). */
 export interface AnalysisCacheRun {
@@ -36,6 +39,21 @@ interface Entry<T> {
   readonly namespaceVersion: number;
   readonly events: readonly EventRecord[] | undefined;
   readonly value: T;
+}
+
+/**
+ * A cluster pass's report of a Service, kept in the record's memo (model/record-memo.ts) rather
+ * than in a map by key: a pass after a Node change stores ~10,000 of them, and refilling a map
+ * emptied by the change (its key hashes read from records all over the heap, its table grown
+ * again) cost more than the rest of the bookkeeping. Valid for the cache that stored it, in the
+ * generation it was stored in (see {@link AnalysisCache.sync}); a deleted Service's goes with its record.
+ */
+interface ReportEntry {
+  readonly cache: AnalysisCache;
+  readonly generation: number;
+  readonly slices: readonly EndpointSliceRecord[];
+  readonly namespaceVersion: number;
+  readonly value: unknown;
 }
 
 type NamespacedRecord = { readonly namespace: string };
@@ -80,7 +98,10 @@ export class AnalysisCache {
   private readonly groupings = new Map<'replicaSets' | 'deployments' | 'hpas', Grouping>();
   private readonly namespaceVersions = new Map<string, number>();
   private epoch = 0;
-  private readonly reports = new Map<string, Entry<unknown>>();
+  /** Bumped when cluster-wide inputs change: reports stored before are no longer valid. */
+  private generation = 0;
+  /** Reports stored in this generation (a pass over a new generation has none to look up). */
+  private storedInGeneration = 0;
   private readonly details = new Map<string, Entry<unknown>>();
   private fullPass = true;
   private shapes: { readonly nodes: readonly NodeRecord[]; readonly key: string; readonly memo: unknown } | null = null;
@@ -101,12 +122,13 @@ export class AnalysisCache {
     if (key !== this.clusterKey || snapshot.nodes !== this.nodes) {
       this.clusterKey = key;
       this.nodes = snapshot.nodes;
-      this.reports.clear();
+      this.generation++;
+      this.storedInGeneration = 0;
       this.details.clear();
       this.namespaceVersions.clear();
       // The groupings by namespace stay: they follow their own lists (a Node change leaves the
       // ReplicaSets, Deployments and HPAs as they were, and grouping ~30,000 of them again cost a
-      // few ms a pass), and what they would bump went with the reports just cleared.
+      // few ms a pass), and what they would bump went with the reports just made invalid.
       this.fullPass = true;
     } else {
       this.fullPass = false;
@@ -170,25 +192,26 @@ export class AnalysisCache {
     return { service, slices: slices ?? NO_SLICES, namespaceVersion: this.namespaceVersion(service.namespace), events, value };
   }
 
-  /** The report of `service` computed from the same inputs, if any. */
-  report<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined): T | undefined {
-    const entry = this.reports.get(key);
-    return this.valid(entry, service, slices ?? NO_SLICES) ? (entry?.value as T) : undefined;
+  /**
+   * Whether any report was stored since cluster-wide inputs last changed: a pass that follows such a
+   * change (a Node change) finds none, and need not read 10,000 memos' old entries to learn it.
+   */
+  get hasReports(): boolean {
+    return this.storedInGeneration > 0;
   }
 
-  /** Stores the report of `service`. */
-  storeReport<T>(key: string, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, value: T): void {
-    this.reports.set(key, this.entry(service, slices, value));
+  /** The report of `service` (whose memo is `memo`) computed from the same inputs by this cache, if any. */
+  report<T>(memo: ServiceRecordMemo, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined): T | undefined {
+    const entry = memo.report as ReportEntry | undefined;
+    if (entry === undefined || entry.cache !== this || entry.generation !== this.generation) return undefined;
+    if (entry.namespaceVersion !== this.namespaceVersion(service.namespace) || !sameItems(entry.slices, slices ?? NO_SLICES)) return undefined;
+    return entry.value as T;
   }
 
-  /** Number of reports kept. */
-  get reportCount(): number {
-    return this.reports.size;
-  }
-
-  /** Forgets reports of Services not in `keys` (deleted Services). */
-  retainReports(keys: ReadonlySet<string>): void {
-    for (const key of this.reports.keys()) if (!keys.has(key)) this.reports.delete(key);
+  /** Stores the report of `service` (whose memo is `memo`). */
+  storeReport<T>(memo: ServiceRecordMemo, service: ServiceRecord, slices: readonly EndpointSliceRecord[] | undefined, value: T): void {
+    memo.report = { cache: this, generation: this.generation, slices: slices ?? NO_SLICES, namespaceVersion: this.namespaceVersion(service.namespace), value } satisfies ReportEntry;
+    this.storedInGeneration++;
   }
 
   /** The detail of `service` computed from the same inputs (events included), if any. */

@@ -299,9 +299,9 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   cache?.sync(context);
   const order = passOrder(context.index);
   const services = order.services;
-  // A cache that holds nothing (the first pass, or cluster-wide inputs changed: a Node change) has
-  // nothing to give this pass either: each Service comes once.
-  const lookUp = cache !== undefined && cache.reportCount > 0;
+  // A cache with nothing stored since the last cluster-wide change (the first pass, or a Node
+  // change) has nothing to give this pass either: each Service comes once.
+  const lookUp = cache !== undefined && cache.hasReports;
   const reports: ServiceReport[] = [];
   const ruleInputs: RuleEstimateService[] = [];
   const byMechanism: Record<ServiceMechanism, number> = { 'topology-mode': 0, 'legacy-annotation': 0, trafficDistribution: 0, none: 0 };
@@ -315,16 +315,17 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
     const service = services[at] as ServiceRecord;
     const key = order.keys[at] as string;
     const slices = order.slices[at];
-    let result = lookUp ? cache.report<PassFlow>(key, service, slices) : undefined;
+    const memo = order.memos[at] as ServiceRecordMemo;
+    let result = lookUp ? cache.report<PassFlow>(memo, service, slices) : undefined;
     if (result !== undefined) {
       result.cell?.rebind(context);
       result.fixesCell?.rebind(context);
     } else {
       // With a cache, kept while the nodes and the cluster-wide inputs but the measurement stay the same.
       shapes ??= shapeMemoFor(prepared);
-      result = clusterPassResult(prepared, service, key, order.memos[at] as ServiceRecordMemo, shapes, slices ?? NO_SLICE_RECORDS);
+      result = clusterPassResult(prepared, service, key, memo, shapes, slices ?? NO_SLICE_RECORDS);
       computed++;
-      cache?.storeReport(key, service, slices, result);
+      cache?.storeReport(memo, service, slices, result);
       yield { done: reports.length + 1, total: services.length, computed };
     }
     const { report, attention } = result;
@@ -339,7 +340,6 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   // The totals below (rule estimates, the cluster traffic block) are one more step of their own
   // when anything was computed, so a caller slicing the pass can run other work before them.
   if (computed > 0) yield { done: services.length, total: services.length, computed };
-  if (cache && cache.reportCount !== services.length) cache.retainReports(new Set(order.keys));
   const zones = prepared.zones;
   const passTraffic = clusterTraffic(prepared, flows);
   const attentionList = attentionByMoney(needsAttention, passTraffic.result.byService, prepared.attentionMinSaving);
