@@ -117,12 +117,12 @@ function collectZones(matrices: Iterable<ZoneMatrix>): { named: Set<string>; oth
 const HASH_NUMBER = new Float64Array(1);
 const HASH_WORDS = new Uint32Array(HASH_NUMBER.buffer);
 
-/** One step of {@link matrixHash} (FNV-1a over 32-bit words). */
+/** One step of {@link contentHash} (FNV-1a over 32-bit words). */
 function mix(hash: number, word: number): number {
   return Math.imul(hash ^ word, 0x01000193) >>> 0;
 }
 
-/** One step of {@link matrixHash} for a zone name: its own hash (kept per name: a cluster has few), as one word. */
+/** One step of {@link contentHash} for a zone name: its own hash (kept per name: a cluster has few), as one word. */
 function mixText(hash: number, text: string): number {
   let word = TEXT_WORDS.get(text);
   if (word === undefined) {
@@ -138,18 +138,20 @@ function mixText(hash: number, text: string): number {
 const TEXT_WORDS = new Map<string, number>();
 
 /**
+ * The content hashes of the matrices of one list of flows, by matrix object (see
+ * {@link contentHash}), kept with the list: every what-if over one pass's flows meets the same
+ * objects. Kept per list, not in one table of every matrix ever hashed: a pass after a Node change
+ * brings ~5,000 new matrices, and a weak table holding the dead ones of earlier passes until a
+ * collection cost ~13 ms a pass to grow and search.
+ */
+const HASHES_BY_FLOWS = new WeakMap<readonly ServiceFlow[], Map<ZoneMatrix, number>>();
+
+/**
  * A 32-bit hash of a matrix's content as {@link sameContent} compares it: rows and cells in their
  * order, zone names and each value's bits (`-0` as `0`, every non-finite value alike). A cluster
  * pass meets ~5,000 new matrices; a text key for each (the values' bits as characters) cost ~8 MB
  * of strings a pass.
  */
-function matrixHash(matrix: ZoneMatrix): number {
-  return memoOnObject(MATRIX_HASHES, matrix, contentHash);
-}
-
-/** {@link matrixHash} by matrix object: the same objects come back with every what-if over one pass's flows. */
-const MATRIX_HASHES = new WeakMap<ZoneMatrix, number>();
-
 function contentHash(matrix: ZoneMatrix): number {
   let h = 0x811c9dc5;
   for (const client in matrix) {
@@ -214,15 +216,25 @@ function sameContent(a: ZoneMatrix, b: ZoneMatrix): boolean {
 
 /**
  * The GB each distinct matrix content carries in one scenario, in the order each content first
- * comes (the order the sums add them in), found by {@link matrixHash} and {@link sameContent}.
+ * comes (the order the sums add them in), found by {@link contentHash} and {@link sameContent}.
  */
 class ContentWeights {
   readonly #byHash = new Map<number, Weight[]>();
+  /** Content hashes by matrix object, shared by the scenarios of one computation (see {@link HASHES_BY_FLOWS}). */
+  readonly #hashes: Map<ZoneMatrix, number>;
   readonly ordered: Weight[] = [];
+
+  constructor(hashes: Map<ZoneMatrix, number>) {
+    this.#hashes = hashes;
+  }
 
   /** The entry of `matrix`'s content, made on first meeting. */
   entry(matrix: ZoneMatrix): Weight {
-    const hash = matrixHash(matrix);
+    let hash = this.#hashes.get(matrix);
+    if (hash === undefined) {
+      hash = contentHash(matrix);
+      this.#hashes.set(matrix, hash);
+    }
     let bucket = this.#byHash.get(hash);
     if (bucket === undefined) {
       bucket = [];
@@ -626,7 +638,8 @@ export function computeClusterTraffic(
   //    by content, not by object: which Services share a figures object depends on the memos'
   //    history (a dashboard pass, the analyze command and an incremental pass fill them in
   //    different orders), and the sums must not (the last digits of `flows` did differ).
-  const weights: Record<ClusterTrafficScenario, ContentWeights> = { now: new ContentWeights(), expected: new ContentWeights(), best: new ContentWeights() };
+  const hashes = memoOnObject(HASHES_BY_FLOWS, flows, () => new Map<ZoneMatrix, number>());
+  const weights: Record<ClusterTrafficScenario, ContentWeights> = { now: new ContentWeights(hashes), expected: new ContentWeights(hashes), best: new ContentWeights(hashes) };
   // Each matrix object's entries, found by identity first (most flows share their scenarios'
   // objects), one slot per object for the three sums: a Service whose scenarios share one object
   // (nothing expected to change) looks it up once.
