@@ -96,22 +96,26 @@ class TopList {
   }
 }
 
-/** Zones named by the matrices (rows and columns), without the lumped and unknown columns. */
-function collectZones(matrices: Iterable<ZoneMatrix>): { named: Set<string>; other: boolean; unknown: boolean } {
-  const named = new Set<string>();
-  let other = false;
-  let unknown = false;
-  for (const matrix of matrices) {
-    for (const client in matrix) {
-      named.add(client);
-      for (const zone in matrix[client]) {
-        if (zone === OTHER_ZONES) other = true;
-        else if (zone === UNKNOWN_ZONE) unknown = true;
-        else named.add(zone);
-      }
-    }
+/** Zones named by the matrices of a sum (rows and columns), without the lumped and unknown columns, and whether those two appear. */
+interface NamedZones {
+  readonly named: Set<string>;
+  other: boolean;
+  unknown: boolean;
+}
+
+/** Notes a column name of a matrix in `zones`. */
+function noteColumn(zones: NamedZones, zone: string): void {
+  if (zone === OTHER_ZONES) zones.other = true;
+  else if (zone === UNKNOWN_ZONE) zones.unknown = true;
+  else zones.named.add(zone);
+}
+
+/** Notes every zone `matrix` names (rows and columns, zero cells included) in `zones`. */
+function noteZones(zones: NamedZones, matrix: ZoneMatrix): void {
+  for (const client in matrix) {
+    zones.named.add(client);
+    for (const zone in matrix[client]) noteColumn(zones, zone);
   }
-  return { named, other, unknown };
 }
 
 const HASH_NUMBER = new Float64Array(1);
@@ -254,19 +258,40 @@ interface Weight {
   gb: number;
 }
 
-/** Adds `scale ×` each cell of `matrix` into `target`; lumped: columns other than the row's own zone and the unknown zone go to {@link OTHER_ZONES}. */
-function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix, scale: number, lumped: boolean): void {
-  if (scale === 0) return;
+/**
+ * Adds `scale ×` each cell of `matrix` into `target`; lumped: columns other than the row's own zone
+ * and the unknown zone go to {@link OTHER_ZONES}. With `zones` (not lumped: columns are then the
+ * matrix's own), notes every zone the matrix names as it goes — a column when it first comes into
+ * its target row or adds nothing, so the matrices are read once for both.
+ */
+function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix, scale: number, lumped: boolean, zones: NamedZones | null): void {
+  if (scale === 0) {
+    if (zones !== null) noteZones(zones, matrix);
+    return;
+  }
   for (const client in matrix) {
     const source = matrix[client] as ValueByZone<number>;
     const row = (target[client] ??= {});
+    if (zones !== null) zones.named.add(client);
     for (const zone in source) {
       const value = (source[zone] as number) * scale;
-      if (value === 0) continue;
+      if (value === 0) {
+        if (zones !== null) noteColumn(zones, zone);
+        continue;
+      }
       const column = lumped && zone !== client && zone !== UNKNOWN_ZONE ? OTHER_ZONES : zone;
-      row[column] = (row[column] ?? 0) + value;
+      const known = row[column];
+      if (known === undefined && zones !== null) noteColumn(zones, zone);
+      row[column] = (known ?? 0) + value;
     }
   }
+}
+
+/** Each scenario's distinct matrices added up at the GB they carry (see {@link addScaled}). */
+function scenarioSums(weights: Readonly<Record<ClusterTrafficScenario, ContentWeights>>, lumped: boolean, zones: NamedZones | null): Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> {
+  const matrices: Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> = { now: {}, expected: {}, best: {} };
+  for (const scenario of ['now', 'expected', 'best'] as const) for (const { matrix, gb } of weights[scenario].ordered) addScaled(matrices[scenario], matrix, gb, lumped, zones);
+  return matrices;
 }
 
 function plural(n: number, word: string): string {
@@ -524,12 +549,15 @@ class CostRows implements ReadonlyMap<string, ServiceTrafficCost> {
    * The rows whose saving is at least `min` and above 0, in the map's order: the others are
    * tested on their column and never made (the attention list looks for the few worth listing).
    */
-  *savingAtLeast(min: number): Generator<[string, ServiceTrafficCost]> {
+  savingAtLeast(min: number): [string, ServiceTrafficCost][] {
     const values = this.#columns.values;
-    for (const [key, at] of this.#index) {
+    const found: [string, ServiceTrafficCost][] = [];
+    // forEach, not for…of: the map's ~10,000 entries are read without an entry array each.
+    this.#index.forEach((at, key) => {
       const saving = values[at * ROW_NUMBERS + AT.saving] as number;
-      if (saving >= min && saving > 0) yield [key, this.at(at)];
-    }
+      if (saving >= min && saving > 0) found.push([key, this.at(at)]);
+    });
+    return found;
   }
 }
 
@@ -564,9 +592,21 @@ interface ScenarioPart {
   readonly cross: number;
 }
 
-/** A modelled scenario as fractions scaled by the Service's volume. */
-function modelledPart(scenario: ServiceFlowScenario, gb: number): ScenarioPart {
-  return { matrix: scenario.matrix, scale: gb, cross: gb * scenario.crossZoneFraction };
+/** A {@link ScenarioPart} whose fields the loop sets for each Service: modelled parts live for one Service only, so four are reused rather than made for every Service. */
+type PartScratch = { -readonly [K in keyof ScenarioPart]: ScenarioPart[K] };
+
+function scratchPart(): PartScratch {
+  return { matrix: NO_MATRIX, scale: 0, cross: 0 };
+}
+
+const NO_MATRIX: ZoneMatrix = Object.freeze({});
+
+/** A modelled scenario as fractions scaled by the Service's volume, in `into`. */
+function modelledPart(into: PartScratch, scenario: ServiceFlowScenario, gb: number): ScenarioPart {
+  into.matrix = scenario.matrix;
+  into.scale = gb;
+  into.cross = gb * scenario.crossZoneFraction;
+  return into;
 }
 
 const IN_GB = new WeakMap<ZoneMatrix, ScenarioPart>();
@@ -591,8 +631,8 @@ function projectedPart(measured: ZoneMatrix, now: ZoneMatrix, after: ZoneMatrix)
 }
 
 /** A scenario other than now: modelled, or with a measurement the model's change applied to it. */
-function scenarioPart(scenario: ServiceFlowScenario, gb: number, measuredMatrix: ZoneMatrix | null, nowMatrix: ZoneMatrix): ScenarioPart {
-  return measuredMatrix === null ? modelledPart(scenario, gb) : projectedPart(measuredMatrix, nowMatrix, scenario.matrix);
+function scenarioPart(into: PartScratch, scenario: ServiceFlowScenario, gb: number, measuredMatrix: ZoneMatrix | null, nowMatrix: ZoneMatrix): ScenarioPart {
+  return measuredMatrix === null ? modelledPart(into, scenario, gb) : projectedPart(measuredMatrix, nowMatrix, scenario.matrix);
 }
 
 /** Whether `value` beats the best cross-zone so far: strictly less, ignoring rounding noise between scenarios computed alike (anything beats none yet). */
@@ -676,6 +716,7 @@ export function computeClusterTraffic(
   let rows = 0;
   const topByCost = new TopList((row) => values[row * ROW_NUMBERS + AT.monthlyCost] as number, flows, TOP_SERVICES);
   const topBySaving = new TopList((row) => values[row * ROW_NUMBERS + AT.saving] as number, flows, TOP_SERVICES);
+  const scratch = { now: scratchPart(), expected: scratchPart(), ifAuto: scratchPart(), fix: scratchPart() };
   for (const flow of flows) {
     const key = flowKey(flow);
     keys.push(key);
@@ -688,12 +729,12 @@ export function computeClusterTraffic(
     source.gbPerMonth += gb;
 
     const measuredMatrix = volume.measuredMatrix;
-    const now: ScenarioPart = measuredMatrix === null ? modelledPart(flow.now, gb) : inGb(measuredMatrix);
-    const expected = scenarioPart(flow.expected, gb, measuredMatrix, flow.now.matrix);
-    const ifAuto = scenarioPart(flow.ifAuto, gb, measuredMatrix, flow.now.matrix);
+    const now: ScenarioPart = measuredMatrix === null ? modelledPart(scratch.now, flow.now, gb) : inGb(measuredMatrix);
+    const expected = scenarioPart(scratch.expected, flow.expected, gb, measuredMatrix, flow.now.matrix);
+    const ifAuto = scenarioPart(scratch.ifAuto, flow.ifAuto, gb, measuredMatrix, flow.now.matrix);
     // The fix is looked for only where it can save what neither the sync nor Auto already does.
     const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
-    const fix = fixAfter === null ? null : scenarioPart(fixAfter, gb, measuredMatrix, flow.now.matrix);
+    const fix = fixAfter === null ? null : scenarioPart(scratch.fix, fixAfter, gb, measuredMatrix, flow.now.matrix);
     const nowSlot = slotOf(now.matrix);
     const expectedSlot = expected.matrix === now.matrix ? nowSlot : slotOf(expected.matrix);
     weigh(nowSlot, 'now', now);
@@ -737,11 +778,12 @@ export function computeClusterTraffic(
 
   const byService = new CostRows(rowIndex(keys), flows, volumes, columns);
 
-  // 2. Zones of the matrices; beyond MAX_MATRIX_ZONES the columns are lumped as a Service's are. Then the sums.
-  const zones = collectZones([...weights.now.ordered, ...weights.expected.ordered, ...weights.best.ordered].map((weight) => weight.matrix));
+  // 2. The sums, noting the zones of the matrices as they are read; beyond MAX_MATRIX_ZONES the
+  //    columns are lumped as a Service's are, and the sums are made again that way.
+  const zones: NamedZones = { named: new Set<string>(), other: false, unknown: false };
+  let matrices = scenarioSums(weights, false, zones);
   const lumped = zones.named.size > MAX_MATRIX_ZONES;
-  const matrices: Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> = { now: {}, expected: {}, best: {} };
-  for (const scenario of ['now', 'expected', 'best'] as const) for (const { matrix, gb } of weights[scenario].ordered) addScaled(matrices[scenario], matrix, gb, lumped);
+  if (lumped) matrices = scenarioSums(weights, true, null);
 
   // 3. Totals, saving, sources.
   const totals: Record<ClusterTrafficScenario, TrafficTotals> = {

@@ -205,10 +205,39 @@ function sortedZonesOf(ratios: Readonly<ValueByZone<number>>): readonly string[]
   return zones;
 }
 
-function readyByZone(slices: readonly EndpointSlice[]): ValueByZone<number> {
-  const counts: ValueByZone<number> = {};
-  for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true && e.zone) counts[e.zone] = (counts[e.zone] ?? 0) + 1;
-  return counts;
+/** Ready endpoints per zone (read-only: kept per slice list, see {@link READY_BY_LIST}). */
+function readyByZone(slices: readonly EndpointSlice[]): Readonly<ValueByZone<number>> {
+  return readyOf(slices).byZone;
+}
+
+/** Ready endpoints of a slice list, in all and per zone. */
+interface ReadyCounts {
+  readonly total: number;
+  readonly byZone: Readonly<ValueByZone<number>>;
+}
+
+/**
+ * {@link ReadyCounts} by slice list: a Service's own list is the same array from one pass to the
+ * next (slices are immutable), and a pass after a Node change looks for the fixes of every shape again.
+ */
+const READY_BY_LIST = new WeakMap<readonly EndpointSlice[], ReadyCounts>();
+
+function readyOf(slices: readonly EndpointSlice[]): ReadyCounts {
+  let known = READY_BY_LIST.get(slices);
+  if (known === undefined) {
+    const byZone: ValueByZone<number> = {};
+    let total = 0;
+    for (const slice of slices) {
+      for (const e of slice.endpoints) {
+        if (e.ready !== true) continue;
+        total++;
+        if (e.zone) byZone[e.zone] = (byZone[e.zone] ?? 0) + 1;
+      }
+    }
+    known = { total, byZone };
+    READY_BY_LIST.set(slices, known);
+  }
+  return known;
 }
 
 /** What {@link FixInput.autoState} carries. */
@@ -237,9 +266,7 @@ function donatedCount(slices: readonly EndpointSlice[]): number {
 }
 
 function readyCount(slices: readonly EndpointSlice[]): number {
-  let n = 0;
-  for (const slice of slices) for (const e of slice.endpoints) if (e.ready === true) n++;
-  return n;
+  return readyOf(slices).total;
 }
 
 function syntheticEndpoints(change: Readonly<ValueByZone<number>>): EndpointSlice {
@@ -265,6 +292,19 @@ function syntheticKey(change: Readonly<ValueByZone<number>>): string {
  * endpoints' zones and addresses in order, as `plainAutoRun`'s `createdKey` asks).
  */
 function sharedSyntheticEndpoints(change: Readonly<ValueByZone<number>>): { readonly key: string; readonly slice: EndpointSlice } {
+  // The searches are kept for the pass (context.memo): shapes with the same ready endpoints per zone get one change object.
+  let kept = SYNTHETIC_BY_CHANGE.get(change);
+  if (kept === undefined) {
+    kept = syntheticFor(change);
+    SYNTHETIC_BY_CHANGE.set(change, kept);
+  }
+  return kept;
+}
+
+const SYNTHETIC_BY_CHANGE = new WeakMap<Readonly<ValueByZone<number>>, { readonly key: string; readonly slice: EndpointSlice }>();
+
+/** {@link sharedSyntheticEndpoints} by the change's key. */
+function syntheticFor(change: Readonly<ValueByZone<number>>): { readonly key: string; readonly slice: EndpointSlice } {
   const key = syntheticKey(change);
   let found = SYNTHETIC.get(key);
   if (found === undefined) {
@@ -293,11 +333,19 @@ function withoutEndpoints(slices: readonly EndpointSlice[], change: Readonly<Val
 }
 
 function zoneList(change: Readonly<ValueByZone<number>>): string {
-  return Object.entries(change)
-    .filter(([, d]) => d !== 0)
-    .map(([zone, d]) => `${Math.abs(d)} in ${zone}`)
-    .join(', ');
+  let list = ZONE_LISTS.get(change);
+  if (list === undefined) {
+    list = Object.entries(change)
+      .filter(([, d]) => d !== 0)
+      .map(([zone, d]) => `${Math.abs(d)} in ${zone}`)
+      .join(', ');
+    ZONE_LISTS.set(change, list);
+  }
+  return list;
 }
+
+/** {@link zoneList} by change object (shapes share the searches' changes: see {@link sharedSyntheticEndpoints}). */
+const ZONE_LISTS = new WeakMap<Readonly<ValueByZone<number>>, string>();
 
 /**
  * Suggested fixes for a Service whose hints are off, smallest first, each verified by the engine:

@@ -14,7 +14,7 @@ import type { HintsMechanism } from '../upstream/reconciler';
 import { canUseTrafficDistribution, reconcileTopologyHints } from '../upstream/reconciler';
 import type { SliceInfo } from '../upstream/slice-info';
 import { getTotalReadyEndpoints } from '../upstream/slice-info';
-import type { Allocation } from '../upstream/topology-cache';
+import type { Allocation, AllocationResult } from '../upstream/topology-cache';
 import { getAllocations, TopologyCache } from '../upstream/topology-cache';
 import { memoOnObject } from '../model/object-memo';
 import type { AddressType, EndpointSlice, TopologyEvent, ValueByZone } from '../upstream/types';
@@ -149,11 +149,21 @@ function allocationSignature(input: HintsEngineInput): string {
     totals.set(input.minor, total);
   }
   const allocation = getAllocations(input.cpuRatiosByZone, total);
-  if (!allocation.ok) return `no|${allocation.event.message}`;
-  let signature = 'ok';
-  for (const zone in allocation.allocations) signature += `|${zone}\u0000${(allocation.allocations[zone] as Allocation).maximum}`;
+  // getAllocations gives one outcome object per ratios and count: its signature is spelled once.
+  let signature = SIGNATURES.get(allocation);
+  if (signature === undefined) {
+    if (!allocation.ok) signature = `no|${allocation.event.message}`;
+    else {
+      signature = 'ok';
+      for (const zone in allocation.allocations) signature += `|${zone}\u0000${(allocation.allocations[zone] as Allocation).maximum}`;
+    }
+    SIGNATURES.set(allocation, signature);
+  }
   return signature;
 }
+
+/** {@link allocationSignature}s by allocation outcome. */
+const SIGNATURES = new WeakMap<AllocationResult, string>();
 
 /** {@link runHintsEngine} worked out. */
 function syncOnce(input: HintsEngineInput): HintsEngineResult {

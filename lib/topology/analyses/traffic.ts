@@ -559,17 +559,29 @@ function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
 }
 
-const CLIENT_SHARES = new WeakMap<readonly TrafficClientZone[], { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number }>();
+/** What {@link clientShares} gives for a clients list. */
+interface ClientShares {
+  readonly clientShareByZone: Readonly<ValueByZone<number>>;
+  readonly totalShare: number;
+  /** The keys of a record filled in `clientsByZone` order come in that order (no zone's name is an array index, whose keys come first). */
+  readonly zoneOrder: boolean;
+}
+
+const CLIENT_SHARES = new WeakMap<readonly TrafficClientZone[], ClientShares>();
 
 /** `clientShareByZone` as {@link trafficModel} builds it (zones in order) and its sum, once per clients list. */
-function clientShares(clients: readonly TrafficClientZone[]): { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number } {
+function clientShares(clients: readonly TrafficClientZone[]): ClientShares {
   let known = CLIENT_SHARES.get(clients);
   if (known === undefined) {
     const clientShareByZone: ValueByZone<number> = {};
-    for (const client of clientsByZone(clients)) clientShareByZone[client.zone] = client.share;
+    const ordered = clientsByZone(clients);
+    for (const client of ordered) clientShareByZone[client.zone] = client.share;
     let totalShare = 0;
     for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
-    known = { clientShareByZone: Object.freeze(clientShareByZone), totalShare };
+    let at = 0;
+    let zoneOrder = true;
+    for (const zone in clientShareByZone) if (zone !== ordered[at++]?.zone) zoneOrder = false;
+    known = { clientShareByZone: Object.freeze(clientShareByZone), totalShare, zoneOrder: zoneOrder && at === ordered.length };
     CLIENT_SHARES.set(clients, known);
   }
   return known;
@@ -705,6 +717,69 @@ function scanOf(endpoints: readonly TrafficEndpoint[], counts: readonly number[]
   return scan;
 }
 
+/** The endpoints kube-proxy selects on `node` among a grouped list (see {@link GroupSelection}). */
+function selectGroups(input: GroupedInput, endpoints: readonly TrafficEndpoint[], counts: readonly number[], node: ProxyNode): GroupSelection {
+  const { service, release } = input;
+  let selected: readonly TrafficEndpoint[];
+  let mode: ZoneSelection['mode'];
+  let message: string;
+  if (!input.proxied) {
+    selected = endpoints.filter((e) => e.ready);
+    mode = 'dns';
+    message = 'headless: clients pick any ready pod IP from DNS';
+  } else {
+    const { categorized, decision } = categorizeEndpointsWithDecision(endpoints, service, node, release);
+    selected = categorized.clusterEndpoints ?? [];
+    const chosen = decision ?? topologyModeForService(endpoints, service, node, release);
+    mode = chosen.mode;
+    message = chosen.message;
+  }
+  const positions: number[] = [];
+  const zones: string[] = [];
+  const zoneCounts: number[] = [];
+  let count = 0;
+  let at = 0;
+  for (const endpoint of selected) {
+    while (at < endpoints.length && endpoints[at] !== endpoint) at++;
+    let position: number;
+    let each: number;
+    if (at < endpoints.length) {
+      position = at++;
+      each = counts[position] as number;
+    } else {
+      // Not an in-order sub-list (the selection functions are filters): as trafficModel does.
+      position = endpoints.findIndex((e) => e.endpoint === endpoint.endpoint);
+      each = 1;
+      at = 0;
+    }
+    if (position >= 0) positions.push(position);
+    const z = endpoint.zone ?? UNKNOWN_ZONE;
+    const known = zones.indexOf(z);
+    if (known >= 0) zoneCounts[known] = (zoneCounts[known] as number) + each;
+    else {
+      zones.push(z);
+      zoneCounts.push(each);
+    }
+    count += each;
+  }
+  return { mode, message: sharedText(message), positions, zones, zoneCounts, count, entries: null };
+}
+
+/**
+ * The selection on `node` for the client zone at `position`: `plan`'s when it was made on the same
+ * release and node. (Module functions, not closures in {@link groupedFigures}: a pass computes a
+ * few thousand figures, and two closures with their context for each were garbage at once.)
+ */
+function selectGroupsAt(input: GroupedInput, endpoints: readonly TrafficEndpoint[], counts: readonly number[], plan: FiguresPlan | null, position: number, node: ProxyNode): GroupSelection {
+  if (plan === null) return selectGroups(input, endpoints, counts, node);
+  const { release } = input;
+  const planned = plan.selections[position];
+  if (planned !== undefined && planned.node === node && planned.release === release) return planned.selection;
+  const selection = selectGroups(input, endpoints, counts, node);
+  plan.selections[position] = { release, node, selection };
+  return selection;
+}
+
 /**
  * {@link trafficModel}'s figures of a grouped endpoint list (`counts`, `uniqueEndpoints`): the same
  * arithmetic in the same order, so the same values bit for bit, without the general path's
@@ -725,66 +800,13 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     for (const client of input.clients) allZones.add(client.zone);
     lumped = allZones.size > MAX_MATRIX_ZONES;
   }
-  const select = (node: ProxyNode): GroupSelection => {
-    let selected: readonly TrafficEndpoint[];
-    let mode: ZoneSelection['mode'];
-    let message: string;
-    if (!input.proxied) {
-      selected = endpoints.filter((e) => e.ready);
-      mode = 'dns';
-      message = 'headless: clients pick any ready pod IP from DNS';
-    } else {
-      const { categorized, decision } = categorizeEndpointsWithDecision(endpoints, service, node, release);
-      selected = categorized.clusterEndpoints ?? [];
-      const chosen = decision ?? topologyModeForService(endpoints, service, node, release);
-      mode = chosen.mode;
-      message = chosen.message;
-    }
-    const positions: number[] = [];
-    const zones: string[] = [];
-    const zoneCounts: number[] = [];
-    let count = 0;
-    let at = 0;
-    for (const endpoint of selected) {
-      while (at < endpoints.length && endpoints[at] !== endpoint) at++;
-      let position: number;
-      let each: number;
-      if (at < endpoints.length) {
-        position = at++;
-        each = counts[position] as number;
-      } else {
-        // Not an in-order sub-list (the selection functions are filters): as trafficModel does.
-        position = endpoints.findIndex((e) => e.endpoint === endpoint.endpoint);
-        each = 1;
-        at = 0;
-      }
-      if (position >= 0) positions.push(position);
-      const z = endpoint.zone ?? UNKNOWN_ZONE;
-      const known = zones.indexOf(z);
-      if (known >= 0) zoneCounts[known] = (zoneCounts[known] as number) + each;
-      else {
-        zones.push(z);
-        zoneCounts.push(each);
-      }
-      count += each;
-    }
-    return { mode, message: sharedText(message), positions, zones, zoneCounts, count, entries: null };
-  };
-
-  /** The selection on `node` for the client zone at `position`: the plan's when it was made on the same release and node. */
-  const selectAt = (position: number, node: ProxyNode): GroupSelection => {
-    if (plan === null) return select(node);
-    const planned = plan.selections[position];
-    if (planned !== undefined && planned.node === node && planned.release === release) return planned.selection;
-    const selection = select(node);
-    plan.selections[position] = { release, node, selection };
-    return selection;
-  };
-
   const matrix: ValueByZone<ValueByZone<number>> = {};
-  const droppedByZone: ValueByZone<number> = {};
   // The same for every figures object of these clients: one shared (read-only) record and its sum.
-  const { clientShareByZone, totalShare } = clientShares(input.clients);
+  const { clientShareByZone, totalShare, zoneOrder } = clientShares(input.clients);
+  // The dropped shares are added up in the zones' key order, as trafficModel does: the clients'
+  // order unless a zone's name is an array index (those keys come first), which needs the record.
+  const droppedByZone: ValueByZone<number> | null = zoneOrder ? null : {};
+  let droppedInOrder = 0;
   const selectionByZone: ZoneSelection[] = [];
   const loadAt = scratchLoads(endpoints.length);
   const loadedAt = scratchLoaded(endpoints.length);
@@ -795,7 +817,7 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     position++;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
-    droppedByZone[client.zone] = 0;
+    if (droppedByZone !== null) droppedByZone[client.zone] = 0;
     const first = client.nodes[0];
     if (first === undefined || client.share === 0) {
       selectionByZone.push(noClientTraffic(client.zone));
@@ -804,7 +826,7 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
     // The zone's nodes as one group: its weight over the zone's is the whole share.
     const share = client.share * (totalWeight > 0 ? totalWeight / totalWeight : 1);
-    const current: GroupSelection = zoneIndependent && shared !== null ? shared : selectAt(position, first.proxyNode);
+    const current: GroupSelection = zoneIndependent && shared !== null ? shared : selectGroupsAt(input, endpoints, counts, plan, position, first.proxyNode);
     if (zoneIndependent) shared = current;
     let zoneDropped = 0;
     if (current.count === 0) zoneDropped += share;
@@ -833,7 +855,8 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
         }
       }
     }
-    droppedByZone[client.zone] = zoneDropped;
+    if (droppedByZone !== null) droppedByZone[client.zone] = zoneDropped;
+    else droppedInOrder += zoneDropped;
     selectionByZone.push(zoneSelectionOf(current, position, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
   }
   if (shared !== null) {
@@ -845,8 +868,8 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
 
   // Totals, added up in trafficModel's order.
   const { total: delivered, cross } = matrixSums(matrix);
-  let dropped = 0;
-  for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
+  let dropped = droppedInOrder;
+  if (droppedByZone !== null) for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
   // Load against a fair share, over the ready endpoints (else those that got any).
   let poolCount = readyCount;

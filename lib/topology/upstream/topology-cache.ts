@@ -187,6 +187,30 @@ export function getAllocations(
   table?: AllocationTable,
 ): AllocationResult {
   if (cpuRatiosByZone === null) return disabled(MESSAGE_INSUFFICIENT_NODE_INFO);
+  // The outcome is a function of the ratios and the count: kept per ratios object (a cluster's
+  // are one object per preparation, and a pass asks for the same few counts thousands of times).
+  let byCount = ALLOCATIONS.get(cpuRatiosByZone);
+  if (byCount === undefined) {
+    byCount = new Map();
+    ALLOCATIONS.set(cpuRatiosByZone, byCount);
+  }
+  let result = byCount.get(numEndpoints);
+  if (result === undefined) {
+    result = allocationsOf(cpuRatiosByZone, numEndpoints, table);
+    if (byCount.size >= ALLOCATIONS_PER_RATIOS) byCount.clear();
+    byCount.set(numEndpoints, result);
+  }
+  return result;
+}
+
+/** {@link getAllocations}' outcomes by ratios object, then by endpoint count (read-only: callers share them). */
+const ALLOCATIONS = new WeakMap<Readonly<ValueByZone<number>>, Map<number, AllocationResult>>();
+
+/** Counts {@link ALLOCATIONS} keeps per ratios object before it starts over. */
+const ALLOCATIONS_PER_RATIOS = 4_096;
+
+/** {@link getAllocations} worked out. */
+function allocationsOf(cpuRatiosByZone: Readonly<ValueByZone<number>>, numEndpoints: number, table: AllocationTable | undefined): AllocationResult {
   const zoneCount = Object.keys(cpuRatiosByZone).length;
   if (zoneCount < 2) return disabled(MESSAGE_NODES_READY_IN_ONE_ZONE_ONLY);
   if (zoneCount > numEndpoints) {
