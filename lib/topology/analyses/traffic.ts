@@ -559,29 +559,17 @@ function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
 }
 
-/** What {@link clientShares} gives for a clients list. */
-interface ClientShares {
-  readonly clientShareByZone: Readonly<ValueByZone<number>>;
-  readonly totalShare: number;
-  /** The keys of a record filled in `clientsByZone` order come in that order (no zone's name is an array index, whose keys come first). */
-  readonly zoneOrder: boolean;
-}
-
-const CLIENT_SHARES = new WeakMap<readonly TrafficClientZone[], ClientShares>();
+const CLIENT_SHARES = new WeakMap<readonly TrafficClientZone[], { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number }>();
 
 /** `clientShareByZone` as {@link trafficModel} builds it (zones in order) and its sum, once per clients list. */
-function clientShares(clients: readonly TrafficClientZone[]): ClientShares {
+function clientShares(clients: readonly TrafficClientZone[]): { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number } {
   let known = CLIENT_SHARES.get(clients);
   if (known === undefined) {
     const clientShareByZone: ValueByZone<number> = {};
-    const ordered = clientsByZone(clients);
-    for (const client of ordered) clientShareByZone[client.zone] = client.share;
+    for (const client of clientsByZone(clients)) clientShareByZone[client.zone] = client.share;
     let totalShare = 0;
     for (const zone in clientShareByZone) totalShare += clientShareByZone[zone] as number;
-    let at = 0;
-    let zoneOrder = true;
-    for (const zone in clientShareByZone) if (zone !== ordered[at++]?.zone) zoneOrder = false;
-    known = { clientShareByZone: Object.freeze(clientShareByZone), totalShare, zoneOrder: zoneOrder && at === ordered.length };
+    known = { clientShareByZone: Object.freeze(clientShareByZone), totalShare };
     CLIENT_SHARES.set(clients, known);
   }
   return known;
@@ -801,12 +789,9 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     lumped = allZones.size > MAX_MATRIX_ZONES;
   }
   const matrix: ValueByZone<ValueByZone<number>> = {};
+  const droppedByZone: ValueByZone<number> = {};
   // The same for every figures object of these clients: one shared (read-only) record and its sum.
-  const { clientShareByZone, totalShare, zoneOrder } = clientShares(input.clients);
-  // The dropped shares are added up in the zones' key order, as trafficModel does: the clients'
-  // order unless a zone's name is an array index (those keys come first), which needs the record.
-  const droppedByZone: ValueByZone<number> | null = zoneOrder ? null : {};
-  let droppedInOrder = 0;
+  const { clientShareByZone, totalShare } = clientShares(input.clients);
   const selectionByZone: ZoneSelection[] = [];
   const loadAt = scratchLoads(endpoints.length);
   const loadedAt = scratchLoaded(endpoints.length);
@@ -817,7 +802,7 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     position++;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
-    if (droppedByZone !== null) droppedByZone[client.zone] = 0;
+    droppedByZone[client.zone] = 0;
     const first = client.nodes[0];
     if (first === undefined || client.share === 0) {
       selectionByZone.push(noClientTraffic(client.zone));
@@ -855,8 +840,7 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
         }
       }
     }
-    if (droppedByZone !== null) droppedByZone[client.zone] = zoneDropped;
-    else droppedInOrder += zoneDropped;
+    droppedByZone[client.zone] = zoneDropped;
     selectionByZone.push(zoneSelectionOf(current, position, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
   }
   if (shared !== null) {
@@ -868,8 +852,8 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
 
   // Totals, added up in trafficModel's order.
   const { total: delivered, cross } = matrixSums(matrix);
-  let dropped = droppedInOrder;
-  if (droppedByZone !== null) for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
+  let dropped = 0;
+  for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
   // Load against a fair share, over the ready endpoints (else those that got any).
   let poolCount = readyCount;
