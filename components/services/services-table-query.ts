@@ -58,7 +58,10 @@ interface QueryState {
  *   as an update of its own, and a page refresh started before a write commits the URL it started
  *   with) is not a change under the table: the table keeps what the user did since and puts its
  *   last write back in the address bar. (So a link to one of the table's last few queries, on
- *   this page, is taken as such an echo; the page has no such links.)
+ *   this page, is taken as such an echo; the page has no such links.) The router's side, in
+ *   Next.js 16.4.6's `next/dist/client/components/app-router.js`: the patched
+ *   `history.replaceState` dispatches a `restore` of the new URL, and `HistoryUpdater` writes the
+ *   committed state's `canonicalUrl` back into the address bar on every commit.
  *
  * Returns the query, the user's change of it, and a function that writes a pending change now.
  */
