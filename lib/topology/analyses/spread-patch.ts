@@ -22,7 +22,6 @@ function yamlScalar(value: string): string {
  * applies it as its first line.
  */
 export function spreadPatchYaml(namespace: string, deployment: string, podLabels: Readonly<Record<string, string>>): string {
-  const labels = sortedLabels(podLabels);
   return [
     `# kubectl patch deployment/${deployment} -n ${namespace} --type strategic --patch-file spread.yaml`,
     'spec:',
@@ -34,23 +33,48 @@ export function spreadPatchYaml(namespace: string, deployment: string, podLabels
     '          whenUnsatisfiable: DoNotSchedule',
     '          labelSelector:',
     '            matchLabels:',
-    ...(labels.length > 0 ? labels.map(([k, v]) => `              ${k}: ${yamlScalar(v)}`) : ['              app: <your-app>']),
+    matchLabelsYaml(podLabels),
   ].join('\n');
 }
 
+/**
+ * The patches' label parts by label map: pod template labels are shared records (the sources
+ * intern them), and an analysis with every field writes a patch for most Deployments, several
+ * times for some (one per fix that adds pods), so each map's text is made once.
+ */
+const LABELS_YAML = new WeakMap<Readonly<Record<string, string>>, string>();
+const LABELS_JSON = new WeakMap<Readonly<Record<string, string>>, string>();
+
+/** The `matchLabels` lines of {@link spreadPatchYaml}. */
+function matchLabelsYaml(podLabels: Readonly<Record<string, string>>): string {
+  let text = LABELS_YAML.get(podLabels);
+  if (text === undefined) {
+    const labels = sortedLabels(podLabels);
+    text = (labels.length > 0 ? labels.map(([k, v]) => `              ${k}: ${yamlScalar(v)}`) : ['              app: <your-app>']).join('\n');
+    LABELS_YAML.set(podLabels, text);
+  }
+  return text;
+}
+
+/** The `matchLabels` object of {@link spreadPatchCommand} as JSON, its single quotes escaped for the shell. */
+function matchLabelsJson(podLabels: Readonly<Record<string, string>>): string {
+  let text = LABELS_JSON.get(podLabels);
+  if (text === undefined) {
+    text = escapeQuotes(JSON.stringify(Object.fromEntries(sortedLabels(podLabels))));
+    LABELS_JSON.set(podLabels, text);
+  }
+  return text;
+}
+
+/** Single quotes inside a label value would end the shell string: escaped the POSIX way. */
+function escapeQuotes(text: string): string {
+  return text.replace(/'/g, "'\\''");
+}
+
+/** The patch of {@link spreadPatchCommand} before its labels, as `JSON.stringify` writes it. */
+const PATCH_JSON_HEAD = `{"spec":{"template":{"spec":{"topologySpreadConstraints":[{"maxSkew":1,"topologyKey":${escapeQuotes(JSON.stringify(LABEL_TOPOLOGY_ZONE))},"whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":`;
+
 /** The same patch as one `kubectl patch deployment … --type strategic -p '…'` command. */
 export function spreadPatchCommand(namespace: string, deployment: string, podLabels: Readonly<Record<string, string>>): string {
-  const patch = {
-    spec: {
-      template: {
-        spec: {
-          topologySpreadConstraints: [
-            { maxSkew: 1, topologyKey: LABEL_TOPOLOGY_ZONE, whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: Object.fromEntries(sortedLabels(podLabels)) } },
-          ],
-        },
-      },
-    },
-  };
-  // Single quotes inside a label value would end the shell string: escape them the POSIX way.
-  return `kubectl patch deployment/${deployment} -n ${namespace} --type strategic -p '${JSON.stringify(patch).replace(/'/g, "'\\''")}'`;
+  return `kubectl patch deployment/${deployment} -n ${namespace} --type strategic -p '${PATCH_JSON_HEAD}${matchLabelsJson(podLabels)}}}]}}}}'`;
 }
