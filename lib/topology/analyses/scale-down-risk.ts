@@ -100,6 +100,8 @@ class OutcomeJudge {
   private readonly seen = new Map<number | string, OutcomeStats>();
   private readonly base: number;
   private readonly numericKeys: boolean;
+  /** Every zone wants at least one endpoint (see {@link judge}). */
+  private readonly everyZoneWantsOne: boolean;
 
   constructor(
     ratios: Readonly<ValueByZone<number>>,
@@ -110,6 +112,7 @@ class OutcomeJudge {
     this.ratioZones = sortedKeys(ratios);
     this.fromIndex = this.ratioZones.map((zone) => zones.indexOf(zone));
     this.desired = hintsOff ? null : desiredOf(this.ratioZones, computeAllocationTable(ratios, total));
+    this.everyZoneWantsOne = this.desired !== null && this.desired.every((desired) => desired >= 1);
     this.counts = this.ratioZones.map(() => 0);
     this.giving = this.ratioZones.map(() => 0);
     this.receiving = this.ratioZones.map(() => 0);
@@ -141,6 +144,12 @@ class OutcomeJudge {
     const { counts, giving, receiving, hintsOff } = this;
     const zoneEmpty = counts.some((count) => count === 0);
     if (hintsOff || this.desired === null) return { hintsOff, donated: 0, zoneEmpty, zoneWithoutHints: false };
+    // A zone with a whole number of pods, at least one, that wants at least one endpoint keeps one:
+    // it gives at most its surplus's values of 0.5 or more (moveEndpoints), fewer than its pods.
+    // When every zone is such a zone, only the number moved is needed, not which zones gave and received.
+    if (this.everyZoneWantsOne && counts.every((count) => count >= 1 && Number.isInteger(count))) {
+      return { hintsOff, donated: moveEndpoints(this.ratioZones, this.desired, counts), zoneEmpty, zoneWithoutHints: false };
+    }
     giving.fill(0);
     receiving.fill(0);
     const donated = moveEndpoints(this.ratioZones, this.desired, counts, giving, receiving);
