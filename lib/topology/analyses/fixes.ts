@@ -110,12 +110,36 @@ export interface FixTrafficModel extends FixTraffic {
   readonly matrix: Readonly<ValueByZone<ValueByZone<number>>>;
 }
 
-/** The fraction matrix of each fix's `after` (kept beside the fix, out of the JSON). */
-const AFTER_MATRICES = new WeakMap<Pick<Fix, 'after'>, Readonly<ValueByZone<ValueByZone<number>>>>();
+type AfterMatrix = Readonly<ValueByZone<ValueByZone<number>>>;
+
+/**
+ * A modelled fix's `after`, with the fraction matrix kept beside it in a private field: out of the
+ * JSON and of the object's keys (it writes and compares as the plain {@link FixTraffic}). A weak
+ * table from fix to matrix cost ~35 ms of an analysis with every field at realistic L (tens of
+ * thousands of fixes, each entered in it, twice when priced).
+ */
+class FixAfter implements FixTraffic {
+  readonly crossZoneFraction: number;
+  readonly droppedFraction: number;
+  declare readonly pricedCrossZoneFraction?: number;
+  readonly #matrix: AfterMatrix;
+
+  constructor(crossZoneFraction: number, droppedFraction: number, pricedCrossZoneFraction: number | undefined, matrix: AfterMatrix) {
+    this.crossZoneFraction = crossZoneFraction;
+    this.droppedFraction = droppedFraction;
+    if (pricedCrossZoneFraction !== undefined) (this as { pricedCrossZoneFraction?: number }).pricedCrossZoneFraction = pricedCrossZoneFraction;
+    this.#matrix = matrix;
+  }
+
+  /** The matrix of `after` when it is a modelled fix's (`null` for any other object, e.g. one parsed from JSON). */
+  static matrixOf(after: FixTraffic): AfterMatrix | null {
+    return #matrix in after ? after.#matrix : null;
+  }
+}
 
 /** Client zone → endpoint zone fractions of the Service's traffic after `fix`, `null` when not modelled. */
-export function fixAfterMatrix(fix: Pick<Fix, 'after'>): Readonly<ValueByZone<ValueByZone<number>>> | null {
-  return AFTER_MATRICES.get(fix) ?? null;
+export function fixAfterMatrix(fix: Pick<Fix, 'after'>): AfterMatrix | null {
+  return fix.after === null ? null : FixAfter.matrixOf(fix.after);
 }
 
 /**
@@ -143,10 +167,14 @@ function fixObject(fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, primar
 /** `fix` with its monthly saving and the share it is priced at set (the matrix of its `after` goes with it). */
 export function withMonthlySaving(fix: Fix, monthlySaving: number | null, pricedCrossZoneFraction: number): Fix {
   const after = fix.after;
-  const priced = fixObject(fix, fix.primary, after === null ? null : { crossZoneFraction: after.crossZoneFraction, droppedFraction: after.droppedFraction, pricedCrossZoneFraction }, monthlySaving);
-  const matrix = AFTER_MATRICES.get(fix);
-  if (matrix !== undefined) AFTER_MATRICES.set(priced, matrix);
-  return priced;
+  const matrix = after === null ? null : FixAfter.matrixOf(after);
+  const pricedAfter =
+    after === null
+      ? null
+      : matrix === null
+        ? { crossZoneFraction: after.crossZoneFraction, droppedFraction: after.droppedFraction, pricedCrossZoneFraction }
+        : new FixAfter(after.crossZoneFraction, after.droppedFraction, pricedCrossZoneFraction, matrix);
+  return fixObject(fix, fix.primary, pricedAfter, monthlySaving);
 }
 
 /** Input of {@link findFixes}. */
@@ -394,9 +422,7 @@ export function findFixes(input: FixInput): Fix[] {
     const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
     // A run worked out in one walk carries its grouped endpoints in `state` instead of slices.
     const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)({ ...state, slices: (result as HintsEngineResult).slices });
-    const made = fixObject(fix, fixes.length === 0, model === null ? null : { crossZoneFraction: model.crossZoneFraction, droppedFraction: model.droppedFraction }, null);
-    if (model !== null) AFTER_MATRICES.set(made, model.matrix);
-    fixes.push(made);
+    fixes.push(fixObject(fix, fixes.length === 0, model === null ? null : new FixAfter(model.crossZoneFraction, model.droppedFraction, undefined, model.matrix), null));
   };
   const done = () => input.primaryOnly === true && fixes.length > 0;
   // Adding endpoints to slices without hints, on the cluster's own ratios and gates: the Auto run
