@@ -269,6 +269,16 @@ export function scaleDownSeed(from: Readonly<ValueByZone<number>>, toReplicas: n
   return hashSeed(`scale-down\u0000${kind}\u0000${sortedKeys(from).map((zone) => `${zone}=${from[zone] ?? 0}`).join(',')}\u0000${toReplicas}`);
 }
 
+/** The donated counts that occurred, in increasing order, with their probabilities (`byDonated` may have holes). */
+function donatedDistribution(byDonated: readonly (number | undefined)[], clamp: (p: number) => number): ScaleDownRisk['donatedDistribution'] {
+  const out: { donated: number; probability: number }[] = [];
+  for (let donated = 0; donated < byDonated.length; donated++) {
+    const probability = byDonated[donated];
+    if (probability !== undefined) out.push({ donated, probability: clamp(probability) });
+  }
+  return out;
+}
+
 /**
  * Probability that removing pods at random from `fromCountsByZone` down to `toReplicas` (the
  * Deployment controller ignores zones) leaves hints off, donating endpoints, a zone without pods, or
@@ -293,13 +303,14 @@ export function scaleDownRisk(
   const hintsOff = !getAllocations(ratios, to).ok;
   const judge = new OutcomeJudge(ratios, zones, to, hintsOff);
   const tally = { donation: 0, donated: 0, empty: 0, noHints: 0 };
-  const distribution = new Map<number, number>();
+  // Probability by endpoints donated (a whole number from 0 up): an array, read in order at the end.
+  const distribution: number[] = [];
   const record = (stats: OutcomeStats, weight: number) => {
     if (stats.donated > 0) tally.donation += weight;
     tally.donated += weight * stats.donated;
     if (stats.zoneEmpty) tally.empty += weight;
     if (stats.zoneWithoutHints) tally.noHints += weight;
-    distribution.set(stats.donated, (distribution.get(stats.donated) ?? 0) + weight);
+    distribution[stats.donated] = (distribution[stats.donated] ?? 0) + weight;
   };
   const countsFor = (kept: readonly number[]) => {
     const counts: ValueByZone<number> = {};
@@ -389,7 +400,7 @@ export function scaleDownRisk(
     expectedDonated: tally.donated,
     pZoneWithoutLocalEndpoints: clamp(tally.empty),
     pZoneWithoutHints: clamp(tally.noHints),
-    donatedDistribution: [...distribution.entries()].sort(([a], [b]) => a - b).map(([donated, probability]) => ({ donated, probability: clamp(probability) })),
+    donatedDistribution: donatedDistribution(distribution, clamp),
     explanation,
   };
 }
