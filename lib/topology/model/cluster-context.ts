@@ -258,10 +258,17 @@ function namespacePodsLookup(index: ClusterIndex, previous: ClusterContext['pods
     }
     const byName = new Map<string, PodRecord>();
     const byOwner = new Map<string, PodRecord[]>();
+    // Owner references are shared records (the sources intern them): each one's key is spelled
+    // once, not once per pod (a fresh string for each of ~150,000 pods, hashed on every lookup).
+    const keyOf = new Map<NonNullable<PodRecord['owner']>, string>();
     for (const pod of source ?? []) {
       byName.set(pod.name, pod);
       if (pod.owner) {
-        const key = `${pod.owner.kind}/${pod.owner.name}`;
+        let key = keyOf.get(pod.owner);
+        if (key === undefined) {
+          key = `${pod.owner.kind}/${pod.owner.name}`;
+          keyOf.set(pod.owner, key);
+        }
         const list = byOwner.get(key);
         if (list) list.push(pod);
         else byOwner.set(key, [pod]);
