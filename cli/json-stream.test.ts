@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { analyzeCluster } from '../lib/topology/report/cluster-analysis';
@@ -34,6 +35,15 @@ describe('writeJson', () => {
     for (const value of values) {
       for (const depth of [undefined, 0, 1, 2, 3]) expect(streamed(value, depth).text).toBe(`${JSON.stringify(value, null, 2)}\n`);
     }
+  });
+
+  it('property: any JSON value at any walk depth, byte for byte', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 7 }), fc.integer({ min: 0, max: 8 }), (value, depth) => {
+        expect(streamed(value, depth).text).toBe(`${JSON.stringify(value, null, 2)}\n`);
+      }),
+      { seed: 3003, numRuns: 500 },
+    );
   });
 
   it('hands a large report over in chunks of about 1 MiB, not as one string', () => {

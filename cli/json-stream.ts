@@ -20,6 +20,27 @@ export const REPORT_SERVICE_DEPTH = 2;
 /** Text collected before it is handed to `out`. */
 const CHUNK_CHARS = 1 << 20;
 
+/** `INDENTS[n]`: the indentation of the n-th level (2n spaces), for the levels a walk reaches. */
+const INDENTS: readonly string[] = Array.from({ length: 16 }, (_, n) => '  '.repeat(n));
+
+/**
+ * `JSON.stringify(item, null, 2)` with every line after the first indented by `levels` levels, as
+ * the text of a value at that depth (`'null'` for what it leaves out): the value is stringified as
+ * the innermost element of `levels` nested arrays and the arrays' own text is cut off. Stringifying
+ * it alone and indenting its lines afterwards made each Service's ~20 KB twice.
+ *
+ * `[[v]]` at levels 2 is `[\n  [\n    v…\n  ]\n]`: each level k before it writes `[\n` after 2k
+ * spaces, and the value's first line is indented 2·levels; after it, each level writes `\n`, its
+ * 2k spaces and `]`. So the value is what lies between the first levels² + 3·levels characters and
+ * the last levels² + levels.
+ */
+function nestedText(item: unknown, levels: number): string {
+  let wrapped: unknown = item;
+  for (let level = 0; level < levels; level++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  return text.slice(levels * levels + 3 * levels, text.length - (levels * levels + levels));
+}
+
 /** What `JSON.stringify` does to a value before serialising it: `toJSON(key)` when it has one. */
 function jsonValue(holderKey: string, value: unknown): unknown {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
@@ -53,6 +74,8 @@ export function writeJson(value: unknown, out: (text: string) => void, walkDepth
     }
   };
   const whole = (item: unknown, indent: string): string => {
+    const levels = indent.length / 2;
+    if (levels > 0 && indent === INDENTS[levels]) return nestedText(item, levels);
     const text = JSON.stringify(item, null, 2) as string | undefined;
     if (text === undefined) return 'null';
     return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
