@@ -20,9 +20,6 @@ export const REPORT_SERVICE_DEPTH = 2;
 /** Text collected before it is handed to `out`. */
 const CHUNK_CHARS = 1 << 20;
 
-/** `INDENTS[n]`: the indentation of the n-th level (2n spaces), for the levels a walk reaches. */
-const INDENTS: readonly string[] = Array.from({ length: 16 }, (_, n) => '  '.repeat(n));
-
 /**
  * `JSON.stringify(item, null, 2)` with every line after the first indented by `levels` levels, as
  * the text of a value at that depth (`'null'` for what it leaves out): the value is stringified as
@@ -37,7 +34,8 @@ const INDENTS: readonly string[] = Array.from({ length: 16 }, (_, n) => '  '.rep
 function nestedText(item: unknown, levels: number): string {
   let wrapped: unknown = item;
   for (let level = 0; level < levels; level++) wrapped = [wrapped];
-  const text = JSON.stringify(wrapped, null, 2);
+  const text = JSON.stringify(wrapped, null, 2) as string | undefined;
+  if (text === undefined) return 'null';
   return text.slice(levels * levels + 3 * levels, text.length - (levels * levels + levels));
 }
 
@@ -73,13 +71,8 @@ export function writeJson(value: unknown, out: (text: string) => void, walkDepth
       pendingChars = 0;
     }
   };
-  const whole = (item: unknown, indent: string): string => {
-    const levels = indent.length / 2;
-    if (levels > 0 && indent === INDENTS[levels]) return nestedText(item, levels);
-    const text = JSON.stringify(item, null, 2) as string | undefined;
-    if (text === undefined) return 'null';
-    return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
-  };
+  // Every walked level indents by two spaces more (`inner` below), so `indent` is 2·depth spaces.
+  const whole = (item: unknown, indent: string): string => nestedText(item, indent.length / 2);
   const walk = (item: unknown, indent: string, depth: number): void => {
     if (item === null || typeof item !== 'object' || depth >= walkDepth) {
       emit(whole(item, indent));

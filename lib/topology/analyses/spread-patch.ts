@@ -5,6 +5,7 @@
  *
  * @see https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/
  */
+import { memoOnObject } from '../model/object-memo';
 import { LABEL_TOPOLOGY_ZONE } from '../upstream/constants';
 
 function sortedLabels(labels: Readonly<Record<string, string>>): [string, string][] {
@@ -47,23 +48,15 @@ const LABELS_JSON = new WeakMap<Readonly<Record<string, string>>, string>();
 
 /** The `matchLabels` lines of {@link spreadPatchYaml}. */
 function matchLabelsYaml(podLabels: Readonly<Record<string, string>>): string {
-  let text = LABELS_YAML.get(podLabels);
-  if (text === undefined) {
-    const labels = sortedLabels(podLabels);
-    text = (labels.length > 0 ? labels.map(([k, v]) => `              ${k}: ${yamlScalar(v)}`) : ['              app: <your-app>']).join('\n');
-    LABELS_YAML.set(podLabels, text);
-  }
-  return text;
+  return memoOnObject(LABELS_YAML, podLabels, (labels) => {
+    const sorted = sortedLabels(labels);
+    return (sorted.length > 0 ? sorted.map(([k, v]) => `              ${k}: ${yamlScalar(v)}`) : ['              app: <your-app>']).join('\n');
+  });
 }
 
 /** The `matchLabels` object of {@link spreadPatchCommand} as JSON, its single quotes escaped for the shell. */
 function matchLabelsJson(podLabels: Readonly<Record<string, string>>): string {
-  let text = LABELS_JSON.get(podLabels);
-  if (text === undefined) {
-    text = escapeQuotes(JSON.stringify(Object.fromEntries(sortedLabels(podLabels))));
-    LABELS_JSON.set(podLabels, text);
-  }
-  return text;
+  return memoOnObject(LABELS_JSON, podLabels, (labels) => escapeQuotes(JSON.stringify(Object.fromEntries(sortedLabels(labels)))));
 }
 
 /** Single quotes inside a label value would end the shell string: escaped the POSIX way. */
