@@ -71,29 +71,45 @@ function compareKeys(a: { namespace: string; name: string }, b: { namespace: str
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-/** Keeps the `limit` best rows of a stream (descending `value`, then namespace/name) without sorting them all; rows by position. */
-class TopList {
-  readonly rows: number[] = [];
-  constructor(
-    private readonly value: (row: number) => number,
-    private readonly names: readonly { readonly namespace: string; readonly name: string }[],
-    private readonly limit: number,
-  ) {}
+/**
+ * The `limit` best rows of a stream (descending value, then namespace/name), kept without sorting
+ * them all; rows by position, each row's value the number at `column` of its {@link ROW_NUMBERS}
+ * in `values`.
+ *
+ * A plain record with module functions, not a class, like {@link ContentWeights}: the instances
+ * of a class made and dropped by every computation lose their hidden classes after a few
+ * full collections (V8 keeps the maps of a constructor's fields only while an instance lives), and
+ * the optimised code of the functions that read them is then thrown away — each pass after a Node
+ * change ran part of this block unoptimised again. A literal's hidden class lives as long as the code
+ * that makes it.
+ */
+interface TopList {
+  readonly rows: number[];
+  readonly values: Float64Array;
+  readonly column: number;
+  readonly names: readonly { readonly namespace: string; readonly name: string }[];
+  readonly limit: number;
+}
 
-  private before(a: number, b: number): boolean {
-    const va = this.value(a);
-    const vb = this.value(b);
-    return va !== vb ? va > vb : compareKeys(this.names[a] as { namespace: string; name: string }, this.names[b] as { namespace: string; name: string }) < 0;
-  }
+function topList(values: Float64Array, column: number, names: TopList['names'], limit: number): TopList {
+  return { rows: [], values, column, names, limit };
+}
 
-  offer(row: number): void {
-    const { rows } = this;
-    if (rows.length >= this.limit && !this.before(row, rows[rows.length - 1] as number)) return;
-    let at = rows.length;
-    while (at > 0 && this.before(row, rows[at - 1] as number)) at--;
-    rows.splice(at, 0, row);
-    if (rows.length > this.limit) rows.pop();
-  }
+/** Whether row `a` comes before row `b` in `top`. */
+function topBefore(top: TopList, a: number, b: number): boolean {
+  const va = top.values[a * ROW_NUMBERS + top.column] as number;
+  const vb = top.values[b * ROW_NUMBERS + top.column] as number;
+  return va !== vb ? va > vb : compareKeys(top.names[a] as { namespace: string; name: string }, top.names[b] as { namespace: string; name: string }) < 0;
+}
+
+/** Offers `row` to `top`: kept when it is among the best so far. */
+function offerRow(top: TopList, row: number): void {
+  const { rows } = top;
+  if (rows.length >= top.limit && !topBefore(top, row, rows[rows.length - 1] as number)) return;
+  let at = rows.length;
+  while (at > 0 && topBefore(top, row, rows[at - 1] as number)) at--;
+  rows.splice(at, 0, row);
+  if (rows.length > top.limit) rows.pop();
 }
 
 /** Zones named by the matrices of a sum (rows and columns), without the lumped and unknown columns, and whether those two appear. */
@@ -221,35 +237,36 @@ function sameContent(a: ZoneMatrix, b: ZoneMatrix): boolean {
 /**
  * The GB each distinct matrix content carries in one scenario, in the order each content first
  * comes (the order the sums add them in), found by {@link contentHash} and {@link sameContent}.
+ * A record with a module function (see {@link TopList} for why not a class).
  */
-class ContentWeights {
-  readonly #byHash = new Map<number, Weight[]>();
+interface ContentWeights {
+  readonly byHash: Map<number, Weight[]>;
   /** Content hashes by matrix object, shared by the scenarios of one computation (see {@link HASHES_BY_FLOWS}). */
-  readonly #hashes: Map<ZoneMatrix, number>;
-  readonly ordered: Weight[] = [];
+  readonly hashes: Map<ZoneMatrix, number>;
+  readonly ordered: Weight[];
+}
 
-  constructor(hashes: Map<ZoneMatrix, number>) {
-    this.#hashes = hashes;
-  }
+function contentWeights(hashes: Map<ZoneMatrix, number>): ContentWeights {
+  return { byHash: new Map(), hashes, ordered: [] };
+}
 
-  /** The entry of `matrix`'s content, made on first meeting. */
-  entry(matrix: ZoneMatrix): Weight {
-    let hash = this.#hashes.get(matrix);
-    if (hash === undefined) {
-      hash = contentHash(matrix);
-      this.#hashes.set(matrix, hash);
-    }
-    let bucket = this.#byHash.get(hash);
-    if (bucket === undefined) {
-      bucket = [];
-      this.#byHash.set(hash, bucket);
-    }
-    for (const weight of bucket) if (sameContent(weight.matrix, matrix)) return weight;
-    const weight: Weight = { matrix, gb: 0 };
-    bucket.push(weight);
-    this.ordered.push(weight);
-    return weight;
+/** The entry of `matrix`'s content in `weights`, made on first meeting. */
+function weightOf(weights: ContentWeights, matrix: ZoneMatrix): Weight {
+  let hash = weights.hashes.get(matrix);
+  if (hash === undefined) {
+    hash = contentHash(matrix);
+    weights.hashes.set(matrix, hash);
   }
+  let bucket = weights.byHash.get(hash);
+  if (bucket === undefined) {
+    bucket = [];
+    weights.byHash.set(hash, bucket);
+  }
+  for (const weight of bucket) if (sameContent(weight.matrix, matrix)) return weight;
+  const weight: Weight = { matrix, gb: 0 };
+  bucket.push(weight);
+  weights.ordered.push(weight);
+  return weight;
 }
 
 /** A distinct matrix content of a scenario and the GB it carries. */
@@ -679,7 +696,7 @@ export function computeClusterTraffic(
   //    history (a dashboard pass, the analyze command and an incremental pass fill them in
   //    different orders), and the sums must not (the last digits of `flows` did differ).
   const hashes = memoOnObject(HASHES_BY_FLOWS, flows, () => new Map<ZoneMatrix, number>());
-  const weights: Record<ClusterTrafficScenario, ContentWeights> = { now: new ContentWeights(hashes), expected: new ContentWeights(hashes), best: new ContentWeights(hashes) };
+  const weights: Record<ClusterTrafficScenario, ContentWeights> = { now: contentWeights(hashes), expected: contentWeights(hashes), best: contentWeights(hashes) };
   // Each matrix object's entries, found by identity first (most flows share their scenarios'
   // objects), one slot per object for the three sums: a Service whose scenarios share one object
   // (nothing expected to change) looks it up once.
@@ -696,7 +713,7 @@ export function computeClusterTraffic(
   const weigh = (slot: Slot, scenario: ClusterTrafficScenario, part: ScenarioPart) => {
     let known = slot[scenario];
     if (known === undefined) {
-      known = weights[scenario].entry(part.matrix);
+      known = weightOf(weights[scenario], part.matrix);
       slot[scenario] = known;
     }
     known.gb += part.scale;
@@ -714,8 +731,8 @@ export function computeClusterTraffic(
   const columns = new RowColumns(flows.length);
   const values = columns.values;
   let rows = 0;
-  const topByCost = new TopList((row) => values[row * ROW_NUMBERS + AT.monthlyCost] as number, flows, TOP_SERVICES);
-  const topBySaving = new TopList((row) => values[row * ROW_NUMBERS + AT.saving] as number, flows, TOP_SERVICES);
+  const topByCost = topList(values, AT.monthlyCost, flows, TOP_SERVICES);
+  const topBySaving = topList(values, AT.saving, flows, TOP_SERVICES);
   const scratch = { now: scratchPart(), expected: scratchPart(), ifAuto: scratchPart(), fix: scratchPart() };
   for (const flow of flows) {
     const key = flowKey(flow);
@@ -763,8 +780,8 @@ export function computeClusterTraffic(
       columns.hasFixSaving[rows] = 1;
     }
     columns.best[rows] = BEST_SCENARIOS.indexOf(bestScenario);
-    if (monthlyCost > 0) topByCost.offer(rows);
-    if ((values[at + AT.saving] as number) > 0) topBySaving.offer(rows);
+    if (monthlyCost > 0) offerRow(topByCost, rows);
+    if ((values[at + AT.saving] as number) > 0) offerRow(topBySaving, rows);
     rows++;
 
     // The load balancer's own leg (north-south), apart from the in-cluster figures.
