@@ -85,28 +85,18 @@ function fixScenario(crossZoneFraction: number, matrix: TrafficFigures['matrix']
  * block lists, so it is looked up then: with lazy fixes (a cached pass), the fixes are found at that moment.
  */
 class PassFlow implements ServiceFlow, RuleEstimateService {
-  readonly #shareTotal: number;
+  // What the shape and the record share are kept by reference (the shape's flow, the record's rule
+  // input), not copied field by field: a pass keeps ~10,000 of these, and each field more is copied
+  // by every young-generation collection while the pass runs.
+  readonly #shapeFlow: ShapeFlow;
   readonly #shapeShared: ShapeShared;
+  readonly #rules: RuleInput;
   #primary: PrimaryFix | null | undefined;
-  readonly namespace: string;
-  readonly name: string;
-  readonly now: ServiceFlowScenario;
-  readonly expected: ServiceFlowScenario;
-  readonly ifAuto: ServiceFlowScenario;
   readonly loadBalancerCrossZoneFraction: number | null;
   /** Its entry of `cluster.needsAttention`, `null` when it needs none. */
   readonly attention: (ServiceAttention & { readonly namespace: string; readonly name: string }) | null;
-  /** Whether kube-proxy programs the Service (not ExternalName, not headless): only then is it an input to the rule estimates. */
-  readonly programmed: boolean;
-  // Its input to the rule estimates (see `programmed`), read from its record now: the record is in
-  // cache now, and at the estimate, after 10,000 other Services, it would be read from memory again.
-  readonly ports: number;
-  readonly nodePorts: number;
-  readonly externalAddresses: number;
-  readonly externalTrafficPolicyLocal: boolean;
   /** Endpoints kube-proxy counts as usable now. */
   readonly endpoints: number;
-  readonly endpointsPerNode: number;
 
   constructor(
     readonly report: ServiceReport,
@@ -123,24 +113,58 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
     readonly fixesCell: FixesCell | null,
     needsAttention: ServiceAttention | null,
   ) {
-    this.#shareTotal = shapeFlow.shareTotal;
+    this.#shapeFlow = shapeFlow;
     this.#shapeShared = shapeShared;
+    this.#rules = ruleInputOf(service, memo);
     this.#primary = report.unknown.fixes !== undefined ? null : undefined;
-    this.namespace = report.namespace;
-    this.name = report.name;
-    this.now = shapeFlow.now;
-    this.expected = shapeFlow.expected;
-    this.ifAuto = shapeFlow.ifAuto;
     this.loadBalancerCrossZoneFraction = report.loadBalancer?.leg?.crossZoneFraction ?? null;
     this.attention = needsAttention === null ? null : { namespace: report.namespace, name: report.name, ...needsAttention };
-    const rules = ruleInputOf(service, memo);
-    this.programmed = rules.programmed;
-    this.ports = rules.ports;
-    this.nodePorts = rules.nodePorts;
-    this.externalAddresses = rules.externalAddresses;
-    this.externalTrafficPolicyLocal = rules.externalTrafficPolicyLocal;
     this.endpoints = loadedEndpoints;
-    this.endpointsPerNode = shapeFlow.endpointsPerNode;
+  }
+
+  get namespace(): string {
+    return this.report.namespace;
+  }
+
+  get name(): string {
+    return this.report.name;
+  }
+
+  get now(): ServiceFlowScenario {
+    return this.#shapeFlow.now;
+  }
+
+  get expected(): ServiceFlowScenario {
+    return this.#shapeFlow.expected;
+  }
+
+  get ifAuto(): ServiceFlowScenario {
+    return this.#shapeFlow.ifAuto;
+  }
+
+  get endpointsPerNode(): number {
+    return this.#shapeFlow.endpointsPerNode;
+  }
+
+  /** Whether kube-proxy programs the Service (not ExternalName, not headless): only then is it an input to the rule estimates. */
+  get programmed(): boolean {
+    return this.#rules.programmed;
+  }
+
+  get ports(): number {
+    return this.#rules.ports;
+  }
+
+  get nodePorts(): number {
+    return this.#rules.nodePorts;
+  }
+
+  get externalAddresses(): number {
+    return this.#rules.externalAddresses;
+  }
+
+  get externalTrafficPolicyLocal(): boolean {
+    return this.#rules.externalTrafficPolicyLocal;
   }
 
   /** The primary fix: the one its shape's first Service found when it may be shared (see `ShapeShared.primary`), else its own. */
@@ -167,7 +191,7 @@ class PassFlow implements ServiceFlow, RuleEstimateService {
     if (shared.after === undefined) {
       const fix = this.primary();
       const matrix = fix === null ? null : fixAfterMatrix(fix);
-      shared.after = fix === null || fix.after === null || matrix === null ? null : fixScenario(fix.after.crossZoneFraction, matrix, this.#shareTotal);
+      shared.after = fix === null || fix.after === null || matrix === null ? null : fixScenario(fix.after.crossZoneFraction, matrix, this.#shapeFlow.shareTotal);
     }
     return shared.after;
   }
