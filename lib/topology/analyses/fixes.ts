@@ -105,6 +105,15 @@ export interface FixedState {
   readonly grouped?: GroupedTrafficEndpoints;
 }
 
+/**
+ * A {@link FixedState}, made in this one place so that every state has the same hidden class (the
+ * traffic model of a fixed state reads it for every fix a pass prices; states spread from
+ * objects of different shapes made those reads megamorphic).
+ */
+function fixedState(slices: readonly EndpointSlice[], annotations: Readonly<Record<string, string>>, gatesOn: boolean, grouped: GroupedTrafficEndpoints | undefined): FixedState {
+  return { slices, annotations, gatesOn, grouped };
+}
+
 /** The model's traffic of a {@link FixedState}: the shares, and the client zone → endpoint zone fractions. */
 export interface FixTrafficModel extends FixTraffic {
   readonly matrix: Readonly<ValueByZone<ValueByZone<number>>>;
@@ -421,7 +430,7 @@ export function findFixes(input: FixInput): Fix[] {
     // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
     const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
     // A run worked out in one walk carries its grouped endpoints in `state` instead of slices.
-    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)({ ...state, slices: (result as HintsEngineResult).slices });
+    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState((result as HintsEngineResult).slices, state.annotations, state.gatesOn, state.grouped));
     fixes.push(fixObject(fix, fixes.length === 0, model === null ? null : new FixAfter(model.crossZoneFraction, model.droppedFraction, undefined, model.matrix), null));
   };
   const done = () => input.primaryOnly === true && fixes.length > 0;

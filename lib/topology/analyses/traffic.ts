@@ -101,6 +101,26 @@ export interface TrafficInput {
   readonly counts?: readonly number[];
 }
 
+/** A {@link TrafficInput} without its endpoints: what the figures memo (traffic-figures-memo.ts) takes. */
+export type FiguresInput = Omit<TrafficInput, 'endpoints' | 'counts'>;
+
+/**
+ * A {@link FiguresInput}, made in this one place so that every caller's object has the same hidden
+ * class: the figures code reads these fields for each of the ~5,000 figures of a pass, and objects
+ * of several shapes (a spread in one caller, literals in others) made those reads megamorphic.
+ */
+export function figuresInput(
+  release: ProxyRelease,
+  clients: readonly TrafficClientZone[],
+  honoursHints: boolean,
+  proxied: boolean,
+  sortLoads: boolean,
+  uniqueEndpoints: boolean,
+  service: ProxyServicePort,
+): FiguresInput {
+  return { release, clients, honoursHints, proxied, sortLoads, uniqueEndpoints, service };
+}
+
 /** Load of one endpoint. */
 export interface EndpointLoad {
   readonly endpoint: string;

@@ -33,7 +33,7 @@ import { scenarioFractions } from '../analyses/scenario-costs';
 import { sharedAllocationTable, sharedCrossZoneCost, sharedEnableChange, sharedMechanism } from '../analyses/shared-values';
 import type { ServiceFlowScenario } from '../analyses/cluster-traffic';
 import type { TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
-import { computeTrafficFigures, computeTrafficMatrix, toTrafficEndpoints } from '../analyses/traffic';
+import { computeTrafficFigures, computeTrafficMatrix, figuresInput, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
 import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
 import { groupSliceList, sharedGroupedFigures } from '../analyses/traffic-figures-memo';
@@ -275,7 +275,7 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
 
   // 2. Traffic in four scenarios (full matrices for the detail, their figures for a report).
   const proxied = service.type !== 'ExternalName' && service.clusterIP !== 'None';
-  const base = { release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: withDetail, uniqueEndpoints: true };
+
   const svcNow = proxyServicePort(service, service.annotations, context);
   // The expected and if-Auto slices are the observed endpoints with other hints (or fewer of them):
   // when no two observed endpoints share a first address, none of theirs do either.
@@ -291,7 +291,7 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
   // list and the engine's lists of a run it kept (analyses/hints-engine.ts).
   const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct);
   const model = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon => {
-    const input = { ...base, honoursHints, service: svc };
+    const input = figuresInput(context.proxyRelease, prepared.clients, honoursHints, proxied, withDetail, true, svc);
     if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
     const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
     const grouped = svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
@@ -396,7 +396,7 @@ export function plainHintsAndTraffic(
   // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
   const proxied = service.clusterIP !== 'None';
   const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
-    sharedGroupedFigures({ release: context.proxyRelease, clients: prepared.clients, honoursHints: dataplane.honoursHints, proxied, sortLoads: false, uniqueEndpoints: true, service: svc }, grouped);
+    sharedGroupedFigures(figuresInput(context.proxyRelease, prepared.clients, dataplane.honoursHints, proxied, false, true, svc), grouped);
   const observedGroups = groupSliceList(allSlices, context.nodeZoneByName, true);
   const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
   const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
@@ -796,15 +796,7 @@ function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, add
   return (state) => {
     if (service.type === 'ExternalName') return null;
     const release = state.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease) : context.proxyRelease;
-    const input = {
-      release,
-      clients: prepared.clients,
-      honoursHints: dataplane.honoursHints,
-      proxied: service.clusterIP !== 'None',
-      sortLoads: false,
-      uniqueEndpoints: true,
-      service: proxyServicePort(service, state.annotations, context),
-    };
+    const input = figuresInput(release, prepared.clients, dataplane.honoursHints, service.clusterIP !== 'None', false, true, proxyServicePort(service, state.annotations, context));
     // Equal fixed states share one figures object (the memo of the scenarios, per clients and
     // release; the gate change keyed apart), computed on one endpoint per shape.
     if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
