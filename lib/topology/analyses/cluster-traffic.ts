@@ -673,6 +673,33 @@ function bestOf(now: ScenarioPart, expected: ScenarioPart, ifAuto: ScenarioPart,
   return scenario;
 }
 
+/** A matrix object's entries of the three sums (see {@link computeClusterTraffic}). */
+interface Slot {
+  now: Weight | undefined;
+  expected: Weight | undefined;
+  best: Weight | undefined;
+}
+
+/** `matrix`'s slot in `slots`, made on first meeting. (Module functions, not closures of the computation: see {@link TopList}.) */
+function slotOf(slots: Map<ZoneMatrix, Slot>, matrix: ZoneMatrix): Slot {
+  let slot = slots.get(matrix);
+  if (slot === undefined) {
+    slot = { now: undefined, expected: undefined, best: undefined };
+    slots.set(matrix, slot);
+  }
+  return slot;
+}
+
+/** Adds `part`'s GB to its matrix's entry of `scenario`, found through `slot`. */
+function weigh(weights: Readonly<Record<ClusterTrafficScenario, ContentWeights>>, slot: Slot, scenario: ClusterTrafficScenario, part: ScenarioPart): void {
+  let known = slot[scenario];
+  if (known === undefined) {
+    known = weightOf(weights[scenario], part.matrix);
+    slot[scenario] = known;
+  }
+  known.gb += part.scale;
+}
+
 /**
  * The cluster-wide traffic figures of `flows` (one per Service, as the cluster pass keeps them)
  * with volumes resolved from `settings` and `measured`, priced at `pricing`: flows per scenario in
@@ -700,24 +727,7 @@ export function computeClusterTraffic(
   // Each matrix object's entries, found by identity first (most flows share their scenarios'
   // objects), one slot per object for the three sums: a Service whose scenarios share one object
   // (nothing expected to change) looks it up once.
-  type Slot = { now: Weight | undefined; expected: Weight | undefined; best: Weight | undefined };
   const slots = new Map<ZoneMatrix, Slot>();
-  const slotOf = (matrix: ZoneMatrix): Slot => {
-    let slot = slots.get(matrix);
-    if (slot === undefined) {
-      slot = { now: undefined, expected: undefined, best: undefined };
-      slots.set(matrix, slot);
-    }
-    return slot;
-  };
-  const weigh = (slot: Slot, scenario: ClusterTrafficScenario, part: ScenarioPart) => {
-    let known = slot[scenario];
-    if (known === undefined) {
-      known = weightOf(weights[scenario], part.matrix);
-      slot[scenario] = known;
-    }
-    known.gb += part.scale;
-  };
   const cross: Record<ClusterTrafficScenario, number> = { now: 0, expected: 0, best: 0 };
   let gbTotal = 0;
   const sources: Record<VolumeSourceKind, { services: number; gbPerMonth: number }> = {
@@ -752,14 +762,14 @@ export function computeClusterTraffic(
     // The fix is looked for only where it can save what neither the sync nor Auto already does.
     const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
     const fix = fixAfter === null ? null : scenarioPart(scratch.fix, fixAfter, gb, measuredMatrix, flow.now.matrix);
-    const nowSlot = slotOf(now.matrix);
-    const expectedSlot = expected.matrix === now.matrix ? nowSlot : slotOf(expected.matrix);
-    weigh(nowSlot, 'now', now);
-    weigh(expectedSlot, 'expected', expected);
+    const nowSlot = slotOf(slots, now.matrix);
+    const expectedSlot = expected.matrix === now.matrix ? nowSlot : slotOf(slots, expected.matrix);
+    weigh(weights, nowSlot, 'now', now);
+    weigh(weights, expectedSlot, 'expected', expected);
 
     const bestScenario = bestOf(now, expected, ifAuto, fix);
     const best = bestScenario === 'now' ? now : bestScenario === 'expected' ? expected : bestScenario === 'ifAuto' ? ifAuto : (fix as ScenarioPart);
-    weigh(best === now ? nowSlot : best === expected ? expectedSlot : slotOf(best.matrix), 'best', best);
+    weigh(weights, best === now ? nowSlot : best === expected ? expectedSlot : slotOf(slots, best.matrix), 'best', best);
     cross.now += now.cross;
     cross.expected += expected.cross;
     cross.best += best.cross;

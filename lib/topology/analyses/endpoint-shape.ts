@@ -190,9 +190,21 @@ export class SliceListMemo<V> {
 
   /** The value kept for `slices` under `nodeZoneByName`, else `compute()`'s, kept. */
   get(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, compute: () => V): V {
+    const known = this.kept(slices, nodeZoneByName);
+    return known !== undefined ? known : this.keep(slices, nodeZoneByName, compute());
+  }
+
+  /**
+   * The value kept for `slices` under `nodeZoneByName`, `undefined` when none is (with
+   * {@link keep}: {@link get} without a closure, for the callers that run for every Service).
+   */
+  kept(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>): V | undefined {
     const known = this.#kept.get(slices);
-    if (known !== undefined && (known.zones === null || known.zones === nodeZoneByName)) return known.value;
-    const value = compute();
+    return known !== undefined && (known.zones === null || known.zones === nodeZoneByName) ? known.value : undefined;
+  }
+
+  /** Keeps `value` for `slices` under `nodeZoneByName`, and returns it. */
+  keep(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, value: V): V {
     this.#kept.set(slices, { zones: readsNodeZones(slices) ? nodeZoneByName : null, value });
     return value;
   }

@@ -148,7 +148,7 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   // What follows reads only the slices, the created slice, the release and these two plans: a run
   // with the same ones (the next pass after a Node change, whose new CPU ratios rarely move a
   // Service's plan) is the run kept for them.
-  const runs = RUNS.get(slices, input.nodeZoneByName, () => new Map<string, PlainAutoRun | null>());
+  const runs = RUNS.kept(slices, input.nodeZoneByName) ?? RUNS.keep(slices, input.nodeZoneByName, new Map<string, PlainAutoRun | null>());
   const key = runKey(input.minor, addressType, created, input.createdKey, givingZones, receivingZones);
   const known = runs.get(key);
   if (known !== undefined) return known;

@@ -124,7 +124,7 @@ const GROUPS_BY_LIST = { distinct: new SliceListMemo<GroupedTrafficEndpoints>(),
  */
 export function groupSliceList(slices: readonly EndpointSlice[], nodeZoneByName: ReadonlyMap<string, string | null>, addressesDistinct: boolean): GroupedTrafficEndpoints {
   const memo = addressesDistinct ? GROUPS_BY_LIST.distinct : GROUPS_BY_LIST.repeats;
-  return memo.get(slices, nodeZoneByName, () => groupTrafficEndpoints(slices, nodeZoneByName, addressesDistinct));
+  return memo.kept(slices, nodeZoneByName) ?? memo.keep(slices, nodeZoneByName, groupTrafficEndpoints(slices, nodeZoneByName, addressesDistinct));
 }
 
 /**

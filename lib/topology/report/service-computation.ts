@@ -35,7 +35,6 @@ import type { ServiceFlowScenario } from '../analyses/cluster-traffic';
 import type { TrafficEndpoint, TrafficFigures, TrafficMatrix } from '../analyses/traffic';
 import { computeTrafficFigures, computeTrafficMatrix, figuresInput, toTrafficEndpoints } from '../analyses/traffic';
 import { firstAddressesDistinct } from '../analyses/endpoint-shape';
-import type { GroupedTrafficEndpoints } from '../analyses/traffic-figures-memo';
 import { groupSliceList, sharedGroupedFigures } from '../analyses/traffic-figures-memo';
 import type { TrafficScenario } from '../analyses/traffic-scenarios';
 import type { ClusterContext } from '../model/cluster-context';
@@ -266,6 +265,54 @@ export interface HintsAndTraffic<M extends TrafficCommon> {
   readonly autoState: AutoState | null;
 }
 
+/**
+ * What {@link scenarioTraffic} reads for one Service's scenarios. A record and module functions
+ * rather than closures over {@link hintsAndTraffic}'s locals: a pass runs that function for
+ * thousands of shapes, and its closures were made for each and compiled again every pass.
+ */
+interface ScenarioModel {
+  readonly prepared: PreparedAnalysis;
+  readonly service: ServiceRecord;
+  /** The observed slices, whose endpoints are made once when several scenarios need them. */
+  readonly observed: readonly EndpointSlice[];
+  observedEndpoints: TrafficEndpoint[] | null;
+  /** No two observed endpoints share a first address (nor, then, do those of the other scenarios). */
+  readonly addressesDistinct: boolean;
+  readonly proxied: boolean;
+  readonly withDetail: boolean;
+}
+
+/** The endpoints of `sliceSet` as the traffic model reads them (the observed ones made once). */
+function scenarioEndpoints(model: ScenarioModel, sliceSet: readonly EndpointSlice[]): TrafficEndpoint[] {
+  const make = () => (model.service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, model.prepared.context.nodeZoneByName, model.addressesDistinct));
+  if (sliceSet !== model.observed) return make();
+  model.observedEndpoints ??= make();
+  return model.observedEndpoints;
+}
+
+/**
+ * One scenario's traffic: full matrices for the detail, else figures. A report keeps only figures,
+ * which depend on the endpoints' zones, hints and conditions, not on addresses: Services with the
+ * same shape share them (per clients and release, see sharedGroupedFigures). Grouped once per
+ * slice list (groupSliceList keeps them): scenarios on the same slices (now and without hints,
+ * often expected and if Auto) share them, and so do later passes, for the observed list and the
+ * engine's lists of a run it kept (analyses/hints-engine.ts).
+ */
+function scenarioTraffic(model: ScenarioModel, sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon {
+  const { context } = model.prepared;
+  const input = figuresInput(context.proxyRelease, model.prepared.clients, honoursHints, model.proxied, model.withDetail, true, svc);
+  if (model.withDetail) return computeTrafficMatrix({ ...input, endpoints: scenarioEndpoints(model, sliceSet) });
+  const keySlices = model.service.type === 'ExternalName' ? NO_SLICES : sliceSet;
+  const grouped = svc.internalTrafficPolicy === 'Local' ? null : groupSliceList(keySlices, context.nodeZoneByName, model.addressesDistinct);
+  return (grouped === null ? null : sharedGroupedFigures(input, grouped)) ?? computeTrafficFigures({ ...input, endpoints: scenarioEndpoints(model, sliceSet) });
+}
+
+/** Whether any endpoint of `slices` carries node hints. */
+function anyNodeHints(slices: readonly EndpointSlice[]): boolean {
+  for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return true;
+  return false;
+}
+
 /** Steps 1–2 of a Service's analysis (see {@link computeService}). Exported for the tests that hold {@link plainHintsAndTraffic} to it. */
 export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceRecord, allSlices: readonly EndpointSliceRecord[], withDetail: boolean): HintsAndTraffic<TrafficCommon> {
   const { context, dataplane } = prepared;
@@ -279,33 +326,26 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
   const svcNow = proxyServicePort(service, service.annotations, context);
   // The expected and if-Auto slices are the observed endpoints with other hints (or fewer of them):
   // when no two observed endpoints share a first address, none of theirs do either.
-  const addressesDistinct = firstAddressesDistinct(allSlices);
-  const endpointsOf = (sliceSet: readonly EndpointSlice[]) => (service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, context.nodeZoneByName, addressesDistinct));
-  let observedEndpoints: TrafficEndpoint[] | null = null;
-  const endpointsFor = (sliceSet: readonly EndpointSlice[]) =>
-    sliceSet === slices.observed ? (observedEndpoints ??= endpointsOf(sliceSet)) : endpointsOf(sliceSet);
-  // A report keeps only figures, which depend on the endpoints' zones, hints and conditions, not on
-  // addresses: Services with the same shape share them (per clients and release, see sharedGroupedFigures).
-  // Grouped once per slice list (groupSliceList keeps them): scenarios on the same slices (now and
-  // without hints, often expected and if Auto) share them, and so do later passes, for the observed
-  // list and the engine's lists of a run it kept (analyses/hints-engine.ts).
-  const groupsOf = (sliceSet: readonly EndpointSlice[]): GroupedTrafficEndpoints => groupSliceList(sliceSet, context.nodeZoneByName, addressesDistinct);
-  const model = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort, honoursHints: boolean): TrafficCommon => {
-    const input = figuresInput(context.proxyRelease, prepared.clients, honoursHints, proxied, withDetail, true, svc);
-    if (withDetail) return computeTrafficMatrix({ ...input, endpoints: endpointsFor(sliceSet) });
-    const keySlices = service.type === 'ExternalName' ? NO_SLICES : sliceSet;
-    const grouped = svc.internalTrafficPolicy === 'Local' ? null : groupsOf(keySlices);
-    return (grouped === null ? null : sharedGroupedFigures(input, grouped)) ?? computeTrafficFigures({ ...input, endpoints: endpointsFor(sliceSet) });
+  const scenarios: ScenarioModel = {
+    prepared,
+    service,
+    observed: slices.observed,
+    observedEndpoints: null,
+    addressesDistinct: firstAddressesDistinct(allSlices),
+    proxied,
+    withDetail,
   };
-  const matrix = (sliceSet: readonly EndpointSlice[], svc: ProxyServicePort) => model(sliceSet, svc, dataplane.honoursHints);
+  const honours = dataplane.honoursHints;
   // Scenarios whose hints equal another's share its matrix (same zone hints, no node hints).
   const svcAuto = proxyServicePort(service, analysis.ifAuto.change.annotations, context);
-  const noNodeHints = !slices.observed.some((s) => s.endpoints.some((e) => (e.hints?.forNodes?.length ?? 0) > 0)) && analysis.mechanism.trafficDistributionHeuristic !== 'preferSameNode';
-  const now = matrix(slices.observed, svcNow);
-  const expected = analysis.diff.inSync && noNodeHints ? now : matrix(slices.expected, svcNow);
+  const noNodeHints = !anyNodeHints(slices.observed) && analysis.mechanism.trafficDistributionHeuristic !== 'preferSameNode';
+  const now = scenarioTraffic(scenarios, slices.observed, svcNow, honours);
+  const expected = analysis.diff.inSync && noNodeHints ? now : scenarioTraffic(scenarios, slices.expected, svcNow, honours);
   const ifAuto =
-    analysis.mechanism.annotationActive && svcAuto.hintsAnnotation === svcNow.hintsAnnotation && analysis.ifAuto.change.remove.length === 0 ? expected : matrix(slices.ifAuto, svcAuto);
-  const ifNone = analysis.observed.hintsPresent ? model(slices.observed, svcNow, false) : now;
+    analysis.mechanism.annotationActive && svcAuto.hintsAnnotation === svcNow.hintsAnnotation && analysis.ifAuto.change.remove.length === 0
+      ? expected
+      : scenarioTraffic(scenarios, slices.ifAuto, svcAuto, honours);
+  const ifNone = analysis.observed.hintsPresent ? scenarioTraffic(scenarios, slices.observed, svcNow, false) : now;
   const { donated: _donated, ...expectedSummary } = analysis.expected;
   const { entries: _entries, ...diffSummary } = analysis.diff;
   // The annotation fix leaves the Auto state: with every slice managed, the if-Auto scenario is its traffic.
@@ -395,11 +435,12 @@ export function plainHintsAndTraffic(
 
   // 2. Traffic: now (also expected and without hints: no hints now, none expected) and if Auto.
   const proxied = service.clusterIP !== 'None';
-  const figures = (grouped: GroupedTrafficEndpoints, svc: ProxyServicePort): TrafficCommon | null =>
-    sharedGroupedFigures(figuresInput(context.proxyRelease, prepared.clients, dataplane.honoursHints, proxied, false, true, svc), grouped);
   const observedGroups = groupSliceList(allSlices, context.nodeZoneByName, true);
-  const now = figures(observedGroups, proxyServicePort(service, service.annotations, context));
-  const ifAuto = figures(auto.grouped ?? observedGroups, proxyServicePort(service, change.annotations, context));
+  const now = sharedGroupedFigures(figuresInput(context.proxyRelease, prepared.clients, dataplane.honoursHints, proxied, false, true, proxyServicePort(service, service.annotations, context)), observedGroups);
+  const ifAuto = sharedGroupedFigures(
+    figuresInput(context.proxyRelease, prepared.clients, dataplane.honoursHints, proxied, false, true, proxyServicePort(service, change.annotations, context)),
+    auto.grouped ?? observedGroups,
+  );
   if (now === null || ifAuto === null) return null;
   const { donated: _donated, ...expectedSummary } = expected;
   return {
