@@ -69,24 +69,47 @@ const MAX_MOVE_VALUE = 2 ** 52;
  * ≥ 0.5, which below 2^52 always leaves a representable result, so its doubles are the real
  * numbers `v − j`; and `v − floor(v)` is exact (Sterbenz's lemma for v ≥ 1, trivially below).
  *
- * Arrays are indexed like the sorted zone list; a zone not on this side has level −1.
+ * Arrays are indexed like the sorted zone list (their first `n` places); a zone not on this side
+ * has level −1. The two sides {@link moveEndpoints} fills are module-level scratch records, grown
+ * to the largest zone count met: a pass after a Node change runs the loop a few thousand times,
+ * and the arrays and records each call made (a dozen) were ~4 MB of garbage a pass. The loop
+ * calls nothing that could run it again meanwhile.
  */
 interface MoveSide {
-  readonly levels: number[];
-  readonly fractions: number[];
+  levels: Float64Array;
+  fractions: Float64Array;
+  /** The zones filled in. */
+  n: number;
   /** How many values `v − j` are ≥ 0.5 (the loop stops at the first one below). */
-  readonly atLeastHalf: number;
+  atLeastHalf: number;
   /** How many values `v − j` are ≥ 1. */
-  readonly atLeastOne: number;
+  atLeastOne: number;
 }
 
-function moveSide(zones: readonly string[], values: readonly number[]): MoveSide {
-  const levels: number[] = new Array<number>(values.length);
-  const fractions: number[] = new Array<number>(values.length);
+function scratchSide(): MoveSide {
+  return { levels: new Float64Array(8), fractions: new Float64Array(8), n: 0, atLeastHalf: 0, atLeastOne: 0 };
+}
+
+const GIVE = scratchSide();
+const TAKE = scratchSide();
+
+/**
+ * Fills `side` with each zone's surplus (`giving`: allocated above desired) or shortage (below),
+ * 0 for a zone on the other side or at its allocation.
+ */
+function fillSide(side: MoveSide, zones: readonly string[], desired: ArrayLike<number>, allocated: ArrayLike<number>, giving: boolean): MoveSide {
+  const n = zones.length;
+  if (side.levels.length < n) {
+    side.levels = new Float64Array(n);
+    side.fractions = new Float64Array(n);
+  }
+  const { levels, fractions } = side;
   let atLeastHalf = 0;
   let atLeastOne = 0;
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i] as number;
+  for (let i = 0; i < n; i++) {
+    const a = allocated[i] as number;
+    const t = desired[i] as number;
+    const value = giving ? (a > t ? a - t : 0) : a < t ? t - a : 0;
     if (value === 0) {
       levels[i] = -1;
       fractions[i] = 0;
@@ -101,7 +124,10 @@ function moveSide(zones: readonly string[], values: readonly number[]): MoveSide
     atLeastOne += level;
     atLeastHalf += level + (fraction >= 0.5 ? 1 : 0);
   }
-  return { levels, fractions, atLeastHalf, atLeastOne };
+  side.n = n;
+  side.atLeastHalf = atLeastHalf;
+  side.atLeastOne = atLeastOne;
+  return side;
 }
 
 /**
@@ -122,10 +148,10 @@ function stepsBeforeEmptyZone(zones: readonly string[], side: MoveSide): number 
   return before;
 }
 
-/** How many values of the side are at `level` or above. */
-function valuesAtOrAbove(levels: readonly number[], level: number): number {
+/** How many values of the side (its first `n` levels) are at `level` or above. */
+function valuesAtOrAbove(levels: Float64Array, n: number, level: number): number {
   let count = 0;
-  for (let i = 0; i < levels.length; i++) {
+  for (let i = 0; i < n; i++) {
     const l = levels[i] as number;
     if (l >= level) count += l - level + 1;
   }
@@ -133,21 +159,20 @@ function valuesAtOrAbove(levels: readonly number[], level: number): number {
 }
 
 /** Adds to `out` (indexed like the zones) the endpoints the loop's first `steps` steps take per zone. */
-function takeSteps(side: MoveSide, steps: number, out: number[]): void {
+function takeSteps(side: MoveSide, steps: number, out: number[] | Float64Array): void {
   if (steps <= 0) return;
-  const { levels, fractions } = side;
-  const n = levels.length;
+  const { levels, fractions, n } = side;
   // 1. The level L of the last value taken: the highest with at least `steps` values at or above it.
   let lo = 0;
   let hi = 0;
   for (let i = 0; i < n; i++) hi = Math.max(hi, (levels[i] as number) + 1);
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2);
-    if (valuesAtOrAbove(levels, mid) >= steps) lo = mid;
+    if (valuesAtOrAbove(levels, n, mid) >= steps) lo = mid;
     else hi = mid;
   }
   // 2. Every value above L, then the zones at level L by fraction (largest first), then by name.
-  let left = steps - valuesAtOrAbove(levels, lo + 1);
+  let left = steps - valuesAtOrAbove(levels, n, lo + 1);
   for (let i = 0; i < n; i++) {
     const l = levels[i] as number;
     if (l > lo) out[i] = (out[i] as number) + (l - lo);
@@ -181,22 +206,14 @@ export function moveEndpoints(
   zones: readonly string[],
   desired: ArrayLike<number>,
   allocated: ArrayLike<number>,
-  giving: number[] | null = null,
-  receiving: number[] | null = null,
+  giving: number[] | Float64Array | null = null,
+  receiving: number[] | Float64Array | null = null,
 ): number {
   // 1. Exact surplus or shortage per zone (0: not on that side).
-  const surplus: number[] = new Array<number>(zones.length);
-  const shortage: number[] = new Array<number>(zones.length);
-  for (let i = 0; i < zones.length; i++) {
-    const a = allocated[i] as number;
-    const t = desired[i] as number;
-    surplus[i] = a > t ? a - t : 0;
-    shortage[i] = a < t ? t - a : 0;
-  }
+  const give = fillSide(GIVE, zones, desired, allocated, true);
+  const take = fillSide(TAKE, zones, desired, allocated, false);
   // 2. How many whole endpoints the loop moves: step t runs while the t-th largest surplus and the
   //    t-th largest shortage are both ≥ 0.5, not both < 1, and neither is zone '' (its "none").
-  const give = moveSide(zones, surplus);
-  const take = moveSide(zones, shortage);
   const steps = Math.min(
     give.atLeastHalf,
     take.atLeastHalf,
@@ -231,19 +248,32 @@ export function getGivingAndReceivingZones(
   allocatedHintsByZone: Readonly<ValueByZone<number>> | ReadonlyMap<string, number>,
 ): { givingZones: ValueByZone<number>; receivingZones: ValueByZone<number> } {
   const zones = sortedKeys(allocations);
-  const desired = zones.map((zone) => allocations[zone]?.desired ?? 0);
-  const allocated =
-    allocatedHintsByZone instanceof Map ? zones.map((zone) => allocatedHintsByZone.get(zone) ?? 0) : zones.map((zone) => (allocatedHintsByZone as Readonly<ValueByZone<number>>)[zone] ?? 0);
-  const giving = zones.map(() => 0);
-  const receiving = zones.map(() => 0);
+  const n = zones.length;
+  const { desired, allocated, giving, receiving } = planScratch(n);
+  for (let i = 0; i < n; i++) {
+    const zone = zones[i] as string;
+    desired[i] = allocations[zone]?.desired ?? 0;
+    allocated[i] = (allocatedHintsByZone instanceof Map ? allocatedHintsByZone.get(zone) : (allocatedHintsByZone as Readonly<ValueByZone<number>>)[zone]) ?? 0;
+    giving[i] = 0;
+    receiving[i] = 0;
+  }
   moveEndpoints(zones, desired, allocated, giving, receiving);
   const givingZones: ValueByZone<number> = {};
   const receivingZones: ValueByZone<number> = {};
-  zones.forEach((zone, i) => {
+  for (let i = 0; i < n; i++) {
+    const zone = zones[i] as string;
     if ((giving[i] as number) > 0) givingZones[zone] = giving[i] as number;
     if ((receiving[i] as number) > 0) receivingZones[zone] = receiving[i] as number;
-  });
+  }
   return { givingZones, receivingZones };
+}
+
+/** {@link getGivingAndReceivingZones}' per-zone numbers: module-level scratch arrays (see {@link MoveSide}), grown to the zone count. */
+let PLAN_SCRATCH = { desired: new Float64Array(8), allocated: new Float64Array(8), giving: new Float64Array(8), receiving: new Float64Array(8) };
+
+function planScratch(n: number): typeof PLAN_SCRATCH {
+  if (PLAN_SCRATCH.desired.length < n) PLAN_SCRATCH = { desired: new Float64Array(n), allocated: new Float64Array(n), giving: new Float64Array(n), receiving: new Float64Array(n) };
+  return PLAN_SCRATCH;
 }
 
 /**
