@@ -145,7 +145,10 @@ export const NO_HINTS_VERDICT = 'No hints: nothing asks for them, so kube-proxy 
 
 function addressTypesOf(service: ServiceRecord, slices: readonly EndpointSliceRecord[]): AddressType[] {
   const present = new Set<AddressType>();
-  for (const slice of slices) if (slice.addressType !== 'FQDN') present.add(slice.addressType);
+  for (let i = 0; i < slices.length; i++) {
+    const { addressType } = slices[i] as EndpointSliceRecord;
+    if (addressType !== 'FQDN') present.add(addressType);
+  }
   const families = service.ipFamilies.filter((f): f is AddressType => f === 'IPv4' || f === 'IPv6');
   const ordered: AddressType[] = [];
   for (const family of families) if (present.has(family) && !ordered.includes(family)) ordered.push(family);

@@ -240,9 +240,12 @@ function countReady(slices: readonly EndpointSlice[]): ReadyCounts {
   let ready = 0;
   let written = 0;
   let zoneless = false;
-  for (const slice of slices) {
+  // Indexed loops: a for…of makes an iterator result per step until the JIT has optimised the function.
+  for (let s = 0; s < slices.length; s++) {
     let any = false;
-    for (const endpoint of slice.endpoints) {
+    const { endpoints } = slices[s] as EndpointSlice;
+    for (let e = 0; e < endpoints.length; e++) {
+      const endpoint = endpoints[e] as EndpointSlice['endpoints'][number];
       if (endpoint.ready !== true) continue;
       ready++;
       any = true;

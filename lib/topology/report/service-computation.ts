@@ -505,13 +505,15 @@ export const NO_SLICE_RECORDS: readonly EndpointSliceRecord[] = Object.freeze([]
 
 /** The ones of `slices` of `addressType`: `slices` itself when all are (the usual case), so nothing is copied. */
 function ofAddressType(slices: readonly EndpointSliceRecord[], addressType: AddressType): readonly EndpointSliceRecord[] {
-  for (const slice of slices) if (slice.addressType !== addressType) return slices.filter((s) => s.addressType === addressType);
+  // Indexed loops here and below: a for…of makes an iterator result per step until the JIT has
+  // optimised the function, and these run for every Service of every pass.
+  for (let i = 0; i < slices.length; i++) if ((slices[i] as EndpointSliceRecord).addressType !== addressType) return slices.filter((s) => s.addressType === addressType);
   return slices;
 }
 
 /** The controller-managed ones of `slices`: `slices` itself when all are (the usual case), so nothing is copied. */
 function controllerManaged(slices: readonly EndpointSliceRecord[]): readonly EndpointSliceRecord[] {
-  for (const slice of slices) if (!isControllerManaged(slice)) return slices.filter(isControllerManaged);
+  for (let i = 0; i < slices.length; i++) if (!isControllerManaged(slices[i] as EndpointSliceRecord)) return slices.filter(isControllerManaged);
   return slices;
 }
 
