@@ -327,8 +327,9 @@ function sourceNotesOf(volumes: readonly ServiceVolume[], settings: VolumeSettin
   let set = 0;
   let whatIf = 0;
   let assumed = 0;
-  for (const volume of volumes) {
-    const { source } = volume;
+  // Indexed: once a pass over ~10,000 volumes, mostly before the JIT has optimised it.
+  for (let i = 0; i < volumes.length; i++) {
+    const { source } = volumes[i] as ServiceVolume;
     if (source.kind === 'measured-flows' || source.kind === 'measured-pod-bytes') {
       const key = `${source.kind}\u0000${source.metric ?? ''}\u0000${source.window ?? ''}`;
       const group = measuredGroups.get(key);

@@ -128,7 +128,10 @@ export function estimateRules(services: readonly RuleEstimateService[], nodes: n
   let localPE = 0;
   let serviceIps = 0;
   let realServers = 0;
-  for (const svc of services) {
+  // Indexed: this runs once a pass over ~10,000 Services, mostly before the JIT has optimised it,
+  // and a for…of made an iterator result for each.
+  for (let i = 0; i < services.length; i++) {
+    const svc = services[i] as RuleEstimateService;
     const X = svc.externalAddresses;
     serviceIps += 1 + X;
     if (svc.endpoints === 0) {

@@ -817,9 +817,11 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
   const loadedAt = scratchLoaded(endpoints.length);
   let shared: GroupSelection | null = null;
   let sharedLoad = 0;
-  let position = -1;
-  for (const client of clientsByZone(input.clients)) {
-    position++;
+  // Indexed loops in this function: a for…of makes an iterator result per step until the JIT has
+  // optimised the function, and a pass asks for thousands of figures.
+  const byZone = clientsByZone(input.clients);
+  for (let position = 0; position < byZone.length; position++) {
+    const client = byZone[position] as TrafficClientZone;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
     droppedByZone[client.zone] = 0;
@@ -854,7 +856,9 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
       }
       if (zoneIndependent) sharedLoad += each;
       else {
-        for (const i of current.positions) {
+        const { positions } = current;
+        for (let k = 0; k < positions.length; k++) {
+          const i = positions[k] as number;
           loadAt[i] = (loadAt[i] as number) + each;
           loadedAt[i] = 1;
         }
@@ -864,7 +868,9 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     selectionByZone.push(zoneSelectionOf(current, position, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
   }
   if (shared !== null) {
-    for (const i of shared.positions) {
+    const { positions } = shared;
+    for (let k = 0; k < positions.length; k++) {
+      const i = positions[k] as number;
       loadAt[i] = sharedLoad;
       loadedAt[i] = 1;
     }

@@ -118,13 +118,18 @@ export function attentionByMoney(items: readonly AttentionItem[], rows: Attentio
   const listedOtherwise = new Set<string>();
   const out: { readonly item: AttentionItem; readonly monthlyCost: number; readonly saving: number }[] = [];
   const entry = (item: AttentionItem, row: AttentionMoney | undefined) => ({ item, monthlyCost: row?.monthlyCost ?? 0, saving: row?.saving ?? 0 });
-  for (const item of items) {
+  // Indexed loops: this runs once a pass, mostly before the JIT has optimised it.
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as AttentionItem;
     if (item.reason === 'costly-fixable') continue;
     const key = `${item.namespace}/${item.name}`;
     listedOtherwise.add(key);
     out.push(entry(item, rows.get(key)));
   }
-  for (const item of items) if (item.reason === 'costly-fixable') listedOtherwise.delete(`${item.namespace}/${item.name}`);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as AttentionItem;
+    if (item.reason === 'costly-fixable') listedOtherwise.delete(`${item.namespace}/${item.name}`);
+  }
   // Most rows save too little to be listed: that is tested first, then whether another rule lists the Service.
   for (const [key, row] of rows.savingAtLeast !== undefined ? rows.savingAtLeast(minSaving) : rows) {
     if (!savesEnough(row, minSaving) || listedOtherwise.has(key)) continue;
