@@ -284,10 +284,12 @@ interface ScenarioModel {
 
 /** The endpoints of `sliceSet` as the traffic model reads them (the observed ones made once). */
 function scenarioEndpoints(model: ScenarioModel, sliceSet: readonly EndpointSlice[]): TrafficEndpoint[] {
-  const make = () => (model.service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, model.prepared.context.nodeZoneByName, model.addressesDistinct));
-  if (sliceSet !== model.observed) return make();
-  model.observedEndpoints ??= make();
-  return model.observedEndpoints;
+  if (sliceSet === model.observed) return (model.observedEndpoints ??= endpointsOf(model, sliceSet));
+  return endpointsOf(model, sliceSet);
+}
+
+function endpointsOf(model: ScenarioModel, sliceSet: readonly EndpointSlice[]): TrafficEndpoint[] {
+  return model.service.type === 'ExternalName' ? [] : toTrafficEndpoints(sliceSet, model.prepared.context.nodeZoneByName, model.addressesDistinct);
 }
 
 /**
@@ -322,7 +324,6 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
 
   // 2. Traffic in four scenarios (full matrices for the detail, their figures for a report).
   const proxied = service.type !== 'ExternalName' && service.clusterIP !== 'None';
-
   const svcNow = proxyServicePort(service, service.annotations, context);
   // The expected and if-Auto slices are the observed endpoints with other hints (or fewer of them):
   // when no two observed endpoints share a first address, none of theirs do either.
