@@ -248,6 +248,24 @@ interface KeptLints {
 export type ServiceHintsDetail = boolean | 'report';
 
 /**
+ * A run's slices followed by the observed slices of its type that the controller does not manage
+ * (it leaves them as they are): the run's own list when it manages every one (the usual case), else
+ * one list per run and observed list. A run kept for its slices (hints-engine.ts) thus gives the
+ * same list to later passes, which find what is kept by slice list (grouped endpoints, counts).
+ */
+function withUnmanaged(run: readonly EndpointSlice[], typed: readonly EndpointSliceRecord[], allManaged: boolean): readonly EndpointSlice[] {
+  if (allManaged) return run;
+  const known = WITH_UNMANAGED.get(run);
+  if (known !== undefined && known.typed === typed) return known.slices;
+  const slices = [...run, ...typed.filter((s) => !isControllerManaged(s))];
+  WITH_UNMANAGED.set(run, { typed, slices });
+  return slices;
+}
+
+/** {@link withUnmanaged}'s lists by run list, with the observed list each was made with. */
+const WITH_UNMANAGED = new WeakMap<readonly EndpointSlice[], { readonly typed: readonly EndpointSliceRecord[]; readonly slices: readonly EndpointSlice[] }>();
+
+/**
  * Mechanism, lints, expected and observed hints, their diff, the "if Auto" prediction, the
  * per-zone minimum table and (with `withDetail`) the endpoint zone map of one Service.
  *
@@ -295,7 +313,7 @@ export function analyzeServiceHints(
       ? runHintsEngine(engineInput(service.annotations, service.trafficDistribution, addressType, managed))
       : null;
     const sameAsAuto = engine !== null && mechanism.annotationActive && change.remove.length === 0;
-    const expectedSlices = engine ? [...engine.slices, ...typed.filter((s) => !isControllerManaged(s))] : typed;
+    const expectedSlices = engine ? withUnmanaged(engine.slices, typed, allManaged) : typed;
     const ready = allManaged ? observed.readyEndpoints : observeHints(addressType, managed).readyEndpoints;
     const table = ratios ? sharedAllocationTable(context, ratios, ready) : null;
     // A sync that writes nothing leaves the observed slices as they are (the same objects, see
@@ -338,7 +356,7 @@ export function analyzeServiceHints(
         observed: typed,
         managed,
         expected: expectedSlices,
-        ifAuto: applicable ? [...ifAutoResult.slices, ...typed.filter((s) => !isControllerManaged(s))] : typed,
+        ifAuto: applicable ? withUnmanaged(ifAutoResult.slices, typed, allManaged) : typed,
         ifAutoResult,
       };
     }

@@ -85,4 +85,30 @@ describe('runHintsEngine: runs kept by slice list', () => {
     expect(skewed).not.toBe(first);
     expect(skewed.slicesToWrite).toBe(1);
   });
+  it('gives a run that rewrites slices back while the endpoints each zone gives and receives stay the same', () => {
+    // No hints yet: the Auto run rewrites the slice. 5 / 4 / 3 endpoints under even shares: zone a gives one to zone c.
+    const slices = [testSlice('svc', testEndpoints({ 'zone-a': 5, 'zone-b': 4, 'zone-c': 3 }))];
+    const gates = defaultFeatureGates(33);
+    const input = (ratios: Record<string, number>) => ({
+      serviceKey: 'default/svc',
+      annotations: { 'service.kubernetes.io/topology-mode': 'Auto' },
+      trafficDistribution: null,
+      addressType: 'IPv4' as const,
+      unchanged: slices,
+      cpuRatiosByZone: ratios,
+      minor: 33 as const,
+      gates,
+      topologyCacheEnabled: true,
+    });
+    const first = runHintsEngine(input(thirds));
+    expect(first).toMatchObject({ hintsEnabled: true, slicesToWrite: 1 });
+    expect(findDonatedEndpoints(first.slices)).toHaveLength(1);
+    // A Node change nudges the shares: the same plan, so the same run object.
+    expect(runHintsEngine(input({ 'zone-a': 0.334, 'zone-b': 0.333, 'zone-c': 0.333 }))).toBe(first);
+    // Zone a's share grows to half: now zone b gives, zone a receives; a new run, as made afresh.
+    const moved = runHintsEngine(input({ 'zone-a': 0.5, 'zone-b': 0.25, 'zone-c': 0.25 }));
+    expect(moved).not.toBe(first);
+    expect(moved).toEqual(runHintsEngine({ ...input({ 'zone-a': 0.5, 'zone-b': 0.25, 'zone-c': 0.25 }), unchanged: [...slices] }));
+    expect(moved.slices).not.toEqual(first.slices);
+  });
 });

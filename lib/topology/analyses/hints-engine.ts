@@ -13,7 +13,8 @@ import { hintsEnabled as annotationRequestsHints } from '../upstream/annotations
 import type { HintsMechanism } from '../upstream/reconciler';
 import { canUseTrafficDistribution, reconcileTopologyHints } from '../upstream/reconciler';
 import type { SliceInfo } from '../upstream/slice-info';
-import { getTotalReadyEndpoints } from '../upstream/slice-info';
+import { getTotalReadyEndpoints, isEndpointReady } from '../upstream/slice-info';
+import { getGivingAndReceivingZones, getHintsByZone } from '../upstream/topology-cache-utils';
 import type { Allocation, AllocationResult } from '../upstream/topology-cache';
 import { getAllocations, TopologyCache } from '../upstream/topology-cache';
 import { memoOnObject } from '../model/object-memo';
@@ -85,25 +86,28 @@ export function runHintsEngine(input: HintsEngineInput): HintsEngineResult {
   if (kept !== undefined) {
     if (kept.allocation === null) return kept.result;
     allocation = allocationSignature(input);
-    if (allocation === kept.allocation) return kept.result;
+    if (allocation === kept.allocation && (kept.plan === null || kept.plan === planSignature(input, allocation))) return kept.result;
   }
   const result = syncOnce(input);
-  if (result.mechanism !== 'topologyAnnotation') keep(runs, key, { result, allocation: null });
+  if (result.mechanism !== 'topologyAnnotation') keep(runs, key, { result, allocation: null, plan: null });
   else {
     allocation ??= allocationSignature(input);
-    // A run that rewrote slices read the allocations' desired shares too (the giving and receiving plans): not kept.
-    if (result.slicesToWrite === 0 || !allocation.startsWith('ok')) keep(runs, key, { result, allocation });
+    // A run that rewrote slices read the giving and receiving plans too (made from the desired shares).
+    const plan = result.slicesToWrite === 0 || !allocation.startsWith('ok') ? null : planSignature(input, allocation);
+    keep(runs, key, { result, allocation, plan });
   }
   return result;
 }
 
 /**
  * A run kept for its unchanged slices (see {@link KEPT_RUNS}): `allocation` is the
- * {@link allocationSignature} it was made under (`null`: a path that does not read the CPU ratios).
+ * {@link allocationSignature} it was made under (`null`: a path that does not read the CPU ratios),
+ * `plan` the {@link planSignature} of a run that rewrote slices (`null`: one that wrote none).
  */
 interface KeptRun {
   readonly result: HintsEngineResult;
   readonly allocation: string | null;
+  readonly plan: string | null;
 }
 
 /**
@@ -113,7 +117,9 @@ interface KeptRun {
  * path reads, through its allocations: a run of that path that kept every slice as it was read
  * only their zones and maximums (the validation of existing hints), and one that turned hints off
  * only its message; that is {@link allocationSignature}, and a run is given back under the same
- * one. Auto runs that rewrite slices also read the desired shares and are made every time.
+ * one. An Auto run that rewrites slices also reads the desired shares, through the whole endpoints
+ * each zone gives or receives: it is given back when those plans are the same too
+ * ({@link planSignature}; a Node change rarely moves them).
  */
 const KEPT_RUNS = new WeakMap<readonly EndpointSlice[], Map<string, KeptRun>>();
 
@@ -136,19 +142,24 @@ function gatesId(gates: FeatureGates): number {
 /** Ready endpoints of a slice list as the allocation counts them, by list and release. */
 const READY_TOTALS = new WeakMap<readonly EndpointSlice[], Map<KubeMinor, number>>();
 
-/**
- * What the Auto path of a run over `input.unchanged` alone reads of the CPU ratios when it keeps
- * every slice: whether the allocation succeeds and, if so, each zone with its maximum (`ok|…`),
- * else the message it turns hints off with (`no|…`).
- */
-function allocationSignature(input: HintsEngineInput): string {
+/** Ready endpoints of `input.unchanged` as the allocation counts them (see {@link READY_TOTALS}). */
+function readyTotal(input: HintsEngineInput): number {
   const totals = memoOnObject(READY_TOTALS, input.unchanged, () => new Map<KubeMinor, number>());
   let total = totals.get(input.minor);
   if (total === undefined) {
     total = getTotalReadyEndpoints({ toCreate: [], toUpdate: [], unchanged: input.unchanged }, input.minor).totalReadyEndpoints;
     totals.set(input.minor, total);
   }
-  const allocation = getAllocations(input.cpuRatiosByZone, total);
+  return total;
+}
+
+/**
+ * What the Auto path of a run over `input.unchanged` alone reads of the CPU ratios when it keeps
+ * every slice: whether the allocation succeeds and, if so, each zone with its maximum (`ok|…`),
+ * else the message it turns hints off with (`no|…`).
+ */
+function allocationSignature(input: HintsEngineInput): string {
+  const allocation = getAllocations(input.cpuRatiosByZone, readyTotal(input));
   // getAllocations gives one outcome object per ratios and count: its signature is spelled once.
   let signature = SIGNATURES.get(allocation);
   if (signature === undefined) {
@@ -161,6 +172,67 @@ function allocationSignature(input: HintsEngineInput): string {
   }
   return signature;
 }
+
+/**
+ * What an Auto run over `input.unchanged` alone that rewrites slices reads of the desired shares:
+ * the whole endpoints each zone gives and receives (`getGivingAndReceivingZones` of the allocation
+ * and the hint counts after addHints' steps 2–3, see {@link ownZoneCounts}), zones in sorted order;
+ * `zoneless` when a ready endpoint to hint has no zone (the run then turns hints off before any
+ * plan). `allocation` is the run's {@link allocationSignature} (`ok|…`).
+ */
+function planSignature(input: HintsEngineInput, allocation: string): string {
+  const counts = ownZoneCounts(input, allocation);
+  if (counts === null) return 'zoneless';
+  const outcome = getAllocations(input.cpuRatiosByZone, readyTotal(input));
+  if (!outcome.ok) return allocation;
+  const { givingZones, receivingZones } = getGivingAndReceivingZones(outcome.allocations, counts);
+  let signature = '';
+  for (const zone in givingZones) signature += `${zone}\u0000${givingZones[zone] as number}\u0001`;
+  signature += '|';
+  for (const zone in receivingZones) signature += `${zone}\u0000${receivingZones[zone] as number}\u0001`;
+  return signature;
+}
+
+/**
+ * The hint counts by zone of addHints after its steps 2–3 on `input.unchanged` alone: each slice
+ * whose hints still fit the allocation (`getHintsByZone`, against the counts so far, in order) adds
+ * its hints; every other slice is rewritten, each ready endpoint hinted for its own zone. `null`
+ * when such an endpoint has no zone. It reads the allocation's zones and maximums only, so it is
+ * kept by slice list, release and {@link allocationSignature}.
+ */
+function ownZoneCounts(input: HintsEngineInput, allocation: string): ReadonlyMap<string, number> | null {
+  const byKey = memoOnObject(OWN_ZONE_COUNTS, input.unchanged, () => new Map<string, ReadonlyMap<string, number> | null>());
+  const key = `${input.minor}|${allocation}`;
+  const known = byKey.get(key);
+  if (known !== undefined) return known;
+  const outcome = getAllocations(input.cpuRatiosByZone, readyTotal(input));
+  if (!outcome.ok) throw new Error('hints engine: a plan is asked for an allocation that failed');
+  const counts = new Map<string, number>();
+  const rewritten: EndpointSlice[] = [];
+  for (const slice of input.unchanged) {
+    const hints = getHintsByZone(slice, Object.fromEntries(counts), outcome.allocations, input.minor);
+    if (hints === null) rewritten.push(slice);
+    else for (const zone in hints) counts.set(zone, (counts.get(zone) ?? 0) + (hints[zone] as number));
+  }
+  let result: ReadonlyMap<string, number> | null = counts;
+  for (const slice of rewritten) {
+    for (const endpoint of slice.endpoints) {
+      if (!isEndpointReady(endpoint, input.minor)) continue;
+      if (endpoint.zone === null || endpoint.zone === '') {
+        result = null;
+        break;
+      }
+      counts.set(endpoint.zone, (counts.get(endpoint.zone) ?? 0) + 1);
+    }
+    if (result === null) break;
+  }
+  if (byKey.size >= RUNS_PER_LIST) byKey.clear();
+  byKey.set(key, result);
+  return result;
+}
+
+/** {@link ownZoneCounts} by slice list, then release and allocation signature. */
+const OWN_ZONE_COUNTS = new WeakMap<readonly EndpointSlice[], Map<string, ReadonlyMap<string, number> | null>>();
 
 /** {@link allocationSignature}s by allocation outcome. */
 const SIGNATURES = new WeakMap<AllocationResult, string>();
