@@ -242,6 +242,30 @@ function sortedZonesOf(ratios: Readonly<ValueByZone<number>>): readonly string[]
   return zones;
 }
 
+/**
+ * The ready endpoints of `slices` in each of `zones` (sorted), comma-separated: the search's memo
+ * key. Kept by slice list while the zones are the same array (one per ratios object, and the same
+ * zones from one Node change to the next give the same text).
+ */
+function countsKey(slices: readonly EndpointSlice[], zones: readonly string[]): string {
+  const known = COUNTS_KEYS.get(slices);
+  if (known !== undefined && (known.zones === zones || sameZones(known.zones, zones))) return known.key;
+  const perZone = readyByZone(slices);
+  let key = '';
+  for (let i = 0; i < zones.length; i++) key += `${i === 0 ? '' : ','}${perZone[zones[i] as string] ?? 0}`;
+  COUNTS_KEYS.set(slices, { zones, key });
+  return key;
+}
+
+function sameZones(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** {@link countsKey} by slice list, with the zones it was made for. */
+const COUNTS_KEYS = new WeakMap<readonly EndpointSlice[], { readonly zones: readonly string[]; readonly key: string }>();
+
 /** Ready endpoints per zone (read-only: kept per slice list, see {@link READY_BY_LIST}). */
 function readyByZone(slices: readonly EndpointSlice[]): Readonly<ValueByZone<number>> {
   return readyOf(slices).byZone;
@@ -591,7 +615,7 @@ export function findFixes(input: FixInput): Fix[] {
     let counts: string | undefined;
     const search = (direction: 'add' | 'remove') => {
       if (searchRatios !== context.cpuRatiosByZone) return searchEndpointChange(searchRatios, perZone, n, direction);
-      counts ??= sortedZonesOf(searchRatios).map((zone) => perZone[zone] ?? 0).join(',');
+      counts ??= countsKey(slices, sortedZonesOf(searchRatios));
       return context.memo(`fix-search/${direction}/${n}/${counts}`, () => searchEndpointChange(searchRatios, perZone, n, direction));
     };
     const add = search('add');

@@ -120,11 +120,9 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   const created = input.created ?? null;
   if (input.minor < 26) return null;
   if (created !== null && (created.endpoints.length === 0 || created.endpoints.some((endpoint) => endpoint.ready !== true))) return null;
-  // The created slice comes first on the list the controller hints, then the rewritten ones.
-  const hinted = created === null ? slices : [created, ...slices];
   // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on) of every list, counted with
-  //    step 2's counts (without a created slice they read only the slices: kept by slice list).
-  const counts = created === null ? readyCountsOf(slices) : countReady(hinted);
+  //    step 2's counts (they read only the slices and the created one: kept by both).
+  const counts = created === null ? readyCountsOf(slices) : createdCountsOf(created, slices);
   const ready = counts.ready;
   const allocation = getAllocations(input.cpuRatiosByZone, ready, input.table ?? undefined);
   // A created slice is written even when the hints are off: left to the engine.
@@ -152,7 +150,8 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   const key = runKey(input.minor, addressType, created, input.createdKey, givingZones, receivingZones);
   const known = runs.get(key);
   if (known !== undefined) return known;
-  const run = redistributed(input, hinted, counts, givingZones, receivingZones);
+  // The created slice comes first on the list the controller hints, then the rewritten ones.
+  const run = redistributed(input, created === null ? slices : [created, ...slices], counts, givingZones, receivingZones);
   if (runs.size >= RUNS_PER_LIST) runs.clear();
   runs.set(key, run);
   return run;
@@ -266,6 +265,27 @@ const READY_COUNTS = new WeakMap<readonly EndpointSlice[], ReadyCounts>();
 
 function readyCountsOf(slices: readonly EndpointSlice[]): ReadyCounts {
   return memoOnObject(READY_COUNTS, slices, countReady);
+}
+
+/**
+ * {@link countReady} of a created slice followed by a Service's slices, by both: the fixes ask for
+ * the same additions (one shared slice per change, see fixes.ts `sharedSyntheticEndpoints`) to the
+ * same list in every pass after a Node change.
+ */
+const CREATED_COUNTS = new WeakMap<EndpointSlice, WeakMap<readonly EndpointSlice[], ReadyCounts>>();
+
+function createdCountsOf(created: EndpointSlice, slices: readonly EndpointSlice[]): ReadyCounts {
+  let bySlices = CREATED_COUNTS.get(created);
+  if (bySlices === undefined) {
+    bySlices = new WeakMap();
+    CREATED_COUNTS.set(created, bySlices);
+  }
+  let counts = bySlices.get(slices);
+  if (counts === undefined) {
+    counts = countReady([created, ...slices]);
+    bySlices.set(slices, counts);
+  }
+  return counts;
 }
 
 const NOTHING_MOVED: ReadonlyMap<EndpointSlice['endpoints'][number], string> = new Map();
