@@ -167,7 +167,7 @@ const TEXT_WORDS = new Map<string, number>();
 const HASHES_BY_FLOWS = new WeakMap<readonly ServiceFlow[], Map<ZoneMatrix, number>>();
 
 /**
- * A 32-bit hash of a matrix's content as {@link sameContent} compares it: rows and cells in their
+ * A 30-bit hash of a matrix's content as {@link sameContent} compares it: rows and cells in their
  * order, zone names and each value's bits (`-0` as `0`, every non-finite value alike). A cluster
  * pass meets ~5,000 new matrices; a text key for each (the values' bits as characters) cost ~8 MB
  * of strings a pass.
@@ -189,7 +189,8 @@ function contentHash(matrix: ZoneMatrix): number {
     }
     h = mix(h, 3);
   }
-  return h;
+  // Kept to 30 bits: a small integer, which maps store as it is (a wider one is a number object).
+  return h & 0x3fffffff;
 }
 
 /**
@@ -240,7 +241,8 @@ function sameContent(a: ZoneMatrix, b: ZoneMatrix): boolean {
  * A record with a module function (see {@link TopList} for why not a class).
  */
 interface ContentWeights {
-  readonly byHash: Map<number, Weight[]>;
+  /** The weight of each hash, or (when contents of different hashes meet) the list of them. */
+  readonly byHash: Map<number, Weight | Weight[]>;
   /** Content hashes by matrix object, shared by the scenarios of one computation (see {@link HASHES_BY_FLOWS}). */
   readonly hashes: Map<ZoneMatrix, number>;
   readonly ordered: Weight[];
@@ -257,14 +259,17 @@ function weightOf(weights: ContentWeights, matrix: ZoneMatrix): Weight {
     hash = contentHash(matrix);
     weights.hashes.set(matrix, hash);
   }
-  let bucket = weights.byHash.get(hash);
-  if (bucket === undefined) {
-    bucket = [];
-    weights.byHash.set(hash, bucket);
+  // Most hashes meet one content: a bucket is a list only once a second content shares its hash.
+  const bucket = weights.byHash.get(hash);
+  if (bucket !== undefined) {
+    if (!Array.isArray(bucket)) {
+      if (sameContent(bucket.matrix, matrix)) return bucket;
+    } else for (let i = 0; i < bucket.length; i++) if (sameContent((bucket[i] as Weight).matrix, matrix)) return bucket[i] as Weight;
   }
-  for (const weight of bucket) if (sameContent(weight.matrix, matrix)) return weight;
   const weight: Weight = { matrix, gb: 0 };
-  bucket.push(weight);
+  if (bucket === undefined) weights.byHash.set(hash, weight);
+  else if (Array.isArray(bucket)) bucket.push(weight);
+  else weights.byHash.set(hash, [bucket, weight]);
   weights.ordered.push(weight);
   return weight;
 }
@@ -276,19 +281,52 @@ interface Weight {
 }
 
 /**
+ * A scenario's sum while it is added up: client rows in the order they first come, each with its
+ * columns in the order they first come and their sums in a plain array of numbers. A record keyed
+ * by zone made a number object for every cell added (~100,000 a pass at realistic L); the record
+ * is made once, at the end ({@link sumRecord}), with the same keys in the same order.
+ */
+interface ScenarioSum {
+  readonly clients: string[];
+  readonly rows: SumRow[];
+  readonly rowOf: Map<string, SumRow>;
+}
+
+interface SumRow {
+  readonly columns: string[];
+  readonly at: Map<string, number>;
+  readonly values: number[];
+}
+
+function scenarioSum(): ScenarioSum {
+  return { clients: [], rows: [], rowOf: new Map() };
+}
+
+function sumRowOf(sum: ScenarioSum, client: string): SumRow {
+  let row = sum.rowOf.get(client);
+  if (row === undefined) {
+    row = { columns: [], at: new Map(), values: [] };
+    sum.rowOf.set(client, row);
+    sum.clients.push(client);
+    sum.rows.push(row);
+  }
+  return row;
+}
+
+/**
  * Adds `scale ×` each cell of `matrix` into `target`; lumped: columns other than the row's own zone
  * and the unknown zone go to {@link OTHER_ZONES}. With `zones` (not lumped: columns are then the
  * matrix's own), notes every zone the matrix names as it goes — a column when it first comes into
  * its target row or adds nothing, so the matrices are read once for both.
  */
-function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix, scale: number, lumped: boolean, zones: NamedZones | null): void {
+function addScaled(target: ScenarioSum, matrix: ZoneMatrix, scale: number, lumped: boolean, zones: NamedZones | null): void {
   if (scale === 0) {
     if (zones !== null) noteZones(zones, matrix);
     return;
   }
   for (const client in matrix) {
     const source = matrix[client] as ValueByZone<number>;
-    const row = (target[client] ??= {});
+    const row = sumRowOf(target, client);
     if (zones !== null) zones.named.add(client);
     for (const zone in source) {
       const value = (source[zone] as number) * scale;
@@ -297,24 +335,41 @@ function addScaled(target: ValueByZone<ValueByZone<number>>, matrix: ZoneMatrix,
         continue;
       }
       const column = lumped && zone !== client && zone !== UNKNOWN_ZONE ? OTHER_ZONES : zone;
-      const known = row[column];
-      if (known === undefined && zones !== null) noteColumn(zones, zone);
-      row[column] = (known ?? 0) + value;
+      const at = row.at.get(column);
+      if (at === undefined) {
+        if (zones !== null) noteColumn(zones, zone);
+        row.at.set(column, row.values.length);
+        row.columns.push(column);
+        // `(known ?? 0) + value` of a record: the first value is added to 0 as well.
+        row.values.push(0 + value);
+      } else row.values[at] = (row.values[at] as number) + value;
     }
   }
 }
 
+/** A {@link ScenarioSum} as the matrix record it stands for (keys made in the order they first came). */
+function sumRecord(sum: ScenarioSum): ValueByZone<ValueByZone<number>> {
+  const matrix: ValueByZone<ValueByZone<number>> = {};
+  for (let r = 0; r < sum.rows.length; r++) {
+    const { columns, values } = sum.rows[r] as SumRow;
+    const row: ValueByZone<number> = {};
+    for (let c = 0; c < columns.length; c++) row[columns[c] as string] = values[c] as number;
+    matrix[sum.clients[r] as string] = row;
+  }
+  return matrix;
+}
+
 /** Each scenario's distinct matrices added up at the GB they carry (see {@link addScaled}). */
 function scenarioSums(weights: Readonly<Record<ClusterTrafficScenario, ContentWeights>>, lumped: boolean, zones: NamedZones | null): Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> {
-  const matrices: Record<ClusterTrafficScenario, ValueByZone<ValueByZone<number>>> = { now: {}, expected: {}, best: {} };
+  const sums: Record<ClusterTrafficScenario, ScenarioSum> = { now: scenarioSum(), expected: scenarioSum(), best: scenarioSum() };
   for (const scenario of ['now', 'expected', 'best'] as const) {
     const { ordered } = weights[scenario];
     for (let i = 0; i < ordered.length; i++) {
       const { matrix, gb } = ordered[i] as Weight;
-      addScaled(matrices[scenario], matrix, gb, lumped, zones);
+      addScaled(sums[scenario], matrix, gb, lumped, zones);
     }
   }
-  return matrices;
+  return { now: sumRecord(sums.now), expected: sumRecord(sums.expected), best: sumRecord(sums.best) };
 }
 
 function plural(n: number, word: string): string {

@@ -298,6 +298,28 @@ function clientsByZone(clients: readonly TrafficClientZone[]): readonly TrafficC
   return clients;
 }
 
+/**
+ * Whether the zones of `byZone` (sorted) come out of a record keyed by them in their own order:
+ * none repeats and none reads as an array index (those keys come first, by number). Kept by list
+ * (the clients' lists are made once per preparation).
+ */
+function zonesKeepOrder(byZone: readonly TrafficClientZone[]): boolean {
+  let known = KEEP_ORDER.get(byZone);
+  if (known === undefined) {
+    known = true;
+    for (let i = 0; i < byZone.length && known; i++) {
+      const zone = (byZone[i] as TrafficClientZone).zone;
+      if (ARRAY_INDEX.test(zone) && Number(zone) < 4_294_967_295) known = false;
+      else if (i > 0 && (byZone[i - 1] as TrafficClientZone).zone === zone) known = false;
+    }
+    KEEP_ORDER.set(byZone, known);
+  }
+  return known;
+}
+
+const KEEP_ORDER = new WeakMap<readonly TrafficClientZone[], boolean>();
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
 // Per-call scratch buffers for loads by position (the model is synchronous and not re-entrant).
 let loadsBuffer = new Float64Array(64);
 let loadedBuffer = new Uint8Array(64);
@@ -809,10 +831,8 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     lumped = allZones.size > MAX_MATRIX_ZONES;
   }
   const matrix: ValueByZone<ValueByZone<number>> = {};
-  const droppedByZone: ValueByZone<number> = {};
   // The same for every figures object of these clients: one shared (read-only) record and its sum.
   const { clientShareByZone, totalShare } = clientShares(input.clients);
-  const selectionByZone: ZoneSelection[] = [];
   const loadAt = scratchLoads(endpoints.length);
   const loadedAt = scratchLoaded(endpoints.length);
   let shared: GroupSelection | null = null;
@@ -820,14 +840,20 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
   // Indexed loops in this function: a for…of makes an iterator result per step until the JIT has
   // optimised the function, and a pass asks for thousands of figures.
   const byZone = clientsByZone(input.clients);
+  // The dropped shares add up in the order of the zones as keys of a record (trafficModel's
+  // order): that is the clients' order unless a zone repeats or reads as an array index (see
+  // zonesKeepOrder), and only then is the record made.
+  const droppedByZone: ValueByZone<number> | null = zonesKeepOrder(byZone) ? null : {};
+  let dropped = 0;
+  const selectionByZone: ZoneSelection[] = new Array<ZoneSelection>(byZone.length);
   for (let position = 0; position < byZone.length; position++) {
     const client = byZone[position] as TrafficClientZone;
     const row: ValueByZone<number> = {};
     matrix[client.zone] = row;
-    droppedByZone[client.zone] = 0;
+    if (droppedByZone !== null) droppedByZone[client.zone] = 0;
     const first = client.nodes[0];
     if (first === undefined || client.share === 0) {
-      selectionByZone.push(noClientTraffic(client.zone));
+      selectionByZone[position] = noClientTraffic(client.zone);
       continue;
     }
     const totalWeight = client.totalWeight ?? client.nodes.reduce((sum, node) => sum + node.weight, 0);
@@ -864,8 +890,9 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
         }
       }
     }
-    droppedByZone[client.zone] = zoneDropped;
-    selectionByZone.push(zoneSelectionOf(current, position, client.zone, client.share > 0 ? zoneDropped / client.share : 0));
+    if (droppedByZone !== null) droppedByZone[client.zone] = zoneDropped;
+    else dropped += zoneDropped;
+    selectionByZone[position] = zoneSelectionOf(current, position, client.zone, client.share > 0 ? zoneDropped / client.share : 0);
   }
   if (shared !== null) {
     const { positions } = shared;
@@ -878,8 +905,7 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
 
   // Totals, added up in trafficModel's order.
   const { total: delivered, cross } = matrixSums(matrix);
-  let dropped = 0;
-  for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
+  if (droppedByZone !== null) for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
   // Load against a fair share, over the ready endpoints (else those that got any).
   let poolCount = readyCount;

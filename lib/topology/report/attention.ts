@@ -138,12 +138,13 @@ export function attentionByMoney(items: readonly AttentionItem[], rows: Attentio
     const slash = key.indexOf('/');
     out.push(entry({ namespace: key.slice(0, slash), name: key.slice(slash + 1), ...attention }, row));
   }
-  // Each entry's money is looked up once, not on every comparison.
+  // Each entry's money is looked up once, not on every comparison. The comparator answers -1, 0
+  // or 1: a fraction handed back to the sort is a number object made for each comparison.
   out.sort((x, y) => {
     const cost = y.monthlyCost - x.monthlyCost;
-    if (cost !== 0) return cost;
+    if (cost !== 0) return cost > 0 ? 1 : cost < 0 ? -1 : 0;
     const saving = y.saving - x.saving;
-    if (saving !== 0) return saving;
+    if (saving !== 0) return saving > 0 ? 1 : saving < 0 ? -1 : 0;
     const a = x.item;
     const b = y.item;
     if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;

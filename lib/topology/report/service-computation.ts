@@ -613,26 +613,33 @@ export function computeService(
   let traffic: TrafficSummary;
   if (loadBalancerLeg === null && known !== undefined && known.volume === volume && known.pricing === prepared.pricing) traffic = known.traffic;
   else {
-    const model: ModelScenarios = { now: now.matrix, expected: scenarios.expected.matrix, ifAuto: ifAuto.matrix, ifNone: ifNone.matrix };
-    const modelShares = {
+    const modelled = scenarios.expected;
+    // Priced at the model's shares unless the volume carries a measured matrix (scenarioFractions);
+    // the model's shares need no object of their own then (this runs for many Services of a pass).
+    const priced =
+      volume.measuredMatrix === null
+        ? null
+        : scenarioFractions(
+            { crossZoneFraction: now.crossZoneFraction, crossZoneFractionExpected: modelled.crossZoneFraction, crossZoneFractionIfAuto: ifAuto.crossZoneFraction, crossZoneFractionIfNone: ifNone.crossZoneFraction },
+            volume,
+            { now: now.matrix, expected: modelled.matrix, ifAuto: ifAuto.matrix, ifNone: ifNone.matrix } satisfies ModelScenarios,
+          );
+    const atNow = priced === null ? now.crossZoneFraction : priced.now;
+    const atExpected = priced === null ? modelled.crossZoneFraction : priced.expected;
+    const atIfAuto = priced === null ? ifAuto.crossZoneFraction : priced.ifAuto;
+    const atIfNone = priced === null ? ifNone.crossZoneFraction : priced.ifNone;
+    // Scenarios often share their fraction (nothing expected to change, no hints now): one lookup each.
+    const nowCost = sharedCrossZoneCost(context, prepared.pricing, atNow, gb);
+    const expectedCost = atExpected === atNow ? nowCost : sharedCrossZoneCost(context, prepared.pricing, atExpected, gb);
+    const ifAutoCost = atIfAuto === atExpected ? expectedCost : sharedCrossZoneCost(context, prepared.pricing, atIfAuto, gb);
+    const ifNoneCost = atIfNone === atNow ? nowCost : sharedCrossZoneCost(context, prepared.pricing, atIfNone, gb);
+    // Spelled out rather than spread: this object is built for many Services of a pass, and a
+    // spread followed by more keys cost ~3 µs each.
+    traffic = {
       crossZoneFraction: now.crossZoneFraction,
-      crossZoneFractionExpected: scenarios.expected.crossZoneFraction,
+      crossZoneFractionExpected: modelled.crossZoneFraction,
       crossZoneFractionIfAuto: ifAuto.crossZoneFraction,
       crossZoneFractionIfNone: ifNone.crossZoneFraction,
-    };
-    const priced = scenarioFractions(modelShares, volume, model);
-    // Scenarios often share their fraction (nothing expected to change, no hints now): one lookup each.
-    const nowCost = sharedCrossZoneCost(context, prepared.pricing, priced.now, gb);
-    const expectedCost = priced.expected === priced.now ? nowCost : sharedCrossZoneCost(context, prepared.pricing, priced.expected, gb);
-    const ifAutoCost = priced.ifAuto === priced.expected ? expectedCost : sharedCrossZoneCost(context, prepared.pricing, priced.ifAuto, gb);
-    const ifNoneCost = priced.ifNone === priced.now ? nowCost : sharedCrossZoneCost(context, prepared.pricing, priced.ifNone, gb);
-    // Spelled out rather than spread from modelShares: this object is built for many Services of a
-    // pass, and a spread followed by more keys cost ~3 µs each.
-    traffic = {
-      crossZoneFraction: modelShares.crossZoneFraction,
-      crossZoneFractionExpected: modelShares.crossZoneFractionExpected,
-      crossZoneFractionIfAuto: modelShares.crossZoneFractionIfAuto,
-      crossZoneFractionIfNone: modelShares.crossZoneFractionIfNone,
       droppedFraction: now.droppedFraction,
       maxRelativeLoad: now.maxRelativeLoad,
       volume,

@@ -251,7 +251,7 @@ export function getGivingAndReceivingZones(
   allocations: Readonly<ValueByZone<Pick<Allocation, 'desired'>>>,
   allocatedHintsByZone: Readonly<ValueByZone<number>> | ReadonlyMap<string, number>,
 ): { givingZones: ValueByZone<number>; receivingZones: ValueByZone<number> } {
-  const zones = sortedKeys(allocations);
+  const zones = sortedZonesOf(allocations);
   const n = zones.length;
   const { desired, allocated, giving, receiving } = planScratch(n);
   for (let i = 0; i < n; i++) {
@@ -271,6 +271,21 @@ export function getGivingAndReceivingZones(
   }
   return { givingZones, receivingZones };
 }
+
+/**
+ * The zones of an allocation, sorted (read-only): one list per allocation object, which callers
+ * share per CPU ratios and endpoint count (a pass plans thousands of runs on a few hundred).
+ */
+function sortedZonesOf(allocations: Readonly<ValueByZone<unknown>>): readonly string[] {
+  let zones = SORTED_ZONES.get(allocations);
+  if (zones === undefined) {
+    zones = sortedKeys(allocations);
+    SORTED_ZONES.set(allocations, zones);
+  }
+  return zones;
+}
+
+const SORTED_ZONES = new WeakMap<object, readonly string[]>();
 
 /** {@link getGivingAndReceivingZones}' per-zone numbers: module-level scratch arrays (see {@link MoveSide}), grown to the zone count. */
 let PLAN_SCRATCH = { desired: new Float64Array(8), allocated: new Float64Array(8), giving: new Float64Array(8), receiving: new Float64Array(8) };
