@@ -24,7 +24,7 @@ import { placementNote, scaleCommands } from './scale-commands';
 import type { MechanismAnalysis } from './service-mechanism';
 import { sharedEnableChange } from './shared-values';
 import { setNodes } from '../upstream/topology-cache';
-import { sortedKeys } from '../upstream/sorted';
+import { sortedKeysOf } from '../upstream/sorted';
 import { searchEndpointChange } from './endpoint-change-search';
 import type { AddressType, Endpoint, EndpointSlice, TopologyEvent, TopologyNode, ValueByZone } from '../upstream/types';
 
@@ -228,18 +228,6 @@ export interface FixInput {
    * the walk to.
    */
   readonly leanRuns?: boolean;
-}
-
-const SORTED_ZONES = new WeakMap<Readonly<ValueByZone<number>>, readonly string[]>();
-
-/** The zones of a ratio map, sorted, once per map (the cluster's ratios are one object per preparation). */
-function sortedZonesOf(ratios: Readonly<ValueByZone<number>>): readonly string[] {
-  let zones = SORTED_ZONES.get(ratios);
-  if (zones === undefined) {
-    zones = sortedKeys(ratios);
-    SORTED_ZONES.set(ratios, zones);
-  }
-  return zones;
 }
 
 /**
@@ -615,7 +603,7 @@ export function findFixes(input: FixInput): Fix[] {
     let counts: string | undefined;
     const search = (direction: 'add' | 'remove') => {
       if (searchRatios !== context.cpuRatiosByZone) return searchEndpointChange(searchRatios, perZone, n, direction);
-      counts ??= countsKey(slices, sortedZonesOf(searchRatios));
+      counts ??= countsKey(slices, sortedKeysOf(searchRatios));
       return context.memo(`fix-search/${direction}/${n}/${counts}`, () => searchEndpointChange(searchRatios, perZone, n, direction));
     };
     const add = search('add');

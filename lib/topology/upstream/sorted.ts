@@ -29,6 +29,21 @@ export function sortedKeys(object: object): string[] {
   return sortStrings(Object.keys(object));
 }
 
+/**
+ * {@link sortedKeys} of a record that is never changed (CPU ratios, allocation tables), read-only:
+ * one list per record, which callers share (a pass asks for those of a few hundred records thousands of times).
+ */
+export function sortedKeysOf(record: object): readonly string[] {
+  let keys = SORTED_KEYS.get(record);
+  if (keys === undefined) {
+    keys = sortedKeys(record);
+    SORTED_KEYS.set(record, keys);
+  }
+  return keys;
+}
+
+const SORTED_KEYS = new WeakMap<object, readonly string[]>();
+
 /** The entries as a record with its keys in default sort order (entries already in order are not sorted again). */
 export function sortedRecord<T>(entries: Iterable<[string, T]>): ValueByZone<T> {
   const list = [...entries];

@@ -10,7 +10,7 @@
  */
 import { MINIMUM_FACTOR } from './constants';
 import { isEndpointReady, zoneHints } from './slice-info';
-import { sortedKeys, sortedRecord } from './sorted';
+import { sortedKeys, sortedKeysOf, sortedRecord } from './sorted';
 import type { Allocation } from './topology-cache';
 import type { AddressType, EndpointSlice, MutableEndpointSlice, ValueByZone } from './types';
 import type { KubeMinor } from './version';
@@ -251,7 +251,8 @@ export function getGivingAndReceivingZones(
   allocations: Readonly<ValueByZone<Pick<Allocation, 'desired'>>>,
   allocatedHintsByZone: Readonly<ValueByZone<number>> | ReadonlyMap<string, number>,
 ): { givingZones: ValueByZone<number>; receivingZones: ValueByZone<number> } {
-  const zones = sortedZonesOf(allocations);
+  // One sorted list per allocation object (shared per CPU ratios and endpoint count).
+  const zones = sortedKeysOf(allocations);
   const n = zones.length;
   const { desired, allocated, giving, receiving } = planScratch(n);
   for (let i = 0; i < n; i++) {
@@ -271,21 +272,6 @@ export function getGivingAndReceivingZones(
   }
   return { givingZones, receivingZones };
 }
-
-/**
- * The zones of an allocation, sorted (read-only): one list per allocation object, which callers
- * share per CPU ratios and endpoint count (a pass plans thousands of runs on a few hundred).
- */
-function sortedZonesOf(allocations: Readonly<ValueByZone<unknown>>): readonly string[] {
-  let zones = SORTED_ZONES.get(allocations);
-  if (zones === undefined) {
-    zones = sortedKeys(allocations);
-    SORTED_ZONES.set(allocations, zones);
-  }
-  return zones;
-}
-
-const SORTED_ZONES = new WeakMap<object, readonly string[]>();
 
 /** {@link getGivingAndReceivingZones}' per-zone numbers: module-level scratch arrays (see {@link MoveSide}), grown to the zone count. */
 let PLAN_SCRATCH = { desired: new Float64Array(8), allocated: new Float64Array(8), giving: new Float64Array(8), receiving: new Float64Array(8) };
