@@ -247,6 +247,12 @@ interface KeptLints {
  */
 export type ServiceHintsDetail = boolean | 'report';
 
+/** Whether every slice is of `addressType` (a loop, not a callback: this runs for every shape of a pass). */
+function allOfType(slices: readonly EndpointSliceRecord[], addressType: AddressType): boolean {
+  for (let i = 0; i < slices.length; i++) if ((slices[i] as EndpointSliceRecord).addressType !== addressType) return false;
+  return true;
+}
+
 /**
  * A run's slices followed by the observed slices of its type that the controller does not manage
  * (it leaves them as they are): the run's own list when it manages every one (the usual case), else
@@ -305,7 +311,7 @@ export function analyzeServiceHints(
   let primaryEngine: HintsEngineResult | null = null;
   for (const addressType of addressTypesOf(service, slices)) {
     // The list itself when every slice is of this type (the usual case): what is kept by slice list is found again.
-    const typed = slices.every((s) => s.addressType === addressType) ? slices : slices.filter((s) => s.addressType === addressType);
+    const typed = allOfType(slices, addressType) ? slices : slices.filter((s) => s.addressType === addressType);
     const managed = typed.every(isControllerManaged) ? typed : typed.filter(isControllerManaged);
     const observed = observeHints(addressType, typed);
     const allManaged = managed.length === typed.length;

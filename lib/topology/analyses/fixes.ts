@@ -21,7 +21,7 @@ import type { ServiceRecord } from '../model/cluster-model';
 import { LABEL_TOPOLOGY_ZONE, MESSAGE_NO_ZONE_SPECIFIED, TRAFFIC_DISTRIBUTION_PREFER_CLOSE } from '../upstream/constants';
 import type { FixWorkload } from './scale-commands';
 import { placementNote, scaleCommands } from './scale-commands';
-import type { MechanismAnalysis } from './service-mechanism';
+import type { MechanismAnalysis, TopologyAnnotationChange } from './service-mechanism';
 import { sharedEnableChange } from './shared-values';
 import { setNodes } from '../upstream/topology-cache';
 import { sortedKeysOf } from '../upstream/sorted';
@@ -397,6 +397,66 @@ function zoneList(change: Readonly<ValueByZone<number>>): string {
 const ZONE_LISTS = new WeakMap<Readonly<ValueByZone<number>>, string>();
 
 /**
+ * The fewest endpoints to add or remove ({@link searchEndpointChange}). The search depends only on
+ * the ratios and the counts: with the cluster's own ratios, Services with the same ready endpoints
+ * per zone share it (most small Services look alike).
+ */
+function searchFor(
+  context: ClusterContext,
+  ratios: Readonly<ValueByZone<number>>,
+  slices: readonly EndpointSlice[],
+  perZone: Readonly<ValueByZone<number>>,
+  n: number,
+  direction: 'add' | 'remove',
+): ReturnType<typeof searchEndpointChange> {
+  if (ratios !== context.cpuRatiosByZone) return searchEndpointChange(ratios, perZone, n, direction);
+  return context.memo(`fix-search/${direction}/${n}/${countsKey(slices, sortedKeysOf(ratios))}`, () => searchEndpointChange(ratios, perZone, n, direction));
+}
+
+/** Adds `fix` to `fixes` with the traffic after it (see {@link findFixes}): the first one is the primary. */
+function pushFix(
+  input: FixInput,
+  change: TopologyAnnotationChange,
+  fixes: Fix[],
+  fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>,
+  result: HintsEngineResult | null,
+  state: Omit<FixedState, 'slices'>,
+): void {
+  const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
+  // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
+  const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
+  // A run worked out in one walk carries its grouped endpoints in `state` instead of slices.
+  const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState((result as HintsEngineResult).slices, state.annotations, state.gatesOn, state.grouped));
+  fixes.push(fixObject(fix, fixes.length === 0, model === null ? null : new FixAfter(model.crossZoneFraction, model.droppedFraction, undefined, model.matrix), null));
+}
+
+/**
+ * Adding endpoints to slices without hints, on the cluster's own ratios and gates (the caller
+ * checks the gates): the Auto run worked out in one walk (plain-auto-run.ts), with its donations
+ * and grouped endpoints; `null` where that walk does not apply.
+ */
+function leanAddRun(
+  input: FixInput,
+  change: TopologyAnnotationChange,
+  unchanged: readonly EndpointSlice[],
+  ratios: Readonly<ValueByZone<number>>,
+  changeByZone: Readonly<ValueByZone<number>>,
+): PlainAutoRun | null {
+  const { context, service } = input;
+  const { minor } = context.release;
+  // (The traffic model takes grouped endpoints only without internalTrafficPolicy: Local.)
+  if (input.leanRuns === false || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
+  const created = sharedSyntheticEndpoints(changeByZone);
+  const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: created.slice, createdKey: created.key, cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
+  return run === null || !run.result.hintsEnabled || run.grouped === null ? null : run;
+}
+
+/** Endpoints donated across zones after a run that turns hints on (`null` when it does not). */
+function donatedAfter(input: FixInput, result: HintsEngineResult): number | null {
+  return !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : donatedCount(result.slices);
+}
+
+/**
  * Suggested fixes for a Service whose hints are off, smallest first, each verified by the engine:
  * 1. the annotation, when nothing requests hints yet and `Auto` would work as things are;
  * 2. the TopologyAwareHints gate, when it is off;
@@ -437,26 +497,14 @@ export function findFixes(input: FixInput): Fix[] {
       gates: over.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease).gates : context.gates,
       topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
     });
-  const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) => {
-    const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
-    // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
-    const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
-    // A run worked out in one walk carries its grouped endpoints in `state` instead of slices.
-    const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState((result as HintsEngineResult).slices, state.annotations, state.gatesOn, state.grouped));
-    fixes.push(fixObject(fix, fixes.length === 0, model === null ? null : new FixAfter(model.crossZoneFraction, model.droppedFraction, undefined, model.matrix), null));
-  };
+  // The closures below only forward to module functions: a closure's optimised code goes with
+  // the last closure made from it, and a pass makes thousands of these and drops them.
+  const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) =>
+    pushFix(input, change, fixes, fix, result, state);
   const done = () => input.primaryOnly === true && fixes.length > 0;
-  // Adding endpoints to slices without hints, on the cluster's own ratios and gates: the Auto run
-  // worked out in one walk (plain-auto-run.ts), with its donations and grouped endpoints.
-  const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): PlainAutoRun | null => {
-    // (The traffic model takes grouped endpoints only without internalTrafficPolicy: Local.)
-    if (input.leanRuns === false || gatesOn || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
-    const created = sharedSyntheticEndpoints(changeByZone);
-    const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: created.slice, createdKey: created.key, cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
-    return run === null || !run.result.hintsEnabled || run.grouped === null ? null : run;
-  };
-  const donatedOf = (result: HintsEngineResult) =>
-    !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : donatedCount(result.slices);
+  const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): PlainAutoRun | null =>
+    gatesOn ? null : leanAddRun(input, change, unchanged, ratios, changeByZone);
+  const donatedOf = (result: HintsEngineResult) => donatedAfter(input, result);
 
   // 1. The gate.
   let gatesOn = false;
@@ -597,18 +645,9 @@ export function findFixes(input: FixInput): Fix[] {
   if (ratios) {
     const n = readyCount(slices);
     const perZone = readyByZone(slices);
-    // The search depends only on the ratios and the counts: with the cluster's own ratios, Services
-    // with the same ready endpoints per zone share it (most small Services look alike).
-    const searchRatios = ratios;
-    let counts: string | undefined;
-    const search = (direction: 'add' | 'remove') => {
-      if (searchRatios !== context.cpuRatiosByZone) return searchEndpointChange(searchRatios, perZone, n, direction);
-      counts ??= countsKey(slices, sortedKeysOf(searchRatios));
-      return context.memo(`fix-search/${direction}/${n}/${counts}`, () => searchEndpointChange(searchRatios, perZone, n, direction));
-    };
-    const add = search('add');
+    const add = searchFor(context, ratios, slices, perZone, n, 'add');
     // Adding, when it can, is tried first and is then the primary: stopping there, no removal is sought.
-    const remove = input.primaryOnly === true && add !== null ? null : search('remove');
+    const remove = input.primaryOnly === true && add !== null ? null : searchFor(context, ratios, slices, perZone, n, 'remove');
     const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);
     for (const found of [add, remove]) {
       if (!found) continue;

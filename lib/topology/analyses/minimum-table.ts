@@ -9,7 +9,7 @@
 import { MINIMUM_FACTOR } from '../upstream/constants';
 import type { Allocation } from '../upstream/topology-cache';
 import { computeAllocationTable } from '../upstream/topology-cache';
-import { sortedKeys } from '../upstream/sorted';
+import { sortedKeys, sortedKeysOf } from '../upstream/sorted';
 import type { ValueByZone } from '../upstream/types';
 
 /** One row of the per-zone minimum table. */
@@ -96,8 +96,10 @@ export function buildMinimumTable(
 
 /** The sum check line of {@link buildMinimumTable} (`4 + 4 + 4 = 12 > 11 ready endpoints → hints off`). */
 export function minimumSumCheck(allocations: Readonly<ValueByZone<Allocation>>, minimumTotal: number, readyEndpoints: number): string {
-  const zones = sortedKeys(allocations);
+  const zones = sortedKeysOf(allocations);
   if (zones.length > readyEndpoints) return `${readyEndpoints} ready endpoints < ${zones.length} zones → hints off`;
-  const sum = `${zones.map((zone) => (allocations[zone] as Allocation).minimum).join(' + ')} = ${minimumTotal}`;
+  let minimums = '';
+  for (let i = 0; i < zones.length; i++) minimums += `${i === 0 ? '' : ' + '}${(allocations[zones[i] as string] as Allocation).minimum}`;
+  const sum = `${minimums} = ${minimumTotal}`;
   return `${sum} ${minimumTotal <= readyEndpoints ? '≤' : '>'} ${readyEndpoints} ready endpoints → hints ${minimumTotal <= readyEndpoints ? 'can be on' : 'off'}`;
 }

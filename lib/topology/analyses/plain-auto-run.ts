@@ -119,7 +119,7 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   const { slices, addressType } = input;
   const created = input.created ?? null;
   if (input.minor < 26) return null;
-  if (created !== null && (created.endpoints.length === 0 || created.endpoints.some((endpoint) => endpoint.ready !== true))) return null;
+  if (created !== null && !allReady(created)) return null;
   // 1. Ready endpoints (`ready: true`, as `EndpointReady` from 1.22 on) of every list, counted with
   //    step 2's counts (they read only the slices and the created one: kept by both).
   const counts = created === null ? readyCountsOf(slices) : createdCountsOf(created, slices);
@@ -155,6 +155,14 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   if (runs.size >= RUNS_PER_LIST) runs.clear();
   runs.set(key, run);
   return run;
+}
+
+/** Whether a slice has endpoints and every one is ready. */
+function allReady(slice: EndpointSlice): boolean {
+  const { endpoints } = slice;
+  if (endpoints.length === 0) return false;
+  for (let i = 0; i < endpoints.length; i++) if ((endpoints[i] as EndpointSlice['endpoints'][number]).ready !== true) return false;
+  return true;
 }
 
 /** Runs {@link RUNS} keeps per slice list before it starts over (a list meets few plans). */

@@ -601,6 +601,11 @@ function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
 }
 
+/** `value` over the clients' total share, within 0–1 (0 without clients). */
+function shareOf(value: number, totalShare: number): number {
+  return totalShare > 0 ? clamp01(value / totalShare) : 0;
+}
+
 const CLIENT_SHARES = new WeakMap<readonly TrafficClientZone[], { readonly clientShareByZone: Readonly<ValueByZone<number>>; readonly totalShare: number }>();
 
 /** `clientShareByZone` as {@link trafficModel} builds it (zones in order) and its sum, once per clients list. */
@@ -906,7 +911,6 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
   // Totals, added up in trafficModel's order.
   const { total: delivered, cross } = matrixSums(matrix);
   if (droppedByZone !== null) for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
-  const norm = (value: number) => (totalShare > 0 ? clamp01(value / totalShare) : 0);
   // Load against a fair share, over the ready endpoints (else those that got any).
   let poolCount = readyCount;
   if (!anyReady) for (let i = 0; i < endpoints.length; i++) if (loadedAt[i] === 1) poolCount += counts[i] as number;
@@ -916,5 +920,5 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
     if (anyReady ? !(endpoints[i] as TrafficEndpoint).ready : loadedAt[i] !== 1) continue;
     maxRelativeLoad = Math.max(maxRelativeLoad, fair > 0 ? (loadAt[i] as number) / fair : 0);
   }
-  return { clientShareByZone, droppedFraction: norm(dropped), crossZoneFraction: norm(cross), maxRelativeLoad, selectionByZone, loadedEndpoints: poolCount, matrix };
+  return { clientShareByZone, droppedFraction: shareOf(dropped, totalShare), crossZoneFraction: shareOf(cross, totalShare), maxRelativeLoad, selectionByZone, loadedEndpoints: poolCount, matrix };
 }

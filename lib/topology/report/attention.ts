@@ -116,8 +116,7 @@ export type AttentionRows = ReadonlyMap<string, AttentionMoney> & { readonly sav
 export function attentionByMoney(items: readonly AttentionItem[], rows: AttentionRows, minSaving: number = DEFAULT_ATTENTION_MIN_SAVING): AttentionItem[] {
   // Services listed by another rule keep that entry; one listed as costly-fixable is re-judged from its row.
   const listedOtherwise = new Set<string>();
-  const out: { readonly item: AttentionItem; readonly monthlyCost: number; readonly saving: number }[] = [];
-  const entry = (item: AttentionItem, row: AttentionMoney | undefined) => ({ item, monthlyCost: row?.monthlyCost ?? 0, saving: row?.saving ?? 0 });
+  const out: MoneyEntry[] = [];
   // Indexed loops: this runs once a pass, mostly before the JIT has optimised it.
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as AttentionItem;
@@ -138,17 +137,37 @@ export function attentionByMoney(items: readonly AttentionItem[], rows: Attentio
     const slash = key.indexOf('/');
     out.push(entry({ namespace: key.slice(0, slash), name: key.slice(slash + 1), ...attention }, row));
   }
-  // Each entry's money is looked up once, not on every comparison. The comparator answers -1, 0
-  // or 1: a fraction handed back to the sort is a number object made for each comparison.
-  out.sort((x, y) => {
-    const cost = y.monthlyCost - x.monthlyCost;
-    if (cost !== 0) return cost > 0 ? 1 : cost < 0 ? -1 : 0;
-    const saving = y.saving - x.saving;
-    if (saving !== 0) return saving > 0 ? 1 : saving < 0 ? -1 : 0;
-    const a = x.item;
-    const b = y.item;
-    if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-  });
-  return out.map((sorted) => sorted.item);
+  // Each entry's money is looked up once, not on every comparison.
+  out.sort(byMoney);
+  const sorted: AttentionItem[] = new Array<AttentionItem>(out.length);
+  for (let i = 0; i < out.length; i++) sorted[i] = (out[i] as MoneyEntry).item;
+  return sorted;
+}
+
+/** An attention entry with the money it is ordered by (see {@link attentionByMoney}). */
+interface MoneyEntry {
+  readonly item: AttentionItem;
+  readonly monthlyCost: number;
+  readonly saving: number;
+}
+
+// Module functions, not closures of attentionByMoney: it runs once a pass, and a closure's
+// optimised code goes with the last closure made from it (each pass compiled them again).
+function entry(item: AttentionItem, row: AttentionMoney | undefined): MoneyEntry {
+  return { item, monthlyCost: row?.monthlyCost ?? 0, saving: row?.saving ?? 0 };
+}
+
+/**
+ * Costliest first, then the largest saving, then by namespace and name. It answers -1, 0 or 1: a
+ * fraction handed back to the sort is a number object made for each comparison.
+ */
+function byMoney(x: MoneyEntry, y: MoneyEntry): number {
+  const cost = y.monthlyCost - x.monthlyCost;
+  if (cost !== 0) return cost > 0 ? 1 : cost < 0 ? -1 : 0;
+  const saving = y.saving - x.saving;
+  if (saving !== 0) return saving > 0 ? 1 : saving < 0 ? -1 : 0;
+  const a = x.item;
+  const b = y.item;
+  if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }

@@ -843,18 +843,23 @@ class LazyServiceReport implements ServiceReport {
  * address and differ from each other), so no repeat is looked for.
  */
 function fixTrafficModel(prepared: PreparedAnalysis, service: ServiceRecord, addressesDistinct: boolean): (state: FixedState) => FixTrafficModel | null {
+  // Only a forwarder: a closure's optimised code goes with the last closure made from it, and
+  // every Service's fixes make one.
+  return (state) => fixedStateTraffic(prepared, service, addressesDistinct, state);
+}
+
+/** {@link fixTrafficModel}'s model of one fixed state. */
+function fixedStateTraffic(prepared: PreparedAnalysis, service: ServiceRecord, addressesDistinct: boolean, state: FixedState): FixTrafficModel | null {
+  if (service.type === 'ExternalName') return null;
   const { context, dataplane } = prepared;
-  return (state) => {
-    if (service.type === 'ExternalName') return null;
-    const release = state.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease) : context.proxyRelease;
-    const input = figuresInput(release, prepared.clients, dataplane.honoursHints, service.clusterIP !== 'None', false, true, proxyServicePort(service, state.annotations, context));
-    // Equal fixed states share one figures object (the memo of the scenarios, per clients and
-    // release; the gate change keyed apart), computed on one endpoint per shape.
-    if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
-    const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupSliceList(state.slices, context.nodeZoneByName, addressesDistinct));
-    const figures =
-      (grouped === null ? null : sharedGroupedFigures(input, grouped, state.gatesOn ? 'gates-on|' : '')) ??
-      computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) });
-    return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
-  };
+  const release = state.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease) : context.proxyRelease;
+  const input = figuresInput(release, prepared.clients, dataplane.honoursHints, service.clusterIP !== 'None', false, true, proxyServicePort(service, state.annotations, context));
+  // Equal fixed states share one figures object (the memo of the scenarios, per clients and
+  // release; the gate change keyed apart), computed on one endpoint per shape.
+  if (state.grouped !== undefined && input.service.internalTrafficPolicy === 'Local') throw new Error('fix traffic model: grouped endpoints cannot be evaluated node by node');
+  const grouped = input.service.internalTrafficPolicy === 'Local' ? null : (state.grouped ?? groupSliceList(state.slices, context.nodeZoneByName, addressesDistinct));
+  const figures =
+    (grouped === null ? null : sharedGroupedFigures(input, grouped, state.gatesOn ? 'gates-on|' : '')) ??
+    computeTrafficFigures({ ...input, endpoints: toTrafficEndpoints(state.slices, context.nodeZoneByName, addressesDistinct) });
+  return { crossZoneFraction: figures.crossZoneFraction, droppedFraction: figures.droppedFraction, matrix: figures.matrix };
 }
