@@ -772,6 +772,92 @@ function weigh(weights: Readonly<Record<ClusterTrafficScenario, ContentWeights>>
   known.gb += part.scale;
 }
 
+/** What {@link computeClusterTraffic} adds up flow by flow (see {@link addFlow}). */
+interface FlowSums {
+  readonly settings: VolumeSettings;
+  readonly measured: MeasuredTraffic | null;
+  readonly pricing: CrossZonePricing;
+  readonly keys: string[];
+  readonly volumes: ServiceVolume[];
+  readonly weights: Record<ClusterTrafficScenario, ContentWeights>;
+  readonly slots: Map<ZoneMatrix, Slot>;
+  readonly cross: Record<ClusterTrafficScenario, number>;
+  gbTotal: number;
+  readonly sources: Record<VolumeSourceKind, { services: number; gbPerMonth: number }>;
+  readonly lb: { services: number; gbPerMonth: number; crossZoneGbPerMonth: number };
+  readonly columns: RowColumns;
+  rows: number;
+  readonly topByCost: TopList;
+  readonly topBySaving: TopList;
+  readonly scratch: Record<'now' | 'expected' | 'ifAuto' | 'fix', PartScratch>;
+}
+
+/** One flow's row and its share of the sums (step 1 of {@link computeClusterTraffic}). */
+function addFlow(run: FlowSums, flow: ServiceFlow): void {
+  const { measured, pricing, scratch, weights, slots } = run;
+  const key = flowKey(flow);
+  run.keys.push(key);
+  const volume = resolveServiceVolume(key, flow.readyEndpoints, run.settings, measured);
+  run.volumes.push(volume);
+  const gb = volume.gbPerMonth;
+  run.gbTotal += gb;
+  const source = run.sources[volume.source.kind];
+  source.services++;
+  source.gbPerMonth += gb;
+
+  const measuredMatrix = volume.measuredMatrix;
+  const now: ScenarioPart = measuredMatrix === null ? modelledPart(scratch.now, flow.now, gb) : inGb(measuredMatrix);
+  const expected = scenarioPart(scratch.expected, flow.expected, gb, measuredMatrix, flow.now.matrix);
+  const ifAuto = scenarioPart(scratch.ifAuto, flow.ifAuto, gb, measuredMatrix, flow.now.matrix);
+  // The fix is looked for only where it can save what neither the sync nor Auto already does.
+  const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
+  const fix = fixAfter === null ? null : scenarioPart(scratch.fix, fixAfter, gb, measuredMatrix, flow.now.matrix);
+  const nowSlot = slotOf(slots, now.matrix);
+  const expectedSlot = expected.matrix === now.matrix ? nowSlot : slotOf(slots, expected.matrix);
+  weigh(weights, nowSlot, 'now', now);
+  weigh(weights, expectedSlot, 'expected', expected);
+
+  const bestScenario = bestOf(now, expected, ifAuto, fix);
+  const best = bestScenario === 'now' ? now : bestScenario === 'expected' ? expected : bestScenario === 'ifAuto' ? ifAuto : (fix as ScenarioPart);
+  weigh(weights, best === now ? nowSlot : best === expected ? expectedSlot : slotOf(slots, best.matrix), 'best', best);
+  const { cross } = run;
+  cross.now += now.cross;
+  cross.expected += expected.cross;
+  cross.best += best.cross;
+
+  const monthlyCost = crossZoneDollars(now.cross, pricing);
+  const bestMonthlyCost = crossZoneDollars(best.cross, pricing);
+  const fixSaving = fix === null ? null : Math.max(0, monthlyCost - crossZoneDollars(fix.cross, pricing));
+  const { columns } = run;
+  const values = columns.values;
+  const rows = run.rows;
+  const at = rows * ROW_NUMBERS;
+  values[at + AT.crossZoneFraction] = measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0;
+  values[at + AT.predictedCrossZoneFraction] = flow.now.crossZoneFraction;
+  values[at + AT.crossZoneGbPerMonth] = now.cross;
+  values[at + AT.monthlyCost] = monthlyCost;
+  values[at + AT.expectedMonthlyCost] = crossZoneDollars(expected.cross, pricing);
+  values[at + AT.bestMonthlyCost] = bestMonthlyCost;
+  values[at + AT.saving] = Math.max(0, monthlyCost - bestMonthlyCost);
+  if (fixSaving !== null) {
+    values[at + AT.fixSaving] = fixSaving;
+    columns.hasFixSaving[rows] = 1;
+  }
+  columns.best[rows] = BEST_SCENARIOS.indexOf(bestScenario);
+  if (monthlyCost > 0) offerRow(run.topByCost, rows);
+  if ((values[at + AT.saving] as number) > 0) offerRow(run.topBySaving, rows);
+  run.rows = rows + 1;
+
+  // The load balancer's own leg (north-south), apart from the in-cluster figures.
+  const external = measured?.byService.get(key)?.externalGbPerMonth ?? 0;
+  if (external > 0 && flow.loadBalancerCrossZoneFraction !== null) {
+    const { lb } = run;
+    lb.services++;
+    lb.gbPerMonth += external;
+    lb.crossZoneGbPerMonth += external * flow.loadBalancerCrossZoneFraction;
+  }
+}
+
 /**
  * The cluster-wide traffic figures of `flows` (one per Service, as the cluster pass keeps them)
  * with volumes resolved from `settings` and `measured`, priced at `pricing`: flows per scenario in
@@ -787,96 +873,44 @@ export function computeClusterTraffic(
   measured: MeasuredTraffic | null,
   pricing: CrossZonePricing,
 ): { report: ClusterTrafficReport; byService: ReadonlyMap<string, ServiceTrafficCost> } {
-  const volumes: ServiceVolume[] = [];
-
   // 1. Per Service: volume × fractions per scenario. Many Services have equal matrices, so the GB
   //    each distinct matrix carries is summed first and every distinct matrix added once. Distinct
   //    by content, not by object: which Services share a figures object depends on the memos'
   //    history (a dashboard pass, the analyze command and an incremental pass fill them in
   //    different orders), and the sums must not (the last digits of `flows` did differ).
   const hashes = memoOnObject(HASHES_BY_FLOWS, flows, () => new Map<ZoneMatrix, number>());
-  const weights: Record<ClusterTrafficScenario, ContentWeights> = { now: contentWeights(hashes), expected: contentWeights(hashes), best: contentWeights(hashes) };
-  // Each matrix object's entries, found by identity first (most flows share their scenarios'
-  // objects), one slot per object for the three sums: a Service whose scenarios share one object
-  // (nothing expected to change) looks it up once.
-  const slots = new Map<ZoneMatrix, Slot>();
-  const cross: Record<ClusterTrafficScenario, number> = { now: 0, expected: 0, best: 0 };
-  let gbTotal = 0;
-  const sources: Record<VolumeSourceKind, { services: number; gbPerMonth: number }> = {
-    'measured-flows': { services: 0, gbPerMonth: 0 },
-    'measured-pod-bytes': { services: 0, gbPerMonth: 0 },
-    set: { services: 0, gbPerMonth: 0 },
-    assumed: { services: 0, gbPerMonth: 0 },
-  };
-  const lb = { services: 0, gbPerMonth: 0, crossZoneGbPerMonth: 0 };
-  const keys: string[] = [];
   const columns = new RowColumns(flows.length);
-  const values = columns.values;
-  let rows = 0;
-  const topByCost = topList(values, AT.monthlyCost, flows, TOP_SERVICES);
-  const topBySaving = topList(values, AT.saving, flows, TOP_SERVICES);
-  const scratch = { now: scratchPart(), expected: scratchPart(), ifAuto: scratchPart(), fix: scratchPart() };
-  // An indexed loop: this one runs once a pass, so mostly before the JIT has optimised it, and a
-  // for…of made an iterator result for each of ~10,000 flows.
-  for (let f = 0; f < flows.length; f++) {
-    const flow = flows[f] as ServiceFlow;
-    const key = flowKey(flow);
-    keys.push(key);
-    const volume = resolveServiceVolume(key, flow.readyEndpoints, settings, measured);
-    volumes.push(volume);
-    const gb = volume.gbPerMonth;
-    gbTotal += gb;
-    const source = sources[volume.source.kind];
-    source.services++;
-    source.gbPerMonth += gb;
-
-    const measuredMatrix = volume.measuredMatrix;
-    const now: ScenarioPart = measuredMatrix === null ? modelledPart(scratch.now, flow.now, gb) : inGb(measuredMatrix);
-    const expected = scenarioPart(scratch.expected, flow.expected, gb, measuredMatrix, flow.now.matrix);
-    const ifAuto = scenarioPart(scratch.ifAuto, flow.ifAuto, gb, measuredMatrix, flow.now.matrix);
-    // The fix is looked for only where it can save what neither the sync nor Auto already does.
-    const fixAfter = Math.min(now.cross, expected.cross, ifAuto.cross) > 1e-9 * Math.max(1, gb) ? flow.fixAfter : null;
-    const fix = fixAfter === null ? null : scenarioPart(scratch.fix, fixAfter, gb, measuredMatrix, flow.now.matrix);
-    const nowSlot = slotOf(slots, now.matrix);
-    const expectedSlot = expected.matrix === now.matrix ? nowSlot : slotOf(slots, expected.matrix);
-    weigh(weights, nowSlot, 'now', now);
-    weigh(weights, expectedSlot, 'expected', expected);
-
-    const bestScenario = bestOf(now, expected, ifAuto, fix);
-    const best = bestScenario === 'now' ? now : bestScenario === 'expected' ? expected : bestScenario === 'ifAuto' ? ifAuto : (fix as ScenarioPart);
-    weigh(weights, best === now ? nowSlot : best === expected ? expectedSlot : slotOf(slots, best.matrix), 'best', best);
-    cross.now += now.cross;
-    cross.expected += expected.cross;
-    cross.best += best.cross;
-
-    const monthlyCost = crossZoneDollars(now.cross, pricing);
-    const bestMonthlyCost = crossZoneDollars(best.cross, pricing);
-    const fixSaving = fix === null ? null : Math.max(0, monthlyCost - crossZoneDollars(fix.cross, pricing));
-    const at = rows * ROW_NUMBERS;
-    values[at + AT.crossZoneFraction] = measuredMatrix === null ? flow.now.crossZoneFraction : gb > 0 ? now.cross / gb : 0;
-    values[at + AT.predictedCrossZoneFraction] = flow.now.crossZoneFraction;
-    values[at + AT.crossZoneGbPerMonth] = now.cross;
-    values[at + AT.monthlyCost] = monthlyCost;
-    values[at + AT.expectedMonthlyCost] = crossZoneDollars(expected.cross, pricing);
-    values[at + AT.bestMonthlyCost] = bestMonthlyCost;
-    values[at + AT.saving] = Math.max(0, monthlyCost - bestMonthlyCost);
-    if (fixSaving !== null) {
-      values[at + AT.fixSaving] = fixSaving;
-      columns.hasFixSaving[rows] = 1;
-    }
-    columns.best[rows] = BEST_SCENARIOS.indexOf(bestScenario);
-    if (monthlyCost > 0) offerRow(topByCost, rows);
-    if ((values[at + AT.saving] as number) > 0) offerRow(topBySaving, rows);
-    rows++;
-
-    // The load balancer's own leg (north-south), apart from the in-cluster figures.
-    const external = measured?.byService.get(key)?.externalGbPerMonth ?? 0;
-    if (external > 0 && flow.loadBalancerCrossZoneFraction !== null) {
-      lb.services++;
-      lb.gbPerMonth += external;
-      lb.crossZoneGbPerMonth += external * flow.loadBalancerCrossZoneFraction;
-    }
-  }
+  const run: FlowSums = {
+    settings,
+    measured,
+    pricing,
+    keys: [],
+    volumes: [],
+    weights: { now: contentWeights(hashes), expected: contentWeights(hashes), best: contentWeights(hashes) },
+    // Each matrix object's entries, found by identity first (most flows share their scenarios'
+    // objects), one slot per object for the three sums: a Service whose scenarios share one object
+    // (nothing expected to change) looks it up once.
+    slots: new Map<ZoneMatrix, Slot>(),
+    cross: { now: 0, expected: 0, best: 0 },
+    gbTotal: 0,
+    sources: {
+      'measured-flows': { services: 0, gbPerMonth: 0 },
+      'measured-pod-bytes': { services: 0, gbPerMonth: 0 },
+      set: { services: 0, gbPerMonth: 0 },
+      assumed: { services: 0, gbPerMonth: 0 },
+    },
+    lb: { services: 0, gbPerMonth: 0, crossZoneGbPerMonth: 0 },
+    columns,
+    rows: 0,
+    topByCost: topList(columns.values, AT.monthlyCost, flows, TOP_SERVICES),
+    topBySaving: topList(columns.values, AT.saving, flows, TOP_SERVICES),
+    scratch: { now: scratchPart(), expected: scratchPart(), ifAuto: scratchPart(), fix: scratchPart() },
+  };
+  // An indexed loop over a module function: this loop runs once a pass, so it would be compiled
+  // on the stack (OSR) each pass, that code dropped by the next full collection; the function,
+  // called ~10,000 times a pass, keeps its optimised code.
+  for (let f = 0; f < flows.length; f++) addFlow(run, flows[f] as ServiceFlow);
+  const { keys, volumes, weights, cross, gbTotal, sources, lb, topByCost, topBySaving } = run;
 
   const byService = new CostRows(rowIndex(keys), flows, volumes, columns);
 

@@ -223,8 +223,17 @@ export function estimateRules(services: readonly RuleEstimateService[], nodes: n
     ],
   };
 
-  const endpointsPerNode = services.reduce((s, svc) => s + svc.endpointsPerNode, 0);
-  const endpoints = services.reduce((s, svc) => s + svc.endpoints, 0);
+  // One indexed loop for the three sums (each added in the Services' order, as a reduce would):
+  // this runs once a pass over ~10,000 Services, and callbacks made per call are compiled again each pass.
+  let endpointsPerNode = 0;
+  let endpoints = 0;
+  let externalAddresses = 0;
+  for (let i = 0; i < services.length; i++) {
+    const svc = services[i] as RuleEstimateService;
+    endpointsPerNode += svc.endpointsPerNode;
+    endpoints += svc.endpoints;
+    externalAddresses += svc.externalAddresses;
+  }
   const notes = [
     'Figures are per node: every node programs every Service. They are estimates from the proxiers\' structure, not counts read from a node.',
     'Check a node with: sudo iptables-save | wc -l (iptables), sudo ipvsadm -Ln | wc -l and sudo ipset list | wc -l (IPVS), sudo nft list table ip kube-proxy | wc -l (nftables).',
@@ -237,7 +246,7 @@ export function estimateRules(services: readonly RuleEstimateService[], nodes: n
       endpoints,
       endpointsPerNode: Math.round(endpointsPerNode * 100) / 100,
       nodePorts: N + N0,
-      externalAddresses: services.reduce((s, svc) => s + svc.externalAddresses, 0),
+      externalAddresses,
       portsWithoutEndpoints: P0,
       nodes,
     },
