@@ -413,47 +413,95 @@ function searchFor(
   return context.memo(`fix-search/${direction}/${n}/${countsKey(slices, sortedKeysOf(ratios))}`, () => searchEndpointChange(ratios, perZone, n, direction));
 }
 
-/** Adds `fix` to `fixes` with the traffic after it (see {@link findFixes}): the first one is the primary. */
-function pushFix(
-  input: FixInput,
-  change: TopologyAnnotationChange,
-  fixes: Fix[],
-  fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>,
-  result: HintsEngineResult | null,
-  state: Omit<FixedState, 'slices'>,
-): void {
+/**
+ * What {@link findFixes} carries from step to step: its input, the toggle's edit, the Service's key,
+ * the fixes so far, and whether the steps so far assume the TopologyAwareHints gate on. A record
+ * read by module functions, not closures made per call (a pass looks for ~2,000 primary fixes, and
+ * a closure's optimised code goes with the last closure made from it).
+ */
+interface FixRun {
+  readonly input: FixInput;
+  readonly change: TopologyAnnotationChange;
+  readonly key: string;
+  readonly fixes: Fix[];
+  gatesOn: boolean;
+}
+
+/** What {@link engineRun} changes of the Service's own sync. */
+interface EngineOverrides {
+  readonly ratios?: Readonly<ValueByZone<number>> | null;
+  readonly unchanged?: readonly EndpointSlice[];
+  readonly toCreate?: readonly EndpointSlice[];
+  readonly gatesOn?: boolean;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly trafficDistribution?: string | null;
+}
+
+/** The controller's sync of the Service with the toggle's annotations, and `over` in place of its own. */
+function engineRun(run: FixRun, over: EngineOverrides): HintsEngineResult {
+  const { input, change } = run;
+  const { context, service } = input;
+  return runHintsEngine({
+    serviceKey: run.key,
+    annotations: over.annotations ?? change.annotations,
+    trafficDistribution: over.trafficDistribution === undefined ? service.trafficDistribution : over.trafficDistribution,
+    addressType: input.addressType,
+    unchanged: over.unchanged ?? input.managedSlices,
+    toCreate: over.toCreate ?? [],
+    cpuRatiosByZone: over.ratios === undefined ? context.cpuRatiosByZone : over.ratios,
+    minor: context.release.minor,
+    // The release's gates with the hints gate on: one shared object, so the engine's kept runs find it again.
+    gates: over.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease).gates : context.gates,
+    topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
+  });
+}
+
+/** Whether the search may stop: only the primary is asked for, and it is found. */
+function isDone(run: FixRun): boolean {
+  return run.input.primaryOnly === true && run.fixes.length > 0;
+}
+
+/**
+ * Adds `fix` to the run's fixes with the traffic after it: the first one is the primary. `state`:
+ * the fixed state's annotations and gates (and grouped endpoints), by default the toggle's edit and
+ * the run's gates.
+ */
+function pushFix(run: FixRun, fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state?: Omit<FixedState, 'slices'>): void {
+  const { input, change, fixes } = run;
+  const annotations = state === undefined ? change.annotations : state.annotations;
+  const gatesOn = state === undefined ? run.gatesOn : state.gatesOn;
   const modelled = result !== null && result.hintsEnabled && fix.verification.verified && input.trafficAfter !== undefined;
   // The Auto state as it stands (the annotation fix) is the caller's "if Auto" scenario when it passed that.
-  const known = modelled && result === input.ifAutoResult && !state.gatesOn && state.annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
+  const known = modelled && result === input.ifAutoResult && !gatesOn && annotations === change.annotations ? (input.autoState?.traffic ?? null) : null;
   // A run worked out in one walk carries its grouped endpoints in `state` instead of slices.
-  const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState((result as HintsEngineResult).slices, state.annotations, state.gatesOn, state.grouped));
+  const model = !modelled ? null : known !== null ? known : (input.trafficAfter as (state: FixedState) => FixTrafficModel | null)(fixedState((result as HintsEngineResult).slices, annotations, gatesOn, state?.grouped));
   fixes.push(fixObject(fix, fixes.length === 0, model === null ? null : new FixAfter(model.crossZoneFraction, model.droppedFraction, undefined, model.matrix), null));
 }
 
 /**
- * Adding endpoints to slices without hints, on the cluster's own ratios and gates (the caller
- * checks the gates): the Auto run worked out in one walk (plain-auto-run.ts), with its donations
- * and grouped endpoints; `null` where that walk does not apply.
+ * Adding endpoints to slices without hints, on the cluster's own ratios and gates: the Auto run
+ * worked out in one walk (plain-auto-run.ts), with its donations and grouped endpoints; `null`
+ * where that walk does not apply.
  */
-function leanAddRun(
-  input: FixInput,
-  change: TopologyAnnotationChange,
-  unchanged: readonly EndpointSlice[],
-  ratios: Readonly<ValueByZone<number>>,
-  changeByZone: Readonly<ValueByZone<number>>,
-): PlainAutoRun | null {
+function leanAddRun(run: FixRun, unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): PlainAutoRun | null {
+  const { input, change } = run;
   const { context, service } = input;
   const { minor } = context.release;
   // (The traffic model takes grouped endpoints only without internalTrafficPolicy: Local.)
-  if (input.leanRuns === false || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
+  if (input.leanRuns === false || run.gatesOn || !context.topologyCacheEnabled || service.internalTrafficPolicy === 'Local' || !annotationRequestsHints(change.annotations, minor) || !plainSlices(unchanged)) return null;
   const created = sharedSyntheticEndpoints(changeByZone);
-  const run = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: created.slice, createdKey: created.key, cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
-  return run === null || !run.result.hintsEnabled || run.grouped === null ? null : run;
+  const lean = plainAutoRun({ addressType: input.addressType, slices: unchanged, created: created.slice, createdKey: created.key, cpuRatiosByZone: ratios, table: null, minor, nodeZoneByName: context.nodeZoneByName });
+  return lean === null || !lean.result.hintsEnabled || lean.grouped === null ? null : lean;
 }
 
 /** Endpoints donated across zones after a run that turns hints on (`null` when it does not). */
 function donatedAfter(input: FixInput, result: HintsEngineResult): number | null {
   return !result.hintsEnabled ? null : result === input.ifAutoResult && input.autoState ? input.autoState.donated : donatedCount(result.slices);
+}
+
+/** The workload the placement note and scale commands read. */
+function workloadNowOf(input: FixInput): FixInput['workload'] {
+  return input.workloadOf ? input.workloadOf() : input.workload;
 }
 
 /**
@@ -483,35 +531,13 @@ export function findFixes(input: FixInput): Fix[] {
       ]
     : [];
   const key = `${service.namespace}/${service.name}`;
-  const engine = (over: { ratios?: Readonly<ValueByZone<number>> | null; unchanged?: readonly EndpointSlice[]; toCreate?: readonly EndpointSlice[]; gatesOn?: boolean; annotations?: Readonly<Record<string, string>>; trafficDistribution?: string | null }) =>
-    runHintsEngine({
-      serviceKey: key,
-      annotations: over.annotations ?? change.annotations,
-      trafficDistribution: over.trafficDistribution === undefined ? service.trafficDistribution : over.trafficDistribution,
-      addressType: input.addressType,
-      unchanged: over.unchanged ?? input.managedSlices,
-      toCreate: over.toCreate ?? [],
-      cpuRatiosByZone: over.ratios === undefined ? context.cpuRatiosByZone : over.ratios,
-      minor,
-      // The release's gates with the hints gate on: one shared object, so the engine's kept runs find it again.
-      gates: over.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease).gates : context.gates,
-      topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
-    });
-  // The closures below only forward to module functions: a closure's optimised code goes with
-  // the last closure made from it, and a pass makes thousands of these and drops them.
-  const push = (fix: Omit<Fix, 'primary' | 'after' | 'monthlySaving'>, result: HintsEngineResult | null, state: Omit<FixedState, 'slices'> = { annotations: change.annotations, gatesOn }) =>
-    pushFix(input, change, fixes, fix, result, state);
-  const done = () => input.primaryOnly === true && fixes.length > 0;
-  const leanAdd = (unchanged: readonly EndpointSlice[], ratios: Readonly<ValueByZone<number>>, changeByZone: Readonly<ValueByZone<number>>): PlainAutoRun | null =>
-    gatesOn ? null : leanAddRun(input, change, unchanged, ratios, changeByZone);
-  const donatedOf = (result: HintsEngineResult) => donatedAfter(input, result);
+  const run: FixRun = { input, change, key, fixes, gatesOn: false };
 
   // 1. The gate.
-  let gatesOn = false;
   if (!context.topologyCacheEnabled) {
-    gatesOn = true;
-    const result = engine({ gatesOn: true });
-    push({
+    run.gatesOn = true;
+    const result = engineRun(run, { gatesOn: true });
+    pushFix(run, {
       kind: 'enable-feature-gate',
       title: 'Enable the TopologyAwareHints feature gate',
       description: `On ${context.release.release} the TopologyAwareHints gate is off, so the controller never hints. Enable it on kube-apiserver, kube-controller-manager and kube-proxy.`,
@@ -520,16 +546,16 @@ export function findFixes(input: FixInput): Fix[] {
       nodes: [],
       commands: ['--feature-gates=TopologyAwareHints=true', ...annotateCommands],
       verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: 'gate on in every component' },
-      donatedAfter: donatedOf(result),
+      donatedAfter: donatedAfter(input, result),
     }, result);
-    if (result.hintsEnabled || done()) return fixes;
+    if (result.hintsEnabled || isDone(run)) return fixes;
   }
 
   // 2. Auto as things are.
-  const auto = gatesOn ? engine({ gatesOn: true }) : input.ifAutoResult;
+  const auto = run.gatesOn ? engineRun(run, { gatesOn: true }) : input.ifAutoResult;
   if (auto.hintsEnabled) {
     if (needsAnnotation) {
-      push({
+      pushFix(run, {
         kind: 'set-annotation',
         title: `Set ${Object.keys(change.set)[0]}: ${Object.values(change.set)[0]}`,
         description: 'Nothing requests hints yet; with the annotation the controller would enable them as the cluster stands.',
@@ -538,7 +564,7 @@ export function findFixes(input: FixInput): Fix[] {
         nodes: [],
         commands: annotateCommands,
         verification: { verified: true, event: auto.event ?? auto.reason, assumption: null },
-        donatedAfter: donatedOf(auto),
+        donatedAfter: donatedAfter(input, auto),
       }, auto);
     }
     return fixes;
@@ -566,10 +592,10 @@ export function findFixes(input: FixInput): Fix[] {
       } else fixedNodes.push(node);
     }
     ratios = setNodes(fixedNodes, minor).cpuRatiosByZone;
-    const result = engine({ ratios, gatesOn });
+    const result = engineRun(run, { ratios, gatesOn: run.gatesOn });
     const missingZone = offenders.filter((n) => context.nodeStatusByName.get(n.name) === 'missing-zone');
     const missingCpu = offenders.filter((n) => context.nodeStatusByName.get(n.name) === 'missing-cpu');
-    push({
+    pushFix(run, {
       kind: missingZone.length > 0 ? 'label-node' : 'fix-node-cpu',
       title: missingZone.length > 0 ? `Label ${missingZone.map((n) => n.name).join(', ')} with its zone` : `Fix allocatable CPU on ${missingCpu.map((n) => n.name).join(', ')}`,
       description:
@@ -588,11 +614,11 @@ export function findFixes(input: FixInput): Fix[] {
         event: result.event ?? result.reason,
         assumption: [assumptions.length > 0 ? `labelled ${assumptions.join(', ')}` : null, missingCpu.length > 0 ? 'CPU-less nodes removed' : null].filter(Boolean).join('; ') || null,
       },
-      donatedAfter: donatedOf(result),
+      donatedAfter: donatedAfter(input, result),
     }, result);
-    if (result.hintsEnabled || done()) return fixes;
+    if (result.hintsEnabled || isDone(run)) return fixes;
   } else if (ratios === null) {
-    push({
+    pushFix(run, {
       kind: 'add-zone',
       title: cause === 'single-zone' ? 'Run nodes in a second zone' : 'Bring Ready worker nodes with CPU',
       description:
@@ -612,7 +638,7 @@ export function findFixes(input: FixInput): Fix[] {
   // 4. Endpoints without a zone.
   let slices = input.managedSlices;
   // With the cluster's own ratios and gates, that run is the Auto run the caller made already.
-  const afterNodes = !gatesOn && ratios === context.cpuRatiosByZone ? auto : engine({ ratios, gatesOn });
+  const afterNodes = !run.gatesOn && ratios === context.cpuRatiosByZone ? auto : engineRun(run, { ratios, gatesOn: run.gatesOn });
   if (afterNodes.reason?.message.startsWith(MESSAGE_NO_ZONE_SPECIFIED) && ratios) {
     const nodeNames = new Set<string>();
     const fallbackZone = Object.keys(ratios).sort()[0] ?? 'zone-a';
@@ -625,9 +651,9 @@ export function findFixes(input: FixInput): Fix[] {
         return { ...e, zone: nodeZone ?? fallbackZone };
       }),
     }));
-    const result = engine({ ratios, unchanged: slices, gatesOn });
+    const result = engineRun(run, { ratios, unchanged: slices, gatesOn: run.gatesOn });
     const names = [...nodeNames].sort();
-    push({
+    pushFix(run, {
       kind: 'label-endpoint-nodes',
       title: names.length > 0 ? `Give ${names.join(', ')} a zone label` : 'Give every endpoint a zone',
       description: 'Some ready endpoints have no zone (their node has no zone label), and one zone-less endpoint turns the Service\'s hints off.',
@@ -636,9 +662,9 @@ export function findFixes(input: FixInput): Fix[] {
       nodes: names,
       commands: [...names.map((n) => `kubectl label node ${n} ${LABEL_TOPOLOGY_ZONE}=<zone>`), ...annotateCommands],
       verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `endpoints given their node's zone (else ${fallbackZone})` },
-      donatedAfter: donatedOf(result),
+      donatedAfter: donatedAfter(input, result),
     }, result);
-    if (result.hintsEnabled || done()) return fixes;
+    if (result.hintsEnabled || isDone(run)) return fixes;
   }
 
   // 5. Endpoint counts.
@@ -648,17 +674,16 @@ export function findFixes(input: FixInput): Fix[] {
     const add = searchFor(context, ratios, slices, perZone, n, 'add');
     // Adding, when it can, is tried first and is then the primary: stopping there, no removal is sought.
     const remove = input.primaryOnly === true && add !== null ? null : searchFor(context, ratios, slices, perZone, n, 'remove');
-    const workloadNow = () => (input.workloadOf ? input.workloadOf() : input.workload);
     for (const found of [add, remove]) {
       if (!found) continue;
       const isAdd = found === add;
       if (!isAdd && add && found.total >= add.total) continue;
-      const lean = isAdd ? leanAdd(slices, ratios, found.changeByZone) : null;
+      const lean = isAdd ? leanAddRun(run, slices, ratios, found.changeByZone) : null;
       const result =
         lean?.result ??
-        (isAdd ? engine({ ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn }) : engine({ ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn }));
+        (isAdd ? engineRun(run, { ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn: run.gatesOn }) : engineRun(run, { ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn: run.gatesOn }));
       const where = zoneList(found.changeByZone);
-      push({
+      pushFix(run, {
         kind: isAdd ? 'add-endpoints' : 'remove-endpoints',
         title: `${isAdd ? 'Add' : 'Remove'} ${found.total} ready endpoint${found.total === 1 ? '' : 's'}, to ${found.readyAfter} (fewest donations with ${where})`,
         description: !spelled
@@ -666,27 +691,27 @@ export function findFixes(input: FixInput): Fix[] {
           : `${n} ready endpoints cannot be allocated (${auto.reason?.message ?? 'minimums do not fit'}); with ${found.readyAfter} the per-zone minimums fit` +
             (found.donatedAfter > 0 ? `, though ${found.donatedAfter} endpoint(s) would still be donated across zones.` : ' and no endpoint is donated across zones.') +
             ' ' +
-            placementNote(isAdd, found.readyAfter, workloadNow(), ratios),
+            placementNote(isAdd, found.readyAfter, workloadNowOf(input), ratios),
         endpointChangeByZone: found.changeByZone,
         readyEndpointsAfter: found.readyAfter,
         nodes: [],
-        commands: spelled ? [...annotateCommands, ...scaleCommands(workloadNow(), service.namespace, isAdd ? found.total : -found.total, where)] : [],
+        commands: spelled ? [...annotateCommands, ...scaleCommands(workloadNowOf(input), service.namespace, isAdd ? found.total : -found.total, where)] : [],
         verification: { verified: result.hintsEnabled, event: result.event ?? result.reason, assumption: `ready endpoints ${isAdd ? 'added' : 'removed'}: ${where}` },
-        donatedAfter: lean === null ? donatedOf(result) : lean.donated,
-      }, result, lean === null ? undefined : { annotations: change.annotations, gatesOn, grouped: lean.grouped ?? undefined });
-      if (done()) return fixes;
+        donatedAfter: lean === null ? donatedAfter(input, result) : lean.donated,
+      }, result, lean === null ? undefined : { annotations: change.annotations, gatesOn: run.gatesOn, grouped: lean.grouped ?? undefined });
+      if (isDone(run)) return fixes;
     }
   }
 
   // 6. trafficDistribution instead of Auto.
-  if (done()) return fixes;
+  if (isDone(run)) return fixes;
   const tdAvailable = minor >= 33 || (minor >= 30 && context.gates.ServiceTrafficDistribution);
   if (tdAvailable && service.trafficDistribution === null) {
     const dropped = new Set([...Object.keys(change.set), ...change.remove]);
     const withoutAuto = Object.fromEntries(Object.entries(service.annotations).filter(([k]) => !dropped.has(k)));
-    const result = engine({ ratios, unchanged: slices, annotations: withoutAuto, trafficDistribution: TRAFFIC_DISTRIBUTION_PREFER_CLOSE, gatesOn });
+    const result = engineRun(run, { ratios, unchanged: slices, annotations: withoutAuto, trafficDistribution: TRAFFIC_DISTRIBUTION_PREFER_CLOSE, gatesOn: run.gatesOn });
     if (result.hintsEnabled) {
-      push({
+      pushFix(run, {
         kind: 'set-traffic-distribution',
         title: 'Or: trafficDistribution: PreferClose',
         description:
@@ -699,8 +724,8 @@ export function findFixes(input: FixInput): Fix[] {
           `kubectl patch service ${service.name} -n ${service.namespace} --type merge -p '{"spec":{"trafficDistribution":"PreferClose"}}'`,
         ],
         verification: { verified: true, event: null, assumption: null },
-        donatedAfter: donatedOf(result),
-      }, result, { annotations: withoutAuto, gatesOn });
+        donatedAfter: donatedAfter(input, result),
+      }, result, { annotations: withoutAuto, gatesOn: run.gatesOn });
     }
   }
   return fixes;

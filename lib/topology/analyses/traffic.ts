@@ -309,7 +309,7 @@ function zonesKeepOrder(byZone: readonly TrafficClientZone[]): boolean {
     known = true;
     for (let i = 0; i < byZone.length && known; i++) {
       const zone = (byZone[i] as TrafficClientZone).zone;
-      if (ARRAY_INDEX.test(zone) && Number(zone) < 4_294_967_295) known = false;
+      if (isIndexKey(zone)) known = false;
       else if (i > 0 && (byZone[i - 1] as TrafficClientZone).zone === zone) known = false;
     }
     KEEP_ORDER.set(byZone, known);
@@ -319,6 +319,11 @@ function zonesKeepOrder(byZone: readonly TrafficClientZone[]): boolean {
 
 const KEEP_ORDER = new WeakMap<readonly TrafficClientZone[], boolean>();
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/** Whether a record's key `key` is an array index (such keys come first, by number, not in the order they were set). */
+function isIndexKey(key: string): boolean {
+  return ARRAY_INDEX.test(key) && Number(key) < 4_294_967_295;
+}
 
 // Per-call scratch buffers for loads by position (the model is synchronous and not re-entrant).
 let loadsBuffer = new Float64Array(64);
@@ -634,6 +639,8 @@ interface GroupSelection {
   readonly zoneCounts: readonly number[];
   /** Endpoints selected (entries times their counts). */
   readonly count: number;
+  /** No zone of `zones` reads as an array index: a row keyed by them keeps their order. */
+  readonly zonesInOrder: boolean;
   /** Its `selectionByZone` entries by client zone position (see `clientsByZone`), made when first asked (see {@link zoneSelectionOf}). */
   entries: (ZoneSelection | undefined)[] | null;
 }
@@ -797,7 +804,9 @@ function selectGroups(input: GroupedInput, endpoints: readonly TrafficEndpoint[]
     }
     count += each;
   }
-  return { mode, message: sharedText(message), positions, zones, zoneCounts, count, entries: null };
+  let zonesInOrder = true;
+  for (let k = 0; k < zones.length && zonesInOrder; k++) zonesInOrder = !isIndexKey(zones[k] as string);
+  return { mode, message: sharedText(message), positions, zones, zoneCounts, count, zonesInOrder, entries: null };
 }
 
 /**
@@ -850,6 +859,11 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
   // zonesKeepOrder), and only then is the record made.
   const droppedByZone: ValueByZone<number> | null = zonesKeepOrder(byZone) ? null : {};
   let dropped = 0;
+  // The matrix's totals are added up as its cells are set when its rows and columns keep the
+  // order they are set in (matrixSums reads them in the records' order), else read afterwards.
+  let sumsInline = droppedByZone === null;
+  let delivered = 0;
+  let cross = 0;
   const selectionByZone: ZoneSelection[] = new Array<ZoneSelection>(byZone.length);
   for (let position = 0; position < byZone.length; position++) {
     const client = byZone[position] as TrafficClientZone;
@@ -878,12 +892,36 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
           else if (current.zones[k] === UNKNOWN_ZONE) unknownCount = current.zoneCounts[k] as number;
         }
         const others = current.count - own - unknownCount;
-        if (own > 0) row[client.zone] = (row[client.zone] ?? 0) + each * own;
-        if (unknownCount > 0) row[UNKNOWN_ZONE] = (row[UNKNOWN_ZONE] ?? 0) + each * unknownCount;
-        if (others > 0) row[OTHER_ZONES] = (row[OTHER_ZONES] ?? 0) + each * others;
+        // A fresh row: each of its three cells is set once, `0 + x`, in this order.
+        if (own > 0) {
+          const value = 0 + each * own;
+          row[client.zone] = value;
+          delivered += value;
+        }
+        if (unknownCount > 0) {
+          const value = 0 + each * unknownCount;
+          row[UNKNOWN_ZONE] = value;
+          delivered += value;
+        }
+        if (others > 0) {
+          // (A client zone cannot be named like the lumped column, but were it so, its cell adds up.)
+          const prior = row[OTHER_ZONES];
+          if (prior !== undefined) sumsInline = false;
+          const value = (prior ?? 0) + each * others;
+          row[OTHER_ZONES] = value;
+          delivered += value;
+          cross += value;
+        }
       } else {
+        if (!current.zonesInOrder) sumsInline = false;
         // Each zone once per row (the selection's zones are distinct), so `(row[zone] ?? 0) + x` is `0 + x`.
-        for (let k = 0; k < current.zones.length; k++) row[current.zones[k] as string] = 0 + each * (current.zoneCounts[k] as number);
+        for (let k = 0; k < current.zones.length; k++) {
+          const zone = current.zones[k] as string;
+          const value = 0 + each * (current.zoneCounts[k] as number);
+          row[zone] = value;
+          delivered += value;
+          if (zone !== client.zone && zone !== UNKNOWN_ZONE) cross += value;
+        }
       }
       if (zoneIndependent) sharedLoad += each;
       else {
@@ -909,7 +947,11 @@ function groupedFigures(input: GroupedInput, endpoints: readonly TrafficEndpoint
   }
 
   // Totals, added up in trafficModel's order.
-  const { total: delivered, cross } = matrixSums(matrix);
+  if (!sumsInline) {
+    const sums = matrixSums(matrix);
+    delivered = sums.total;
+    cross = sums.cross;
+  }
   if (droppedByZone !== null) for (const zone in droppedByZone) dropped += droppedByZone[zone] as number;
   // Load against a fair share, over the ready endpoints (else those that got any).
   let poolCount = readyCount;

@@ -254,7 +254,10 @@ function endpointsPerNode(matrixNow: TrafficFigures, endpoints: number): number 
   return totalShare > 0 ? weighted / totalShare : endpoints;
 }
 
-/** Progress of a cluster pass driven step by step (see {@link analyzeClusterSteps}). */
+/**
+ * Progress of a cluster pass driven step by step (see {@link analyzeClusterSteps}): one object per
+ * pass, whose figures each step brings up to date.
+ */
 export interface ClusterPassProgress {
   /** Services whose report is in place so far (computed or reused). */
   readonly done: number;
@@ -335,6 +338,9 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   let shapes: ShapeMemo | null | undefined;
   const needsAttention: (ServiceAttention & { readonly namespace: string; readonly name: string })[] = [];
   const flows: ServiceFlow[] = [];
+  // One progress object, updated before each step (a pass steps ~10,000 times): a reader sees the
+  // latest figures through it.
+  const progress: { done: number; total: number; computed: number } = { done: 0, total: services.length, computed: 0 };
   for (let at = 0; at < services.length; at++) {
     const service = services[at] as ServiceRecord;
     const key = order.keys[at] as string;
@@ -350,7 +356,9 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
       result = clusterPassResult(prepared, service, key, memo, shapes, slices ?? NO_SLICE_RECORDS);
       computed++;
       cache?.storeReport(memo, service, slices, result);
-      yield { done: reports.length + 1, total: services.length, computed };
+      progress.done = reports.length + 1;
+      progress.computed = computed;
+      yield progress;
     }
     const { report, attention } = result;
     reports.push(report);
@@ -363,7 +371,11 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
   }
   // The totals below (rule estimates, the cluster traffic block) are one more step of their own
   // when anything was computed, so a caller slicing the pass can run other work before them.
-  if (computed > 0) yield { done: services.length, total: services.length, computed };
+  if (computed > 0) {
+    progress.done = services.length;
+    progress.computed = computed;
+    yield progress;
+  }
   const zones = prepared.zones;
   const passTraffic = clusterTraffic(prepared, flows);
   const attentionList = attentionByMoney(needsAttention, passTraffic.result.byService, prepared.attentionMinSaving);

@@ -309,6 +309,28 @@ function scenarioTraffic(model: ScenarioModel, sliceSet: readonly EndpointSlice[
   return (grouped === null ? null : sharedGroupedFigures(input, grouped)) ?? computeTrafficFigures({ ...input, endpoints: scenarioEndpoints(model, sliceSet) });
 }
 
+/**
+ * `expected` without its donated list, as a report keeps it: its fields in its order, spelled out
+ * (a rest spread copies them one by one at run time, for every shape of a pass).
+ */
+function expectedSummaryOf(expected: ExpectedHints): ServiceReport['expected'] {
+  return {
+    addressType: expected.addressType,
+    applicable: expected.applicable,
+    mechanism: expected.mechanism,
+    hintsEnabled: expected.hintsEnabled,
+    event: expected.event,
+    reason: expected.reason,
+    allocationsByZone: expected.allocationsByZone,
+    minimumTotal: expected.minimumTotal,
+    readyEndpoints: expected.readyEndpoints,
+    hintCountsByZone: expected.hintCountsByZone,
+    donatedEndpoints: expected.donatedEndpoints,
+    slicesToWrite: expected.slicesToWrite,
+    verdict: expected.verdict,
+  };
+}
+
 /** Whether any endpoint of `slices` carries node hints. */
 function anyNodeHints(slices: readonly EndpointSlice[]): boolean {
   for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return true;
@@ -347,7 +369,7 @@ export function hintsAndTraffic(prepared: PreparedAnalysis, service: ServiceReco
       ? expected
       : scenarioTraffic(scenarios, slices.ifAuto, svcAuto, honours);
   const ifNone = analysis.observed.hintsPresent ? scenarioTraffic(scenarios, slices.observed, svcNow, false) : now;
-  const { donated: _donated, ...expectedSummary } = analysis.expected;
+  const expectedSummary = expectedSummaryOf(analysis.expected);
   const { entries: _entries, ...diffSummary } = analysis.diff;
   // The annotation fix leaves the Auto state: with every slice managed, the if-Auto scenario is its traffic.
   const autoState = slices.ifAutoResult.hintsEnabled && slices.managed.length === slices.observed.length ? autoStateOf(slices.ifAutoResult, ifAuto) : null;
@@ -443,7 +465,7 @@ export function plainHintsAndTraffic(
     auto.grouped ?? observedGroups,
   );
   if (now === null || ifAuto === null) return null;
-  const { donated: _donated, ...expectedSummary } = expected;
+  const expectedSummary = expectedSummaryOf(expected);
   return {
     analysis,
     expectedSummary,
