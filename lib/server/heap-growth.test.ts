@@ -38,8 +38,14 @@ describe('limitHeapGrowth', () => {
       const limits = [...text.matchAll(/\[HeapController\] Limit: [^\n]*\(([\d.]+)\)/g)].map((m) => Number(m[1]));
       return limits.length > 0 ? limits : [...text.matchAll(/\[HeapController\] factor ([\d.]+) based/g)].map((m) => Number(m[1]));
     };
-    expect(applied(after).length).toBeGreaterThan(0);
-    expect(new Set(applied(after))).toEqual(new Set([1.3]));
+    // Every collection from the flag on applies 1.3. One line of another factor may still come after
+    // the marker: V8 writes its trace through C's buffered stdout, the marker goes straight to the
+    // pipe, and a loaded machine (CI runs the unit tests in parallel) can flush a collection traced
+    // before the flag after it. So: the last collections, not every line after the marker.
+    const factors = applied(after);
+    expect(factors.length).toBeGreaterThan(3);
+    expect(factors.slice(-3)).toEqual([1.3, 1.3, 1.3]);
+    expect(factors.filter((factor) => factor !== 1.3).length).toBeLessThanOrEqual(1);
     expect(applied(before).some((factor) => factor > 1.3)).toBe(true);
   }, 60_000);
 });
