@@ -24,7 +24,7 @@ import { ANALYSIS_SCHEMA } from './analysis-schema';
 import type { ClusterAnalysisOptions, PreparedAnalysis } from './prepared-analysis';
 import { prepareAnalysis } from './prepared-analysis';
 import type { FixesCell, PrimaryFix, ShapeShared, ShapeFlow, ShapeMemo } from './service-computation';
-import { computeService, NO_SLICE_RECORDS, primaryFixSharable, shapeMemoFor } from './service-computation';
+import { computeServiceInto, NO_SLICE_RECORDS, primaryFixSharable, serviceParts, shapeMemoFor } from './service-computation';
 import type { WorkloadCell } from './workload-cell';
 import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
 
@@ -208,8 +208,13 @@ function shapeFlowOf(traffic: Readonly<Record<'now' | 'expected' | 'ifAuto', Tra
   };
 }
 
+/** The parts of the Service being computed (see {@link clusterPassResult}). */
+const PARTS = serviceParts();
+
 function clusterPassResult(prepared: PreparedAnalysis, service: ServiceRecord, key: string, memo: ServiceRecordMemo, shapes: ShapeMemo | null, slices: readonly EndpointSliceRecord[]): PassFlow {
-  const { report: partial, needsAttention, traffic, cell, fixesCell, readyEndpoints, shapeShared } = computeService(prepared, service, false, shapes, slices, key, memo);
+  // One record for the parts of every Service of the pass, read at once below (not re-entrant).
+  const { report: partial, needsAttention, traffic: scenarios, cell, fixesCell, readyEndpoints, shapeShared } = computeServiceInto(PARTS, prepared, service, false, shapes, slices, key, memo);
+  const traffic = scenarios as Readonly<Record<'now' | 'expected' | 'ifAuto' | 'ifNone', TrafficFigures>>;
   // A lazy report is final as built (spreading it would evaluate its getters).
   const report: ServiceReport = cell ? (partial as ServiceReport) : { ...partial, needsAttention };
   // Services of one shape share its figures, so what follows from them alone is worked out once.
@@ -369,6 +374,8 @@ export function* analyzeClusterSteps(prepared: PreparedAnalysis): Generator<Clus
     if (report.observed.hintsPresent) hintsObservedOn++;
     if (result.programmed) ruleInputs.push(result);
   }
+  // The parts record holds nothing of this pass once its Services are done (it would keep the last one's context alive).
+  Object.assign(PARTS, serviceParts());
   // The totals below (rule estimates, the cluster traffic block) are one more step of their own
   // when anything was computed, so a caller slicing the pass can run other work before them.
   if (computed > 0) {

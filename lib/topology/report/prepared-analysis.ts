@@ -99,6 +99,30 @@ function measuredKey(measured: MeasuredTraffic | null | undefined): string | nul
   return key;
 }
 
+/**
+ * The volume settings of `options`: `previous` itself when it says the same (a preparation after a
+ * Node change), so what is kept by settings object (the assumed volumes per endpoint count, their
+ * labels) is found again rather than made for every count in every pass.
+ */
+function sameVolumeSettings(previous: VolumeSettings | null, options: ClusterContext['options']): VolumeSettings {
+  const fresh = defaultVolumeSettings({
+    priceSetting: options.priceSetting,
+    gbPerEndpoint: options.gbPerEndpoint,
+    gbPerService: options.gbPerMonth,
+    setByService: new Map(Object.entries(options.volumesByService)),
+  });
+  if (
+    previous !== null &&
+    previous.gbPerEndpoint === fresh.gbPerEndpoint &&
+    previous.gbPerService === fresh.gbPerService &&
+    JSON.stringify(previous.priceSetting) === JSON.stringify(fresh.priceSetting) &&
+    previous.setByService.size === fresh.setByService.size &&
+    [...fresh.setByService].every(([key, gb]) => previous.setByService.get(key) === gb)
+  )
+    return previous;
+  return fresh;
+}
+
 function preparedInputs(index: ClusterIndex, options: ClusterAnalysisOptions, measured: string | null = measuredKey(options.measured)): string {
   const { version, proxy, cni } = index.snapshot;
   return JSON.stringify([version, proxy, cni, { ...options, measured }]);
@@ -118,7 +142,7 @@ export function prepareAnalysis(index: ClusterIndex, options: ClusterAnalysisOpt
   if (previous !== null && previous.context.index.snapshot.nodes === index.snapshot.nodes && previous.inputsKey === inputsKey) {
     return { ...previous, context: rebaseClusterContext(previous.context, index) };
   }
-  const prepared = prepareFresh(index, options, inputsKey);
+  const prepared = prepareFresh(index, options, inputsKey, previous);
   return previous?.cache ? { ...prepared, cache: previous.cache } : prepared;
 }
 
@@ -154,17 +178,13 @@ function volumeAssumptions(options: ClusterContext['options'], measured: Measure
   ];
 }
 
-function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inputsKey: string): PreparedAnalysis {
+function prepareFresh(index: ClusterIndex, options: ClusterAnalysisOptions, inputsKey: string, previous: PreparedAnalysis | null): PreparedAnalysis {
   const built = buildClusterContext(index, options);
   const measured = options.measured ?? null;
   // The measured traffic is an input of every Service's report: caches keyed on the options re-key on it.
   const context: ClusterContext = measured === null ? built : { ...built, options: { ...built.options, measuredKey: measuredKey(measured) } };
-  const volume = defaultVolumeSettings({
-    priceSetting: context.options.priceSetting,
-    gbPerEndpoint: context.options.gbPerEndpoint,
-    gbPerService: context.options.gbPerMonth,
-    setByService: new Map(Object.entries(context.options.volumesByService)),
-  });
+  const volume = sameVolumeSettings(previous?.volume ?? null, context.options);
+
   const clusterUnknown = clusterUnknowns(context.options.unreadable);
   const analysed = analyzeZones(index.snapshot.nodes, context.release.minor, context.nodeTopology);
   // Without Nodes, "no node has a zone" is the identity's view, not the cluster's: no verdict.
