@@ -181,10 +181,10 @@ function allocationSignature(input: HintsEngineInput): string {
  * plan). `allocation` is the run's {@link allocationSignature} (`ok|…`).
  */
 function planSignature(input: HintsEngineInput, allocation: string): string {
-  const counts = ownZoneCounts(input, allocation);
-  if (counts === null) return 'zoneless';
   const outcome = getAllocations(input.cpuRatiosByZone, readyTotal(input));
   if (!outcome.ok) return allocation;
+  const counts = ownZoneCounts(input, allocation, outcome.allocations);
+  if (counts === null) return 'zoneless';
   const { givingZones, receivingZones } = getGivingAndReceivingZones(outcome.allocations, counts);
   let signature = '';
   for (const zone in givingZones) signature += `${zone}\u0000${givingZones[zone] as number}\u0001`;
@@ -197,20 +197,18 @@ function planSignature(input: HintsEngineInput, allocation: string): string {
  * The hint counts by zone of addHints after its steps 2–3 on `input.unchanged` alone: each slice
  * whose hints still fit the allocation (`getHintsByZone`, against the counts so far, in order) adds
  * its hints; every other slice is rewritten, each ready endpoint hinted for its own zone. `null`
- * when such an endpoint has no zone. It reads the allocation's zones and maximums only, so it is
- * kept by slice list, release and {@link allocationSignature}.
+ * when such an endpoint has no zone. It reads `allocations`' zones and maximums only, so it is
+ * kept by slice list, release and {@link allocationSignature} (`allocation`).
  */
-function ownZoneCounts(input: HintsEngineInput, allocation: string): ReadonlyMap<string, number> | null {
+function ownZoneCounts(input: HintsEngineInput, allocation: string, allocations: Readonly<ValueByZone<Allocation>>): ReadonlyMap<string, number> | null {
   const byKey = memoOnObject(OWN_ZONE_COUNTS, input.unchanged, () => new Map<string, ReadonlyMap<string, number> | null>());
   const key = `${input.minor}|${allocation}`;
   const known = byKey.get(key);
   if (known !== undefined) return known;
-  const outcome = getAllocations(input.cpuRatiosByZone, readyTotal(input));
-  if (!outcome.ok) throw new Error('hints engine: a plan is asked for an allocation that failed');
   const counts = new Map<string, number>();
   const rewritten: EndpointSlice[] = [];
   for (const slice of input.unchanged) {
-    const hints = getHintsByZone(slice, Object.fromEntries(counts), outcome.allocations, input.minor);
+    const hints = getHintsByZone(slice, Object.fromEntries(counts), allocations, input.minor);
     if (hints === null) rewritten.push(slice);
     else for (const zone in hints) counts.set(zone, (counts.get(zone) ?? 0) + (hints[zone] as number));
   }
