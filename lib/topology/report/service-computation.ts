@@ -48,6 +48,7 @@ import type { PreparedAnalysis } from './prepared-analysis';
 import { reportShapeKey, ReportShapeMemo } from './report-shape';
 import { WorkloadCell } from './workload-cell';
 import { serviceMemo, type ServiceRecordMemo } from '../model/record-memo';
+import { memoOnObject } from '../model/object-memo';
 
 /** What both the full matrices and their figures carry. */
 export type TrafficCommon = Pick<TrafficMatrix, 'crossZoneFraction' | 'droppedFraction' | 'maxRelativeLoad' | 'clientShareByZone' | 'selectionByZone' | 'matrix'>;
@@ -331,8 +332,18 @@ function expectedSummaryOf(expected: ExpectedHints): ServiceReport['expected'] {
   };
 }
 
-/** Whether any endpoint of `slices` carries node hints. */
+/**
+ * Whether any endpoint of `slices` carries node hints, by slice list: a Service's list is immutable
+ * and read again by every pass after a Node change, and the walk reads every endpoint (thousands
+ * for the largest Services).
+ */
 function anyNodeHints(slices: readonly EndpointSlice[]): boolean {
+  return memoOnObject(NODE_HINTED, slices, scanNodeHints);
+}
+
+const NODE_HINTED = new WeakMap<readonly EndpointSlice[], boolean>();
+
+function scanNodeHints(slices: readonly EndpointSlice[]): boolean {
   for (const slice of slices) for (const endpoint of slice.endpoints) if ((endpoint.hints?.forNodes?.length ?? 0) > 0) return true;
   return false;
 }
