@@ -34,7 +34,7 @@ import { quantityToMilli } from '../../lib/topology/upstream/quantity';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { percentile } from './http';
 import { settleSimulator } from './list-floor';
-import { machineCpuMs } from './process-tree';
+import { busiestBetween, machineCpuMs, processCpuTimes } from './process-tree';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -166,6 +166,8 @@ async function main(): Promise<void> {
   gcObserver.observe({ entryTypes: ['gc'] });
   let nodeChanged = index;
   let carried: PreparedAnalysis | null = null;
+  // Who else used the cores while the runs were timed (each run's share is `otherCpuMs`).
+  const processesBefore = processCpuTimes();
   for (let i = 0; i < runs; i++) {
     if (i > 0) nodeChanged = withNodeChange(nodeChanged, i);
     gc();
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
     prepare.push(cost.startMs - a);
     await turn();
   }
+  const otherProcesses = busiestBetween(processesBefore, processCpuTimes(), process.pid);
   await turn();
   await turn();
   gcObserver.disconnect();
@@ -264,6 +267,7 @@ async function main(): Promise<void> {
       analyzeAllRunsGcMs: gcMs.map(round),
       analyzeAllRunsOtherCpuMs: costs.map((c) => (c.otherCpuMs === null ? null : round(c.otherCpuMs))),
       analyzeAllRunsStealMs: costs.map((c) => (c.stealMs === null ? null : round(c.stealMs))),
+      analyzeAllOtherProcesses: otherProcesses.map((p) => ({ name: p.name, pid: p.pid, cpuMs: round(p.cpuMs) })),
       analyzeAllEagerMs: round(percentile(sorted(eager.slice(1)), 50)),
       analyzeAllDistinctMs: round(percentile(sorted(distinct.slice(1)), 50)),
       serviceShapes: shapes.size,

@@ -15,7 +15,7 @@ import { listsStarted } from './cluster';
 import { countExposition, formulaSeries, perServiceFamilies } from './exposition';
 import { latencyStats, percentile } from './http';
 import { floorFields, floorPass, waitUntilQuiet } from './list-floor';
-import { machineCpuMs, treeCpuMs } from './process-tree';
+import { busiestBetween, machineCpuMs, processCpuTimes, treeCpuMs } from './process-tree';
 import { promtoolCheck } from './promtool';
 import type { BenchResult } from './report';
 import { missedGoals } from './report';
@@ -262,6 +262,31 @@ describe('bench metrics phase: counting a scrape', () => {
     // Every core's busy time counts this process's 100 ms (in clock ticks of 10 ms: within two), and steal never goes back.
     expect((after?.busyMs ?? 0) - (before?.busyMs ?? 0)).toBeGreaterThanOrEqual(80);
     expect(after?.stealMs ?? -1).toBeGreaterThanOrEqual(before?.stealMs ?? 0);
+  });
+
+  it.skipIf(!existsSync('/proc/stat'))('names the other processes that had the cores meanwhile, busiest first, and not this one', async () => {
+    const before = processCpuTimes();
+    // A busy child (node spinning), watched until it has used 200 ms of CPU.
+    const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      const pid = child.pid as number;
+      const deadline = Date.now() + 30_000;
+      while ((processCpuTimes().get(pid)?.cpuMs ?? 0) < 200) {
+        if (Date.now() > deadline) throw new Error('the busy child used no CPU within 30 s');
+        await new Promise<void>((resolve) => setTimeout(resolve, 20));
+      }
+      expect(burnCpu(50)).toBeGreaterThan(0);
+      // Other test files run meanwhile: the child is among the busiest, not necessarily first.
+      const busiest = busiestBetween(before, processCpuTimes(), process.pid, 50);
+      const found = busiest.find((p) => p.pid === pid);
+      expect(found).toMatchObject({ name: 'node' });
+      expect(found?.cpuMs ?? 0).toBeGreaterThanOrEqual(200);
+      expect(busiest.some((p) => p.pid === process.pid)).toBe(false);
+      expect(busiest.map((p) => p.cpuMs)).toEqual([...busiest.map((p) => p.cpuMs)].sort((a, b) => b - a));
+      expect(busiestBetween(before, processCpuTimes(), process.pid).length).toBeLessThanOrEqual(3);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it.skipIf(!existsSync('/usr/bin/promtool') && !process.env.PROMTOOL_BIN)('passes the text to promtool check metrics and reports its verdict', async () => {

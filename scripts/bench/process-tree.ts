@@ -82,6 +82,62 @@ export function treeCpuMs(pid: number): number {
   return (ticks * 1000) / USER_HZ;
 }
 
+/** What {@link processCpuTimes} holds per process: its command name (as /proc/PID/stat spells it) and CPU time so far. */
+export interface ProcessCpu {
+  readonly name: string;
+  /** User + system CPU of every thread, in ms. */
+  readonly cpuMs: number;
+}
+
+/** CPU time so far of every process /proc lists now (kernel threads included), by PID; empty where /proc is not readable. */
+export function processCpuTimes(): Map<number, ProcessCpu> {
+  const times = new Map<number, ProcessCpu>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return times;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      // Ended while we looked.
+      continue;
+    }
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    times.set(Number(entry), { name: stat.slice(stat.indexOf('(') + 1, close), cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ });
+  }
+  return times;
+}
+
+/** A process and the CPU it used between two {@link processCpuTimes} samples. */
+export interface BusyProcess {
+  readonly pid: number;
+  readonly name: string;
+  readonly cpuMs: number;
+}
+
+/**
+ * The `count` processes other than `self` that used the most CPU between `before` and `after`
+ * (a process started meanwhile counts all its time; one that ended is not in `after` and is
+ * missed), most first, those that used none left out: who else had the cores while a phase was timed.
+ */
+export function busiestBetween(before: ReadonlyMap<number, ProcessCpu>, after: ReadonlyMap<number, ProcessCpu>, self: number, count = 3): BusyProcess[] {
+  const busy: BusyProcess[] = [];
+  for (const [pid, now] of after) {
+    if (pid === self) continue;
+    const then = before.get(pid);
+    // A PID reused by another command is a new process.
+    const used = now.cpuMs - (then !== undefined && then.name === now.name ? then.cpuMs : 0);
+    if (used > 0) busy.push({ pid, name: now.name, cpuMs: used });
+  }
+  return busy.sort((a, b) => b.cpuMs - a.cpuMs || a.pid - b.pid).slice(0, count);
+}
+
 /**
  * Runs `work` with the process tree of `pid` stopped (SIGSTOP), resumed (SIGCONT) afterwards,
  * whatever `work` does: a phase that times the engine alone keeps the dashboard's own timers and
