@@ -46,7 +46,7 @@ export interface PlainAutoInput {
   /**
    * Text that tells `created`'s endpoints apart from any other created slice's (their zones and
    * addresses, in order), when the caller has one shorter than those spelled out: the run is kept
-   * under it (see {@link runKey}).
+   * under it (see `KeptRun`).
    */
   readonly createdKey?: string;
   readonly cpuRatiosByZone: Readonly<ValueByZone<number>> | null;
@@ -146,14 +146,18 @@ export function plainAutoRun(input: PlainAutoInput): PlainAutoRun | null {
   // What follows reads only the slices, the created slice, the release and these two plans: a run
   // with the same ones (the next pass after a Node change, whose new CPU ratios rarely move a
   // Service's plan) is the run kept for them.
-  const runs = RUNS.kept(slices, input.nodeZoneByName) ?? RUNS.keep(slices, input.nodeZoneByName, new Map<string, PlainAutoRun | null>());
-  const key = runKey(input.minor, addressType, created, input.createdKey, givingZones, receivingZones);
-  const known = runs.get(key);
-  if (known !== undefined) return known;
+  const runs = RUNS.kept(slices, input.nodeZoneByName) ?? RUNS.keep(slices, input.nodeZoneByName, []);
+  // 0: none created; 1: the caller's text for it; 2: its endpoints spelled out.
+  const createdMode = created === null ? 0 : input.createdKey !== undefined ? 1 : 2;
+  const createdText = created === null ? '' : (input.createdKey ?? spelledCreated(created));
+  for (let i = 0; i < runs.length; i++) {
+    const known = runs[i] as KeptRun;
+    if (known.minor === input.minor && known.addressType === addressType && known.createdMode === createdMode && known.createdText === createdText && samePlan(givingZones, known.giving) && samePlan(receivingZones, known.receiving)) return known.run;
+  }
   // The created slice comes first on the list the controller hints, then the rewritten ones.
   const run = redistributed(input, created === null ? slices : [created, ...slices], counts, givingZones, receivingZones);
-  if (runs.size >= RUNS_PER_LIST) runs.clear();
-  runs.set(key, run);
+  if (runs.length >= RUNS_PER_LIST) runs.length = 0;
+  runs.push({ minor: input.minor, addressType, createdMode, createdText, giving: planEntries(givingZones), receiving: planEntries(receivingZones), run });
   return run;
 }
 
@@ -170,31 +174,51 @@ const RUNS_PER_LIST = 16;
 
 /**
  * {@link plainAutoRun}'s runs that allocate, by slice list (with the node zones their groups read,
- * see `SliceListMemo`) and {@link runKey}.
+ * see `SliceListMemo`), each with what it read besides the list (see {@link KeptRun}).
  */
-const RUNS = new SliceListMemo<Map<string, PlainAutoRun | null>>();
+const RUNS = new SliceListMemo<KeptRun[]>();
 
 /**
- * What a run that allocates reads besides the slice list: the release, the address type (the
- * event's text), the created slice's endpoints (zone and address, in order) and the giving and
- * receiving plans (zones in sorted order, as `getGivingAndReceivingZones` builds them).
+ * A run kept for a slice list with what it read besides the list: the release, the address type
+ * (the event's text), the created slice's endpoints (the caller's text for them, else their zones
+ * and addresses in order) and the giving and receiving plans (zones in sorted order, as
+ * `getGivingAndReceivingZones` builds them). Compared field by field, not through a key spelled
+ * per call: a pass after a Node change asks ~2,700 times, and a fresh key was hashed each time.
  */
-function runKey(
-  minor: KubeMinor,
-  addressType: AddressType,
-  created: EndpointSlice | null,
-  createdKey: string | undefined,
-  giving: Readonly<ValueByZone<number>>,
-  receiving: Readonly<ValueByZone<number>>,
-): string {
-  let key = `${minor}|${addressType}|`;
-  if (created !== null && createdKey !== undefined) key += `\u0002${createdKey}`;
-  else if (created !== null) for (const endpoint of created.endpoints) key += `${endpoint.zone ?? ''}\u0000${endpoint.addresses[0] ?? ''}\u0001`;
-  key += '|';
-  for (const zone in giving) key += `${zone}\u0000${giving[zone] as number}\u0001`;
-  key += '|';
-  for (const zone in receiving) key += `${zone}\u0000${receiving[zone] as number}\u0001`;
-  return key;
+interface KeptRun {
+  readonly minor: KubeMinor;
+  readonly addressType: AddressType;
+  /** 0: nothing created; 1: `createdText` is the caller's text for the created slice; 2: its endpoints spelled out. */
+  readonly createdMode: 0 | 1 | 2;
+  readonly createdText: string;
+  /** Zone, count, zone, count… in the plan's order. */
+  readonly giving: readonly (string | number)[];
+  readonly receiving: readonly (string | number)[];
+  readonly run: PlainAutoRun | null;
+}
+
+/** A created slice's endpoints spelled out (zone and address, in order), for a caller without a text of its own. */
+function spelledCreated(created: EndpointSlice): string {
+  let text = '';
+  for (const endpoint of created.endpoints) text += `${endpoint.zone ?? ''}\u0000${endpoint.addresses[0] ?? ''}\u0001`;
+  return text;
+}
+
+/** A plan as {@link KeptRun} keeps it. */
+function planEntries(plan: Readonly<ValueByZone<number>>): (string | number)[] {
+  const entries: (string | number)[] = [];
+  for (const zone in plan) entries.push(zone, plan[zone] as number);
+  return entries;
+}
+
+/** Whether `plan` has the zones of `entries`, in their order, with their counts. */
+function samePlan(plan: Readonly<ValueByZone<number>>, entries: readonly (string | number)[]): boolean {
+  let at = 0;
+  for (const zone in plan) {
+    if (at >= entries.length || entries[at] !== zone || entries[at + 1] !== plan[zone]) return false;
+    at += 2;
+  }
+  return at === entries.length;
 }
 
 /** Steps 3–4 of {@link plainAutoRun} once its plans are known. */
