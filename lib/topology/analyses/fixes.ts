@@ -432,14 +432,16 @@ interface EngineOverrides {
   readonly ratios?: Readonly<ValueByZone<number>> | null;
   readonly unchanged?: readonly EndpointSlice[];
   readonly toCreate?: readonly EndpointSlice[];
-  readonly gatesOn?: boolean;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly trafficDistribution?: string | null;
 }
 
-/** The controller's sync of the Service with the toggle's annotations, and `over` in place of its own. */
+/**
+ * The controller's sync of the Service with the toggle's annotations, and `over` in place of its
+ * own, under the run's gates (the hints gate on once the first step assumed it).
+ */
 function engineRun(run: FixRun, over: EngineOverrides): HintsEngineResult {
-  const { input, change } = run;
+  const { input, change, gatesOn } = run;
   const { context, service } = input;
   return runHintsEngine({
     serviceKey: run.key,
@@ -451,8 +453,8 @@ function engineRun(run: FixRun, over: EngineOverrides): HintsEngineResult {
     cpuRatiosByZone: over.ratios === undefined ? context.cpuRatiosByZone : over.ratios,
     minor: context.release.minor,
     // The release's gates with the hints gate on: one shared object, so the engine's kept runs find it again.
-    gates: over.gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease).gates : context.gates,
-    topologyCacheEnabled: over.gatesOn ? true : context.topologyCacheEnabled,
+    gates: gatesOn ? proxyReleaseWithHintsGate(context.proxyRelease).gates : context.gates,
+    topologyCacheEnabled: gatesOn ? true : context.topologyCacheEnabled,
   });
 }
 
@@ -536,7 +538,7 @@ export function findFixes(input: FixInput): Fix[] {
   // 1. The gate.
   if (!context.topologyCacheEnabled) {
     run.gatesOn = true;
-    const result = engineRun(run, { gatesOn: true });
+    const result = engineRun(run, {});
     pushFix(run, {
       kind: 'enable-feature-gate',
       title: 'Enable the TopologyAwareHints feature gate',
@@ -552,7 +554,7 @@ export function findFixes(input: FixInput): Fix[] {
   }
 
   // 2. Auto as things are.
-  const auto = run.gatesOn ? engineRun(run, { gatesOn: true }) : input.ifAutoResult;
+  const auto = run.gatesOn ? engineRun(run, {}) : input.ifAutoResult;
   if (auto.hintsEnabled) {
     if (needsAnnotation) {
       pushFix(run, {
@@ -592,7 +594,7 @@ export function findFixes(input: FixInput): Fix[] {
       } else fixedNodes.push(node);
     }
     ratios = setNodes(fixedNodes, minor).cpuRatiosByZone;
-    const result = engineRun(run, { ratios, gatesOn: run.gatesOn });
+    const result = engineRun(run, { ratios });
     const missingZone = offenders.filter((n) => context.nodeStatusByName.get(n.name) === 'missing-zone');
     const missingCpu = offenders.filter((n) => context.nodeStatusByName.get(n.name) === 'missing-cpu');
     pushFix(run, {
@@ -638,7 +640,7 @@ export function findFixes(input: FixInput): Fix[] {
   // 4. Endpoints without a zone.
   let slices = input.managedSlices;
   // With the cluster's own ratios and gates, that run is the Auto run the caller made already.
-  const afterNodes = !run.gatesOn && ratios === context.cpuRatiosByZone ? auto : engineRun(run, { ratios, gatesOn: run.gatesOn });
+  const afterNodes = !run.gatesOn && ratios === context.cpuRatiosByZone ? auto : engineRun(run, { ratios });
   if (afterNodes.reason?.message.startsWith(MESSAGE_NO_ZONE_SPECIFIED) && ratios) {
     const nodeNames = new Set<string>();
     const fallbackZone = Object.keys(ratios).sort()[0] ?? 'zone-a';
@@ -651,7 +653,7 @@ export function findFixes(input: FixInput): Fix[] {
         return { ...e, zone: nodeZone ?? fallbackZone };
       }),
     }));
-    const result = engineRun(run, { ratios, unchanged: slices, gatesOn: run.gatesOn });
+    const result = engineRun(run, { ratios, unchanged: slices });
     const names = [...nodeNames].sort();
     pushFix(run, {
       kind: 'label-endpoint-nodes',
@@ -681,7 +683,7 @@ export function findFixes(input: FixInput): Fix[] {
       const lean = isAdd ? leanAddRun(run, slices, ratios, found.changeByZone) : null;
       const result =
         lean?.result ??
-        (isAdd ? engineRun(run, { ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)], gatesOn: run.gatesOn }) : engineRun(run, { ratios, unchanged: withoutEndpoints(slices, found.changeByZone), gatesOn: run.gatesOn }));
+        (isAdd ? engineRun(run, { ratios, unchanged: slices, toCreate: [syntheticEndpoints(found.changeByZone)] }) : engineRun(run, { ratios, unchanged: withoutEndpoints(slices, found.changeByZone) }));
       const where = zoneList(found.changeByZone);
       pushFix(run, {
         kind: isAdd ? 'add-endpoints' : 'remove-endpoints',
@@ -709,7 +711,7 @@ export function findFixes(input: FixInput): Fix[] {
   if (tdAvailable && service.trafficDistribution === null) {
     const dropped = new Set([...Object.keys(change.set), ...change.remove]);
     const withoutAuto = Object.fromEntries(Object.entries(service.annotations).filter(([k]) => !dropped.has(k)));
-    const result = engineRun(run, { ratios, unchanged: slices, annotations: withoutAuto, trafficDistribution: TRAFFIC_DISTRIBUTION_PREFER_CLOSE, gatesOn: run.gatesOn });
+    const result = engineRun(run, { ratios, unchanged: slices, annotations: withoutAuto, trafficDistribution: TRAFFIC_DISTRIBUTION_PREFER_CLOSE });
     if (result.hintsEnabled) {
       pushFix(run, {
         kind: 'set-traffic-distribution',
