@@ -11,12 +11,24 @@ import { readdirSync, readFileSync } from 'node:fs';
  * 17 is field 20 (threads). `null` when the process is gone or /proc is not readable.
  */
 export function statFields(pid: number | string): string[] | null {
+  return processStat(pid)?.fields ?? null;
+}
+
+/** `/proc/PID/stat` read once: the command name (between the parentheses) and {@link statFields}' fields. */
+function processStat(pid: number | string): { readonly name: string; readonly fields: string[] } | null {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
+  const close = stat.lastIndexOf(')');
+  return { name: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
+}
+
+/** User + system CPU (every thread) of {@link statFields}' fields, in ms. */
+function cpuMsOf(fields: readonly string[]): number {
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
 }
 
 /** `pid` and all its descendants (from /proc). */
@@ -73,13 +85,13 @@ const USER_HZ = 100;
 
 /** CPU time (user + system, every thread: zlib runs on the thread pool) of `pid` and its descendants in ms; 0 where /proc is not readable. */
 export function treeCpuMs(pid: number): number {
-  let ticks = 0;
+  let ms = 0;
   for (const p of processTree(pid)) {
     // Gone meanwhile: nothing to add.
     const fields = statFields(p);
-    if (fields !== null) ticks += Number(fields[11]) + Number(fields[12]);
+    if (fields !== null) ms += cpuMsOf(fields);
   }
-  return (ticks * 1000) / USER_HZ;
+  return ms;
 }
 
 /** What {@link processCpuTimes} holds per process: its command name (as /proc/PID/stat spells it) and CPU time so far. */
@@ -100,16 +112,9 @@ export function processCpuTimes(): Map<number, ProcessCpu> {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      // Ended while we looked.
-      continue;
-    }
-    const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    times.set(Number(entry), { name: stat.slice(stat.indexOf('(') + 1, close), cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ });
+    // `null`: the process ended while we looked.
+    const stat = processStat(entry);
+    if (stat !== null) times.set(Number(entry), { name: stat.name, cpuMs: cpuMsOf(stat.fields) });
   }
   return times;
 }
