@@ -178,7 +178,10 @@ describe.skipIf(BINARY === null)(`a real Prometheus with an extra scrape job and
   beforeAll(async () => {
     // Two "exporters" on one server: the main job's path and the extra job's.
     server = createServer((req, res) => {
-      scraped.push(req.url ?? '');
+      // What Prometheus asked for: other test files run side by side, and a client of theirs whose
+      // server went away may reconnect to this ephemeral port (a CI run saw a cluster source's
+      // lists arrive here).
+      if ((req.headers['user-agent'] ?? '').startsWith('Prometheus/')) scraped.push(req.url ?? '');
       const body = req.url === '/main' ? 'main_job_value 1\n' : req.url === '/metrics' ? '# TYPE second_job_value gauge\nsecond_job_value{zone="a"} 21\n' : null;
       res.writeHead(body === null ? 404 : 200, { 'Content-Type': 'text/plain; version=0.0.4' });
       res.end(body ?? 'not found');
