@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DroppingServer } from './dropping-server';
+import { startDroppingServer } from './dropping-server';
 import { closeConnections, timedPageView, timedRequest } from './http';
 
 let server: http.Server;
@@ -54,30 +56,17 @@ describe('timedPageView', () => {
 });
 
 describe('timedRequest on a kept connection the server closes', () => {
-  // A server that answers the first request of each connection and drops the connection without an
-  // answer when a second one comes on it: a keep-alive timeout ending as the request arrives.
-  let dropping: http.Server;
+  let dropping: DroppingServer;
   let url = '';
-  const connections: string[] = [];
 
   beforeAll(async () => {
-    dropping = http.createServer((request, response) => {
-      const socket = request.socket as typeof request.socket & { served?: boolean };
-      connections.push(`${socket.remotePort}:${socket.served === true ? 'drop' : 'serve'}`);
-      if (socket.served === true) {
-        socket.destroy();
-        return;
-      }
-      socket.served = true;
-      response.end(request.method);
-    });
-    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}/`;
+    dropping = await startDroppingServer((request, response) => response.end(request.method));
+    url = `${dropping.base}/`;
   });
 
   afterAll(async () => {
     closeConnections();
-    await new Promise((resolve) => dropping.close(resolve));
+    await dropping.close();
   });
 
   it('sends a GET once more on a new connection, and not a POST', async () => {
@@ -85,7 +74,7 @@ describe('timedRequest on a kept connection the server closes', () => {
     expect((await timedRequest(url, { agent })).body).toBe('GET');
     // The kept connection is reused and dropped: the GET is answered on a new one.
     expect((await timedRequest(url, { agent })).body).toBe('GET');
-    expect(connections.map((c) => c.split(':')[1])).toEqual(['serve', 'drop', 'serve']);
+    expect(dropping.connections).toEqual(['serve', 'drop', 'serve']);
     // A POST on the kept connection is not repeated: its error is the caller's.
     await expect(timedRequest(url, { agent, method: 'POST', body: '{}' })).rejects.toThrow(/socket hang up|ECONNRESET/);
     agent.destroy();

@@ -35,20 +35,30 @@ type RequestOptions = { method?: string; body?: string; headers?: Record<string,
  * is that of the second request.
  */
 export function timedRequest(url: string, options: RequestOptions = {}): Promise<Timed> {
-  return sendTimed(url, options).catch((error: unknown) => {
-    const method = options.method ?? 'GET';
-    if (!(error instanceof StaleConnection) || (method !== 'GET' && method !== 'HEAD')) throw error instanceof StaleConnection ? error.original : error;
-    return sendTimed(url, options).catch((again: unknown) => {
-      throw again instanceof StaleConnection ? again.original : again;
-    });
-  });
+  const method = options.method ?? 'GET';
+  const send = () => sendTimed(url, options);
+  return method === 'GET' || method === 'HEAD' ? onceMoreIfStale(send) : send().catch((error: unknown) => Promise.reject(error instanceof StaleConnection ? error.original : error));
 }
 
 /** A transport error on a kept connection the server had closed (see `staleConnection`). */
-class StaleConnection extends Error {
+export class StaleConnection extends Error {
   constructor(readonly original: Error) {
     super(original.message);
   }
+}
+
+/**
+ * `send()`, and once more when it failed with a {@link StaleConnection} (a kept connection the
+ * server had just closed: the agent opens a new one); for idempotent requests only. Either
+ * attempt's other errors, and the second's stale one as it was, are the caller's.
+ */
+export function onceMoreIfStale<T>(send: () => Promise<T>): Promise<T> {
+  return send().catch((error: unknown) => {
+    if (!(error instanceof StaleConnection)) throw error;
+    return send().catch((again: unknown) => {
+      throw again instanceof StaleConnection ? again.original : again;
+    });
+  });
 }
 
 function sendTimed(url: string, options: RequestOptions): Promise<Timed> {

@@ -7,6 +7,9 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 
+import { staleConnection } from '../../lib/k8s/transport/agents';
+import { onceMoreIfStale, StaleConnection } from './http';
+
 /** The `Accept` header Prometheus 2.x sends when it scrapes (it prefers OpenMetrics, takes text 0.0.4). */
 export const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 
@@ -24,10 +27,26 @@ export interface Scrape {
   readonly contentEncoding: string;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+/**
+ * An idle connection is closed after 4 s, below the dashboard's keep-alive timeout (Next's 5 s), as
+ * the readers' pool is (http.ts): the metrics phase pauses between scrapes (promtool, counting the
+ * exposition: seconds on a slow host), and a scrape sent as the server closed the kept connection
+ * failed a run with ECONNRESET.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 });
 
-/** `GET url` as Prometheus scrapes it (`gzip`: with `Accept-Encoding: gzip`), timed to the last byte. */
-export function scrape(url: string, options: { readonly gzip: boolean; readonly timeoutMs?: number }): Promise<Scrape> {
+type ScrapeOptions = { readonly gzip: boolean; readonly timeoutMs?: number };
+
+/**
+ * `GET url` as Prometheus scrapes it (`gzip`: with `Accept-Encoding: gzip`), timed to the last
+ * byte. Sent once more on a new connection when a kept one turns out closed by the server before
+ * any answer (the time is the second request's).
+ */
+export function scrape(url: string, options: ScrapeOptions): Promise<Scrape> {
+  return onceMoreIfStale(() => scrapeOnce(url, options));
+}
+
+function scrapeOnce(url: string, options: ScrapeOptions): Promise<Scrape> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
@@ -63,7 +82,7 @@ export function scrape(url: string, options: { readonly gzip: boolean; readonly 
       },
     );
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`timeout after ${timeoutMs} ms: ${url}`)));
-    request.on('error', reject);
+    request.on('error', (error) => reject(staleConnection(error, request) ? new StaleConnection(error) : error));
     request.end();
   });
 }
