@@ -82,7 +82,7 @@ import { closeScrapeConnections } from './bench/scrape';
 import { coldStartLists, startServerCold } from './bench/server';
 import { startSimulator } from './bench/simulator';
 import { discoverTargets, REFERENCE_BIG_SERVICES, referenceTargets, targetPath } from './bench/targets';
-import { floorFields, measureFloor } from './bench/list-floor';
+import { floorFields, measureFloor, settleSimulator } from './bench/list-floor';
 import { kubectlList, runAnalyzeAll, runAnalyzeCommand } from './bench/timed-commands';
 import type { TrafficFigures } from './bench/traffic';
 import { trafficPhase } from './bench/traffic';
@@ -200,12 +200,20 @@ async function runGenerator(context: RunContext, generator: Generator): Promise<
   //    the simulator render ~145k flow series every 15 s at L, and the server re-query it, on the
   //    same two cores (they made the command 35 s against 24 s without them). The in-process runs
   //    time the engine alone: the dashboard's server is stopped (SIGSTOP) meanwhile, and the child
-  //    lets the simulator collect its garbage after the sync (analyze-all.ts).
+  //    lets the simulator collect its garbage after the sync (analyze-all.ts). The command is
+  //    judged against the cold sync, so it runs as the cold sync did: the simulator settled first
+  //    (the in-process child's sync left it a collection of its multi-GiB heap, 13–22 s on a slow
+  //    host, that otherwise lands in the command's sync) and nothing else working, the server
+  //    still stopped.
   prometheus.pause();
   const { analyzeAll, analyzeCommand } = await (async () => {
     try {
-      const inProcess = options.analyzeRuns > 0 ? await whileStopped(server.child.pid, () => runAnalyzeAll(kubeconfig, options.analyzeRuns, { simUrl: sim.url, simPid: sim.child.pid })) : null;
-      return { analyzeAll: inProcess, analyzeCommand: options.analyzeRuns > 0 ? await runAnalyzeCommand(kubeconfig, path.join(tmp, 'analyze.json')) : null };
+      if (options.analyzeRuns === 0) return { analyzeAll: null, analyzeCommand: null };
+      return await whileStopped(server.child.pid, async () => {
+        const inProcess = await runAnalyzeAll(kubeconfig, options.analyzeRuns, { simUrl: sim.url, simPid: sim.child.pid });
+        log(`simulator quiet before npm run analyze ${await settleSimulator(sim.url, sim.child.pid)}`);
+        return { analyzeAll: inProcess, analyzeCommand: await runAnalyzeCommand(kubeconfig, path.join(tmp, 'analyze.json')) };
+      });
     } finally {
       prometheus.resume();
     }

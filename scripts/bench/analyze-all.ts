@@ -15,7 +15,10 @@
  * Between the sync and the timed runs, with `--settle-sim URL --settle-pid PID`, the simulator is
  * asked to collect the garbage that serving every list left it (`POST /__sim/gc`) and waited for
  * until it is idle, as before each floor pass (list-floor.ts): on two cores its full collection of
- * a ~6 GB heap otherwise lands in the timed runs (runs of one bench ranged 514–1,000 ms).
+ * a ~6 GB heap otherwise lands in the timed runs (runs of one bench ranged 514–1,000 ms). The
+ * simulator is then stopped (SIGSTOP, its process tree) until the timed parts are done: nothing
+ * needs it once the source is stopped, and left idle it started yet another collection (V8's
+ * memory reducer) during one bench's runs. The bench stops the dashboard's server meanwhile too.
  *
  * usage: node --expose-gc --import tsx scripts/bench/analyze-all.ts --kubeconfig FILE [--runs N] [--settle-sim URL --settle-pid PID] (the bench runs it bundled: timed-commands.ts)
  */
@@ -34,7 +37,7 @@ import { quantityToMilli } from '../../lib/topology/upstream/quantity';
 import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { percentile } from './http';
 import { settleSimulator } from './list-floor';
-import { busiestBetween, machineCpuMs, processCpuTimes } from './process-tree';
+import { busiestBetween, machineCpuMs, processCpuTimes, whileStopped } from './process-tree';
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -149,6 +152,18 @@ async function main(): Promise<void> {
   const settlePid = Number(arg('--settle-pid') ?? Number.NaN);
   const settled = settleSim !== undefined && Number.isInteger(settlePid) ? await settleSimulator(settleSim, settlePid) : null;
 
+  // Nothing needs the simulator from here on (the source is stopped): its process is stopped
+  // (SIGSTOP) while the engine is timed, as the bench stops the dashboard's server. Left running
+  // after the settle, it started another collection of its multi-GiB heap once idle (V8's memory
+  // reducer) and took most of a core through one bench's timed runs (8.9 s of CPU, 0.4–1 s a run).
+  const time = () => timeEngine(runs, index, { syncSeconds, settled, heapAfterSync });
+  const figures = settled !== null ? await whileStopped(settlePid, time) : await time();
+  console.log(JSON.stringify({ ...figures, simulatorStopped: settled !== null }));
+}
+
+/** The timed parts (see the module comment), on the synced `index`; the figures the bench reads, in its order. */
+async function timeEngine(runs: number, index: ClusterIndex, sync: { readonly syncSeconds: number; readonly settled: string | null; readonly heapAfterSync: NodeJS.MemoryUsage }) {
+  const { syncSeconds, settled, heapAfterSync } = sync;
   // 1. From scratch, `runs` times (the first run includes JIT warm-up), as the dashboard runs it:
   //    with a (fresh) per-Service cache, HPA panels computed when first read. The dashboard runs a
   //    full pass when the Nodes change (new CPU ratios and clients move every Service): before each
@@ -253,36 +268,34 @@ async function main(): Promise<void> {
   const sorted = (values: number[]) => [...values].sort((x, y) => x - y);
   const round = (value: number) => Math.round(value * 10) / 10;
   const warm = analyze.length > 1 ? analyze.slice(1) : analyze;
-  console.log(
-    JSON.stringify({
-      services: index.snapshot.services.length,
-      syncSeconds: round(syncSeconds),
-      settled,
-      analyzeAllMs: round(percentile(sorted(warm), 50)),
-      analyzeAllMinMs: round(Math.min(...warm)),
-      analyzeAllFirstMs: round(analyze[0] ?? 0),
-      analyzeAllRunsMs: analyze.map(round),
-      cpuReferenceMs: round(referenceMs),
-      analyzeAllRunsCpuMs: costs.map((c) => round(c.cpuMs)),
-      analyzeAllRunsGcMs: gcMs.map(round),
-      analyzeAllRunsOtherCpuMs: costs.map((c) => (c.otherCpuMs === null ? null : round(c.otherCpuMs))),
-      analyzeAllRunsStealMs: costs.map((c) => (c.stealMs === null ? null : round(c.stealMs))),
-      analyzeAllOtherProcesses: otherProcesses.map((p) => ({ name: p.name, pid: p.pid, cpuMs: round(p.cpuMs) })),
-      analyzeAllEagerMs: round(percentile(sorted(eager.slice(1)), 50)),
-      analyzeAllDistinctMs: round(percentile(sorted(distinct.slice(1)), 50)),
-      serviceShapes: shapes.size,
-      unshareableServices: unshareable,
-      prepareMs: round(percentile(sorted(prepare), 50)),
-      incrementalMs: round(percentile(sorted(incremental), 50)),
-      incrementalReanalysed: reanalysed,
-      trafficBlockMs: round(percentile(sorted(trafficBlock.slice(1)), 50)),
-      trafficBlockJsonMs: round(percentile(sorted(trafficJson.slice(1)), 50)),
-      trafficBlockKiB: round(trafficBytes / 1024),
-      trafficFlows: flows.length,
-      heapUsedAfterSyncMiB: mib(heapAfterSync.heapUsed),
-      rssAfterSyncMiB: mib(heapAfterSync.rss),
-    }),
-  );
+  return {
+    services: index.snapshot.services.length,
+    syncSeconds: round(syncSeconds),
+    settled,
+    analyzeAllMs: round(percentile(sorted(warm), 50)),
+    analyzeAllMinMs: round(Math.min(...warm)),
+    analyzeAllFirstMs: round(analyze[0] ?? 0),
+    analyzeAllRunsMs: analyze.map(round),
+    cpuReferenceMs: round(referenceMs),
+    analyzeAllRunsCpuMs: costs.map((c) => round(c.cpuMs)),
+    analyzeAllRunsGcMs: gcMs.map(round),
+    analyzeAllRunsOtherCpuMs: costs.map((c) => (c.otherCpuMs === null ? null : round(c.otherCpuMs))),
+    analyzeAllRunsStealMs: costs.map((c) => (c.stealMs === null ? null : round(c.stealMs))),
+    analyzeAllOtherProcesses: otherProcesses.map((p) => ({ name: p.name, pid: p.pid, cpuMs: round(p.cpuMs) })),
+    analyzeAllEagerMs: round(percentile(sorted(eager.slice(1)), 50)),
+    analyzeAllDistinctMs: round(percentile(sorted(distinct.slice(1)), 50)),
+    serviceShapes: shapes.size,
+    unshareableServices: unshareable,
+    prepareMs: round(percentile(sorted(prepare), 50)),
+    incrementalMs: round(percentile(sorted(incremental), 50)),
+    incrementalReanalysed: reanalysed,
+    trafficBlockMs: round(percentile(sorted(trafficBlock.slice(1)), 50)),
+    trafficBlockJsonMs: round(percentile(sorted(trafficJson.slice(1)), 50)),
+    trafficBlockKiB: round(trafficBytes / 1024),
+    trafficFlows: flows.length,
+    heapUsedAfterSyncMiB: mib(heapAfterSync.heapUsed),
+    rssAfterSyncMiB: mib(heapAfterSync.rss),
+  };
 }
 
 main().then(

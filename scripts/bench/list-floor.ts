@@ -293,11 +293,6 @@ async function collectSimulatorGarbage(simUrl: string): Promise<string> {
 }
 
 /**
- * The floor of the simulator `simPid` serves at `kubeconfig`: a first pass, then
- * {@link FLOOR_PASSES} timed ones (see the module comment), the simulator let settle before each
- * and after the last (the server starts next).
- */
-/**
  * Lets the simulator at `simUrl` (process `simPid`) settle: collects its garbage, then waits until
  * it is idle; the words for the log ("after N s", and what was collected).
  */
@@ -306,6 +301,11 @@ export async function settleSimulator(simUrl: string, simPid: number): Promise<s
   return `after ${r1(await waitUntilQuiet(simPid))} s${collected}`;
 }
 
+/**
+ * The floor of the simulator `simPid` serves at `kubeconfig`: a first pass, then
+ * {@link FLOOR_PASSES} timed ones (see the module comment), the simulator let settle before each
+ * and after the last (the server starts next).
+ */
 export async function measureFloor(options: { readonly kubeconfig: string; readonly simPid: number; readonly simUrl: string; readonly loadAverage: number }): Promise<FloorFigures> {
   const settle = async (before: string): Promise<void> => {
     log(`simulator quiet before ${before} ${await settleSimulator(options.simUrl, options.simPid)}`);

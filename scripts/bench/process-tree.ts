@@ -150,20 +150,30 @@ export function busiestBetween(before: ReadonlyMap<number, ProcessCpu>, after: R
  */
 export async function whileStopped<T>(pid: number, work: () => Promise<T>): Promise<T> {
   const tree = processTree(pid);
-  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
-    for (const member of tree) {
-      try {
-        process.kill(member, name);
-      } catch {
-        // Gone already.
-      }
-    }
-  };
-  signal('SIGSTOP');
+  signalEach(tree, 'SIGSTOP');
   try {
     return await work();
   } finally {
-    signal('SIGCONT');
+    signalEach(tree, 'SIGCONT');
+  }
+}
+
+/**
+ * Resumes (SIGCONT) the process tree of `pid`: after a child that stopped it with
+ * {@link whileStopped} ended, however it ended (a child killed on its timeout resumes nothing).
+ * A tree that was not stopped is left as it was.
+ */
+export function resumeTree(pid: number): void {
+  signalEach(processTree(pid), 'SIGCONT');
+}
+
+function signalEach(pids: readonly number[], name: 'SIGSTOP' | 'SIGCONT'): void {
+  for (const member of pids) {
+    try {
+      process.kill(member, name);
+    } catch {
+      // Gone already.
+    }
   }
 }
 

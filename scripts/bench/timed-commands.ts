@@ -13,6 +13,7 @@ import { SERVER_NODE_FLAGS } from '../node-flags';
 import { bundleEntry } from '../bundle.mjs';
 import { childEnv, log, ROOT } from './environment';
 import { run } from './processes';
+import { resumeTree } from './process-tree';
 import { r1 } from './report';
 
 /** What `scripts/bench/analyze-all.ts` prints as its last line (the fields used here). */
@@ -28,7 +29,8 @@ export interface AnalyzeAllFigures {
 
 /**
  * `scripts/bench/analyze-all.ts` as a child: the in-process analysis figures, `null` when it failed.
- * With `settle`, the child lets that simulator settle between its sync and its timed runs (see there).
+ * With `settle`, the child lets that simulator settle between its sync and its timed runs, and keeps
+ * it stopped while it times them (see there).
  * It runs bundled as the package's CLI is (scripts/bundle.mjs), not through tsx: tsx compiles
  * with esbuild's `keepNames`, which wraps every function the engine creates per Service in a
  * `__name()` call that neither the server's build nor the package has (~20 % of a realistic-L
@@ -46,7 +48,12 @@ export async function runAnalyzeAll(kubeconfig: string, runs: number, settle: { 
         timeoutMs: 15 * 60_000,
       }),
     )
-    .finally(() => rmSync(dir, { recursive: true, force: true }));
+    .finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      // The child stops the simulator while it times the engine and resumes it when done; a child
+      // killed on its timeout could not.
+      if (settle !== null) resumeTree(settle.simPid);
+    });
   const last = child.output.filter((l) => l.startsWith('{')).pop();
   if (child.code === 0 && last) {
     log(`in-process analysis: ${last}`);
