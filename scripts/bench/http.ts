@@ -36,15 +36,23 @@ type RequestOptions = { method?: string; body?: string; headers?: Record<string,
  */
 export function timedRequest(url: string, options: RequestOptions = {}): Promise<Timed> {
   const method = options.method ?? 'GET';
-  const send = () => sendTimed(url, options);
-  return method === 'GET' || method === 'HEAD' ? onceMoreIfStale(send) : send().catch((error: unknown) => Promise.reject(error instanceof StaleConnection ? error.original : error));
+  return method === 'GET' || method === 'HEAD' ? onceMoreIfStale(() => sendTimed(url, options, true)) : sendTimed(url, options, false);
 }
 
 /** A transport error on a kept connection the server had closed (see `staleConnection`). */
-export class StaleConnection extends Error {
+class StaleConnection extends Error {
   constructor(readonly original: Error) {
     super(original.message);
   }
+}
+
+/**
+ * What a request's `error` event rejects with: for a request that may be sent again (`retryable`),
+ * a reset or hang-up on a kept connection the server had closed is marked (a {@link StaleConnection}
+ * for {@link onceMoreIfStale}); anything else is the error itself.
+ */
+export function transportError(error: Error, request: http.ClientRequest, retryable: boolean): Error {
+  return retryable && staleConnection(error, request) ? new StaleConnection(error) : error;
 }
 
 /**
@@ -61,7 +69,7 @@ export function onceMoreIfStale<T>(send: () => Promise<T>): Promise<T> {
   });
 }
 
-function sendTimed(url: string, options: RequestOptions): Promise<Timed> {
+function sendTimed(url: string, options: RequestOptions, retryable: boolean): Promise<Timed> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
     const request = http.request(
@@ -87,7 +95,7 @@ function sendTimed(url: string, options: RequestOptions): Promise<Timed> {
       },
     );
     request.setTimeout(options.timeoutMs ?? 60_000, () => request.destroy(new Error(`timeout after ${options.timeoutMs ?? 60_000} ms: ${url}`)));
-    request.on('error', (error) => reject(staleConnection(error, request) ? new StaleConnection(error) : error));
+    request.on('error', (error) => reject(transportError(error, request, retryable)));
     if (options.body !== undefined) request.write(options.body);
     request.end();
   });

@@ -7,8 +7,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 
-import { staleConnection } from '../../lib/k8s/transport/agents';
-import { onceMoreIfStale, StaleConnection } from './http';
+import { onceMoreIfStale, transportError } from './http';
 
 /** The `Accept` header Prometheus 2.x sends when it scrapes (it prefers OpenMetrics, takes text 0.0.4). */
 export const PROMETHEUS_ACCEPT = 'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
@@ -82,7 +81,7 @@ function scrapeOnce(url: string, options: ScrapeOptions): Promise<Scrape> {
       },
     );
     request.setTimeout(timeoutMs, () => request.destroy(new Error(`timeout after ${timeoutMs} ms: ${url}`)));
-    request.on('error', (error) => reject(staleConnection(error, request) ? new StaleConnection(error) : error));
+    request.on('error', (error) => reject(transportError(error, request, true)));
     request.end();
   });
 }
